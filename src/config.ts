@@ -1,0 +1,103 @@
+import { Type as T, type Static } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+
+const Port = T.Integer({ minimum: 0, maximum: 65535 })
+const Seconds = T.Integer({ minimum: 1 })
+const Positive = T.Integer({ minimum: 1 })
+const Flag = T.Union([T.Literal('on'), T.Literal('off')])
+
+/**
+ * Every environment variable Ecobase reads, with its default. `.env.example` and the README's
+ * configuration table list the same names; a test keeps the three in step.
+ */
+export const EnvSchema = T.Object({
+  PORT: T.Optional(Port),
+  HOST: T.Optional(T.String({ minLength: 1 })),
+  DATA_DIR: T.Optional(T.String({ minLength: 1 })),
+  DATABASE_URL: T.Optional(T.String({ pattern: '^postgres(ql)?://' })),
+  PUBLIC_URL: T.Optional(T.String({ pattern: '^https?://' })),
+  AUTH_SECRET: T.Optional(T.String({ minLength: 32 })),
+  ACCESS_TOKEN_TTL_SECONDS: T.Optional(Seconds),
+  REFRESH_TOKEN_TTL_SECONDS: T.Optional(Seconds),
+  ADMIN_EMAILS: T.Optional(T.String()),
+  PASSWORD_MEMORY_KIB: T.Optional(T.Integer({ minimum: 19456 })),
+  PASSWORD_TIME_COST: T.Optional(T.Integer({ minimum: 2 })),
+  LOGIN_MAX_FAILURES_PER_EMAIL: T.Optional(Positive),
+  LOGIN_FAILURE_WINDOW_SECONDS: T.Optional(Seconds),
+  LOGIN_MAX_ATTEMPTS_PER_IP: T.Optional(Positive),
+  LOGIN_IP_WINDOW_SECONDS: T.Optional(Seconds),
+  TRUST_PROXY: T.Optional(Flag),
+  REDIS_URL: T.Optional(T.String({ pattern: '^rediss?://' })),
+  MAX_BODY_BYTES: T.Optional(Positive),
+  JOBS: T.Optional(Flag),
+  LOG_LEVEL: T.Optional(
+    T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')]),
+  ),
+})
+export type Env = Static<typeof EnvSchema>
+
+export interface Config {
+  port: number
+  host: string
+  dataDir: string
+  databaseUrl: string | null
+  publicUrl: string
+  /** null: generated once and kept in DATA_DIR (resolved at boot by keys.ts). */
+  authSecret: string | null
+  accessTokenTtl: number
+  refreshTokenTtl: number
+  adminEmails: string[]
+  password: { memoryCost: number; timeCost: number }
+  loginLimits: { failuresPerEmail: number; failureWindow: number; attemptsPerIp: number; ipWindow: number }
+  trustProxy: boolean
+  redisUrl: string | null
+  maxBodyBytes: number
+  jobs: boolean
+  logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; a bad value throws a ConfigError whose message names the variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const raw: Record<string, unknown> = {}
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key]
+    if (value !== undefined && value !== '') raw[key] = value
+  }
+  const converted = Value.Convert(EnvSchema, raw) as Record<string, unknown>
+  const first = Value.Errors(EnvSchema, converted).First()
+  if (first) {
+    const name = first.path.replace(/^\//, '')
+    throw new ConfigError(`invalid ${name}=${JSON.stringify(raw[name] ?? '')}: ${first.message}`)
+  }
+  const e = converted as Env
+  const port = e.PORT ?? 3000
+  const host = e.HOST ?? '0.0.0.0'
+  return Object.freeze({
+    port,
+    host,
+    dataDir: e.DATA_DIR ?? './data',
+    databaseUrl: e.DATABASE_URL ?? null,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    authSecret: e.AUTH_SECRET ?? null,
+    accessTokenTtl: e.ACCESS_TOKEN_TTL_SECONDS ?? 900,
+    refreshTokenTtl: e.REFRESH_TOKEN_TTL_SECONDS ?? 30 * 24 * 3600,
+    adminEmails: (e.ADMIN_EMAILS ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    password: { memoryCost: e.PASSWORD_MEMORY_KIB ?? 19456, timeCost: e.PASSWORD_TIME_COST ?? 2 },
+    loginLimits: {
+      failuresPerEmail: e.LOGIN_MAX_FAILURES_PER_EMAIL ?? 10,
+      failureWindow: e.LOGIN_FAILURE_WINDOW_SECONDS ?? 900,
+      attemptsPerIp: e.LOGIN_MAX_ATTEMPTS_PER_IP ?? 300,
+      ipWindow: e.LOGIN_IP_WINDOW_SECONDS ?? 60,
+    },
+    trustProxy: e.TRUST_PROXY === 'on',
+    redisUrl: e.REDIS_URL ?? null,
+    maxBodyBytes: e.MAX_BODY_BYTES ?? 1024 * 1024,
+    jobs: (e.JOBS ?? 'on') === 'on',
+    logLevel: e.LOG_LEVEL ?? 'info',
+  })
+}

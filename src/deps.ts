@@ -1,0 +1,18 @@
+import type { Config } from './config'
+import type { Database, Db } from './platform/db'
+import type { AccessTokens } from './platform/jwt'
+import type { Logger } from './platform/logger'
+import type { RateLimitStore } from './platform/rate-limit'
+
+/** Everything a module needs, built once at boot (or by a test) and passed down. */
+export interface Deps {
+  config: Readonly<Config>
+  database: Database
+  db: Db
+  logger: Logger
+  now: () => Date
+  /** The server key (AUTH_SECRET or the generated one). Never logged or returned. */
+  secret: string
+  tokens: AccessTokens
+  rateLimits: RateLimitStore
+}

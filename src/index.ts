@@ -1,0 +1,36 @@
+import { createApp } from './app'
+import { BootError, buildDeps, loadConfig, openDatabase } from './boot'
+import { ConfigError } from './config'
+import { createLogger } from './platform/logger'
+
+// boot: config -> database (migrate) -> app -> listen. Any failure is one clear line and exit 1.
+try {
+  const config = loadConfig()
+  const logger = createLogger(config.logLevel)
+  const started = performance.now()
+  const database = await openDatabase(config)
+  const deps = buildDeps(config, database, logger)
+  const app = createApp(deps)
+  await app.services.auth.listenForRevocations()
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
+  logger.info('ecobase listening', {
+    url: `http://${config.host}:${app.server?.port}`,
+    database: database.kind === 'pglite' ? 'embedded PGlite (DATA_DIR)' : 'PostgreSQL (DATABASE_URL)',
+    vector: database.vector,
+    bootMs: Math.round(performance.now() - started),
+  })
+  const stop = async () => {
+    await app.stop()
+    await deps.rateLimits.close()
+    await database.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+} catch (err) {
+  if (err instanceof ConfigError || err instanceof BootError) {
+    console.error(`ecobase: ${err.message}`)
+    process.exit(1)
+  }
+  throw err
+}

@@ -1,0 +1,195 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Principal } from '../../platform/auth'
+import { isUniqueViolation } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import type { SettingsService } from '../settings/service'
+import type { Passwords } from './passwords'
+import { LoginLimiter } from './login-limiter'
+import type { IssuedSession, Sessions } from './sessions'
+import { userMethods, users } from './schema'
+
+export const SLUG_PATTERN = '^[a-z0-9][a-z0-9_-]{1,63}$'
+const slugRe = new RegExp(SLUG_PATTERN)
+
+type UserRow = typeof users.$inferSelect
+
+export interface UserView {
+  id: string
+  email: string
+  name: string
+  avatarUrl: string
+  slug: string | null
+  capabilities: string[]
+}
+
+export interface AuthResultView {
+  token: string
+  refreshToken: string
+  user: UserView
+}
+
+/** Registration, sign-in and the profile of an account user. */
+export class Accounts {
+  private readonly limiter: LoginLimiter
+  /** A real hash to verify against for unknown e-mails, so both failures take the same time. */
+  private decoyHash: Promise<string> | undefined
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly passwords: Passwords,
+    private readonly sessions: Sessions,
+    private readonly settings: SettingsService,
+  ) {
+    this.limiter = new LoginLimiter(deps)
+  }
+
+  async register(input: { email: string; password: string; name: string }, userAgent: string | null): Promise<AuthResultView> {
+    if (!(await this.settings.isEnabled('password'))) {
+      throw new AppError(403, 'registration_disabled', 'Registration with e-mail and password is disabled')
+    }
+    const emailKey = input.email.trim().toLowerCase()
+    const passwordHash = await this.passwords.hash(input.password)
+    const { config, logger } = this.deps
+    try {
+      const { user, issued, firstAdmin } = await this.deps.db.transaction(async (tx) => {
+        let firstAdmin = false
+        if (config.adminEmails.length === 0) {
+          await tx.execute(sql`select pg_advisory_xact_lock(hashtext('auth:first-admin'))`)
+          const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(users)) as [{ n: number }]
+          firstAdmin = n === 0
+        }
+        const [user] = await tx
+          .insert(users)
+          .values({ email: input.email.trim(), emailKey, name: input.name, isAdmin: firstAdmin })
+          .returning()
+        await tx.insert(userMethods).values({ userId: user!.id, provider: 'password', providerId: emailKey, passwordHash })
+        return { user: user!, issued: await this.sessions.start(tx, user!.id, userAgent), firstAdmin }
+      })
+      if (firstAdmin) logger.info('first account registered; it holds the admin capability (ADMIN_EMAILS is empty)', { userId: user.id })
+      return this.authResult(user, issued)
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'email_taken', 'An account with this e-mail already exists')
+      throw err
+    }
+  }
+
+  async login(input: { email: string; password: string }, clientIp: string, userAgent: string | null): Promise<AuthResultView> {
+    const emailKey = input.email.trim().toLowerCase()
+    await this.limiter.admit(emailKey, clientIp)
+    const [row] = await this.deps.db
+      .select({ user: users, methodId: userMethods.id, hash: userMethods.passwordHash })
+      .from(users)
+      .innerJoin(userMethods, and(eq(userMethods.userId, users.id), eq(userMethods.provider, 'password')))
+      .where(eq(users.emailKey, emailKey))
+    const ok = row?.hash
+      ? await this.passwords.verify(input.password, row.hash)
+      : await this.passwords.verify(input.password, await this.decoy()).then(() => false)
+    if (!ok || !row) {
+      await this.limiter.failed(emailKey)
+      throw new AppError(401, 'invalid_credentials', 'E-mail or password is wrong')
+    }
+    await this.limiter.succeeded(emailKey)
+    if (this.passwords.needsRehash(row.hash!)) {
+      const upgraded = await this.passwords.hash(input.password)
+      await this.deps.db
+        .update(userMethods)
+        .set({ passwordHash: upgraded, updatedAt: this.deps.now() })
+        .where(eq(userMethods.id, row.methodId))
+    }
+    const issued = await this.deps.db.transaction((tx) => this.sessions.start(tx, row.user.id, userAgent))
+    return this.authResult(row.user, issued)
+  }
+
+  async changePassword(principal: Principal, input: { currentPassword: string; newPassword: string }): Promise<void> {
+    const [method] = await this.deps.db
+      .select()
+      .from(userMethods)
+      .where(and(eq(userMethods.userId, principal.userId), eq(userMethods.provider, 'password')))
+    if (!method?.passwordHash || !(await this.passwords.verify(input.currentPassword, method.passwordHash))) {
+      throw new AppError(401, 'invalid_credentials', 'The current password is wrong')
+    }
+    const passwordHash = await this.passwords.hash(input.newPassword)
+    await this.deps.db.transaction(async (tx) => {
+      await tx.update(userMethods).set({ passwordHash, updatedAt: this.deps.now() }).where(eq(userMethods.id, method.id))
+      await this.sessions.revoke(tx, { userId: principal.userId }, 'password_changed')
+    })
+  }
+
+  async me(principal: Principal): Promise<UserView> {
+    return this.view(await this.load(principal.userId))
+  }
+
+  async updateProfile(principal: Principal, patch: { name?: string; slug?: string }): Promise<UserView> {
+    try {
+      const [user] = await this.deps.db
+        .update(users)
+        .set({ ...patch, updatedAt: this.deps.now() })
+        .where(eq(users.id, principal.userId))
+        .returning()
+      if (!user) throw new AppError(404, 'not_found', 'The account no longer exists')
+      return this.view(user)
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'This slug is already taken')
+      throw err
+    }
+  }
+
+  async slugAvailable(principal: Principal, slug: string): Promise<{ available: boolean; reason?: 'format' | 'taken' }> {
+    if (!slugRe.test(slug)) return { available: false, reason: 'format' }
+    const [owner] = await this.deps.db.select({ id: users.id }).from(users).where(eq(users.slug, slug))
+    if (owner && owner.id !== principal.userId) return { available: false, reason: 'taken' }
+    return { available: true }
+  }
+
+  async methods(principal: Principal) {
+    const rows = await this.deps.db.select().from(userMethods).where(eq(userMethods.userId, principal.userId))
+    return rows.map((m) => ({
+      id: m.id,
+      userId: m.userId,
+      provider: m.provider,
+      providerId: m.providerId,
+      hasCredential: m.passwordHash !== null,
+      createdAt: m.createdAt.toISOString(),
+      updatedAt: m.updatedAt.toISOString(),
+    }))
+  }
+
+  async capabilities(userId: string): Promise<string[]> {
+    const [user] = await this.deps.db
+      .select({ isAdmin: users.isAdmin, emailKey: users.emailKey })
+      .from(users)
+      .where(eq(users.id, userId))
+    return user ? this.capabilitiesOf(user) : []
+  }
+
+  authResult(user: UserRow, issued: IssuedSession): AuthResultView {
+    return { token: issued.token, refreshToken: issued.refreshToken, user: this.view(user) }
+  }
+
+  private capabilitiesOf(user: { isAdmin: boolean; emailKey: string }): string[] {
+    return user.isAdmin || this.deps.config.adminEmails.includes(user.emailKey) ? ['admin'] : []
+  }
+
+  private view(user: UserRow): UserView {
+    return {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      avatarUrl: user.avatarUrl,
+      slug: user.slug,
+      capabilities: this.capabilitiesOf(user),
+    }
+  }
+
+  private async load(userId: string): Promise<UserRow> {
+    const [user] = await this.deps.db.select().from(users).where(eq(users.id, userId))
+    if (!user) throw new AppError(401, 'unauthorized', 'The account no longer exists')
+    return user
+  }
+
+  private decoy(): Promise<string> {
+    this.decoyHash ??= this.passwords.hash(crypto.randomUUID())
+    return this.decoyHash
+  }
+}

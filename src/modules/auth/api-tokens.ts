@@ -1,0 +1,70 @@
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Principal } from '../../platform/auth'
+import { randomToken, sha256Hex } from '../../platform/crypto'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import { apiTokens } from './schema'
+
+export const API_TOKEN_PREFIX = 'eco_'
+/** lastUsedAt is written at most this often per token, so a busy token is not a write per request. */
+const LAST_USED_RESOLUTION_MS = 60_000
+
+type Row = typeof apiTokens.$inferSelect
+
+export class ApiTokens {
+  constructor(private readonly deps: Deps) {}
+
+  async create(principal: Principal, input: { name: string; expiresAt?: string }) {
+    const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null
+    if (expiresAt && expiresAt.getTime() <= this.deps.now().getTime()) {
+      throw new AppError(400, 'validation_failed', 'expiresAt must be in the future')
+    }
+    const token = API_TOKEN_PREFIX + randomToken(32)
+    const [row] = await this.deps.db
+      .insert(apiTokens)
+      .values({ userId: principal.userId, name: input.name, prefix: token.slice(0, 12), tokenHash: sha256Hex(token), expiresAt })
+      .returning()
+    return { ...view(row!), token }
+  }
+
+  async list(principal: Principal, page: PageParams) {
+    const where = eq(apiTokens.userId, principal.userId)
+    const [rows, [count]] = await Promise.all([
+      this.deps.db.select().from(apiTokens).where(where).orderBy(desc(apiTokens.createdAt), desc(apiTokens.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(apiTokens).where(where),
+    ])
+    return pageOf(rows.map(view), count!.n, page)
+  }
+
+  async remove(principal: Principal, id: string): Promise<void> {
+    const deleted = await this.deps.db
+      .delete(apiTokens)
+      .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, principal.userId)))
+      .returning({ id: apiTokens.id })
+    if (deleted.length === 0) throw new AppError(404, 'not_found', 'No such API token')
+  }
+
+  /** The principal behind a raw API token, or 401 for an unknown, deleted or expired one. */
+  async authenticate(raw: string): Promise<Principal> {
+    const [row] = await this.deps.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, sha256Hex(raw)))
+    const now = this.deps.now()
+    if (!row) throw new AppError(401, 'unauthorized', 'The API token is not valid')
+    if (row.expiresAt && row.expiresAt <= now) throw new AppError(401, 'token_expired', 'The API token has expired')
+    if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      await this.deps.db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id))
+    }
+    return { kind: 'user', userId: row.userId, sessionId: null, apiTokenId: row.id }
+  }
+}
+
+function view(row: Row) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  }
+}

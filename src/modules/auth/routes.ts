@@ -1,0 +1,206 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps'
+import { authGuard } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../platform/paging'
+import { clientIp } from '../../platform/request'
+import {
+  ApiToken,
+  ApiTokenCreated,
+  AuthResult,
+  AuthUserMethod,
+  ChangePasswordBody,
+  CreateApiTokenBody,
+  LoginBody,
+  ProfilePatch,
+  RefreshBody,
+  RefreshResult,
+  RegisterBody,
+  SlugAvailability,
+  User,
+} from './model'
+import type { AuthService } from './service'
+
+export const REFRESH_COOKIE = 'ecobase_refresh'
+
+export function authRoutes(deps: Deps, auth: AuthService) {
+  const cookieOptions = {
+    httpOnly: true,
+    sameSite: 'strict' as const,
+    path: '/auth',
+    secure: deps.config.publicUrl.startsWith('https://'),
+  }
+  type Jar = Record<string, { value?: unknown; set(o: object): unknown; remove(): unknown }>
+  const keepRefresh = (cookie: Jar, refreshToken: string) =>
+    cookie[REFRESH_COOKIE]!.set({ value: refreshToken, maxAge: deps.config.refreshTokenTtl, ...cookieOptions })
+  const presentedRefresh = (body: { refreshToken?: string } | null | undefined, cookie: Jar) => {
+    const fromCookie = cookie[REFRESH_COOKIE]?.value
+    return body?.refreshToken ?? (typeof fromCookie === 'string' && fromCookie ? fromCookie : undefined)
+  }
+
+  return new Elysia({ name: 'auth', prefix: '/auth', detail: { tags: ['auth'] } })
+    .use(authGuard(auth))
+    .post(
+      '/register',
+      async ({ body, headers, cookie, status }) => {
+        const result = await auth.accounts.register(body, headers['user-agent'] ?? null)
+        keepRefresh(cookie as Jar, result.refreshToken)
+        return status(201, result)
+      },
+      {
+        body: RegisterBody,
+        response: { 201: AuthResult, ...errors(400, 403, 409, 413) },
+        detail: {
+          operationId: 'authRegister',
+          summary: 'Create an account and sign in',
+          description:
+            'E-mail is unique regardless of case (409 `email_taken`). 403 `registration_disabled` when the `password` sign-in method is switched off. Also sets the httpOnly `ecobase_refresh` cookie for browsers. With no ADMIN_EMAILS configured, the first account gets the `admin` capability.',
+        },
+      },
+    )
+    .post(
+      '/login',
+      async ({ body, request, server, headers, cookie }) => {
+        const ip = clientIp(request, server, deps.config.trustProxy)
+        const result = await auth.accounts.login(body, ip, headers['user-agent'] ?? null)
+        keepRefresh(cookie as Jar, result.refreshToken)
+        return result
+      },
+      {
+        body: LoginBody,
+        response: { 200: AuthResult, ...errors(400, 401, 429) },
+        detail: {
+          operationId: 'authLogin',
+          summary: 'Sign in with e-mail and password',
+          description:
+            'Wrong e-mail or password: 401 `invalid_credentials` (the same for both). Throttled per e-mail (failures) and per client address (attempts): 429 `rate_limited` with Retry-After.',
+        },
+      },
+    )
+    .post(
+      '/refresh',
+      async ({ body, cookie }) => {
+        const raw = presentedRefresh(body, cookie as Jar)
+        const issued = await auth.sessions.refresh(raw ?? '')
+        keepRefresh(cookie as Jar, issued.refreshToken)
+        return { token: issued.token, refreshToken: issued.refreshToken }
+      },
+      {
+        body: RefreshBody,
+        response: { 200: RefreshResult, ...errors(400, 401) },
+        detail: {
+          operationId: 'authRefresh',
+          summary: 'Rotate the refresh token',
+          description:
+            'Reads the refresh token from the JSON body `{ "refreshToken" }` or else from the `ecobase_refresh` cookie. Each refresh token works once; presenting a used one revokes its whole session (reuse detection). 401 `invalid_refresh_token` otherwise.',
+        },
+      },
+    )
+    .post(
+      '/revoke',
+      async ({ body, cookie, status }) => {
+        const raw = presentedRefresh(body, cookie as Jar)
+        if (raw) await auth.sessions.revokeByRefresh(raw)
+        ;(cookie as Jar)[REFRESH_COOKIE]!.set({ value: '', maxAge: 0, ...cookieOptions })
+        return status(204, undefined)
+      },
+      {
+        body: RefreshBody,
+        response: { 204: t.Void({ description: 'Signed out' }), ...errors(400) },
+        detail: {
+          operationId: 'authRevoke',
+          summary: 'Sign out (revoke the session of a refresh token)',
+          description: 'Takes the refresh token like /auth/refresh. Unknown tokens are ignored; always 204.',
+        },
+      },
+    )
+    .get('/me', ({ principal }) => auth.accounts.me(principal), {
+      auth: true,
+      response: { 200: User, ...errors(401) },
+      detail: { operationId: 'authMe', summary: 'The signed-in user' },
+    })
+    .patch('/me', ({ principal, body }) => auth.accounts.updateProfile(principal, body), {
+      auth: true,
+      body: ProfilePatch,
+      response: { 200: User, ...errors(400, 401, 404, 409) },
+      detail: {
+        operationId: 'authUpdateMe',
+        summary: 'Update name and/or slug',
+        description: 'At least one property. 409 `slug_taken` when another account holds the slug.',
+      },
+    })
+    .get('/slug-available/:slug', ({ principal, params }) => auth.accounts.slugAvailable(principal, params.slug), {
+      auth: true,
+      params: t.Object({ slug: t.String({ maxLength: 255 }) }),
+      response: { 200: SlugAvailability, ...errors(400, 401) },
+      detail: { operationId: 'authSlugAvailable', summary: 'Whether a slug is free and well-formed' },
+    })
+    .post(
+      '/revoke-all',
+      async ({ principal, status }) => {
+        await auth.sessions.revoke(deps.db, { userId: principal.userId }, 'sign_out_everywhere')
+        return status(204, undefined)
+      },
+      {
+        auth: true,
+        response: { 204: t.Void({ description: 'All sessions revoked' }), ...errors(401) },
+        detail: { operationId: 'authRevokeAll', summary: 'Sign out everywhere (revoke every session)' },
+      },
+    )
+    .post(
+      '/change-password',
+      async ({ principal, body, status }) => {
+        await auth.accounts.changePassword(principal, body)
+        return status(204, undefined)
+      },
+      {
+        auth: true,
+        body: ChangePasswordBody,
+        response: { 204: t.Void({ description: 'Password changed; every session revoked' }), ...errors(400, 401) },
+        detail: {
+          operationId: 'authChangePassword',
+          summary: 'Change the password',
+          description:
+            'Wrong current password: 401 `invalid_credentials`. New password under 8 characters: 400. Revokes every session of the account, this one included; no new tokens are issued, so sign in again.',
+        },
+      },
+    )
+    .get('/tokens', ({ principal, query }) => auth.apiTokens.list(principal, pageParams(query)), {
+      auth: true,
+      query: PageQuery,
+      response: { 200: paged(ApiToken, 'ApiTokenPage'), ...errors(400, 401) },
+      detail: { operationId: 'authListTokens', summary: 'List API tokens (newest first; never the secret)' },
+    })
+    .post(
+      '/tokens',
+      async ({ principal, body, status }) => status(201, await auth.apiTokens.create(principal, body)),
+      {
+        auth: true,
+        body: CreateApiTokenBody,
+        response: { 201: ApiTokenCreated, ...errors(400, 401) },
+        detail: {
+          operationId: 'authCreateToken',
+          summary: 'Create an API token',
+          description: 'The raw `token` is returned exactly once and stored only as a hash. It works as a bearer credential wherever an account access token does.',
+        },
+      },
+    )
+    .delete(
+      '/tokens/:id',
+      async ({ principal, params, status }) => {
+        await auth.apiTokens.remove(principal, params.id)
+        return status(204, undefined)
+      },
+      {
+        auth: true,
+        params: t.Object({ id: t.String({ format: 'uuid' }) }),
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 404) },
+        detail: { operationId: 'authDeleteToken', summary: 'Delete an API token' },
+      },
+    )
+    .get('/methods', ({ principal }) => auth.accounts.methods(principal), {
+      auth: true,
+      response: { 200: t.Array(AuthUserMethod), ...errors(401) },
+      detail: { operationId: 'authListMethods', summary: "The caller's sign-in methods" },
+    })
+}

@@ -1,0 +1,33 @@
+import { Elysia, t } from 'elysia'
+import type { PrincipalSource } from '../../platform/auth'
+import { authGuard } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import type { SettingsService } from './service'
+
+const AuthMethodSetting = t.Object({ method: t.String(), enabled: t.Boolean() })
+
+export function settingsRoutes(settings: SettingsService, principals: PrincipalSource) {
+  return new Elysia({ name: 'settings', prefix: '/settings', detail: { tags: ['settings'] } })
+    .use(authGuard(principals))
+    .get('/auth-methods', () => settings.listAuthMethods(), {
+      auth: true,
+      response: { 200: t.Array(AuthMethodSetting), ...errors(401) },
+      detail: { operationId: 'settingsListAuthMethods', summary: 'Platform sign-in methods and whether each is enabled' },
+    })
+    .put(
+      '/auth-methods/:method',
+      ({ params, body, principal }) => settings.setAuthMethod(params.method, body.enabled, principal.userId),
+      {
+        admin: true,
+        params: t.Object({ method: t.String({ maxLength: 50 }) }),
+        body: t.Object({ enabled: t.Boolean() }),
+        response: { 200: AuthMethodSetting, ...errors(400, 401, 403, 404) },
+        detail: {
+          operationId: 'settingsSetAuthMethod',
+          summary: 'Enable or disable a sign-in method (admin)',
+          description:
+            'Known methods: `password`. Disabling `password` stops new registrations (403 `registration_disabled`); existing accounts can still sign in, so administrators cannot lock themselves out.',
+        },
+      },
+    )
+}

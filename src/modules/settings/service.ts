@@ -1,0 +1,36 @@
+import { eq } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { AppError } from '../../platform/errors'
+import { authMethods } from './schema'
+
+/** Sign-in methods the platform knows, with their default when no admin has set them. */
+export const AUTH_METHODS = { password: true } as const
+export type AuthMethod = keyof typeof AUTH_METHODS
+
+export class SettingsService {
+  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {}
+
+  async listAuthMethods(): Promise<{ method: string; enabled: boolean }[]> {
+    const rows = await this.deps.db.select().from(authMethods)
+    const stored = new Map(rows.map((r) => [r.method, r.enabled]))
+    return Object.entries(AUTH_METHODS).map(([method, byDefault]) => ({
+      method,
+      enabled: stored.get(method) ?? byDefault,
+    }))
+  }
+
+  async isEnabled(method: AuthMethod): Promise<boolean> {
+    const [row] = await this.deps.db.select().from(authMethods).where(eq(authMethods.method, method))
+    return row?.enabled ?? AUTH_METHODS[method]
+  }
+
+  async setAuthMethod(method: string, enabled: boolean, by: string): Promise<{ method: string; enabled: boolean }> {
+    if (!(method in AUTH_METHODS)) throw new AppError(404, 'not_found', `Unknown sign-in method "${method}"`)
+    const values = { method, enabled, updatedBy: by, updatedAt: this.deps.now() }
+    await this.deps.db
+      .insert(authMethods)
+      .values(values)
+      .onConflictDoUpdate({ target: authMethods.method, set: { enabled, updatedBy: by, updatedAt: values.updatedAt } })
+    return { method, enabled }
+  }
+}

@@ -1,0 +1,66 @@
+import { RedisClient } from 'bun'
+
+/** Fixed-window counters. The memory store serves one process; Redis shares limits across replicas. */
+export interface RateLimitStore {
+  /** Adds one to `key` and returns the count in the current window and ms until it resets. */
+  hit(key: string, windowSeconds: number): Promise<{ count: number; resetMs: number }>
+  peek(key: string): Promise<{ count: number; resetMs: number }>
+  reset(key: string): Promise<void>
+  close(): Promise<void>
+}
+
+export function memoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
+  const windows = new Map<string, { count: number; resetAt: number }>()
+  const live = (key: string) => {
+    const w = windows.get(key)
+    if (w && w.resetAt <= now()) {
+      windows.delete(key)
+      return undefined
+    }
+    return w
+  }
+  return {
+    async hit(key, windowSeconds) {
+      let w = live(key)
+      if (!w) {
+        if (windows.size > 100_000) windows.clear()
+        w = { count: 0, resetAt: now() + windowSeconds * 1000 }
+        windows.set(key, w)
+      }
+      w.count++
+      return { count: w.count, resetMs: w.resetAt - now() }
+    },
+    async peek(key) {
+      const w = live(key)
+      return w ? { count: w.count, resetMs: w.resetAt - now() } : { count: 0, resetMs: 0 }
+    },
+    async reset(key) {
+      windows.delete(key)
+    },
+    async close() {},
+  }
+}
+
+export function redisRateLimitStore(url: string, prefix = 'ecobase:rl:'): RateLimitStore {
+  const client = new RedisClient(url)
+  const ttl = async (key: string) => Math.max(0, Number(await client.send('PTTL', [key])))
+  return {
+    async hit(key, windowSeconds) {
+      const k = prefix + key
+      const count = Number(await client.send('INCR', [k]))
+      if (count === 1) await client.send('PEXPIRE', [k, String(windowSeconds * 1000)])
+      return { count, resetMs: await ttl(k) }
+    },
+    async peek(key) {
+      const k = prefix + key
+      const value = await client.send('GET', [k])
+      return { count: Number(value ?? 0), resetMs: value == null ? 0 : await ttl(k) }
+    },
+    async reset(key) {
+      await client.send('DEL', [prefix + key])
+    },
+    async close() {
+      client.close()
+    },
+  }
+}

@@ -1,0 +1,81 @@
+import postgres from 'postgres'
+import { migrate, openPglite, openPostgres, type Database } from '../../src/platform/db'
+
+/**
+ * Fresh databases for tests. PGlite: migrated once, dumped, and every test app loads the dump
+ * (~0.4 s instead of initdb). PostgreSQL (TEST_DATABASE_URL): migrated once into a template
+ * database of this run; each app gets `CREATE DATABASE … TEMPLATE` and drops it on close.
+ */
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null
+
+let snapshot: Promise<Blob> | undefined
+let template: Promise<string> | undefined
+const runId = `${process.pid}_${Date.now().toString(36)}`
+let counter = 0
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url)
+  u.pathname = `/${name}`
+  return u.toString()
+}
+
+async function admin<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(testDatabaseUrl!, { max: 1, onnotice: () => {} })
+  try {
+    return await fn(sql)
+  } finally {
+    await sql.end({ timeout: 5 })
+  }
+}
+
+function templateName(): Promise<string> {
+  template ??= (async () => {
+    const name = `ecobase_tpl_${runId}`
+    await admin((sql) => sql.unsafe(`create database "${name}"`))
+    const url = withDatabase(testDatabaseUrl!, name)
+    const database = await openPostgres(url, { max: 1 })
+    await migrate(database, url)
+    await database.close()
+    return name
+  })()
+  return template
+}
+
+export interface TestDatabase {
+  database: Database
+  url: string | null
+  drop(): Promise<void>
+}
+
+export async function freshDatabase(): Promise<TestDatabase> {
+  if (!testDatabaseUrl) {
+    snapshot ??= (async () => {
+      const seed = await openPglite()
+      await migrate(seed)
+      const blob = await seed.dump!()
+      await seed.close()
+      return blob
+    })()
+    const database = await openPglite({ loadDataDir: await snapshot })
+    return { database, url: null, drop: () => database.close() }
+  }
+  const tpl = await templateName()
+  const name = `ecobase_t_${runId}_${++counter}`
+  await admin((sql) => sql.unsafe(`create database "${name}" template "${tpl}"`))
+  const url = withDatabase(testDatabaseUrl, name)
+  const database = await openPostgres(url, { max: 10 })
+  return {
+    database,
+    url,
+    drop: async () => {
+      await database.close()
+      await admin((sql) => sql.unsafe(`drop database if exists "${name}" with (force)`))
+    },
+  }
+}
+
+export async function dropTemplate(): Promise<void> {
+  if (!template) return
+  const name = await template
+  await admin((sql) => sql.unsafe(`drop database if exists "${name}" with (force)`))
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp } from '../../src/app'
+import { buildDeps } from '../../src/boot'
+import { loadConfig } from '../../src/config'
+import type { Deps } from '../../src/deps'
+import { createLogger } from '../../src/platform/logger'
+import { freshDatabase } from './database'
+
+export interface Reply<T = any> {
+  status: number
+  body: T
+  headers: Headers
+}
+
+export interface CallOptions {
+  body?: unknown
+  token?: string
+  headers?: Record<string, string>
+}
+
+/**
+ * One app on a fresh database, built exactly as boot builds it. `env` overrides configuration
+ * the way the environment would.
+ */
+export async function createHarness(env: Record<string, string> = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-test-'))
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', ...env })
+  const db = await freshDatabase()
+  const logLines: string[] = []
+  const deps: Deps = buildDeps(config, db.database, createLogger('debug', (line) => logLines.push(line)))
+  const app = createApp(deps)
+  const unlisten = await app.services.auth.listenForRevocations()
+
+  async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token) headers.authorization = `Bearer ${options.token}`
+    let body: string | undefined
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+      headers['content-type'] ??= 'application/json'
+    }
+    const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }))
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : null
+    } catch {}
+    return { status: res.status, body: parsed as T, headers: res.headers }
+  }
+
+  let users = 0
+  /** Registers a fresh account; returns its AuthResult and password. */
+  async function register(overrides: { email?: string; password?: string; name?: string } = {}) {
+    const n = ++users
+    const input = {
+      email: overrides.email ?? `user${n}-${crypto.randomUUID().slice(0, 8)}@example.test`,
+      password: overrides.password ?? `pass-word-${n}-long`,
+      name: overrides.name ?? `User ${n}`,
+    }
+    const res = await call('POST', '/auth/register', { body: input })
+    if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`)
+    return { ...res.body, password: input.password, email: input.email } as {
+      token: string
+      refreshToken: string
+      user: { id: string; email: string; name: string; capabilities: string[]; slug: string | null; avatarUrl: string }
+      password: string
+      email: string
+    }
+  }
+
+  return {
+    app,
+    deps,
+    db: deps.db,
+    databaseUrl: db.url,
+    logLines,
+    call,
+    register,
+    async close() {
+      await unlisten()
+      await deps.rateLimits.close()
+      await db.drop()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export type Harness = Awaited<ReturnType<typeof createHarness>>
