@@ -1,8 +1,8 @@
-import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import type { Deps } from './deps'
 import { AppError, errorBody } from './platform/errors'
 import { requestContext } from './platform/http'
+import { openApiPlugin } from './platform/openapi'
 import { authRoutes } from './modules/auth/routes'
 import { AuthService } from './modules/auth/service'
 import { settingsRoutes } from './modules/settings/routes'
@@ -32,14 +32,10 @@ export function createApp(deps: Deps) {
 
   const app = new Elysia()
     .use(
-      openapi({
-        path: '/openapi',
-        specPath: '/openapi/json',
-        documentation: {
-          info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION },
-          tags: TAGS.map((name) => ({ name })),
-          components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' } } },
-        },
+      openApiPlugin({
+        info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION },
+        tags: TAGS.map((name) => ({ name })),
+        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' } } },
       }),
     )
     .use(requestContext(deps))

@@ -1,0 +1,18 @@
+// Rewrites openapi.json from the app's own document (`npm run openapi`); tests fail on drift.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp } from '../src/app'
+import { buildDeps } from '../src/boot'
+import { loadConfig } from '../src/config'
+import { openPglite } from '../src/platform/db'
+import { renderOpenApi } from '../src/platform/openapi'
+
+const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-openapi-'))
+const database = await openPglite()
+const deps = buildDeps(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }), database)
+const target = join(import.meta.dir, '..', 'openapi.json')
+writeFileSync(target, await renderOpenApi(createApp(deps)))
+await database.close()
+rmSync(dataDir, { recursive: true, force: true })
+console.log(`wrote ${target}`)

@@ -1,0 +1,57 @@
+import { openapi, type ElysiaOpenAPIConfig } from '@elysiajs/openapi'
+import { Elysia } from 'elysia'
+
+export const OPENAPI_JSON_PATH = '/openapi/json'
+
+type Doc = { paths?: Record<string, Record<string, Operation>> }
+type Operation = {
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> }
+  responses?: Record<string, { content?: unknown }>
+}
+
+/**
+ * Fixes what the generator gets wrong so the published document is valid OpenAPI 3.1:
+ * void responses (204) carry no content, and a body whose fields are all optional is optional.
+ * Elysia adds `additionalProperties: false` to a shared schema once a route using it has run, so
+ * it is dropped everywhere to keep the document the same whatever has been served; clients
+ * should ignore fields they do not know anyway.
+ */
+export function tidyOpenApi<T>(generated: T): T {
+  // The generator's objects may be the live route schemas: never edit them in place.
+  const doc = structuredClone(generated)
+  dropClosedObjects(doc)
+  for (const ops of Object.values((doc as Doc).paths ?? {})) {
+    for (const op of Object.values(ops)) {
+      for (const response of Object.values(op.responses ?? {})) {
+        const content = response.content as Record<string, unknown> | undefined
+        if (content && content.type === 'void') delete response.content
+      }
+      const body = op.requestBody
+      const schema = body?.content?.['application/json']?.schema
+      if (body && schema && !schema.required?.length) body.required = false
+    }
+  }
+  return doc
+}
+
+function dropClosedObjects(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(dropClosedObjects)
+  else if (node && typeof node === 'object') {
+    const record = node as Record<string, unknown>
+    if (record.additionalProperties === false) delete record.additionalProperties
+    Object.values(record).forEach(dropClosedObjects)
+  }
+}
+
+/** The document at /openapi/json (tidied) and the Scalar UI at /openapi. */
+export function openApiPlugin(documentation: ElysiaOpenAPIConfig['documentation']) {
+  return new Elysia({ name: 'openapi-docs' })
+    .onAfterHandle(({ path, response }) => (path === OPENAPI_JSON_PATH ? tidyOpenApi(response) : undefined))
+    .use(openapi({ path: '/openapi', specPath: OPENAPI_JSON_PATH, documentation }))
+}
+
+/** The document as the running app serves it, serialised the way openapi.json is committed. */
+export async function renderOpenApi(app: { handle(request: Request): Promise<Response> }): Promise<string> {
+  const res = await app.handle(new Request(`http://localhost${OPENAPI_JSON_PATH}`))
+  return JSON.stringify(await res.json(), null, 2) + '\n'
+}
