@@ -25,14 +25,18 @@ export async function openDatabase(config: Config): Promise<Database> {
   return database
 }
 
-export function buildDeps(config: Readonly<Config>, database: Database, logger?: Logger): Deps {
+export function buildDeps(
+  config: Readonly<Config>,
+  database: Database,
+  options: { logger?: Logger; now?: () => Date } = {},
+): Deps {
   const secret = resolveAuthSecret(config)
-  const now = () => new Date()
+  const now = options.now ?? (() => new Date())
   return {
     config,
     database,
     db: database.db,
-    logger: logger ?? createLogger(config.logLevel),
+    logger: options.logger ?? createLogger(config.logLevel),
     now,
     secret,
     tokens: new AccessTokens(secret, config.publicUrl, now),

@@ -9,7 +9,7 @@ try {
   const logger = createLogger(config.logLevel)
   const started = performance.now()
   const database = await openDatabase(config)
-  const deps = buildDeps(config, database, logger)
+  const deps = buildDeps(config, database, { logger })
   const app = createApp(deps)
   await app.services.auth.listenForRevocations()
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })

@@ -29,7 +29,11 @@ export async function createHarness(env: Record<string, string> = {}) {
   const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', ...env })
   const db = await freshDatabase()
   const logLines: string[] = []
-  const deps: Deps = buildDeps(config, db.database, createLogger('debug', (line) => logLines.push(line)))
+  let clockOffsetMs = 0
+  const deps: Deps = buildDeps(config, db.database, {
+    logger: createLogger('debug', (line) => logLines.push(line)),
+    now: () => new Date(Date.now() + clockOffsetMs),
+  })
   const app = createApp(deps)
   const unlisten = await app.services.auth.listenForRevocations()
 
@@ -78,6 +82,10 @@ export async function createHarness(env: Record<string, string> = {}) {
     logLines,
     call,
     register,
+    /** Moves the app's clock forward (token expiry, TTLs) without waiting. */
+    advanceClock(ms: number) {
+      clockOffsetMs += ms
+    },
     async close() {
       await unlisten()
       await deps.rateLimits.close()
