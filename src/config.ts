@@ -30,6 +30,7 @@ export const EnvSchema = T.Object({
   REDIS_URL: T.Optional(T.String({ pattern: '^rediss?://' })),
   MAX_BODY_BYTES: T.Optional(Positive),
   JOBS: T.Optional(Flag),
+  GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
   LOG_LEVEL: T.Optional(
     T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')]),
   ),
@@ -53,6 +54,8 @@ export interface Config {
   redisUrl: string | null
   maxBodyBytes: number
   jobs: boolean
+  /** Build commit for /site/version (images have no .git to read it from). */
+  gitCommit: string | null
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }
 
@@ -98,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     maxBodyBytes: e.MAX_BODY_BYTES ?? 1024 * 1024,
     jobs: (e.JOBS ?? 'on') === 'on',
+    gitCommit: e.GIT_COMMIT ?? null,
     logLevel: e.LOG_LEVEL ?? 'info',
   })
 }

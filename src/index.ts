@@ -1,9 +1,10 @@
+import { startJobs } from '../jobs'
 import { createApp } from './app'
 import { BootError, buildDeps, loadConfig, openDatabase } from './boot'
 import { ConfigError } from './config'
 import { createLogger } from './platform/logger'
 
-// boot: config -> database (migrate) -> app -> listen. Any failure is one clear line and exit 1.
+// boot: config -> database (migrate) -> app -> jobs -> listen. Any failure is one clear line and exit 1.
 try {
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
@@ -12,6 +13,7 @@ try {
   const deps = buildDeps(config, database, { logger })
   const app = createApp(deps)
   await app.services.auth.listenForRevocations()
+  const stopJobs = startJobs(deps)
   app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
   logger.info('ecobase listening', {
     url: `http://${config.host}:${app.server?.port}`,
@@ -20,6 +22,7 @@ try {
     bootMs: Math.round(performance.now() - started),
   })
   const stop = async () => {
+    stopJobs()
     await app.stop()
     await deps.rateLimits.close()
     await database.close()

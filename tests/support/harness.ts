@@ -5,6 +5,7 @@ import { createApp } from '../../src/app'
 import { buildDeps } from '../../src/boot'
 import { loadConfig } from '../../src/config'
 import type { Deps } from '../../src/deps'
+import { openPostgres } from '../../src/platform/db'
 import { createLogger } from '../../src/platform/logger'
 import { freshDatabase } from './database'
 
@@ -18,6 +19,35 @@ export interface CallOptions {
   body?: unknown
   token?: string
   headers?: Record<string, string>
+}
+
+/** `call(method, path, options)` against an app in-process, parsing JSON replies. */
+export function caller(app: { handle(request: Request): Promise<Response> }) {
+  return async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
+    const headers: Record<string, string> = { ...options.headers }
+    if (options.token) headers.authorization = `Bearer ${options.token}`
+    let body: string | undefined
+    if (options.body !== undefined) {
+      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
+      headers['content-type'] ??= 'application/json'
+      headers['content-length'] = String(Buffer.byteLength(body))
+    }
+    const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }))
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = text ? JSON.parse(text) : null
+    } catch {}
+    return { status: res.status, body: parsed as T, headers: res.headers }
+  }
+}
+
+export interface RegisteredUser {
+  token: string
+  refreshToken: string
+  user: { id: string; email: string; name: string; capabilities: string[]; slug: string | null; avatarUrl: string }
+  password: string
+  email: string
 }
 
 /**
@@ -36,27 +66,11 @@ export async function createHarness(env: Record<string, string> = {}) {
   })
   const app = createApp(deps)
   const unlisten = await app.services.auth.listenForRevocations()
-
-  async function call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
-    const headers: Record<string, string> = { ...options.headers }
-    if (options.token) headers.authorization = `Bearer ${options.token}`
-    let body: string | undefined
-    if (options.body !== undefined) {
-      body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body)
-      headers['content-type'] ??= 'application/json'
-    }
-    const res = await app.handle(new Request(`http://localhost${path}`, { method, headers, body }))
-    const text = await res.text()
-    let parsed: unknown = text
-    try {
-      parsed = text ? JSON.parse(text) : null
-    } catch {}
-    return { status: res.status, body: parsed as T, headers: res.headers }
-  }
+  const call = caller(app)
 
   let users = 0
   /** Registers a fresh account; returns its AuthResult and password. */
-  async function register(overrides: { email?: string; password?: string; name?: string } = {}) {
+  async function register(overrides: { email?: string; password?: string; name?: string } = {}): Promise<RegisteredUser> {
     const n = ++users
     const input = {
       email: overrides.email ?? `user${n}-${crypto.randomUUID().slice(0, 8)}@example.test`,
@@ -65,13 +79,7 @@ export async function createHarness(env: Record<string, string> = {}) {
     }
     const res = await call('POST', '/auth/register', { body: input })
     if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`)
-    return { ...res.body, password: input.password, email: input.email } as {
-      token: string
-      refreshToken: string
-      user: { id: string; email: string; name: string; capabilities: string[]; slug: string | null; avatarUrl: string }
-      password: string
-      email: string
-    }
+    return { ...res.body, password: input.password, email: input.email }
   }
 
   return {
@@ -82,6 +90,25 @@ export async function createHarness(env: Record<string, string> = {}) {
     logLines,
     call,
     register,
+    /**
+     * A second app over the same database, as another replica would run: its own caches, its
+     * own connection pool on PostgreSQL (the same PGlite instance when embedded).
+     */
+    async replica() {
+      const database = db.url ? await openPostgres(db.url, { max: 5 }) : db.database
+      const replicaDeps = buildDeps(config, database, { logger: createLogger('silent') })
+      const replicaApp = createApp(replicaDeps)
+      const stop = await replicaApp.services.auth.listenForRevocations()
+      return {
+        app: replicaApp,
+        call: caller(replicaApp),
+        async close() {
+          await stop()
+          await replicaDeps.rateLimits.close()
+          if (database !== db.database) await database.close()
+        },
+      }
+    },
     /** Moves the app's clock forward (token expiry, TTLs) without waiting. */
     advanceClock(ms: number) {
       clockOffsetMs += ms

@@ -12,7 +12,7 @@ export interface VersionInfo {
 }
 
 export class SystemService {
-  constructor(private readonly deps: Pick<Deps, 'db' | 'database'>) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'database' | 'config'>) {}
 
   async health(): Promise<{ status: 'ok' | 'degraded'; database: 'ok' | 'down' }> {
     try {
@@ -27,7 +27,7 @@ export class SystemService {
     return {
       name: pkg.name,
       version: pkg.version,
-      commit: process.env.GIT_COMMIT || gitCommit(),
+      commit: this.deps.config.gitCommit ?? gitCommit(),
       runtime: `bun ${Bun.version}`,
       database: this.deps.database.kind,
       vector: this.deps.database.vector,

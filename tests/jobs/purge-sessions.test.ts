@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { eq } from 'drizzle-orm'
+import { runJob } from '../../jobs'
+import { purgeSessions } from '../../jobs/purge-sessions'
+import { refreshTokens, sessions } from '../../src/modules/auth/schema'
+import { openPostgres } from '../../src/platform/db'
+import { withAdvisoryLock } from '../../src/platform/db/locks'
+import { testDatabaseUrl } from '../support/database'
+import { createHarness, type Harness } from '../support/harness'
+
+let h: Harness
+beforeAll(async () => {
+  h = await createHarness()
+})
+afterAll(() => h.close())
+
+const sessionOf = async (userId: string) => (await h.db.select().from(sessions).where(eq(sessions.userId, userId)))[0]
+
+test('purges sessions revoked or expired over a week ago, with their refresh tokens, and keeps the rest', async () => {
+  const live = await h.register()
+  const revokedLongAgo = await h.register()
+  const revokedRecently = await h.register()
+  await h.call('POST', '/auth/revoke-all', { token: revokedLongAgo.token })
+  await h.call('POST', '/auth/revoke-all', { token: revokedRecently.token })
+  const old = new Date(Date.now() - 8 * 24 * 3600 * 1000)
+  await h.db.update(sessions).set({ revokedAt: old }).where(eq(sessions.userId, revokedLongAgo.user.id))
+  const purgedId = (await sessionOf(revokedLongAgo.user.id))!.id
+
+  const report = await runJob(h.deps, purgeSessions)
+  expect(report).toEqual({ sessions: 1 })
+  expect(await sessionOf(revokedLongAgo.user.id)).toBeUndefined()
+  expect(await h.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, purgedId))).toEqual([])
+  expect(await sessionOf(revokedRecently.user.id)).toBeDefined()
+  expect((await h.call('GET', '/auth/me', { token: live.token })).status).toBe(200)
+  expect(await runJob(h.deps, purgeSessions)).toEqual({ sessions: 0 })
+})
+
+// PGlite is one process with one connection: no second replica can hold the lock there.
+test.if(Boolean(testDatabaseUrl))('a job whose lock another replica holds is skipped', async () => {
+  let release!: () => void
+  const held = new Promise<void>((r) => (release = r))
+  let entered!: () => void
+  const inside = new Promise<void>((r) => (entered = r))
+  const holder = withAdvisoryLock(h.db, 'job:purge-sessions', async () => {
+    entered()
+    await held
+  })
+  await inside
+  const other = await openPostgres(h.databaseUrl!, { max: 2 })
+  try {
+    expect(await runJob({ ...h.deps, db: other.db }, purgeSessions)).toBeNull()
+  } finally {
+    release()
+    await holder
+    await other.close()
+  }
+  expect(await runJob(h.deps, purgeSessions)).not.toBeNull()
+})

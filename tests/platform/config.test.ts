@@ -1,0 +1,67 @@
+import { describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ConfigError, EnvSchema, loadConfig } from '../../src/config'
+
+const root = join(import.meta.dir, '..', '..')
+
+describe('loadConfig', () => {
+  test('defaults fit the embedded mode', () => {
+    const config = loadConfig({})
+    expect(config).toMatchObject({
+      port: 3000,
+      dataDir: './data',
+      databaseUrl: null,
+      authSecret: null,
+      accessTokenTtl: 900,
+      password: { memoryCost: 19456, timeCost: 2 },
+      loginLimits: { failuresPerEmail: 10, failureWindow: 900, attemptsPerIp: 300, ipWindow: 60 },
+      jobs: true,
+    })
+    expect(Object.isFrozen(config)).toBe(true)
+  })
+
+  test('values are converted and admin e-mails normalised', () => {
+    const config = loadConfig({ PORT: '8080', ADMIN_EMAILS: ' A@x.io, b@Y.io ,', JOBS: 'off' })
+    expect(config.port).toBe(8080)
+    expect(config.adminEmails).toEqual(['a@x.io', 'b@y.io'])
+    expect(config.jobs).toBe(false)
+  })
+
+  test.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['ACCESS_TOKEN_TTL_SECONDS', '0'],
+    ['PASSWORD_MEMORY_KIB', '1024'],
+    ['PASSWORD_TIME_COST', '1'],
+    ['AUTH_SECRET', 'too-short'],
+    ['LOG_LEVEL', 'loud'],
+    ['JOBS', 'maybe'],
+  ])('%s=%s is refused with a message naming the variable', (name, value) => {
+    let error: unknown
+    try {
+      loadConfig({ [name]: value })
+    } catch (err) {
+      error = err
+    }
+    expect(error).toBeInstanceOf(ConfigError)
+    expect((error as Error).message).toStartWith(`invalid ${name}=`)
+  })
+})
+
+describe('documentation of the configuration', () => {
+  const names = Object.keys(EnvSchema.properties).sort()
+
+  test('.env.example lists exactly the variables the server reads', () => {
+    const text = readFileSync(join(root, '.env.example'), 'utf8')
+    const listed = [...text.matchAll(/^#?\s*([A-Z][A-Z0-9_]+)=/gm)].map((m) => m[1]).sort()
+    expect([...new Set(listed)]).toEqual(names)
+  })
+
+  test('the README configuration table lists exactly the variables the server reads', () => {
+    const text = readFileSync(join(root, 'README.md'), 'utf8')
+    const listed = [...text.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]).sort()
+    expect(listed).toEqual(names)
+  })
+})

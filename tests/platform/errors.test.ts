@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { createHarness, type Harness } from '../support/harness'
+
+let h: Harness
+beforeAll(async () => {
+  h = await createHarness({ MAX_BODY_BYTES: '2048' })
+})
+afterAll(() => h.close())
+
+describe('error responses', () => {
+  test('unknown routes: 404 not_found in the error shape', async () => {
+    const res = await h.call('GET', '/no/such/route')
+    expect(res.status).toBe(404)
+    expect(res.body).toEqual({ error: { code: 'not_found', message: expect.any(String) } })
+  })
+
+  test('malformed JSON: 400 invalid_json', async () => {
+    const res = await h.call('POST', '/auth/login', { body: '{"email": "a@b.c", ', headers: { 'content-type': 'application/json' } })
+    expect(res.status).toBe(400)
+    expect(res.body.error.code).toBe('invalid_json')
+  })
+
+  test('validation errors: 400 validation_failed naming the field', async () => {
+    const res = await h.call('POST', '/auth/login', { body: { email: 'a@b.c' } })
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ error: { code: 'validation_failed', message: expect.stringContaining('body.password') } })
+  })
+
+  test('oversized bodies: 413 payload_too_large', async () => {
+    const res = await h.call('POST', '/auth/register', {
+      body: { email: 'big@example.test', password: 'x'.repeat(4000), name: 'Big' },
+    })
+    expect(res.status).toBe(413)
+    expect(res.body.error.code).toBe('payload_too_large')
+  })
+
+  test('errors are never HTML or stack traces', async () => {
+    const bodies = [
+      await h.call('GET', '/no/such/route'),
+      await h.call('POST', '/auth/login', { body: '<html>', headers: { 'content-type': 'application/json' } }),
+      await h.call('PATCH', '/auth/me', { body: '{}', headers: { 'content-type': 'text/plain' } }),
+    ]
+    for (const res of bodies) {
+      expect(res.headers.get('content-type')).toContain('application/json')
+      expect(JSON.stringify(res.body)).not.toMatch(/<html|at .*\.ts:\d+/)
+    }
+  })
+})
+
+describe('request ids and logs', () => {
+  test('every response carries X-Request-Id; a well-formed incoming one is echoed', async () => {
+    const generated = await h.call('GET', '/health')
+    expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    const echoed = await h.call('GET', '/health', { headers: { 'x-request-id': 'trace-abc.123' } })
+    expect(echoed.headers.get('x-request-id')).toBe('trace-abc.123')
+    const refused = await h.call('GET', '/health', { headers: { 'x-request-id': 'bad id with spaces' } })
+    expect(refused.headers.get('x-request-id')).not.toBe('bad id with spaces')
+    const error = await h.call('GET', '/nowhere', { headers: { 'x-request-id': 'err-1' } })
+    expect(error.headers.get('x-request-id')).toBe('err-1')
+  })
+
+  test('request logs are JSON lines with the request id, status and no secrets', async () => {
+    const password = 'super-secret-password'
+    const user = await h.register({ password })
+    await h.call('POST', '/auth/refresh', { body: { refreshToken: user.refreshToken }, headers: { 'x-request-id': 'log-check-1' } })
+    await h.call('GET', '/auth/me?token=should-not-be-logged', { token: user.token })
+    await h.call('GET', '/health', { headers: { 'x-request-id': 'log-check-2' } })
+    // Request lines are written after the response has gone out.
+    for (let i = 0; i < 100 && !h.logLines.some((l) => l.includes('log-check-2')); i++) await Bun.sleep(10)
+    const lines = h.logLines.map((l) => JSON.parse(l))
+    const line = lines.find((l) => l.requestId === 'log-check-1')
+    expect(line).toMatchObject({ level: 'info', msg: 'request', method: 'POST', path: '/auth/refresh', status: 200 })
+    expect(typeof line.durationMs).toBe('number')
+    const all = h.logLines.join('\n')
+    for (const secret of [password, user.refreshToken, user.token, 'should-not-be-logged']) expect(all).not.toContain(secret)
+    expect(lines.some((l) => l.status === 401 || l.status === 404 || l.status === 400)).toBe(true)
+  })
+})
+
+describe('health and version', () => {
+  test('GET /health checks the database', async () => {
+    expect((await h.call('GET', '/health')).body).toEqual({ status: 'ok', database: 'ok' })
+  })
+
+  test('GET /site/version reports version, runtime and database kind', async () => {
+    const res = await h.call('GET', '/site/version')
+    expect(res.status).toBe(200)
+    expect(res.body).toMatchObject({
+      name: 'ecobase',
+      version: '0.0.0',
+      runtime: `bun ${Bun.version}`,
+      database: h.databaseUrl ? 'postgres' : 'pglite',
+    })
+    expect(res.body).toHaveProperty('commit')
+  })
+})
