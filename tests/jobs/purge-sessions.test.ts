@@ -14,7 +14,7 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-const sessionOf = async (userId: string) => (await h.db.select().from(sessions).where(eq(sessions.userId, userId)))[0]
+const sessionOf = async (userId: string) => (await h.db.select().from(sessions).where(eq(sessions.subjectId, userId)))[0]
 
 test('purges sessions revoked or expired over a week ago, with their refresh tokens, and keeps the rest', async () => {
   const live = await h.register()
@@ -23,7 +23,7 @@ test('purges sessions revoked or expired over a week ago, with their refresh tok
   await h.call('POST', '/auth/revoke-all', { token: revokedLongAgo.token })
   await h.call('POST', '/auth/revoke-all', { token: revokedRecently.token })
   const old = new Date(Date.now() - 8 * 24 * 3600 * 1000)
-  await h.db.update(sessions).set({ revokedAt: old }).where(eq(sessions.userId, revokedLongAgo.user.id))
+  await h.db.update(sessions).set({ revokedAt: old }).where(eq(sessions.subjectId, revokedLongAgo.user.id))
   const purgedId = (await sessionOf(revokedLongAgo.user.id))!.id
 
   const report = await runJob(h.deps, purgeSessions)

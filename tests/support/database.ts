@@ -47,16 +47,26 @@ export interface TestDatabase {
   drop(): Promise<void>
 }
 
+function pgliteSnapshot(): Promise<Blob> {
+  snapshot ??= (async () => {
+    const seed = await openPglite()
+    await migrate(seed)
+    const blob = await seed.dump!()
+    await seed.close()
+    return blob
+  })()
+  return snapshot
+}
+
+/** Builds the migrated snapshot or template once, before any test's hooks start their clocks. */
+export async function warmUp(): Promise<void> {
+  if (testDatabaseUrl) await templateName()
+  else await pgliteSnapshot()
+}
+
 export async function freshDatabase(): Promise<TestDatabase> {
   if (!testDatabaseUrl) {
-    snapshot ??= (async () => {
-      const seed = await openPglite()
-      await migrate(seed)
-      const blob = await seed.dump!()
-      await seed.close()
-      return blob
-    })()
-    const database = await openPglite({ loadDataDir: await snapshot })
+    const database = await openPglite({ loadDataDir: await pgliteSnapshot() })
     return { database, url: null, drop: () => database.close() }
   }
   const tpl = await templateName()

@@ -1,7 +1,9 @@
 import { afterAll } from 'bun:test'
-import { dropTemplate } from './database'
+import { dropTemplate, warmUp } from './database'
 
 process.env.LOG_LEVEL ??= 'silent'
+
+await warmUp()
 
 afterAll(async () => {
   await dropTemplate()

@@ -2,11 +2,11 @@ import { and, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { isUniqueViolation } from '../../platform/db'
+import type { IssuedSession, RotatingSessions } from '../../platform/sessions'
 import { AppError } from '../../platform/errors'
 import type { SettingsService } from '../settings/service'
 import type { Passwords } from './passwords'
 import { LoginLimiter } from './login-limiter'
-import type { IssuedSession, Sessions } from './sessions'
 import { userMethods, users } from './schema'
 
 export const SLUG_PATTERN = '^[a-z0-9][a-z0-9_-]{1,63}$'
@@ -38,7 +38,7 @@ export class Accounts {
   constructor(
     private readonly deps: Deps,
     private readonly passwords: Passwords,
-    private readonly sessions: Sessions,
+    private readonly sessions: RotatingSessions,
     private readonly settings: SettingsService,
   ) {
     this.limiter = new LoginLimiter(deps)
@@ -112,7 +112,7 @@ export class Accounts {
     const passwordHash = await this.passwords.hash(input.newPassword)
     await this.deps.db.transaction(async (tx) => {
       await tx.update(userMethods).set({ passwordHash, updatedAt: this.deps.now() }).where(eq(userMethods.id, method.id))
-      await this.sessions.revoke(tx, { userId: principal.userId }, 'password_changed')
+      await this.sessions.revoke(tx, { subjectId: principal.userId }, 'password_changed')
     })
   }
 

@@ -138,7 +138,7 @@ export function authRoutes(deps: Deps, auth: AuthService) {
     .post(
       '/revoke-all',
       async ({ principal, status }) => {
-        await auth.sessions.revoke(deps.db, { userId: principal.userId }, 'sign_out_everywhere')
+        await auth.sessions.revoke(deps.db, { subjectId: principal.userId }, 'sign_out_everywhere')
         return status(204, undefined)
       },
       {

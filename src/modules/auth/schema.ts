@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm'
 import { boolean, index, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { sessionTables } from '../../platform/sessions'
 
 export const authSchema = pgSchema('auth')
 
@@ -40,36 +40,8 @@ export const userMethods = authSchema.table(
   (t) => [uniqueIndex('user_methods_user_provider_uq').on(t.userId, t.provider)],
 )
 
-export const sessions = authSchema.table(
-  'sessions',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    createdAt: createdAt(),
-    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
-    revokedReason: text('revoked_reason'),
-    userAgent: text('user_agent'),
-  },
-  (t) => [index('sessions_user_idx').on(t.userId).where(sql`${t.revokedAt} is null`)],
-)
-
-/** Every refresh token a session was issued; a used one presented again is a replay. */
-export const refreshTokens = authSchema.table(
-  'refresh_tokens',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    sessionId: uuid('session_id')
-      .notNull()
-      .references(() => sessions.id, { onDelete: 'cascade' }),
-    tokenHash: text('token_hash').notNull(),
-    createdAt: createdAt(),
-    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
-  },
-  (t) => [uniqueIndex('refresh_tokens_hash_uq').on(t.tokenHash), index('refresh_tokens_session_idx').on(t.sessionId)],
-)
+/** Account sessions and their rotating refresh tokens (see platform/sessions). */
+export const { sessions, refreshTokens } = sessionTables(authSchema, { name: 'user', references: () => users.id })
 
 export const apiTokens = authSchema.table(
   'api_tokens',

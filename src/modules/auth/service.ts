@@ -5,11 +5,12 @@ import { SettingsService } from '../settings/service'
 import { Accounts } from './accounts'
 import { API_TOKEN_PREFIX, ApiTokens } from './api-tokens'
 import { Passwords } from './passwords'
-import { REVOCATION_CHANNEL, Sessions } from './sessions'
+import { RotatingSessions } from '../../platform/sessions'
+import { refreshTokens, sessions } from './schema'
 
 /** The accounts area, assembled once per app from its deps. */
 export class AuthService implements PrincipalSource {
-  readonly sessions: Sessions
+  readonly sessions: RotatingSessions
   readonly accounts: Accounts
   readonly apiTokens: ApiTokens
 
@@ -17,14 +18,19 @@ export class AuthService implements PrincipalSource {
     private readonly deps: Deps,
     settings: SettingsService,
   ) {
-    this.sessions = new Sessions(deps)
+    this.sessions = new RotatingSessions(deps, { sessions, refreshTokens }, {
+      kind: 'user',
+      refreshTtlSeconds: deps.config.refreshTokenTtl,
+      accessTtlSeconds: deps.config.accessTokenTtl,
+      claims: async (_tx, userId) => ({ sub: userId, typ: 'user' }),
+    })
     this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings)
     this.apiTokens = new ApiTokens(deps)
   }
 
   /** Follows revocations made by other replicas (PostgreSQL NOTIFY). */
   listenForRevocations(): Promise<() => Promise<void>> {
-    return this.deps.database.listen(REVOCATION_CHANNEL, (payload) => this.sessions.forget(payload))
+    return this.sessions.listen()
   }
 
   async resolveBearer(token: string): Promise<Principal> {

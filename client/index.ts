@@ -1,0 +1,135 @@
+import { treaty, type Treaty } from '@elysiajs/eden'
+import type { App } from '../src/app'
+import { authorizedFetch, type FetchLike } from './fetcher'
+import { Session } from './session'
+import type { Tokens } from './tokens'
+
+export type { FetchLike } from './fetcher'
+export { apiError, type ApiError } from './errors'
+export type { Tokens } from './tokens'
+
+/** The typed API: every route of the server, e.g. `api.auth.me.get()` → `{ data, error, status }`. */
+export type Api = Treaty.Create<App>
+
+export interface ClientOptions {
+  /** Where the API lives: `https://api.example.com`, or a same-origin path such as `/api`. */
+  baseUrl: string
+  /** Defaults to the global `fetch`, looked up at call time. */
+  fetch?: FetchLike
+  /** Tokens to start with, e.g. restored from storage, or `{ token: 'eco_...' }` for an API token. */
+  tokens?: Tokens | null
+  /** Called whenever the tokens change (sign-in, refresh, sign-out, session ended); null = signed out. */
+  onTokens?: (tokens: Tokens | null) => void | Promise<void>
+  /** Sent with every request, e.g. `{ 'x-ecosystem-id': id }`; a function is asked each time. */
+  headers?: Record<string, string> | (() => Record<string, string> | undefined)
+  /** Refresh this long before the access token expires (default 30 s); 0 refreshes only on a 401. */
+  refreshLeewaySeconds?: number
+  /** The clock for proactive refresh, in ms (default `Date.now`). */
+  now?: () => number
+}
+
+/** Routes that take no bearer token and must never trigger a refresh. */
+const PUBLIC_AUTH_PATHS = ['/auth/login', '/auth/register', '/auth/refresh', '/auth/revoke']
+
+/**
+ * A client for one server and one signed-in user (or none). No globals: make one per user
+ * session, or several side by side.
+ *
+ * ```ts
+ * const client = createClient({ baseUrl: 'https://api.example.com', tokens: load(), onTokens: save })
+ * const { error } = await client.login({ email, password })
+ * const { data: me } = await client.api.auth.me.get()
+ * ```
+ */
+export function createClient(options: ClientOptions) {
+  const base = options.baseUrl.replace(/\/+$/, '')
+  const relative = base === '' || base.startsWith('/')
+  if (!relative && !/^https?:\/\//i.test(base)) {
+    throw new TypeError(`baseUrl must be an http(s) URL or a path such as /api, not ${JSON.stringify(options.baseUrl)}`)
+  }
+  const basePath = new URL(base || '/', 'http://relative.invalid').pathname.replace(/\/+$/, '')
+  const publicPaths = new Set(PUBLIC_AUTH_PATHS.map((p) => basePath + p))
+  const baseFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init))
+  const headers = options.headers
+
+  const config = (fetcher: FetchLike): Treaty.Config =>
+    ({
+      fetcher: fetcher as typeof fetch,
+      headers: typeof headers === 'function' ? () => headers() : headers,
+      // Eden would turn every date-looking string (even inside a message text) into a Date,
+      // which the types do not say; keep strings as the server sent them.
+      parseDate: false,
+      // A relative base URL (same origin in a browser) must not get a scheme prepended.
+      keepDomain: relative,
+    }) satisfies Treaty.Config
+
+  // Sign-in, refresh and sign-out go straight to the server, never through the refreshing fetch.
+  const plain = treaty<App>(base, config(baseFetch))
+
+  const session = new Session({
+    tokens: options.tokens,
+    onTokens: options.onTokens,
+    leewayMs: (options.refreshLeewaySeconds ?? 30) * 1000,
+    now: options.now ?? Date.now,
+    async refresh(refreshToken) {
+      const res = await plain.auth.refresh.post({ refreshToken })
+      if (res.data) return { ok: true, tokens: res.data }
+      // 400/401/403: the server refused this refresh token, so the session is over. Anything
+      // else (offline, 429, 5xx) may pass; keep the tokens and let a later call try again.
+      return { ok: false, definitive: res.status === 400 || res.status === 401 || res.status === 403 }
+    },
+  })
+
+  const authFetch = authorizedFetch(baseFetch, session, (url) => publicPaths.has(url.pathname.replace(/\/+$/, '')))
+  const api: Api = treaty<App>(base, config(authFetch))
+
+  /** Keeps the tokens of a successful sign-in; the Eden response is returned as it is. */
+  const keep = <R extends { data: { token: string; refreshToken: string } | null }>(res: R): R => {
+    if (res.data) session.set({ token: res.data.token, refreshToken: res.data.refreshToken }, true)
+    return res
+  }
+
+  return {
+    /** The typed API. Requests carry the access token and refresh it transparently. */
+    api,
+    /**
+     * `fetch` with the same bearer token and refresh handling, for calls Eden does not model
+     * (streams, uploads). A string starting with `/` is a path under `baseUrl`.
+     */
+    fetch: ((input, init) => authFetch(typeof input === 'string' && input.startsWith('/') ? base + input : input, init)) as FetchLike,
+
+    /** Signs in; on success the tokens are kept (and `onTokens` called). */
+    login: async (body: LoginBody) => keep(await plain.auth.login.post(body)),
+    /** Creates an account and signs in; on success the tokens are kept. */
+    register: async (body: RegisterBody) => keep(await plain.auth.register.post(body)),
+    /**
+     * Signs out: forgets the tokens, and revokes this session on the server (with `everywhere`,
+     * every session of the account). The tokens are forgotten even when the server cannot be
+     * reached; resolves whether the server confirmed the revocation.
+     */
+    async logout({ everywhere = false }: { everywhere?: boolean } = {}): Promise<boolean> {
+      if (everywhere && session.accessToken) {
+        // Needs the bearer token, so the tokens are forgotten after the call, not before.
+        const res = await api.auth['revoke-all'].post()
+        if (session.get()) session.set(null)
+        return res.status === 204
+      }
+      const refreshToken = session.refreshToken
+      if (session.get()) session.set(null)
+      if (!refreshToken) return false
+      const res = await plain.auth.revoke.post({ refreshToken })
+      return res.status === 204
+    },
+    /** Rotates the tokens now (shared with any refresh already under way); false if it could not. */
+    refresh: (): Promise<boolean> => session.refresh(),
+
+    /** The tokens held, or null when signed out. */
+    getTokens: (): Tokens | null => session.get(),
+    /** Replaces the tokens (e.g. after signing in elsewhere, or with an API token); null signs out locally. */
+    setTokens: (tokens: Tokens | null): void => session.set(tokens),
+  }
+}
+
+export type EcobaseClient = ReturnType<typeof createClient>
+export type LoginBody = Parameters<Api['auth']['login']['post']>[0]
+export type RegisterBody = Parameters<Api['auth']['register']['post']>[0]

@@ -1,0 +1,194 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { type AnyPgColumn, index, type PgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import type { Deps } from '../deps'
+import { randomToken, sha256Hex } from './crypto'
+import type { Db } from './db'
+import { AppError } from './errors'
+
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/**
+ * The two tables behind rotating sessions, created in an area's own schema: `sessions` (one per
+ * sign-in, owned by a subject: a user, a customer…) and every `refresh_tokens` value it was issued.
+ */
+export function sessionTables(schema: PgSchema<string>, subject: { name: string; references: () => AnyPgColumn }) {
+  const sessions = schema.table(
+    'sessions',
+    {
+      id: uuid('id').primaryKey().defaultRandom(),
+      subjectId: uuid(`${subject.name}_id`)
+        .notNull()
+        .references(subject.references, { onDelete: 'cascade' }),
+      createdAt: at('created_at').notNull().defaultNow(),
+      expiresAt: at('expires_at').notNull(),
+      revokedAt: at('revoked_at'),
+      revokedReason: text('revoked_reason'),
+      userAgent: text('user_agent'),
+    },
+    (t) => [index(`sessions_${subject.name}_idx`).on(t.subjectId).where(sql`${t.revokedAt} is null`)],
+  )
+  const refreshTokens = schema.table(
+    'refresh_tokens',
+    {
+      id: uuid('id').primaryKey().defaultRandom(),
+      sessionId: uuid('session_id')
+        .notNull()
+        .references(() => sessions.id, { onDelete: 'cascade' }),
+      tokenHash: text('token_hash').notNull(),
+      createdAt: at('created_at').notNull().defaultNow(),
+      usedAt: at('used_at'),
+    },
+    (t) => [uniqueIndex('refresh_tokens_hash_uq').on(t.tokenHash), index('refresh_tokens_session_idx').on(t.sessionId)],
+  )
+  return { sessions, refreshTokens }
+}
+
+export type SessionTables = ReturnType<typeof sessionTables>
+
+export interface IssuedSession {
+  sessionId: string
+  subjectId: string
+  token: string
+  refreshToken: string
+}
+
+export interface RotatingSessionsOptions {
+  /** Names this kind of session in NOTIFY channels and logs (e.g. `user`, `customer`). */
+  kind: string
+  refreshTtlSeconds: number
+  accessTtlSeconds: number
+  /** Access-token claims for a subject, or null when the subject may no longer hold a session. */
+  claims(tx: Db, subjectId: string, sessionId: string): Promise<({ sub: string; typ: string } & Record<string, unknown>) | null>
+}
+
+/** Upper bound on how long a replica trusts a cached "session alive" if a NOTIFY were missed. */
+const ALIVE_CACHE_MS = 30_000
+const ALIVE_CACHE_LIMIT = 50_000
+
+const invalidRefresh = () =>
+  new AppError(401, 'invalid_refresh_token', 'The refresh token is invalid, expired or already used')
+
+/**
+ * Sessions of a short-lived JWT plus an opaque refresh token that rotates on every use; a used
+ * token presented again revokes its whole session (reuse detection). Liveness is cached per
+ * replica; revocation clears it locally and, through PostgreSQL NOTIFY, on every other replica.
+ */
+export class RotatingSessions {
+  readonly channel: string
+  private readonly alive = new Map<string, { subjectId: string; until: number }>()
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly tables: SessionTables,
+    private readonly options: RotatingSessionsOptions,
+  ) {
+    this.channel = `ecobase_revoked_${options.kind}`
+  }
+
+  /** Starts a session for `subjectId` inside the caller's transaction. */
+  async start(tx: Db, subjectId: string, userAgent: string | null): Promise<IssuedSession> {
+    const { sessions } = this.tables
+    const [session] = await tx
+      .insert(sessions)
+      .values({ subjectId, userAgent: userAgent?.slice(0, 500) ?? null, expiresAt: this.expiry() })
+      .returning({ id: sessions.id })
+    return this.issue(tx, subjectId, session!.id)
+  }
+
+  /** Rotates a refresh token. A token that was already used revokes its whole session (replay). */
+  async refresh(raw: string): Promise<IssuedSession> {
+    const { sessions, refreshTokens } = this.tables
+    const hash = sha256Hex(raw)
+    const outcome = await this.deps.db.transaction(async (tx) => {
+      const [used] = await tx
+        .update(refreshTokens)
+        .set({ usedAt: this.deps.now() })
+        .where(and(eq(refreshTokens.tokenHash, hash), isNull(refreshTokens.usedAt)))
+        .returning({ sessionId: refreshTokens.sessionId })
+      if (!used) {
+        const [seen] = await tx
+          .select({ sessionId: refreshTokens.sessionId })
+          .from(refreshTokens)
+          .where(eq(refreshTokens.tokenHash, hash))
+        return seen ? ({ kind: 'replay', sessionId: seen.sessionId } as const) : ({ kind: 'unknown' } as const)
+      }
+      const [session] = await tx
+        .update(sessions)
+        .set({ expiresAt: this.expiry() })
+        .where(and(eq(sessions.id, used.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.deps.now())))
+        .returning({ id: sessions.id, subjectId: sessions.subjectId })
+      if (!session) return { kind: 'dead' } as const
+      return { kind: 'ok', issued: await this.issue(tx, session.subjectId, session.id) } as const
+    })
+    if (outcome.kind === 'replay') {
+      await this.revoke(this.deps.db, { sessionId: outcome.sessionId }, 'refresh_token_reuse')
+      this.deps.logger.warn('refresh token reuse detected; session revoked', { kind: this.options.kind, sessionId: outcome.sessionId })
+    }
+    if (outcome.kind !== 'ok') throw invalidRefresh()
+    return outcome.issued
+  }
+
+  /** Signs out the session a refresh token belongs to; unknown tokens are ignored. */
+  async revokeByRefresh(raw: string): Promise<void> {
+    const { refreshTokens } = this.tables
+    const [row] = await this.deps.db
+      .select({ sessionId: refreshTokens.sessionId })
+      .from(refreshTokens)
+      .where(eq(refreshTokens.tokenHash, sha256Hex(raw)))
+    if (row) await this.revoke(this.deps.db, { sessionId: row.sessionId }, 'sign_out')
+  }
+
+  /** Revokes one session or all of a subject's sessions, in the caller's transaction when given. */
+  async revoke(db: Db, target: { sessionId: string } | { subjectId: string }, reason: string): Promise<void> {
+    const { sessions } = this.tables
+    const where = 'sessionId' in target ? eq(sessions.id, target.sessionId) : eq(sessions.subjectId, target.subjectId)
+    await db
+      .update(sessions)
+      .set({ revokedAt: this.deps.now(), revokedReason: reason })
+      .where(and(where, isNull(sessions.revokedAt)))
+    const payload = 'sessionId' in target ? `s:${target.sessionId}` : `u:${target.subjectId}`
+    await db.execute(sql`select pg_notify(${this.channel}, ${payload})`)
+    this.forget(payload)
+  }
+
+  /** True while the session exists, is not revoked and has not expired. */
+  async isAlive(sessionId: string, subjectId: string): Promise<boolean> {
+    const { sessions } = this.tables
+    const now = Date.now()
+    const cached = this.alive.get(sessionId)
+    if (cached && cached.until > now && cached.subjectId === subjectId) return true
+    const [row] = await this.deps.db
+      .select({ subjectId: sessions.subjectId })
+      .from(sessions)
+      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.deps.now())))
+    if (!row || row.subjectId !== subjectId) return false
+    if (this.alive.size >= ALIVE_CACHE_LIMIT) this.alive.clear()
+    this.alive.set(sessionId, { subjectId, until: now + ALIVE_CACHE_MS })
+    return true
+  }
+
+  /** Follows revocations made by other replicas. */
+  listen(): Promise<() => Promise<void>> {
+    return this.deps.database.listen(this.channel, (payload) => this.forget(payload))
+  }
+
+  /** Drops cached liveness named by a revocation payload (`s:<sessionId>` or `u:<subjectId>`). */
+  forget(payload: string): void {
+    const [kind, id] = [payload.slice(0, 2), payload.slice(2)]
+    if (kind === 's:') this.alive.delete(id)
+    else if (kind === 'u:') for (const [sid, entry] of this.alive) if (entry.subjectId === id) this.alive.delete(sid)
+  }
+
+  private async issue(tx: Db, subjectId: string, sessionId: string): Promise<IssuedSession> {
+    const claims = await this.options.claims(tx, subjectId, sessionId)
+    if (!claims) throw invalidRefresh()
+    const raw = randomToken(32)
+    await tx.insert(this.tables.refreshTokens).values({ sessionId, tokenHash: sha256Hex(raw) })
+    const token = await this.deps.tokens.sign({ ...claims, sid: sessionId }, this.options.accessTtlSeconds)
+    return { sessionId, subjectId, refreshToken: raw, token }
+  }
+
+  private expiry(): Date {
+    return new Date(this.deps.now().getTime() + this.options.refreshTtlSeconds * 1000)
+  }
+}
