@@ -19,6 +19,10 @@ export const EnvSchema = T.Object({
   AUTH_SECRET: T.Optional(T.String({ minLength: 32 })),
   ACCESS_TOKEN_TTL_SECONDS: T.Optional(Seconds),
   REFRESH_TOKEN_TTL_SECONDS: T.Optional(Seconds),
+  OAUTH_CODE_TTL_SECONDS: T.Optional(Seconds),
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: T.Optional(Seconds),
+  OAUTH_REFRESH_TOKEN_TTL_SECONDS: T.Optional(Seconds),
+  OAUTH_CONSENT_URL: T.Optional(T.String({ pattern: '^https?://[^#]+$' })),
   ADMIN_EMAILS: T.Optional(T.String()),
   PASSWORD_MEMORY_KIB: T.Optional(T.Integer({ minimum: 19456 })),
   PASSWORD_TIME_COST: T.Optional(T.Integer({ minimum: 2 })),
@@ -47,6 +51,8 @@ export interface Config {
   authSecret: string | null
   accessTokenTtl: number
   refreshTokenTtl: number
+  /** OAuth authorization server: code, access-token and refresh-token (grant) lifetimes in seconds. */
+  oauth: { codeTtl: number; accessTokenTtl: number; refreshTokenTtl: number; consentUrl: string | null }
   adminEmails: string[]
   password: { memoryCost: number; timeCost: number }
   loginLimits: { failuresPerEmail: number; failureWindow: number; attemptsPerIp: number; ipWindow: number }
@@ -86,6 +92,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authSecret: e.AUTH_SECRET ?? null,
     accessTokenTtl: e.ACCESS_TOKEN_TTL_SECONDS ?? 900,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL_SECONDS ?? 30 * 24 * 3600,
+    oauth: {
+      codeTtl: e.OAUTH_CODE_TTL_SECONDS ?? 60,
+      accessTokenTtl: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS ?? 3600,
+      refreshTokenTtl: e.OAUTH_REFRESH_TOKEN_TTL_SECONDS ?? 30 * 24 * 3600,
+      consentUrl: e.OAUTH_CONSENT_URL ?? null,
+    },
     adminEmails: (e.ADMIN_EMAILS ?? '')
       .split(',')
       .map((s) => s.trim().toLowerCase())
