@@ -9,6 +9,13 @@ export interface UserPrincipal {
   sessionId: string | null
   /** The API token used; null for session JWTs. */
   apiTokenId: string | null
+  /** Set for an OAuth access token: a client application acting for the user within `scopes`. */
+  oauth?: OAuthAccess
+}
+export interface OAuthAccess {
+  clientId: string
+  grantId: string
+  scopes: string[]
 }
 export type Principal = UserPrincipal
 
@@ -27,22 +34,46 @@ export function bearerToken(header: string | undefined): string {
   return match[1]!
 }
 
+/** OAuth access tokens reach only routes that declare a `scope`; elsewhere they are not credentials. */
+function accountOnly<P extends Principal>(principal: P): P {
+  if (principal.kind === 'user' && principal.oauth) {
+    throw new AppError(401, 'unauthorized', 'OAuth access tokens cannot be used on this route')
+  }
+  return principal
+}
+
+/** The one scope check: account credentials pass; an OAuth token needs `scope` (403 `insufficient_scope`). */
+export function requireScope<P extends Principal>(principal: P, scope: string): P {
+  if (principal.kind === 'user' && principal.oauth && !principal.oauth.scopes.includes(scope)) {
+    throw new AppError(403, 'insufficient_scope', `This operation needs the OAuth scope "${scope}"`)
+  }
+  return principal
+}
+
 /**
  * `auth: true` on a route resolves `principal` or answers 401;
- * `admin: true` additionally requires the platform `admin` capability (403 otherwise).
+ * `admin: true` additionally requires the platform `admin` capability (403 otherwise);
+ * `scope: 'name'` is `auth: true` that also admits OAuth access tokens granted that scope.
+ * Without `scope`, OAuth access tokens get 401.
  */
 export function authGuard(source: PrincipalSource) {
   return new Elysia({ name: 'auth-guard' }).macro({
     auth: {
       detail: { security: bearerSecurity },
       async resolve({ headers }) {
-        return { principal: await source.resolveBearer(bearerToken(headers.authorization)) }
+        return { principal: accountOnly(await source.resolveBearer(bearerToken(headers.authorization))) }
       },
     },
+    scope: (scope: string) => ({
+      detail: { security: [...bearerSecurity, { oauth2: [scope] }] },
+      async resolve({ headers }: { headers: Record<string, string | undefined> }) {
+        return { principal: requireScope(await source.resolveBearer(bearerToken(headers.authorization)), scope) }
+      },
+    }),
     admin: {
       detail: { security: bearerSecurity },
       async resolve({ headers }) {
-        const principal = await source.resolveBearer(bearerToken(headers.authorization))
+        const principal = accountOnly(await source.resolveBearer(bearerToken(headers.authorization)))
         if (!(await source.capabilities(principal)).includes('admin')) {
           throw new AppError(403, 'forbidden', 'This operation needs the admin capability')
         }

@@ -47,7 +47,8 @@ function dropClosedObjects(node: unknown): void {
 export function openApiPlugin(documentation: ElysiaOpenAPIConfig['documentation']) {
   return new Elysia({ name: 'openapi-docs' })
     .onAfterHandle(({ path, response }) => (path === OPENAPI_JSON_PATH ? tidyOpenApi(response) : undefined))
-    .use(openapi({ path: '/openapi', specPath: OPENAPI_JSON_PATH, documentation }))
+    // staticFile: false keeps routes with a dot in their path, e.g. /.well-known/oauth-authorization-server.
+    .use(openapi({ path: '/openapi', specPath: OPENAPI_JSON_PATH, documentation, exclude: { staticFile: false } }))
 }
 
 /** The document as the running app serves it, serialised the way openapi.json is committed. */

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps'
 import type { Principal, PrincipalSource } from '../../platform/auth'
 import { AppError } from '../../platform/errors'
+import type { AccessClaims } from '../../platform/jwt'
 import { SettingsService } from '../settings/service'
 import { Accounts } from './accounts'
 import { API_TOKEN_PREFIX, ApiTokens } from './api-tokens'
@@ -13,6 +14,8 @@ export class AuthService implements PrincipalSource {
   readonly sessions: RotatingSessions
   readonly accounts: Accounts
   readonly apiTokens: ApiTokens
+  /** Access-token kinds (`typ`) other areas sign and resolve themselves, e.g. `oauth`. */
+  private readonly tokenKinds = new Map<string, (claims: AccessClaims) => Promise<Principal>>()
 
   constructor(
     private readonly deps: Deps,
@@ -36,6 +39,8 @@ export class AuthService implements PrincipalSource {
   async resolveBearer(token: string): Promise<Principal> {
     if (token.startsWith(API_TOKEN_PREFIX)) return this.apiTokens.authenticate(token)
     const claims = await this.deps.tokens.verify(token)
+    const kind = this.tokenKinds.get(claims.typ)
+    if (kind) return kind(claims)
     const sid = claims.sid
     if (claims.typ !== 'user' || typeof sid !== 'string') {
       throw new AppError(401, 'unauthorized', 'This token cannot be used here')
@@ -44,6 +49,11 @@ export class AuthService implements PrincipalSource {
       throw new AppError(401, 'unauthorized', 'The session has been revoked or has expired')
     }
     return { kind: 'user', userId: claims.sub, sessionId: sid, apiTokenId: null }
+  }
+
+  /** Lets another area resolve the access tokens it signs with `typ` through this one bearer check. */
+  acceptTokenKind(typ: string, resolve: (claims: AccessClaims) => Promise<Principal>): void {
+    this.tokenKinds.set(typ, resolve)
   }
 
   capabilities(principal: Principal): Promise<string[]> {
