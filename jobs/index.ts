@@ -1,11 +1,12 @@
 import { Cron } from 'croner'
 import type { Deps } from '../src/deps'
 import { withAdvisoryLock } from '../src/platform/db/locks'
+import { purgeOAuth } from './purge-oauth'
 import { purgeSessions } from './purge-sessions'
 import type { Job, JobReport } from './types'
 
 /** Every job Ecobase runs; this is the one place that schedules them. */
-export const JOBS: Job[] = [purgeSessions]
+export const JOBS: Job[] = [purgeSessions, purgeOAuth]
 
 /** Runs one job now under its advisory lock; `null` when another replica is running it. */
 export async function runJob(deps: Deps, job: Job): Promise<JobReport | null> {

@@ -5,6 +5,9 @@ import { requestContext } from './platform/http'
 import { openApiPlugin } from './platform/openapi'
 import { authRoutes } from './modules/auth/routes'
 import { AuthService } from './modules/auth/service'
+import { oauthSecuritySchemes } from './modules/oauth/model'
+import { oauthRoutes } from './modules/oauth/routes'
+import { OAuthService } from './modules/oauth/service'
 import { settingsRoutes } from './modules/settings/routes'
 import { SettingsService } from './modules/settings/service'
 import { systemRoutes } from './modules/system/routes'
@@ -28,6 +31,8 @@ const TAGS = [
 export function createApp(deps: Deps) {
   const settings = new SettingsService(deps)
   const auth = new AuthService(deps, settings)
+  const oauth = new OAuthService(deps, auth)
+  auth.acceptTokenKind('oauth', (claims) => oauth.tokens.resolve(claims))
   const system = new SystemService(deps)
 
   const app = new Elysia()
@@ -35,7 +40,9 @@ export function createApp(deps: Deps) {
       openApiPlugin({
         info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION },
         tags: TAGS.map((name) => ({ name })),
-        components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' } } },
+        components: {
+          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' }, ...oauthSecuritySchemes },
+        },
       }),
     )
     .use(requestContext(deps))
@@ -60,6 +67,7 @@ export function createApp(deps: Deps) {
     .use(systemRoutes(system))
     .use(authRoutes(deps, auth))
     .use(settingsRoutes(settings, auth))
+    .use(oauthRoutes(deps, oauth, auth))
 
   return Object.assign(app, { services: { auth, settings } })
 }

@@ -1,0 +1,144 @@
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import { redirectUriProblem } from './redirect-uris'
+import { oauthClients } from './schema'
+import { DEFAULT_CLIENT_SCOPES, canonicalScopes, isScope } from './scopes'
+
+export const CLIENT_ID_PREFIX = 'ecoc_'
+export const CLIENT_SECRET_PREFIX = 'ecos_'
+
+export type ClientRow = typeof oauthClients.$inferSelect
+
+export interface ClientInput {
+  name: string
+  redirectUris: string[]
+  scopes?: string[]
+}
+
+const notFound = () => new AppError(404, 'not_found', 'No such OAuth client')
+/** Verified against when the client_id is unknown, so both failures cost the same. */
+const DECOY_HASH = sha256Hex(randomToken(32))
+
+/** Client applications: registered and managed by their owner, authenticated at the token endpoints. */
+export class OAuthClients {
+  constructor(private readonly deps: Deps) {}
+
+  async create(ownerId: string, input: ClientInput) {
+    const secret = newSecret()
+    const [row] = await this.deps.db
+      .insert(oauthClients)
+      .values({
+        ownerId,
+        clientId: CLIENT_ID_PREFIX + randomToken(18),
+        secretHash: sha256Hex(secret),
+        name: input.name,
+        redirectUris: checkedRedirectUris(input.redirectUris),
+        scopes: checkedScopes(input.scopes ?? DEFAULT_CLIENT_SCOPES),
+      })
+      .returning()
+    return { ...view(row!), clientSecret: secret }
+  }
+
+  async list(ownerId: string, page: PageParams) {
+    const where = eq(oauthClients.ownerId, ownerId)
+    const [rows, [count]] = await Promise.all([
+      this.deps.db
+        .select()
+        .from(oauthClients)
+        .where(where)
+        .orderBy(desc(oauthClients.createdAt), desc(oauthClients.id))
+        .limit(page.pageSize)
+        .offset(page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(oauthClients).where(where),
+    ])
+    return pageOf(rows.map(view), count!.n, page)
+  }
+
+  async get(ownerId: string, id: string) {
+    const [row] = await this.deps.db.select().from(oauthClients).where(owned(ownerId, id))
+    if (!row) throw notFound()
+    return view(row)
+  }
+
+  async update(ownerId: string, id: string, patch: Partial<ClientInput>) {
+    const [row] = await this.deps.db
+      .update(oauthClients)
+      .set({
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.redirectUris !== undefined && { redirectUris: checkedRedirectUris(patch.redirectUris) }),
+        ...(patch.scopes !== undefined && { scopes: checkedScopes(patch.scopes) }),
+        updatedAt: this.deps.now(),
+      })
+      .where(owned(ownerId, id))
+      .returning()
+    if (!row) throw notFound()
+    return view(row)
+  }
+
+  /** Deletes the client with every code, grant and token issued to it. */
+  async remove(ownerId: string, id: string): Promise<void> {
+    const deleted = await this.deps.db.delete(oauthClients).where(owned(ownerId, id)).returning({ id: oauthClients.id })
+    if (deleted.length === 0) throw notFound()
+  }
+
+  /** Replaces the secret; the old one stops working at once. Issued tokens are not affected. */
+  async rotateSecret(ownerId: string, id: string) {
+    const secret = newSecret()
+    const [row] = await this.deps.db
+      .update(oauthClients)
+      .set({ secretHash: sha256Hex(secret), updatedAt: this.deps.now() })
+      .where(owned(ownerId, id))
+      .returning()
+    if (!row) throw notFound()
+    return { ...view(row), clientSecret: secret }
+  }
+
+  async byClientId(clientId: string): Promise<ClientRow | undefined> {
+    const [row] = await this.deps.db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId))
+    return row
+  }
+
+  /** The client whose id and secret these are, or null. */
+  async authenticate(clientId: string, secret: string): Promise<ClientRow | null> {
+    const row = await this.byClientId(clientId)
+    const ok = safeEqual(row?.secretHash ?? DECOY_HASH, sha256Hex(secret))
+    return row && ok ? row : null
+  }
+}
+
+function newSecret(): string {
+  return CLIENT_SECRET_PREFIX + randomToken(32)
+}
+
+function owned(ownerId: string, id: string) {
+  return and(eq(oauthClients.id, id), eq(oauthClients.ownerId, ownerId))
+}
+
+function checkedRedirectUris(uris: string[]): string[] {
+  for (const uri of uris) {
+    const problem = redirectUriProblem(uri)
+    if (problem) throw new AppError(400, 'invalid_redirect_uri', `Redirect URI ${JSON.stringify(uri)} ${problem}`)
+  }
+  return [...new Set(uris)]
+}
+
+function checkedScopes(scopes: string[]) {
+  const unknown = scopes.filter((s) => !isScope(s))
+  if (unknown.length) throw new AppError(400, 'invalid_scope', `Unknown scope(s): ${unknown.join(', ')}`)
+  return canonicalScopes(scopes)
+}
+
+export function view(row: ClientRow) {
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    name: row.name,
+    redirectUris: row.redirectUris,
+    scopes: row.scopes,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}

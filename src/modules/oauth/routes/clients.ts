@@ -1,0 +1,72 @@
+import { Elysia, t } from 'elysia'
+import { authGuard, type PrincipalSource } from '../../../platform/auth'
+import { errors } from '../../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { CreateClientBody, OAuthClient, OAuthClientCreated, UpdateClientBody } from '../model'
+import type { OAuthService } from '../service'
+
+const IdParams = t.Object({ id: t.String({ format: 'uuid' }) })
+
+/** Client applications, managed by the account that registered them (account credentials only). */
+export function clientRoutes(oauth: OAuthService, principals: PrincipalSource) {
+  const clients = oauth.clients
+  return new Elysia({ name: 'oauth-clients', prefix: '/oauth/clients', detail: { tags: ['oauth'] } })
+    .use(authGuard(principals))
+    .post('', async ({ principal, body, status }) => status(201, await clients.create(principal.userId, body)), {
+      auth: true,
+      body: CreateClientBody,
+      response: { 201: OAuthClientCreated, ...errors(400, 401) },
+      detail: {
+        operationId: 'oauthCreateClient',
+        summary: 'Register a client application',
+        description:
+          '`clientSecret` is returned exactly once and stored only as a hash; keep it on your server. Redirect URIs must be absolute https URLs (http only on a loopback host), without fragment: 400 `invalid_redirect_uri`. Unknown scopes: 400 `invalid_scope`.',
+      },
+    })
+    .get('', ({ principal, query }) => clients.list(principal.userId, pageParams(query)), {
+      auth: true,
+      query: PageQuery,
+      response: { 200: paged(OAuthClient, 'OAuthClientPage'), ...errors(400, 401) },
+      detail: { operationId: 'oauthListClients', summary: "The caller's client applications (newest first; never the secret)" },
+    })
+    .get('/:id', ({ principal, params }) => clients.get(principal.userId, params.id), {
+      auth: true,
+      params: IdParams,
+      response: { 200: OAuthClient, ...errors(400, 401, 404) },
+      detail: { operationId: 'oauthGetClient', summary: 'One of the caller’s client applications' },
+    })
+    .patch('/:id', ({ principal, params, body }) => clients.update(principal.userId, params.id, body), {
+      auth: true,
+      params: IdParams,
+      body: UpdateClientBody,
+      response: { 200: OAuthClient, ...errors(400, 401, 404) },
+      detail: {
+        operationId: 'oauthUpdateClient',
+        summary: 'Rename a client or change its redirect URIs or scopes',
+        description: 'Removing a scope also removes it from existing grants at their next refresh.',
+      },
+    })
+    .delete(
+      '/:id',
+      async ({ principal, params, status }) => {
+        await clients.remove(principal.userId, params.id)
+        return status(204, undefined)
+      },
+      {
+        auth: true,
+        params: IdParams,
+        response: { 204: t.Void({ description: 'Deleted, with every grant and token issued to it' }), ...errors(400, 401, 404) },
+        detail: { operationId: 'oauthDeleteClient', summary: 'Delete a client application and end all its grants' },
+      },
+    )
+    .post('/:id/secret', ({ principal, params }) => clients.rotateSecret(principal.userId, params.id), {
+      auth: true,
+      params: IdParams,
+      response: { 200: OAuthClientCreated, ...errors(400, 401, 404) },
+      detail: {
+        operationId: 'oauthRotateClientSecret',
+        summary: 'Replace the client secret',
+        description: 'The new `clientSecret` is returned exactly once; the old one stops working at once. Issued tokens stay valid.',
+      },
+    })
+}

@@ -1,0 +1,35 @@
+import { Elysia, t } from 'elysia'
+import { authGuard, type PrincipalSource } from '../../../platform/auth'
+import { errors } from '../../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { OAuthGrant } from '../model'
+import type { OAuthService } from '../service'
+
+/** The applications a user has authorized (account credentials only). */
+export function grantRoutes(oauth: OAuthService, principals: PrincipalSource) {
+  return new Elysia({ name: 'oauth-grants', prefix: '/oauth/grants', detail: { tags: ['oauth'] } })
+    .use(authGuard(principals))
+    .get('', ({ principal, query }) => oauth.grants.list(principal.userId, pageParams(query)), {
+      auth: true,
+      query: PageQuery,
+      response: { 200: paged(OAuthGrant, 'OAuthGrantPage'), ...errors(400, 401) },
+      detail: { operationId: 'oauthListGrants', summary: 'Applications the caller has authorized (live grants, newest first)' },
+    })
+    .delete(
+      '/:id',
+      async ({ principal, params, status }) => {
+        await oauth.grants.removeForUser(principal.userId, params.id)
+        return status(204, undefined)
+      },
+      {
+        auth: true,
+        params: t.Object({ id: t.String({ format: 'uuid' }) }),
+        response: { 204: t.Void({ description: 'Revoked' }), ...errors(400, 401, 404) },
+        detail: {
+          operationId: 'oauthRevokeGrant',
+          summary: 'Revoke an authorized application',
+          description: 'Its refresh token and access tokens stop working at once.',
+        },
+      },
+    )
+}

@@ -1,0 +1,250 @@
+import { createHash } from 'node:crypto'
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Principal } from '../../platform/auth'
+import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto'
+import type { Db } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import type { AccessClaims } from '../../platform/jwt'
+import type { ClientRow, OAuthClients } from './clients'
+import { invalidClient, invalidGrant, invalidRequest, OAuthError } from './errors'
+import type { OAuthGrants } from './grants'
+import { oauthCodes, oauthGrants, oauthRefreshTokens } from './schema'
+import { canonicalScopes, splitScope } from './scopes'
+
+export const OAUTH_TOKEN_TYPE = 'oauth'
+
+/** A token-endpoint request as its route parsed it (JSON or form body, optional HTTP Basic). */
+export interface TokenRequest {
+  fields: Record<string, string>
+  /** Why the body is unusable (not JSON or form, a parameter repeated or not a string). */
+  problem?: string
+  /** Client credentials from `Authorization: Basic`, or 'malformed' when that header is unusable. */
+  basic?: { clientId: string; clientSecret: string } | 'malformed'
+}
+
+export interface TokenResponse {
+  access_token: string
+  token_type: 'Bearer'
+  expires_in: number
+  refresh_token: string
+  scope: string
+}
+
+/** RFC 7636 §4.1: 43 to 128 unreserved characters. */
+const VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/
+
+type GrantRow = typeof oauthGrants.$inferSelect
+
+/**
+ * The token endpoints: code exchange, refresh (rotating, single-use refresh tokens with reuse
+ * detection) and revocation; and the bearer check of OAuth access tokens.
+ */
+export class OAuthTokens {
+  constructor(
+    private readonly deps: Deps,
+    private readonly clients: OAuthClients,
+    private readonly grants: OAuthGrants,
+  ) {}
+
+  /** Authorization code → tokens. A `refresh_token` grant is served too, as token endpoints do (RFC 6749 §6). */
+  async exchange(req: TokenRequest): Promise<TokenResponse> {
+    const f = usable(req)
+    if (f.grant_type === 'refresh_token') return this.refresh(req)
+    if (f.grant_type !== 'authorization_code') {
+      throw invalidRequest(f.grant_type ? 'grant_type must be authorization_code or refresh_token' : 'grant_type is missing')
+    }
+    required(f, 'code', 'redirect_uri', 'code_verifier')
+    const creds = credentials(req)
+    if (!VERIFIER.test(f.code_verifier!)) throw invalidRequest('code_verifier must be 43 to 128 unreserved characters (RFC 7636)')
+    const client = await this.authenticate(creds)
+    const now = this.deps.now()
+    const outcome = await this.deps.db.transaction(async (tx) => {
+      const hash = sha256Hex(f.code!)
+      const [code] = await tx
+        .update(oauthCodes)
+        .set({ usedAt: now })
+        .where(and(eq(oauthCodes.codeHash, hash), eq(oauthCodes.clientId, client.id), isNull(oauthCodes.usedAt)))
+        .returning()
+      if (!code) {
+        const [seen] = await tx
+          .select({ grantId: oauthCodes.grantId })
+          .from(oauthCodes)
+          .where(and(eq(oauthCodes.codeHash, hash), eq(oauthCodes.clientId, client.id)))
+        return seen ? ({ kind: 'replay', grantId: seen.grantId } as const) : ({ kind: 'unknown' } as const)
+      }
+      if (code.expiresAt <= now) return { kind: 'expired' } as const
+      if (!safeEqual(code.redirectUri, f.redirect_uri!)) return { kind: 'redirect_mismatch' } as const
+      if (!safeEqual(s256(f.code_verifier!), code.codeChallenge)) return { kind: 'verifier' } as const
+      const scopes = canonicalScopes(code.scopes.filter((s) => client.scopes.includes(s)))
+      const [grant] = await tx
+        .insert(oauthGrants)
+        .values({ clientId: client.id, userId: code.userId, scopes, expiresAt: this.grantExpiry() })
+        .returning()
+      await tx.update(oauthCodes).set({ grantId: grant!.id }).where(eq(oauthCodes.id, code.id))
+      return { kind: 'ok', grant: grant!, refreshToken: await this.issueRefresh(tx, grant!.id) } as const
+    })
+    switch (outcome.kind) {
+      case 'ok':
+        return this.tokenResponse(client, outcome.grant, outcome.grant.scopes, outcome.refreshToken)
+      case 'replay':
+        // RFC 9700 §4.2.1: a code used twice was stolen or replayed; revoke what it issued.
+        if (outcome.grantId) await this.grants.revokeById(this.deps.db, outcome.grantId, 'code_reuse')
+        this.deps.logger.warn('oauth code reuse detected', { clientId: client.clientId, grantId: outcome.grantId })
+        throw invalidGrant('The authorization code has already been used')
+      case 'unknown':
+        throw invalidGrant('The authorization code is invalid or was issued to another client')
+      case 'expired':
+        throw invalidGrant('The authorization code has expired')
+      case 'redirect_mismatch':
+        throw invalidGrant('redirect_uri does not match the one the code was issued for')
+      case 'verifier':
+        throw new OAuthError(401, 'invalid_verifier', 'code_verifier does not match the code_challenge')
+    }
+  }
+
+  /** Rotates a refresh token. A used one presented again revokes its whole grant (replay). */
+  async refresh(req: TokenRequest): Promise<TokenResponse> {
+    const f = usable(req)
+    if (f.grant_type !== 'refresh_token') {
+      throw invalidRequest(f.grant_type ? 'grant_type must be refresh_token' : 'grant_type is missing')
+    }
+    required(f, 'refresh_token')
+    const creds = credentials(req)
+    const narrowed = f.scope ? splitScope(f.scope) : undefined
+    const client = await this.authenticate(creds)
+    const now = this.deps.now()
+    const hash = sha256Hex(f.refresh_token!)
+    const outcome = await this.deps.db.transaction(async (tx) => {
+      const ofClient = tx.select({ id: oauthGrants.id }).from(oauthGrants).where(eq(oauthGrants.clientId, client.id))
+      const [used] = await tx
+        .update(oauthRefreshTokens)
+        .set({ usedAt: now })
+        .where(and(eq(oauthRefreshTokens.tokenHash, hash), isNull(oauthRefreshTokens.usedAt), inArray(oauthRefreshTokens.grantId, ofClient)))
+        .returning({ grantId: oauthRefreshTokens.grantId })
+      if (!used) {
+        const [seen] = await tx
+          .select({ grantId: oauthRefreshTokens.grantId })
+          .from(oauthRefreshTokens)
+          .where(and(eq(oauthRefreshTokens.tokenHash, hash), inArray(oauthRefreshTokens.grantId, ofClient)))
+        return seen ? ({ kind: 'replay', grantId: seen.grantId } as const) : ({ kind: 'unknown' } as const)
+      }
+      const [grant] = await tx
+        .update(oauthGrants)
+        .set({ expiresAt: this.grantExpiry(), lastUsedAt: now })
+        .where(and(eq(oauthGrants.id, used.grantId), isNull(oauthGrants.revokedAt), gt(oauthGrants.expiresAt, now)))
+        .returning()
+      if (!grant) return { kind: 'dead' } as const
+      let scopes = grant.scopes.filter((s) => client.scopes.includes(s))
+      if (narrowed) {
+        const beyond = narrowed.filter((s) => !scopes.includes(s))
+        // Thrown inside the transaction, so the refresh token stays unused.
+        if (beyond.length) throw new OAuthError(400, 'invalid_scope', `Not granted: ${beyond.join(' ')}`)
+        scopes = canonicalScopes(narrowed)
+      }
+      return { kind: 'ok', grant, scopes, refreshToken: await this.issueRefresh(tx, grant.id) } as const
+    })
+    if (outcome.kind === 'replay') {
+      await this.grants.revokeById(this.deps.db, outcome.grantId, 'refresh_token_reuse')
+      this.deps.logger.warn('oauth refresh token reuse detected; grant revoked', { clientId: client.clientId, grantId: outcome.grantId })
+    }
+    if (outcome.kind !== 'ok') throw invalidGrant('The refresh token is revoked, expired or already used')
+    return this.tokenResponse(client, outcome.grant, outcome.scopes, outcome.refreshToken)
+  }
+
+  /**
+   * RFC 7009: revokes the grant of a refresh token (or of an access token) issued to this client.
+   * Unknown tokens, and tokens of other clients, are ignored: the answer is the same.
+   */
+  async revoke(req: TokenRequest): Promise<void> {
+    const f = usable(req)
+    const creds = credentials(req)
+    required(f, 'token')
+    const client = await this.authenticate(creds)
+    const token = f.token!
+    const [row] = await this.deps.db
+      .select({ grantId: oauthRefreshTokens.grantId })
+      .from(oauthRefreshTokens)
+      .innerJoin(oauthGrants, eq(oauthGrants.id, oauthRefreshTokens.grantId))
+      .where(and(eq(oauthRefreshTokens.tokenHash, sha256Hex(token)), eq(oauthGrants.clientId, client.id)))
+    let grantId = row?.grantId
+    if (!grantId && f.token_type_hint !== 'refresh_token') {
+      const claims = await this.deps.tokens.verify(token).catch(() => null)
+      if (claims?.typ === OAUTH_TOKEN_TYPE && claims.client_id === client.clientId && typeof claims.gid === 'string') {
+        grantId = claims.gid
+      }
+    }
+    if (grantId) await this.grants.revokeById(this.deps.db, grantId, 'client_revoked')
+  }
+
+  /** The principal behind a verified `typ: oauth` access token, or 401 once its grant has ended. */
+  async resolve(claims: AccessClaims): Promise<Principal> {
+    const { client_id: clientId, scope, gid } = claims
+    if (typeof clientId !== 'string' || typeof scope !== 'string' || typeof gid !== 'string') {
+      throw new AppError(401, 'unauthorized', 'The access token is not valid')
+    }
+    if (!(await this.grants.isAlive(gid, claims.sub))) {
+      throw new AppError(401, 'unauthorized', 'The authorization behind this token has been revoked or has expired')
+    }
+    return {
+      kind: 'user',
+      userId: claims.sub,
+      sessionId: null,
+      apiTokenId: null,
+      oauth: { clientId, grantId: gid, scopes: splitScope(scope) },
+    }
+  }
+
+  private async authenticate(creds: { clientId: string; clientSecret: string }): Promise<ClientRow> {
+    const client = await this.clients.authenticate(creds.clientId, creds.clientSecret)
+    if (!client) throw invalidClient()
+    return client
+  }
+
+  private async tokenResponse(client: ClientRow, grant: GrantRow, scopes: string[], refreshToken: string): Promise<TokenResponse> {
+    const scope = scopes.join(' ')
+    const ttl = this.deps.config.oauth.accessTokenTtl
+    const accessToken = await this.deps.tokens.sign(
+      { sub: grant.userId, typ: OAUTH_TOKEN_TYPE, client_id: client.clientId, scope, gid: grant.id },
+      ttl,
+    )
+    return { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, refresh_token: refreshToken, scope }
+  }
+
+  private async issueRefresh(tx: Db, grantId: string): Promise<string> {
+    const raw = randomToken(32)
+    await tx.insert(oauthRefreshTokens).values({ grantId, tokenHash: sha256Hex(raw) })
+    return raw
+  }
+
+  private grantExpiry(): Date {
+    return new Date(this.deps.now().getTime() + this.deps.config.oauth.refreshTokenTtl * 1000)
+  }
+}
+
+function usable(req: TokenRequest): Record<string, string | undefined> {
+  if (req.problem) throw invalidRequest(req.problem)
+  return req.fields
+}
+
+function required(fields: Record<string, string | undefined>, ...names: string[]): void {
+  const missing = names.filter((n) => !fields[n])
+  if (missing.length) throw invalidRequest(`Missing parameter(s): ${missing.join(', ')}`)
+}
+
+/** Client credentials from the body (client_secret_post) or HTTP Basic (client_secret_basic), never both. */
+function credentials(req: TokenRequest): { clientId: string; clientSecret: string } {
+  const { fields, basic } = req
+  if (basic === 'malformed') throw invalidRequest('The Authorization header is not valid HTTP Basic')
+  if (basic) {
+    if (fields.client_secret) throw invalidRequest('Use one client authentication method: HTTP Basic or client_secret, not both')
+    if (fields.client_id && fields.client_id !== basic.clientId) throw invalidRequest('client_id differs from the Authorization header')
+    return basic
+  }
+  required(fields, 'client_id', 'client_secret')
+  return { clientId: fields.client_id!, clientSecret: fields.client_secret! }
+}
+
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url')
+}
