@@ -1,0 +1,35 @@
+import { t } from 'elysia'
+
+const Profile = {
+  email: t.Optional(t.String({ format: 'email', maxLength: 254 })),
+  phone: t.Optional(t.String({ pattern: '^\\+?[0-9 ()-]{3,32}$', description: 'Phone number, E.164 preferred' })),
+  name: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
+}
+const ExternalId = t.String({ minLength: 1, maxLength: 255, description: 'Your own id for this customer; unique per ecosystem' })
+
+export const CustomerAuthResult = t.Object({
+  token: t.String({ description: 'Short-lived JWT, typ `customer`, carrying the ecosystem (`eco`) and customer (`sub`)' }),
+  refreshToken: t.String({ description: 'Opaque, single-use, rotated on refresh' }),
+  customerId: t.String(),
+})
+export const CustomerResolveResult = t.Object({ customerId: t.String({ description: 'The stable customer id for the external id' }) })
+export const CustomerRegisterResult = t.Object({ customerId: t.String({ description: 'The newly provisioned customer id' }) })
+export const Customer = t.Object({
+  id: t.String(),
+  ecosystemId: t.String(),
+  externalId: t.Nullable(t.String()),
+  email: t.Nullable(t.String()),
+  phone: t.Nullable(t.String()),
+  name: t.Nullable(t.String()),
+  createdAt: t.String(),
+  updatedAt: t.String(),
+})
+
+export const ResolveBody = t.Object({ externalId: ExternalId, ...Profile })
+export const RegisterBody = t.Object({ externalId: t.Optional(ExternalId), ...Profile })
+export const TokenBody = t.Object({ customerId: t.String({ format: 'uuid' }) })
+export const RefreshBody = t.Object({ refreshToken: t.String({ minLength: 1 }) })
+export const CustomerPatch = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { minProperties: 1 })
+export const CustomerListQuery = t.Object({
+  q: t.Optional(t.String({ maxLength: 255, description: 'Matches e-mail, external id or name (case-insensitive substring)' })),
+})

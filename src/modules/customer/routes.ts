@@ -1,0 +1,123 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps'
+import type { PrincipalSource } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../platform/paging'
+import { tenancyGuard } from '../../platform/tenancy'
+import {
+  Customer,
+  CustomerAuthResult,
+  CustomerListQuery,
+  CustomerPatch,
+  CustomerRegisterResult,
+  CustomerResolveResult,
+  RefreshBody,
+  RegisterBody,
+  ResolveBody,
+  TokenBody,
+} from './model'
+import type { CustomerService } from './service'
+
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+const ADMIN = 'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id).'
+
+export function customerRoutes(deps: Deps, customers: CustomerService, users: PrincipalSource) {
+  return new Elysia({ name: 'customer', prefix: '/customer', detail: { tags: ['customer'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy: customers }))
+    .post('/resolve', async ({ tenant, body }) => ({ customerId: await customers.resolve(tenant.ecosystemId, body) }), {
+      tenant: 'admin',
+      body: ResolveBody,
+      response: { 200: CustomerResolveResult, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'customerResolve',
+        summary: 'The customer id for an external id, created on first use',
+        description: `Idempotent, also under concurrent calls. Profile fields are used only when the customer is created. ${ADMIN}`,
+      },
+    })
+    .post('/register', async ({ tenant, body, status }) => status(201, { customerId: await customers.register(tenant, body) }), {
+      tenant: 'admin',
+      body: RegisterBody,
+      response: { 201: CustomerRegisterResult, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'customerRegister',
+        summary: 'Provision a new customer',
+        description: `409 \`customer_exists\` when the externalId is taken. ${ADMIN}`,
+      },
+    })
+    .post('/token', ({ tenant, body, headers }) => customers.issueToken(tenant, body.customerId, headers['user-agent'] ?? null), {
+      tenant: 'admin',
+      body: TokenBody,
+      response: { 200: CustomerAuthResult, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'customerToken',
+        summary: 'Issue tokens for a customer (from your backend)',
+        description: `Starts a customer session: a short-lived JWT (\`typ\` \`customer\`) and a single-use refresh token. ${ADMIN}`,
+      },
+    })
+    .post('/refresh', ({ body }) => customers.refresh(body.refreshToken), {
+      body: RefreshBody,
+      response: { 200: CustomerAuthResult, ...errors(400, 401) },
+      detail: {
+        operationId: 'customerRefresh',
+        summary: 'Rotate a customer refresh token',
+        description: 'Single use: presenting a used refresh token revokes the whole customer session. 401 `invalid_refresh_token`.',
+      },
+    })
+    .post(
+      '/revoke',
+      async ({ body, status }) => {
+        await customers.revoke(body.refreshToken)
+        return status(204, undefined)
+      },
+      {
+        body: RefreshBody,
+        response: { 204: t.Void({ description: 'Signed out' }), ...errors(400) },
+        detail: { operationId: 'customerRevoke', summary: 'Sign a customer out (unknown tokens are ignored)' },
+      },
+    )
+    .get('/me', ({ tenant }) => customers.me(tenant), {
+      tenant: 'customer',
+      response: { 200: Customer, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'customerMe',
+        summary: 'The calling customer',
+        description: 'With a customer token; or an account member with X-Ecosystem-Id, who gets its own customer record (external id `user:<userId>`).',
+      },
+    })
+    .get('/customers', ({ tenant, query }) => customers.list(tenant, query, pageParams(query)), {
+      tenant: 'admin',
+      query: t.Composite([PageQuery, CustomerListQuery]),
+      response: { 200: paged(Customer, 'CustomerPage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'customerList', summary: 'Customers of the ecosystem, newest first', description: ADMIN },
+    })
+    .get('/customers/:id', ({ tenant, params }) => customers.get(tenant, params.id), {
+      tenant: 'admin',
+      params: Id,
+      response: { 200: Customer, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'customerGet', summary: 'One customer', description: ADMIN },
+    })
+    .patch('/customers/:id', ({ tenant, params, body }) => customers.update(tenant, params.id, body), {
+      tenant: 'admin',
+      params: Id,
+      body: CustomerPatch,
+      response: { 200: Customer, ...errors(400, 401, 403, 404, 409) },
+      detail: { operationId: 'customerUpdate', summary: 'Change a customer', description: ADMIN },
+    })
+    .delete(
+      '/customers/:id',
+      async ({ tenant, params, status }) => {
+        await customers.remove(tenant, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'admin',
+        params: Id,
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        detail: {
+          operationId: 'customerDelete',
+          summary: 'Delete a customer with its sessions and data',
+          description: `Its tokens stop working at once. ${ADMIN}`,
+        },
+      },
+    )
+}

@@ -1,0 +1,177 @@
+import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { isUniqueViolation } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import { RotatingSessions } from '../../platform/sessions'
+import type { Tenant, TenancySource } from '../../platform/tenancy'
+import type { RegistryService } from '../registry/service'
+import type { TeamService } from '../team/service'
+import { customerRefreshTokens, customers, customerSessions } from './schema'
+
+type CustomerRow = typeof customers.$inferSelect
+export interface CustomerProfile {
+  email?: string
+  phone?: string
+  name?: string
+}
+
+const notFound = () => new AppError(404, 'not_found', 'No such customer in this ecosystem')
+
+export const customerView = (c: CustomerRow) => ({
+  id: c.id,
+  ecosystemId: c.ecosystemId,
+  externalId: c.externalId,
+  email: c.email,
+  phone: c.phone,
+  name: c.name,
+  createdAt: c.createdAt.toISOString(),
+  updatedAt: c.updatedAt.toISOString(),
+})
+
+/** End customers of an ecosystem, their tokens, and the tenancy lookups other areas rely on. */
+export class CustomerService implements TenancySource {
+  readonly sessions: RotatingSessions
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly registry: RegistryService,
+    private readonly team: TeamService,
+  ) {
+    this.sessions = new RotatingSessions(deps, { sessions: customerSessions, refreshTokens: customerRefreshTokens }, {
+      kind: 'customer',
+      refreshTtlSeconds: deps.config.refreshTokenTtl,
+      accessTtlSeconds: deps.config.accessTokenTtl,
+      claims: async (tx, customerId) => {
+        const [row] = await tx.select({ eco: customers.ecosystemId }).from(customers).where(eq(customers.id, customerId))
+        return row ? { sub: customerId, typ: 'customer', eco: row.eco } : null
+      },
+    })
+  }
+
+  /** The same externalId always yields the same customer, also under concurrent calls. */
+  async resolve(ecosystemId: string, input: { externalId: string } & CustomerProfile): Promise<string> {
+    const existing = await this.byExternalId(ecosystemId, input.externalId)
+    if (existing) return existing
+    await this.deps.db
+      .insert(customers)
+      .values({ ecosystemId, ...input })
+      .onConflictDoNothing({ target: [customers.ecosystemId, customers.externalId] })
+    return (await this.byExternalId(ecosystemId, input.externalId))!
+  }
+
+  async register(tenant: Tenant, input: { externalId?: string } & CustomerProfile): Promise<string> {
+    try {
+      const [row] = await this.deps.db
+        .insert(customers)
+        .values({ ecosystemId: tenant.ecosystemId, ...input })
+        .returning({ id: customers.id })
+      return row!.id
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'customer_exists', 'A customer with this externalId already exists')
+      throw err
+    }
+  }
+
+  async issueToken(tenant: Tenant, customerId: string, userAgent: string | null) {
+    await this.row(tenant, customerId)
+    const issued = await this.deps.db.transaction((tx) => this.sessions.start(tx, customerId, userAgent))
+    return { token: issued.token, refreshToken: issued.refreshToken, customerId }
+  }
+
+  async refresh(refreshToken: string) {
+    const issued = await this.sessions.refresh(refreshToken)
+    return { token: issued.token, refreshToken: issued.refreshToken, customerId: issued.subjectId }
+  }
+
+  revoke(refreshToken: string): Promise<void> {
+    return this.sessions.revokeByRefresh(refreshToken)
+  }
+
+  async me(tenant: Tenant) {
+    return customerView(await this.row(tenant, tenant.customerId))
+  }
+
+  async list(tenant: Tenant, filter: { q?: string }, page: PageParams) {
+    const scope = eq(customers.ecosystemId, tenant.ecosystemId)
+    const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
+    const where = pattern ? and(scope, or(ilike(customers.email, pattern), ilike(customers.externalId, pattern), ilike(customers.name, pattern))) : scope
+    const [rows, [count]] = await Promise.all([
+      this.deps.db.select().from(customers).where(where).orderBy(desc(customers.createdAt), desc(customers.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(customers).where(where),
+    ])
+    return pageOf(rows.map(customerView), count!.n, page)
+  }
+
+  async get(tenant: Tenant, id: string) {
+    return customerView(await this.row(tenant, id))
+  }
+
+  async update(tenant: Tenant, id: string, patch: { externalId?: string } & CustomerProfile) {
+    try {
+      const [row] = await this.deps.db
+        .update(customers)
+        .set({ ...patch, updatedAt: this.deps.now() })
+        .where(and(eq(customers.id, id), eq(customers.ecosystemId, tenant.ecosystemId)))
+        .returning()
+      if (!row) throw notFound()
+      return customerView(row)
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'customer_exists', 'A customer with this externalId already exists')
+      throw err
+    }
+  }
+
+  /** Deletes the customer and, by cascade, its sessions and customer-scoped data. */
+  async remove(tenant: Tenant, id: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(customers)
+        .where(and(eq(customers.id, id), eq(customers.ecosystemId, tenant.ecosystemId)))
+        .returning({ id: customers.id })
+      if (!deleted[0]) throw notFound()
+      await this.sessions.revoke(tx, { subjectId: id }, 'customer_deleted')
+    })
+  }
+
+  // --- TenancySource ---
+
+  async customerSession(claims: { sub: string; sid?: unknown; eco?: unknown }) {
+    const unauthorized = () => new AppError(401, 'unauthorized', 'The customer session has been revoked or has expired')
+    if (typeof claims.sid !== 'string' || typeof claims.eco !== 'string') throw unauthorized()
+    if (!(await this.sessions.isAlive(claims.sid, claims.sub))) throw unauthorized()
+    const ecosystem = await this.registry.findEcosystem(claims.eco)
+    if (!ecosystem) throw unauthorized()
+    return { customerId: claims.sub, ecosystemId: ecosystem.id, organizationId: ecosystem.organizationId }
+  }
+
+  findEcosystem(idOrRdid: string) {
+    return this.registry.findEcosystem(idOrRdid)
+  }
+
+  roleOf(userId: string, organizationId: string) {
+    return this.team.roleOf(userId, organizationId)
+  }
+
+  /** Not cached: a record deleted on another replica must not be handed out again. */
+  selfCustomer(ecosystemId: string, userId: string): Promise<string> {
+    return this.resolve(ecosystemId, { externalId: `user:${userId}` })
+  }
+
+  private async byExternalId(ecosystemId: string, externalId: string): Promise<string | undefined> {
+    const [row] = await this.deps.db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.externalId, externalId)))
+    return row?.id
+  }
+
+  private async row(tenant: Tenant, id: string): Promise<CustomerRow> {
+    const [row] = await this.deps.db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.id, id), eq(customers.ecosystemId, tenant.ecosystemId)))
+    if (!row) throw notFound()
+    return row
+  }
+}

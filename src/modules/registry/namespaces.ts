@@ -1,0 +1,108 @@
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { isUniqueViolation } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { TeamService } from '../team/service'
+import { isUnder, personalPrefix } from './rdid'
+import { identifiers, namespaces, organizations } from './schema'
+
+type NamespaceRow = typeof namespaces.$inferSelect
+
+/** Namespaces: the rdid prefixes a user or an organization mints identifiers under. */
+export class NamespaceService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly team: TeamService,
+  ) {}
+
+  view(n: NamespaceRow) {
+    return { id: n.id, ownerKind: n.ownerKind, ownerId: n.ownerId, slug: n.slug, name: n.name, rdid: n.rdid }
+  }
+
+  /** The caller's own namespace (ownerKind `customer`) and those of its organizations. */
+  async list(userId: string, page: PageParams) {
+    await this.ensurePersonal(userId)
+    const orgIds = (await this.team.memberships(userId)).map((m) => m.organizationId)
+    const orgNamespaceIds = orgIds.length
+      ? (await this.deps.db.select({ id: organizations.namespaceId }).from(organizations).where(inArray(organizations.id, orgIds))).map((r) => r.id)
+      : []
+    const personal = and(eq(namespaces.ownerKind, 'customer'), eq(namespaces.ownerId, userId))
+    const where = orgNamespaceIds.length ? or(personal, inArray(namespaces.id, orgNamespaceIds)) : personal
+    const [rows, [count]] = await Promise.all([
+      this.deps.db.select().from(namespaces).where(where).orderBy(asc(namespaces.rdid)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(namespaces).where(where),
+    ])
+    return pageOf(rows.map((r) => this.view(r)), count!.n, page)
+  }
+
+  /** Changes the labels of a namespace; its rdid prefix never changes (identifiers hang off it). */
+  async update(userId: string, id: string, patch: { slug?: string; name?: string }) {
+    const row = await this.controlled(userId, id)
+    try {
+      const [updated] = await this.deps.db.update(namespaces).set(patch).where(eq(namespaces.id, row.id)).returning()
+      return { id: updated!.id, slug: updated!.slug, name: updated!.name }
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'This namespace slug is already taken')
+      throw err
+    }
+  }
+
+  /** The prefixes the user may mint under: its own, and its organizations' where it is admin or owner. */
+  async mintablePrefixes(userId: string): Promise<string[]> {
+    const own = await this.ensurePersonal(userId)
+    const adminOf = (await this.team.memberships(userId)).filter((m) => m.role !== 'member').map((m) => m.organizationId)
+    const orgPrefixes = adminOf.length
+      ? await this.deps.db
+          .select({ rdid: namespaces.rdid })
+          .from(organizations)
+          .innerJoin(namespaces, eq(namespaces.id, organizations.namespaceId))
+          .where(inArray(organizations.id, adminOf))
+      : []
+    return [own.rdid!, ...orgPrefixes.map((r) => r.rdid!)]
+  }
+
+  async canMint(userId: string, rdid: string): Promise<boolean> {
+    return (await this.mintablePrefixes(userId)).some((prefix) => isUnder(rdid, prefix))
+  }
+
+  private async ensurePersonal(userId: string): Promise<NamespaceRow> {
+    const existing = await this.personal(userId)
+    if (existing) return existing
+    const rdid = personalPrefix(userId)
+    await this.deps.db.transaction(async (tx) => {
+      const created = await tx
+        .insert(namespaces)
+        .values({ ownerKind: 'customer', ownerId: userId, rdid })
+        .onConflictDoNothing()
+        .returning({ id: namespaces.id })
+      if (created[0]) {
+        await tx
+          .insert(identifiers)
+          .values({ rdid, entityType: 'namespace', entityId: created[0].id, createdBy: null })
+          .onConflictDoNothing()
+      }
+    })
+    return (await this.personal(userId))!
+  }
+
+  private async personal(userId: string): Promise<NamespaceRow | undefined> {
+    const [row] = await this.deps.db
+      .select()
+      .from(namespaces)
+      .where(and(eq(namespaces.ownerKind, 'customer'), eq(namespaces.ownerId, userId)))
+    return row
+  }
+
+  /** A namespace the user may change: its own, or its organization's as admin/owner; else 404/403. */
+  private async controlled(userId: string, id: string): Promise<NamespaceRow> {
+    const [row] = await this.deps.db.select().from(namespaces).where(eq(namespaces.id, id))
+    if (!row) throw new AppError(404, 'not_found', 'No such namespace')
+    if (row.ownerKind === 'customer') {
+      if (row.ownerId !== userId) throw new AppError(404, 'not_found', 'No such namespace')
+      return row
+    }
+    await this.team.require(userId, row.ownerId, 'admin')
+    return row
+  }
+}

@@ -1,0 +1,133 @@
+import { Elysia, t } from 'elysia'
+import { authGuard, type PrincipalSource } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../platform/paging'
+import type { IdentifierService } from './identifiers'
+import {
+  EcosystemCreate,
+  EcosystemPatch,
+  IdentifierCreate,
+  NamespacePatch,
+  ProvisionBody,
+  RegistryEcosystem,
+  RegistryIdentifier,
+  RegistryNamespace,
+  RegistryNamespaceUpdate,
+  RegistryOrganization,
+  RegistryProvisionedOrganization,
+} from './model'
+import type { RegistryService } from './service'
+
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+
+export function registryRoutes(registry: RegistryService, ids: IdentifierService, principals: PrincipalSource) {
+  return new Elysia({ name: 'registry', prefix: '/registry', detail: { tags: ['registry'] } })
+    .use(authGuard(principals))
+    .post('/organizations', async ({ principal, body, status }) => status(201, await registry.provision(principal.userId, body)), {
+      auth: true,
+      body: ProvisionBody,
+      response: { 201: RegistryProvisionedOrganization, ...errors(400, 401, 409) },
+      detail: {
+        operationId: 'registryProvisionOrganization',
+        summary: 'Create an organization with its namespace, admin team and first ecosystem',
+        description:
+          'One transaction: the organization, its namespace (prefix `org.<namespaceSlug>`), an admin team with the caller as owner, and a first ecosystem (`<prefix>.<ecosystemSlug>`, slug `main` by default). Identifiers are registered for each. A taken slug answers 409 `slug_taken` and creates nothing.',
+      },
+    })
+    .get('/organizations', ({ principal, query }) => registry.listOrganizations(principal.userId, pageParams(query)), {
+      auth: true,
+      query: PageQuery,
+      response: { 200: paged(RegistryOrganization, 'RegistryOrganizationPage'), ...errors(400, 401) },
+      detail: { operationId: 'registryListOrganizations', summary: "Organizations the caller is a member of" },
+    })
+    .get('/organizations/:id', ({ principal, params }) => registry.getOrganization(principal.userId, params.id), {
+      auth: true,
+      params: Id,
+      response: { 200: RegistryOrganization, ...errors(400, 401, 404) },
+      detail: { operationId: 'registryGetOrganization', summary: 'One organization (members only; 404 otherwise)' },
+    })
+    .get('/namespaces', ({ principal, query }) => registry.namespaces.list(principal.userId, pageParams(query)), {
+      auth: true,
+      query: PageQuery,
+      response: { 200: paged(RegistryNamespace, 'RegistryNamespacePage'), ...errors(400, 401) },
+      detail: {
+        operationId: 'registryListNamespaces',
+        summary: "The caller's namespaces",
+        description: 'Its personal namespace (ownerKind `customer`, prefix `user.<id>`, created on first use) and those of its organizations.',
+      },
+    })
+    .patch('/namespaces/:id', ({ principal, params, body }) => registry.namespaces.update(principal.userId, params.id, body), {
+      auth: true,
+      params: Id,
+      body: NamespacePatch,
+      response: { 200: RegistryNamespaceUpdate, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'registryUpdateNamespace',
+        summary: 'Rename a namespace (its rdid prefix never changes)',
+        description: 'Own namespace, or an organization namespace as admin/owner. 409 `slug_taken`.',
+      },
+    })
+    .post('/ecosystems', async ({ principal, body, status }) => status(201, await registry.createEcosystem(principal.userId, body)), {
+      auth: true,
+      body: EcosystemCreate,
+      response: { 201: RegistryEcosystem, ...errors(400, 401, 403, 404, 409) },
+      detail: { operationId: 'registryCreateEcosystem', summary: 'Add an ecosystem to an organization (admin or owner)' },
+    })
+    .get('/ecosystems', ({ principal, query }) => registry.listEcosystems(principal.userId, pageParams(query)), {
+      auth: true,
+      query: PageQuery,
+      response: { 200: paged(RegistryEcosystem, 'RegistryEcosystemPage'), ...errors(400, 401) },
+      detail: { operationId: 'registryListEcosystems', summary: 'Ecosystems the caller can reach' },
+    })
+    .get('/ecosystems/:id', ({ principal, params }) => registry.getEcosystem(principal.userId, params.id), {
+      auth: true,
+      params: Id,
+      response: { 200: RegistryEcosystem, ...errors(400, 401, 404) },
+      detail: { operationId: 'registryGetEcosystem', summary: 'One ecosystem (members of its organization only)' },
+    })
+    .patch('/ecosystems/:id', ({ principal, params, body }) => registry.updateEcosystem(principal.userId, params.id, body), {
+      auth: true,
+      params: Id,
+      body: EcosystemPatch,
+      response: { 200: RegistryEcosystem, ...errors(400, 401, 403, 404, 409) },
+      detail: { operationId: 'registryUpdateEcosystem', summary: 'Rename an ecosystem (admin or owner)' },
+    })
+    .delete(
+      '/ecosystems/:id',
+      async ({ principal, params, status }) => {
+        await registry.deleteEcosystem(principal.userId, params.id)
+        return status(204, undefined)
+      },
+      {
+        auth: true,
+        params: Id,
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        detail: {
+          operationId: 'registryDeleteEcosystem',
+          summary: 'Delete an ecosystem and everything in it (owner only)',
+          description: 'Customers and all customer-scoped data of the ecosystem are deleted with it; this cannot be undone.',
+        },
+      },
+    )
+    .get('/resolve/:rdid', ({ params }) => ids.resolve(params.rdid), {
+      params: t.Object({ rdid: t.String({ maxLength: 253 }) }),
+      response: { 200: RegistryIdentifier, ...errors(400, 404) },
+      detail: { operationId: 'registryResolve', summary: 'Resolve a reverse-domain identifier (public)' },
+    })
+    .post('/identifiers', async ({ principal, body, status }) => status(201, await ids.mint(principal.userId, body)), {
+      auth: true,
+      body: IdentifierCreate,
+      response: { 201: RegistryIdentifier, ...errors(400, 401, 403, 409) },
+      detail: {
+        operationId: 'registryMintIdentifier',
+        summary: 'Map an rdid to an entity',
+        description: 'The rdid must lie under a namespace the caller owns (`user.<id>.…`) or administers (`org.<slug>.…`); 403 otherwise; 409 `rdid_taken`.',
+      },
+    })
+    .get('/identifiers', ({ query }) => ids.list(query.entityId, pageParams(query)), {
+      auth: true,
+      query: t.Composite([PageQuery, t.Object({ entityId: t.String({ format: 'uuid' }) })]),
+      response: { 200: paged(RegistryIdentifier, 'RegistryIdentifierPage'), ...errors(400, 401) },
+      detail: { operationId: 'registryListIdentifiers', summary: 'Identifiers that resolve to an entity' },
+    })
+}

@@ -1,0 +1,206 @@
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { isUniqueViolation, type Db } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { TeamService } from '../team/service'
+import { orgPrefix, organizationRdid } from './rdid'
+import { ecosystems, identifiers, namespaces, organizations } from './schema'
+import { NamespaceService } from './namespaces'
+
+type EcosystemRow = typeof ecosystems.$inferSelect
+type OrganizationRow = typeof organizations.$inferSelect
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const notFound = (what: string) => new AppError(404, 'not_found', `No such ${what}`)
+const ECOSYSTEM_CACHE_MS = 60_000
+
+export const organizationView = (o: OrganizationRow) => ({ id: o.id, slug: o.slug, name: o.name })
+export const ecosystemView = (e: EcosystemRow) => ({
+  id: e.id,
+  slug: e.slug,
+  rdid: e.rdid,
+  name: e.name,
+  organizationId: e.organizationId,
+})
+
+/** Organizations and their ecosystems (the tenants), provisioned in one transaction. */
+export class RegistryService {
+  readonly namespaces: NamespaceService
+  private readonly ecosystemCache = new Map<string, { id: string; organizationId: string; until: number }>()
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly team: TeamService,
+  ) {
+    this.namespaces = new NamespaceService(deps, team)
+  }
+
+  /** Organization + namespace + admin team (caller as owner) + first ecosystem, or nothing at all. */
+  async provision(userId: string, input: { slug: string; name: string; namespaceSlug?: string; ecosystemSlug?: string }) {
+    const nsSlug = input.namespaceSlug ?? input.slug
+    const ecoSlug = input.ecosystemSlug ?? 'main'
+    const organizationId = crypto.randomUUID()
+    try {
+      return await this.deps.db.transaction(async (tx) => {
+        const prefix = orgPrefix(nsSlug)
+        const [namespace] = await tx
+          .insert(namespaces)
+          .values({ ownerKind: 'organization', ownerId: organizationId, slug: nsSlug, name: input.name, rdid: prefix })
+          .returning()
+        const [organization] = await tx
+          .insert(organizations)
+          .values({ id: organizationId, slug: input.slug, name: input.name, namespaceId: namespace!.id, createdBy: userId })
+          .returning()
+        const teamId = await this.team.createTeam(tx, organizationId, `${input.name} admins`, userId)
+        const [ecosystem] = await tx
+          .insert(ecosystems)
+          .values({ organizationId, slug: ecoSlug, name: input.name, rdid: `${prefix}.${ecoSlug}` })
+          .returning()
+        await tx.insert(identifiers).values([
+          { rdid: prefix, entityType: 'namespace', entityId: namespace!.id, createdBy: null },
+          { rdid: organizationRdid(input.slug), entityType: 'organization', entityId: organizationId, createdBy: null },
+          { rdid: ecosystem!.rdid, entityType: 'ecosystem', entityId: ecosystem!.id, createdBy: null },
+        ])
+        return {
+          organization: organizationView(organization!),
+          namespace: this.namespaces.view(namespace!),
+          teamId,
+          ecosystem: ecosystemView(ecosystem!),
+        }
+      })
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'The organization or namespace slug is already taken')
+      throw err
+    }
+  }
+
+  async listOrganizations(userId: string, page: PageParams) {
+    const ids = (await this.team.memberships(userId)).map((m) => m.organizationId)
+    if (ids.length === 0) return pageOf([], 0, page)
+    const rows = await this.deps.db.select().from(organizations).where(inArray(organizations.id, ids)).orderBy(asc(organizations.slug))
+    return pageOf(rows.slice(page.offset, page.offset + page.pageSize).map(organizationView), rows.length, page)
+  }
+
+  async getOrganization(userId: string, id: string) {
+    await this.team.require(userId, id, 'member')
+    const [row] = await this.deps.db.select().from(organizations).where(eq(organizations.id, id))
+    if (!row) throw notFound('organization')
+    return organizationView(row)
+  }
+
+  async createEcosystem(userId: string, input: { organizationId: string; slug: string; name?: string; rdid?: string }) {
+    await this.team.require(userId, input.organizationId, 'admin')
+    const prefix = await this.prefixOf(input.organizationId)
+    const rdid = input.rdid ?? `${prefix}.${input.slug}`
+    if (!rdid.startsWith(prefix + '.')) {
+      throw new AppError(403, 'forbidden', `An ecosystem rdid must lie under the namespace prefix ${prefix}`)
+    }
+    try {
+      const row = await this.deps.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(ecosystems)
+          .values({ organizationId: input.organizationId, slug: input.slug, name: input.name ?? null, rdid })
+          .returning()
+        await tx.insert(identifiers).values({ rdid, entityType: 'ecosystem', entityId: row!.id, createdBy: userId })
+        return row!
+      })
+      return ecosystemView(row)
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'This ecosystem slug or rdid is already taken')
+      throw err
+    }
+  }
+
+  async listEcosystems(userId: string, page: PageParams) {
+    const ids = (await this.team.memberships(userId)).map((m) => m.organizationId)
+    if (ids.length === 0) return pageOf([], 0, page)
+    const where = inArray(ecosystems.organizationId, ids)
+    const [rows, [count]] = await Promise.all([
+      this.deps.db.select().from(ecosystems).where(where).orderBy(asc(ecosystems.rdid)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(ecosystems).where(where),
+    ])
+    return pageOf(rows.map(ecosystemView), count!.n, page)
+  }
+
+  async getEcosystem(userId: string, id: string) {
+    const row = await this.ecosystemRow(id)
+    await this.memberOrNotFound(userId, row.organizationId)
+    return ecosystemView(row)
+  }
+
+  /** Renames; a new slug moves an rdid that still has its default form along with it. */
+  async updateEcosystem(userId: string, id: string, patch: { slug?: string; name?: string }) {
+    const current = await this.ecosystemRow(id)
+    await this.memberOrNotFound(userId, current.organizationId)
+    await this.team.require(userId, current.organizationId, 'admin')
+    const prefix = await this.prefixOf(current.organizationId)
+    const followsSlug = current.rdid === `${prefix}.${current.slug}`
+    const rdid = patch.slug && followsSlug ? `${prefix}.${patch.slug}` : current.rdid
+    try {
+      const row = await this.deps.db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(ecosystems)
+          .set({ ...patch, rdid, updatedAt: this.deps.now() })
+          .where(eq(ecosystems.id, id))
+          .returning()
+        if (rdid !== current.rdid) await tx.update(identifiers).set({ rdid }).where(eq(identifiers.rdid, current.rdid))
+        return row!
+      })
+      this.ecosystemCache.delete(current.rdid)
+      return ecosystemView(row)
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'This ecosystem slug or rdid is already taken')
+      throw err
+    }
+  }
+
+  /** Deletes the ecosystem and, by cascade, everything scoped to it (customers and their data). */
+  async deleteEcosystem(userId: string, id: string): Promise<void> {
+    const current = await this.ecosystemRow(id)
+    await this.memberOrNotFound(userId, current.organizationId)
+    await this.team.require(userId, current.organizationId, 'owner')
+    await this.deps.db.transaction(async (tx) => {
+      await tx.delete(identifiers).where(eq(identifiers.entityId, id))
+      await tx.delete(ecosystems).where(eq(ecosystems.id, id))
+    })
+    this.ecosystemCache.delete(id)
+    this.ecosystemCache.delete(current.rdid)
+  }
+
+  /** For tenancy: an ecosystem by id or rdid (briefly cached; deletions here clear it). */
+  async findEcosystem(idOrRdid: string): Promise<{ id: string; organizationId: string } | null> {
+    const key = idOrRdid.toLowerCase()
+    const cached = this.ecosystemCache.get(key)
+    if (cached && cached.until > Date.now()) return cached
+    const where = UUID_RE.test(key) ? or(eq(ecosystems.id, key), eq(ecosystems.rdid, key)) : eq(ecosystems.rdid, key)
+    const [row] = await this.deps.db
+      .select({ id: ecosystems.id, organizationId: ecosystems.organizationId })
+      .from(ecosystems)
+      .where(where)
+    if (!row) return null
+    if (this.ecosystemCache.size > 10_000) this.ecosystemCache.clear()
+    this.ecosystemCache.set(key, { ...row, until: Date.now() + ECOSYSTEM_CACHE_MS })
+    return row
+  }
+
+  private async ecosystemRow(id: string, db: Db = this.deps.db): Promise<EcosystemRow> {
+    const [row] = await db.select().from(ecosystems).where(eq(ecosystems.id, id))
+    if (!row) throw notFound('ecosystem')
+    return row
+  }
+
+  private async memberOrNotFound(userId: string, organizationId: string): Promise<void> {
+    if (!(await this.team.roleOf(userId, organizationId))) throw notFound('ecosystem')
+  }
+
+  private async prefixOf(organizationId: string): Promise<string> {
+    const [row] = await this.deps.db
+      .select({ rdid: namespaces.rdid })
+      .from(organizations)
+      .innerJoin(namespaces, eq(namespaces.id, organizations.namespaceId))
+      .where(and(eq(organizations.id, organizationId)))
+    if (!row?.rdid) throw notFound('organization')
+    return row.rdid
+  }
+}

@@ -1,0 +1,19 @@
+import { t } from 'elysia'
+
+export const RoleSchema = t.Union([t.Literal('owner'), t.Literal('admin'), t.Literal('member')])
+
+export const TeamMember = t.Object({
+  id: t.String({ description: 'Membership id (used by PATCH/DELETE)' }),
+  organizationId: t.String(),
+  userId: t.String(),
+  email: t.String(),
+  name: t.String(),
+  role: RoleSchema,
+  createdAt: t.String(),
+})
+export const MemberAdd = t.Object({
+  organizationId: t.String({ format: 'uuid' }),
+  email: t.String({ minLength: 3, maxLength: 254 }),
+  role: RoleSchema,
+})
+export const MemberPatch = t.Object({ role: RoleSchema })

@@ -1,0 +1,57 @@
+import { Elysia, t } from 'elysia'
+import { authGuard, type PrincipalSource } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../platform/paging'
+import { MemberAdd, MemberPatch, TeamMember } from './model'
+import type { TeamService } from './service'
+
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+
+export function teamRoutes(team: TeamService, principals: PrincipalSource) {
+  return new Elysia({ name: 'team', prefix: '/team', detail: { tags: ['team'] } })
+    .use(authGuard(principals))
+    .get('/members', ({ principal, query }) => team.list(principal.userId, query.organizationId, pageParams(query)), {
+      auth: true,
+      query: t.Composite([PageQuery, t.Object({ organizationId: t.String({ format: 'uuid' }) })]),
+      response: { 200: paged(TeamMember, 'TeamMemberPage'), ...errors(400, 401, 404) },
+      detail: { operationId: 'teamListMembers', summary: "Members of an organization's team (members only)" },
+    })
+    .post('/members', async ({ principal, body, status }) => status(201, await team.add(principal.userId, body)), {
+      auth: true,
+      body: MemberAdd,
+      response: { 201: TeamMember, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'teamAddMember',
+        summary: 'Add an existing account to the team (admin or owner)',
+        description: 'Only owners may add owners. 404 `user_not_found` when no account has the e-mail; 409 `already_member`.',
+      },
+    })
+    .patch('/members/:id', ({ principal, params, body }) => team.changeRole(principal.userId, params.id, body.role), {
+      auth: true,
+      params: Id,
+      body: MemberPatch,
+      response: { 200: TeamMember, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'teamChangeRole',
+        summary: "Change a member's role (admin or owner)",
+        description: 'Only owners grant or take away `owner`. Demoting the last owner: 409 `last_owner`.',
+      },
+    })
+    .delete(
+      '/members/:id',
+      async ({ principal, params, status }) => {
+        await team.remove(principal.userId, params.id)
+        return status(204, undefined)
+      },
+      {
+        auth: true,
+        params: Id,
+        response: { 204: t.Void({ description: 'Removed' }), ...errors(400, 401, 403, 404, 409) },
+        detail: {
+          operationId: 'teamRemoveMember',
+          summary: 'Remove a member, or leave',
+          description: 'Anyone may leave; admins remove members; only owners remove owners. Removing the last owner: 409 `last_owner`.',
+        },
+      },
+    )
+}

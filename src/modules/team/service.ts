@@ -1,0 +1,147 @@
+import { and, asc, eq, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Db } from '../../platform/db'
+import { isUniqueViolation } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Role } from '../../platform/tenancy'
+import type { Accounts } from '../auth/accounts'
+import { members, teams } from './schema'
+
+const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 }
+const notFound = () => new AppError(404, 'not_found', 'No such organization or member')
+const lastOwner = () => new AppError(409, 'last_owner', 'An organization must keep at least one owner')
+
+type MemberRow = typeof members.$inferSelect
+
+/** Organization teams: roles owner > admin > member, and the rule that one owner always remains. */
+export class TeamService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly accounts: Accounts,
+  ) {}
+
+  /** The admin team of a new organization, with its creator as owner (in the caller's transaction). */
+  async createTeam(tx: Db, organizationId: string, name: string, ownerId: string): Promise<string> {
+    const [team] = await tx.insert(teams).values({ organizationId, name }).returning({ id: teams.id })
+    await tx.insert(members).values({ teamId: team!.id, userId: ownerId, role: 'owner' })
+    return team!.id
+  }
+
+  async roleOf(userId: string, organizationId: string, db: Db = this.deps.db): Promise<Role | null> {
+    const [row] = await db
+      .select({ role: members.role })
+      .from(members)
+      .innerJoin(teams, eq(teams.id, members.teamId))
+      .where(and(eq(teams.organizationId, organizationId), eq(members.userId, userId)))
+    return row?.role ?? null
+  }
+
+  /** Organizations the user belongs to, with the role held in each. */
+  async memberships(userId: string): Promise<{ organizationId: string; role: Role; teamId: string }[]> {
+    return this.deps.db
+      .select({ organizationId: teams.organizationId, role: members.role, teamId: teams.id })
+      .from(members)
+      .innerJoin(teams, eq(teams.id, members.teamId))
+      .where(eq(members.userId, userId))
+  }
+
+  /** Throws 404 unless the user is a member, 403 unless the role reaches `needed`. */
+  async require(userId: string, organizationId: string, needed: Role, db: Db = this.deps.db): Promise<Role> {
+    const role = await this.roleOf(userId, organizationId, db)
+    if (!role) throw notFound()
+    if (RANK[role] < RANK[needed]) throw new AppError(403, 'forbidden', `This operation needs the ${needed} role`)
+    return role
+  }
+
+  async list(userId: string, organizationId: string, page: PageParams) {
+    await this.require(userId, organizationId, 'member')
+    const team = await this.teamOf(organizationId)
+    const where = eq(members.teamId, team)
+    const [rows, [count]] = await Promise.all([
+      this.deps.db.select().from(members).where(where).orderBy(asc(members.createdAt), asc(members.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(members).where(where),
+    ])
+    return pageOf(await this.views(rows, organizationId), count!.n, page)
+  }
+
+  async add(userId: string, input: { organizationId: string; email: string; role: Role }) {
+    const callerRole = await this.require(userId, input.organizationId, 'admin')
+    if (input.role === 'owner' && callerRole !== 'owner') throw new AppError(403, 'forbidden', 'Only owners can add owners')
+    const memberId = await this.accounts.findIdByEmail(input.email)
+    if (!memberId) throw new AppError(404, 'user_not_found', 'No account has this e-mail; ask them to register first')
+    try {
+      const [row] = await this.deps.db
+        .insert(members)
+        .values({ teamId: await this.teamOf(input.organizationId), userId: memberId, role: input.role })
+        .returning()
+      return (await this.views([row!], input.organizationId))[0]!
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'already_member', 'This account is already a member')
+      throw err
+    }
+  }
+
+  async changeRole(userId: string, memberId: string, role: Role) {
+    return this.deps.db.transaction(async (tx) => {
+      const { member, organizationId } = await this.lockTeamOf(tx, memberId)
+      const callerRole = await this.require(userId, organizationId, 'admin', tx)
+      if ((role === 'owner' || member.role === 'owner') && callerRole !== 'owner') {
+        throw new AppError(403, 'forbidden', 'Only owners can grant or take away the owner role')
+      }
+      if (member.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, member)
+      const [row] = await tx.update(members).set({ role, updatedAt: this.deps.now() }).where(eq(members.id, memberId)).returning()
+      return { row: row!, organizationId }
+    }).then(({ row, organizationId }) => this.views([row], organizationId).then((v) => v[0]!))
+  }
+
+  /** Removes a member; anyone may leave, admins remove members, only owners remove owners. */
+  async remove(userId: string, memberId: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const { member, organizationId } = await this.lockTeamOf(tx, memberId)
+      if (member.userId !== userId) {
+        const callerRole = await this.require(userId, organizationId, 'admin', tx)
+        if (member.role === 'owner' && callerRole !== 'owner') throw new AppError(403, 'forbidden', 'Only owners can remove owners')
+      }
+      if (member.role === 'owner') await this.keepAnOwner(tx, member)
+      await tx.delete(members).where(eq(members.id, memberId))
+    })
+  }
+
+  private async teamOf(organizationId: string): Promise<string> {
+    const [team] = await this.deps.db.select({ id: teams.id }).from(teams).where(eq(teams.organizationId, organizationId))
+    if (!team) throw notFound()
+    return team.id
+  }
+
+  /** Loads a membership and locks its team row, so owner checks and changes are serialised. */
+  private async lockTeamOf(tx: Db, memberId: string) {
+    const [found] = await tx.select().from(members).where(eq(members.id, memberId))
+    if (!found) throw notFound()
+    const [team] = await tx.select().from(teams).where(eq(teams.id, found.teamId)).for('update')
+    const [member] = await tx.select().from(members).where(eq(members.id, memberId))
+    if (!team || !member) throw notFound()
+    return { member, organizationId: team.organizationId }
+  }
+
+  private async keepAnOwner(tx: Db, leaving: MemberRow): Promise<void> {
+    const [{ n }] = (await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(members)
+      .where(and(eq(members.teamId, leaving.teamId), eq(members.role, 'owner')))) as [{ n: number }]
+    if (n <= 1) throw lastOwner()
+  }
+
+  private async views(rows: MemberRow[], organizationId: string) {
+    const profiles = await this.accounts.profiles(rows.map((r) => r.userId))
+    return rows.map((r) => ({
+      id: r.id,
+      organizationId,
+      userId: r.userId,
+      email: profiles.get(r.userId)?.email ?? '',
+      name: profiles.get(r.userId)?.name ?? '',
+      role: r.role,
+      createdAt: r.createdAt.toISOString(),
+    }))
+  }
+}

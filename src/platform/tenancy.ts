@@ -1,0 +1,93 @@
+import { Elysia } from 'elysia'
+import type { AccessTokens } from './jwt'
+import { bearerSecurity, bearerToken, type PrincipalSource } from './auth'
+import { AppError } from './errors'
+
+export type Role = 'owner' | 'admin' | 'member'
+/** What a route needs: `customer` admits customers and team members acting as customers. */
+export type TenantLevel = 'customer' | Role
+
+const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 }
+
+export interface Tenant {
+  ecosystemId: string
+  organizationId: string
+  /** The customer acting: the token's own, or the account user's customer record (`user:<id>`). */
+  customerId: string
+  actor: { kind: 'customer' } | { kind: 'user'; userId: string; role: Role }
+}
+
+/** What tenancy needs from the registry, team and customer areas (wired in app.ts). */
+export interface TenancySource {
+  /** Verifies a customer session (claims of a `typ: customer` token); 401 when it has ended. */
+  customerSession(claims: { sub: string; sid?: unknown; eco?: unknown }): Promise<{ customerId: string; ecosystemId: string; organizationId: string }>
+  /** An ecosystem by id or rdid. */
+  findEcosystem(idOrRdid: string): Promise<{ id: string; organizationId: string } | null>
+  roleOf(userId: string, organizationId: string): Promise<Role | null>
+  /** The account user's own customer record in the ecosystem, created on first use. */
+  selfCustomer(ecosystemId: string, userId: string): Promise<string>
+}
+
+export const ECOSYSTEM_HEADER = 'x-ecosystem-id'
+
+const ecosystemHeaderDoc = {
+  in: 'header' as const,
+  name: 'X-Ecosystem-Id',
+  required: false,
+  schema: { type: 'string' as const },
+  description: 'Ecosystem id or rdid; required with account credentials, implied by a customer token',
+}
+
+/**
+ * The ecosystem of a request: from a customer token, or for account credentials (JWT, API token)
+ * from the X-Ecosystem-Id header (id or rdid) checked against team membership.
+ * 404 when the ecosystem does not exist, 403 `forbidden` when the caller may not act in it.
+ */
+export async function resolveTenant(
+  level: TenantLevel,
+  headers: Record<string, string | undefined>,
+  deps: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource },
+): Promise<Tenant> {
+  const token = bearerToken(headers.authorization)
+  if (!token.startsWith('eco_')) {
+    const claims = await deps.tokens.verify(token)
+    if (claims.typ === 'customer') {
+      if (level !== 'customer') throw new AppError(403, 'forbidden', 'This operation needs an ecosystem team role')
+      const session = await deps.tenancy.customerSession(claims)
+      const wanted = headers[ECOSYSTEM_HEADER]
+      if (wanted && wanted !== session.ecosystemId) {
+        const named = await deps.tenancy.findEcosystem(wanted)
+        if (named?.id !== session.ecosystemId) throw new AppError(403, 'forbidden', 'The customer token belongs to another ecosystem')
+      }
+      return { ...session, actor: { kind: 'customer' } }
+    }
+  }
+  const principal = await deps.users.resolveBearer(token)
+  const wanted = headers[ECOSYSTEM_HEADER]
+  if (!wanted) throw new AppError(400, 'ecosystem_required', 'Send the X-Ecosystem-Id header (ecosystem id or rdid)')
+  const ecosystem = await deps.tenancy.findEcosystem(wanted)
+  if (!ecosystem) throw new AppError(404, 'not_found', 'No such ecosystem')
+  const role = await deps.tenancy.roleOf(principal.userId, ecosystem.organizationId)
+  if (!role) throw new AppError(403, 'forbidden', 'You are not a member of this ecosystem')
+  if (level !== 'customer' && RANK[role] < RANK[level]) {
+    throw new AppError(403, 'forbidden', `This operation needs the ${level} role`)
+  }
+  return {
+    ecosystemId: ecosystem.id,
+    organizationId: ecosystem.organizationId,
+    customerId: await deps.tenancy.selfCustomer(ecosystem.id, principal.userId),
+    actor: { kind: 'user', userId: principal.userId, role },
+  }
+}
+
+/** `tenant: 'customer' | 'member' | 'admin' | 'owner'` on a route resolves `tenant` or answers 400/401/403/404. */
+export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource }) {
+  return new Elysia({ name: 'tenancy-guard' }).macro({
+    tenant: (level: TenantLevel) => ({
+      detail: { security: bearerSecurity, parameters: [ecosystemHeaderDoc] },
+      async resolve({ headers }) {
+        return { tenant: await resolveTenant(level, headers, deps) }
+      },
+    }),
+  })
+}

@@ -1,0 +1,120 @@
+import type { Provisioned } from '../support/tenancy'
+
+/** What a route needs from ecosystem B to name its resources. */
+export interface VictimFixture {
+  org: Provisioned
+  customerId: string
+  memberId: string
+  /** A ready attachment of B's customer. */
+  attachmentId: string
+  /** A persona of B with a `user` memory of B's customer and a global memory, both mentioning `b-secret-memory`. */
+  personaId: string
+  memoryId: string
+  globalMemoryId: string
+  /** A persona service of B, with an API key. */
+  serviceId: string
+  /** A conversation of B's customer (with B's persona) and its first user message. */
+  conversationId: string
+  messageId: string
+}
+
+export interface ScopedRoute {
+  method: string
+  path: string
+  body?: unknown
+}
+
+/**
+ * Every ecosystem-scoped route, addressed at ecosystem B's resources. The cross-tenant suite
+ * calls each with credentials of ecosystem A and expects 403/404 and none of B's data.
+ * Areas add their routes here.
+ */
+export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
+  () => ({ method: 'POST', path: '/customer/resolve', body: { externalId: 'probe' } }),
+  () => ({ method: 'POST', path: '/customer/register', body: { externalId: 'probe-2' } }),
+  (b) => ({ method: 'POST', path: '/customer/token', body: { customerId: b.customerId } }),
+  () => ({ method: 'GET', path: '/customer/customers' }),
+  (b) => ({ method: 'GET', path: `/customer/customers/${b.customerId}` }),
+  (b) => ({ method: 'PATCH', path: `/customer/customers/${b.customerId}`, body: { name: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/customer/customers/${b.customerId}` }),
+  () => ({ method: 'POST', path: '/storage/uploads', body: { filename: 'probe.txt', contentType: 'text/plain', sizeBytes: 1, contentHash: 'a'.repeat(64) } }),
+  () => ({ method: 'GET', path: '/storage/attachments' }),
+  (b) => ({ method: 'GET', path: `/storage/attachments/${b.attachmentId}` }),
+  (b) => ({ method: 'PATCH', path: `/storage/attachments/${b.attachmentId}`, body: { filename: 'pwned' } }),
+  (b) => ({ method: 'POST', path: `/storage/attachments/${b.attachmentId}/complete` }),
+  (b) => ({ method: 'GET', path: `/storage/attachments/${b.attachmentId}/download` }),
+  (b) => ({ method: 'DELETE', path: `/storage/attachments/${b.attachmentId}` }),
+  () => ({ method: 'GET', path: '/usage/storage' }),
+  () => ({ method: 'GET', path: '/usage/storage/quotas' }),
+  (b) => ({ method: 'PUT', path: `/usage/storage/quotas/${b.customerId}`, body: { quotaBytes: 1 } }),
+  (b) => ({ method: 'DELETE', path: `/usage/storage/quotas/${b.customerId}` }),
+  (b) => ({ method: 'GET', path: `/persona_memory/memories?personaId=${b.personaId}` }),
+  (b) => ({
+    method: 'POST',
+    path: '/persona_memory/memories',
+    body: { personaId: b.personaId, scope: 'persona', slug: 'probe', memoryType: 'user', description: 'probe', body: 'probe', supersedesId: b.globalMemoryId },
+  }),
+  (b) => ({ method: 'GET', path: `/persona_memory/memories/${b.memoryId}` }),
+  (b) => ({ method: 'GET', path: `/persona_memory/memories/${b.globalMemoryId}` }),
+  (b) => ({ method: 'PATCH', path: `/persona_memory/memories/${b.memoryId}`, body: { body: 'pwned' } }),
+  (b) => ({ method: 'PATCH', path: `/persona_memory/memories/${b.globalMemoryId}`, body: { body: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/persona_memory/memories/${b.memoryId}` }),
+  (b) => ({ method: 'DELETE', path: `/persona_memory/memories/${b.globalMemoryId}` }),
+  (b) => ({ method: 'POST', path: `/persona_memory/memories/${b.memoryId}/archive` }),
+  (b) => ({ method: 'POST', path: `/persona_memory/memories/${b.globalMemoryId}/archive` }),
+  (b) => ({ method: 'POST', path: `/persona_memory/memories/${b.globalMemoryId}/restore` }),
+  (b) => ({ method: 'POST', path: '/persona_memory/recall', body: { personaId: b.personaId, query: 'b-secret-memory', limit: 50 } }),
+  () => ({ method: 'POST', path: '/persona_memory/embed', body: {} }),
+  () => ({ method: 'GET', path: '/persona/services' }),
+  () => ({ method: 'POST', path: '/persona/services', body: { templateId: 'ollama' } }),
+  (b) => ({ method: 'GET', path: `/persona/services/${b.serviceId}` }),
+  (b) => ({ method: 'PATCH', path: `/persona/services/${b.serviceId}`, body: { name: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/persona/services/${b.serviceId}` }),
+  (b) => ({ method: 'POST', path: `/persona/services/${b.serviceId}/connect` }),
+  () => ({ method: 'GET', path: '/persona/personas' }),
+  (b) => ({ method: 'POST', path: '/persona/personas', body: { slug: 'probe', name: 'probe', serviceId: b.serviceId } }),
+  (b) => ({ method: 'GET', path: `/persona/personas/${b.personaId}` }),
+  (b) => ({ method: 'PATCH', path: `/persona/personas/${b.personaId}`, body: { name: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/persona/personas/${b.personaId}` }),
+  () => ({ method: 'GET', path: '/chat/conversations' }),
+  () => ({ method: 'POST', path: '/chat/conversations', body: { personaSlug: 'b-secret-persona' } }),
+  (b) => ({ method: 'GET', path: `/chat/conversations/${b.conversationId}` }),
+  (b) => ({ method: 'PATCH', path: `/chat/conversations/${b.conversationId}`, body: { title: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/chat/conversations/${b.conversationId}` }),
+  (b) => ({ method: 'POST', path: `/chat/conversations/${b.conversationId}/messages`, body: { message: 'pwned' } }),
+  (b) => ({ method: 'POST', path: `/chat/conversations/${b.conversationId}/regenerate` }),
+  (b) => ({ method: 'PATCH', path: `/chat/conversations/${b.conversationId}/messages/${b.messageId}`, body: { content: 'pwned' } }),
+]
+
+/** Organization-scoped account routes, addressed at B's organization (account credentials only). */
+export const organizationScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
+  (b) => ({ method: 'GET', path: `/registry/organizations/${b.org.organization.id}` }),
+  (b) => ({ method: 'GET', path: `/registry/ecosystems/${b.org.ecosystem.id}` }),
+  (b) => ({ method: 'PATCH', path: `/registry/ecosystems/${b.org.ecosystem.id}`, body: { name: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/registry/ecosystems/${b.org.ecosystem.id}` }),
+  (b) => ({ method: 'POST', path: '/registry/ecosystems', body: { organizationId: b.org.organization.id, slug: 'pwned' } }),
+  (b) => ({ method: 'PATCH', path: `/registry/namespaces/${b.org.namespace.id}`, body: { name: 'pwned' } }),
+  (b) => ({ method: 'POST', path: '/registry/identifiers', body: { rdid: `${b.org.namespace.rdid}.pwned`, entityType: 'app', entityId: crypto.randomUUID() } }),
+  (b) => ({ method: 'GET', path: `/team/members?organizationId=${b.org.organization.id}` }),
+  (b) => ({ method: 'POST', path: '/team/members', body: { organizationId: b.org.organization.id, email: 'x@example.test', role: 'admin' } }),
+  (b) => ({ method: 'PATCH', path: `/team/members/${b.memberId}`, body: { role: 'member' } }),
+  (b) => ({ method: 'DELETE', path: `/team/members/${b.memberId}` }),
+]
+
+/** A route's method and path with placeholders, for test names. */
+export function describeRoute(route: (b: VictimFixture) => ScopedRoute): string {
+  const placeholder = {
+    org: { organization: { id: ':organizationId' }, ecosystem: { id: ':ecosystemId' }, namespace: { id: ':namespaceId', rdid: 'org.b' } },
+    customerId: ':customerId',
+    memberId: ':memberId',
+    attachmentId: ':attachmentId',
+    personaId: ':personaId',
+    memoryId: ':memoryId',
+    globalMemoryId: ':globalMemoryId',
+    serviceId: ':serviceId',
+    conversationId: ':conversationId',
+    messageId: ':messageId',
+  } as unknown as VictimFixture
+  const { method, path } = route(placeholder)
+  return `${method} ${path}`
+}
