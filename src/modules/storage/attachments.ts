@@ -1,0 +1,221 @@
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { pageOf, type PageParams } from '../../platform/paging'
+import { storageErrors } from './errors'
+import type { StorageQuotas } from './quota'
+import { attachments } from './schema'
+
+type Row = typeof attachments.$inferSelect
+interface Scope {
+  ecosystemId: string
+  customerId: string
+}
+
+export interface UploadInput {
+  filename: string
+  contentType: string
+  sizeBytes: number
+  contentHash: string
+  ownerType?: string
+  ownerId?: string | null
+  metadata?: Record<string, unknown> | null
+  width?: number | null
+  height?: number | null
+  durationMs?: number | null
+}
+export type AttachmentPatch = Partial<Pick<UploadInput, 'filename' | 'ownerType' | 'ownerId' | 'metadata' | 'width' | 'height' | 'durationMs'>>
+
+export const attachmentView = (a: Row) => ({
+  id: a.id,
+  ecosystemId: a.ecosystemId,
+  customerId: a.customerId,
+  ownerType: a.ownerType,
+  ownerId: a.ownerId,
+  objectKey: a.objectKey,
+  storageKind: a.storageKind,
+  filename: a.filename,
+  contentType: a.contentType,
+  sizeBytes: a.sizeBytes,
+  contentHash: a.contentHash,
+  width: a.width,
+  height: a.height,
+  durationMs: a.durationMs,
+  status: a.status,
+  metadata: a.metadata ?? null,
+  createdAt: a.createdAt.toISOString(),
+  updatedAt: a.updatedAt.toISOString(),
+  deletedAt: a.deletedAt?.toISOString() ?? null,
+})
+export type AttachmentView = ReturnType<typeof attachmentView>
+
+/** Rows of this customer in this ecosystem that are not deleted: the only rows any route sees. */
+const live = (s: Scope): SQL => and(eq(attachments.ecosystemId, s.ecosystemId), eq(attachments.customerId, s.customerId), isNull(attachments.deletedAt))!
+
+/**
+ * Attachments through their states: presign (→ `pending`), complete (`pending` → `ready`, counted
+ * toward the quota), soft delete (uncounted at once; bytes purged later by a job).
+ */
+export class Attachments {
+  constructor(
+    private readonly deps: Deps,
+    private readonly quotas: StorageQuotas,
+  ) {}
+
+  /** A `pending` attachment and a presigned PUT; or the caller's ready attachment with the same bytes. */
+  async presign(scope: Scope, input: UploadInput) {
+    const { maxUploadBytes, urlTtl } = this.deps.config.storage
+    if (input.sizeBytes > maxUploadBytes) throw storageErrors.fileTooLarge(maxUploadBytes)
+    const contentHash = input.contentHash.toLowerCase()
+    const [same] = await this.deps.db
+      .select()
+      .from(attachments)
+      .where(and(live(scope), eq(attachments.status, 'ready'), eq(attachments.contentHash, contentHash), eq(attachments.sizeBytes, input.sizeBytes)))
+      .orderBy(attachments.createdAt)
+      .limit(1)
+    if (same) return { deduplicated: true as const, attachment: attachmentView(same) }
+
+    // Checked again under the customer's lock when the upload completes; this early answer
+    // spares the caller an upload that could not count.
+    const [used, quota] = await Promise.all([this.quotas.used(this.deps.db, scope), this.quotas.quotaOf(this.deps.db, scope)])
+    if (used + input.sizeBytes > quota) throw storageErrors.quotaExceeded(used, quota, input.sizeBytes)
+
+    const id = crypto.randomUUID()
+    const objectKey = `${scope.ecosystemId}/${scope.customerId}/${id}`
+    const [row] = await this.deps.db
+      .insert(attachments)
+      .values({
+        id,
+        ...scope,
+        ownerType: input.ownerType ?? 'standalone',
+        ownerId: input.ownerId ?? null,
+        objectKey,
+        storageKind: this.deps.storage.kind,
+        filename: input.filename,
+        contentType: input.contentType,
+        sizeBytes: input.sizeBytes,
+        contentHash,
+        width: input.width ?? null,
+        height: input.height ?? null,
+        durationMs: input.durationMs ?? null,
+        metadata: input.metadata ?? null,
+        createdAt: this.deps.now(),
+        updatedAt: this.deps.now(),
+      })
+      .returning()
+    const put = await this.deps.storage.presignPut({
+      key: objectKey,
+      contentType: input.contentType,
+      sizeBytes: input.sizeBytes,
+      sha256Hex: contentHash,
+      expiresIn: urlTtl,
+    })
+    return {
+      deduplicated: false as const,
+      attachment: attachmentView(row!),
+      uploadUrl: put.url,
+      uploadMethod: 'PUT' as const,
+      uploadHeaders: put.headers,
+      expiresAt: put.expiresAt.toISOString(),
+    }
+  }
+
+  /**
+   * `pending` → `ready` once the store holds the declared bytes. The quota is checked again under
+   * the customer's lock, so concurrent completes can never together pass it; a rejected upload's
+   * bytes are deleted (the attachment stays `pending` until it is uploaded again or expires).
+   */
+  async complete(scope: Scope, id: string) {
+    const row = await this.row(scope, id)
+    if (row.status === 'ready') return attachmentView(row)
+    const stored = await this.deps.storage.head(row.objectKey)
+    if (!stored) throw storageErrors.uploadIncomplete('The bytes have not arrived: PUT them to uploadUrl, then complete')
+    if (stored.sizeBytes !== row.sizeBytes) {
+      throw storageErrors.uploadIncomplete(`The store holds ${stored.sizeBytes} bytes; ${row.sizeBytes} were declared`)
+    }
+    const outcome = await this.deps.db.transaction(async (tx) => {
+      const used = await this.quotas.lock(tx, scope)
+      const [current] = await tx.select().from(attachments).where(and(live(scope), eq(attachments.id, id))).for('update')
+      if (!current) throw storageErrors.notFound()
+      if (current.status === 'ready') return { row: current }
+      const quota = await this.quotas.quotaOf(tx, scope)
+      if (used + current.sizeBytes > quota) return { exceeded: { used, quota, requested: current.sizeBytes } }
+      await this.quotas.add(tx, scope, current.sizeBytes)
+      const [ready] = await tx
+        .update(attachments)
+        .set({ status: 'ready', updatedAt: this.deps.now() })
+        .where(eq(attachments.id, id))
+        .returning()
+      return { row: ready! }
+    })
+    if ('exceeded' in outcome) {
+      const { used, quota, requested } = outcome.exceeded!
+      await this.deps.storage.delete(row.objectKey).catch((err) => {
+        this.deps.logger.warn('storage: could not delete bytes over quota', { objectKey: row.objectKey, error: String(err) })
+      })
+      throw storageErrors.quotaExceeded(used, quota, requested)
+    }
+    return attachmentView(outcome.row)
+  }
+
+  async list(scope: Scope, filter: { ownerType?: string; ownerId?: string; status?: 'pending' | 'ready' }, page: PageParams) {
+    const where = and(
+      live(scope),
+      filter.ownerType ? eq(attachments.ownerType, filter.ownerType) : undefined,
+      filter.ownerId ? eq(attachments.ownerId, filter.ownerId) : undefined,
+      filter.status ? eq(attachments.status, filter.status) : undefined,
+    )
+    const [rows, [count]] = await Promise.all([
+      this.deps.db.select().from(attachments).where(where).orderBy(desc(attachments.createdAt), desc(attachments.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(attachments).where(where),
+    ])
+    return pageOf(rows.map(attachmentView), count!.n, page)
+  }
+
+  async get(scope: Scope, id: string) {
+    return attachmentView(await this.row(scope, id))
+  }
+
+  async update(scope: Scope, id: string, patch: AttachmentPatch) {
+    const [row] = await this.deps.db
+      .update(attachments)
+      .set({ ...patch, updatedAt: this.deps.now() })
+      .where(and(live(scope), eq(attachments.id, id)))
+      .returning()
+    if (!row) throw storageErrors.notFound()
+    return attachmentView(row)
+  }
+
+  /** Soft delete: the attachment disappears and stops counting toward the quota at once. */
+  async remove(scope: Scope, id: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      // Counter first, then the attachment: the same lock order as complete, so the two cannot deadlock.
+      await this.quotas.lock(tx, scope)
+      const [row] = await tx
+        .update(attachments)
+        .set({ deletedAt: this.deps.now(), updatedAt: this.deps.now() })
+        .where(and(live(scope), eq(attachments.id, id)))
+        .returning({ status: attachments.status, sizeBytes: attachments.sizeBytes })
+      if (!row) throw storageErrors.notFound()
+      if (row.status === 'ready') await this.quotas.add(tx, scope, -row.sizeBytes)
+    })
+  }
+
+  /** A presigned GET naming the file; 409 while the bytes are still awaited. */
+  async download(scope: Scope, id: string) {
+    const row = await this.row(scope, id)
+    if (row.status !== 'ready') throw storageErrors.pending()
+    const get = await this.deps.storage.presignGet({
+      key: row.objectKey,
+      filename: row.filename,
+      contentType: row.contentType,
+      expiresIn: this.deps.config.storage.urlTtl,
+    })
+    return { url: get.url, expiresAt: get.expiresAt.toISOString() }
+  }
+
+  private async row(scope: Scope, id: string): Promise<Row> {
+    const [row] = await this.deps.db.select().from(attachments).where(and(live(scope), eq(attachments.id, id)))
+    if (!row) throw storageErrors.notFound()
+    return row
+  }
+}

@@ -1,0 +1,137 @@
+import { Type } from '@sinclair/typebox'
+import { t } from 'elysia'
+import { ErrorBody } from '../../platform/errors'
+
+/**
+ * A plain JSON integer. Elysia's `t.Integer` also accepts numeric strings (for query strings) and
+ * documents itself as `anyOf: [string, integer]`; bodies and responses here are JSON numbers.
+ */
+const Int = Type.Integer
+
+const Filename = t.String({ minLength: 1, maxLength: 255, pattern: '^[^\\u0000-\\u001f\\u007f]+$', description: 'File name shown on download (no control characters)' })
+const ContentType = t.String({
+  maxLength: 255,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\\s*;\\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\\u0000-\\u001f]*"|[A-Za-z0-9!#$&^_.+-]+))*$',
+  description: 'MIME type, e.g. `image/png`; the upload must send exactly this Content-Type',
+})
+const OwnerType = t.String({ pattern: '^[a-z][a-z0-9_]{0,49}$', description: 'What the file is attached to, e.g. `standalone`, `chat_message`, `document`' })
+const OwnerId = t.String({ minLength: 1, maxLength: 255, description: 'Id of the owning record (your own or Ecobase\'s)' })
+const Metadata = t.Record(t.String(), t.Unknown(), { description: 'Caller-supplied JSON, stored as given' })
+const Dimension = Int({ minimum: 0, maximum: 2147483647 })
+const Status = t.Union([t.Literal('pending'), t.Literal('ready')])
+
+export const StorageAttachment = t.Object(
+  {
+    id: t.String(),
+    ecosystemId: t.String(),
+    customerId: t.String(),
+    ownerType: t.String({ description: 'For example standalone, chat_message, document' }),
+    ownerId: t.Optional(t.Nullable(t.String())),
+    objectKey: t.String({ description: 'Key in the object store that the presigned URLs address' }),
+    storageKind: t.String({ description: 'Backing store kind: `local` or `s3`' }),
+    filename: t.String(),
+    contentType: t.String(),
+    sizeBytes: Int(),
+    contentHash: t.String({ description: 'SHA-256 of the bytes, lowercase hex' }),
+    width: t.Optional(t.Nullable(Int())),
+    height: t.Optional(t.Nullable(Int())),
+    durationMs: t.Optional(t.Nullable(Int())),
+    status: t.String({ description: '`pending` (bytes awaited) or `ready` (counts toward the quota)' }),
+    metadata: t.Optional(t.Nullable(t.Record(t.String(), t.Unknown()))),
+    createdAt: t.String(),
+    updatedAt: t.String(),
+    deletedAt: t.Optional(t.Nullable(t.String())),
+  },
+  { title: 'StorageAttachment' },
+)
+
+export const StoragePresignedUpload = t.Object(
+  {
+    attachment: StorageAttachment,
+    uploadUrl: t.String({ format: 'uri', description: 'Presigned PUT URL: send the bytes here, directly' }),
+    uploadMethod: t.Literal('PUT'),
+    uploadHeaders: t.Record(t.String(), t.String(), {
+      description: 'Headers the PUT must carry exactly (they are signed); Content-Length follows from the body',
+    }),
+    expiresAt: t.String({ description: 'When uploadUrl stops working' }),
+  },
+  { title: 'StoragePresignedUpload' },
+)
+
+export const StorageDeduplicated = t.Object(
+  { attachment: StorageAttachment, deduplicated: t.Literal(true) },
+  { title: 'StorageDeduplicated', description: 'The caller already has these bytes (ready); nothing to upload' },
+)
+
+export const StorageQuotaExceeded = t.Object(
+  {
+    error: ErrorBody.properties.error,
+    used: Int({ description: 'Bytes used by ready attachments' }),
+    quota: Int({ description: "The caller's total quota in bytes" }),
+    requested: Int({ description: 'Declared size of the rejected upload' }),
+  },
+  { title: 'StorageQuotaExceeded' },
+)
+
+export const StorageAttachmentEnvelope = t.Object({ attachment: StorageAttachment }, { title: 'StorageAttachmentEnvelope' })
+
+export const StorageDownload = t.Object(
+  {
+    url: t.String({ format: 'uri', description: 'Presigned GET URL; the response names the file (Content-Disposition)' }),
+    expiresAt: t.String({ description: 'When url stops working' }),
+  },
+  { title: 'StorageDownload' },
+)
+
+export const UsageStorageQuota = t.Object(
+  {
+    quotaBytes: Int({ description: 'Per-user quota: the override, else the default (5 GiB unless configured)' }),
+    usageBytes: Int({ description: 'Bytes of ready, non-deleted attachments' }),
+    availableBytes: Int({ description: 'max(0, quotaBytes - usageBytes)' }),
+  },
+  { title: 'UsageStorageQuota' },
+)
+
+export const UsageStorageQuotaRow = t.Object(
+  {
+    userId: t.String({ description: 'The customer id' }),
+    ownerId: t.String({ description: 'The ecosystem id the override is scoped to' }),
+    quotaBytes: Int(),
+    updatedAt: t.String(),
+  },
+  { title: 'UsageStorageQuotaRow' },
+)
+
+export const UploadBody = t.Object({
+  filename: Filename,
+  contentType: ContentType,
+  sizeBytes: Int({ minimum: 0, description: 'Exact size of the bytes to upload' }),
+  contentHash: t.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 of the bytes, hex' }),
+  ownerType: t.Optional(OwnerType),
+  ownerId: t.Optional(t.Nullable(OwnerId)),
+  metadata: t.Optional(t.Nullable(Metadata)),
+  width: t.Optional(t.Nullable(Dimension)),
+  height: t.Optional(t.Nullable(Dimension)),
+  durationMs: t.Optional(t.Nullable(Dimension)),
+})
+
+export const AttachmentPatch = t.Object(
+  {
+    filename: t.Optional(Filename),
+    metadata: t.Optional(t.Nullable(Metadata)),
+    ownerType: t.Optional(OwnerType),
+    ownerId: t.Optional(t.Nullable(OwnerId)),
+    width: t.Optional(t.Nullable(Dimension)),
+    height: t.Optional(t.Nullable(Dimension)),
+    durationMs: t.Optional(t.Nullable(Dimension)),
+  },
+  { minProperties: 1 },
+)
+
+export const AttachmentListQuery = t.Object({
+  ownerType: t.Optional(OwnerType),
+  ownerId: t.Optional(OwnerId),
+  status: t.Optional(Status),
+})
+
+export const QuotaBody = t.Object({ quotaBytes: Int({ minimum: 0, description: 'Total bytes this customer may keep' }) })

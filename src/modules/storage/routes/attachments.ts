@@ -1,0 +1,114 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../../deps'
+import type { PrincipalSource } from '../../../platform/auth'
+import { errors } from '../../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
+import {
+  AttachmentListQuery,
+  AttachmentPatch,
+  StorageAttachment,
+  StorageAttachmentEnvelope,
+  StorageDeduplicated,
+  StorageDownload,
+  StoragePresignedUpload,
+  StorageQuotaExceeded,
+  UploadBody,
+} from '../model'
+import type { StorageService } from '../service'
+
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+const WHO =
+  'The caller is the customer of a customer token, or an account member acting with X-Ecosystem-Id (its own customer record). Attachments are private to that customer.'
+
+export function attachmentRoutes(deps: Deps, storage: StorageService, users: PrincipalSource, tenancy: TenancySource) {
+  const { attachments } = storage
+  return new Elysia({ name: 'storage-attachments', prefix: '/storage', detail: { tags: ['storage'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .post(
+      '/uploads',
+      async ({ tenant, body, status }) => {
+        const result = await attachments.presign(tenant, body)
+        if (result.deduplicated) return status(200, { attachment: result.attachment, deduplicated: true as const })
+        const { deduplicated: _, ...upload } = result
+        return status(201, upload)
+      },
+      {
+        tenant: 'customer',
+        body: UploadBody,
+        response: { 200: StorageDeduplicated, 201: StoragePresignedUpload, 413: StorageQuotaExceeded, ...errors(400, 401, 403, 404) },
+        detail: {
+          operationId: 'storageUploadCreate',
+          summary: 'Start an upload: a pending attachment and a presigned PUT URL',
+          description:
+            'Bytes never pass through the API. PUT exactly `sizeBytes` bytes to `uploadUrl` with `uploadHeaders` (type, length and SHA-256 are bound by the signature) before `expiresAt`, then call complete. ' +
+            '200 StorageDeduplicated: you already have a ready attachment with these bytes; it is returned as it is (PATCH it to rename or re-attach) and nothing is uploaded. ' +
+            '413 `quota_exceeded` (StorageQuotaExceeded) when used + sizeBytes would exceed your quota; 400 `file_too_large` above STORAGE_MAX_UPLOAD_BYTES. ' +
+            WHO,
+        },
+      },
+    )
+    .post('/attachments/:id/complete', async ({ tenant, params }) => ({ attachment: await attachments.complete(tenant, params.id) }), {
+      tenant: 'customer',
+      params: Id,
+      response: { 200: StorageAttachmentEnvelope, 413: StorageQuotaExceeded, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'storageAttachmentComplete',
+        summary: 'Confirm the bytes arrived: pending → ready',
+        description:
+          'Checks the store holds the declared size, then makes the attachment ready and counts it toward your quota, re-checked under a per-customer lock so concurrent completes never pass the quota together. ' +
+          'Idempotent for a ready attachment. 409 `upload_incomplete` when the bytes are missing or of another size; 413 `quota_exceeded` when the quota would now be exceeded (the uploaded bytes are deleted; the attachment stays pending). ' +
+          WHO,
+      },
+    })
+    .get('/attachments', ({ tenant, query }) => attachments.list(tenant, query, pageParams(query)), {
+      tenant: 'customer',
+      query: t.Composite([PageQuery, AttachmentListQuery]),
+      response: { 200: paged(StorageAttachment, 'StorageAttachmentPage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'storageAttachmentList', summary: 'Your attachments, newest first (deleted ones excluded)', description: WHO },
+    })
+    .get('/attachments/:id', async ({ tenant, params }) => ({ attachment: await attachments.get(tenant, params.id) }), {
+      tenant: 'customer',
+      params: Id,
+      response: { 200: StorageAttachmentEnvelope, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'storageAttachmentGet', summary: 'One attachment', description: WHO },
+    })
+    .patch('/attachments/:id', async ({ tenant, params, body }) => ({ attachment: await attachments.update(tenant, params.id, body) }), {
+      tenant: 'customer',
+      params: Id,
+      body: AttachmentPatch,
+      response: { 200: StorageAttachmentEnvelope, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'storageAttachmentUpdate',
+        summary: 'Rename, re-attach (ownerType/ownerId) or change metadata',
+        description: `The bytes, type, size and hash never change. ${WHO}`,
+      },
+    })
+    .delete(
+      '/attachments/:id',
+      async ({ tenant, params, status }) => {
+        await attachments.remove(tenant, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'customer',
+        params: Id,
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        detail: {
+          operationId: 'storageAttachmentDelete',
+          summary: 'Delete an attachment',
+          description: `Soft delete: it disappears and stops counting toward your quota at once; the bytes are purged after STORAGE_PURGE_AFTER_SECONDS. ${WHO}`,
+        },
+      },
+    )
+    .get('/attachments/:id/download', ({ tenant, params }) => attachments.download(tenant, params.id), {
+      tenant: 'customer',
+      params: Id,
+      response: { 200: StorageDownload, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'storageAttachmentDownload',
+        summary: 'A presigned download URL',
+        description: `The URL serves the bytes with Content-Disposition naming the file, until \`expiresAt\`. 409 \`attachment_pending\` while the upload is not complete. ${WHO}`,
+      },
+    })
+}

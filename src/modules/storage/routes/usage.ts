@@ -1,0 +1,57 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../../deps'
+import type { PrincipalSource } from '../../../platform/auth'
+import { errors } from '../../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
+import { QuotaBody, UsageStorageQuota, UsageStorageQuotaRow } from '../model'
+import type { StorageService } from '../service'
+
+const UserId = t.Object({ userId: t.String({ format: 'uuid', description: 'The customer id' }) })
+const ADMIN = 'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id).'
+
+export function usageRoutes(deps: Deps, storage: StorageService, users: PrincipalSource, tenancy: TenancySource) {
+  const { quotas } = storage
+  return new Elysia({ name: 'storage-usage', prefix: '/usage', detail: { tags: ['usage'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .get('/storage', ({ tenant }) => quotas.usage(tenant), {
+      tenant: 'customer',
+      response: { 200: UsageStorageQuota, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'usageStorageGet',
+        summary: 'Your storage quota and usage',
+        description:
+          'Usage counts ready, non-deleted attachments. The quota is the override an admin set for you in this ecosystem, else STORAGE_DEFAULT_QUOTA_BYTES (5 GiB). The caller is as for /storage routes.',
+      },
+    })
+    .get('/storage/quotas', ({ tenant, query }) => quotas.list(tenant, pageParams(query)), {
+      tenant: 'admin',
+      query: PageQuery,
+      response: { 200: paged(UsageStorageQuotaRow, 'UsageStorageQuotaPage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'usageStorageQuotaList', summary: 'Quota overrides in the ecosystem, latest first', description: ADMIN },
+    })
+    .put('/storage/quotas/:userId', ({ tenant, params, body }) => quotas.set(tenant, params.userId, body.quotaBytes), {
+      tenant: 'admin',
+      params: UserId,
+      body: QuotaBody,
+      response: { 200: UsageStorageQuotaRow, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'usageStorageQuotaSet',
+        summary: "Set a customer's quota in this ecosystem",
+        description: `A quota below current usage blocks new uploads and keeps existing files. 404 when the customer is not in the ecosystem. ${ADMIN}`,
+      },
+    })
+    .delete(
+      '/storage/quotas/:userId',
+      async ({ tenant, params, status }) => {
+        await quotas.remove(tenant, params.userId)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'admin',
+        params: UserId,
+        response: { 204: t.Void({ description: 'Back to the default quota' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: 'usageStorageQuotaDelete', summary: "Remove a customer's quota override", description: `404 when there is none. ${ADMIN}` },
+      },
+    )
+}

@@ -1,0 +1,100 @@
+import type { S3Client } from '@aws-sdk/client-s3'
+import type { StorageConfig } from '../../config'
+import { contentDisposition, type ObjectStore, type PresignedGet, type PresignedPut } from './types'
+
+type S3Settings = NonNullable<StorageConfig['s3']>
+
+/**
+ * The AWS SDK, loaded on first use: it is tens of megabytes of memory that an embedded server on
+ * the local store never needs (PERFORMANCE.md P7).
+ */
+const loadSdk = async () => {
+  const [s3, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')])
+  return { ...s3, getSignedUrl: presigner.getSignedUrl }
+}
+
+/** Any S3-compatible bucket (AWS, MinIO, R2, ...), addressed through presigned SigV4 URLs. */
+export class S3ObjectStore implements ObjectStore {
+  readonly kind = 's3' as const
+  private sdk: Promise<{ sdk: Awaited<ReturnType<typeof loadSdk>>; client: S3Client }> | undefined
+  private readonly bucket: string
+
+  constructor(private readonly settings: S3Settings, private readonly now: () => Date) {
+    this.bucket = settings.bucket
+  }
+
+  private connect() {
+    this.sdk ??= loadSdk().then((sdk) => ({ sdk, client: this.createClient(sdk) }))
+    return this.sdk
+  }
+
+  private createClient(sdk: Awaited<ReturnType<typeof loadSdk>>): S3Client {
+    const settings = this.settings
+    return new sdk.S3Client({
+      ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+      region: settings.region,
+      forcePathStyle: settings.forcePathStyle,
+      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+      // Otherwise the SDK signs a CRC32 of an empty body into presigned PUTs (STACK-NOTES).
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+      maxAttempts: 3,
+    })
+  }
+
+  async presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number }): Promise<PresignedPut> {
+    const { sdk, client } = await this.connect()
+    const checksum = Buffer.from(input.sha256Hex, 'hex').toString('base64')
+    const command = new sdk.PutObjectCommand({
+      Bucket: this.bucket,
+      Key: input.key,
+      ContentType: input.contentType,
+      ContentLength: input.sizeBytes,
+      ChecksumSHA256: checksum,
+    })
+    const signingDate = this.now()
+    // Type, length and checksum are signed headers (not hoisted into the query): a PUT with other
+    // values fails the signature, and S3 refuses a body whose SHA-256 differs from the checksum.
+    const url = await sdk.getSignedUrl(client, command, {
+      expiresIn: input.expiresIn,
+      signingDate,
+      signableHeaders: new Set(['content-type', 'content-length']),
+      unhoistableHeaders: new Set(['x-amz-checksum-sha256']),
+    })
+    return {
+      url,
+      headers: { 'content-type': input.contentType, 'x-amz-checksum-sha256': checksum },
+      expiresAt: new Date(signingDate.getTime() + input.expiresIn * 1000),
+    }
+  }
+
+  async presignGet(input: { key: string; filename: string; contentType: string; expiresIn: number }): Promise<PresignedGet> {
+    const { sdk, client } = await this.connect()
+    const command = new sdk.GetObjectCommand({
+      Bucket: this.bucket,
+      Key: input.key,
+      ResponseContentDisposition: contentDisposition(input.filename),
+      ResponseContentType: input.contentType,
+    })
+    const signingDate = this.now()
+    const url = await sdk.getSignedUrl(client, command, { expiresIn: input.expiresIn, signingDate })
+    return { url, expiresAt: new Date(signingDate.getTime() + input.expiresIn * 1000) }
+  }
+
+  async head(key: string): Promise<{ sizeBytes: number } | null> {
+    const { sdk, client } = await this.connect()
+    try {
+      const res = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }))
+      return { sizeBytes: Number(res.ContentLength ?? 0) }
+    } catch (err) {
+      const e = err as { name?: string; $metadata?: { httpStatusCode?: number } }
+      if (e.name === 'NotFound' || e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return null
+      throw err
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const { sdk, client } = await this.connect()
+    await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }))
+  }
+}

@@ -1,0 +1,44 @@
+/** A presigned upload: PUT the bytes to `url` with exactly `headers` (Content-Length comes from the body). */
+export interface PresignedPut {
+  url: string
+  headers: Record<string, string>
+  expiresAt: Date
+}
+
+export interface PresignedGet {
+  url: string
+  expiresAt: Date
+}
+
+/**
+ * Where attachment bytes live. Bytes never pass through the API: callers PUT and GET them at
+ * presigned URLs the store issues. Every adapter passes tests/providers/storage.contract.test.ts.
+ */
+export interface ObjectStore {
+  /** Recorded on each attachment as `storageKind`. */
+  readonly kind: 'local' | 's3'
+  /** A URL that accepts exactly these bytes (type, length and SHA-256 bound by the signature) until it expires. */
+  presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number }): Promise<PresignedPut>
+  /** A URL that serves the object as a download named `filename`. */
+  presignGet(input: { key: string; filename: string; contentType: string; expiresIn: number }): Promise<PresignedGet>
+  /** Size of the stored object, or null when nothing is stored under `key`. */
+  head(key: string): Promise<{ sizeBytes: number } | null>
+  /** Removes the object; removing a missing object is not an error. */
+  delete(key: string): Promise<void>
+  /** Stores that the service serves itself (local) answer their signed URLs here. */
+  serve?(request: Request): Promise<Response>
+}
+
+/** Path under which the local store's signed URLs are served (see modules/storage/routes). */
+export const LOCAL_OBJECTS_PATH = '/storage/objects'
+
+/**
+ * `Content-Disposition: attachment` naming the file (RFC 6266): an ASCII fallback for old
+ * clients and the exact name as RFC 5987 `filename*`. `attachment` also keeps browsers from
+ * rendering uploaded HTML on the serving origin.
+ */
+export function contentDisposition(filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_') || 'download'
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`
+}

@@ -1,0 +1,86 @@
+import { createHash } from 'node:crypto'
+import { createHarness, type Harness, type RegisteredUser } from './harness'
+import { startS3, type S3Peer } from './s3'
+import { customerOf, provision, type Provisioned } from './tenancy'
+
+export type StoreKind = 'local' | 's3'
+/** Every storage behaviour test runs on both stores. */
+export const STORE_KINDS: StoreKind[] = ['local', 's3']
+
+export const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
+export const bytesOf = (text: string) => new TextEncoder().encode(text)
+
+export interface Creds {
+  token: string
+  headers?: Record<string, string>
+}
+
+/**
+ * An app on a fresh database with the given store (s3: a real s3rver of its own, fresh bucket),
+ * one ecosystem, its owner, and a customer with a token.
+ */
+export async function storageApp(kind: StoreKind, env: Record<string, string> = {}) {
+  let s3: S3Peer | undefined
+  let storeEnv: Record<string, string> = {}
+  if (kind === 's3') {
+    s3 = await startS3()
+    storeEnv = s3.env(await s3.createBucket())
+  }
+  const h = await createHarness({ ...storeEnv, ...env })
+  const owner = await h.register()
+  const org = await provision(h, owner)
+  const customer = await customerOf(h, org, owner)
+  const creds: Creds = { token: customer.token }
+
+  /** fetch for presigned URLs: the app's own (local store) in-process, anything else (s3rver) over the network. */
+  const fetchUrl = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const req = new Request(input, init)
+    return new URL(req.url).host === 'localhost' ? h.app.handle(req) : fetch(req)
+  }
+
+  /** POST /storage/uploads for `bytes` (declared fields overridable). */
+  const presign = (bytes: Uint8Array, body: Record<string, unknown> = {}, who: Creds = creds) =>
+    h.call('POST', '/storage/uploads', {
+      ...who,
+      body: { filename: 'hello.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength, contentHash: sha256(bytes), ...body },
+    })
+
+  /** PUTs `bytes` to a presigned upload exactly as told (headers can be overridden). */
+  const put = (upload: { uploadUrl: string; uploadHeaders: Record<string, string> }, bytes: Uint8Array, headers: Record<string, string> = {}) =>
+    fetchUrl(upload.uploadUrl, { method: 'PUT', headers: { ...upload.uploadHeaders, ...headers }, body: bytes as Uint8Array<ArrayBuffer> })
+
+  const complete = (id: string, who: Creds = creds) => h.call('POST', `/storage/attachments/${id}/complete`, who)
+
+  /** presign → PUT → complete; returns the ready attachment. */
+  async function upload(bytes: Uint8Array, body: Record<string, unknown> = {}, who: Creds = creds) {
+    const p = await presign(bytes, body, who)
+    if (p.status !== 201) throw new Error(`presign: ${p.status} ${JSON.stringify(p.body)}`)
+    const res = await put(p.body, bytes)
+    if (res.status !== 200) throw new Error(`PUT: ${res.status} ${await res.text()}`)
+    const c = await complete(p.body.attachment.id, who)
+    if (c.status !== 200) throw new Error(`complete: ${c.status} ${JSON.stringify(c.body)}`)
+    return c.body.attachment as { id: string; objectKey: string; sizeBytes: number; status: string; filename: string }
+  }
+
+  return {
+    kind,
+    h,
+    s3,
+    owner,
+    org,
+    customer,
+    creds,
+    fetchUrl,
+    presign,
+    put,
+    complete,
+    upload,
+    async close() {
+      await h.close()
+      await s3?.close()
+    },
+  }
+}
+
+export type StorageApp = Awaited<ReturnType<typeof storageApp>>
+export type { Harness, Provisioned, RegisteredUser }
