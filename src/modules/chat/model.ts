@@ -1,0 +1,93 @@
+import { t, type Static } from 'elysia'
+import { MEDIA_TYPE } from '../../platform/openapi'
+
+const Timestamp = t.String({ description: 'ISO 8601 UTC' })
+
+export const ChatConversation = t.Object(
+  {
+    id: t.String({ format: 'uuid' }),
+    title: t.String(),
+    model: t.String({ description: 'Model the replies come from; `dev` is the built-in development model (a deterministic echo, not an AI)' }),
+    personaSlug: t.Nullable(t.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'ChatConversation' },
+)
+
+export const ChatMessage = t.Object(
+  {
+    id: t.String({ format: 'uuid' }),
+    role: t.String({ description: '`user`, `assistant` or `tool`' }),
+    content: t.String({ description: 'Text; for a tool message, the JSON-encoded tool result' }),
+    toolName: t.Nullable(t.String()),
+    createdAt: Timestamp,
+    status: t.String({
+      description:
+        '`complete`; `partial`: the client disconnected before the reply finished (the text so far is kept); `failed`: the model service failed (a reply) or the call failed (a tool message)',
+    }),
+  },
+  { title: 'ChatMessage' },
+)
+
+export const ChatConversationDetail = t.Object(
+  { conversation: ChatConversation, messages: t.Array(ChatMessage, { description: 'Oldest first' }) },
+  { title: 'ChatConversationDetail' },
+)
+
+export const ChatConversationCreate = t.Object(
+  {
+    title: t.Optional(t.String({ maxLength: 200, description: 'Default: "New conversation"' })),
+    model: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Default: the persona's model, else CHAT_MODEL" })),
+    personaSlug: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'A persona of the ecosystem; its prompt and service are used' })),
+  },
+  { title: 'ChatConversationCreate' },
+)
+
+export const ChatConversationRename = t.Object({ title: t.String({ minLength: 1, maxLength: 200 }) }, { title: 'ChatConversationRename' })
+
+export const ChatMessageEdit = t.Object({ content: t.String({ minLength: 1 }) }, { title: 'ChatMessageEdit' })
+
+export const ChatSendMessage = t.Object(
+  {
+    message: t.String({ minLength: 1 }),
+    clientMessageId: t.Optional(
+      t.String({ minLength: 1, maxLength: 255, description: 'Idempotency key for the user message, unique within the conversation' }),
+    ),
+  },
+  { title: 'ChatSendMessage' },
+)
+
+const event = <E extends string, D extends ReturnType<typeof t.Object>>(name: E, data: D, description: string) =>
+  t.Object({ event: t.Literal(name), data }, { description })
+
+/**
+ * One server-sent event of a chat turn: the SSE `event:` line is `event`, the `data:` line is
+ * `data` as JSON. Order: open, then token / tool_call_started / tool_call_completed, then done
+ * or error.
+ */
+export const ChatStreamEvent = t.Union(
+  [
+    event(
+      'open',
+      t.Object({ conversationId: t.String(), userMessageId: t.String(), assistantMessageId: t.String() }),
+      'The stream has opened; the user message is stored and the reply will have `assistantMessageId`',
+    ),
+    event('token', t.Object({ text: t.String() }), 'A chunk of streamed assistant text'),
+    event('tool_call_started', t.Object({ name: t.String(), arguments: t.String({ description: 'JSON-encoded tool arguments' }) }), 'The model invoked a tool'),
+    event(
+      'tool_call_completed',
+      t.Object({ name: t.String(), ok: t.Boolean(), result: t.String({ description: 'JSON-encoded tool result' }) }),
+      'A tool finished',
+    ),
+    event('done', t.Object({}), 'The turn completed; the reply is stored'),
+    event('error', t.Object({ message: t.String() }), 'The turn failed (the HTTP status stays 200); the text so far is stored as a failed reply'),
+  ],
+  {
+    title: 'ChatStreamEvent',
+    description: 'Server-sent events (text/event-stream); each frame is `event: <name>` and `data: <JSON>`, as one of these',
+    [MEDIA_TYPE]: 'text/event-stream',
+  },
+)
+
+export type ChatEvent = Static<typeof ChatStreamEvent>

@@ -1,0 +1,76 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../../deps'
+import type { PrincipalSource } from '../../../platform/auth'
+import { errors } from '../../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
+import { ChatConversation, ChatConversationCreate, ChatConversationDetail, ChatConversationRename, ChatMessage, ChatMessageEdit } from '../model'
+import type { ChatService } from '../service'
+
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+const MessageId = t.Object({ id: t.String({ format: 'uuid' }), messageId: t.String({ format: 'uuid' }) })
+export const CUSTOMER =
+  "The caller's own conversations: a customer token, or an account member with X-Ecosystem-Id (acting as its own customer record)."
+
+/** Conversations of the calling customer. */
+export function conversationRoutes(deps: Deps, chat: ChatService, users: PrincipalSource, tenancy: TenancySource) {
+  return new Elysia({ name: 'chat-conversations', prefix: '/chat/conversations', detail: { tags: ['chat'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .post('', async ({ tenant, body, status }) => status(201, await chat.create(tenant, body ?? {})), {
+      tenant: 'customer',
+      body: t.Optional(ChatConversationCreate),
+      response: { 201: ChatConversation, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'chatCreateConversation',
+        summary: 'Start a conversation',
+        description: `With \`personaSlug\`, replies use the persona's prompt, service and model (404 \`persona_not_found\`). \`model\` defaults to the persona's model, else CHAT_MODEL (\`dev\` when no model service is configured). ${CUSTOMER}`,
+      },
+    })
+    .get('', ({ tenant, query }) => chat.list(tenant, pageParams(query)), {
+      tenant: 'customer',
+      query: PageQuery,
+      response: { 200: paged(ChatConversation, 'ChatConversationPage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'chatListConversations', summary: 'Conversations, newest first', description: CUSTOMER },
+    })
+    .get('/:id', ({ tenant, params }) => chat.detail(tenant, params.id), {
+      tenant: 'customer',
+      params: Id,
+      response: { 200: ChatConversationDetail, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'chatGetConversation',
+        summary: 'A conversation with its messages',
+        description: `Messages oldest first; a reply still streaming is not listed yet. ${CUSTOMER}`,
+      },
+    })
+    .patch('/:id', ({ tenant, params, body }) => chat.rename(tenant, params.id, body.title), {
+      tenant: 'customer',
+      params: Id,
+      body: ChatConversationRename,
+      response: { 200: ChatConversation, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'chatRenameConversation', summary: 'Rename a conversation', description: CUSTOMER },
+    })
+    .delete(
+      '/:id',
+      async ({ tenant, params, status }) => {
+        await chat.remove(tenant, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'customer',
+        params: Id,
+        response: { 204: t.Void({ description: 'Deleted with its messages' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: 'chatDeleteConversation', summary: 'Delete a conversation', description: CUSTOMER },
+      },
+    )
+    .patch('/:id/messages/:messageId', ({ tenant, params, body }) => chat.editMessage(tenant, params.id, params.messageId, body.content), {
+      tenant: 'customer',
+      params: MessageId,
+      body: ChatMessageEdit,
+      response: { 200: ChatMessage, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'chatEditMessage',
+        summary: 'Edit a user message',
+        description: `Drops every message after it; POST …/regenerate then streams a new reply. 409 \`not_editable\` for other roles, \`in_progress\` while a reply streams. ${CUSTOMER}`,
+      },
+    })
+}

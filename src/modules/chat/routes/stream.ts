@@ -1,0 +1,50 @@
+import { Elysia, sse, t } from 'elysia'
+import type { Deps } from '../../../deps'
+import type { PrincipalSource } from '../../../platform/auth'
+import { errors } from '../../../platform/errors'
+import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
+import { type ChatEvent, ChatSendMessage, ChatStreamEvent } from '../model'
+import type { ChatService } from '../service'
+import { CUSTOMER } from './conversations'
+
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+
+const STREAM = `Answers 200 \`text/event-stream\`: \`open\` (conversationId, userMessageId, assistantMessageId), then \`token\` (text) and \`tool_call_started\` / \`tool_call_completed\` around each tool call, then \`done\`; or \`error\` (message) when the model service fails or times out (CHAT_TIMEOUT_SECONDS), the HTTP status staying 200. Refusals before the stream starts are ordinary JSON errors. A client that disconnects stops the model request; the text so far is kept as a \`partial\` reply.`
+
+/** Relays a turn's events as SSE frames (`event:` name, `data:` JSON). */
+async function* relay(events: AsyncGenerator<ChatEvent>, set: { headers: Record<string, unknown> }) {
+  // Proxies such as nginx would otherwise buffer the stream and hold the tokens back.
+  set.headers['x-accel-buffering'] = 'no'
+  for await (const event of events) yield sse(event)
+}
+
+/** The streamed chat turns. */
+export function streamRoutes(deps: Deps, chat: ChatService, users: PrincipalSource, tenancy: TenancySource) {
+  return new Elysia({ name: 'chat-stream', prefix: '/chat/conversations', detail: { tags: ['chat'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .post('/:id/messages', async function* ({ tenant, params, body, request, set }) {
+      yield* relay(await chat.send(tenant, params.id, body, request.signal), set)
+    }, {
+      tenant: 'customer',
+      params: Id,
+      body: ChatSendMessage,
+      response: { 200: ChatStreamEvent, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'chatSendMessage',
+        summary: 'Send a message and stream the reply',
+        description: `${STREAM} The user message is stored before the stream opens. With \`clientMessageId\`, sending again does not store a second message: it answers the stored reply as events, or 409 \`in_progress\` while it is still streaming (409 \`client_message_id_reused\` when the message text differs). 409 \`in_progress\` also while another reply of the conversation streams; 409 \`persona_unavailable\` when its persona was deleted. ${CUSTOMER}`,
+      },
+    })
+    .post('/:id/regenerate', async function* ({ tenant, params, request, set }) {
+      yield* relay(await chat.regenerate(tenant, params.id, request.signal), set)
+    }, {
+      tenant: 'customer',
+      params: Id,
+      response: { 200: ChatStreamEvent, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'chatRegenerate',
+        summary: 'Stream a new reply to the last user message',
+        description: `Drops the reply and tool calls after the last user message first. ${STREAM} 409 \`nothing_to_regenerate\` without a user message, \`in_progress\` while a reply streams. ${CUSTOMER}`,
+      },
+    })
+}

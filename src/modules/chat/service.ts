@@ -1,0 +1,227 @@
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Db } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Tenant } from '../../platform/tenancy'
+import type { PersonaArea } from '../persona/service'
+import { type ConversationRow, conversationView, type MessageRow, messageView } from './history'
+import type { ChatEvent } from './model'
+import { conversations, messages } from './schema'
+import { currentTime } from './tools/clock'
+import { memoryTools, type MemoryTools } from './tools/memory'
+import { ToolRegistry } from './tools/registry'
+import { replyInProgress, type TurnTarget, TurnRunner } from './turns'
+
+export interface ChatOptions {
+  /** Persona memory; when given, conversations with a persona get memory_recall and memory_save. */
+  memory?: MemoryTools
+}
+
+const DEFAULT_TITLE = 'New conversation'
+const notFound = () => new AppError(404, 'not_found', 'No such conversation')
+const inProgress = () => new AppError(409, 'in_progress', 'A reply in this conversation is still streaming')
+
+/** Conversations of the calling customer, and the turns that stream their replies. */
+export class ChatService {
+  readonly tools: ToolRegistry
+  private readonly turns: TurnRunner
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly personas: Pick<PersonaArea, 'forChat'>,
+    options: ChatOptions = {},
+  ) {
+    this.tools = new ToolRegistry().register(currentTime)
+    if (options.memory) this.tools.register(...memoryTools(options.memory))
+    this.turns = new TurnRunner(deps, this.tools)
+  }
+
+  async create(tenant: Tenant, input: { title?: string; model?: string; personaSlug?: string }) {
+    let model = input.model
+    if (input.personaSlug !== undefined) {
+      const persona = await this.personas.forChat(tenant.ecosystemId, input.personaSlug)
+      if (!persona) throw new AppError(404, 'persona_not_found', 'No persona with this slug in the ecosystem')
+      model ??= persona.model ?? undefined
+    }
+    const [row] = await this.deps.db
+      .insert(conversations)
+      .values({
+        ownerId: tenant.ecosystemId,
+        customerId: tenant.customerId,
+        title: input.title || DEFAULT_TITLE,
+        model: model ?? this.deps.llm.defaultModel,
+        personaSlug: input.personaSlug ?? null,
+      })
+      .returning()
+    return conversationView(row!)
+  }
+
+  async list(tenant: Tenant, page: PageParams) {
+    const where = this.mine(tenant)
+    const [rows, [count]] = await Promise.all([
+      this.deps.db.select().from(conversations).where(where).orderBy(desc(conversations.createdAt), desc(conversations.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(conversations).where(where),
+    ])
+    return pageOf(rows.map(conversationView), count!.n, page)
+  }
+
+  async detail(tenant: Tenant, id: string) {
+    const conversation = await this.conversation(tenant, id)
+    return { conversation: conversationView(conversation), messages: (await this.messagesOf(this.deps.db, conversation)).map(messageView) }
+  }
+
+  async rename(tenant: Tenant, id: string, title: string) {
+    const [row] = await this.deps.db
+      .update(conversations)
+      .set({ title, updatedAt: this.deps.now() })
+      .where(and(eq(conversations.id, id), this.mine(tenant)))
+      .returning()
+    if (!row) throw notFound()
+    return conversationView(row)
+  }
+
+  async remove(tenant: Tenant, id: string): Promise<void> {
+    const deleted = await this.deps.db
+      .delete(conversations)
+      .where(and(eq(conversations.id, id), this.mine(tenant)))
+      .returning({ id: conversations.id })
+    if (!deleted[0]) throw notFound()
+  }
+
+  /** Changes a user message and drops every message after it; the message then has no reply until regenerated. */
+  async editMessage(tenant: Tenant, id: string, messageId: string, content: string) {
+    const row = await this.deps.db.transaction(async (tx) => {
+      const { conversation, history } = await this.lock(tx, tenant, id)
+      const message = history.find((m) => m.id === messageId)
+      if (!message) throw new AppError(404, 'not_found', 'No such message in this conversation')
+      if (message.role !== 'user') throw new AppError(409, 'not_editable', 'Only user messages can be edited')
+      this.assertIdle(history)
+      await this.dropAfter(tx, conversation, message)
+      return this.updateUser(tx, message, { content, replyId: null, replyState: 'none' })
+    })
+    return messageView(row)
+  }
+
+  /**
+   * Stores the user message and returns the events of its reply. Refusals (not found, 409) are
+   * thrown here, before any event. The same `clientMessageId` again answers the stored reply.
+   */
+  async send(tenant: Tenant, id: string, input: { message: string; clientMessageId?: string }, signal: AbortSignal): Promise<AsyncGenerator<ChatEvent>> {
+    const key = input.clientMessageId
+    const outcome = await this.deps.db.transaction(async (tx) => {
+      const { conversation, history } = await this.lock(tx, tenant, id)
+      const repeated = key === undefined ? undefined : history.find((m) => m.clientMessageId === key)
+      if (repeated) return { kind: 'repeat' as const, conversation, repeated }
+      this.assertIdle(history)
+      const target = await this.target(tx, conversation)
+      const [user] = await tx
+        .insert(messages)
+        .values({
+          conversationId: conversation.id,
+          ownerId: conversation.ownerId,
+          customerId: conversation.customerId,
+          role: 'user',
+          content: input.message,
+          clientMessageId: key ?? null,
+          replyId: crypto.randomUUID(),
+          replyState: 'streaming',
+        })
+        .returning()
+      return { kind: 'turn' as const, start: { conversation, user: user!, history: [...history, user!], target } }
+    })
+    if (outcome.kind === 'repeat') return this.repeat(outcome.conversation, outcome.repeated, input.message)
+    return this.turns.run(outcome.start, signal)
+  }
+
+  /** Drops the reply (and tool calls) after the last user message and streams a new one. */
+  async regenerate(tenant: Tenant, id: string, signal: AbortSignal): Promise<AsyncGenerator<ChatEvent>> {
+    const start = await this.deps.db.transaction(async (tx) => {
+      const { conversation, history } = await this.lock(tx, tenant, id)
+      this.assertIdle(history)
+      const last = history.findLast((m) => m.role === 'user')
+      if (!last) throw new AppError(409, 'nothing_to_regenerate', 'The conversation has no user message to answer')
+      const target = await this.target(tx, conversation)
+      await this.dropAfter(tx, conversation, last)
+      const user = await this.updateUser(tx, last, { replyId: crypto.randomUUID(), replyState: 'streaming' })
+      return { conversation, user, history: [...history.filter((m) => m.seq < last.seq), user], target }
+    })
+    return this.turns.run(start, signal)
+  }
+
+  private async repeat(conversation: ConversationRow, user: MessageRow, message: string): Promise<AsyncGenerator<ChatEvent>> {
+    if (user.content !== message) {
+      throw new AppError(409, 'client_message_id_reused', 'This clientMessageId was already used for a different message')
+    }
+    if (replyInProgress(user, this.deps.now())) throw new AppError(409, 'in_progress', 'The reply to this message is still streaming')
+    const [reply] = user.replyId
+      ? await this.deps.db.select().from(messages).where(and(eq(messages.id, user.replyId), eq(messages.ownerId, conversation.ownerId)))
+      : []
+    return this.turns.replay(conversation, user, reply)
+  }
+
+  /** The model service, model and prompt of a conversation: its persona's, else the default service. */
+  private async target(tx: Db, conversation: ConversationRow): Promise<TurnTarget> {
+    if (!conversation.personaSlug) return { client: this.deps.llm.fallback, model: conversation.model, personaId: null, systemPrompt: null }
+    const persona = await this.personas.forChat(conversation.ownerId, conversation.personaSlug, tx)
+    if (!persona) throw new AppError(409, 'persona_unavailable', `The persona "${conversation.personaSlug}" of this conversation no longer exists`)
+    return {
+      client: persona.client ?? this.deps.llm.fallback,
+      model: conversation.model,
+      personaId: persona.id,
+      systemPrompt: persona.systemPrompt || null,
+    }
+  }
+
+  /**
+   * Takes the caller's conversation's row lock for the transaction (and marks it active), so that
+   * turns of one conversation are decided one at a time on every replica; returns it with its
+   * messages. 404 when it is not the caller's.
+   */
+  private async lock(tx: Db, tenant: Tenant, id: string): Promise<{ conversation: ConversationRow; history: MessageRow[] }> {
+    const [conversation] = await tx
+      .update(conversations)
+      .set({ updatedAt: this.deps.now() })
+      .where(and(eq(conversations.id, id), this.mine(tenant)))
+      .returning()
+    if (!conversation) throw notFound()
+    return { conversation, history: await this.messagesOf(tx, conversation) }
+  }
+
+  /** 409 while a reply of the conversation is streaming (a mark its replica stopped refreshing does not count). */
+  private assertIdle(history: MessageRow[]): void {
+    const now = this.deps.now()
+    if (history.some((m) => replyInProgress(m, now))) throw inProgress()
+  }
+
+  private async dropAfter(tx: Db, conversation: ConversationRow, message: MessageRow): Promise<void> {
+    await tx.delete(messages).where(and(eq(messages.conversationId, conversation.id), eq(messages.ownerId, conversation.ownerId), gt(messages.seq, message.seq)))
+  }
+
+  private async updateUser(tx: Db, message: MessageRow, patch: Pick<Partial<MessageRow>, 'content' | 'replyId' | 'replyState'>): Promise<MessageRow> {
+    const [row] = await tx
+      .update(messages)
+      .set({ ...patch, updatedAt: this.deps.now() })
+      .where(and(eq(messages.id, message.id), eq(messages.ownerId, message.ownerId)))
+      .returning()
+    return row!
+  }
+
+  private messagesOf(db: Db, conversation: ConversationRow): Promise<MessageRow[]> {
+    return db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.conversationId, conversation.id), eq(messages.ownerId, conversation.ownerId)))
+      .orderBy(asc(messages.seq))
+  }
+
+  private async conversation(tenant: Tenant, id: string): Promise<ConversationRow> {
+    const [row] = await this.deps.db.select().from(conversations).where(and(eq(conversations.id, id), this.mine(tenant)))
+    if (!row) throw notFound()
+    return row
+  }
+
+  private mine(tenant: Tenant) {
+    return and(eq(conversations.ownerId, tenant.ecosystemId), eq(conversations.customerId, tenant.customerId))
+  }
+}

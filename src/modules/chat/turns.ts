@@ -1,0 +1,171 @@
+import { and, eq } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { type ChatModel, type LlmToolCall, LlmError } from '../../providers/llm'
+import { type ConversationRow, type MessageRow, toLlmMessages } from './history'
+import type { ChatEvent } from './model'
+import { conversations, type MessageStatus, messages } from './schema'
+import type { ToolContext, ToolOutcome, ToolRegistry } from './tools/registry'
+
+/** A replica streaming a reply touches its user message this often... */
+const HEARTBEAT_MS = 5_000
+/** ...so a `streaming` mark older than this was left by a replica that died: it no longer blocks. */
+const STALE_AFTER_MS = 30_000
+/** Model calls with tools offered per turn; one more without tools then forces an answer. */
+const MAX_TOOL_ROUNDS = 4
+
+/** Which model answers a conversation, and as whom. */
+export interface TurnTarget {
+  client: ChatModel
+  model: string
+  personaId: string | null
+  systemPrompt: string | null
+}
+
+export interface TurnStart {
+  conversation: ConversationRow
+  /** The user message the reply answers; its `replyId` is the reply's id. */
+  user: MessageRow
+  /** Every message up to and including `user`. */
+  history: MessageRow[]
+  target: TurnTarget
+}
+
+export function replyInProgress(user: MessageRow, now: Date): boolean {
+  return user.replyState === 'streaming' && now.getTime() - user.updatedAt.getTime() < STALE_AFTER_MS
+}
+
+/** Streams one chat turn: model output and tool calls out as events, the reply into the database. */
+export class TurnRunner {
+  constructor(
+    private readonly deps: Deps,
+    private readonly tools: ToolRegistry,
+  ) {}
+
+  /**
+   * The events of a turn. `signal` is the client's connection: when it goes away the upstream
+   * request is aborted and the text so far is stored as a `partial` reply. Never throws.
+   */
+  async *run(start: TurnStart, signal: AbortSignal): AsyncGenerator<ChatEvent> {
+    const { conversation, user, target } = start
+    const upstream = new AbortController()
+    const stop = () => upstream.abort()
+    signal.addEventListener('abort', stop, { once: true })
+    if (signal.aborted) stop()
+    const heartbeat = setInterval(() => void this.touch(user), HEARTBEAT_MS)
+    const context: ToolContext = {
+      tenant: { ecosystemId: conversation.ownerId, customerId: conversation.customerId },
+      personaId: target.personaId,
+      now: this.deps.now,
+      signal: upstream.signal,
+    }
+    let text = ''
+    let status: MessageStatus = 'partial'
+    let error: string | null = null
+    try {
+      yield { event: 'open', data: { conversationId: conversation.id, userMessageId: user.id, assistantMessageId: user.replyId! } }
+      const input = toLlmMessages(start.history, target.systemPrompt)
+      for (let round = 0; ; round++) {
+        const calls: LlmToolCall[] = []
+        let roundText = ''
+        const tools = round < MAX_TOOL_ROUNDS ? this.tools.specs(context) : []
+        for await (const event of target.client.stream({ model: target.model, messages: input, tools, signal: upstream.signal })) {
+          if (event.type === 'text') {
+            text += event.text
+            roundText += event.text
+            yield { event: 'token', data: { text: event.text } }
+          } else if (event.type === 'tool_call') calls.push(event.call)
+        }
+        if (calls.length === 0 || tools.length === 0) break
+        input.push({ role: 'assistant', content: roundText, toolCalls: calls })
+        for (const call of calls) {
+          yield { event: 'tool_call_started', data: { name: call.name, arguments: call.arguments } }
+          const outcome = await this.tools.call(call, context)
+          await this.storeTool(conversation, call, outcome)
+          input.push({ role: 'tool', toolCallId: call.id, content: outcome.result })
+          yield { event: 'tool_call_completed', data: { name: call.name, ok: outcome.ok, result: outcome.result } }
+        }
+      }
+      status = 'complete'
+      yield { event: 'done', data: {} }
+    } catch (err) {
+      if (signal.aborted) return
+      status = 'failed'
+      error = err instanceof LlmError ? err.message : 'The reply failed'
+      if (!(err instanceof LlmError)) this.deps.logger.error('chat turn failed', { conversationId: conversation.id, error: String((err as Error)?.stack ?? err) })
+      yield { event: 'error', data: { message: error } }
+    } finally {
+      clearInterval(heartbeat)
+      signal.removeEventListener('abort', stop)
+      upstream.abort()
+      await this.finish(start, text, status, error)
+    }
+  }
+
+  /** A repeated send (same clientMessageId) of a finished turn: the stored reply as events. */
+  async *replay(conversation: ConversationRow, user: MessageRow, reply: MessageRow | undefined): AsyncGenerator<ChatEvent> {
+    yield { event: 'open', data: { conversationId: conversation.id, userMessageId: user.id, assistantMessageId: reply?.id ?? user.replyId ?? user.id } }
+    if (reply?.content) yield { event: 'token', data: { text: reply.content } }
+    if (reply?.status === 'complete') {
+      yield { event: 'done', data: {} }
+      return
+    }
+    const message = !reply
+      ? 'This message has no stored reply (it was edited, or its reply was interrupted); regenerate one'
+      : reply.status === 'failed'
+        ? (reply.error ?? 'The reply failed')
+        : 'The reply was cut short when the client disconnected; regenerate for a full reply'
+    yield { event: 'error', data: { message } }
+  }
+
+  private async storeTool(conversation: ConversationRow, call: LlmToolCall, outcome: ToolOutcome): Promise<void> {
+    await this.deps.db.insert(messages).values({
+      conversationId: conversation.id,
+      ownerId: conversation.ownerId,
+      customerId: conversation.customerId,
+      role: 'tool',
+      content: outcome.result,
+      status: outcome.ok ? 'complete' : 'failed',
+      toolName: call.name,
+      toolCallId: call.id,
+      toolArguments: call.arguments,
+    })
+  }
+
+  /** Stores the reply and releases the turn. A conversation deleted meanwhile takes the reply with it. */
+  private async finish(start: TurnStart, text: string, status: MessageStatus, error: string | null): Promise<void> {
+    const { conversation, user } = start
+    const now = this.deps.now()
+    try {
+      await this.deps.db.transaction(async (tx) => {
+        await tx.insert(messages).values({
+          id: user.replyId!,
+          conversationId: conversation.id,
+          ownerId: conversation.ownerId,
+          customerId: conversation.customerId,
+          role: 'assistant',
+          content: text,
+          status,
+          error,
+        })
+        await tx.update(messages).set({ replyState: 'done', updatedAt: now }).where(and(eq(messages.id, user.id), eq(messages.ownerId, user.ownerId)))
+        await tx
+          .update(conversations)
+          .set({ updatedAt: now })
+          .where(and(eq(conversations.id, conversation.id), eq(conversations.ownerId, conversation.ownerId)))
+      })
+    } catch (err) {
+      this.deps.logger.warn('chat reply not stored', { conversationId: conversation.id, error: String((err as Error)?.message ?? err) })
+    }
+  }
+
+  private async touch(user: MessageRow): Promise<void> {
+    try {
+      await this.deps.db
+        .update(messages)
+        .set({ updatedAt: this.deps.now() })
+        .where(and(eq(messages.id, user.id), eq(messages.ownerId, user.ownerId), eq(messages.replyState, 'streaming')))
+    } catch (err) {
+      this.deps.logger.warn('chat heartbeat failed', { error: String((err as Error)?.message ?? err) })
+    }
+  }
+}

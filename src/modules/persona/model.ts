@@ -1,0 +1,152 @@
+import { t } from 'elysia'
+import { SLUG_PATTERN } from '../auth/accounts'
+
+const Text = (maxLength: number, description?: string) => t.String({ maxLength, ...(description ? { description } : {}) })
+const NullableText = (maxLength: number) => t.Nullable(Text(maxLength))
+const Timestamp = t.String({ description: 'ISO 8601 UTC' })
+const Visibility = t.Union([t.Literal('private'), t.Literal('unlisted'), t.Literal('public')], {
+  description: '`private`: only inside the ecosystem; `unlisted`: readable publicly by slug; `public`: also listed publicly',
+})
+
+export const PersonaServiceModel = t.Union(
+  [t.String({ description: 'Model id' }), t.Object({ id: t.String() }, { additionalProperties: true, description: 'Model descriptor as the provider lists it' })],
+  { title: 'PersonaServiceModel' },
+)
+
+export const PersonaService = t.Object(
+  {
+    id: t.String(),
+    templateId: t.Optional(t.Nullable(t.String())),
+    providerKind: t.String({ description: '`openai`, `ollama`, `openrouter` or `openai_compatible`; all are spoken to with the OpenAI chat-completions protocol' }),
+    name: t.String(),
+    baseUrl: t.String(),
+    hasApiKey: t.Boolean({ description: 'Whether an API key is stored; the key itself is never returned' }),
+    connectStatus: t.String({ description: '`never` (not tried), `connected` or `failed` (see connectError)' }),
+    connectError: t.Optional(t.Nullable(t.String())),
+    lastConnectedAt: t.Optional(t.Nullable(Timestamp)),
+    models: t.Array(PersonaServiceModel, { description: 'Models listed at the last successful connect' }),
+    modelsFetchedAt: t.Optional(t.Nullable(Timestamp)),
+    documentationUrl: t.Optional(t.Nullable(t.String())),
+    statusUrl: t.Optional(t.Nullable(t.String())),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'PersonaService' },
+)
+
+export const PersonaServiceTemplate = t.Object(
+  {
+    id: t.String(),
+    providerKind: t.String(),
+    name: t.String(),
+    baseUrl: t.Nullable(t.String({ description: 'Default base URL; null: you must give one' })),
+    requiresApiKey: t.Boolean(),
+    documentationUrl: t.String(),
+    statusUrl: t.Nullable(t.String()),
+  },
+  { title: 'PersonaServiceTemplate' },
+)
+
+const BaseUrl = t.String({ pattern: '^https?://', maxLength: 2000, description: 'OpenAI-compatible API root, e.g. https://api.openai.com/v1' })
+const ApiKey = t.String({ minLength: 1, maxLength: 1000, description: 'Stored encrypted; never returned' })
+
+export const PersonaServiceCreate = t.Object({
+  templateId: t.Optional(t.String({ description: 'A template id from GET /persona/service-templates: fills providerKind, name, baseUrl and links' })),
+  name: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+  baseUrl: t.Optional(BaseUrl),
+  apiKey: t.Optional(ApiKey),
+})
+
+export const PersonaServicePatch = t.Object(
+  {
+    name: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+    baseUrl: t.Optional(BaseUrl),
+    apiKey: t.Optional(t.Nullable(ApiKey, { description: 'null removes the stored key' })),
+  },
+  { minProperties: 1 },
+)
+
+const personaFields = {
+  name: t.String({ minLength: 1, maxLength: 200 }),
+  description: NullableText(2000),
+  modelPrompt: Text(20000, 'System prompt the model receives'),
+  voice: NullableText(2000),
+  character: NullableText(5000),
+  examples: NullableText(20000),
+  visibility: Visibility,
+  serviceId: t.Nullable(t.String({ format: 'uuid', description: 'A persona service of this ecosystem; null: the default service' })),
+  model: t.Nullable(t.String({ minLength: 1, maxLength: 200, description: "Model id; null: the service's default" })),
+}
+const Slug = t.String({ pattern: SLUG_PATTERN, description: 'Unique within the ecosystem' })
+
+export const Persona = t.Object(
+  { id: t.String(), slug: t.String(), ...personaFields, createdBy: t.Nullable(t.String()), createdAt: Timestamp, updatedAt: Timestamp },
+  { title: 'Persona' },
+)
+
+export const PersonaCreate = t.Object({
+  slug: Slug,
+  name: personaFields.name,
+  description: t.Optional(personaFields.description),
+  modelPrompt: t.Optional(personaFields.modelPrompt),
+  voice: t.Optional(personaFields.voice),
+  character: t.Optional(personaFields.character),
+  examples: t.Optional(personaFields.examples),
+  visibility: t.Optional(personaFields.visibility),
+  serviceId: t.Optional(personaFields.serviceId),
+  model: t.Optional(personaFields.model),
+})
+
+export const PersonaPatch = t.Partial(t.Object({ slug: Slug, ...personaFields }), { minProperties: 1 })
+
+export const PublicOwner = t.Nullable(
+  t.Object({ slug: t.String(), displayName: t.Nullable(t.String()), avatarUrl: t.Nullable(t.String()) }, { title: 'PublicOwner' }),
+  { description: 'The account that created the persona; null when it has no public profile (no slug)' },
+)
+
+const EcosystemId = t.String({ description: 'The ecosystem the persona belongs to (pass it as ?ecosystem= when a slug is ambiguous)' })
+
+export const PublicPersonaSummary = t.Object(
+  {
+    slug: t.String(),
+    name: t.String(),
+    description: t.Nullable(t.String()),
+    visibility: t.Literal('public'),
+    createdAt: Timestamp,
+    owner: PublicOwner,
+    ecosystemId: EcosystemId,
+  },
+  { title: 'PublicPersonaSummary' },
+)
+
+export const PublicPersona = t.Object(
+  {
+    slug: t.String(),
+    name: t.String(),
+    description: t.Nullable(t.String()),
+    modelPrompt: t.String(),
+    voice: t.Nullable(t.String()),
+    character: t.Nullable(t.String()),
+    examples: t.Nullable(t.String()),
+    visibility: t.Union([t.Literal('public'), t.Literal('unlisted')]),
+    createdAt: Timestamp,
+    owner: PublicOwner,
+    ecosystemId: EcosystemId,
+  },
+  { title: 'PublicPersona' },
+)
+
+export const PublicUserProfile = t.Object(
+  {
+    slug: t.String(),
+    displayName: t.Nullable(t.String()),
+    avatarUrl: t.Nullable(t.String()),
+    createdAt: Timestamp,
+    personas: t.Array(PublicPersonaSummary, { description: 'Public personas the user created, newest first (at most 100)' }),
+  },
+  { title: 'PublicUserProfile' },
+)
+
+export const EcosystemQuery = t.Object({
+  ecosystem: t.Optional(t.String({ minLength: 1, maxLength: 253, description: 'Ecosystem id or rdid' })),
+})

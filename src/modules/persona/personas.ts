@@ -1,0 +1,135 @@
+import { and, desc, eq, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { type Db, isUniqueViolation } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Tenant } from '../../platform/tenancy'
+import type { ModelServices } from './model-services'
+import { personas, type Visibility } from './schema'
+
+type PersonaRow = typeof personas.$inferSelect
+
+export interface PersonaInput {
+  slug: string
+  name: string
+  description: string | null
+  modelPrompt: string
+  voice: string | null
+  character: string | null
+  examples: string | null
+  visibility: Visibility
+  serviceId: string | null
+  model: string | null
+}
+
+/** What a chat turn needs of a persona. */
+export interface ChatPersona {
+  id: string
+  systemPrompt: string
+  serviceId: string | null
+  model: string | null
+}
+
+const notFound = () => new AppError(404, 'not_found', 'No such persona in this ecosystem')
+
+export const personaView = (p: PersonaRow) => ({
+  id: p.id,
+  slug: p.slug,
+  name: p.name,
+  description: p.description,
+  modelPrompt: p.modelPrompt,
+  voice: p.voice,
+  character: p.character,
+  examples: p.examples,
+  visibility: p.visibility,
+  serviceId: p.serviceId,
+  model: p.model,
+  createdBy: p.createdBy,
+  createdAt: p.createdAt.toISOString(),
+  updatedAt: p.updatedAt.toISOString(),
+})
+
+/** The system prompt: the persona's prompt, then its character, voice and examples when set. */
+export function systemPrompt(p: Pick<PersonaRow, 'modelPrompt' | 'character' | 'voice' | 'examples'>): string {
+  const parts = [p.modelPrompt.trim()]
+  if (p.character) parts.push(`Character: ${p.character}`)
+  if (p.voice) parts.push(`Voice: ${p.voice}`)
+  if (p.examples) parts.push(`Examples:\n${p.examples}`)
+  return parts.filter(Boolean).join('\n\n')
+}
+
+/** Personas of an ecosystem: managed by its admins, read by its members, used by chat. */
+export class Personas {
+  constructor(
+    private readonly deps: Deps,
+    private readonly services: ModelServices,
+  ) {}
+
+  async list(tenant: Tenant, page: PageParams) {
+    const where = eq(personas.ecosystemId, tenant.ecosystemId)
+    const [rows, [count]] = await Promise.all([
+      this.deps.db.select().from(personas).where(where).orderBy(desc(personas.createdAt), desc(personas.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(personas).where(where),
+    ])
+    return pageOf(rows.map(personaView), count!.n, page)
+  }
+
+  async get(tenant: Tenant, id: string) {
+    const [row] = await this.deps.db.select().from(personas).where(and(eq(personas.id, id), eq(personas.ecosystemId, tenant.ecosystemId)))
+    if (!row) throw notFound()
+    return personaView(row)
+  }
+
+  async create(tenant: Tenant, input: Pick<PersonaInput, 'slug' | 'name'> & Partial<PersonaInput>) {
+    await this.checkService(tenant, input.serviceId)
+    return this.write(async () => {
+      const [row] = await this.deps.db
+        .insert(personas)
+        .values({ ...input, ecosystemId: tenant.ecosystemId, createdBy: tenant.actor.kind === 'user' ? tenant.actor.userId : null })
+        .returning()
+      return row!
+    })
+  }
+
+  async update(tenant: Tenant, id: string, patch: Partial<PersonaInput>) {
+    await this.checkService(tenant, patch.serviceId)
+    return this.write(async () => {
+      const [row] = await this.deps.db
+        .update(personas)
+        .set({ ...patch, updatedAt: this.deps.now() })
+        .where(and(eq(personas.id, id), eq(personas.ecosystemId, tenant.ecosystemId)))
+        .returning()
+      if (!row) throw notFound()
+      return row
+    })
+  }
+
+  async remove(tenant: Tenant, id: string): Promise<void> {
+    const deleted = await this.deps.db
+      .delete(personas)
+      .where(and(eq(personas.id, id), eq(personas.ecosystemId, tenant.ecosystemId)))
+      .returning({ id: personas.id })
+    if (!deleted[0]) throw notFound()
+  }
+
+  /** The persona a conversation names, whatever its visibility (chat happens inside the ecosystem). */
+  async forChat(ecosystemId: string, slug: string, db: Db = this.deps.db): Promise<ChatPersona | null> {
+    const [row] = await db.select().from(personas).where(and(eq(personas.ecosystemId, ecosystemId), eq(personas.slug, slug)))
+    return row ? { id: row.id, systemPrompt: systemPrompt(row), serviceId: row.serviceId, model: row.model } : null
+  }
+
+  private async checkService(tenant: Tenant, serviceId: string | null | undefined): Promise<void> {
+    if (serviceId && !(await this.services.exists(tenant.ecosystemId, serviceId))) {
+      throw new AppError(404, 'service_not_found', 'serviceId names no persona service of this ecosystem')
+    }
+  }
+
+  private async write(fn: () => Promise<PersonaRow>) {
+    try {
+      return personaView(await fn())
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'Another persona of this ecosystem has this slug')
+      throw err
+    }
+  }
+}

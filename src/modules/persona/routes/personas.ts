@@ -1,0 +1,65 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../../deps'
+import type { PrincipalSource } from '../../../platform/auth'
+import { errors } from '../../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
+import { Persona, PersonaCreate, PersonaPatch } from '../model'
+import type { PersonaArea } from '../service'
+
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+const ADMIN = 'Needs the admin or owner role in the ecosystem (X-Ecosystem-Id).'
+const MEMBER = 'Any team member of the ecosystem (X-Ecosystem-Id) may read personas, whatever their visibility.'
+
+/** Personas of an ecosystem: admins manage them, members read them. */
+export function personaRoutes(deps: Deps, area: PersonaArea, users: PrincipalSource, tenancy: TenancySource) {
+  const personas = area.personas
+  return new Elysia({ name: 'persona-personas', prefix: '/persona/personas', detail: { tags: ['persona'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .get('', ({ tenant, query }) => personas.list(tenant, pageParams(query)), {
+      tenant: 'member',
+      query: PageQuery,
+      response: { 200: paged(Persona, 'PersonaPage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'personaList', summary: 'Personas of the ecosystem, newest first', description: MEMBER },
+    })
+    .post('', async ({ tenant, body, status }) => status(201, await personas.create(tenant, body)), {
+      tenant: 'admin',
+      body: PersonaCreate,
+      response: { 201: Persona, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'personaCreate',
+        summary: 'Create a persona',
+        description: `Visibility defaults to \`private\`. Without \`serviceId\` and \`model\` the persona uses the default service. 409 \`slug_taken\`; 404 \`service_not_found\`. The creating account is the persona's public owner. ${ADMIN}`,
+      },
+    })
+    .get('/:id', ({ tenant, params }) => personas.get(tenant, params.id), {
+      tenant: 'member',
+      params: Id,
+      response: { 200: Persona, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'personaGet', summary: 'One persona', description: MEMBER },
+    })
+    .patch('/:id', ({ tenant, params, body }) => personas.update(tenant, params.id, body), {
+      tenant: 'admin',
+      params: Id,
+      body: PersonaPatch,
+      response: { 200: Persona, ...errors(400, 401, 403, 404, 409) },
+      detail: { operationId: 'personaUpdate', summary: 'Change a persona', description: `409 \`slug_taken\`; 404 \`service_not_found\`. ${ADMIN}` },
+    })
+    .delete(
+      '/:id',
+      async ({ tenant, params, status }) => {
+        await personas.remove(tenant, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'admin',
+        params: Id,
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        detail: {
+          operationId: 'personaDelete',
+          summary: 'Delete a persona',
+          description: `Conversations that name it can no longer send (409 \`persona_unavailable\`) until a persona with the slug exists again. ${ADMIN}`,
+        },
+      },
+    )
+}

@@ -1,0 +1,83 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../../deps'
+import type { PrincipalSource } from '../../../platform/auth'
+import { errors } from '../../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
+import { PersonaService, PersonaServiceCreate, PersonaServicePatch, PersonaServiceTemplate } from '../model'
+import type { PersonaArea } from '../service'
+import { SERVICE_TEMPLATES } from '../templates'
+
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+const ADMIN = 'Needs the admin or owner role in the ecosystem (X-Ecosystem-Id). The API key is stored encrypted and shown only as `hasApiKey`.'
+
+/** Persona services: the LLM providers an ecosystem's personas use. */
+export function serviceRoutes(deps: Deps, area: PersonaArea, users: PrincipalSource, tenancy: TenancySource) {
+  const services = area.services
+  return new Elysia({ name: 'persona-services', prefix: '/persona', detail: { tags: ['persona'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .get('/service-templates', () => [...SERVICE_TEMPLATES], {
+      response: { 200: t.Array(PersonaServiceTemplate) },
+      detail: {
+        operationId: 'personaServiceTemplates',
+        summary: 'Built-in persona service templates',
+        description: 'OpenAI, Ollama, OpenRouter and any OpenAI-compatible service, with their documentation and status pages. No credentials needed.',
+      },
+    })
+    .get('/services', ({ tenant, query }) => services.list(tenant, pageParams(query)), {
+      tenant: 'admin',
+      query: PageQuery,
+      response: { 200: paged(PersonaService, 'PersonaServicePage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'personaServiceList', summary: 'Persona services of the ecosystem, newest first', description: ADMIN },
+    })
+    .post('/services', async ({ tenant, body, status }) => status(201, await services.create(tenant, body)), {
+      tenant: 'admin',
+      body: PersonaServiceCreate,
+      response: { 201: PersonaService, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'personaServiceCreate',
+        summary: 'Add a persona service',
+        description: `From a template (\`templateId\`) or any OpenAI-compatible \`baseUrl\`. 400 \`unknown_template\`, \`base_url_required\`, \`invalid_base_url\` (credentials belong in \`apiKey\`, not in the URL). ${ADMIN}`,
+      },
+    })
+    .get('/services/:id', ({ tenant, params }) => services.get(tenant, params.id), {
+      tenant: 'admin',
+      params: Id,
+      response: { 200: PersonaService, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'personaServiceGet', summary: 'One persona service', description: ADMIN },
+    })
+    .patch('/services/:id', ({ tenant, params, body }) => services.update(tenant, params.id, body), {
+      tenant: 'admin',
+      params: Id,
+      body: PersonaServicePatch,
+      response: { 200: PersonaService, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'personaServiceUpdate',
+        summary: 'Rename a persona service, or change its base URL or key',
+        description: `\`apiKey: null\` removes the key. A new base URL or key resets \`connectStatus\` to \`never\`. ${ADMIN}`,
+      },
+    })
+    .delete(
+      '/services/:id',
+      async ({ tenant, params, status }) => {
+        await services.remove(tenant, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'admin',
+        params: Id,
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: 'personaServiceDelete', summary: 'Delete a persona service', description: `Personas that used it fall back to the default service. ${ADMIN}` },
+      },
+    )
+    .post('/services/:id/connect', ({ tenant, params }) => services.connect(tenant, params.id), {
+      tenant: 'admin',
+      params: Id,
+      response: { 200: PersonaService, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'personaServiceConnect',
+        summary: "Connect: list the provider's models",
+        description: `Calls the provider's GET /models (timeout CHAT_TIMEOUT_SECONDS). On success \`connectStatus\` is \`connected\` and \`models\`, \`modelsFetchedAt\` and \`lastConnectedAt\` are set; on failure it is \`failed\` with \`connectError\`. Either way the answer is 200 with the service. ${ADMIN}`,
+      },
+    })
+}

@@ -1,0 +1,181 @@
+import OpenAI from 'openai'
+import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
+import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, LlmError } from './index'
+
+export interface OpenAiSettings {
+  baseUrl: string
+  apiKey: string | null
+  /** Longest silence allowed: before the response starts and between two chunks. */
+  idleTimeoutMs: number
+}
+
+/** Any OpenAI-compatible chat-completions service (OpenAI, Ollama, OpenRouter, vLLM, ...), through the `openai` SDK. */
+export class OpenAiChatModel implements ChatModel {
+  readonly kind = 'openai' as const
+  private readonly client: OpenAI
+
+  constructor(private readonly settings: OpenAiSettings) {
+    this.client = new OpenAI({
+      baseURL: settings.baseUrl,
+      // The SDK refuses to start without a key; keyless services (Ollama) ignore it.
+      apiKey: settings.apiKey ?? 'none',
+      maxRetries: 0,
+      // The SDK would print unparsable chunks (user text) to the console.
+      logLevel: 'off',
+    })
+  }
+
+  async *stream(request: LlmRequest): AsyncGenerator<LlmEvent> {
+    const watch = new Watchdog(this.settings.idleTimeoutMs, request.signal)
+    let finished = false
+    try {
+      const stream = await this.client.chat.completions.create(
+        {
+          model: request.model,
+          messages: request.messages.map(toOpenAi),
+          stream: true,
+          ...(request.tools?.length
+            ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: t })) }
+            : {}),
+        },
+        { signal: watch.signal },
+      )
+      const calls = new ToolCallAssembler()
+      let reason: string | null = null
+      for await (const chunk of stream) {
+        // Chunks already received still come out of the SDK after an abort.
+        if (watch.signal.aborted) break
+        watch.kick()
+        const choice = firstChoice(chunk)
+        if (!choice) continue
+        const content = choice.delta?.content
+        if (typeof content === 'string' && content) yield { type: 'text', text: content }
+        for (const delta of choice.delta?.tool_calls ?? []) calls.add(delta)
+        if (choice.finish_reason) reason = choice.finish_reason
+      }
+      // The SDK ends the iteration quietly when its request is aborted.
+      watch.throwIfStopped()
+      if (!reason) throw new LlmError('upstream', 'The model service ended the reply before finishing')
+      for (const call of calls.complete()) yield { type: 'tool_call', call }
+      finished = true
+      yield { type: 'finish', reason }
+    } catch (err) {
+      throw watch.explain(err)
+    } finally {
+      watch.dispose(!finished)
+    }
+  }
+
+  async listModels(signal?: AbortSignal): Promise<LlmModelInfo[]> {
+    const watch = new Watchdog(this.settings.idleTimeoutMs, signal)
+    try {
+      const page = await this.client.models.list({ signal: watch.signal })
+      return page.data.map((m) => ({ ...m }) as LlmModelInfo)
+    } catch (err) {
+      throw watch.explain(err)
+    } finally {
+      watch.dispose(true)
+    }
+  }
+}
+
+/** Aborts the upstream request when the caller aborts or when nothing arrives for `idleMs`. */
+class Watchdog {
+  private readonly controller = new AbortController()
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private timedOut = false
+  private readonly onAbort = () => this.controller.abort()
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly caller?: AbortSignal,
+  ) {
+    if (caller?.aborted) this.controller.abort()
+    caller?.addEventListener('abort', this.onAbort, { once: true })
+    this.kick()
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal
+  }
+
+  kick(): void {
+    clearTimeout(this.timer)
+    this.timer = setTimeout(() => {
+      this.timedOut = true
+      this.controller.abort()
+    }, this.idleMs)
+  }
+
+  throwIfStopped(): void {
+    if (this.controller.signal.aborted) throw this.explain(null)
+  }
+
+  /** The LlmError for whatever ended the call, with a message fit for the end user. */
+  explain(err: unknown): LlmError {
+    if (err instanceof LlmError) return err
+    if (this.timedOut) return new LlmError('timeout', `The model service sent nothing for ${this.idleMs / 1000} s`)
+    if (this.caller?.aborted) return new LlmError('aborted', 'The request was cancelled')
+    if (err instanceof SyntaxError) return new LlmError('malformed', 'The model service sent a malformed chunk')
+    if (err instanceof OpenAI.APIConnectionError) return new LlmError('upstream', 'The model service cannot be reached')
+    if (err instanceof OpenAI.APIError) {
+      const detail = err.error && typeof err.error === 'object' ? (err.error as { message?: unknown }).message : undefined
+      const text = typeof detail === 'string' && detail ? detail : 'no details'
+      return new LlmError('upstream', err.status ? `The model service answered ${err.status}: ${text}` : `The model service failed: ${text}`)
+    }
+    return new LlmError('upstream', `The model service failed: ${(err as Error)?.message ?? 'unknown error'}`)
+  }
+
+  dispose(abort: boolean): void {
+    clearTimeout(this.timer)
+    this.caller?.removeEventListener('abort', this.onAbort)
+    if (abort) this.controller.abort()
+  }
+}
+
+function firstChoice(chunk: ChatCompletionChunk): ChatCompletionChunk.Choice | undefined {
+  if (!chunk || typeof chunk !== 'object' || !Array.isArray(chunk.choices)) {
+    throw new LlmError('malformed', 'The model service sent a chunk without choices')
+  }
+  return chunk.choices[0]
+}
+
+/** Tool calls arrive in pieces: `index`, `id` and `function.name` first, then argument fragments. */
+class ToolCallAssembler {
+  private readonly calls = new Map<number, { id: string; name: string; arguments: string }>()
+
+  add(delta: ChatCompletionChunk.Choice.Delta.ToolCall): void {
+    const index = typeof delta.index === 'number' ? delta.index : 0
+    const call = this.calls.get(index) ?? { id: '', name: '', arguments: '' }
+    if (delta.id) call.id = delta.id
+    if (delta.function?.name) call.name += delta.function.name
+    if (typeof delta.function?.arguments === 'string') call.arguments += delta.function.arguments
+    this.calls.set(index, call)
+  }
+
+  complete(): LlmToolCall[] {
+    return [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, call]) => {
+        if (!call.name) throw new LlmError('malformed', 'The model service sent a tool call without a name')
+        return { id: call.id || `call_${index}`, name: call.name, arguments: call.arguments || '{}' }
+      })
+  }
+}
+
+function toOpenAi(message: LlmMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.toolCallId, content: message.content }
+    case 'assistant':
+      return message.toolCalls?.length
+        ? {
+            role: 'assistant',
+            content: message.content || null,
+            tool_calls: message.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+          }
+        : { role: 'assistant', content: message.content }
+    default:
+      return { role: message.role, content: message.content }
+  }
+}

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { type ChatEvent, ChatRequestError } from '../../client'
+import { chatActor, type ChatActor, newConversation } from '../chat/support'
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai'
+import { createHarness, type Harness } from '../support/harness'
+import { connect } from './connect'
+
+let fake: FakeOpenAi
+let h: Harness
+let a: ChatActor
+beforeAll(async () => {
+  fake = startFakeOpenAi()
+  h = await createHarness({ OPENAI_BASE_URL: fake.url })
+  a = await chatActor(h)
+})
+afterAll(async () => {
+  await h.close()
+  await fake.stop()
+})
+
+const customerClient = () => connect(h, { tokens: { token: a.customer.token } }).client
+
+describe('typed client: chat.send', () => {
+  test('yields typed events, discriminated by name', async () => {
+    const client = customerClient()
+    const { data: conversation } = await client.api.chat.conversations.post({ model: 'fake-echo' })
+    const events: ChatEvent[] = []
+    let text = ''
+    for await (const ev of client.chat.send(conversation!.id, { message: 'current_time {"timezone":"UTC"} please' })) {
+      events.push(ev)
+      // Narrowing by `event` types `data`: these lines would not compile otherwise.
+      if (ev.event === 'token') text += ev.data.text
+      if (ev.event === 'tool_call_completed') expect(typeof ev.data.ok).toBe('boolean')
+      if (ev.event === 'open') expect(ev.data.conversationId).toBe(conversation!.id)
+    }
+    expect(events.map((e) => e.event).filter((n) => n !== 'token')).toEqual(['open', 'tool_call_started', 'tool_call_completed', 'done'])
+    expect(text).toStartWith('Tool said: {"now":')
+  })
+
+  test('regenerate streams a new reply', async () => {
+    const client = customerClient()
+    const c = await newConversation(h, a, { model: 'fake-echo' })
+    for await (const _ of client.chat.send(c.id, { message: 'hello' })) void _
+    const names: string[] = []
+    for await (const ev of client.chat.regenerate(c.id)) names.push(ev.event)
+    expect(names[0]).toBe('open')
+    expect(names.at(-1)).toBe('done')
+  })
+
+  test('a refusal before the stream is a ChatRequestError with the status and code', async () => {
+    const client = customerClient()
+    const error = await (async () => {
+      for await (const _ of client.chat.send(crypto.randomUUID(), { message: 'hi' })) void _
+    })().catch((e) => e)
+    expect(error).toBeInstanceOf(ChatRequestError)
+    expect(error.error).toEqual({ status: 404, code: 'not_found', message: 'No such conversation' })
+  })
+
+  test('abort ends the iteration quietly; the server stops the model and keeps the partial reply', async () => {
+    const client = customerClient()
+    const c = await newConversation(h, a, { model: 'slow' })
+    const abortsBefore = fake.aborted
+    const controller = new AbortController()
+    let tokens = 0
+    let assistantId = ''
+    for await (const ev of client.chat.send(c.id, { message: 'go' }, { signal: controller.signal })) {
+      if (ev.event === 'open') assistantId = ev.data.assistantMessageId
+      if (ev.event === 'token' && ++tokens === 3) controller.abort()
+    }
+    expect(tokens).toBe(3)
+    await fake.waitForAborts(abortsBefore + 1, 2000)
+    let reply
+    for (let i = 0; i < 100 && !reply; i++) {
+      const detail = await client.api.chat.conversations({ id: c.id }).get()
+      reply = detail.data?.messages.find((m) => m.id === assistantId)
+      if (!reply) await Bun.sleep(20)
+    }
+    expect(reply).toMatchObject({ role: 'assistant', status: 'partial' })
+  })
+})
