@@ -1,0 +1,121 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps'
+import type { PrincipalSource } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import { PageQuery, pageParams, paged } from '../../platform/paging'
+import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
+import {
+  EmbedBody,
+  MemoryCreate,
+  MemoryListQuery,
+  MemoryPatch,
+  PersonaMemory,
+  PersonaMemoryEmbedResult,
+  PersonaMemoryRecallResult,
+  RecallBody,
+} from './model'
+import type { PersonaMemoryService } from './service'
+
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+const WHO =
+  'With a customer token, or an account credential and X-Ecosystem-Id (a team member acts as its own customer). ' +
+  'A caller sees its own `user` memories and the persona\'s global (`persona`) ones; only ecosystem admins (admin or owner) change global ones (403 otherwise).'
+const TRANSITIONS =
+  'Status transitions: `active` → `superseded` when a memory is created with `supersedesId` naming it (final: never changes again, cannot be edited); ' +
+  '`active` → `archived` by POST /persona_memory/memories/{id}/archive; `archived` → `active` by /restore. Anything else is 409.'
+
+export function personaMemoryRoutes(deps: Deps, service: PersonaMemoryService, users: PrincipalSource, tenancy: TenancySource) {
+  return new Elysia({ name: 'persona_memory', prefix: '/persona_memory', detail: { tags: ['persona_memory'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .get('/memories', ({ tenant, query }) => service.list(tenant, query, pageParams(query)), {
+      tenant: 'customer',
+      query: t.Composite([PageQuery, MemoryListQuery]),
+      response: { 200: paged(PersonaMemory, 'PersonaMemoryPage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'personaMemoryList', summary: 'Memories the caller sees, newest first', description: `Deleted memories are never listed. ${WHO}` },
+    })
+    .post('/memories', async ({ tenant, body, status }) => status(201, await service.create(tenant, body)), {
+      tenant: 'customer',
+      body: MemoryCreate,
+      response: { 201: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'personaMemoryCreate',
+        summary: 'Remember something',
+        description:
+          'Embedded right away when the embedding service answers within 5 s (`embeddingModel` set), otherwise by the embed backfill. ' +
+          'With `supersedesId`: 404 when it names no memory you see, 400 `supersedes_mismatch` for another persona or scope, 409 `not_active` unless it is active. ' +
+          `409 \`slug_taken\` when an active memory of the same owner has the slug. ${TRANSITIONS} ${WHO}`,
+      },
+    })
+    .get('/memories/:id', ({ tenant, params }) => service.get(tenant, params.id), {
+      tenant: 'customer',
+      params: Id,
+      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'personaMemoryGet', summary: 'One memory', description: WHO },
+    })
+    .patch('/memories/:id', ({ tenant, params, body }) => service.update(tenant, params.id, body), {
+      tenant: 'customer',
+      params: Id,
+      body: MemoryPatch,
+      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'personaMemoryUpdate',
+        summary: 'Edit a memory',
+        description: `A new description or body is embedded again. 409 \`superseded\` for a superseded memory, 409 \`slug_taken\`. Status changes only by the transitions: ${TRANSITIONS} ${WHO}`,
+      },
+    })
+    .delete(
+      '/memories/:id',
+      async ({ tenant, params, status }) => {
+        await service.remove(tenant, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'customer',
+        params: Id,
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: 'personaMemoryDelete', summary: 'Delete a memory (soft delete)', description: `It sets \`deletedAt\`; the memory is then gone from every read and recall. ${WHO}` },
+      },
+    )
+    .post('/memories/:id/archive', ({ tenant, params }) => service.archive(tenant, params.id), {
+      tenant: 'customer',
+      params: Id,
+      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
+      detail: { operationId: 'personaMemoryArchive', summary: 'Archive a memory (no longer recalled)', description: `\`active\` → \`archived\`; 409 \`not_active\` otherwise. ${TRANSITIONS} ${WHO}` },
+    })
+    .post('/memories/:id/restore', ({ tenant, params }) => service.restore(tenant, params.id), {
+      tenant: 'customer',
+      params: Id,
+      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'personaMemoryRestore',
+        summary: 'Restore an archived memory',
+        description: `\`archived\` → \`active\`; 409 \`not_archived\` otherwise, 409 \`slug_taken\` when another active memory took its slug meanwhile. ${TRANSITIONS} ${WHO}`,
+      },
+    })
+    .post('/recall', ({ tenant, body }) => service.recall(tenant, body), {
+      tenant: 'customer',
+      body: RecallBody,
+      response: { 200: PersonaMemoryRecallResult, ...errors(400, 401, 403, 404, 503) },
+      detail: {
+        operationId: 'personaMemoryRecall',
+        summary: 'The memories most similar to a query',
+        description:
+          'Active, embedded memories of the persona that the caller sees and that are valid now (validFrom ≤ now < validTo), ranked by cosine similarity ' +
+          '(negatives clamped to 0); `tags` keeps memories with at least one of them. Each returned memory gets recallCount + 1 and lastRecalledAt. ' +
+          `503 \`embedding_unavailable\` when the query cannot be embedded. ${WHO}`,
+      },
+    })
+    .post('/embed', ({ tenant, body }) => service.embedPending(tenant, body.limit ?? 100), {
+      tenant: 'admin',
+      body: EmbedBody,
+      response: { 200: PersonaMemoryEmbedResult, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'personaMemoryEmbed',
+        summary: 'Embed memories waiting for an embedding',
+        description:
+          'Embeds up to `limit` memories of the ecosystem that have no embedding or one made by another model than the current one (superseded ones are skipped), ' +
+          'oldest first and those that failed before last. `failed` rows are retried on the next call; `more` is true when the batch was full. ' +
+          'A scheduled job does the same every minute for every ecosystem. Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id).',
+      },
+    })
+}
