@@ -41,6 +41,10 @@ COPY --from=deps /app/node_modules ./node_modules
 # would load a .env by itself).
 COPY . .
 
+# The embedded-database seed (initialised and migrated PGlite), so a container without
+# DATABASE_URL starts in about a second instead of running initdb (PERFORMANCE.md P7).
+RUN bun src/platform/db/seed.ts
+
 # Shown by GET /site/version; the image has no .git to read it from.
 ARG GIT_COMMIT=""
 ENV GIT_COMMIT=${GIT_COMMIT}

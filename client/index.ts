@@ -1,12 +1,16 @@
 import { treaty, type Treaty } from '@elysiajs/eden'
 import type { App } from '../src/app'
+import { chatClient } from './chat'
 import { authorizedFetch, type FetchLike } from './fetcher'
 import { Session } from './session'
 import type { Tokens } from './tokens'
+import { upload, type UploadOptions } from './upload'
 
 export type { FetchLike } from './fetcher'
 export { apiError, type ApiError } from './errors'
+export { ChatRequestError, type ChatEvent, type StreamOptions } from './chat'
 export type { Tokens } from './tokens'
+export type { Attachment, UploadOptions, UploadResult } from './upload'
 
 /** The typed API: every route of the server, e.g. `api.auth.me.get()` → `{ data, error, status }`. */
 export type Api = Treaty.Create<App>
@@ -97,6 +101,15 @@ export function createClient(options: ClientOptions) {
      * (streams, uploads). A string starting with `/` is a path under `baseUrl`.
      */
     fetch: ((input, init) => authFetch(typeof input === 'string' && input.startsWith('/') ? base + input : input, init)) as FetchLike,
+
+    /**
+     * Uploads a file: SHA-256 → presign → PUT straight to the object store → complete. Resolves
+     * `{ data: { attachment, deduplicated }, error: null }` or `{ data: null, error: { status, code, message } }`.
+     */
+    upload: (file: Blob & { name?: string }, options?: UploadOptions) => upload({ api, storeFetch: baseFetch }, file, options),
+
+    /** Chat turns as async iterators of typed events: `chat.send(conversationId, { message }, { signal })`, `chat.regenerate(…)`. */
+    chat: chatClient(api),
 
     /** Signs in; on success the tokens are kept (and `onTokens` called). */
     login: async (body: LoginBody) => keep(await plain.auth.login.post(body)),

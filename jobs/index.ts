@@ -1,16 +1,23 @@
 import { Cron } from 'croner'
 import type { Deps } from '../src/deps'
-import { withAdvisoryLock } from '../src/platform/db/locks'
+import { withAdvisoryLock, withSessionLock } from '../src/platform/db/locks'
+import { embedMemories } from './embed-memories'
+import { expireUploads } from './expire-uploads'
+import { purgeAttachments } from './purge-attachments'
 import { purgeOAuth } from './purge-oauth'
 import { purgeSessions } from './purge-sessions'
 import type { Job, JobReport } from './types'
 
 /** Every job Ecobase runs; this is the one place that schedules them. */
-export const JOBS: Job[] = [purgeSessions, purgeOAuth]
+export const JOBS: Job[] = [purgeSessions, purgeOAuth, expireUploads, purgeAttachments, embedMemories]
 
 /** Runs one job now under its advisory lock; `null` when another replica is running it. */
 export async function runJob(deps: Deps, job: Job): Promise<JobReport | null> {
-  const outcome = await withAdvisoryLock(deps.db, `job:${job.name}`, (tx) => job.run(deps, tx))
+  const name = `job:${job.name}`
+  const outcome =
+    job.lock === 'session'
+      ? await withSessionLock(deps.database, name, () => job.run(deps, deps.db))
+      : await withAdvisoryLock(deps.db, name, (tx) => job.run(deps, tx))
   return outcome.skipped ? null : outcome.value
 }
 
@@ -22,7 +29,9 @@ export function startJobs(deps: Deps): () => void {
       new Cron(job.schedule, { protect: true, name: job.name }, async () => {
         try {
           const report = await runJob(deps, job)
-          if (report) deps.logger.info('job finished', { job: job.name, ...report })
+          // A run that found nothing to do (every count 0) is only worth a debug line: some jobs run every minute.
+          const log = report && Object.values(report).some((n) => n !== 0) ? deps.logger.info : deps.logger.debug
+          if (report) log('job finished', { job: job.name, ...report })
         } catch (err) {
           deps.logger.error('job failed', { job: job.name, error: String(err) })
         }

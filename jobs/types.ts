@@ -5,9 +5,15 @@ export interface JobReport {
   [count: string]: number
 }
 
-/** One scheduled job: a croner pattern and a handler run inside its advisory-lock transaction. */
+/** One scheduled job: a croner pattern and a handler run under its advisory lock. */
 export interface Job {
   name: string
   schedule: string
-  run(deps: Deps, tx: Db): Promise<JobReport>
+  /**
+   * `transaction` (the default): `run` gets the transaction that holds the lock. `session`: for
+   * jobs that wait on the network, the lock is held with no transaction open and `run` gets
+   * `deps.db`, opening short transactions of its own.
+   */
+  lock?: 'transaction' | 'session'
+  run(deps: Deps, db: Db): Promise<JobReport>
 }

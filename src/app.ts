@@ -5,13 +5,29 @@ import { requestContext } from './platform/http'
 import { openApiPlugin } from './platform/openapi'
 import { authRoutes } from './modules/auth/routes'
 import { AuthService } from './modules/auth/service'
+import { chatRoutes } from './modules/chat/routes'
+import { ChatService } from './modules/chat/service'
+import { customerRoutes } from './modules/customer/routes'
 import { oauthSecuritySchemes } from './modules/oauth/model'
 import { oauthRoutes } from './modules/oauth/routes'
 import { OAuthService } from './modules/oauth/service'
+import { personaAreaRoutes } from './modules/persona/routes'
+import { PersonaArea } from './modules/persona/service'
+import { personaMemoryRoutes } from './modules/persona_memory/routes'
+import { memoryToolsFor } from './modules/persona_memory/chat-tools'
+import { PersonaMemoryService } from './modules/persona_memory/service'
+import { CustomerService } from './modules/customer/service'
+import { IdentifierService } from './modules/registry/identifiers'
+import { registryRoutes } from './modules/registry/routes'
+import { RegistryService } from './modules/registry/service'
 import { settingsRoutes } from './modules/settings/routes'
 import { SettingsService } from './modules/settings/service'
+import { LOCAL_OBJECTS_PATH, storageRoutes } from './modules/storage/routes'
+import { StorageService } from './modules/storage/service'
 import { systemRoutes } from './modules/system/routes'
 import { SystemService } from './modules/system/service'
+import { teamRoutes } from './modules/team/routes'
+import { TeamService } from './modules/team/service'
 import pkg from '../package.json'
 
 export const API_DESCRIPTION = `Ecobase: a multi-tenant backend service (accounts, OAuth, chat, storage, ...).
@@ -34,6 +50,17 @@ export function createApp(deps: Deps) {
   const oauth = new OAuthService(deps, auth)
   auth.acceptTokenKind('oauth', (claims) => oauth.tokens.resolve(claims))
   const system = new SystemService(deps)
+  const team = new TeamService(deps, auth.accounts)
+  const registry = new RegistryService(deps, team)
+  const identifiers = new IdentifierService(deps, registry.namespaces)
+  const customers = new CustomerService(deps, registry, team)
+  const storage = new StorageService(deps, customers)
+  const persona = new PersonaArea(deps, {
+    publicProfiles: (where) => auth.accounts.publicProfiles(where),
+    findEcosystem: (idOrRdid) => registry.findEcosystem(idOrRdid),
+  })
+  const personaMemory = new PersonaMemoryService(deps)
+  const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory) })
 
   const app = new Elysia()
     .use(
@@ -45,7 +72,7 @@ export function createApp(deps: Deps) {
         },
       }),
     )
-    .use(requestContext(deps))
+    .use(requestContext(deps, { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`] }))
     .onError({ as: 'global' }, ({ code, error, set, status }) => {
       if (error instanceof AppError) {
         if (error.headers) Object.assign(set.headers, error.headers)
@@ -68,8 +95,23 @@ export function createApp(deps: Deps) {
     .use(authRoutes(deps, auth))
     .use(settingsRoutes(settings, auth))
     .use(oauthRoutes(deps, oauth, auth))
+    .use(registryRoutes(registry, identifiers, auth))
+    .use(teamRoutes(team, auth))
+    .use(customerRoutes(deps, customers, auth))
+    .use(storageRoutes(deps, storage, auth, customers))
+    .use(personaAreaRoutes(deps, persona, auth, customers))
+    .use(chatRoutes(deps, chat, auth, customers))
+    .use(personaMemoryRoutes(deps, personaMemory, auth, customers))
 
-  return Object.assign(app, { services: { auth, settings } })
+  /** Subscribes every session kind to revocations made by other replicas (PostgreSQL NOTIFY). */
+  async function followRevocations(): Promise<() => Promise<void>> {
+    const stops = await Promise.all([auth.sessions.listen(), customers.sessions.listen()])
+    return async () => {
+      await Promise.all(stops.map((stop) => stop()))
+    }
+  }
+
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory }, followRevocations })
 }
 
 export type App = ReturnType<typeof createApp>

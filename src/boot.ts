@@ -1,18 +1,23 @@
 import { loadConfig, type Config } from './config'
 import type { Deps } from './deps'
 import { migrate, openPglite, openPostgres, pgliteDir, type Database } from './platform/db'
+import { loadSeed } from './platform/db/seed'
 import { AccessTokens } from './platform/jwt'
 import { resolveAuthSecret } from './platform/keys'
 import { createLogger, type Logger } from './platform/logger'
 import { memoryRateLimitStore, redisRateLimitStore } from './platform/rate-limit'
+import { prepareMemoryVectors } from './modules/persona_memory/vectors'
+import { createEmbeddings } from './providers/embeddings'
+import { createLlmProviders } from './providers/llm'
+import { createObjectStore } from './providers/storage'
 
 export class BootError extends Error {}
 
 /** Opens the configured database (PGlite in DATA_DIR unless DATABASE_URL is set) and migrates it. */
 export async function openDatabase(config: Config): Promise<Database> {
   if (!config.databaseUrl) {
-    const database = await openPglite({ dataDir: pgliteDir(config.dataDir) })
-    await migrate(database)
+    const database = await openPglite({ dataDir: pgliteDir(config.dataDir), loadDataDir: loadSeed() })
+    await prepareDatabase(database, config)
     return database
   }
   let database: Database
@@ -21,8 +26,14 @@ export async function openDatabase(config: Config): Promise<Database> {
   } catch (err) {
     throw new BootError(`DATABASE_URL: cannot connect (${(err as Error).message || (err as { code?: string }).code})`)
   }
-  await migrate(database, config.databaseUrl)
+  await prepareDatabase(database, config, config.databaseUrl)
   return database
+}
+
+/** Migrations, then the steps that depend on the database's capabilities and the configuration. */
+export async function prepareDatabase(database: Database, config: Pick<Config, 'embedding'>, url?: string): Promise<void> {
+  await migrate(database, url)
+  await prepareMemoryVectors(database, config.embedding.dimensions)
 }
 
 export function buildDeps(
@@ -41,6 +52,9 @@ export function buildDeps(
     secret,
     tokens: new AccessTokens(secret, config.publicUrl, now),
     rateLimits: config.redisUrl ? redisRateLimitStore(config.redisUrl) : memoryRateLimitStore(),
+    storage: createObjectStore(config, { secret, now }),
+    llm: createLlmProviders(config),
+    embeddings: createEmbeddings(config),
   }
 }
 

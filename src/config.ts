@@ -34,6 +34,27 @@ export const EnvSchema = T.Object({
   REDIS_URL: T.Optional(T.String({ pattern: '^rediss?://' })),
   MAX_BODY_BYTES: T.Optional(Positive),
   JOBS: T.Optional(Flag),
+  STORAGE_DRIVER: T.Optional(T.Union([T.Literal('local'), T.Literal('s3')])),
+  STORAGE_URL_TTL_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 604800 })),
+  STORAGE_DEFAULT_QUOTA_BYTES: T.Optional(T.Integer({ minimum: 0 })),
+  STORAGE_MAX_UPLOAD_BYTES: T.Optional(T.Integer({ minimum: 1, maximum: 5 * 1024 ** 3 })),
+  STORAGE_PENDING_TTL_SECONDS: T.Optional(Seconds),
+  STORAGE_PURGE_AFTER_SECONDS: T.Optional(T.Integer({ minimum: 0 })),
+  S3_ENDPOINT: T.Optional(T.String({ pattern: '^https?://' })),
+  S3_REGION: T.Optional(T.String({ minLength: 1 })),
+  S3_BUCKET: T.Optional(T.String({ minLength: 3, maxLength: 63 })),
+  S3_ACCESS_KEY_ID: T.Optional(T.String({ minLength: 1 })),
+  S3_SECRET_ACCESS_KEY: T.Optional(T.String({ minLength: 1 })),
+  S3_FORCE_PATH_STYLE: T.Optional(Flag),
+  OPENAI_BASE_URL: T.Optional(T.String({ pattern: '^https?://' })),
+  OPENAI_API_KEY: T.Optional(T.String({ minLength: 1 })),
+  CHAT_MODEL: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
+  CHAT_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
+  EMBEDDING_BASE_URL: T.Optional(T.String({ pattern: '^https?://' })),
+  EMBEDDING_API_KEY: T.Optional(T.String({ minLength: 1 })),
+  EMBEDDING_MODEL: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
+  // pgvector's HNSW index takes at most 2000 dimensions.
+  EMBEDDING_DIMENSIONS: T.Optional(T.Integer({ minimum: 8, maximum: 2000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
   LOG_LEVEL: T.Optional(
     T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')]),
@@ -60,9 +81,36 @@ export interface Config {
   redisUrl: string | null
   maxBodyBytes: number
   jobs: boolean
+  storage: StorageConfig
+  /** The OpenAI-compatible service from the environment; both null = none configured. */
+  openai: { baseUrl: string | null; apiKey: string | null }
+  /** Default chat model (`dev` = the built-in development model) and the model-service idle timeout. */
+  chat: { model: string; timeoutSeconds: number }
+  /** Memory embeddings: an OpenAI-compatible service when baseUrl is set, else the local embedder; vectors of `dimensions`. */
+  embedding: { baseUrl: string | null; apiKey: string | null; model: string; dimensions: number }
   /** Build commit for /site/version (images have no .git to read it from). */
   gitCommit: string | null
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+}
+
+export interface StorageConfig {
+  driver: 'local' | 's3'
+  /** Lifetime of presigned upload and download URLs, in seconds. */
+  urlTtl: number
+  defaultQuotaBytes: number
+  maxUploadBytes: number
+  /** `pending` attachments older than this are expired (with their bytes). */
+  pendingTtl: number
+  /** Bytes of soft-deleted attachments are purged this long after the deletion. */
+  purgeAfter: number
+  /** Set when driver is `s3`. Credentials null = the AWS SDK's default chain (IAM role, AWS_* env). */
+  s3: {
+    endpoint: string | null
+    region: string
+    bucket: string
+    credentials: { accessKeyId: string; secretAccessKey: string } | null
+    forcePathStyle: boolean
+  } | null
 }
 
 export class ConfigError extends Error {}
@@ -113,7 +161,47 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     maxBodyBytes: e.MAX_BODY_BYTES ?? 1024 * 1024,
     jobs: (e.JOBS ?? 'on') === 'on',
+    storage: storageConfig(e),
+    openai: { baseUrl: e.OPENAI_BASE_URL?.replace(/\/+$/, '') ?? null, apiKey: e.OPENAI_API_KEY ?? null },
+    chat: {
+      model: e.CHAT_MODEL ?? (e.OPENAI_BASE_URL || e.OPENAI_API_KEY ? 'gpt-4o-mini' : 'dev'),
+      timeoutSeconds: e.CHAT_TIMEOUT_SECONDS ?? 60,
+    },
+    embedding: {
+      baseUrl: e.EMBEDDING_BASE_URL?.replace(/\/+$/, '') ?? null,
+      apiKey: e.EMBEDDING_API_KEY ?? null,
+      model: e.EMBEDDING_MODEL ?? 'text-embedding-3-small',
+      dimensions: e.EMBEDDING_DIMENSIONS ?? 384,
+    },
     gitCommit: e.GIT_COMMIT ?? null,
     logLevel: e.LOG_LEVEL ?? 'info',
   })
+}
+
+function storageConfig(e: Env): StorageConfig {
+  const driver = e.STORAGE_DRIVER ?? 'local'
+  let s3: StorageConfig['s3'] = null
+  if (driver === 's3') {
+    if (!e.S3_BUCKET) throw new ConfigError('S3_BUCKET is required when STORAGE_DRIVER=s3')
+    if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+      const [missing, given] = e.S3_ACCESS_KEY_ID ? ['S3_SECRET_ACCESS_KEY', 'S3_ACCESS_KEY_ID'] : ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']
+      throw new ConfigError(`${missing} is required with ${given} (or leave both unset for the AWS default credentials)`)
+    }
+    s3 = {
+      endpoint: e.S3_ENDPOINT?.replace(/\/+$/, '') ?? null,
+      region: e.S3_REGION ?? 'us-east-1',
+      bucket: e.S3_BUCKET,
+      credentials: e.S3_ACCESS_KEY_ID ? { accessKeyId: e.S3_ACCESS_KEY_ID, secretAccessKey: e.S3_SECRET_ACCESS_KEY! } : null,
+      forcePathStyle: e.S3_FORCE_PATH_STYLE === 'on',
+    }
+  }
+  return {
+    driver,
+    urlTtl: e.STORAGE_URL_TTL_SECONDS ?? 900,
+    defaultQuotaBytes: e.STORAGE_DEFAULT_QUOTA_BYTES ?? 5 * 1024 ** 3,
+    maxUploadBytes: e.STORAGE_MAX_UPLOAD_BYTES ?? 5 * 1024 ** 3,
+    pendingTtl: e.STORAGE_PENDING_TTL_SECONDS ?? 24 * 3600,
+    purgeAfter: e.STORAGE_PURGE_AFTER_SECONDS ?? 24 * 3600,
+    s3,
+  }
 }

@@ -2,6 +2,9 @@ import type { Config } from './config'
 import type { Database, Db } from './platform/db'
 import type { AccessTokens } from './platform/jwt'
 import type { Logger } from './platform/logger'
+import type { EmbeddingProvider } from './providers/embeddings'
+import type { LlmProviders } from './providers/llm'
+import type { ObjectStore } from './providers/storage'
 import type { RateLimitStore } from './platform/rate-limit'
 
 /** Everything a module needs, built once at boot (or by a test) and passed down. */
@@ -15,4 +18,10 @@ export interface Deps {
   secret: string
   tokens: AccessTokens
   rateLimits: RateLimitStore
+  /** Where attachment bytes live (STORAGE_DRIVER). */
+  storage: ObjectStore
+  /** Chat model services: the configured default (OPENAI_*, else the dev model) and per-persona services. */
+  llm: LlmProviders
+  /** Memory embeddings (EMBEDDING_*, else the local embedder). */
+  embeddings: EmbeddingProvider
 }

@@ -12,9 +12,11 @@ try {
   const database = await openDatabase(config)
   const deps = buildDeps(config, database, { logger })
   const app = createApp(deps)
-  await app.services.auth.listenForRevocations()
+  await app.followRevocations()
   const stopJobs = startJobs(deps)
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize: config.maxBodyBytes })
+  // The local object store takes uploads itself; JSON routes keep MAX_BODY_BYTES (platform/http).
+  const maxRequestBodySize = config.storage.driver === 'local' ? Math.max(config.maxBodyBytes, config.storage.maxUploadBytes) : config.maxBodyBytes
+  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize })
   logger.info('ecobase listening', {
     url: `http://${config.host}:${app.server?.port}`,
     database: database.kind === 'pglite' ? 'embedded PGlite (DATA_DIR)' : 'PostgreSQL (DATABASE_URL)',

@@ -1,4 +1,11 @@
 // Every area's tables, for drizzle-kit. Areas import their own schema.ts directly.
 export * from './modules/auth/schema'
 export * from './modules/settings/schema'
+export * from './modules/registry/schema'
+export * from './modules/team/schema'
+export * from './modules/customer/schema'
 export * from './modules/oauth/schema'
+export * from './modules/storage/schema'
+export * from './modules/persona_memory/schema'
+export * from './modules/persona/schema'
+export * from './modules/chat/schema'

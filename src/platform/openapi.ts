@@ -1,7 +1,22 @@
 import { openapi, type ElysiaOpenAPIConfig } from '@elysiajs/openapi'
+import { FormatRegistry } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
+import { fullFormats } from 'elysia/type-system/format'
+
+// Importing @elysiajs/openapi replaces TypeBox's string formats (email, uuid, url, ...) with
+// valibot-based checks that build a schema on every call: measurably slower on every response
+// carrying such a field (bench/README.md, P1). Put Elysia's regular-expression checks back.
+for (const [name, check] of Object.entries(fullFormats)) {
+  if (check instanceof RegExp) FormatRegistry.Set(name, (value) => check.test(value))
+}
 
 export const OPENAPI_JSON_PATH = '/openapi/json'
+
+/**
+ * Put on a response schema whose body is not JSON, e.g. `{ [MEDIA_TYPE]: 'text/event-stream' }`:
+ * the generator files every object schema under application/json; the tidy step moves it.
+ */
+export const MEDIA_TYPE = 'x-media-type'
 
 type Doc = { paths?: Record<string, Record<string, Operation>> }
 type Operation = {
@@ -11,7 +26,8 @@ type Operation = {
 
 /**
  * Fixes what the generator gets wrong so the published document is valid OpenAPI 3.1:
- * void responses (204) carry no content, and a body whose fields are all optional is optional.
+ * void responses (204) carry no content, a body whose fields are all optional is optional, and a
+ * response schema marked with MEDIA_TYPE is filed under that media type.
  * Elysia adds `additionalProperties: false` to a shared schema once a route using it has run, so
  * it is dropped everywhere to keep the document the same whatever has been served; clients
  * should ignore fields they do not know anyway.
@@ -25,6 +41,7 @@ export function tidyOpenApi<T>(generated: T): T {
       for (const response of Object.values(op.responses ?? {})) {
         const content = response.content as Record<string, unknown> | undefined
         if (content && content.type === 'void') delete response.content
+        else if (content) moveMediaType(content)
       }
       const body = op.requestBody
       const schema = body?.content?.['application/json']?.schema
@@ -32,6 +49,15 @@ export function tidyOpenApi<T>(generated: T): T {
     }
   }
   return doc
+}
+
+function moveMediaType(content: Record<string, unknown>): void {
+  const json = content['application/json'] as { schema?: Record<string, unknown> } | undefined
+  const mediaType = json?.schema?.[MEDIA_TYPE]
+  if (typeof mediaType !== 'string') return
+  delete json!.schema![MEDIA_TYPE]
+  delete content['application/json']
+  content[mediaType] = json
 }
 
 function dropClosedObjects(node: unknown): void {

@@ -38,6 +38,9 @@ describe('loadConfig', () => {
     ['AUTH_SECRET', 'too-short'],
     ['LOG_LEVEL', 'loud'],
     ['JOBS', 'maybe'],
+    ['EMBEDDING_DIMENSIONS', '4'],
+    ['EMBEDDING_DIMENSIONS', '4096'],
+    ['EMBEDDING_BASE_URL', 'ftp://models.example.com'],
   ])('%s=%s is refused with a message naming the variable', (name, value) => {
     let error: unknown
     try {

@@ -1,5 +1,7 @@
 import postgres from 'postgres'
-import { migrate, openPglite, openPostgres, type Database } from '../../src/platform/db'
+import { prepareDatabase } from '../../src/boot'
+import { loadConfig } from '../../src/config'
+import { openPglite, openPostgres, type Database } from '../../src/platform/db'
 
 /**
  * Fresh databases for tests. PGlite: migrated once, dumped, and every test app loads the dump
@@ -34,7 +36,7 @@ function templateName(): Promise<string> {
     await admin((sql) => sql.unsafe(`create database "${name}"`))
     const url = withDatabase(testDatabaseUrl!, name)
     const database = await openPostgres(url, { max: 1 })
-    await migrate(database, url)
+    await prepareDatabase(database, loadConfig({}), url)
     await database.close()
     return name
   })()
@@ -50,7 +52,7 @@ export interface TestDatabase {
 function pgliteSnapshot(): Promise<Blob> {
   snapshot ??= (async () => {
     const seed = await openPglite()
-    await migrate(seed)
+    await prepareDatabase(seed, loadConfig({}))
     const blob = await seed.dump!()
     await seed.close()
     return blob

@@ -65,7 +65,7 @@ export async function createHarness(env: Record<string, string> = {}) {
     now: () => new Date(Date.now() + clockOffsetMs),
   })
   const app = createApp(deps)
-  const unlisten = await app.services.auth.listenForRevocations()
+  const unlisten = await app.followRevocations()
   const call = caller(app)
 
   let users = 0
@@ -98,7 +98,7 @@ export async function createHarness(env: Record<string, string> = {}) {
       const database = db.url ? await openPostgres(db.url, { max: 5 }) : db.database
       const replicaDeps = buildDeps(config, database, { logger: createLogger('silent') })
       const replicaApp = createApp(replicaDeps)
-      const stop = await replicaApp.services.auth.listenForRevocations()
+      const stop = await replicaApp.followRevocations()
       return {
         app: replicaApp,
         call: caller(replicaApp),

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { isUniqueViolation } from '../../platform/db'
@@ -14,6 +14,9 @@ const slugRe = new RegExp(SLUG_PATTERN)
 
 type UserRow = typeof users.$inferSelect
 
+const prepareUserById = (db: Deps['db']) =>
+  db.select().from(users).where(eq(users.id, sql.placeholder('id'))).prepare('auth_user_by_id')
+
 export interface UserView {
   id: string
   email: string
@@ -21,6 +24,14 @@ export interface UserView {
   avatarUrl: string
   slug: string | null
   capabilities: string[]
+}
+
+export interface PublicProfile {
+  id: string
+  slug: string
+  name: string
+  avatarUrl: string
+  createdAt: Date
 }
 
 export interface AuthResultView {
@@ -32,6 +43,8 @@ export interface AuthResultView {
 /** Registration, sign-in and the profile of an account user. */
 export class Accounts {
   private readonly limiter: LoginLimiter
+  /** GET /auth/me's one query, prepared once: PostgreSQL then skips parsing and planning it. */
+  private readonly userById: ReturnType<typeof prepareUserById>
   /** A real hash to verify against for unknown e-mails, so both failures take the same time. */
   private decoyHash: Promise<string> | undefined
 
@@ -42,6 +55,7 @@ export class Accounts {
     private readonly settings: SettingsService,
   ) {
     this.limiter = new LoginLimiter(deps)
+    this.userById = prepareUserById(deps.db)
   }
 
   async register(input: { email: string; password: string; name: string }, userAgent: string | null): Promise<AuthResultView> {
@@ -163,6 +177,32 @@ export class Accounts {
     return user ? this.capabilitiesOf(user) : []
   }
 
+  /** Account ids by e-mail (case-insensitive), for other areas that invite by address. */
+  async findIdByEmail(email: string): Promise<string | null> {
+    const [row] = await this.deps.db.select({ id: users.id }).from(users).where(eq(users.emailKey, email.trim().toLowerCase()))
+    return row?.id ?? null
+  }
+
+  /** Public profile fields of several accounts, for other areas' listings. */
+  async profiles(ids: string[]): Promise<Map<string, { email: string; name: string }>> {
+    if (ids.length === 0) return new Map()
+    const rows = await this.deps.db
+      .select({ id: users.id, email: users.email, name: users.name })
+      .from(users)
+      .where(inArray(users.id, ids))
+    return new Map(rows.map((r) => [r.id, { email: r.email, name: r.name }]))
+  }
+
+  /** What anyone may see of accounts that chose a login slug (never the e-mail), by ids or by slug. */
+  async publicProfiles(where: { ids: string[] } | { slug: string }): Promise<PublicProfile[]> {
+    if ('ids' in where && where.ids.length === 0) return []
+    const rows = await this.deps.db
+      .select({ id: users.id, slug: users.slug, name: users.name, avatarUrl: users.avatarUrl, createdAt: users.createdAt })
+      .from(users)
+      .where(and(isNotNull(users.slug), 'ids' in where ? inArray(users.id, where.ids) : eq(users.slug, where.slug)))
+    return rows.map((r) => ({ ...r, slug: r.slug! }))
+  }
+
   authResult(user: UserRow, issued: IssuedSession): AuthResultView {
     return { token: issued.token, refreshToken: issued.refreshToken, user: this.view(user) }
   }
@@ -183,7 +223,7 @@ export class Accounts {
   }
 
   private async load(userId: string): Promise<UserRow> {
-    const [user] = await this.deps.db.select().from(users).where(eq(users.id, userId))
+    const [user] = await this.userById.execute({ id: userId })
     if (!user) throw new AppError(401, 'unauthorized', 'The account no longer exists')
     return user
   }

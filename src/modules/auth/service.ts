@@ -31,11 +31,6 @@ export class AuthService implements PrincipalSource {
     this.apiTokens = new ApiTokens(deps)
   }
 
-  /** Follows revocations made by other replicas (PostgreSQL NOTIFY). */
-  listenForRevocations(): Promise<() => Promise<void>> {
-    return this.sessions.listen()
-  }
-
   async resolveBearer(token: string): Promise<Principal> {
     if (token.startsWith(API_TOKEN_PREFIX)) return this.apiTokens.authenticate(token)
     const claims = await this.deps.tokens.verify(token)

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite-pgvector'
-import { sql } from 'drizzle-orm'
+import { type SQL, sql } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
@@ -20,6 +20,11 @@ export interface Database {
   vector: boolean
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  /**
+   * Takes the session-level advisory lock `name` without holding a transaction open, for work
+   * that waits on the network; resolves to its release function, or null when someone holds it.
+   */
+  tryLock(name: string): Promise<(() => Promise<void>) | null>
   /** PGlite only: the data directory as a gzipped tarball, loadable with `loadDataDir`. */
   dump?: () => Promise<Blob>
   close(): Promise<void>
@@ -28,18 +33,36 @@ export interface Database {
 export const MIGRATIONS_DIR = resolve(import.meta.dir, '../../../drizzle')
 const MIGRATION_LOCK = 0x65636f62 // 'ecob': one migrator at a time across replicas
 
+/**
+ * Opens PGlite in memory or in `dataDir`. `loadDataDir` fills a memory database, or a data
+ * directory that does not exist yet (a seed: much faster than initdb); an existing one is opened.
+ */
 export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
-  if (options.dataDir) mkdirSync(dirname(resolve(options.dataDir)), { recursive: true })
+  let load = options.loadDataDir
+  if (options.dataDir) {
+    mkdirSync(dirname(resolve(options.dataDir)), { recursive: true })
+    if (existsSync(join(options.dataDir, 'PG_VERSION'))) load = undefined
+  }
   const client = await PGlite.create(options.dataDir, {
     extensions: { vector },
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    // PostgreSQL's default 128 MB of shared buffers is most of an embedded server's memory;
+    // one process on a laptop does well with far less (PERFORMANCE.md P7: idle RSS).
+    postgresqlconf: ['shared_buffers=16MB'],
+    ...(load ? { loadDataDir: load } : {}),
   })
   const db = drizzlePglite(client) as unknown as Db
+  // A PGlite data directory belongs to one process, so its locks need not leave the process.
+  const held = new Set<string>()
   return {
     db,
     kind: 'pglite',
     vector: true,
     listen: (channel, fn) => client.listen(channel, fn).then((off) => () => off()),
+    tryLock: async (name) => {
+      if (held.has(name)) return null
+      held.add(name)
+      return async () => void held.delete(name)
+    },
     dump: async () => (await client.dumpDataDir('gzip')) as Blob,
     close: () => client.close(),
   }
@@ -57,6 +80,27 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     listen: async (channel, fn) => {
       const sub = await client.listen(channel, fn)
       return () => sub.unlisten()
+    },
+    tryLock: async (name) => {
+      // A session lock lives on one connection: keep that connection out of the pool until release.
+      const conn = await client.reserve()
+      try {
+        const [row] = await conn`select pg_try_advisory_lock(hashtext(${name})) as locked`
+        if (!row?.locked) {
+          conn.release()
+          return null
+        }
+      } catch (err) {
+        conn.release()
+        throw err
+      }
+      return async () => {
+        try {
+          await conn`select pg_advisory_unlock(hashtext(${name}))`
+        } finally {
+          conn.release()
+        }
+      }
     },
     close: () => client.end({ timeout: 5 }),
   }
@@ -92,3 +136,9 @@ export function sqlState(err: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (err: unknown) => sqlState(err) === '23505'
+
+/** Rows of a raw `db.execute` (postgres.js answers an array, PGlite an object with `rows`). */
+export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[]
+}

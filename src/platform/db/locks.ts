@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import type { Db } from './index'
+import { queryRows, type Database, type Db } from './index'
 
 /**
  * Runs `fn` in a transaction holding the advisory lock named `name`, or returns `skipped` when
@@ -7,9 +7,23 @@ import type { Db } from './index'
  */
 export async function withAdvisoryLock<T>(db: Db, name: string, fn: (tx: Db) => Promise<T>): Promise<{ skipped: true } | { skipped: false; value: T }> {
   return db.transaction(async (tx) => {
-    const result = await tx.execute(sql`select pg_try_advisory_xact_lock(hashtext(${name})) as locked`)
-    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { locked: boolean }[]
-    if (!rows[0]?.locked) return { skipped: true } as const
+    const [row] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtext(${name})) as locked`)
+    if (!row?.locked) return { skipped: true } as const
     return { skipped: false, value: await fn(tx) } as const
   })
+}
+
+/**
+ * Runs `fn` holding the session-level advisory lock `name` with no transaction open, or returns
+ * `skipped` when another replica holds it: for work that waits on the network, which must not
+ * keep a transaction (on PGlite: the whole database) waiting.
+ */
+export async function withSessionLock<T>(database: Database, name: string, fn: () => Promise<T>): Promise<{ skipped: true } | { skipped: false; value: T }> {
+  const release = await database.tryLock(name)
+  if (!release) return { skipped: true }
+  try {
+    return { skipped: false, value: await fn() }
+  } finally {
+    await release()
+  }
 }

@@ -1,0 +1,315 @@
+/**
+ * P1: GET /auth/me (JWT + live-session check + user row) ÷ GET /health (one `select 1`), measured
+ * with wrk against the same server process in one run, on embedded PGlite and on PostgreSQL.
+ * Target: ≥ 0.5.
+ *
+ *   npx bun bench/auth-me.ts [--db=pglite,postgres] [--duration=5] [--rounds=4] [--warmup=3]
+ *                            [--quiet-wait=10] [--root=/other/checkout]
+ */
+import {
+  BACKENDS,
+  type Backend,
+  expectStatus,
+  fmt,
+  gitRevision,
+  hookSignals,
+  loadAverage,
+  machineInfo,
+  mean,
+  median,
+  postgresAvailable,
+  PG_ADMIN_URL,
+  registerUser,
+  requireWrk,
+  saveResult,
+  waitForQuiet,
+  withServer,
+  wrkWithCpu,
+  type CpuCost,
+  type WrkResult,
+} from './support'
+
+type Run = WrkResult & { cpu: CpuCost }
+
+export const TARGET = 0.5
+/** A run during which other processes used more than this share of the machine is flagged. */
+const NOISY_PCT = 10
+
+export interface AuthMeOptions {
+  backends?: Backend[]
+  /** Seconds per measured wrk run. */
+  durationSec?: number
+  /** Measured pairs (health, me); the order alternates each round to cancel drift. */
+  rounds?: number
+  /** Seconds of warm-up per endpoint before measuring. */
+  warmupSec?: number
+  threads?: number
+  connections?: number
+  /** Another checkout to run the server from (A/B comparisons); default BENCH_ROOT or this repo. */
+  root?: string
+  /** Before each measured run, wait up to this many seconds for the machine to go quiet (0: don't). */
+  quietWaitSec?: number
+  log?: (line: string) => void
+}
+
+export interface AuthMeBackendResult {
+  backend: Backend
+  skipped?: string
+  /** The bench could not run on this backend (server failed to boot, wrk error, …). */
+  error?: string
+  bootMs?: number
+  /** 1-minute load average before the server started (other work on the machine adds noise). */
+  loadBefore?: number
+  healthRps?: number
+  meRps?: number
+  /** mean(me) ÷ mean(health) over the rounds. */
+  ratio?: number
+  /**
+   * Cross-check that other load on the machine barely moves: CPU per /health request ÷ CPU per
+   * /auth/me request (server + PostgreSQL). Equals the throughput ratio when the server is the
+   * bottleneck.
+   */
+  cpuRatio?: number
+  roundRatios?: number[]
+  /** (last − first) ÷ first of /health req/s across rounds; large values mean the server drifted. */
+  healthDrift?: number
+  /** Highest share of the machine used by unrelated processes during any measured run, %. */
+  maxForeignPct?: number
+  healthP50Ms?: number
+  meP50Ms?: number
+  healthP99Ms?: number
+  meP99Ms?: number
+  /** Server process CPU per request (all threads), µs: median over rounds. */
+  healthServerCpuUs?: number
+  meServerCpuUs?: number
+  /** PostgreSQL processes' CPU per request, µs (PostgreSQL runs only). */
+  healthPostgresCpuUs?: number
+  mePostgresCpuUs?: number
+  rounds?: { order: string; health: Run; me: Run }[]
+}
+
+export interface AuthMeResult {
+  name: 'auth-me'
+  target: number
+  at: string
+  settings: Required<Omit<AuthMeOptions, 'log' | 'backends' | 'root'>>
+  root?: string
+  revision: ReturnType<typeof gitRevision>
+  machine: ReturnType<typeof machineInfo>
+  backends: AuthMeBackendResult[]
+  pass: boolean
+  /** Some backend could not be measured. */
+  failed: boolean
+}
+
+export async function benchAuthMe(options: AuthMeOptions = {}): Promise<AuthMeResult> {
+  requireWrk()
+  const log = options.log ?? ((l: string) => console.log(l))
+  const settings = {
+    durationSec: options.durationSec ?? 5,
+    rounds: options.rounds ?? 4,
+    warmupSec: options.warmupSec ?? 3,
+    threads: options.threads ?? 2,
+    connections: options.connections ?? 50,
+    quietWaitSec: options.quietWaitSec ?? 10,
+  }
+  const backends = options.backends ?? BACKENDS
+  log(
+    `P1 auth-me: GET /auth/me ÷ GET /health, wrk ${settings.threads}×${settings.connections}, ` +
+      `${settings.rounds} rounds × ${settings.durationSec}s each endpoint (warm-up ${settings.warmupSec}s), target ≥ ${TARGET}`,
+  )
+
+  const results: AuthMeBackendResult[] = []
+  for (const backend of backends) {
+    if (backend === 'postgres' && !(await postgresAvailable())) {
+      log(`  ${backend}: skipped (no PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`)
+      results.push({ backend, skipped: 'PostgreSQL not reachable' })
+      continue
+    }
+    try {
+      results.push(await measure(backend, settings, log, options.root))
+    } catch (err) {
+      log(`  ${backend}: FAILED: ${(err as Error).message}`)
+      results.push({ backend, error: (err as Error).message })
+    }
+  }
+
+  const measured = results.filter((r) => r.ratio !== undefined)
+  return {
+    name: 'auth-me',
+    target: TARGET,
+    at: new Date().toISOString(),
+    settings,
+    root: options.root,
+    revision: gitRevision(options.root),
+    machine: machineInfo(),
+    backends: results,
+    pass: measured.length > 0 && measured.every((r) => r.ratio! >= TARGET),
+    failed: results.some((r) => r.error !== undefined),
+  }
+}
+
+async function measure(
+  backend: Backend,
+  s: { durationSec: number; rounds: number; warmupSec: number; threads: number; connections: number; quietWaitSec: number },
+  log: (line: string) => void,
+  root?: string,
+): Promise<AuthMeBackendResult> {
+  const loadBefore = loadAverage()
+  return withServer(backend, async (server) => {
+    const { token } = await registerUser(server.url)
+    const auth = { Authorization: `Bearer ${token}` }
+    // A 401 would be fast and wrong: make sure /auth/me really answers the user first.
+    const me = (await expectStatus(`${server.url}/auth/me`, { headers: auth }, 200)) as { id?: string }
+    if (!me?.id) throw new Error(`/auth/me answered no user: ${JSON.stringify(me)}`)
+
+    const run = (path: string, durationSec: number) =>
+      wrkWithCpu(
+        {
+          url: `${server.url}${path}`,
+          threads: s.threads,
+          connections: s.connections,
+          durationSec,
+          headers: path === '/auth/me' ? auth : undefined,
+        },
+        server.pid,
+        server.database,
+      )
+    // Other people's builds and tests share this machine: start each measured run on a quiet one.
+    // Once a wait times out the machine is busy for a while: stop waiting (the runs get flagged).
+    let waitSec = s.quietWaitSec
+    const quietly = async (path: string) => {
+      if (waitSec > 0) {
+        const busy = await waitForQuiet(waitSec * 1000, NOISY_PCT)
+        if (busy >= NOISY_PCT) {
+          log(`  ${backend.padEnd(8)} machine still ${busy.toFixed(0)}% busy after ${waitSec}s; measuring anyway, not waiting again`)
+          waitSec = 0
+        }
+      }
+      return run(path, s.durationSec)
+    }
+    const health = () => quietly('/health')
+    const meRun = () => quietly('/auth/me')
+
+    if (s.warmupSec > 0) {
+      await run('/health', s.warmupSec)
+      await run('/auth/me', s.warmupSec)
+    }
+
+    const rounds: { order: string; health: Run; me: Run }[] = []
+    for (let i = 0; i < s.rounds; i++) {
+      let h: Run, m: Run
+      if (i % 2 === 0) {
+        h = await health()
+        m = await meRun()
+      } else {
+        m = await meRun()
+        h = await health()
+      }
+      rounds.push({ order: i % 2 === 0 ? 'health,me' : 'me,health', health: h, me: m })
+      const cpu = (r: Run) =>
+        `${r.cpu.serverUsPerReq.toFixed(0)} µs` +
+        (r.cpu.postgresUsPerReq === undefined ? '' : ` + pg ${r.cpu.postgresUsPerReq.toFixed(0)} µs`) +
+        ((r.cpu.foreignPct ?? 0) > NOISY_PCT ? `, other load ${r.cpu.foreignPct!.toFixed(0)}%!` : '')
+      log(
+        `  ${backend.padEnd(8)} round ${i + 1}: health ${fmt(h.rps).padStart(7)} req/s (p50 ${h.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(h)})` +
+          `   me ${fmt(m.rps).padStart(7)} req/s (p50 ${m.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(m)})   ratio ${(m.rps / h.rps).toFixed(3)}`,
+      )
+    }
+    const healthRps = mean(rounds.map((r) => r.health.rps))
+    const meRps = mean(rounds.map((r) => r.me.rps))
+    const ratio = meRps / healthRps
+    const roundRatios = rounds.map((r) => r.me.rps / r.health.rps)
+    const healthDrift = (rounds.at(-1)!.health.rps - rounds[0]!.health.rps) / rounds[0]!.health.rps
+    log(
+      `  ${backend.padEnd(8)} health ${fmt(healthRps)} req/s, me ${fmt(meRps)} req/s, ratio ${ratio.toFixed(3)} ` +
+        `(rounds ${Math.min(...roundRatios).toFixed(3)}–${Math.max(...roundRatios).toFixed(3)}) ${ratio >= TARGET ? 'PASS' : 'BELOW TARGET'}`,
+    )
+    if (rounds.length > 1 && Math.abs(healthDrift) > 0.15) {
+      log(
+        `  ${backend.padEnd(8)} warning: /health throughput moved ${(healthDrift * 100).toFixed(0)}% from the first round to the last; ` +
+          `the ratio depends on how long the server has been loaded (see bench/README.md, "Known distortions")`,
+      )
+    }
+    const strip = (w: Run) => ({ ...w, raw: undefined }) as unknown as Run
+    const med = (f: (r: { health: Run; me: Run }) => number | undefined) => {
+      const xs = rounds.map(f).filter((x): x is number => x !== undefined)
+      return xs.length ? median(xs) : undefined
+    }
+    const cost = (r: Run) => r.cpu.serverUsPerReq + (r.cpu.postgresUsPerReq ?? 0)
+    const cpuRatio = median(rounds.map((r) => cost(r.health))) / median(rounds.map((r) => cost(r.me)))
+    log(`  ${backend.padEnd(8)} CPU per request: health ${median(rounds.map((r) => cost(r.health))).toFixed(0)} µs, me ${median(rounds.map((r) => cost(r.me))).toFixed(0)} µs → cpu ratio ${cpuRatio.toFixed(3)}`)
+    return {
+      backend,
+      cpuRatio,
+      bootMs: Math.round(server.bootMs),
+      loadBefore,
+      healthServerCpuUs: med((r) => r.health.cpu.serverUsPerReq),
+      meServerCpuUs: med((r) => r.me.cpu.serverUsPerReq),
+      healthPostgresCpuUs: med((r) => r.health.cpu.postgresUsPerReq),
+      mePostgresCpuUs: med((r) => r.me.cpu.postgresUsPerReq),
+      healthRps,
+      meRps,
+      ratio,
+      roundRatios,
+      healthDrift,
+      maxForeignPct: Math.max(...rounds.flatMap((r) => [r.health.cpu.foreignPct ?? 0, r.me.cpu.foreignPct ?? 0])),
+      healthP50Ms: median(rounds.map((r) => r.health.latencyMs.p50)),
+      meP50Ms: median(rounds.map((r) => r.me.latencyMs.p50)),
+      healthP99Ms: median(rounds.map((r) => r.health.latencyMs.p99)),
+      meP99Ms: median(rounds.map((r) => r.me.latencyMs.p99)),
+      rounds: rounds.map((r) => ({ order: r.order, health: strip(r.health), me: strip(r.me) })),
+    }
+  }, { root })
+}
+
+const cpuCell = (server?: number, pg?: number) =>
+  server === undefined ? '–' : `${server.toFixed(0)}${pg === undefined ? '' : ` (+${pg.toFixed(0)} pg)`}`
+
+const driftNote = (drift?: number) =>
+  drift !== undefined && Math.abs(drift) > 0.15 ? ` (health drift ${drift > 0 ? '+' : ''}${(drift * 100).toFixed(0)}%)` : ''
+
+const noiseNote = (pct?: number) => (pct !== undefined && pct > NOISY_PCT ? ` (other load up to ${pct.toFixed(0)}%)` : '')
+
+/** Markdown table rows for bench/README.md. */
+export function authMeTable(result: AuthMeResult): string {
+  const rows = result.backends.map((b) =>
+    b.skipped || b.error
+      ? `| ${b.backend} | – | – | ${b.skipped ? `skipped: ${b.skipped}` : 'failed (see output)'} | | | |`
+      : `| ${b.backend} | ${fmt(b.healthRps!)} | ${fmt(b.meRps!)} | **${b.ratio!.toFixed(2)}** (${Math.min(...b.roundRatios!).toFixed(2)}–${Math.max(...b.roundRatios!).toFixed(2)}) | ${b.ratio! >= TARGET ? 'pass' : 'below'}${driftNote(b.healthDrift)}${noiseNote(b.maxForeignPct)} | ${cpuCell(b.healthServerCpuUs, b.healthPostgresCpuUs)} / ${cpuCell(b.meServerCpuUs, b.mePostgresCpuUs)} | ${b.cpuRatio!.toFixed(2)} |`,
+  )
+  return [
+    '| database | /health req/s | /auth/me req/s | ratio (rounds) | ≥ 0.5 | CPU µs/req health / me | cpu ratio |',
+    '|---|---:|---:|---|---|---|---:|',
+    ...rows,
+  ].join('\n')
+}
+
+/** bench/results/ file name: runs against another checkout (--root) do not overwrite this one's. */
+export function resultName(result: AuthMeResult): string {
+  return result.root ? `auth-me-${result.root.replace(/\/+$/, '').split('/').pop()}` : 'auth-me'
+}
+
+export function parseArgs(argv: string[]): AuthMeOptions {
+  const opts: AuthMeOptions = {}
+  for (const arg of argv) {
+    const [k, v] = arg.replace(/^--/, '').split('=') as [string, string | undefined]
+    if (v === undefined) continue
+    if (k === 'db') opts.backends = v.split(',').filter((b): b is Backend => (BACKENDS as string[]).includes(b))
+    else if (k === 'duration') opts.durationSec = Number(v)
+    else if (k === 'rounds') opts.rounds = Number(v)
+    else if (k === 'warmup') opts.warmupSec = Number(v)
+    else if (k === 'threads') opts.threads = Number(v)
+    else if (k === 'connections') opts.connections = Number(v)
+    else if (k === 'root') opts.root = v
+    else if (k === 'quiet-wait') opts.quietWaitSec = Number(v)
+  }
+  return opts
+}
+
+if (import.meta.main) {
+  hookSignals()
+  const result = await benchAuthMe(parseArgs(process.argv.slice(2)))
+  console.log('\n' + authMeTable(result))
+  console.log(`results: ${saveResult(resultName(result), result)}`)
+}

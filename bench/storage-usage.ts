@@ -1,0 +1,229 @@
+/**
+ * P8: GET /usage/storage as one customer's attachments grow 1k → 10k → 100k, on embedded PGlite
+ * and on PostgreSQL, in-process through `app.handle` (no network noise: the figure is the
+ * server's own cost). Target: flat — the 100k ÷ 1k latency ratio ≤ 1.5. For reference the same
+ * run times the live `sum(size_bytes)` the counter replaces (indexed, but O(n)).
+ *
+ *   npx bun bench/storage-usage.ts [--db=pglite,postgres] [--requests=2000] [--sizes=1000,10000,100000]
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { createApp } from '../src/app'
+import { buildDeps } from '../src/boot'
+import { loadConfig } from '../src/config'
+import { migrate, openPglite, openPostgres, queryRows, type Database } from '../src/platform/db'
+import { createLogger } from '../src/platform/logger'
+import {
+  BACKENDS,
+  type Backend,
+  createTempDatabase,
+  fmt,
+  gitRevision,
+  hookSignals,
+  machineInfo,
+  median,
+  PG_ADMIN_URL,
+  postgresAvailable,
+  saveResult,
+} from './support'
+
+export const TARGET = 1.5
+
+export interface StorageUsageOptions {
+  backends?: Backend[]
+  /** Timed requests per size (after a warm-up of a tenth as many). */
+  requests?: number
+  sizes?: number[]
+  log?: (line: string) => void
+}
+
+interface SizeResult {
+  attachments: number
+  p50Us: number
+  p95Us: number
+  /** The live sum over the customer's ready attachments, for comparison. */
+  liveSumP50Us: number
+}
+
+export interface StorageUsageBackendResult {
+  backend: Backend
+  skipped?: string
+  sizes?: SizeResult[]
+  /** p50 at the largest size ÷ p50 at the smallest. */
+  ratio?: number
+  liveSumRatio?: number
+}
+
+export interface StorageUsageResult {
+  name: 'storage-usage'
+  target: number
+  at: string
+  settings: { requests: number; sizes: number[] }
+  revision: ReturnType<typeof gitRevision>
+  machine: ReturnType<typeof machineInfo>
+  backends: StorageUsageBackendResult[]
+  pass: boolean
+}
+
+export async function benchStorageUsage(options: StorageUsageOptions = {}): Promise<StorageUsageResult> {
+  const log = options.log ?? ((l: string) => console.log(l))
+  const settings = { requests: options.requests ?? 2000, sizes: options.sizes ?? [1000, 10_000, 100_000] }
+  log(`P8 storage-usage: GET /usage/storage at ${settings.sizes.map((n) => fmt(n)).join(' / ')} attachments, ${settings.requests} requests each, target 100k ÷ 1k ≤ ${TARGET}`)
+  const results: StorageUsageBackendResult[] = []
+  for (const backend of options.backends ?? BACKENDS) {
+    if (backend === 'postgres' && !(await postgresAvailable())) {
+      log(`  ${backend}: skipped (no PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`)
+      results.push({ backend, skipped: 'PostgreSQL not reachable' })
+      continue
+    }
+    results.push(await measure(backend, settings, log))
+  }
+  const measured = results.filter((r) => r.ratio !== undefined)
+  return {
+    name: 'storage-usage',
+    target: TARGET,
+    at: new Date().toISOString(),
+    settings,
+    revision: gitRevision(),
+    machine: machineInfo(),
+    backends: results,
+    pass: measured.length > 0 && measured.every((r) => r.ratio! <= TARGET),
+  }
+}
+
+async function measure(backend: Backend, s: { requests: number; sizes: number[] }, log: (l: string) => void): Promise<StorageUsageBackendResult> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-bench-storage-'))
+  const temp = backend === 'postgres' ? await createTempDatabase() : undefined
+  let database: Database | undefined
+  try {
+    database = temp ? await openPostgres(temp.url, { max: 10 }) : await openPglite()
+    await migrate(database, temp?.url)
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', JOBS: 'off' })
+    const deps = buildDeps(config, database, { logger: createLogger('silent') })
+    const app = createApp(deps)
+    const call = async (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) => {
+      const init: RequestInit = { method, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } }
+      if (body !== undefined) {
+        init.body = JSON.stringify(body)
+        ;(init.headers as Record<string, string>)['content-type'] = 'application/json'
+      }
+      const res = await app.handle(new Request(`http://localhost${path}`, init))
+      const json = (await res.json()) as any
+      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
+      return json
+    }
+    const owner = await call('POST', '/auth/register', undefined, { email: 'bench@example.com', password: 'bench-password-1', name: 'Bench' })
+    const org = await call('POST', '/registry/organizations', owner.token, { slug: 'bench', name: 'Bench' })
+    const eco = { 'x-ecosystem-id': org.ecosystem.id }
+    const { customerId } = await call('POST', '/customer/resolve', owner.token, { externalId: 'bench-customer' }, eco)
+    const { token } = await call('POST', '/customer/token', owner.token, { customerId }, eco)
+    const ecosystemId = org.ecosystem.id as string
+
+    const sizes: SizeResult[] = []
+    let have = 0
+    for (const n of s.sizes) {
+      // Bulk rows as completes would leave them (ready, counted), plus a deleted tenth that must not count.
+      await database.db.execute(sql`
+        insert into storage.attachments (id, ecosystem_id, customer_id, object_key, storage_kind, filename, content_type, size_bytes, content_hash, status, deleted_at)
+        select gen_random_uuid(), ${ecosystemId}, ${customerId}, 'bench/' || g, 'local', 'f' || g || '.bin', 'application/octet-stream',
+               1000 + (g % 1000), md5(g::text) || md5((g + 1)::text), 'ready', case when g % 10 = 0 then now() else null end
+        from generate_series(${have + 1}::int, ${n}::int) g`)
+      have = n
+      await database.db.execute(sql`
+        insert into storage.usage (ecosystem_id, customer_id, used_bytes)
+        select ${ecosystemId}, ${customerId}, coalesce(sum(size_bytes), 0) from storage.attachments
+        where ecosystem_id = ${ecosystemId} and customer_id = ${customerId} and status = 'ready' and deleted_at is null
+        on conflict (ecosystem_id, customer_id) do update set used_bytes = excluded.used_bytes`)
+      await database.db.execute(sql`analyze storage.attachments`)
+
+      const usage = await call('GET', '/usage/storage', token)
+      const [check] = await queryRows<{ live: string }>(
+        database.db,
+        sql`select sum(size_bytes)::text as live from storage.attachments where ecosystem_id = ${ecosystemId} and customer_id = ${customerId} and status = 'ready' and deleted_at is null`,
+      )
+      if (usage.usageBytes !== Number(check!.live)) throw new Error(`usage ${usage.usageBytes} ≠ live sum ${check!.live}`)
+
+      const request = () => app.handle(new Request('http://localhost/usage/storage', { headers: { authorization: `Bearer ${token}` } }))
+      const times = await timeEach(s.requests, async () => {
+        const res = await request()
+        await res.arrayBuffer()
+        if (res.status !== 200) throw new Error(`GET /usage/storage answered ${res.status}`)
+      })
+      const liveSum = await timeEach(Math.max(50, Math.floor(s.requests / 10)), () =>
+        database!.db.execute(
+          sql`select sum(size_bytes) from storage.attachments where ecosystem_id = ${ecosystemId} and customer_id = ${customerId} and status = 'ready' and deleted_at is null`,
+        ),
+      )
+      const row = { attachments: n, p50Us: median(times), p95Us: percentile(times, 0.95), liveSumP50Us: median(liveSum) }
+      sizes.push(row)
+      log(`  ${backend.padEnd(8)} ${fmt(n).padStart(7)} attachments: GET /usage/storage p50 ${row.p50Us.toFixed(0)} µs, p95 ${row.p95Us.toFixed(0)} µs   (live sum p50 ${row.liveSumP50Us.toFixed(0)} µs)`)
+    }
+    const first = sizes[0]!
+    const last = sizes[sizes.length - 1]!
+    const ratio = last.p50Us / first.p50Us
+    const liveSumRatio = last.liveSumP50Us / first.liveSumP50Us
+    log(`  ${backend.padEnd(8)} ratio ${fmt(last.attachments)} ÷ ${fmt(first.attachments)}: ${ratio.toFixed(2)} ${ratio <= TARGET ? 'PASS' : 'ABOVE TARGET'} (live sum: ${liveSumRatio.toFixed(1)})`)
+    await deps.rateLimits.close()
+    return { backend, sizes, ratio, liveSumRatio }
+  } finally {
+    await database?.close()
+    await temp?.drop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/** Runs `fn` `count` times after a warm-up; microseconds per run. */
+async function timeEach(count: number, fn: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < Math.ceil(count / 10); i++) await fn()
+  const times: number[] = []
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now()
+    await fn()
+    times.push((performance.now() - t0) * 1000)
+  }
+  return times
+}
+
+function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
+}
+
+/** Markdown table rows for bench/README.md. */
+export function storageUsageTable(result: StorageUsageResult): string {
+  const rows = result.backends.flatMap((b) =>
+    b.skipped
+      ? [`| ${b.backend} | – | skipped: ${b.skipped} | | | |`]
+      : [
+          ...b.sizes!.map((r) => `| ${b.backend} | ${fmt(r.attachments)} | ${r.p50Us.toFixed(0)} | ${r.p95Us.toFixed(0)} | ${r.liveSumP50Us.toFixed(0)} | |`),
+          `| ${b.backend} | **${fmt(b.sizes!.at(-1)!.attachments)} ÷ ${fmt(b.sizes![0]!.attachments)}** | **${b.ratio!.toFixed(2)}** | | ${b.liveSumRatio!.toFixed(1)} | ${b.ratio! <= TARGET ? 'pass' : 'above'} |`,
+        ],
+  )
+  return [
+    '| database | attachments | GET /usage/storage p50 µs | p95 µs | live sum() p50 µs (reference) | ≤ 1.5 |',
+    '|---|---:|---:|---:|---:|---|',
+    ...rows,
+  ].join('\n')
+}
+
+export function parseArgs(argv: string[]): StorageUsageOptions {
+  const opts: StorageUsageOptions = {}
+  for (const arg of argv) {
+    const [k, v] = arg.replace(/^--/, '').split('=') as [string, string | undefined]
+    if (v === undefined) continue
+    if (k === 'db') opts.backends = v.split(',').filter((b): b is Backend => (BACKENDS as string[]).includes(b))
+    else if (k === 'requests') opts.requests = Number(v)
+    else if (k === 'sizes') opts.sizes = v.split(',').map(Number)
+  }
+  return opts
+}
+
+if (import.meta.main) {
+  hookSignals()
+  const result = await benchStorageUsage(parseArgs(process.argv.slice(2)))
+  console.log('\n' + storageUsageTable(result))
+  console.log(`results: ${saveResult('storage-usage', result)}`)
+  process.exit(0)
+}

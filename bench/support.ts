@@ -1,0 +1,579 @@
+/**
+ * Shared pieces for the benches in bench/: a real server child process, wrk runs with parsed
+ * figures, and a throwaway PostgreSQL database. Everything here is loopback-only and bounded in
+ * time; whatever a bench starts is stopped by `cleanup()` (also on SIGINT/SIGTERM and on exit).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import postgres from 'postgres'
+
+export const ROOT = resolve(import.meta.dir, '..')
+export const LOOPBACK = '127.0.0.1'
+
+// ---------------------------------------------------------------------------------------------
+// cleanup registry
+
+const cleanups = new Set<() => Promise<void> | void>()
+
+/** Registers a cleanup step; the returned function runs it once and unregisters it. */
+export function onCleanup(fn: () => Promise<void> | void): () => Promise<void> {
+  let done = false
+  const once = async () => {
+    if (done) return
+    done = true
+    cleanups.delete(once)
+    await fn()
+  }
+  cleanups.add(once)
+  return once
+}
+
+/** Runs every registered cleanup step (newest first). */
+export async function cleanup(): Promise<void> {
+  for (const fn of [...cleanups].reverse()) {
+    try {
+      await fn()
+    } catch (err) {
+      console.error('bench cleanup:', (err as Error).message)
+    }
+  }
+}
+
+let signalsHooked = false
+/** Makes Ctrl-C and SIGTERM stop children and drop temp databases before exiting. */
+export function hookSignals(): void {
+  if (signalsHooked) return
+  signalsHooked = true
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, async () => {
+      console.error(`\nbench: ${sig}, cleaning up`)
+      await cleanup()
+      process.exit(130)
+    })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// small utilities
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+export function freePort(): number {
+  const probe = Bun.serve({ hostname: LOOPBACK, port: 0, fetch: () => new Response() })
+  const port = probe.port!
+  probe.stop(true)
+  return port
+}
+
+export function fmt(n: number, digits = 0): string {
+  return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+/** The value below which a share `p` (0–1) of the samples fall (nearest rank). */
+export function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
+}
+
+export const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+
+/** Writes `data` as JSON to bench/results/<name>.json (git-ignored) and returns the path. */
+export function saveResult(name: string, data: unknown): string {
+  const dir = join(ROOT, 'bench', 'results')
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${name}.json`)
+  writeFileSync(file, JSON.stringify(data, null, 2) + '\n')
+  return file
+}
+
+// ---------------------------------------------------------------------------------------------
+// the server under test
+
+export interface ServerOptions {
+  /** PostgreSQL URL; omitted: embedded PGlite in a fresh temp DATA_DIR. */
+  databaseUrl?: string
+  /** Extra environment (wins over the defaults below). */
+  env?: Record<string, string>
+  /** Extra arguments for bun before the entry file, e.g. ['--cpu-prof-md', '--cpu-prof-dir=…']. */
+  bunArgs?: string[]
+  /** How long to wait for GET /health to answer 200 (PGlite initdb takes a few seconds). */
+  bootTimeoutMs?: number
+  label?: string
+  /** Checkout to run `src/index.ts` from (default: BENCH_ROOT, else this repository), for A/B runs. */
+  root?: string
+  /** An existing DATA_DIR to reuse (kept on stop), e.g. to measure a restart. */
+  dataDir?: string
+}
+
+export interface Server {
+  url: string
+  /** PostgreSQL database name when DATABASE_URL was given. */
+  database?: string
+  port: number
+  pid: number
+  dataDir: string
+  logFile: string
+  /** Milliseconds from spawn to the first 200 from /health. */
+  bootMs: number
+  /** The last lines the server printed (for error messages). */
+  logTail(lines?: number): string
+  stop(): Promise<void>
+}
+
+/**
+ * Starts `bun src/index.ts` as a child process on a free loopback port with a temp DATA_DIR,
+ * LOG_LEVEL=warn and JOBS=off, and waits until /health answers 200.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<Server> {
+  const port = freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-bench-'))
+  const logFile = join(dataDir, 'server.log')
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    HOST: LOOPBACK,
+    DATA_DIR: options.dataDir ?? join(dataDir, 'data'),
+    LOG_LEVEL: 'warn',
+    JOBS: 'off',
+    ...options.env,
+  }
+  delete env.DATABASE_URL
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl
+
+  const started = performance.now()
+  const child = Bun.spawn([process.execPath, ...(options.bunArgs ?? []), 'src/index.ts'], {
+    cwd: options.root ?? process.env.BENCH_ROOT ?? ROOT,
+    env,
+    stdin: 'ignore',
+    stdout: Bun.file(logFile),
+    stderr: Bun.file(join(dataDir, 'server.err')),
+  })
+  const logTail = (lines = 20) => {
+    const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '')
+    const text = read(logFile) + read(join(dataDir, 'server.err'))
+    return text.trimEnd().split('\n').slice(-lines).join('\n')
+  }
+
+  const stop = onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const exited = await Promise.race([child.exited.then(() => true), sleep(10_000).then(() => false)])
+      if (!exited) {
+        child.kill('SIGKILL')
+        await child.exited
+      }
+    }
+    if (!process.env.BENCH_KEEP_TMP) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const url = `http://${LOOPBACK}:${port}`
+  const deadline = started + (options.bootTimeoutMs ?? 60_000)
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const tail = logTail()
+      await stop()
+      throw new Error(`server${options.label ? ` (${options.label})` : ''} exited during boot:\n${tail}`)
+    }
+    try {
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })
+      await res.arrayBuffer()
+      if (res.status === 200) break
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() > deadline) {
+      const tail = logTail()
+      await stop()
+      throw new Error(`server${options.label ? ` (${options.label})` : ''} not healthy after ${options.bootTimeoutMs ?? 60_000} ms:\n${tail}`)
+    }
+    await sleep(50)
+  }
+  const database = options.databaseUrl ? decodeURIComponent(new URL(options.databaseUrl).pathname.slice(1)) : undefined
+  return { url, database, port, pid: child.pid, dataDir, logFile, bootMs: performance.now() - started, logTail, stop }
+}
+
+/** Registers an account with POST /auth/register and returns `{ token, refreshToken, user }`. */
+export async function registerUser(
+  baseUrl: string,
+  input: { email?: string; password?: string; name?: string } = {},
+): Promise<{ token: string; refreshToken: string; user: { id: string; email: string }; email: string; password: string }> {
+  const email = input.email ?? `bench-${crypto.randomUUID().slice(0, 8)}@example.com`
+  const password = input.password ?? `bench-${crypto.randomUUID()}`
+  const res = await fetch(`${baseUrl}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, name: input.name ?? 'Bench User' }),
+    signal: AbortSignal.timeout(30_000),
+  })
+  const body = (await res.json()) as { token: string; refreshToken: string; user: { id: string; email: string } }
+  if (res.status !== 201 || !body.token) throw new Error(`POST /auth/register answered ${res.status}: ${JSON.stringify(body)}`)
+  return { ...body, email, password }
+}
+
+/** One request, checked: throws unless the status is `expect`. */
+export async function expectStatus(url: string, init: RequestInit, expect: number): Promise<unknown> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) })
+  const text = await res.text()
+  if (res.status !== expect) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status} (expected ${expect}): ${text.slice(0, 300)}`)
+  return text ? JSON.parse(text) : undefined
+}
+
+// ---------------------------------------------------------------------------------------------
+// wrk
+
+export interface WrkOptions {
+  url: string
+  threads?: number
+  connections?: number
+  durationSec?: number
+  headers?: Record<string, string>
+  /** A wrk Lua script (method, body, …). */
+  script?: string
+  timeoutSec?: number
+}
+
+export interface WrkResult {
+  url: string
+  requests: number
+  seconds: number
+  rps: number
+  latencyMs: { avg: number; stdev: number; max: number; p50: number; p75: number; p90: number; p99: number }
+  non2xx: number
+  socketErrors: { connect: number; read: number; write: number; timeout: number }
+  /** CPU time wrk itself used, ms (it shares the machine with the server). */
+  wrkCpuMs?: number
+  raw: string
+}
+
+export function hasWrk(): boolean {
+  return Bun.which('wrk') !== null
+}
+
+export function requireWrk(): void {
+  if (!hasWrk()) throw new Error('wrk not found: install it with `apt-get install -y wrk` (Debian package)')
+}
+
+const toMs = (value: string, unit: string) => {
+  const v = Number(value)
+  switch (unit) {
+    case 'us':
+      return v / 1000
+    case 'ms':
+      return v
+    case 's':
+      return v * 1000
+    case 'm':
+      return v * 60_000
+    default:
+      throw new Error(`wrk: unknown time unit ${unit}`)
+  }
+}
+const UNIT_COUNT: Record<string, number> = { '': 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9 }
+
+/** Parses wrk's text report (run with --latency). */
+export function parseWrk(raw: string, url = ''): WrkResult {
+  const time = (re: RegExp) => {
+    const m = re.exec(raw)
+    return m ? toMs(m[1]!, m[2]!) : NaN
+  }
+  const done = /(\d+) requests in ([\d.]+)(us|ms|s|m),/.exec(raw)
+  const rps = /Requests\/sec:\s+([\d.]+)([kKMG]?)/.exec(raw)
+  if (!done || !rps) throw new Error(`cannot parse wrk output:\n${raw}`)
+  const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(raw)
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(raw)
+  const lat = /Latency\s+([\d.]+)(us|ms|s|m)\s+([\d.]+)(us|ms|s|m)\s+([\d.]+)(us|ms|s|m)/.exec(raw)
+  return {
+    url,
+    requests: Number(done[1]),
+    seconds: toMs(done[2]!, done[3]!) / 1000,
+    rps: Number(rps[1]) * UNIT_COUNT[rps[2] ?? '']!,
+    latencyMs: {
+      avg: lat ? toMs(lat[1]!, lat[2]!) : NaN,
+      stdev: lat ? toMs(lat[3]!, lat[4]!) : NaN,
+      max: lat ? toMs(lat[5]!, lat[6]!) : NaN,
+      p50: time(/^\s+50%\s+([\d.]+)(us|ms|s|m)/m),
+      p75: time(/^\s+75%\s+([\d.]+)(us|ms|s|m)/m),
+      p90: time(/^\s+90%\s+([\d.]+)(us|ms|s|m)/m),
+      p99: time(/^\s+99%\s+([\d.]+)(us|ms|s|m)/m),
+    },
+    non2xx: non2xx ? Number(non2xx[1]) : 0,
+    socketErrors: sock
+      ? { connect: Number(sock[1]), read: Number(sock[2]), write: Number(sock[3]), timeout: Number(sock[4]) }
+      : { connect: 0, read: 0, write: 0, timeout: 0 },
+    raw,
+  }
+}
+
+/**
+ * Runs wrk against a loopback URL and returns its parsed figures. Throws when any response was
+ * not 2xx/3xx or a socket error occurred (a fast 401 must never pass for throughput).
+ */
+export async function wrk(options: WrkOptions): Promise<WrkResult> {
+  requireWrk()
+  const u = new URL(options.url)
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(u.hostname) && !u.hostname.startsWith('127.')) {
+    throw new Error(`wrk: refusing a non-loopback target ${options.url}`)
+  }
+  const duration = options.durationSec ?? 5
+  const args = [
+    'wrk',
+    `-t${options.threads ?? 2}`,
+    `-c${options.connections ?? 50}`,
+    `-d${duration}s`,
+    `--timeout`,
+    `${options.timeoutSec ?? 5}s`,
+    '--latency',
+  ]
+  for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}: ${v}`)
+  if (options.script) args.push('-s', options.script)
+  args.push(options.url)
+  const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
+  const stop = onCleanup(() => {
+    if (proc.exitCode === null) proc.kill('SIGKILL')
+  })
+  const killer = setTimeout(() => proc.kill('SIGKILL'), (duration + 30) * 1000)
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
+  clearTimeout(killer)
+  await stop()
+  if (code !== 0) throw new Error(`wrk exited ${code}: ${err || out}`)
+  const result = parseWrk(out, options.url)
+  const usage = proc.resourceUsage()
+  if (usage) result.wrkCpuMs = Number(usage.cpuTime.user + usage.cpuTime.system) / 1000
+  const s = result.socketErrors
+  if (result.non2xx > 0 || s.connect + s.read + s.write + s.timeout > 0) {
+    throw new Error(`wrk ${options.url}: ${result.non2xx} non-2xx responses, socket errors ${JSON.stringify(s)}\n${out}`)
+  }
+  return result
+}
+
+// ---------------------------------------------------------------------------------------------
+// throwaway PostgreSQL database
+
+/** The server that holds throwaway databases; BENCH_PG_URL overrides it. */
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? `postgres://postgres@${LOOPBACK}:5432/postgres`
+
+export interface TempDatabase {
+  name: string
+  url: string
+  drop(): Promise<void>
+}
+
+/** Whether PostgreSQL answers at PG_ADMIN_URL (false instead of throwing). */
+export async function postgresAvailable(): Promise<boolean> {
+  const sql = postgres(PG_ADMIN_URL, { max: 1, connect_timeout: 3, onnotice: () => {} })
+  try {
+    await sql`select 1`
+    return true
+  } catch {
+    return false
+  } finally {
+    await sql.end({ timeout: 2 })
+  }
+}
+
+/** Creates `ecobase_bench_<pid>_<n>` on the admin server; `drop()` (or cleanup()) removes it. */
+let tempDbCount = 0
+export async function createTempDatabase(): Promise<TempDatabase> {
+  const name = `ecobase_bench_${process.pid}_${++tempDbCount}`
+  const admin = postgres(PG_ADMIN_URL, { max: 1, connect_timeout: 5, onnotice: () => {} })
+  try {
+    await admin.unsafe(`drop database if exists ${name} with (force)`)
+    await admin.unsafe(`create database ${name}`)
+  } finally {
+    await admin.end({ timeout: 5 })
+  }
+  const url = new URL(PG_ADMIN_URL)
+  url.pathname = `/${name}`
+  const drop = onCleanup(async () => {
+    const sql = postgres(PG_ADMIN_URL, { max: 1, connect_timeout: 5, onnotice: () => {} })
+    try {
+      await sql.unsafe(`drop database if exists ${name} with (force)`)
+    } finally {
+      await sql.end({ timeout: 5 })
+    }
+  })
+  return { name, url: url.toString(), drop }
+}
+
+// ---------------------------------------------------------------------------------------------
+// backends
+
+export type Backend = 'pglite' | 'postgres'
+export const BACKENDS: Backend[] = ['pglite', 'postgres']
+
+/**
+ * Starts a server on `backend` (a throwaway database for PostgreSQL), runs `fn`, and always stops
+ * the server and drops the database afterwards.
+ */
+export async function withServer<T>(backend: Backend, fn: (server: Server) => Promise<T>, options: ServerOptions = {}): Promise<T> {
+  const db = backend === 'postgres' ? await createTempDatabase() : undefined
+  try {
+    const server = await startServer({ ...options, databaseUrl: db?.url, label: backend })
+    try {
+      return await fn(server)
+    } finally {
+      await server.stop()
+    }
+  } finally {
+    await db?.drop()
+  }
+}
+
+/** The CPU and runtime this was measured on, for the results file. */
+export function machineInfo() {
+  const cpus = (() => {
+    try {
+      const text = readFileSync('/proc/cpuinfo', 'utf8')
+      const model = /model name\s*:\s*(.*)/.exec(text)?.[1]
+      return { model, count: (text.match(/^processor\s*:/gm) ?? []).length }
+    } catch {
+      return { model: undefined, count: navigator.hardwareConcurrency }
+    }
+  })()
+  return { bun: Bun.version, cpu: cpus.model, cores: cpus.count, platform: `${process.platform}-${process.arch}` }
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU accounting (Linux /proc)
+
+const CLK_TCK = 100 // sysconf(_SC_CLK_TCK) on Linux x86-64
+
+/** User + system CPU time of a process (all its threads) in ms; NaN when unreadable. */
+export function cpuTimeMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK
+  } catch {
+    return NaN
+  }
+}
+
+/** CPU time (ms) per pid of every process named `comm` whose command line contains `match`. */
+export function cpuTimesByName(comm: string, match?: string): Map<number, number> {
+  const out = new Map<number, number>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== comm) continue
+      if (match && !readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').includes(match)) continue
+    } catch {
+      continue
+    }
+    const ms = cpuTimeMs(Number(entry))
+    if (!Number.isNaN(ms)) out.set(Number(entry), ms)
+  }
+  return out
+}
+
+/** CPU used between two `cpuTimesByName` snapshots (processes that exited in between are not counted). */
+export function cpuDeltaMs(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0)
+  return total
+}
+
+/** 1-minute load average, to flag runs disturbed by other work on the machine. */
+export function loadAverage(): number {
+  try {
+    return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0])
+  } catch {
+    return NaN
+  }
+}
+
+export interface CpuCost {
+  /** CPU of the server process (all threads) per completed request, µs. */
+  serverUsPerReq: number
+  /** CPU of the PostgreSQL backends serving the server's database per completed request, µs. */
+  postgresUsPerReq?: number
+  /**
+   * Share of the machine's CPU capacity used during the run by anything but the server, wrk,
+   * PostgreSQL (when measured) and this bench process: other people's tests, builds… Above ~10 %
+   * the figures of that run are disturbed.
+   */
+  foreignPct?: number
+}
+
+/** Busy and total jiffies of the whole machine (/proc/stat). */
+function machineJiffies(): { busy: number; total: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!
+    const v = line.trim().split(/\s+/).slice(1).map(Number)
+    const idle = (v[3] ?? 0) + (v[4] ?? 0)
+    const total = v.slice(0, 8).reduce((a, b) => a + b, 0)
+    return { busy: total - idle, total }
+  } catch {
+    return null
+  }
+}
+
+/** Runs wrk and also charges the server's (and optionally PostgreSQL's) CPU time to its requests. */
+export async function wrkWithCpu(
+  options: WrkOptions,
+  serverPid: number,
+  /** The PostgreSQL database the server uses: its backend processes' CPU is charged too. */
+  postgresDb?: string,
+): Promise<WrkResult & { cpu: CpuCost }> {
+  // PostgreSQL backends show their database in the process title: "postgres: user db host(port) …"
+  const pgMatch = postgresDb ? ` ${postgresDb} ` : undefined
+  const m0 = machineJiffies()
+  const self0 = process.cpuUsage()
+  const s0 = cpuTimeMs(serverPid)
+  const p0 = pgMatch ? cpuTimesByName('postgres', pgMatch) : new Map<number, number>()
+  const result = await wrk(options)
+  const s1 = cpuTimeMs(serverPid)
+  const p1 = pgMatch ? cpuTimesByName('postgres', pgMatch) : new Map<number, number>()
+  const self = process.cpuUsage(self0)
+  const m1 = machineJiffies()
+  const pgMs = cpuDeltaMs(p0, p1)
+  const withPostgres = pgMatch !== undefined
+  const per = (ms: number) => (ms * 1000) / result.requests
+  let foreignPct: number | undefined
+  if (m0 && m1 && result.wrkCpuMs !== undefined) {
+    const busyMs = ((m1.busy - m0.busy) * 1000) / CLK_TCK
+    const capacityMs = ((m1.total - m0.total) * 1000) / CLK_TCK
+    const known = s1 - s0 + pgMs + result.wrkCpuMs + (self.user + self.system) / 1000
+    foreignPct = capacityMs > 0 ? Math.max(0, (100 * (busyMs - known)) / capacityMs) : undefined
+  }
+  return {
+    ...result,
+    cpu: { serverUsPerReq: per(s1 - s0), ...(withPostgres ? { postgresUsPerReq: per(pgMs) } : {}), foreignPct },
+  }
+}
+
+/** The commit the server ran from, and whether its src/ had uncommitted changes. */
+export function gitRevision(root = process.env.BENCH_ROOT ?? ROOT): { commit: string | null; dirty: boolean | null } {
+  const run = (args: string[]) => {
+    const p = Bun.spawnSync(['git', '-C', root, ...args], { stdout: 'pipe', stderr: 'ignore' })
+    return p.exitCode === 0 ? p.stdout.toString().trim() : null
+  }
+  const commit = run(['rev-parse', '--short', 'HEAD'])
+  const status = commit === null ? null : run(['status', '--porcelain', '--', 'src', 'package.json', 'drizzle'])
+  return { commit, dirty: status === null ? null : status.length > 0 }
+}
+
+/**
+ * Waits (at most `maxWaitMs`) until the machine is quiet: less than `thresholdPct` of its CPU busy
+ * over a 1 s sample while nothing of ours runs. Returns the last sample's busy share, %.
+ */
+export async function waitForQuiet(maxWaitMs = 20_000, thresholdPct = 10): Promise<number> {
+  const deadline = Date.now() + maxWaitMs
+  let busyPct = NaN
+  do {
+    const a = machineJiffies()
+    await sleep(1000)
+    const b = machineJiffies()
+    if (!a || !b) return NaN
+    busyPct = (100 * (b.busy - a.busy)) / Math.max(1, b.total - a.total)
+    if (busyPct < thresholdPct) return busyPct
+  } while (Date.now() < deadline)
+  return busyPct
+}
