@@ -35,7 +35,7 @@ export function bearerToken(header: string | undefined): string {
 }
 
 /** OAuth access tokens reach only routes that declare a `scope`; elsewhere they are not credentials. */
-function accountOnly<P extends Principal>(principal: P): P {
+export function accountOnly<P extends Principal>(principal: P): P {
   if (principal.kind === 'user' && principal.oauth) {
     throw new AppError(401, 'unauthorized', 'OAuth access tokens cannot be used on this route')
   }

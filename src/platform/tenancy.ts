@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AccessTokens } from './jwt'
-import { bearerSecurity, bearerToken, type PrincipalSource } from './auth'
+import { accountOnly, bearerSecurity, bearerToken, type PrincipalSource } from './auth'
 import { AppError } from './errors'
 
 export type Role = 'owner' | 'admin' | 'member'
@@ -62,7 +62,8 @@ export async function resolveTenant(
       return { ...session, actor: { kind: 'customer' } }
     }
   }
-  const principal = await deps.users.resolveBearer(token)
+  // An OAuth client acting for a user is not a team member: no ecosystem scopes exist (yet).
+  const principal = accountOnly(await deps.users.resolveBearer(token))
   const wanted = headers[ECOSYSTEM_HEADER]
   if (!wanted) throw new AppError(400, 'ecosystem_required', 'Send the X-Ecosystem-Id header (ecosystem id or rdid)')
   const ecosystem = await deps.tenancy.findEcosystem(wanted)

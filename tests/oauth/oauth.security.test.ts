@@ -105,3 +105,16 @@ describe('scopes', () => {
     }
   })
 })
+
+describe('OAuth access tokens inside ecosystems', () => {
+  test('a client application acting for a team member cannot act in the ecosystem (no ecosystem scopes exist)', async () => {
+    const { provision } = await import('../support/tenancy')
+    const org = await provision(h, alice)
+    const tokens = await authorizedTokens(h, alice, client)
+    const asApp = { token: tokens.access_token, headers: { 'x-ecosystem-id': org.ecosystem.id } }
+    expect((await h.call('GET', '/customer/me', asApp)).status).toBe(401)
+    expect((await h.call('GET', '/customer/customers', asApp)).status).toBe(401)
+    expect((await h.call('GET', '/storage/attachments', asApp)).status).toBe(401)
+    expect((await h.call('GET', '/customer/me', org.as(alice))).status).toBe(200)
+  })
+})
