@@ -82,7 +82,7 @@ describe('persona services', () => {
     const res = await h.call('POST', `/persona/services/${created.body.id}/connect`, admin)
     expect(res.status).toBe(200)
     expect(res.body.connectStatus).toBe('failed')
-    expect(res.body.connectError).toBe('The model service answered 401: Incorrect API key provided')
+    expect(res.body.connectError).toBe('The model service answered 401: Incorrect API key provided: [redacted]')
     expect(res.body.lastConnectedAt).toBe(good.body.lastConnectedAt)
     const unreachable = await create({ baseUrl: 'http://127.0.0.1:9/v1' })
     const res2 = await h.call('POST', `/persona/services/${unreachable.body.id}/connect`, admin)

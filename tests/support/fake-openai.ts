@@ -46,7 +46,10 @@ export function startFakeOpenAi(options: { apiKey?: string; models?: string[] } 
       const body = req.method === 'POST' ? await req.json().catch(() => null) : null
       state.requests.push({ path, authorization, body })
       if (options.apiKey && authorization !== `Bearer ${options.apiKey}`) {
-        return Response.json({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } }, { status: 401 })
+        // As OpenAI does: the message quotes the presented key, partly masked.
+        const presented = authorization?.replace(/^Bearer /, '') ?? ''
+        const masked = presented.length > 11 ? `${presented.slice(0, 7)}****${presented.slice(-4)}` : presented
+        return Response.json({ error: { message: `Incorrect API key provided: ${masked}`, type: 'invalid_request_error' } }, { status: 401 })
       }
       if (req.method === 'GET' && path === '/v1/models') {
         const ids = options.models ?? ['fake-echo', 'fake-large']

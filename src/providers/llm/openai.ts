@@ -2,6 +2,15 @@ import OpenAI from 'openai'
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, LlmError } from './index'
 
+
+/**
+ * Provider messages reach admins (connectError) and end users (the SSE `error` event). Some quote
+ * the API key, partly masked ("Incorrect API key provided: sk-ab****wxyz"): drop anything key-like.
+ */
+export function redactKeys(text: string): string {
+  return text.replace(/\b(?:sk|pk|rk|key|api|eco)[-_][\w*.…-]{3,}/gi, '[redacted]')
+}
+
 export interface OpenAiSettings {
   baseUrl: string
   apiKey: string | null
@@ -120,10 +129,10 @@ class Watchdog {
     if (err instanceof OpenAI.APIConnectionError) return new LlmError('upstream', 'The model service cannot be reached')
     if (err instanceof OpenAI.APIError) {
       const detail = err.error && typeof err.error === 'object' ? (err.error as { message?: unknown }).message : undefined
-      const text = typeof detail === 'string' && detail ? detail : 'no details'
+      const text = typeof detail === 'string' && detail ? redactKeys(detail) : 'no details'
       return new LlmError('upstream', err.status ? `The model service answered ${err.status}: ${text}` : `The model service failed: ${text}`)
     }
-    return new LlmError('upstream', `The model service failed: ${(err as Error)?.message ?? 'unknown error'}`)
+    return new LlmError('upstream', `The model service failed: ${redactKeys((err as Error)?.message ?? 'unknown error')}`)
   }
 
   dispose(abort: boolean): void {
