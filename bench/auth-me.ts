@@ -8,7 +8,9 @@
  */
 import {
   BACKENDS,
+  backendsFlag,
   type Backend,
+  benchFlags,
   expectStatus,
   fmt,
   gitRevision,
@@ -291,19 +293,16 @@ export function resultName(result: AuthMeResult): string {
 }
 
 export function parseArgs(argv: string[]): AuthMeOptions {
+  const flags = benchFlags(argv)
   const opts: AuthMeOptions = {}
-  for (const arg of argv) {
-    const [k, v] = arg.replace(/^--/, '').split('=') as [string, string | undefined]
-    if (v === undefined) continue
-    if (k === 'db') opts.backends = v.split(',').filter((b): b is Backend => (BACKENDS as string[]).includes(b))
-    else if (k === 'duration') opts.durationSec = Number(v)
-    else if (k === 'rounds') opts.rounds = Number(v)
-    else if (k === 'warmup') opts.warmupSec = Number(v)
-    else if (k === 'threads') opts.threads = Number(v)
-    else if (k === 'connections') opts.connections = Number(v)
-    else if (k === 'root') opts.root = v
-    else if (k === 'quiet-wait') opts.quietWaitSec = Number(v)
-  }
+  if (flags.has('db')) opts.backends = backendsFlag(flags.get('db')!)
+  if (flags.has('duration')) opts.durationSec = Number(flags.get('duration'))
+  if (flags.has('rounds')) opts.rounds = Number(flags.get('rounds'))
+  if (flags.has('warmup')) opts.warmupSec = Number(flags.get('warmup'))
+  if (flags.has('threads')) opts.threads = Number(flags.get('threads'))
+  if (flags.has('connections')) opts.connections = Number(flags.get('connections'))
+  if (flags.has('root')) opts.root = flags.get('root')
+  if (flags.has('quiet-wait')) opts.quietWaitSec = Number(flags.get('quiet-wait'))
   return opts
 }
 

@@ -11,7 +11,9 @@
 import { join } from 'node:path'
 import {
   BACKENDS,
+  backendsFlag,
   type Backend,
+  benchFlags,
   expectStatus,
   fmt,
   gitRevision,
@@ -246,15 +248,12 @@ export function chatLatencyTable(result: ChatLatencyResult): string {
 }
 
 export function parseArgs(argv: string[]): ChatLatencyOptions {
+  const flags = benchFlags(argv)
   const opts: ChatLatencyOptions = {}
-  for (const arg of argv) {
-    const [k, v] = arg.replace(/^--/, '').split('=') as [string, string | undefined]
-    if (v === undefined) continue
-    if (k === 'db') opts.backends = v.split(',').filter((b): b is Backend => (BACKENDS as string[]).includes(b))
-    else if (k === 'samples') opts.samples = Number(v)
-    else if (k === 'streams') opts.streams = Number(v)
-    else if (k === 'tokens') opts.tokens = Number(v)
-  }
+  if (flags.has('db')) opts.backends = backendsFlag(flags.get('db')!)
+  if (flags.has('samples')) opts.samples = Number(flags.get('samples'))
+  if (flags.has('streams')) opts.streams = Number(flags.get('streams'))
+  if (flags.has('tokens')) opts.tokens = Number(flags.get('tokens'))
   return opts
 }
 

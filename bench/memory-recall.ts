@@ -10,20 +10,13 @@
  *
  *   npx bun bench/memory-recall.ts [--db=pglite,postgres] [--sizes=10000,100000] [--data=text|random] [--requests=200] [--queries=100] [--budget=60]
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { createApp } from '../src/app'
-import { buildDeps, prepareDatabase } from '../src/boot'
-import { loadConfig } from '../src/config'
 import type { Deps } from '../src/deps'
 import { recall } from '../src/modules/persona_memory/recall'
 import { HNSW_INDEX, realArray } from '../src/modules/persona_memory/vectors'
-import { openPglite, openPostgres, queryRows, type Database } from '../src/platform/db'
-import { createLogger } from '../src/platform/logger'
+import { queryRows } from '../src/platform/db'
 import type { Tenant } from '../src/platform/tenancy'
-import { BACKENDS, type Backend, createTempDatabase, fmt, gitRevision, machineInfo, PG_ADMIN_URL, postgresAvailable } from './support'
+import { BACKENDS, backendsFlag, type Backend, benchFlags, fmt, gitRevision, inProcessApp, machineInfo, PG_ADMIN_URL, postgresAvailable } from './support'
 
 export const TARGET_P95_MS = 15
 export const TARGET_RECALL = 0.95
@@ -114,28 +107,12 @@ export async function benchMemoryRecall(options: MemoryRecallOptions = {}): Prom
 }
 
 async function measure(backend: Backend, s: MemoryRecallResult['settings'], log: (l: string) => void): Promise<SizeResult[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-bench-memory-'))
-  const temp = backend === 'postgres' ? await createTempDatabase() : undefined
-  let database: Database | undefined
+  const bench = await inProcessApp(backend)
   try {
-    database = temp ? await openPostgres(temp.url, { max: 10 }) : await openPglite()
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', JOBS: 'off' })
-    await prepareDatabase(database, config, temp?.url)
-    const deps = buildDeps(config, database, { logger: createLogger('silent') })
-    const app = createApp(deps)
+    const { app, deps, database } = bench
     const db = database.db
-    const call = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-      const res = await app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }))
-      const json = (await res.json()) as any
-      if (res.status >= 300) throw new Error(`POST ${path}: ${res.status} ${JSON.stringify(json)}`)
-      return json
-    }
-    const owner = await call('/auth/register', { email: 'bench@example.com', password: 'bench-password-1', name: 'Bench' })
-    const org = await call('/registry/organizations', { slug: 'bench', name: 'Bench' }, { authorization: `Bearer ${owner.token}` })
-    const asOwner = { authorization: `Bearer ${owner.token}`, 'x-ecosystem-id': org.ecosystem.id }
-    const { customerId } = await call('/customer/resolve', { externalId: 'bench-customer' }, asOwner)
-    const { token } = await call('/customer/token', { customerId }, asOwner)
-    const tenant: Tenant = { ecosystemId: org.ecosystem.id, organizationId: org.organization.id, customerId, actor: { kind: 'customer' } }
+    const { customerId, token } = bench.customer
+    const tenant: Tenant = { ecosystemId: bench.owner.ecosystemId, organizationId: bench.owner.organizationId, customerId, actor: { kind: 'customer' } }
     const personaId = crypto.randomUUID()
     const search = database.vector ? 'hnsw' : 'exact scan'
 
@@ -178,12 +155,9 @@ async function measure(backend: Backend, s: MemoryRecallResult['settings'], log:
           (row.recallAt10 !== undefined ? `; recall@10 ${row.recallAt10.toFixed(3)}, index used: ${row.usesIndex}` : ''),
       )
     }
-    await deps.rateLimits.close()
     return results
   } finally {
-    await database?.close()
-    await temp?.drop()
-    rmSync(dataDir, { recursive: true, force: true })
+    await bench.close()
   }
 }
 
@@ -287,17 +261,15 @@ export function memoryRecallTable(result: MemoryRecallResult): string {
 }
 
 export function parseArgs(argv: string[]): MemoryRecallOptions {
+  const flags = benchFlags(argv)
   const opts: MemoryRecallOptions = {}
-  for (const arg of argv) {
-    const [k, v] = arg.replace(/^--/, '').split('=') as [string, string | undefined]
-    if (v === undefined) continue
-    if (k === 'db') opts.backends = v.split(',').filter((b): b is Backend => (BACKENDS as string[]).includes(b))
-    else if (k === 'sizes') opts.sizes = v.split(',').map(Number)
-    else if (k === 'requests') opts.requests = Number(v)
-    else if (k === 'queries') opts.queries = Number(v)
-    else if (k === 'budget') opts.budgetSec = Number(v)
-    else if (k === 'data' && (v === 'text' || v === 'random')) opts.data = v
-  }
+  if (flags.has('db')) opts.backends = backendsFlag(flags.get('db')!)
+  if (flags.has('sizes')) opts.sizes = flags.get('sizes')!.split(',').map(Number)
+  if (flags.has('requests')) opts.requests = Number(flags.get('requests'))
+  if (flags.has('queries')) opts.queries = Number(flags.get('queries'))
+  if (flags.has('budget')) opts.budgetSec = Number(flags.get('budget'))
+  const data = flags.get('data')
+  if (data === 'text' || data === 'random') opts.data = data
   return opts
 }
 

@@ -6,24 +6,20 @@
  *
  *   npx bun bench/storage-usage.ts [--db=pglite,postgres] [--requests=2000] [--sizes=1000,10000,100000]
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { createApp } from '../src/app'
-import { buildDeps } from '../src/boot'
-import { loadConfig } from '../src/config'
-import { migrate, openPglite, openPostgres, queryRows, type Database } from '../src/platform/db'
-import { createLogger } from '../src/platform/logger'
+import { queryRows } from '../src/platform/db'
 import {
   BACKENDS,
+  backendsFlag,
   type Backend,
-  createTempDatabase,
+  benchFlags,
+  inProcessApp,
   fmt,
   gitRevision,
   hookSignals,
   machineInfo,
   median,
+  percentile,
   PG_ADMIN_URL,
   postgresAvailable,
   saveResult,
@@ -94,32 +90,11 @@ export async function benchStorageUsage(options: StorageUsageOptions = {}): Prom
 }
 
 async function measure(backend: Backend, s: { requests: number; sizes: number[] }, log: (l: string) => void): Promise<StorageUsageBackendResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-bench-storage-'))
-  const temp = backend === 'postgres' ? await createTempDatabase() : undefined
-  let database: Database | undefined
+  const bench = await inProcessApp(backend)
   try {
-    database = temp ? await openPostgres(temp.url, { max: 10 }) : await openPglite()
-    await migrate(database, temp?.url)
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', JOBS: 'off' })
-    const deps = buildDeps(config, database, { logger: createLogger('silent') })
-    const app = createApp(deps)
-    const call = async (method: string, path: string, token?: string, body?: unknown, headers: Record<string, string> = {}) => {
-      const init: RequestInit = { method, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } }
-      if (body !== undefined) {
-        init.body = JSON.stringify(body)
-        ;(init.headers as Record<string, string>)['content-type'] = 'application/json'
-      }
-      const res = await app.handle(new Request(`http://localhost${path}`, init))
-      const json = (await res.json()) as any
-      if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
-      return json
-    }
-    const owner = await call('POST', '/auth/register', undefined, { email: 'bench@example.com', password: 'bench-password-1', name: 'Bench' })
-    const org = await call('POST', '/registry/organizations', owner.token, { slug: 'bench', name: 'Bench' })
-    const eco = { 'x-ecosystem-id': org.ecosystem.id }
-    const { customerId } = await call('POST', '/customer/resolve', owner.token, { externalId: 'bench-customer' }, eco)
-    const { token } = await call('POST', '/customer/token', owner.token, { customerId }, eco)
-    const ecosystemId = org.ecosystem.id as string
+    const { app, database, call } = bench
+    const { token, customerId } = bench.customer
+    const ecosystemId = bench.owner.ecosystemId
 
     const sizes: SizeResult[] = []
     let have = 0
@@ -138,7 +113,7 @@ async function measure(backend: Backend, s: { requests: number; sizes: number[] 
         on conflict (ecosystem_id, customer_id) do update set used_bytes = excluded.used_bytes`)
       await database.db.execute(sql`analyze storage.attachments`)
 
-      const usage = await call('GET', '/usage/storage', token)
+      const usage = await call('GET', '/usage/storage', { token })
       const [check] = await queryRows<{ live: string }>(
         database.db,
         sql`select sum(size_bytes)::text as live from storage.attachments where ecosystem_id = ${ecosystemId} and customer_id = ${customerId} and status = 'ready' and deleted_at is null`,
@@ -152,7 +127,7 @@ async function measure(backend: Backend, s: { requests: number; sizes: number[] 
         if (res.status !== 200) throw new Error(`GET /usage/storage answered ${res.status}`)
       })
       const liveSum = await timeEach(Math.max(50, Math.floor(s.requests / 10)), () =>
-        database!.db.execute(
+        database.db.execute(
           sql`select sum(size_bytes) from storage.attachments where ecosystem_id = ${ecosystemId} and customer_id = ${customerId} and status = 'ready' and deleted_at is null`,
         ),
       )
@@ -165,12 +140,9 @@ async function measure(backend: Backend, s: { requests: number; sizes: number[] 
     const ratio = last.p50Us / first.p50Us
     const liveSumRatio = last.liveSumP50Us / first.liveSumP50Us
     log(`  ${backend.padEnd(8)} ratio ${fmt(last.attachments)} ÷ ${fmt(first.attachments)}: ${ratio.toFixed(2)} ${ratio <= TARGET ? 'PASS' : 'ABOVE TARGET'} (live sum: ${liveSumRatio.toFixed(1)})`)
-    await deps.rateLimits.close()
     return { backend, sizes, ratio, liveSumRatio }
   } finally {
-    await database?.close()
-    await temp?.drop()
-    rmSync(dataDir, { recursive: true, force: true })
+    await bench.close()
   }
 }
 
@@ -184,11 +156,6 @@ async function timeEach(count: number, fn: () => Promise<unknown>): Promise<numb
     times.push((performance.now() - t0) * 1000)
   }
   return times
-}
-
-function percentile(xs: number[], p: number): number {
-  const sorted = [...xs].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!
 }
 
 /** Markdown table rows for bench/README.md. */
@@ -209,14 +176,11 @@ export function storageUsageTable(result: StorageUsageResult): string {
 }
 
 export function parseArgs(argv: string[]): StorageUsageOptions {
+  const flags = benchFlags(argv)
   const opts: StorageUsageOptions = {}
-  for (const arg of argv) {
-    const [k, v] = arg.replace(/^--/, '').split('=') as [string, string | undefined]
-    if (v === undefined) continue
-    if (k === 'db') opts.backends = v.split(',').filter((b): b is Backend => (BACKENDS as string[]).includes(b))
-    else if (k === 'requests') opts.requests = Number(v)
-    else if (k === 'sizes') opts.sizes = v.split(',').map(Number)
-  }
+  if (flags.has('db')) opts.backends = backendsFlag(flags.get('db')!)
+  if (flags.has('requests')) opts.requests = Number(flags.get('requests'))
+  if (flags.has('sizes')) opts.sizes = flags.get('sizes')!.split(',').map(Number)
   return opts
 }
 
