@@ -13,15 +13,18 @@ const BATCH = 500
  */
 export const expireUploads: Job = {
   name: 'expire-uploads',
+  // Object deletes wait on the store: hold the lock without a transaction (the row delete is one
+  // statement), so a slow store never keeps a transaction — on PGlite, the whole database — open.
+  lock: 'session',
   schedule: '*/15 * * * *',
-  async run(deps, tx) {
+  async run(deps, db) {
     const before = new Date(deps.now().getTime() - deps.config.storage.pendingTtl * 1000)
-    const stale = tx
+    const stale = db
       .select({ id: attachments.id })
       .from(attachments)
       .where(and(eq(attachments.status, 'pending'), isNull(attachments.deletedAt), lt(attachments.createdAt, before)))
       .limit(BATCH)
-    const expired = await tx
+    const expired = await db
       .delete(attachments)
       // Re-checked on the row itself: a complete that committed meanwhile made it ready.
       .where(and(inArray(attachments.id, stale), eq(attachments.status, 'pending')))

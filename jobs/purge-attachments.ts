@@ -11,15 +11,18 @@ const BATCH = 500
  */
 export const purgeAttachments: Job = {
   name: 'purge-attachments',
+  // Object deletes wait on the store: hold the lock without a transaction (the row delete is one
+  // statement), so a slow store never keeps a transaction — on PGlite, the whole database — open.
+  lock: 'session',
   schedule: '37 * * * *',
-  async run(deps, tx) {
+  async run(deps, db) {
     const before = new Date(deps.now().getTime() - deps.config.storage.purgeAfter * 1000)
-    const due = tx
+    const due = db
       .select({ id: attachments.id })
       .from(attachments)
       .where(and(isNotNull(attachments.deletedAt), lt(attachments.deletedAt, before)))
       .limit(BATCH)
-    const purged = await tx.delete(attachments).where(inArray(attachments.id, due)).returning({ objectKey: attachments.objectKey })
+    const purged = await db.delete(attachments).where(inArray(attachments.id, due)).returning({ objectKey: attachments.objectKey })
     const { deleted, failed } = await deleteObjects(deps, purged.map((r) => r.objectKey))
     return { purged: purged.length, objectsDeleted: deleted, objectsFailed: failed }
   },

@@ -73,6 +73,14 @@ describe('identifiers', () => {
     expect(list.body.total).toBe(2)
   })
 
+  test('system entity types cannot be minted, so no rdid can impersonate a tenant', async () => {
+    for (const entityType of ['ecosystem', 'organization', 'namespace']) {
+      const res = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: `org.ns-org.fake-${entityType}`, entityType, entityId: org.ecosystem.id } })
+      expect(res.status).toBe(403)
+    }
+    expect((await h.call('GET', '/registry/resolve/org.ns-org.fake-ecosystem')).status).toBe(404)
+  })
+
   test.each(['single', 'Upper.case', 'a..b', 'a.-b', 'a.b-', `${'a'.repeat(64)}.b`, `${'a.'.repeat(127)}aa`])('rdid %s is malformed: 400', async (rdid) => {
     const res = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid, entityType: 'app', entityId: crypto.randomUUID() } })
     expect(res.status).toBe(400)

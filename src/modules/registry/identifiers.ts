@@ -7,6 +7,8 @@ import type { NamespaceService } from './namespaces'
 import { identifiers } from './schema'
 
 type IdentifierRow = typeof identifiers.$inferSelect
+/** Entity types whose identifiers only the service mints (at provisioning and ecosystem creation). */
+const SYSTEM_TYPES = new Set(['namespace', 'organization', 'ecosystem'])
 const view = (r: IdentifierRow) => ({ rdid: r.rdid, entityType: r.entityType, entityId: r.entityId, createdBy: r.createdBy })
 
 /** rdid → entity mappings: public to resolve, minted only under a namespace the caller controls. */
@@ -23,6 +25,10 @@ export class IdentifierService {
   }
 
   async mint(userId: string, input: { rdid: string; entityType: string; entityId: string }) {
+    if (SYSTEM_TYPES.has(input.entityType)) {
+      // Otherwise anyone could publish a second rdid that "resolves" to someone else's tenant.
+      throw new AppError(403, 'forbidden', `Identifiers of type ${input.entityType} are registered by the service itself`)
+    }
     if (!(await this.namespaces.canMint(userId, input.rdid))) {
       throw new AppError(403, 'forbidden', 'The rdid must lie under a namespace you own or administer')
     }

@@ -121,7 +121,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       detail: {
         operationId: 'registryMintIdentifier',
         summary: 'Map an rdid to an entity',
-        description: 'The rdid must lie under a namespace the caller owns (`user.<id>.…`) or administers (`org.<slug>.…`); 403 otherwise; 409 `rdid_taken`.',
+        description: 'The rdid must lie under a namespace the caller owns (`user.<id>.…`) or administers (`org.<slug>.…`); 403 otherwise, and for the system types `namespace`, `organization` and `ecosystem`, whose identifiers only the service registers; 409 `rdid_taken`.',
       },
     })
     .get('/identifiers', ({ query }) => ids.list(query.entityId, pageParams(query)), {
