@@ -20,6 +20,9 @@ import { CustomerService } from './modules/customer/service'
 import { IdentifierService } from './modules/registry/identifiers'
 import { registryRoutes } from './modules/registry/routes'
 import { RegistryService } from './modules/registry/service'
+import { conversationSearchFor } from './modules/search/chat-tools'
+import { searchRoutes } from './modules/search/routes'
+import { SearchService } from './modules/search/service'
 import { settingsRoutes } from './modules/settings/routes'
 import { SettingsService } from './modules/settings/service'
 import { LOCAL_OBJECTS_PATH, storageRoutes } from './modules/storage/routes'
@@ -60,7 +63,8 @@ export function createApp(deps: Deps) {
     findEcosystem: (idOrRdid) => registry.findEcosystem(idOrRdid),
   })
   const personaMemory = new PersonaMemoryService(deps)
-  const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory) })
+  const search = new SearchService(deps)
+  const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory), search: conversationSearchFor(search) })
 
   const app = new Elysia()
     .use(
@@ -102,6 +106,7 @@ export function createApp(deps: Deps) {
     .use(personaAreaRoutes(deps, persona, auth, customers))
     .use(chatRoutes(deps, chat, auth, customers))
     .use(personaMemoryRoutes(deps, personaMemory, auth, customers))
+    .use(searchRoutes(deps, search, auth, customers))
 
   /** Subscribes every session kind to revocations made by other replicas (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {
@@ -111,7 +116,7 @@ export function createApp(deps: Deps) {
     }
   }
 
-  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory }, followRevocations })
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search }, followRevocations })
 }
 
 export type App = ReturnType<typeof createApp>

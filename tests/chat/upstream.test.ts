@@ -34,7 +34,8 @@ describe('chat against an OpenAI-compatible service (OPENAI_BASE_URL)', () => {
     expect(upstream).toHaveLength(1)
     expect(upstream[0]!.authorization).toBe('Bearer sk-from-env')
     expect(upstream[0]!.body).toMatchObject({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Bonjour' }] })
-    expect(upstream[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['current_time'])
+    expect(upstream[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['current_time', 'search'])
+    expect(upstream[0]!.body.tools[1].function.parameters).toMatchObject({ type: 'object', required: ['query'], properties: { query: { type: 'string', maxLength: 200 } } })
     expect(stored.map((m) => [m.role, m.content, m.status])).toEqual([
       ['user', 'Bonjour', 'complete'],
       ['assistant', 'You said: Bonjour', 'complete'],

@@ -83,6 +83,7 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   (b) => ({ method: 'DELETE', path: `/chat/conversations/${b.conversationId}` }),
   (b) => ({ method: 'POST', path: `/chat/conversations/${b.conversationId}/messages`, body: { message: 'pwned' } }),
   (b) => ({ method: 'POST', path: `/chat/conversations/${b.conversationId}/regenerate` }),
+  () => ({ method: 'GET', path: '/search/chat/messages?q=b-secret-message' }),
   (b) => ({ method: 'PATCH', path: `/chat/conversations/${b.conversationId}/messages/${b.messageId}`, body: { content: 'pwned' } }),
 ]
 

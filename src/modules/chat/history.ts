@@ -1,8 +1,13 @@
+import { getTableColumns } from 'drizzle-orm'
 import type { LlmMessage, LlmToolCall } from '../../providers/llm'
-import type { conversations, messages } from './schema'
+import { type conversations, messages } from './schema'
 
 export type ConversationRow = typeof conversations.$inferSelect
-export type MessageRow = typeof messages.$inferSelect
+
+/** A message as chat reads it: every column but the search index, which only search reads. */
+const { searchVector, ...readColumns } = getTableColumns(messages)
+export const messageColumns = readColumns
+export type MessageRow = Omit<typeof messages.$inferSelect, 'searchVector'>
 
 export const conversationView = (c: ConversationRow) => ({
   id: c.id,

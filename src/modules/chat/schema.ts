@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { bigserial, index, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { searchVector, tsvector } from '../../platform/fulltext'
 import { customers } from '../customer/schema'
 import { ecosystems } from '../registry/schema'
 
@@ -65,9 +66,13 @@ export const messages = chatSchema.table(
     createdAt: createdAt(),
     /** For a user message whose reply is streaming: the heartbeat of the replica streaming it. */
     updatedAt: updatedAt(),
+    /** Full-text index of the text of user and assistant messages (tool results are not searchable). */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`case when role <> 'tool' then ${searchVector('content')} end`),
   },
   (t) => [
     index('messages_conversation_idx').on(t.conversationId, t.seq),
+    index('messages_customer_idx').on(t.customerId, t.ownerId),
+    index('messages_search_idx').using('gin', t.searchVector),
     uniqueIndex('messages_client_id_uq').on(t.conversationId, t.clientMessageId).where(sql`${t.clientMessageId} is not null`),
   ],
 )

@@ -5,17 +5,20 @@ import { AppError } from '../../platform/errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { PersonaArea } from '../persona/service'
-import { type ConversationRow, conversationView, type MessageRow, messageView } from './history'
+import { type ConversationRow, conversationView, messageColumns, type MessageRow, messageView } from './history'
 import type { ChatEvent } from './model'
 import { conversations, messages } from './schema'
 import { currentTime } from './tools/clock'
 import { memoryTools, type MemoryTools } from './tools/memory'
 import { ToolRegistry } from './tools/registry'
+import { type ConversationSearch, searchTool } from './tools/search'
 import { replyInProgress, type TurnTarget, TurnRunner } from './turns'
 
 export interface ChatOptions {
   /** Persona memory; when given, conversations with a persona get memory_recall and memory_save. */
   memory?: MemoryTools
+  /** Full-text search; when given, every conversation gets the `search` tool over the customer's other conversations. */
+  search?: ConversationSearch
 }
 
 const DEFAULT_TITLE = 'New conversation'
@@ -34,6 +37,7 @@ export class ChatService {
   ) {
     this.tools = new ToolRegistry().register(currentTime)
     if (options.memory) this.tools.register(...memoryTools(options.memory))
+    if (options.search) this.tools.register(searchTool(options.search))
     this.turns = new TurnRunner(deps, this.tools)
   }
 
@@ -127,7 +131,7 @@ export class ChatService {
           replyId: crypto.randomUUID(),
           replyState: 'streaming',
         })
-        .returning()
+        .returning(messageColumns)
       return { kind: 'turn' as const, start: { conversation, user: user!, history: [...history, user!], target } }
     })
     if (outcome.kind === 'repeat') return this.repeat(outcome.conversation, outcome.repeated, input.message)
@@ -155,7 +159,7 @@ export class ChatService {
     }
     if (replyInProgress(user, this.deps.now())) throw new AppError(409, 'in_progress', 'The reply to this message is still streaming')
     const [reply] = user.replyId
-      ? await this.deps.db.select().from(messages).where(and(eq(messages.id, user.replyId), eq(messages.ownerId, conversation.ownerId)))
+      ? await this.deps.db.select(messageColumns).from(messages).where(and(eq(messages.id, user.replyId), eq(messages.ownerId, conversation.ownerId)))
       : []
     return this.turns.replay(conversation, user, reply)
   }
@@ -203,13 +207,13 @@ export class ChatService {
       .update(messages)
       .set({ ...patch, updatedAt: this.deps.now() })
       .where(and(eq(messages.id, message.id), eq(messages.ownerId, message.ownerId)))
-      .returning()
+      .returning(messageColumns)
     return row!
   }
 
   private messagesOf(db: Db, conversation: ConversationRow): Promise<MessageRow[]> {
     return db
-      .select()
+      .select(messageColumns)
       .from(messages)
       .where(and(eq(messages.conversationId, conversation.id), eq(messages.ownerId, conversation.ownerId)))
       .orderBy(asc(messages.seq))

@@ -54,6 +54,7 @@ export class TurnRunner {
     const heartbeat = setInterval(() => void this.touch(user), HEARTBEAT_MS)
     const context: ToolContext = {
       tenant: { ecosystemId: conversation.ownerId, customerId: conversation.customerId },
+      conversationId: conversation.id,
       personaId: target.personaId,
       now: this.deps.now,
       signal: upstream.signal,

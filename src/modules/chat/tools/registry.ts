@@ -6,6 +6,7 @@ import type { LlmToolCall, LlmToolSpec } from '../../../providers/llm'
 /** Who a tool runs for: the conversation's tenant and persona. */
 export interface ToolContext {
   tenant: Pick<Tenant, 'ecosystemId' | 'customerId'>
+  conversationId: string
   personaId: string | null
   now: () => Date
   signal: AbortSignal

@@ -1,0 +1,3 @@
+ALTER TABLE "chat"."messages" ADD COLUMN "search_vector" "tsvector" GENERATED ALWAYS AS (case when role <> 'tool' then to_tsvector('simple', left("content", 100000)) end) STORED;--> statement-breakpoint
+CREATE INDEX "messages_customer_idx" ON "chat"."messages" USING btree ("customer_id","owner_id");--> statement-breakpoint
+CREATE INDEX "messages_search_idx" ON "chat"."messages" USING gin ("search_vector");
