@@ -62,7 +62,8 @@ export function createApp(deps: Deps) {
     publicProfiles: (where) => auth.accounts.publicProfiles(where),
     findEcosystem: (idOrRdid) => registry.findEcosystem(idOrRdid),
   })
-  const personaMemory = new PersonaMemoryService(deps)
+  const personaMemory = new PersonaMemoryService(deps, persona.personas)
+  persona.personas.onRemove((tx, ecosystemId, personaId) => personaMemory.forgetPersona(tx, ecosystemId, personaId))
   const search = new SearchService(deps)
   const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory), search: conversationSearchFor(search) })
 

@@ -10,7 +10,7 @@ import { prepareMemoryVectors } from '../../src/modules/persona_memory/vectors'
 import { queryRows } from '../../src/platform/db'
 import { startFakeEmbeddings } from '../support/fake-embeddings'
 import { createHarness, type Harness } from '../support/harness'
-import { ecosystemWithPeople, memoryInput, type People, remember } from './support'
+import { ecosystemWithPeople, memoryInput, newPersona, type People, remember } from './support'
 
 const fake = startFakeEmbeddings()
 const env = { EMBEDDING_BASE_URL: fake.url, EMBEDDING_MODEL: 'fake-embed' }
@@ -38,12 +38,12 @@ const embed = async (limit?: number, who = p.asOwner) => {
   return res.body as { embedded: number; failed: number; more: boolean }
 }
 const modelOf = async (id: string, who = p.asAlice) => (await h.call('GET', `/persona_memory/memories/${id}`, who)).body.embeddingModel
-/** Memories written while the service is down, so they wait for the backfill. */
-async function unembedded(who: { token: string; headers?: Record<string, string> }, bodies: string[]) {
+/** Memories of Alice in `of`'s ecosystem, written while the service is down, so they wait for the backfill. */
+async function unembedded(of: People, bodies: string[]) {
   fake.down = true
   try {
     const out = []
-    for (const body of bodies) out.push(await remember(h, who, memoryInput(crypto.randomUUID(), { body })))
+    for (const body of bodies) out.push(await remember(h, of.asAlice, memoryInput(of.persona, { body })))
     return out
   } finally {
     fake.down = false
@@ -57,7 +57,7 @@ async function drain() {
 describe('POST /persona_memory/embed', () => {
   test('failed rows are retried on the next call; `more` is true when the batch was full', async () => {
     await drain()
-    const rows = await unembedded(p.asAlice, ['one', 'poison two', 'three', 'four', 'poison five', 'six'])
+    const rows = await unembedded(p, ['one', 'poison two', 'three', 'four', 'poison five', 'six'])
     expect(rows.every((m) => m.embeddingModel === null)).toBe(true)
     fake.failing = ['poison']
     // Oldest first: one, two (fails), three, four.
@@ -73,7 +73,7 @@ describe('POST /persona_memory/embed', () => {
 
   test('a service that is down fails the whole batch, which the next call retries', async () => {
     await drain()
-    await unembedded(p.asAlice, ['a', 'b', 'c'])
+    await unembedded(p, ['a', 'b', 'c'])
     fake.down = true
     expect(await embed(3)).toEqual({ embedded: 0, failed: 3, more: true })
     fake.down = false
@@ -83,7 +83,7 @@ describe('POST /persona_memory/embed', () => {
 
   test("embeds its own ecosystem only; admins only (members and customers get 403)", async () => {
     await drain()
-    const theirs = await unembedded(q.asAlice, ['in the other ecosystem'])
+    const theirs = await unembedded(q, ['in the other ecosystem'])
     expect(await embed(10)).toEqual({ embedded: 0, failed: 0, more: false })
     expect(await modelOf(theirs[0]!.id, q.asAlice)).toBeNull()
     expect((await embed(10, q.asOwner)).embedded).toBe(1)
@@ -95,7 +95,7 @@ describe('POST /persona_memory/embed', () => {
 
   test('rows embedded by another model are embedded again; superseded and deleted rows are left alone', async () => {
     await drain()
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     const old = await remember(h, p.asAlice, memoryInput(persona))
     const current = await remember(h, p.asAlice, memoryInput(persona, { supersedesId: old.id }))
     const gone = await remember(h, p.asAlice, memoryInput(persona))
@@ -108,7 +108,7 @@ describe('POST /persona_memory/embed', () => {
 
   test('an edit made while the backfill waits for the service wins', async () => {
     await drain()
-    const [m] = await unembedded(p.asAlice, ['placeholder'])
+    const [m] = await unembedded(p, ['placeholder'])
     fake.down = true
     await h.call('PATCH', `/persona_memory/memories/${m!.id}`, { ...p.asAlice, body: { description: 'vec:1,0,0' } })
     fake.down = false
@@ -129,7 +129,7 @@ describe('the embed-memories job', () => {
   async function insertUnembedded(n: number) {
     await h.db.execute(sql`
       insert into persona_memory.memories (owner_id, customer_id, persona_id, scope, slug, memory_type, description, body, source, confidence)
-      select ${q.org.ecosystem.id}, ${q.alice.customerId}, gen_random_uuid(), 'user', 'bulk-' || i, 'user', 'bulk memory ' || i, 'body ' || i, 'tool', 50
+      select ${q.org.ecosystem.id}, ${q.alice.customerId}, ${q.persona}, 'user', 'bulk-' || gen_random_uuid(), 'user', 'bulk memory ' || i, 'body ' || i, 'tool', 50
       from generate_series(1, ${n}) as i`)
   }
   const waiting = async () =>
@@ -145,7 +145,7 @@ describe('the embed-memories job', () => {
     await drain()
     await embed(500, q.asOwner)
     await insertUnembedded(230)
-    await unembedded(p.asAlice, ['from P'])
+    await unembedded(p, ['from P'])
     expect(await runJob(h.deps, embedMemories)).toEqual({ embedded: 231, failed: 0 })
     expect(await waiting()).toBe(0)
     expect(await runJob(h.deps, embedMemories)).toEqual({ embedded: 0, failed: 0 })
@@ -174,7 +174,7 @@ describe('the embed-memories job', () => {
 describe('a new EMBEDDING_DIMENSIONS', () => {
   test('clears vectors of the old size at boot, and the backfill embeds them again at the new size', async () => {
     await drain()
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     const m = await remember(h, p.asAlice, memoryInput(persona, { description: 'vec:0,0,1' }))
     expect(m.embeddingModel).toBe('fake-embed')
     const small = buildDeps(loadConfig({ ...env, EMBEDDING_DIMENSIONS: '8', LOG_LEVEL: 'silent' }), h.deps.database)

@@ -1,13 +1,21 @@
 import { describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../src/platform/db'
 import type { Harness } from '../support/harness'
-import { memoryInput, type People, remember, withEcosystem } from './support'
+import { memoryInput, newPersona, type People, remember, withEcosystem } from './support'
 
 let h: Harness
 let p: People
-const persona = crypto.randomUUID()
-withEcosystem((made) => ({ h, p } = made))
+let persona: string
+withEcosystem((made) => {
+  ;({ h, p } = made)
+  persona = p.persona
+})
 
 const path = (id: string, action = '') => `/persona_memory/memories/${id}${action}`
+/** Rows naming `personaId`, soft-deleted ones included. */
+const rowsOf = async (personaId: string) =>
+  (await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from persona_memory.memories where persona_id = ${personaId}`))[0]!.n
 
 describe('CRUD', () => {
   test('create answers 201 with the full PersonaMemory, embedded at once by the local embedder', async () => {
@@ -60,7 +68,7 @@ describe('CRUD', () => {
   })
 
   test('list: paged, newest first, with every filter', async () => {
-    const other = crypto.randomUUID()
+    const other = await newPersona(h, p)
     const a = await remember(h, p.asBob, memoryInput(other, { memoryType: 'project', tags: ['x'], subjectTable: 't', subjectId: '1' }))
     const b = await remember(h, p.asBob, memoryInput(other, { memoryType: 'reference', tags: ['y'] }))
     const c = await remember(h, p.asBob, memoryInput(other, { memoryType: 'reference', tags: ['x', 'y'] }))
@@ -100,8 +108,6 @@ describe('CRUD', () => {
     }
     const list = await h.call('GET', `/persona_memory/memories?personaId=${persona}`, p.asAlice)
     expect(list.body.items.some((x: any) => x.id === m.id)).toBe(false)
-    const { queryRows } = await import('../../src/platform/db')
-    const { sql } = await import('drizzle-orm')
     const [row] = await queryRows<{ deleted_at: Date | null }>(h.db, sql`select deleted_at from persona_memory.memories where id = ${m.id}`)
     expect(row!.deleted_at).not.toBeNull()
   })
@@ -110,6 +116,47 @@ describe('CRUD', () => {
     const m = await remember(h, p.asAlice, memoryInput(persona, { slug: 'reusable' }))
     await h.call('DELETE', path(m.id), p.asAlice)
     await remember(h, p.asAlice, memoryInput(persona, { slug: 'reusable' }))
+  })
+})
+
+describe('personaId', () => {
+  test('naming no persona of the ecosystem is 404 persona_not_found, for user and global memories, and writes nothing', async () => {
+    const unknown = crypto.randomUUID()
+    for (const [who, scope] of [[p.asAlice, 'user'], [p.asOwner, 'user'], [p.asOwner, 'persona']] as const) {
+      const res = await h.call('POST', '/persona_memory/memories', { ...who, body: memoryInput(unknown, { scope }) })
+      expect([res.status, res.body.error.code], scope).toEqual([404, 'persona_not_found'])
+    }
+    expect(await rowsOf(unknown)).toBe(0)
+  })
+
+  test("deleting a persona deletes all its memories for good (any customer, scope or status); other personas' stay", async () => {
+    const doomed = await newPersona(h, p)
+    const kept = await remember(h, p.asAlice, memoryInput(persona))
+    const alices = await remember(h, p.asAlice, memoryInput(doomed))
+    await remember(h, p.asAlice, memoryInput(doomed, { supersedesId: alices.id }))
+    const bobs = await remember(h, p.asBob, memoryInput(doomed))
+    await h.call('POST', path(bobs.id, '/archive'), p.asBob)
+    const deleted = await remember(h, p.asBob, memoryInput(doomed))
+    await h.call('DELETE', path(deleted.id), p.asBob)
+    await remember(h, p.asOwner, memoryInput(doomed, { scope: 'persona' }))
+    expect(await rowsOf(doomed)).toBe(5)
+
+    expect((await h.call('DELETE', `/persona/personas/${doomed}`, p.asOwner)).status).toBe(204)
+    expect(await rowsOf(doomed)).toBe(0)
+    expect((await h.call('GET', path(alices.id), p.asAlice)).status).toBe(404)
+    expect((await h.call('GET', path(kept.id), p.asAlice)).status).toBe(200)
+    const again = await h.call('POST', '/persona_memory/memories', { ...p.asAlice, body: memoryInput(doomed) })
+    expect([again.status, again.body.error.code]).toEqual([404, 'persona_not_found'])
+  })
+
+  test('a persona deleted while memories are written for it leaves none behind', async () => {
+    const racing = await newPersona(h, p)
+    const creates = Array.from({ length: 20 }, () => h.call('POST', '/persona_memory/memories', { ...p.asAlice, body: memoryInput(racing) }))
+    const removed = h.call('DELETE', `/persona/personas/${racing}`, p.asOwner)
+    const answers = await Promise.all(creates)
+    expect((await removed).status).toBe(204)
+    for (const res of answers) expect(res.status === 201 || res.body.error.code === 'persona_not_found', JSON.stringify(res.body)).toBe(true)
+    expect(await rowsOf(racing)).toBe(0)
   })
 })
 
@@ -162,7 +209,7 @@ describe('validation', () => {
     expect(dup.status).toBe(409)
     expect(dup.body.error.code).toBe('slug_taken')
     await remember(h, p.asBob, memoryInput(persona, { slug: 'home-town' }))
-    await remember(h, p.asAlice, memoryInput(crypto.randomUUID(), { slug: 'home-town' }))
+    await remember(h, p.asAlice, memoryInput(await newPersona(h, p), { slug: 'home-town' }))
     await remember(h, p.asOwner, memoryInput(persona, { slug: 'home-town', scope: 'persona' }))
     const other = await remember(h, p.asAlice, memoryInput(persona))
     const rename = await h.call('PATCH', path(other.id), { ...p.asAlice, body: { slug: 'home-town' } })

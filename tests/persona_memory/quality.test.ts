@@ -13,8 +13,11 @@ const FLOOR_HIT_AT_1 = 0.8
 
 let h: Harness
 let p: People
-const persona = crypto.randomUUID()
-withEcosystem((made) => ({ h, p } = made))
+let persona: string
+withEcosystem((made) => {
+  ;({ h, p } = made)
+  persona = p.persona
+})
 beforeAll(async () => {
   for (const m of fixture.memories) await remember(h, p.asAlice, { personaId: persona, scope: 'user', ...m })
 })

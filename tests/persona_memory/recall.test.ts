@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { startFakeEmbeddings } from '../support/fake-embeddings'
 import type { Harness } from '../support/harness'
-import { memoryInput, type People, remember, withEcosystem } from './support'
+import { memoryInput, newPersona, type People, remember, withEcosystem } from './support'
 
 // The fake service embeds `vec:x,y,z` as exactly that vector, so similarities are known in advance.
 const fake = startFakeEmbeddings()
@@ -19,7 +19,7 @@ async function recall(personaId: string, query: string, extra: Record<string, un
 
 describe('ranking', () => {
   test('most similar first; cosine in [0, 1] with negatives clamped to 0', async () => {
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     const same = await remember(h, p.asAlice, memoryInput(persona, at('1,0,0')))
     const close = await remember(h, p.asAlice, memoryInput(persona, at('0.8,0.6,0')))
     const orthogonal = await remember(h, p.asAlice, memoryInput(persona, at('0,1,0')))
@@ -37,7 +37,7 @@ describe('ranking', () => {
   })
 
   test('the match carries the spec fields', async () => {
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     const m = await remember(h, p.asAlice, memoryInput(persona, { ...at('0,0,1'), memoryType: 'reference', confidence: 42, tags: ['t'] }))
     const [match] = await recall(persona, 'vec:0,0,1')
     expect(match).toEqual({
@@ -55,7 +55,7 @@ describe('ranking', () => {
   })
 
   test('limit defaults to 8 and is at most 50; minSimilarity leaves out the weaker ones', async () => {
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     for (let i = 0; i < 10; i++) await remember(h, p.asAlice, memoryInput(persona, at(`1,${i / 10},0`)))
     expect(await recall(persona, 'vec:1,0,0')).toHaveLength(8)
     expect(await recall(persona, 'vec:1,0,0', { limit: 3 })).toHaveLength(3)
@@ -72,7 +72,7 @@ describe('ranking', () => {
   })
 
   test('memoryTypes and tags narrow the candidates (tags: any of them)', async () => {
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     const a = await remember(h, p.asAlice, memoryInput(persona, { ...at('1,0,0'), memoryType: 'project', tags: ['work'] }))
     const b = await remember(h, p.asAlice, memoryInput(persona, { ...at('1,0.1,0'), memoryType: 'feedback', tags: ['style', 'work'] }))
     const c = await remember(h, p.asAlice, memoryInput(persona, { ...at('1,0.2,0'), memoryType: 'user', tags: ['home'] }))
@@ -86,7 +86,7 @@ describe('ranking', () => {
   })
 
   test('a query with nothing to embed recalls nothing', async () => {
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     await remember(h, p.asAlice, memoryInput(persona, at('1,0,0')))
     expect(await recall(persona, 'vec:0,0,0')).toEqual([])
   })
@@ -97,7 +97,7 @@ describe('validity and bookkeeping', () => {
     // An API token outlives the clock jump that would expire a JWT; the owner acts as its own customer.
     const apiToken = await h.call('POST', '/auth/tokens', { token: p.owner.token, body: { name: 'validity' } })
     const who = { token: apiToken.body.token as string, headers: p.asOwner.headers }
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     const now = Date.now()
     const iso = (ms: number) => new Date(ms).toISOString()
     const always = await remember(h, who, memoryInput(persona, at('1,0,0')))
@@ -116,7 +116,7 @@ describe('validity and bookkeeping', () => {
   })
 
   test('returned memories get recallCount + 1 and lastRecalledAt; the others are untouched', async () => {
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     const hit = await remember(h, p.asAlice, memoryInput(persona, at('1,0,0')))
     const miss = await remember(h, p.asAlice, memoryInput(persona, at('0,1,0')))
     const before = Date.now()
@@ -133,7 +133,7 @@ describe('validity and bookkeeping', () => {
 
 describe('when the embedding service fails', () => {
   test('a memory written meanwhile is kept unembedded and not recalled; recall itself answers 503', async () => {
-    const persona = crypto.randomUUID()
+    const persona = await newPersona(h, p)
     fake.down = true
     try {
       const m = await remember(h, p.asAlice, memoryInput(persona, at('1,0,0')))

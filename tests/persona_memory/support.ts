@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'bun:test'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { createPersona } from '../support/personas'
 import { addMember, customerOf, provision, type Provisioned } from '../support/tenancy'
 
 let counter = 0
@@ -18,7 +19,7 @@ export function memoryInput(personaId: string, overrides: Record<string, unknown
   }
 }
 
-/** An ecosystem with its owner, a plain team member and two customers with customer tokens. */
+/** An ecosystem with its owner, a plain team member, two customers with customer tokens, and a persona (its id). */
 export async function ecosystemWithPeople(h: Harness) {
   const owner = await h.register()
   const member = await h.register()
@@ -26,9 +27,15 @@ export async function ecosystemWithPeople(h: Harness) {
   await addMember(h, org, owner, member, 'member')
   const alice = await customerOf(h, org, owner)
   const bob = await customerOf(h, org, owner)
-  return { owner, member, org, alice, bob, asOwner: org.as(owner), asMember: org.as(member), asAlice: { token: alice.token }, asBob: { token: bob.token } }
+  const persona = (await createPersona(h, org.as(owner))).id
+  return { owner, member, org, alice, bob, persona, asOwner: org.as(owner), asMember: org.as(member), asAlice: { token: alice.token }, asBob: { token: bob.token } }
 }
 export type People = Awaited<ReturnType<typeof ecosystemWithPeople>>
+
+/** The id of a new persona of `p`'s ecosystem, for a test that needs memories of its own. */
+export async function newPersona(h: Harness, p: People): Promise<string> {
+  return (await createPersona(h, p.asOwner)).id
+}
 
 /** For one test file: a fresh app (`env` configures it) and an ecosystem with people, handed to `use` before the tests. */
 export function withEcosystem(use: (made: { h: Harness; p: People }) => void, env: Record<string, string> = {}) {

@@ -1,11 +1,14 @@
 import { describe, expect, test } from 'bun:test'
 import type { Harness } from '../support/harness'
-import { memoryInput, type People, remember, withEcosystem } from './support'
+import { memoryInput, newPersona, type People, remember, withEcosystem } from './support'
 
 let h: Harness
 let p: People
-const persona = crypto.randomUUID()
-withEcosystem((made) => ({ h, p } = made))
+let persona: string
+withEcosystem((made) => {
+  ;({ h, p } = made)
+  persona = p.persona
+})
 
 const path = (id: string, action = '') => `/persona_memory/memories/${id}${action}`
 const statusOf = async (id: string) => (await h.call('GET', path(id), p.asAlice)).body.status
@@ -61,7 +64,7 @@ describe('active → superseded (create with supersedesId)', () => {
 
   test('another persona or scope is 400 supersedes_mismatch; a memory the caller cannot see is 404', async () => {
     const old = await remember(h, p.asAlice, memoryInput(persona))
-    const otherPersona = await h.call('POST', '/persona_memory/memories', { ...p.asAlice, body: memoryInput(crypto.randomUUID(), { supersedesId: old.id }) })
+    const otherPersona = await h.call('POST', '/persona_memory/memories', { ...p.asAlice, body: memoryInput(await newPersona(h, p), { supersedesId: old.id }) })
     expect([otherPersona.status, otherPersona.body.error.code]).toEqual([400, 'supersedes_mismatch'])
     const global = await remember(h, p.asOwner, memoryInput(persona, { scope: 'persona' }))
     const ownerUserScope = await h.call('POST', '/persona_memory/memories', { ...p.asOwner, body: memoryInput(persona, { supersedesId: global.id }) })

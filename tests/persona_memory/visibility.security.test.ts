@@ -9,7 +9,7 @@ let h: Harness
 let p: People
 let q: People
 let admin: RegisteredUser
-const persona = crypto.randomUUID()
+let persona: string
 let alices: any
 let bobs: any
 let global: any
@@ -17,6 +17,7 @@ beforeAll(async () => {
   h = await createHarness()
   p = await ecosystemWithPeople(h)
   q = await ecosystemWithPeople(h)
+  persona = p.persona
   admin = await h.register()
   await addMember(h, p.org, p.owner, admin, 'admin')
   alices = await remember(h, p.asAlice, memoryInput(persona, { body: 'Alice is allergic to shellfish' }))
@@ -65,6 +66,27 @@ describe('who sees what', () => {
 })
 
 describe('who changes what', () => {
+  test("a persona of another ecosystem: create is 404 persona_not_found and writes nothing; reads answer as for an unknown id", async () => {
+    const qs = await remember(h, q.asAlice, memoryInput(q.persona, { body: 'Q is allergic to peanuts' }))
+    for (const [who, scope] of [[p.asAlice, 'user'], [p.asOwner, 'user'], [p.asOwner, 'persona']] as const) {
+      const res = await h.call('POST', '/persona_memory/memories', { ...who, body: memoryInput(q.persona, { scope }) })
+      expect([res.status, res.body.error.code], scope).toEqual([404, 'persona_not_found'])
+    }
+    const rows = await queryRows<{ id: string }>(h.db, sql`select id from persona_memory.memories where persona_id = ${q.persona}`)
+    expect(rows.map((r) => r.id)).toEqual([qs.id])
+
+    const unknown = crypto.randomUUID()
+    for (const who of [p.asAlice, p.asOwner]) {
+      const read = async (personaId: string) => {
+        const list = await h.call('GET', `/persona_memory/memories?personaId=${personaId}`, who)
+        const recall = await h.call('POST', '/persona_memory/recall', { ...who, body: { personaId, query: 'allergic to peanuts' } })
+        return [list.status, list.body, recall.status, recall.body]
+      }
+      expect(await read(q.persona)).toEqual([200, { items: [], total: 0, page: 1, pageSize: 20 }, 200, { memories: [] }])
+      expect(await read(unknown)).toEqual(await read(q.persona))
+    }
+  })
+
   test("another customer's memory cannot be changed: 404 for every write", async () => {
     const writes = [
       ['PATCH', path(alices.id), { body: 'pwned' }],

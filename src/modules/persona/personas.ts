@@ -58,12 +58,22 @@ export function systemPrompt(p: Pick<PersonaRow, 'modelPrompt' | 'character' | '
   return parts.filter(Boolean).join('\n\n')
 }
 
-/** Personas of an ecosystem: managed by its admins, read by its members, used by chat. */
+/** Runs inside the transaction that deletes a persona, so what belongs to the persona goes with it. */
+export type PersonaRemoval = (tx: Db, ecosystemId: string, personaId: string) => Promise<void>
+
+/** Personas of an ecosystem: managed by its admins, read by its members, used by chat and persona memory. */
 export class Personas {
+  private readonly removals: PersonaRemoval[] = []
+
   constructor(
     private readonly deps: Deps,
     private readonly services: ModelServices,
   ) {}
+
+  /** `removal` runs in every persona delete's transaction, after the persona row is gone. */
+  onRemove(removal: PersonaRemoval): void {
+    this.removals.push(removal)
+  }
 
   async list(tenant: Tenant, page: PageParams) {
     const where = eq(personas.ecosystemId, tenant.ecosystemId)
@@ -104,12 +114,30 @@ export class Personas {
     })
   }
 
+  /** Deletes the persona and, in the same transaction, what the `onRemove` hooks attach to it. */
   async remove(tenant: Tenant, id: string): Promise<void> {
-    const deleted = await this.deps.db
-      .delete(personas)
-      .where(and(eq(personas.id, id), eq(personas.ecosystemId, tenant.ecosystemId)))
-      .returning({ id: personas.id })
-    if (!deleted[0]) throw notFound()
+    await this.deps.db.transaction(async (tx) => {
+      const deleted = await tx
+        .delete(personas)
+        .where(and(eq(personas.id, id), eq(personas.ecosystemId, tenant.ecosystemId)))
+        .returning({ id: personas.id })
+      if (!deleted[0]) throw notFound()
+      for (const removal of this.removals) await removal(tx, tenant.ecosystemId, id)
+    })
+  }
+
+  /**
+   * Whether `id` names a persona of the ecosystem. Inside a transaction (`db`) a found persona also
+   * stays undeletable until that transaction ends (FOR KEY SHARE): a delete waits for it, then its
+   * `onRemove` hooks see what the transaction wrote for the persona.
+   */
+  async exists(ecosystemId: string, id: string, db: Db = this.deps.db): Promise<boolean> {
+    const [row] = await db
+      .select({ id: personas.id })
+      .from(personas)
+      .where(and(eq(personas.id, id), eq(personas.ecosystemId, ecosystemId)))
+      .for('key share')
+    return Boolean(row)
   }
 
   /** The persona a conversation names, whatever its visibility (chat happens inside the ecosystem). */

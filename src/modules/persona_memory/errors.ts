@@ -4,6 +4,7 @@ import { isUniqueViolation } from '../../platform/db'
 /** The error codes of persona memory, in one place. */
 export const memoryErrors = {
   notFound: () => new AppError(404, 'not_found', 'No such memory'),
+  personaNotFound: () => new AppError(404, 'persona_not_found', 'personaId names no persona of this ecosystem'),
   adminOnly: () => new AppError(403, 'forbidden', 'Only ecosystem admins write persona (global) memories'),
   notActive: () => new AppError(409, 'not_active', 'Only an active memory can be superseded or archived'),
   notArchived: () => new AppError(409, 'not_archived', 'Only an archived memory can be restored'),

@@ -23,6 +23,9 @@ const WHO =
 const TRANSITIONS =
   'Status transitions: `active` → `superseded` when a memory is created with `supersedesId` naming it (final: never changes again, cannot be edited); ' +
   '`active` → `archived` by POST /persona_memory/memories/{id}/archive; `archived` → `active` by /restore. Anything else is 409.'
+const UNKNOWN_PERSONA =
+  'A `personaId` that names no persona of the ecosystem (unknown, deleted, or of another ecosystem) matches no memory: 200 with nothing in it, not 404, ' +
+  'so reads answer the same whether or not the id exists elsewhere.'
 
 export function personaMemoryRoutes(deps: Deps, service: PersonaMemoryService, users: PrincipalSource, tenancy: TenancySource) {
   return new Elysia({ name: 'persona_memory', prefix: '/persona_memory', detail: { tags: ['persona_memory'] } })
@@ -31,7 +34,7 @@ export function personaMemoryRoutes(deps: Deps, service: PersonaMemoryService, u
       tenant: 'customer',
       query: t.Composite([PageQuery, MemoryListQuery]),
       response: { 200: paged(PersonaMemory, 'PersonaMemoryPage'), ...errors(400, 401, 403, 404) },
-      detail: { operationId: 'personaMemoryList', summary: 'Memories the caller sees, newest first', description: `Deleted memories are never listed. ${WHO}` },
+      detail: { operationId: 'personaMemoryList', summary: 'Memories the caller sees, newest first', description: `Deleted memories are never listed. ${UNKNOWN_PERSONA} ${WHO}` },
     })
     .post('/memories', async ({ tenant, body, status }) => status(201, await service.create(tenant, body)), {
       tenant: 'customer',
@@ -41,6 +44,7 @@ export function personaMemoryRoutes(deps: Deps, service: PersonaMemoryService, u
         operationId: 'personaMemoryCreate',
         summary: 'Remember something',
         description:
+          '404 `persona_not_found` when `personaId` names no persona of the ecosystem (nothing is written); deleting a persona deletes its memories for good. ' +
           'Embedded right away when the embedding service answers within 5 s (`embeddingModel` set), otherwise by the embed backfill. ' +
           'With `supersedesId`: 404 when it names no memory you see, 400 `supersedes_mismatch` for another persona or scope, 409 `not_active` unless it is active. ' +
           `409 \`slug_taken\` when an active memory of the same owner has the slug. ${TRANSITIONS} ${WHO}`,
@@ -102,7 +106,7 @@ export function personaMemoryRoutes(deps: Deps, service: PersonaMemoryService, u
         description:
           'Active, embedded memories of the persona that the caller sees and that are valid now (validFrom ≤ now < validTo), ranked by cosine similarity ' +
           '(negatives clamped to 0); `tags` keeps memories with at least one of them. Each returned memory gets recallCount + 1 and lastRecalledAt. ' +
-          `503 \`embedding_unavailable\` when the query cannot be embedded. ${WHO}`,
+          `503 \`embedding_unavailable\` when the query cannot be embedded. ${UNKNOWN_PERSONA} ${WHO}`,
       },
     })
     .post('/embed', ({ tenant, body }) => service.embedPending(tenant, body.limit ?? 100), {

@@ -15,8 +15,9 @@ const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
 /**
  * What a persona remembers, per ecosystem (`owner_id`): about one customer (`customer_id`, scope
  * `user`) or for everyone (`customer_id` null, scope `persona`). `persona_id` names a persona of
- * the ecosystem. `embedding` is `real[]` here; where pgvector exists, vectors.ts turns it into
- * `vector(EMBEDDING_DIMENSIONS)` with an HNSW index at boot.
+ * the ecosystem: the service checks it on create, and deleting the persona deletes its memories in
+ * the same transaction (PersonaMemoryService.forgetPersona). `embedding` is `real[]` here; where
+ * pgvector exists, vectors.ts turns it into `vector(EMBEDDING_DIMENSIONS)` with an HNSW index at boot.
  */
 export const memories = personaMemorySchema.table(
   'memories',

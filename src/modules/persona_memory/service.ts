@@ -3,6 +3,7 @@ import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
+import type { PersonaArea } from '../persona/service'
 import { embedAndStore, embedPending, ON_WRITE_TIMEOUT_MS } from './embedding'
 import { memoryErrors, rethrowSlugTaken } from './errors'
 import { recall, type RecallInput } from './recall'
@@ -48,9 +49,16 @@ function checkValidity(from: Date | null, to: Date | null) {
  * Persona memories of an ecosystem. Customers (and team members acting as their own customer)
  * see and write their own `user` memories and see the persona's global ones; ecosystem admins also
  * write the global ones. Chat calls `recall` and `create` as tools.
+ *
+ * A memory's `personaId` names a persona of its ecosystem: create checks it (404
+ * `persona_not_found`) and the persona's delete takes its memories with it (`forgetPersona`).
+ * Reads filter by ecosystem, so a persona id of another ecosystem only ever matches nothing.
  */
 export class PersonaMemoryService {
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly personas: Pick<PersonaArea['personas'], 'exists'>,
+  ) {}
 
   async list(tenant: Tenant, filter: MemoryFilter, page: PageParams) {
     const where = and(
@@ -104,6 +112,8 @@ export class PersonaMemoryService {
     checkValidity(values.validFrom, values.validTo)
     const row = await this.deps.db
       .transaction(async (tx) => {
+        // The persona stays locked until commit: a delete of it waits, then takes this memory with it.
+        if (!(await this.personas.exists(tenant.ecosystemId, input.personaId, tx))) throw memoryErrors.personaNotFound()
         if (input.supersedesId) {
           const old = await this.lockWritable(tx, tenant, input.supersedesId)
           if (old.personaId !== values.personaId || old.customerId !== values.customerId) throw memoryErrors.supersedesMismatch()
@@ -169,6 +179,11 @@ export class PersonaMemoryService {
   /** `archived` → `active`. */
   restore(tenant: Tenant, id: string): Promise<MemoryView> {
     return this.transition(tenant, id, 'archived', 'active')
+  }
+
+  /** Deletes every memory of a persona for good; runs in the transaction that deletes the persona. */
+  async forgetPersona(tx: Db, ecosystemId: string, personaId: string): Promise<void> {
+    await tx.delete(memories).where(and(eq(memories.ownerId, ecosystemId), eq(memories.personaId, personaId)))
   }
 
   recall(tenant: Tenant, input: RecallInput) {

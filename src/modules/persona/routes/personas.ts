@@ -58,7 +58,7 @@ export function personaRoutes(deps: Deps, area: PersonaArea, users: PrincipalSou
         detail: {
           operationId: 'personaDelete',
           summary: 'Delete a persona',
-          description: `Conversations that name it can no longer send (409 \`persona_unavailable\`) until a persona with the slug exists again. ${ADMIN}`,
+          description: `Its persona memories are deleted with it, in the same transaction. Conversations that name it can no longer send (409 \`persona_unavailable\`) until a persona with the slug exists again. ${ADMIN}`,
         },
       },
     )
