@@ -10,6 +10,7 @@ import { ChatService } from './modules/chat/service'
 import { customerRoutes } from './modules/customer/routes'
 import { oauthSecuritySchemes } from './modules/oauth/model'
 import { oauthRoutes } from './modules/oauth/routes'
+import { FORM_BODY_PATHS } from './modules/oauth/routes/token'
 import { OAuthService } from './modules/oauth/service'
 import { personaAreaRoutes } from './modules/persona/routes'
 import { PersonaArea } from './modules/persona/service'
@@ -35,7 +36,8 @@ import pkg from '../package.json'
 
 export const API_DESCRIPTION = `Ecobase: a multi-tenant backend service (accounts, OAuth, chat, storage, ...).
 
-Errors answer \`{ "error": { "message", "code" } }\` with a stable snake_case code: \`validation_failed\` (400, the message names the field), \`invalid_json\` (400), \`unauthorized\` / \`token_expired\` (401), \`forbidden\` (403), \`not_found\` (404), \`payload_too_large\` (413), \`rate_limited\` (429, with Retry-After), and per-route codes named in each operation.
+Errors answer \`{ "error": { "message", "code" } }\` with a stable snake_case code: \`validation_failed\` (400, the message names the field), \`invalid_json\` (400), \`unauthorized\` / \`token_expired\` (401), \`forbidden\` (403), \`not_found\` (404), \`payload_too_large\` (413), \`unsupported_media_type\` (415), \`rate_limited\` (429, with Retry-After), and per-route codes named in each operation.
+Request bodies are JSON (\`Content-Type: application/json\`); other media types get 415 before anything runs, so no HTML form can post to the API. The OAuth token endpoints also take form-encoded bodies, as OAuth clients send them.
 Lists answer \`{ items, total, page, pageSize }\`; \`page\` starts at 1, \`pageSize\` defaults to 20 and is at most 100.
 Every response carries \`X-Request-Id\` (the caller's, when it sends a well-formed one).
 Account access tokens live ACCESS_TOKEN_TTL_SECONDS (default 900 s).`
@@ -77,7 +79,7 @@ export function createApp(deps: Deps) {
         },
       }),
     )
-    .use(requestContext(deps, { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`] }))
+    .use(requestContext(deps, { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`], formBodyPaths: FORM_BODY_PATHS }))
     .onError({ as: 'global' }, ({ code, error, set, status }) => {
       if (error instanceof AppError) {
         if (error.headers) Object.assign(set.headers, error.headers)

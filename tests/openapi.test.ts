@@ -54,4 +54,19 @@ describe('OpenAPI document', () => {
       }
     }
   })
+
+  test('integers are integers, and bodies are JSON except on the OAuth token endpoints', () => {
+    const text = JSON.stringify(doc)
+    expect(text).not.toContain('"format":"integer"')
+    expect(doc.paths['/auth/tokens'].get.parameters.find((p: any) => p.name === 'page').schema).toMatchObject({ type: 'integer', minimum: 1 })
+    expect(doc.paths['/chat/conversations'].get.responses['200'].content['application/json'].schema.properties.total).toEqual({ type: 'integer' })
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        if (!op.requestBody) continue
+        const types = Object.keys(op.requestBody.content).sort()
+        const expected = path.startsWith('/api/') && path !== '/api/oauth/authorize' ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json']
+        expect(types, `${method.toUpperCase()} ${path}`).toEqual(expected)
+      }
+    }
+  })
 })

@@ -26,8 +26,11 @@ type Operation = {
 
 /**
  * Fixes what the generator gets wrong so the published document is valid OpenAPI 3.1:
- * void responses (204) carry no content, a body whose fields are all optional is optional, and a
- * response schema marked with MEDIA_TYPE is filed under that media type.
+ * void responses (204) carry no content, a body whose fields are all optional is optional, a
+ * response schema marked with MEDIA_TYPE is filed under that media type, an integer is an
+ * integer (Elysia's `t.Integer` documents itself as "a string of format integer, or an integer"),
+ * and request bodies are JSON only (the generator also lists form encodings, which the server
+ * refuses with 415; routes that take forms declare their own media types).
  * Elysia adds `additionalProperties: false` to a shared schema once a route using it has run, so
  * it is dropped everywhere to keep the document the same whatever has been served; clients
  * should ignore fields they do not know anyway.
@@ -36,6 +39,7 @@ export function tidyOpenApi<T>(generated: T): T {
   // The generator's objects may be the live route schemas: never edit them in place.
   const doc = structuredClone(generated)
   dropClosedObjects(doc)
+  collapseIntegerStrings(doc)
   for (const ops of Object.values((doc as Doc).paths ?? {})) {
     for (const op of Object.values(ops)) {
       for (const response of Object.values(op.responses ?? {})) {
@@ -44,6 +48,9 @@ export function tidyOpenApi<T>(generated: T): T {
         else if (content) moveMediaType(content)
       }
       const body = op.requestBody
+      if (body?.content && GENERATED_BODY_TYPES.every((type) => type in body.content!)) {
+        for (const type of GENERATED_BODY_TYPES.slice(1)) delete body.content[type]
+      }
       const schema = body?.content?.['application/json']?.schema
       if (body && schema && !schema.required?.length) body.required = false
     }
@@ -58,6 +65,23 @@ function moveMediaType(content: Record<string, unknown>): void {
   delete json!.schema![MEDIA_TYPE]
   delete content['application/json']
   content[mediaType] = json
+}
+
+/** The media types the generator lists for a body whose route declares none; the first is the one kept. */
+const GENERATED_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data']
+
+function collapseIntegerStrings(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(collapseIntegerStrings)
+  else if (node && typeof node === 'object') {
+    const record = node as Record<string, unknown>
+    const anyOf = record.anyOf as Record<string, unknown>[] | undefined
+    const integer = anyOf?.length === 2 && anyOf.some((s) => s.type === 'string' && s.format === 'integer') ? anyOf.find((s) => s.type === 'integer') : undefined
+    if (integer) {
+      delete record.anyOf
+      Object.assign(record, integer)
+    }
+    Object.values(record).forEach(collapseIntegerStrings)
+  }
 }
 
 function dropClosedObjects(node: unknown): void {

@@ -34,6 +34,24 @@ describe('error responses', () => {
     expect(res.body.error.code).toBe('payload_too_large')
   })
 
+  test('bodies that are not JSON: 415 unsupported_media_type, before anything runs', async () => {
+    const login = JSON.stringify({ email: 'nobody@example.test', password: 'whatever-password' })
+    const attempts = [
+      ['text/plain', login],
+      ['application/x-www-form-urlencoded', 'email=nobody%40example.test&password=whatever-password'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="email"\r\n\r\nnobody@example.test\r\n--x--\r\n'],
+    ]
+    for (const [contentType, body] of attempts) {
+      const res = await h.call('POST', '/auth/register', { body, headers: { 'content-type': contentType! } })
+      expect(res.status, contentType).toBe(415)
+      expect(res.body).toEqual({ error: { code: 'unsupported_media_type', message: expect.stringContaining('application/json') } })
+    }
+    const untyped = await h.app.handle(new Request('http://localhost/auth/register', { method: 'POST', headers: { 'content-length': String(login.length) }, body: login }))
+    expect(untyped.status).toBe(415)
+    const charset = await h.call('POST', '/auth/login', { body: login, headers: { 'content-type': 'application/json; charset=utf-8' } })
+    expect(charset.status).toBe(401)
+  })
+
   test('errors are never HTML or stack traces', async () => {
     const bodies = [
       await h.call('GET', '/no/such/route'),

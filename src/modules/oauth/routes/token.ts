@@ -9,6 +9,12 @@ import { parseTokenBody, tokenRequest, tokenRequestBody } from './token-request'
 
 const oauthErrors = { 400: OAuthError, 401: OAuthError }
 
+const EXCHANGE_PATH = '/api/oauth/signin/exchange'
+const REFRESH_PATH = '/api/auth/refresh'
+const REVOKE_PATH = '/api/auth/revoke'
+/** The token endpoints take form-encoded bodies (as OAuth clients send them) as well as JSON. */
+export const FORM_BODY_PATHS = [EXCHANGE_PATH, REFRESH_PATH, REVOKE_PATH]
+
 type Set = { headers: Record<string, string | number> }
 type Status = (code: 400 | 401, body: { error: string; error_description: string }) => unknown
 
@@ -33,7 +39,7 @@ export function tokenRoutes(oauth: OAuthService, principals: PrincipalSource) {
   return new Elysia({ name: 'oauth-token', detail: { tags: ['oauth'] } })
     .use(authGuard(principals))
     .post(
-      '/api/oauth/signin/exchange',
+      EXCHANGE_PATH,
       ({ body, headers, set, status }) => answer(tokenRequest(body, headers.authorization), set, status, (r) => oauth.tokens.exchange(r)),
       {
         parse: parseTokenBody,
@@ -47,7 +53,7 @@ export function tokenRoutes(oauth: OAuthService, principals: PrincipalSource) {
       },
     )
     .post(
-      '/api/auth/refresh',
+      REFRESH_PATH,
       ({ body, headers, set, status }) => answer(tokenRequest(body, headers.authorization), set, status, (r) => oauth.tokens.refresh(r)),
       {
         parse: parseTokenBody,
@@ -61,7 +67,7 @@ export function tokenRoutes(oauth: OAuthService, principals: PrincipalSource) {
       },
     )
     .post(
-      '/api/auth/revoke',
+      REVOKE_PATH,
       ({ body, headers, set, status }) =>
         answer(tokenRequest(body, headers.authorization), set, status, async (r) => {
           await oauth.tokens.revoke(r)
