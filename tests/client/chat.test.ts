@@ -37,6 +37,20 @@ describe('typed client: chat.send', () => {
     expect(text).toStartWith('Tool said: {"now":')
   })
 
+  test('search finds what was said, typed', async () => {
+    const client = customerClient()
+    const c = await newConversation(h, a, { model: 'fake-echo', title: 'Birds' })
+    for await (const _ of client.chat.send(c.id, { message: 'the kingfisher nests by the river' })) void _
+    const { data, error } = await client.api.search.chat.messages.get({ query: { q: 'kingfish', pageSize: 5 } })
+    expect(error).toBeNull()
+    // Typed fields: these lines would not compile otherwise.
+    const titles: string[] = data!.items.map((i) => i.conversationTitle)
+    const roles: ('user' | 'assistant')[] = data!.items.map((i) => i.role)
+    expect(titles).toContain('Birds')
+    expect(roles).toContain('user')
+    expect(data!.pageSize).toBe(5)
+  })
+
   test('regenerate streams a new reply', async () => {
     const client = customerClient()
     const c = await newConversation(h, a, { model: 'fake-echo' })
