@@ -1,5 +1,6 @@
 import { Type as T, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import type { PrivateAddressPolicy } from './platform/ip-ranges'
 
 const Port = T.Integer({ minimum: 0, maximum: 65535 })
 const Seconds = T.Integer({ minimum: 1 })
@@ -50,6 +51,7 @@ export const EnvSchema = T.Object({
   OPENAI_API_KEY: T.Optional(T.String({ minLength: 1 })),
   CHAT_MODEL: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
   CHAT_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
+  PERSONA_SERVICE_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
   EMBEDDING_BASE_URL: T.Optional(T.String({ pattern: '^https?://' })),
   EMBEDDING_API_KEY: T.Optional(T.String({ minLength: 1 })),
   EMBEDDING_MODEL: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
@@ -86,6 +88,11 @@ export interface Config {
   openai: { baseUrl: string | null; apiKey: string | null }
   /** Default chat model (`dev` = the built-in development model) and the model-service idle timeout. */
   chat: { model: string; timeoutSeconds: number }
+  /**
+   * Whether persona services (base URLs tenants choose) may reach private addresses: loopback,
+   * private networks, unique-local. Link-local and cloud-metadata addresses are refused either way.
+   */
+  personaServices: { privateAddresses: PrivateAddressPolicy }
   /** Memory embeddings: an OpenAI-compatible service when baseUrl is set, else the local embedder; vectors of `dimensions`. */
   embedding: { baseUrl: string | null; apiKey: string | null; model: string; dimensions: number }
   /** Build commit for /site/version (images have no .git to read it from). */
@@ -167,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.CHAT_MODEL ?? (e.OPENAI_BASE_URL || e.OPENAI_API_KEY ? 'gpt-4o-mini' : 'dev'),
       timeoutSeconds: e.CHAT_TIMEOUT_SECONDS ?? 60,
     },
+    personaServices: { privateAddresses: e.PERSONA_SERVICE_PRIVATE_ADDRESSES ?? 'deny' },
     embedding: {
       baseUrl: e.EMBEDDING_BASE_URL?.replace(/\/+$/, '') ?? null,
       apiKey: e.EMBEDDING_API_KEY ?? null,

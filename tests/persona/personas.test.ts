@@ -10,7 +10,8 @@ let a: ChatActor
 let admin: { token: string; headers: Record<string, string> }
 beforeAll(async () => {
   fake = startFakeOpenAi({ apiKey: 'sk-persona-service' })
-  h = await createHarness()
+  // The fake service listens on 127.0.0.1.
+  h = await createHarness({ PERSONA_SERVICE_PRIVATE_ADDRESSES: 'allow' })
   a = await chatActor(h)
   admin = a.org.as(a.owner)
 })

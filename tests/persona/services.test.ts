@@ -14,7 +14,8 @@ let org: Provisioned
 let admin: { token: string; headers: Record<string, string> }
 beforeAll(async () => {
   fake = startFakeOpenAi({ apiKey: KEY, models: ['llama3.1:8b', 'qwen2.5:14b'] })
-  h = await createHarness()
+  // The fake service listens on 127.0.0.1.
+  h = await createHarness({ PERSONA_SERVICE_PRIVATE_ADDRESSES: 'allow' })
   owner = await h.register()
   org = await provision(h, owner)
   admin = org.as(owner)

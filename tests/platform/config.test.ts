@@ -17,6 +17,7 @@ describe('loadConfig', () => {
       password: { memoryCost: 19456, timeCost: 2 },
       loginLimits: { failuresPerEmail: 10, failureWindow: 900, attemptsPerIp: 300, ipWindow: 60 },
       jobs: true,
+      personaServices: { privateAddresses: 'deny' },
     })
     expect(Object.isFrozen(config)).toBe(true)
   })
@@ -41,6 +42,7 @@ describe('loadConfig', () => {
     ['EMBEDDING_DIMENSIONS', '4'],
     ['EMBEDDING_DIMENSIONS', '4096'],
     ['EMBEDDING_BASE_URL', 'ftp://models.example.com'],
+    ['PERSONA_SERVICE_PRIVATE_ADDRESSES', 'yes'],
   ])('%s=%s is refused with a message naming the variable', (name, value) => {
     let error: unknown
     try {

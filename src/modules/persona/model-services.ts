@@ -3,6 +3,7 @@ import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
+import { addressAllowed, hostAddress, type PrivateAddressPolicy } from '../../platform/ip-ranges'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { type ChatModel, LlmError } from '../../providers/llm'
@@ -36,8 +37,12 @@ export const serviceView = (s: ServiceRow) => ({
   updatedAt: s.updatedAt.toISOString(),
 })
 
-/** A base URL without credentials or fragment, and without the trailing slash. */
-function normalizeBaseUrl(raw: string): string {
+/**
+ * A base URL without credentials or fragment, and without the trailing slash. A host written as an
+ * IP address must be one the policy allows; host names are checked at each request (they may
+ * resolve to anything).
+ */
+function normalizeBaseUrl(raw: string, policy: PrivateAddressPolicy): string {
   let url: URL
   try {
     url = new URL(raw)
@@ -46,6 +51,11 @@ function normalizeBaseUrl(raw: string): string {
   }
   if (url.username || url.password || url.hash) {
     throw new AppError(400, 'invalid_base_url', 'baseUrl must not carry credentials or a fragment; send the key as apiKey')
+  }
+  const address = hostAddress(url.hostname)
+  if (address !== null && !addressAllowed(address, policy)) {
+    const reach = policy === 'deny' ? 'a public address' : 'a public or private address (not link-local, cloud metadata or reserved)'
+    throw new AppError(400, 'base_url_not_allowed', `baseUrl must point at ${reach}; ${url.hostname} is not one`)
   }
   return url.toString().replace(/\/+$/, '')
 }
@@ -79,7 +89,7 @@ export class ModelServices {
         templateId: template?.id ?? null,
         providerKind: template?.providerKind ?? 'openai_compatible',
         name: input.name ?? template?.name ?? 'OpenAI-compatible service',
-        baseUrl: normalizeBaseUrl(baseUrl),
+        baseUrl: normalizeBaseUrl(baseUrl, this.deps.config.personaServices.privateAddresses),
         apiKeySealed: input.apiKey ? sealSecret(this.deps.secret, KEY_PURPOSE, input.apiKey) : null,
         documentationUrl: template?.documentationUrl ?? null,
         statusUrl: template?.statusUrl ?? null,
@@ -96,7 +106,7 @@ export class ModelServices {
       .update(services)
       .set({
         ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.baseUrl !== undefined ? { baseUrl: normalizeBaseUrl(patch.baseUrl) } : {}),
+        ...(patch.baseUrl !== undefined ? { baseUrl: normalizeBaseUrl(patch.baseUrl, this.deps.config.personaServices.privateAddresses) } : {}),
         ...(patch.apiKey !== undefined ? { apiKeySealed: patch.apiKey === null ? null : sealSecret(this.deps.secret, KEY_PURPOSE, patch.apiKey) } : {}),
         ...(reconnect ? { connectStatus: 'never' as const, connectError: null } : {}),
         updatedAt: this.deps.now(),

@@ -1,4 +1,5 @@
 import type { Config } from '../../config'
+import { guardedFetch } from '../../platform/outbound'
 import { DevChatModel } from './dev'
 import { OpenAiChatModel } from './openai'
 
@@ -70,20 +71,27 @@ export interface LlmProviders {
   readonly fallback: ChatModel
   /** The model conversations get by default (CHAT_MODEL; `dev` for the development model). */
   readonly defaultModel: string
-  /** A client for a persona service: any OpenAI-compatible base URL. */
+  /**
+   * A client for a persona service: any OpenAI-compatible base URL a tenant chose, reached only
+   * at addresses PERSONA_SERVICE_PRIVATE_ADDRESSES allows, without following redirects.
+   */
   forService(settings: ServiceSettings): ChatModel
 }
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1'
 
-/** Chosen once from configuration: the OpenAI-compatible adapter when OPENAI_BASE_URL or OPENAI_API_KEY is set, otherwise the built-in dev model. */
-export function createLlmProviders(config: Pick<Config, 'openai' | 'chat'>): LlmProviders {
+/**
+ * Chosen once from configuration: the OpenAI-compatible adapter when OPENAI_BASE_URL or
+ * OPENAI_API_KEY is set, otherwise the built-in dev model. The operator's own service is trusted
+ * (it may well be Ollama on localhost); persona services are not.
+ */
+export function createLlmProviders(config: Pick<Config, 'openai' | 'chat' | 'personaServices'>): LlmProviders {
   const idleTimeoutMs = config.chat.timeoutSeconds * 1000
-  const forService = (settings: ServiceSettings) => new OpenAiChatModel({ ...settings, idleTimeoutMs })
+  const tenantFetch = guardedFetch(config.personaServices.privateAddresses)
   const { baseUrl, apiKey } = config.openai
   return {
-    fallback: baseUrl || apiKey ? forService({ baseUrl: baseUrl ?? OPENAI_BASE_URL, apiKey }) : new DevChatModel(),
+    fallback: baseUrl || apiKey ? new OpenAiChatModel({ baseUrl: baseUrl ?? OPENAI_BASE_URL, apiKey, idleTimeoutMs }) : new DevChatModel(),
     defaultModel: config.chat.model,
-    forService,
+    forService: (settings) => new OpenAiChatModel({ ...settings, idleTimeoutMs, fetch: tenantFetch }),
   }
 }

@@ -1,5 +1,6 @@
 import OpenAI from 'openai'
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
+import { type Fetch, OutboundRefused } from '../../platform/outbound'
 import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, LlmError } from './index'
 
 
@@ -16,6 +17,8 @@ export interface OpenAiSettings {
   apiKey: string | null
   /** Longest silence allowed: before the response starts and between two chunks. */
   idleTimeoutMs: number
+  /** Absent: the global fetch. Tenant-chosen URLs get platform/outbound's guardedFetch. */
+  fetch?: Fetch
 }
 
 /** Any OpenAI-compatible chat-completions service (OpenAI, Ollama, OpenRouter, vLLM, ...), through the `openai` SDK. */
@@ -29,6 +32,7 @@ export class OpenAiChatModel implements ChatModel {
       // The SDK refuses to start without a key; keyless services (Ollama) ignore it.
       apiKey: settings.apiKey ?? 'none',
       maxRetries: 0,
+      fetch: settings.fetch,
       // The SDK would print unparsable chunks (user text) to the console.
       logLevel: 'off',
     })
@@ -126,6 +130,8 @@ class Watchdog {
     if (this.timedOut) return new LlmError('timeout', `The model service sent nothing for ${this.idleMs / 1000} s`)
     if (this.caller?.aborted) return new LlmError('aborted', 'The request was cancelled')
     if (err instanceof SyntaxError) return new LlmError('malformed', 'The model service sent a malformed chunk')
+    // The SDK wraps whatever its fetch throws; a refusal says why, in words fit for the tenant.
+    if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundRefused) return new LlmError('upstream', err.cause.message)
     if (err instanceof OpenAI.APIConnectionError) return new LlmError('upstream', 'The model service cannot be reached')
     if (err instanceof OpenAI.APIError) {
       const detail = err.error && typeof err.error === 'object' ? (err.error as { message?: unknown }).message : undefined

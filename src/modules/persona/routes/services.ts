@@ -10,6 +10,8 @@ import { SERVICE_TEMPLATES } from '../templates'
 
 const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 const ADMIN = 'Needs the admin or owner role in the ecosystem (X-Ecosystem-Id). The API key is stored encrypted and shown only as `hasApiKey`.'
+const NOT_ALLOWED =
+  '400 `base_url_not_allowed` when the host is an IP address the server may not reach for persona services: loopback, private (RFC 1918), carrier-grade NAT, unique-local and other non-public addresses unless the operator set PERSONA_SERVICE_PRIVATE_ADDRESSES=allow; link-local, cloud-metadata, multicast and reserved addresses always. Host names are checked when the service is called.'
 
 /** Persona services: the LLM providers an ecosystem's personas use. */
 export function serviceRoutes(deps: Deps, area: PersonaArea, users: PrincipalSource, tenancy: TenancySource) {
@@ -37,7 +39,7 @@ export function serviceRoutes(deps: Deps, area: PersonaArea, users: PrincipalSou
       detail: {
         operationId: 'personaServiceCreate',
         summary: 'Add a persona service',
-        description: `From a template (\`templateId\`) or any OpenAI-compatible \`baseUrl\`. 400 \`unknown_template\`, \`base_url_required\`, \`invalid_base_url\` (credentials belong in \`apiKey\`, not in the URL). ${ADMIN}`,
+        description: `From a template (\`templateId\`) or any OpenAI-compatible \`baseUrl\`. 400 \`unknown_template\`, \`base_url_required\`, \`invalid_base_url\` (credentials belong in \`apiKey\`, not in the URL). ${NOT_ALLOWED} ${ADMIN}`,
       },
     })
     .get('/services/:id', ({ tenant, params }) => services.get(tenant, params.id), {
@@ -54,7 +56,7 @@ export function serviceRoutes(deps: Deps, area: PersonaArea, users: PrincipalSou
       detail: {
         operationId: 'personaServiceUpdate',
         summary: 'Rename a persona service, or change its base URL or key',
-        description: `\`apiKey: null\` removes the key. A new base URL or key resets \`connectStatus\` to \`never\`. ${ADMIN}`,
+        description: `\`apiKey: null\` removes the key. A new base URL or key resets \`connectStatus\` to \`never\`. A new base URL is checked as on create (400 \`invalid_base_url\`). ${NOT_ALLOWED} ${ADMIN}`,
       },
     })
     .delete(
@@ -77,7 +79,7 @@ export function serviceRoutes(deps: Deps, area: PersonaArea, users: PrincipalSou
       detail: {
         operationId: 'personaServiceConnect',
         summary: "Connect: list the provider's models",
-        description: `Calls the provider's GET /models (timeout CHAT_TIMEOUT_SECONDS). On success \`connectStatus\` is \`connected\` and \`models\`, \`modelsFetchedAt\` and \`lastConnectedAt\` are set; on failure it is \`failed\` with \`connectError\`. Either way the answer is 200 with the service. ${ADMIN}`,
+        description: `Calls the provider's GET /models (timeout CHAT_TIMEOUT_SECONDS). On success \`connectStatus\` is \`connected\` and \`models\`, \`modelsFetchedAt\` and \`lastConnectedAt\` are set; on failure it is \`failed\` with \`connectError\`, also when the host resolves to an address persona services may not reach or the provider answers with a redirect (redirects are not followed). Either way the answer is 200 with the service. ${ADMIN}`,
       },
     })
 }
