@@ -129,6 +129,29 @@ describe('account users as customers', () => {
     expect(b.body.id).toBe(a.body.id)
   })
 
+  test("no admin can act as a member: no customer token for a member's record, no renaming it, no user: ids", async () => {
+    const record = await h.call('GET', '/customer/me', org.as(member))
+    const token = await h.call('POST', '/customer/token', { ...org.as(owner), body: { customerId: record.body.id } })
+    expect(token.status).toBe(403)
+    expect(token.body.error.code).toBe('forbidden')
+    const renamed = await h.call('PATCH', `/customer/customers/${record.body.id}`, { ...org.as(owner), body: { externalId: 'now-mine' } })
+    expect(renamed.status).toBe(403)
+    expect((await h.call('GET', `/customer/customers/${record.body.id}`, org.as(owner))).body.externalId).toBe(`user:${member.user.id}`)
+    expect((await h.call('PATCH', `/customer/customers/${record.body.id}`, { ...org.as(owner), body: { name: 'Renamed' } })).status).toBe(200)
+    const other = await h.register()
+    const claims = [
+      h.call('POST', '/customer/resolve', { ...org.as(owner), body: { externalId: `user:${other.user.id}` } }),
+      h.call('POST', '/customer/register', { ...org.as(owner), body: { externalId: `user:${other.user.id}` } }),
+      h.call('PATCH', `/customer/customers/${(await customerOf(h, org, owner)).customerId}`, { ...org.as(owner), body: { externalId: `user:${other.user.id}` } }),
+    ]
+    for (const res of await Promise.all(claims)) {
+      expect(res.status).toBe(400)
+      expect(res.body.error.code).toBe('reserved_external_id')
+    }
+    const list = await h.call('GET', `/customer/customers?q=${other.user.id}`, org.as(owner))
+    expect(list.body.total).toBe(0)
+  })
+
   test('API tokens act in the ecosystem like session tokens', async () => {
     const key = await h.call('POST', '/auth/tokens', { token: member.token, body: { name: 'ci' } })
     const res = await h.call('GET', '/customer/me', { token: key.body.token, headers: { 'x-ecosystem-id': org.ecosystem.id } })

@@ -20,6 +20,7 @@ import type { CustomerService } from './service'
 
 const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 const ADMIN = 'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id).'
+const RESERVED = 'External ids starting with `user:` are reserved for team members\' own customer records (400 `reserved_external_id`).'
 
 export function customerRoutes(deps: Deps, customers: CustomerService, users: PrincipalSource) {
   return new Elysia({ name: 'customer', prefix: '/customer', detail: { tags: ['customer'] } })
@@ -31,7 +32,7 @@ export function customerRoutes(deps: Deps, customers: CustomerService, users: Pr
       detail: {
         operationId: 'customerResolve',
         summary: 'The customer id for an external id, created on first use',
-        description: `Idempotent, also under concurrent calls. Profile fields are used only when the customer is created. ${ADMIN}`,
+        description: `Idempotent, also under concurrent calls. Profile fields are used only when the customer is created. ${RESERVED} ${ADMIN}`,
       },
     })
     .post('/register', async ({ tenant, body, status }) => status(201, { customerId: await customers.register(tenant, body) }), {
@@ -41,7 +42,7 @@ export function customerRoutes(deps: Deps, customers: CustomerService, users: Pr
       detail: {
         operationId: 'customerRegister',
         summary: 'Provision a new customer',
-        description: `409 \`customer_exists\` when the externalId is taken. ${ADMIN}`,
+        description: `409 \`customer_exists\` when the externalId is taken. ${RESERVED} ${ADMIN}`,
       },
     })
     .post('/token', ({ tenant, body, headers }) => customers.issueToken(tenant, body.customerId, headers['user-agent'] ?? null), {
@@ -51,7 +52,7 @@ export function customerRoutes(deps: Deps, customers: CustomerService, users: Pr
       detail: {
         operationId: 'customerToken',
         summary: 'Issue tokens for a customer (from your backend)',
-        description: `Starts a customer session: a short-lived JWT (\`typ\` \`customer\`) and a single-use refresh token. ${ADMIN}`,
+        description: `Starts a customer session: a short-lived JWT (\`typ\` \`customer\`) and a single-use refresh token. 403 \`forbidden\` for a team member's own customer record (\`user:<id>\`): members act with their own credentials, and no admin can act as them. ${ADMIN}`,
       },
     })
     .post('/refresh', ({ body }) => customers.refresh(body.refreshToken), {
@@ -101,7 +102,11 @@ export function customerRoutes(deps: Deps, customers: CustomerService, users: Pr
       params: Id,
       body: CustomerPatch,
       response: { 200: Customer, ...errors(400, 401, 403, 404, 409) },
-      detail: { operationId: 'customerUpdate', summary: 'Change a customer', description: ADMIN },
+      detail: {
+        operationId: 'customerUpdate',
+        summary: 'Change a customer',
+        description: `${RESERVED} The external id of a member's own record cannot change (403 \`forbidden\`). ${ADMIN}`,
+      },
     })
     .delete(
       '/customers/:id',

@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import { isUniqueViolation } from '../../platform/db'
+import { type Db, isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { RotatingSessions } from '../../platform/sessions'
@@ -17,6 +17,22 @@ export interface CustomerProfile {
 }
 
 const notFound = () => new AppError(404, 'not_found', 'No such customer in this ecosystem')
+
+/**
+ * External ids of team members' own customer records (`user:<userId>`). Only the service creates
+ * them, and nobody gets a customer token for them or renames them: otherwise an ecosystem admin
+ * could act as a fellow member and read that member's conversations and memories.
+ */
+const MEMBER_PREFIX = 'user:'
+const isMemberRecord = (externalId: string | null | undefined) => externalId?.startsWith(MEMBER_PREFIX) ?? false
+
+function assertNotReserved(externalId: string | undefined): void {
+  if (isMemberRecord(externalId)) {
+    throw new AppError(400, 'reserved_external_id', `External ids starting with "${MEMBER_PREFIX}" are reserved for team members' own customer records`)
+  }
+}
+const memberRecord = (what: string) =>
+  new AppError(403, 'forbidden', `This is a team member's own customer record: it cannot ${what}; the member acts with its own credentials and X-Ecosystem-Id`)
 
 export const customerView = (c: CustomerRow) => ({
   id: c.id,
@@ -50,7 +66,12 @@ export class CustomerService implements TenancySource {
   }
 
   /** The same externalId always yields the same customer, also under concurrent calls. */
-  async resolve(ecosystemId: string, input: { externalId: string } & CustomerProfile): Promise<string> {
+  resolve(ecosystemId: string, input: { externalId: string } & CustomerProfile): Promise<string> {
+    assertNotReserved(input.externalId)
+    return this.findOrCreate(ecosystemId, input)
+  }
+
+  private async findOrCreate(ecosystemId: string, input: { externalId: string } & CustomerProfile): Promise<string> {
     const existing = await this.byExternalId(ecosystemId, input.externalId)
     if (existing) return existing
     await this.deps.db
@@ -61,6 +82,7 @@ export class CustomerService implements TenancySource {
   }
 
   async register(tenant: Tenant, input: { externalId?: string } & CustomerProfile): Promise<string> {
+    assertNotReserved(input.externalId)
     try {
       const [row] = await this.deps.db
         .insert(customers)
@@ -74,7 +96,8 @@ export class CustomerService implements TenancySource {
   }
 
   async issueToken(tenant: Tenant, customerId: string, userAgent: string | null) {
-    await this.row(tenant, customerId)
+    const customer = await this.row(tenant, customerId)
+    if (isMemberRecord(customer.externalId)) throw memberRecord('get customer tokens')
     const issued = await this.deps.db.transaction((tx) => this.sessions.start(tx, customerId, userAgent))
     return { token: issued.token, refreshToken: issued.refreshToken, customerId }
   }
@@ -108,12 +131,17 @@ export class CustomerService implements TenancySource {
   }
 
   async update(tenant: Tenant, id: string, patch: { externalId?: string } & CustomerProfile) {
+    assertNotReserved(patch.externalId)
     try {
-      const [row] = await this.deps.db
-        .update(customers)
-        .set({ ...patch, updatedAt: this.deps.now() })
-        .where(and(eq(customers.id, id), eq(customers.ecosystemId, tenant.ecosystemId)))
-        .returning()
+      const row = await this.deps.db.transaction(async (tx) => {
+        if (patch.externalId !== undefined && isMemberRecord((await this.row(tenant, id, tx, true)).externalId)) throw memberRecord('change its external id')
+        const [updated] = await tx
+          .update(customers)
+          .set({ ...patch, updatedAt: this.deps.now() })
+          .where(and(eq(customers.id, id), eq(customers.ecosystemId, tenant.ecosystemId)))
+          .returning()
+        return updated
+      })
       if (!row) throw notFound()
       return customerView(row)
     } catch (err) {
@@ -155,7 +183,7 @@ export class CustomerService implements TenancySource {
 
   /** Not cached: a record deleted on another replica must not be handed out again. */
   selfCustomer(ecosystemId: string, userId: string): Promise<string> {
-    return this.resolve(ecosystemId, { externalId: `user:${userId}` })
+    return this.findOrCreate(ecosystemId, { externalId: `${MEMBER_PREFIX}${userId}` })
   }
 
   private async byExternalId(ecosystemId: string, externalId: string): Promise<string | undefined> {
@@ -166,11 +194,12 @@ export class CustomerService implements TenancySource {
     return row?.id
   }
 
-  private async row(tenant: Tenant, id: string): Promise<CustomerRow> {
-    const [row] = await this.deps.db
+  private async row(tenant: Tenant, id: string, db: Db = this.deps.db, lock = false): Promise<CustomerRow> {
+    const query = db
       .select()
       .from(customers)
       .where(and(eq(customers.id, id), eq(customers.ecosystemId, tenant.ecosystemId)))
+    const [row] = lock ? await query.for('update') : await query
     if (!row) throw notFound()
     return row
   }
