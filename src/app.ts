@@ -111,9 +111,9 @@ export function createApp(deps: Deps) {
     .use(personaMemoryRoutes(deps, personaMemory, auth, customers))
     .use(searchRoutes(deps, search, auth, customers))
 
-  /** Subscribes every session kind to revocations made by other replicas (PostgreSQL NOTIFY). */
+  /** Subscribes every session kind to revocations, and the ecosystem cache to renames and deletions, made by other replicas (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {
-    const stops = await Promise.all([auth.sessions.listen(), customers.sessions.listen()])
+    const stops = await Promise.all([auth.sessions.listen(), customers.sessions.listen(), registry.listen()])
     return async () => {
       await Promise.all(stops.map((stop) => stop()))
     }

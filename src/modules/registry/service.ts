@@ -14,6 +14,8 @@ type OrganizationRow = typeof organizations.$inferSelect
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const notFound = (what: string) => new AppError(404, 'not_found', `No such ${what}`)
 const ECOSYSTEM_CACHE_MS = 60_000
+/** NOTIFY channel: an ecosystem (payload: its id) was renamed or deleted; every replica drops it from its cache. */
+const ECOSYSTEM_CHANNEL = 'ecobase_ecosystem_changed'
 
 export const organizationView = (o: OrganizationRow) => ({ id: o.id, slug: o.slug, name: o.name })
 export const ecosystemView = (e: EcosystemRow) => ({
@@ -145,9 +147,10 @@ export class RegistryService {
           .where(eq(ecosystems.id, id))
           .returning()
         if (rdid !== current.rdid) await tx.update(identifiers).set({ rdid }).where(eq(identifiers.rdid, current.rdid))
+        await this.announce(tx, id)
         return row!
       })
-      this.ecosystemCache.delete(current.rdid)
+      this.forgetEcosystem(id)
       return ecosystemView(row)
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'This ecosystem slug or rdid is already taken')
@@ -163,12 +166,27 @@ export class RegistryService {
     await this.deps.db.transaction(async (tx) => {
       await tx.delete(identifiers).where(eq(identifiers.entityId, id))
       await tx.delete(ecosystems).where(eq(ecosystems.id, id))
+      await this.announce(tx, id)
     })
-    this.ecosystemCache.delete(id)
-    this.ecosystemCache.delete(current.rdid)
+    this.forgetEcosystem(id)
   }
 
-  /** For tenancy: an ecosystem by id or rdid (briefly cached; deletions here clear it). */
+  /** Follows renames and deletions made on other replicas, so no replica serves a stale ecosystem. */
+  listen(): Promise<() => Promise<void>> {
+    return this.deps.database.listen(ECOSYSTEM_CHANNEL, (id) => this.forgetEcosystem(id))
+  }
+
+  /** Tells every replica, when the transaction commits, to forget the ecosystem. */
+  private async announce(tx: Db, id: string): Promise<void> {
+    await tx.execute(sql`select pg_notify(${ECOSYSTEM_CHANNEL}, ${id})`)
+  }
+
+  /** Drops every cache entry of the ecosystem, under its id and under any rdid it had. */
+  private forgetEcosystem(id: string): void {
+    for (const [key, entry] of this.ecosystemCache) if (entry.id === id) this.ecosystemCache.delete(key)
+  }
+
+  /** For tenancy: an ecosystem by id or rdid (cached for a minute; renames and deletions on any replica clear it). */
   async findEcosystem(idOrRdid: string): Promise<{ id: string; organizationId: string } | null> {
     const key = idOrRdid.toLowerCase()
     const cached = this.ecosystemCache.get(key)
