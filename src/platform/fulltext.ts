@@ -7,7 +7,7 @@ import { customType } from 'drizzle-orm/pg-core'
  * One configuration for every language: `simple` lowercases words and keeps them as they are (no
  * stemming, no stop words), and every query word matches as a prefix, so "recipe" finds
  * "recipes" and "Straße" finds "straße". Areas store a generated `tsvector` column (see
- * `searchVector`) with a GIN index, and query it with `matches` / `rank` / `snippet`.
+ * `searchVector`) with a GIN index, and query it with `lexemesOf` / `prefixQuery` / `matches` / `rank` / `snippet`.
  */
 export const SEARCH_CONFIG = 'simple'
 
@@ -19,23 +19,50 @@ export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector
 /** The generated-column expression indexing `column` (a column name of the same table). */
 export const searchVector = (column: string): SQL => sql.raw(`to_tsvector('${SEARCH_CONFIG}', left("${column}", ${INDEXED_CHARS}))`)
 
-/**
- * The caller's words as a tsquery: PostgreSQL's own parser splits them (so "e-mail" and
- * "bob@example.com" split as they do when indexed), and each lexeme is quoted and matched as a
- * prefix, AND-ed. Operators in the input are plain text, never syntax. No searchable word → NULL,
- * which matches nothing.
- */
-export const prefixQuery = (text: string): SQL => sql`(
-  select to_tsquery(${SEARCH_CONFIG}::regconfig, string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || ''':*', ' & '))
-  from unnest(tsvector_to_array(to_tsvector(${SEARCH_CONFIG}::regconfig, ${text}))) as lexeme
-)`
+// A literal: a constant when PostgreSQL plans the statement.
+const CONFIG = sql.raw(`'${SEARCH_CONFIG}'::regconfig`)
 
-/** Whether `vector` (a tsvector column) matches `query` (a `prefixQuery`). */
-export const matches = (vector: SQL | unknown, query: SQL): SQL => sql`${vector} @@ ${query}`
+/**
+ * Selects the words of `text` as PostgreSQL's own parser splits them when indexing (so "e-mail"
+ * and "bob@example.com" split alike), one `lexeme` a row: pass them to `prefixQuery`.
+ */
+export const lexemesOf = (text: string): SQL => sql`select unnest(tsvector_to_array(to_tsvector(${CONFIG}, ${text}))) as lexeme`
+
+/**
+ * The caller's words (`lexemesOf`) as a tsquery: each lexeme quoted and matched as a prefix, AND-ed,
+ * so operators in the input are plain text, never syntax; no lexeme → null, which matches nothing.
+ * It is a constant when the statement is planned (a bound parameter through immutable functions;
+ * built in a subquery it would not be), so PostgreSQL's statistics tell common words from rare
+ * ones: the GIN index for a rare word, the caller's own rows for a common one.
+ */
+export interface PrefixQuery {
+  /** Every word. */
+  all: SQL
+  /** The longest word alone: the one `matches` looks up in the GIN index. */
+  longest: SQL
+}
+
+export function prefixQuery(lexemes: string[]): PrefixQuery | null {
+  if (lexemes.length === 0) return null
+  const term = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}':*`
+  const longest = lexemes.reduce((a, b) => (b.length > a.length ? b : a))
+  return { all: sql`to_tsquery(${CONFIG}, ${lexemes.map(term).join(' & ')})`, longest: sql`to_tsquery(${CONFIG}, ${term(longest)})` }
+}
+
+/**
+ * Whether `vector` (a tsvector column) matches every word of `query`. `indexed`: the longest word is
+ * an index condition and the others are checked on the rows it finds; otherwise no word is, for
+ * rows a narrower index finds (`ts_match_vq` is `@@` as a plain function, which the planner does
+ * not match to an index). A GIN scan reads the row numbers of every lexeme a prefix matches in the
+ * whole table: for a short or common word that is a large share of it, a cost the planner, which
+ * would combine all `@@` conditions into one scan, underestimates.
+ */
+export const matches = (vector: SQL | unknown, query: PrefixQuery, indexed: boolean): SQL =>
+  indexed ? sql`${vector} @@ ${query.longest} and ts_match_vq(${vector}, ${query.all})` : sql`ts_match_vq(${vector}, ${query.all})`
 
 /** Relevance of a match: cover density (words close together rank higher), normalised by length. */
-export const rank = (vector: SQL | unknown, query: SQL): SQL<number> => sql<number>`ts_rank_cd(${vector}, ${query}, 1)`
+export const rank = (vector: SQL | unknown, query: PrefixQuery): SQL<number> => sql<number>`ts_rank_cd(${vector}, ${query.all}, 1)`
 
 /** A plain-text excerpt around the matched words: no markup, at most about 30 words. */
-export const snippet = (text: SQL | unknown, query: SQL): SQL<string> =>
-  sql<string>`ts_headline(${SEARCH_CONFIG}::regconfig, left(${text}, ${INDEXED_CHARS}), ${query}, 'StartSel="",StopSel="",MaxFragments=1,MaxWords=30,MinWords=12,ShortWord=2')`
+export const snippet = (text: SQL | unknown, query: PrefixQuery): SQL<string> =>
+  sql<string>`ts_headline(${CONFIG}, left(${text}, ${INDEXED_CHARS}), ${query.all}, 'StartSel="",StopSel="",MaxFragments=1,MaxWords=30,MinWords=12,ShortWord=2')`

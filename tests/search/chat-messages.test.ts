@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { CHAT_SEARCH_CANDIDATES, CHAT_SEARCH_SCAN_MESSAGES } from '../../src/modules/search/service'
 import { chatActor, type ChatActor, newConversation, send } from '../chat/support'
 import { createHarness, type Harness } from '../support/harness'
 import { addMember } from '../support/tenancy'
@@ -71,6 +73,34 @@ describe('GET /search/chat/messages', () => {
     expect(second.body.items).toHaveLength(1)
     const all = [...first.body.items, ...second.body.items].map((i: any) => i.messageId)
     expect(new Set(all).size).toBe(4)
+  })
+
+  test(`when more than ${CHAT_SEARCH_CANDIDATES} messages match, the newest ${CHAT_SEARCH_CANDIDATES} are ranked and counted`, async () => {
+    const b = await chatActor(h, a)
+    const c = await newConversation(h, b, { title: 'Walruses' })
+    const write = (from: number, to: number) =>
+      h.db.execute(sql`
+        insert into chat.messages (conversation_id, owner_id, customer_id, role, content, created_at)
+        select ${c.id}, ${b.org.ecosystem.id}, ${b.customer.customerId}, 'user',
+               case when g = 0 then 'walrus walrus walrus' else 'a longer message that names the walrus once among other words, number ' || g end,
+               timestamptz '2026-01-01 00:00:00+00' + g * interval '1 minute'
+        from generate_series(${from}::int, ${to}::int) g`)
+    await write(0, 1)
+    const few = await search('walrus', b.auth)
+    expect(few.body.total).toBe(2)
+    expect(few.body.items[0].snippet).toBe('walrus walrus walrus')
+    // More messages than are read one by one: the search goes through the full-text index.
+    await write(2, Math.max(CHAT_SEARCH_CANDIDATES, CHAT_SEARCH_SCAN_MESSAGES) + 1)
+    const many = await search('walrus', b.auth)
+    expect(many.body.total).toBe(CHAT_SEARCH_CANDIDATES)
+    expect(many.body.items).toHaveLength(20)
+    expect(many.body.items.map((i: any) => i.snippet)).not.toContain('walrus walrus walrus')
+    const last = CHAT_SEARCH_CANDIDATES / 20
+    expect((await search('walrus', b.auth, `&page=${last}`)).body.items).toHaveLength(20)
+    expect((await search('walrus', b.auth, `&page=${last + 1}`)).body).toEqual({ items: [], total: CHAT_SEARCH_CANDIDATES, page: last + 1, pageSize: 20 })
+    const one = await search('WALR 1999', b.auth)
+    expect(one.body.total).toBe(1)
+    expect(one.body.items[0].snippet).toContain('number 1999')
   })
 
   test('tool results are not searched', async () => {

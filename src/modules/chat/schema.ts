@@ -71,7 +71,8 @@ export const messages = chatSchema.table(
   },
   (t) => [
     index('messages_conversation_idx').on(t.conversationId, t.seq),
-    index('messages_customer_idx').on(t.customerId, t.ownerId),
+    /** A customer's messages newest first: search reads the newest matches of a customer through it. */
+    index('messages_customer_recent_idx').on(t.customerId, t.ownerId, t.createdAt),
     index('messages_search_idx').using('gin', t.searchVector),
     uniqueIndex('messages_client_id_uq').on(t.conversationId, t.clientMessageId).where(sql`${t.clientMessageId} is not null`),
   ],

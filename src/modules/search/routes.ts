@@ -6,7 +6,7 @@ import { pageParams, paged } from '../../platform/paging'
 import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { CUSTOMER } from '../chat/routes/conversations'
 import { SearchChatMessageResult, SearchQuery } from './model'
-import type { SearchService } from './service'
+import { CHAT_SEARCH_CANDIDATES, type SearchService } from './service'
 
 export function searchRoutes(deps: Deps, search: SearchService, users: PrincipalSource, tenancy: TenancySource) {
   return new Elysia({ name: 'search', prefix: '/search', detail: { tags: ['search'] } })
@@ -21,6 +21,7 @@ export function searchRoutes(deps: Deps, search: SearchService, users: Principal
         description:
           "User and assistant messages of the caller's own conversations (tool results are not searched), best match first, then newest. " +
           'Words are matched as prefixes in any language (no stemming); only the first 100,000 characters of a message are indexed. ' +
+          `When more than ${CHAT_SEARCH_CANDIDATES} messages match, only the newest ${CHAT_SEARCH_CANDIDATES} of them are ranked and counted (\`total\` is then ${CHAT_SEARCH_CANDIDATES}): add words to narrow the search. ` +
           `A query with no searchable word finds nothing. ${CUSTOMER}`,
       },
     })
