@@ -121,7 +121,7 @@ export function customerRoutes(deps: Deps, customers: CustomerService, users: Pr
         detail: {
           operationId: 'customerDelete',
           summary: 'Delete a customer with its sessions and data',
-          description: `Its tokens stop working at once. ${ADMIN}`,
+          description: `Its tokens stop working at once. Its files are deleted from the object store by a job within minutes (once their upload URLs have expired). ${ADMIN}`,
         },
       },
     )

@@ -105,7 +105,8 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
         detail: {
           operationId: 'registryDeleteEcosystem',
           summary: 'Delete an ecosystem and everything in it (owner only)',
-          description: 'Customers and all customer-scoped data of the ecosystem are deleted with it; this cannot be undone.',
+          description:
+            'Customers and all customer-scoped data of the ecosystem are deleted with it, and their files from the object store by a job within minutes (once their upload URLs have expired); this cannot be undone.',
         },
       },
     )

@@ -56,6 +56,27 @@ export const attachments = storageSchema.table(
 )
 
 /**
+ * Objects whose attachment row is gone, awaiting deletion from the store. A trigger on
+ * `attachments` (migration storage_orphans) writes one row per deleted attachment in the deleting
+ * transaction, whatever deleted it: a purge job, or a cascade from a customer or ecosystem. No
+ * foreign keys: these rows must outlive the customer and the ecosystem.
+ * jobs/delete-orphaned-objects.ts deletes the objects, then the rows.
+ */
+export const orphanedObjects = storageSchema.table(
+  'orphaned_objects',
+  {
+    objectKey: text('object_key').primaryKey(),
+    storageKind: text('storage_kind').notNull(),
+    /** The attachment's presigned PUT URLs were issued then, and can write the object for STORAGE_URL_TTL_SECONDS. */
+    attachmentCreatedAt: ts('attachment_created_at').notNull(),
+    deletedAt: ts('deleted_at').notNull().defaultNow(),
+    /** Failed deletions so far: objects the store keeps refusing go behind the others. */
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [index('orphaned_objects_queue_idx').on(t.storageKind, t.attempts, t.deletedAt)],
+)
+
+/**
  * Bytes of ready, live attachments per customer, maintained in the same transaction as every
  * ready/delete transition so reading usage is one row, whatever the number of attachments. The
  * row is also the per-customer lock that makes the quota check hold under concurrency.
