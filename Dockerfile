@@ -11,8 +11,10 @@
 # which installs exactly what the lockfile says or fails; a Bun-only install would have to
 # migrate the npm lockfile first. `--omit=dev` leaves out the `bun` npm package (the runtime
 # image brings its own bun), drizzle-kit and the compilers. `--ignore-scripts` is safe because
-# no production dependency has an install script. The result is plain JavaScript and WebAssembly
-# (PGlite), so it runs unchanged on the Bun image; both stages build for the same platform.
+# no production dependency has an install script. The result is plain JavaScript, WebAssembly
+# (PGlite) and one prebuilt native addon, @node-rs/argon2, which npm picks for the build platform
+# from its optional dependencies (glibc here); both stages are Debian (glibc) and build for the
+# same platform, so it runs unchanged on the Bun image.
 FROM node:24-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,19 +1,21 @@
+import { Algorithm, hash, verify } from '@node-rs/argon2'
 import type { Config } from '../../config'
 
-/** argon2id at the configured cost (OWASP minimum by default: m=19 MiB, t=2, p=1). */
+/**
+ * argon2id at the configured cost (OWASP minimum by default: m=19 MiB, t=2, p=1), through
+ * @node-rs/argon2: about 2.5× the throughput of Bun.password here (bench P2), same PHC hashes both
+ * ways, so hashes made by either verify with the other.
+ */
 export class Passwords {
   constructor(private readonly cost: Config['password']) {}
 
   hash(password: string): Promise<string> {
-    return Bun.password.hash(password, {
-      algorithm: 'argon2id',
-      memoryCost: this.cost.memoryCost,
-      timeCost: this.cost.timeCost,
-    })
+    return hash(password, { algorithm: Algorithm.Argon2id, memoryCost: this.cost.memoryCost, timeCost: this.cost.timeCost, parallelism: 1 })
   }
 
-  verify(password: string, hash: string): Promise<boolean> {
-    return Bun.password.verify(password, hash).catch(() => false)
+  /** False for a wrong password and for a hash that is not a valid PHC string. */
+  verify(password: string, hashed: string): Promise<boolean> {
+    return verify(hashed, password).catch(() => false)
   }
 
   /** True when `hash` was made with another algorithm or a lower cost than configured now. */
