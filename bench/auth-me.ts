@@ -8,24 +8,28 @@
  */
 import {
   BACKENDS,
-  backendsFlag,
   type Backend,
-  benchFlags,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
   expectStatus,
   fmt,
-  gitRevision,
-  hookSignals,
   loadAverage,
-  machineInfo,
+  markdownTable,
   mean,
   median,
-  postgresAvailable,
-  PG_ADMIN_URL,
+  NOISY_PCT,
+  noisyText,
   registerUser,
   requireWrk,
-  saveResult,
-  waitForQuiet,
+  roundsGate,
+  type RunInfo,
+  runInfo,
   withServer,
+  WRK_FLAGS,
+  wrkSettings,
+  type WrkSettings,
   wrkWithCpu,
   type CpuCost,
   type WrkResult,
@@ -34,23 +38,13 @@ import {
 type Run = WrkResult & { cpu: CpuCost }
 
 export const TARGET = 0.5
-/** A run during which other processes used more than this share of the machine is flagged. */
-const NOISY_PCT = 10
 
-export interface AuthMeOptions {
+export interface AuthMeOptions extends Partial<WrkSettings> {
   backends?: Backend[]
-  /** Seconds per measured wrk run. */
-  durationSec?: number
   /** Measured pairs (health, me); the order alternates each round to cancel drift. */
   rounds?: number
-  /** Seconds of warm-up per endpoint before measuring. */
-  warmupSec?: number
-  threads?: number
-  connections?: number
   /** Another checkout to run the server from (A/B comparisons); default BENCH_ROOT or this repo. */
   root?: string
-  /** Before each measured run, wait up to this many seconds for the machine to go quiet (0: don't). */
-  quietWaitSec?: number
   log?: (line: string) => void
 }
 
@@ -90,14 +84,11 @@ export interface AuthMeBackendResult {
   rounds?: { order: string; health: Run; me: Run }[]
 }
 
-export interface AuthMeResult {
+export interface AuthMeResult extends RunInfo {
   name: 'auth-me'
   target: number
-  at: string
   settings: Required<Omit<AuthMeOptions, 'log' | 'backends' | 'root'>>
   root?: string
-  revision: ReturnType<typeof gitRevision>
-  machine: ReturnType<typeof machineInfo>
   backends: AuthMeBackendResult[]
   pass: boolean
   /** Some backend could not be measured. */
@@ -107,44 +98,22 @@ export interface AuthMeResult {
 export async function benchAuthMe(options: AuthMeOptions = {}): Promise<AuthMeResult> {
   requireWrk()
   const log = options.log ?? ((l: string) => console.log(l))
-  const settings = {
-    durationSec: options.durationSec ?? 5,
-    rounds: options.rounds ?? 4,
-    warmupSec: options.warmupSec ?? 3,
-    threads: options.threads ?? 2,
-    connections: options.connections ?? 50,
-    quietWaitSec: options.quietWaitSec ?? 10,
-  }
+  const settings = wrkSettings(options, { durationSec: 5, rounds: 4, warmupSec: 3 })
   const backends = options.backends ?? BACKENDS
   log(
     `P1 auth-me: GET /auth/me ÷ GET /health, wrk ${settings.threads}×${settings.connections}, ` +
       `${settings.rounds} rounds × ${settings.durationSec}s each endpoint (warm-up ${settings.warmupSec}s), target ≥ ${TARGET}`,
   )
 
-  const results: AuthMeBackendResult[] = []
-  for (const backend of backends) {
-    if (backend === 'postgres' && !(await postgresAvailable())) {
-      log(`  ${backend}: skipped (no PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`)
-      results.push({ backend, skipped: 'PostgreSQL not reachable' })
-      continue
-    }
-    try {
-      results.push(await measure(backend, settings, log, options.root))
-    } catch (err) {
-      log(`  ${backend}: FAILED: ${(err as Error).message}`)
-      results.push({ backend, error: (err as Error).message })
-    }
-  }
+  const results = await eachBackend(backends, log, (backend) => measure(backend, settings, log, options.root), { catchErrors: true })
 
   const measured = results.filter((r) => r.ratio !== undefined)
   return {
     name: 'auth-me',
     target: TARGET,
-    at: new Date().toISOString(),
+    ...runInfo(options.root),
     settings,
     root: options.root,
-    revision: gitRevision(options.root),
-    machine: machineInfo(),
     backends: results,
     pass: measured.length > 0 && measured.every((r) => r.ratio! >= TARGET),
     failed: results.some((r) => r.error !== undefined),
@@ -178,16 +147,9 @@ async function measure(
         server.database,
       )
     // Other people's builds and tests share this machine: start each measured run on a quiet one.
-    // Once a wait times out the machine is busy for a while: stop waiting (the runs get flagged).
-    let waitSec = s.quietWaitSec
+    const quiet = roundsGate(backend, s.quietWaitSec, log)
     const quietly = async (path: string) => {
-      if (waitSec > 0) {
-        const busy = await waitForQuiet(waitSec * 1000, NOISY_PCT)
-        if (busy >= NOISY_PCT) {
-          log(`  ${backend.padEnd(8)} machine still ${busy.toFixed(0)}% busy after ${waitSec}s; measuring anyway, not waiting again`)
-          waitSec = 0
-        }
-      }
+      await quiet()
       return run(path, s.durationSec)
     }
     const health = () => quietly('/health')
@@ -212,7 +174,7 @@ async function measure(
       const cpu = (r: Run) =>
         `${r.cpu.serverUsPerReq.toFixed(0)} µs` +
         (r.cpu.postgresUsPerReq === undefined ? '' : ` + pg ${r.cpu.postgresUsPerReq.toFixed(0)} µs`) +
-        ((r.cpu.foreignPct ?? 0) > NOISY_PCT ? `, other load ${r.cpu.foreignPct!.toFixed(0)}%!` : '')
+        noisyText(r.cpu.foreignPct)
       log(
         `  ${backend.padEnd(8)} round ${i + 1}: health ${fmt(h.rps).padStart(7)} req/s (p50 ${h.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(h)})` +
           `   me ${fmt(m.rps).padStart(7)} req/s (p50 ${m.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(m)})   ratio ${(m.rps / h.rps).toFixed(3)}`,
@@ -280,11 +242,11 @@ export function authMeTable(result: AuthMeResult): string {
       ? `| ${b.backend} | – | – | ${b.skipped ? `skipped: ${b.skipped}` : 'failed (see output)'} | | | |`
       : `| ${b.backend} | ${fmt(b.healthRps!)} | ${fmt(b.meRps!)} | **${b.ratio!.toFixed(2)}** (${Math.min(...b.roundRatios!).toFixed(2)}–${Math.max(...b.roundRatios!).toFixed(2)}) | ${b.ratio! >= TARGET ? 'pass' : 'below'}${driftNote(b.healthDrift)}${noiseNote(b.maxForeignPct)} | ${cpuCell(b.healthServerCpuUs, b.healthPostgresCpuUs)} / ${cpuCell(b.meServerCpuUs, b.mePostgresCpuUs)} | ${b.cpuRatio!.toFixed(2)} |`,
   )
-  return [
+  return markdownTable(
     '| database | /health req/s | /auth/me req/s | ratio (rounds) | ≥ 0.5 | CPU µs/req health / me | cpu ratio |',
     '|---|---:|---:|---|---|---|---:|',
-    ...rows,
-  ].join('\n')
+    rows,
+  )
 }
 
 /** bench/results/ file name: runs against another checkout (--root) do not overwrite this one's. */
@@ -293,22 +255,11 @@ export function resultName(result: AuthMeResult): string {
 }
 
 export function parseArgs(argv: string[]): AuthMeOptions {
-  const flags = benchFlags(argv)
-  const opts: AuthMeOptions = {}
-  if (flags.has('db')) opts.backends = backendsFlag(flags.get('db')!)
-  if (flags.has('duration')) opts.durationSec = Number(flags.get('duration'))
-  if (flags.has('rounds')) opts.rounds = Number(flags.get('rounds'))
-  if (flags.has('warmup')) opts.warmupSec = Number(flags.get('warmup'))
-  if (flags.has('threads')) opts.threads = Number(flags.get('threads'))
-  if (flags.has('connections')) opts.connections = Number(flags.get('connections'))
+  const { flags, opts } = benchArgs<AuthMeOptions>(argv, WRK_FLAGS)
   if (flags.has('root')) opts.root = flags.get('root')
-  if (flags.has('quiet-wait')) opts.quietWaitSec = Number(flags.get('quiet-wait'))
   return opts
 }
 
-if (import.meta.main) {
-  hookSignals()
-  const result = await benchAuthMe(parseArgs(process.argv.slice(2)))
-  console.log('\n' + authMeTable(result))
-  console.log(`results: ${saveResult(resultName(result), result)}`)
-}
+export const command: BenchCommand<AuthMeResult> = { name: 'auth-me', run: (argv) => benchAuthMe(parseArgs(argv)), table: authMeTable, file: resultName }
+
+if (import.meta.main) await benchMain(command)

@@ -11,23 +11,22 @@
 import { join } from 'node:path'
 import {
   BACKENDS,
-  backendsFlag,
   type Backend,
-  benchFlags,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
   expectStatus,
   fmt,
-  gitRevision,
-  hookSignals,
   loadAverage,
-  machineInfo,
+  markdownTable,
   median,
   onCleanup,
   percentile,
-  PG_ADMIN_URL,
-  postgresAvailable,
   registerUser,
   ROOT,
-  saveResult,
+  type RunInfo,
+  runInfo,
   withServer,
 } from './support'
 
@@ -59,13 +58,10 @@ export interface ChatLatencyBackendResult {
   throughTokensPerSec?: number
 }
 
-export interface ChatLatencyResult {
+export interface ChatLatencyResult extends RunInfo {
   name: 'chat-latency'
   targetMs: number
-  at: string
   settings: { samples: number; streams: number; tokens: number }
-  revision: ReturnType<typeof gitRevision>
-  machine: ReturnType<typeof machineInfo>
   backends: ChatLatencyBackendResult[]
   pass: boolean
   failed: boolean
@@ -76,32 +72,15 @@ export async function benchChatLatency(options: ChatLatencyOptions = {}): Promis
   const settings = { samples: options.samples ?? 200, streams: options.streams ?? 5, tokens: options.tokens ?? 2000 }
   log(`P4 chat-latency: first token through the server vs from the upstream, ${settings.samples} samples each; ${settings.streams} streams of ${settings.tokens} tokens; target ≤ ${TARGET_MS} ms added (p50)`)
   const fake = await startUpstream()
-  const results: ChatLatencyBackendResult[] = []
-  try {
-    for (const backend of options.backends ?? BACKENDS) {
-      if (backend === 'postgres' && !(await postgresAvailable())) {
-        log(`  ${backend}: skipped (no PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`)
-        results.push({ backend, skipped: 'PostgreSQL not reachable' })
-        continue
-      }
-      try {
-        results.push(await measure(backend, fake, settings, log))
-      } catch (err) {
-        log(`  ${backend}: FAILED: ${(err as Error).message}`)
-        results.push({ backend, error: (err as Error).message })
-      }
-    }
-  } finally {
-    await fake.stop()
-  }
+  const results = await eachBackend(options.backends ?? BACKENDS, log, (backend) => measure(backend, fake, settings, log), { catchErrors: true }).finally(
+    () => fake.stop(),
+  )
   const measured = results.filter((r) => r.addedP50Ms !== undefined)
   return {
     name: 'chat-latency',
     targetMs: TARGET_MS,
-    at: new Date().toISOString(),
+    ...runInfo(),
     settings,
-    revision: gitRevision(),
-    machine: machineInfo(),
     backends: results,
     pass: measured.length > 0 && measured.every((r) => r.addedP50Ms! <= TARGET_MS),
     failed: results.some((r) => r.error !== undefined),
@@ -240,27 +219,17 @@ export function chatLatencyTable(result: ChatLatencyResult): string {
       ? `| ${b.backend} | ${b.skipped ?? `failed: ${b.error}`} | | | | | |`
       : `| ${b.backend} | ${b.directP50Ms!.toFixed(2)} / ${b.directP90Ms!.toFixed(2)} | ${b.throughP50Ms!.toFixed(2)} / ${b.throughP90Ms!.toFixed(2)} | **${b.addedP50Ms!.toFixed(2)}** | ${b.addedP50Ms! <= TARGET_MS ? 'pass' : 'above'} | ${fmt(b.directTokensPerSec!)} | ${fmt(b.throughTokensPerSec!)} |`,
   )
-  return [
+  return markdownTable(
     '| database | first token direct p50 / p90 ms | through the server p50 / p90 ms | added p50 ms | ≤ 2 ms | tokens/s direct | tokens/s relayed |',
     '|---|---:|---:|---:|---|---:|---:|',
-    ...rows,
-  ].join('\n')
+    rows,
+  )
 }
 
 export function parseArgs(argv: string[]): ChatLatencyOptions {
-  const flags = benchFlags(argv)
-  const opts: ChatLatencyOptions = {}
-  if (flags.has('db')) opts.backends = backendsFlag(flags.get('db')!)
-  if (flags.has('samples')) opts.samples = Number(flags.get('samples'))
-  if (flags.has('streams')) opts.streams = Number(flags.get('streams'))
-  if (flags.has('tokens')) opts.tokens = Number(flags.get('tokens'))
-  return opts
+  return benchArgs<ChatLatencyOptions>(argv, { samples: 'samples', streams: 'streams', tokens: 'tokens' }).opts
 }
 
-if (import.meta.main) {
-  hookSignals()
-  const result = await benchChatLatency(parseArgs(process.argv.slice(2)))
-  console.log('\n' + chatLatencyTable(result))
-  console.log(`results: ${saveResult('chat-latency', result)}`)
-  process.exit(0)
-}
+export const command: BenchCommand<ChatLatencyResult> = { name: 'chat-latency', run: (argv) => benchChatLatency(parseArgs(argv)), table: chatLatencyTable }
+
+if (import.meta.main) await benchMain(command)

@@ -16,7 +16,22 @@ import { recall } from '../src/modules/persona_memory/recall'
 import { HNSW_INDEX, realArray } from '../src/modules/persona_memory/vectors'
 import { queryRows } from '../src/platform/db'
 import type { Tenant } from '../src/platform/tenancy'
-import { BACKENDS, backendsFlag, type Backend, benchFlags, fmt, gitRevision, inProcessApp, machineInfo, PG_ADMIN_URL, postgresAvailable } from './support'
+import {
+  BACKENDS,
+  type Backend,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
+  fmt,
+  inProcessApp,
+  markdownTable,
+  type RunInfo,
+  runInfo,
+  timeRequests,
+  vocabulary,
+  zipfIndex,
+} from './support'
 
 export const TARGET_P95_MS = 15
 export const TARGET_RECALL = 0.95
@@ -48,28 +63,19 @@ interface SizeResult {
   usesIndex?: boolean
 }
 
-export interface MemoryRecallResult {
+export interface MemoryRecallResult extends RunInfo {
   name: 'memory-recall'
   targets: { p95Ms: number; recallAt10: number }
-  at: string
   settings: Required<Omit<MemoryRecallOptions, 'log' | 'backends'>>
-  revision: ReturnType<typeof gitRevision>
-  machine: ReturnType<typeof machineInfo>
   backends: { backend: Backend; skipped?: string; sizes?: SizeResult[] }[]
   pass: boolean
 }
 
 type Data = 'text' | 'random'
 
-// 5,000 made-up words; texts draw them with P(rank r) ∝ 1/r, as words in real text are drawn.
-const SYLLABLES = 'ka lo mi ne ru sa ti vo ze pa qu ri sho tan bel dor fin gal hum jor'.split(' ')
-const VOCABULARY = Array.from({ length: 5000 }, (_, i) => {
-  let word = ''
-  for (let x = i + SYLLABLES.length; x > 0; x = Math.floor(x / SYLLABLES.length)) word += SYLLABLES[x % SYLLABLES.length]
-  return word
-})
-const syntheticText = (words: number) =>
-  Array.from({ length: words }, () => VOCABULARY[Math.min(VOCABULARY.length - 1, Math.floor(Math.exp(Math.random() * Math.log(VOCABULARY.length))) - 1)]).join(' ')
+// 5,000 made-up words drawn Zipf-like, as words in real text are drawn.
+const VOCABULARY = vocabulary(5000)
+const syntheticText = (words: number) => Array.from({ length: words }, () => VOCABULARY[zipfIndex(VOCABULARY.length)]).join(' ')
 /** A recall query: two to six words. */
 const randomQuery = () => syntheticText(2 + Math.floor(Math.random() * 5))
 
@@ -83,24 +89,17 @@ export async function benchMemoryRecall(options: MemoryRecallOptions = {}): Prom
     data: options.data ?? 'text',
   }
   log(`P5 memory-recall: ${settings.sizes.map((n) => fmt(n)).join(' / ')} memories of one persona (${settings.data} vectors), ${settings.requests} recalls each; targets p95 ≤ ${TARGET_P95_MS} ms (HNSW), recall@10 ≥ ${TARGET_RECALL}`)
-  const backends: MemoryRecallResult['backends'] = []
-  for (const backend of options.backends ?? BACKENDS) {
-    if (backend === 'postgres' && !(await postgresAvailable())) {
-      log(`  ${backend}: skipped (no PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`)
-      backends.push({ backend, skipped: 'PostgreSQL not reachable' })
-      continue
-    }
-    backends.push({ backend, sizes: await measure(backend, settings, log) })
-  }
+  const backends = await eachBackend<MemoryRecallResult['backends'][number]>(options.backends ?? BACKENDS, log, async (backend) => ({
+    backend,
+    sizes: await measure(backend, settings, log),
+  }))
   const hnsw = backends.flatMap((b) => (b.sizes ?? []).filter((s) => s.search === 'hnsw'))
   const largest = hnsw.filter((s) => s.memories === Math.max(...settings.sizes))
   return {
     name: 'memory-recall',
     targets: { p95Ms: TARGET_P95_MS, recallAt10: TARGET_RECALL },
-    at: new Date().toISOString(),
+    ...runInfo(),
     settings,
-    revision: gitRevision(),
-    machine: machineInfo(),
     backends,
     pass: largest.length > 0 && largest.every((s) => s.p95Ms <= TARGET_P95_MS && (s.recallAt10 ?? 0) >= TARGET_RECALL),
   }
@@ -224,19 +223,6 @@ async function hnswQuality(deps: Deps, tenant: Tenant, personaId: string, querie
   return { recallAt10: found / (queries * 10), usesIndex }
 }
 
-/** Runs `fn` `count` times (after a few warm-up runs) or until `budgetSec` is spent, at least 10; milliseconds each. */
-async function timeRequests(fn: () => Promise<void>, count: number, budgetSec: number): Promise<number[]> {
-  for (let i = 0; i < 3; i++) await fn()
-  const times: number[] = []
-  const deadline = performance.now() + budgetSec * 1000
-  while (times.length < count && (times.length < 10 || performance.now() < deadline)) {
-    const t0 = performance.now()
-    await fn()
-    times.push(performance.now() - t0)
-  }
-  return times
-}
-
 function quantile(xs: number[], q: number): number {
   const sorted = xs.toSorted((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!
@@ -253,28 +239,21 @@ export function memoryRecallTable(result: MemoryRecallResult): string {
             `${r.recallAt10 === undefined ? 'exact' : r.recallAt10.toFixed(3)} | ${r.indexBuildSec === undefined ? '' : r.indexBuildSec.toFixed(1)} |`,
         ),
   )
-  return [
+  return markdownTable(
     '| database | search | memories | recall p50 ms | p95 ms | recalls | recall@10 | HNSW build s |',
     '|---|---|---:|---:|---:|---:|---:|---:|',
-    ...rows,
-  ].join('\n')
+    rows,
+  )
 }
 
 export function parseArgs(argv: string[]): MemoryRecallOptions {
-  const flags = benchFlags(argv)
-  const opts: MemoryRecallOptions = {}
-  if (flags.has('db')) opts.backends = backendsFlag(flags.get('db')!)
+  const { flags, opts } = benchArgs<MemoryRecallOptions>(argv, { requests: 'requests', queries: 'queries', budget: 'budgetSec' })
   if (flags.has('sizes')) opts.sizes = flags.get('sizes')!.split(',').map(Number)
-  if (flags.has('requests')) opts.requests = Number(flags.get('requests'))
-  if (flags.has('queries')) opts.queries = Number(flags.get('queries'))
-  if (flags.has('budget')) opts.budgetSec = Number(flags.get('budget'))
   const data = flags.get('data')
   if (data === 'text' || data === 'random') opts.data = data
   return opts
 }
 
-if (import.meta.main) {
-  const result = await benchMemoryRecall(parseArgs(process.argv.slice(2)))
-  console.log('\n' + memoryRecallTable(result))
-  process.exit(0)
-}
+export const command: BenchCommand<MemoryRecallResult> = { name: 'memory-recall', run: (argv) => benchMemoryRecall(parseArgs(argv)), table: memoryRecallTable }
+
+if (import.meta.main) await benchMain(command)

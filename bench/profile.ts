@@ -5,6 +5,10 @@
  *
  *   npx bun bench/profile.ts /auth/me [--db=pglite|postgres] [--duration=6] [--top=25]
  *
+ * Routes are loaded with GET and an account's bearer token, except those a bench drives its own
+ * way (LOADS): POST /auth/login (P2), POST /auth/refresh and POST /api/oauth/signin/exchange (P3,
+ * refresh-token chains).
+ *
  * Prints: main-thread CPU µs per request, self time by owner (package or src/ file, PGlite's wasm
  * separately), and the hottest functions. The .cpuprofile is kept in bench/results/ for
  * Chrome DevTools / speedscope.
@@ -12,7 +16,9 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { type Backend, cleanup, fmt, hookSignals, registerUser, ROOT, sleep, withServer, wrk, wrkWithCpu } from './support'
+import { loginLoad } from './login'
+import { refreshLoad } from './refresh'
+import { type Backend, cleanup, fmt, hookSignals, registerUser, ROOT, type RouteLoad, sleep, withServer, wrk, wrkWithCpu } from './support'
 
 interface CallFrame {
   functionName: string
@@ -136,8 +142,26 @@ export function summarise(profile: CpuProfile, fromUs: number, toUs: number, top
   }
 }
 
+/** GET `path` with an account's bearer token: the default load. */
+const bearerGet = (path: string): RouteLoad => ({
+  method: 'GET',
+  async prepare(server) {
+    const { token } = await registerUser(server.url)
+    return async () => ({ url: server.url + path, headers: { Authorization: `Bearer ${token}` } })
+  },
+})
+
+/** Routes the benches drive their own way (POST bodies, token chains). */
+const LOADS: Record<string, () => RouteLoad> = {
+  '/auth/login': () => loginLoad(),
+  '/auth/refresh': () => refreshLoad('account'),
+  '/api/oauth/signin/exchange': () => refreshLoad('oauth'),
+}
+
 export async function profileRoute(options: {
   path: string
+  /** How to drive the route (default: the bench's load for the path, else GET with a bearer token). */
+  load?: RouteLoad
   backend?: Backend
   durationSec?: number
   top?: number
@@ -146,6 +170,7 @@ export async function profileRoute(options: {
   const log = options.log ?? ((l: string) => console.log(l))
   const backend = options.backend ?? 'pglite'
   const duration = options.durationSec ?? 6
+  const load = options.load ?? LOADS[options.path]?.() ?? bearerGet(options.path)
   const dir = mkdtempSync(join(tmpdir(), 'ecobase-prof-'))
   try {
     let window = { from: 0, to: 0 }
@@ -153,15 +178,15 @@ export async function profileRoute(options: {
     await withServer(
       backend,
       async (server) => {
-        const { token } = await registerUser(server.url)
-        const headers = { Authorization: `Bearer ${token}` }
-        await wrk({ url: server.url + options.path, durationSec: 1, headers })
+        const next = await load.prepare(server)
+        await wrk({ ...(await next()), durationSec: 1 })
+        const measured = await next()
         await sleep(200)
         window.from = Date.now() * 1000
-        result = await wrkWithCpu({ url: server.url + options.path, durationSec: duration, headers }, server.pid, server.database)
+        result = await wrkWithCpu({ ...measured, durationSec: duration }, server.pid, server.database)
         window.to = Date.now() * 1000
       },
-      { bunArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=server.cpuprofile'] },
+      { env: load.env, bunArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-name=server.cpuprofile'] },
     )
     // the profile is written when the server exits
     for (let i = 0; i < 50 && !readdirSync(dir).includes('server.cpuprofile'); i++) await sleep(100)
@@ -188,7 +213,7 @@ export async function profileRoute(options: {
       top: s.top,
     }
     log(
-      `\nGET ${options.path} on ${backend}: ${fmt(result.rps)} req/s (${(1e6 / result.rps).toFixed(1)} µs/req); ` +
+      `\n${load.method} ${options.path} on ${backend}: ${fmt(result.rps)} req/s (${(1e6 / result.rps).toFixed(1)} µs/req); ` +
         `server process CPU ${cpuUsPerRequest.toFixed(1)} µs/req` +
         (result.cpu.postgresUsPerReq === undefined ? '' : `, PostgreSQL processes ${result.cpu.postgresUsPerReq.toFixed(1)} µs/req`) +
         `; ${s.samples} samples in the window`,

@@ -9,65 +9,63 @@
  * bench/results/<name>.json (git-ignored); copy the printed table into bench/README.md.
  * Exits 1 when a bench fails to run; with --strict, also when a target is missed.
  */
-import { authMeTable, benchAuthMe, parseArgs as authMeArgs, resultName as authMeResultName } from './auth-me'
+import { command as authMe } from './auth-me'
 import { benchEmbeddedBoot, embeddedBootTable } from './embedded-boot'
-import { benchChatLatency, chatLatencyTable, parseArgs as chatLatencyArgs } from './chat-latency'
-import { benchMemoryRecall, memoryRecallTable, parseArgs as memoryRecallArgs } from './memory-recall'
-import { benchStorageUsage, parseArgs as storageUsageArgs, storageUsageTable } from './storage-usage'
-import { cleanup, hookSignals, saveResult } from './support'
+import { command as login } from './login'
+import { command as chatLatency } from './chat-latency'
+import { command as memoryRecall } from './memory-recall'
+import { command as refresh } from './refresh'
+import { command as search } from './search'
+import { command as storageUsage } from './storage-usage'
+import { type BenchCommand, cleanup, hookSignals, printResult } from './support'
 
-interface Bench {
+interface Bench extends BenchCommand {
   id: string
-  name: string
   what: string
-  run(argv: string[]): Promise<{ pass: boolean; failed?: boolean; table: string; result: unknown; file?: string }>
 }
 
 export const BENCHES: Bench[] = [
   {
+    ...authMe,
     id: 'P1',
-    name: 'auth-me',
     what: 'GET /auth/me ÷ GET /health throughput on one server (target ≥ 0.5)',
-    async run(argv) {
-      const result = await benchAuthMe(authMeArgs(argv))
-      return { pass: result.pass, failed: result.failed, table: authMeTable(result), result, file: authMeResultName(result) }
-    },
   },
   {
+    ...login,
+    id: 'P2',
+    what: 'POST /auth/login throughput at 50 connections, argon2id at the configured cost (target ≥ 35/s)',
+  },
+  {
+    ...refresh,
+    id: 'P3',
+    what: 'refresh-token rotations/s, account (POST /auth/refresh) and OAuth (token endpoint), on PostgreSQL (target ≥ 2.5k/s) and PGlite',
+  },
+  {
+    ...chatLatency,
     id: 'P4',
-    name: 'chat-latency',
     what: 'chat: server-added latency to the first token over the upstream’s own (target ≤ 2 ms p50), tokens/s relayed',
-    async run(argv) {
-      const result = await benchChatLatency(chatLatencyArgs(argv))
-      return { pass: result.pass, failed: result.failed, table: chatLatencyTable(result), result }
-    },
   },
   {
+    ...memoryRecall,
     id: 'P5',
-    name: 'memory-recall',
     what: 'memory recall p95 at 100k memories with HNSW (target ≤ 15 ms) and the exact-scan fallback; HNSW recall@10 (target ≥ 0.95)',
-    async run(argv) {
-      const result = await benchMemoryRecall(memoryRecallArgs(argv))
-      return { pass: result.pass, table: memoryRecallTable(result), result }
-    },
+  },
+  {
+    ...search,
+    id: 'P6',
+    what: 'GET /search/chat/messages p95 over 1M chat messages, per customer shape and query kind (target ≤ 20 ms); the leaderboard half has no area yet',
   },
   {
     id: 'P7',
     name: 'embedded-boot',
     what: 'embedded PGlite: first start to healthy (≤ 1.5 s), restart (≤ 0.7 s), idle RSS (≤ 150 MB)',
-    async run() {
-      const result = await benchEmbeddedBoot()
-      return { pass: result.pass, table: embeddedBootTable(result), result }
-    },
+    run: () => benchEmbeddedBoot(),
+    table: embeddedBootTable,
   },
   {
+    ...storageUsage,
     id: 'P8',
-    name: 'storage-usage',
     what: 'GET /usage/storage latency at 100k ÷ 1k attachments of one customer (target ≤ 1.5: flat)',
-    async run(argv) {
-      const result = await benchStorageUsage(storageUsageArgs(argv))
-      return { pass: result.pass, table: storageUsageTable(result), result }
-    },
   },
 ]
 
@@ -95,11 +93,10 @@ async function main(): Promise<number> {
   for (const bench of selected) {
     console.log(`\n== ${bench.id} ${bench.name}: ${bench.what}`)
     try {
-      const { pass, failed: broke, table, result, file } = await bench.run(argv)
-      console.log('\n' + table)
-      console.log(`results: ${saveResult(file ?? bench.name, result)}`)
-      if (broke) failed = true
-      if (!pass) missed = true
+      const result = await bench.run(argv)
+      printResult(bench, result)
+      if (result.failed) failed = true
+      if (!result.pass) missed = true
     } catch (err) {
       failed = true
       console.error(`${bench.name} failed: ${(err as Error).stack ?? err}`)

@@ -10,19 +10,18 @@ import { sql } from 'drizzle-orm'
 import { queryRows } from '../src/platform/db'
 import {
   BACKENDS,
-  backendsFlag,
   type Backend,
-  benchFlags,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
   inProcessApp,
   fmt,
-  gitRevision,
-  hookSignals,
-  machineInfo,
+  markdownTable,
   median,
   percentile,
-  PG_ADMIN_URL,
-  postgresAvailable,
-  saveResult,
+  type RunInfo,
+  runInfo,
 } from './support'
 
 export const TARGET = 1.5
@@ -52,13 +51,10 @@ export interface StorageUsageBackendResult {
   liveSumRatio?: number
 }
 
-export interface StorageUsageResult {
+export interface StorageUsageResult extends RunInfo {
   name: 'storage-usage'
   target: number
-  at: string
   settings: { requests: number; sizes: number[] }
-  revision: ReturnType<typeof gitRevision>
-  machine: ReturnType<typeof machineInfo>
   backends: StorageUsageBackendResult[]
   pass: boolean
 }
@@ -67,23 +63,13 @@ export async function benchStorageUsage(options: StorageUsageOptions = {}): Prom
   const log = options.log ?? ((l: string) => console.log(l))
   const settings = { requests: options.requests ?? 2000, sizes: options.sizes ?? [1000, 10_000, 100_000] }
   log(`P8 storage-usage: GET /usage/storage at ${settings.sizes.map((n) => fmt(n)).join(' / ')} attachments, ${settings.requests} requests each, target 100k ÷ 1k ≤ ${TARGET}`)
-  const results: StorageUsageBackendResult[] = []
-  for (const backend of options.backends ?? BACKENDS) {
-    if (backend === 'postgres' && !(await postgresAvailable())) {
-      log(`  ${backend}: skipped (no PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`)
-      results.push({ backend, skipped: 'PostgreSQL not reachable' })
-      continue
-    }
-    results.push(await measure(backend, settings, log))
-  }
+  const results = await eachBackend(options.backends ?? BACKENDS, log, (backend) => measure(backend, settings, log))
   const measured = results.filter((r) => r.ratio !== undefined)
   return {
     name: 'storage-usage',
     target: TARGET,
-    at: new Date().toISOString(),
+    ...runInfo(),
     settings,
-    revision: gitRevision(),
-    machine: machineInfo(),
     backends: results,
     pass: measured.length > 0 && measured.every((r) => r.ratio! <= TARGET),
   }
@@ -168,26 +154,19 @@ export function storageUsageTable(result: StorageUsageResult): string {
           `| ${b.backend} | **${fmt(b.sizes!.at(-1)!.attachments)} ÷ ${fmt(b.sizes![0]!.attachments)}** | **${b.ratio!.toFixed(2)}** | | ${b.liveSumRatio!.toFixed(1)} | ${b.ratio! <= TARGET ? 'pass' : 'above'} |`,
         ],
   )
-  return [
+  return markdownTable(
     '| database | attachments | GET /usage/storage p50 µs | p95 µs | live sum() p50 µs (reference) | ≤ 1.5 |',
     '|---|---:|---:|---:|---:|---|',
-    ...rows,
-  ].join('\n')
+    rows,
+  )
 }
 
 export function parseArgs(argv: string[]): StorageUsageOptions {
-  const flags = benchFlags(argv)
-  const opts: StorageUsageOptions = {}
-  if (flags.has('db')) opts.backends = backendsFlag(flags.get('db')!)
-  if (flags.has('requests')) opts.requests = Number(flags.get('requests'))
+  const { flags, opts } = benchArgs<StorageUsageOptions>(argv, { requests: 'requests' })
   if (flags.has('sizes')) opts.sizes = flags.get('sizes')!.split(',').map(Number)
   return opts
 }
 
-if (import.meta.main) {
-  hookSignals()
-  const result = await benchStorageUsage(parseArgs(process.argv.slice(2)))
-  console.log('\n' + storageUsageTable(result))
-  console.log(`results: ${saveResult('storage-usage', result)}`)
-  process.exit(0)
-}
+export const command: BenchCommand<StorageUsageResult> = { name: 'storage-usage', run: (argv) => benchStorageUsage(parseArgs(argv)), table: storageUsageTable }
+
+if (import.meta.main) await benchMain(command)

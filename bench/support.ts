@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { type SQL, sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import { createApp } from '../src/app'
 import { buildDeps, prepareDatabase } from '../src/boot'
@@ -89,6 +90,48 @@ export function percentile(xs: number[], p: number): number {
 }
 
 export const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+
+// Made-up words for synthetic texts, most frequent first: word i of any vocabulary size is the same.
+const SYLLABLES = 'ka lo mi ne ru sa ti vo ze pa qu ri sho tan bel dor fin gal hum jor'.split(' ')
+export const vocabulary = (size: number): string[] =>
+  Array.from({ length: size }, (_, i) => {
+    let word = ''
+    for (let x = i + SYLLABLES.length; x > 0; x = Math.floor(x / SYLLABLES.length)) word += SYLLABLES[x % SYLLABLES.length]
+    return word
+  })
+
+/**
+ * A word's index (0 = most frequent) drawn Zipf-like, as words of real text are: P(index i) ∝ about
+ * 1/(i + 1). `zipfWordSql` draws the same way in SQL.
+ */
+export const zipfIndex = (size: number, random: () => number = Math.random) => Math.min(size - 1, Math.floor(Math.exp(random() * Math.log(size))) - 1)
+
+/**
+ * SQL for one word of `vocabulary(size)` drawn like `zipfIndex`, spelled from its syllables (an
+ * array subscript into a text[] of 20,000 words walks the array: 50× slower). `row` must be a
+ * column of the row being generated, so that PostgreSQL draws anew for each row.
+ */
+export function zipfWordSql(size: number, row: SQL): SQL {
+  const n = SYLLABLES.length
+  if (size + n > n ** 4) throw new Error(`zipfWordSql: at most ${n ** 4 - n} words`)
+  const syllable = (div: number) => sql.raw(`('{${SYLLABLES.join(',')}}'::text[])[1 + x / ${div} % ${n}]`)
+  return sql`(select ${syllable(1)} || ${syllable(n)} || case when x >= ${sql.raw(String(n ** 2))} then ${syllable(n ** 2)} else '' end
+      || case when x >= ${sql.raw(String(n ** 3))} then ${syllable(n ** 3)} else '' end
+    from (select least(${sql.raw(String(size))}, floor(exp(random() * ln(${sql.raw(String(size))})) + 0 * ${row})::int) + ${sql.raw(String(n - 1))} as x) w)`
+}
+
+/** Runs `fn` `count` times (after a few warm-up runs) or until `budgetSec` is spent, at least 10; milliseconds each. */
+export async function timeRequests(fn: () => Promise<void>, count: number, budgetSec: number): Promise<number[]> {
+  for (let i = 0; i < 3; i++) await fn()
+  const times: number[] = []
+  const deadline = performance.now() + budgetSec * 1000
+  while (times.length < count && (times.length < 10 || performance.now() < deadline)) {
+    const t0 = performance.now()
+    await fn()
+    times.push(performance.now() - t0)
+  }
+  return times
+}
 
 /** Writes `data` as JSON to bench/results/<name>.json (git-ignored) and returns the path. */
 export function saveResult(name: string, data: unknown): string {
@@ -205,6 +248,13 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
   return { url, database, port, pid: child.pid, dataDir, logFile, bootMs: performance.now() - started, logTail, stop }
 }
 
+/**
+ * Server environment for benches that sign in at full speed from one address: the login limits
+ * (LoginLimiter: attempts per client address, failures per e-mail) set out of reach, so they
+ * never turn a measurement into 429s.
+ */
+export const NO_LOGIN_LIMITS = { LOGIN_MAX_ATTEMPTS_PER_IP: '1000000000', LOGIN_MAX_FAILURES_PER_EMAIL: '1000000000' }
+
 /** Registers an account with POST /auth/register and returns `{ token, refreshToken, user }`. */
 export async function registerUser(
   baseUrl: string,
@@ -242,7 +292,11 @@ export interface WrkOptions {
   headers?: Record<string, string>
   /** A wrk Lua script (method, body, …). */
   script?: string
+  /** Arguments for the script's init(args), passed after `--`. */
+  scriptArgs?: string[]
   timeoutSec?: number
+  /** Return non-2xx responses and socket errors instead of throwing: the caller counts them (`statuses`). */
+  reportErrors?: boolean
 }
 
 export interface WrkResult {
@@ -253,6 +307,10 @@ export interface WrkResult {
   latencyMs: { avg: number; stdev: number; max: number; p50: number; p75: number; p90: number; p99: number }
   non2xx: number
   socketErrors: { connect: number; read: number; write: number; timeout: number }
+  /** Responses by HTTP status, when the script prints them (bench/wrk-pool.lua). */
+  statuses?: Record<string, number>
+  /** Requests bench/wrk-pool.lua sent with no body left in its pool (chains that ended early). */
+  starved?: number
   /** CPU time wrk itself used, ms (it shares the machine with the server). */
   wrkCpuMs?: number
   raw: string
@@ -295,6 +353,8 @@ export function parseWrk(raw: string, url = ''): WrkResult {
   const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(raw)
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(raw)
   const lat = /Latency\s+([\d.]+)(us|ms|s|m)\s+([\d.]+)(us|ms|s|m)\s+([\d.]+)(us|ms|s|m)/.exec(raw)
+  const statuses = [...raw.matchAll(/^status (\d{3}) (\d+)$/gm)]
+  const starved = /^starved (\d+)$/m.exec(raw)
   return {
     url,
     requests: Number(done[1]),
@@ -313,13 +373,16 @@ export function parseWrk(raw: string, url = ''): WrkResult {
     socketErrors: sock
       ? { connect: Number(sock[1]), read: Number(sock[2]), write: Number(sock[3]), timeout: Number(sock[4]) }
       : { connect: 0, read: 0, write: 0, timeout: 0 },
+    ...(statuses.length ? { statuses: Object.fromEntries(statuses.map((m) => [m[1]!, Number(m[2])])) } : {}),
+    ...(starved ? { starved: Number(starved[1]) } : {}),
     raw,
   }
 }
 
 /**
  * Runs wrk against a loopback URL and returns its parsed figures. Throws when any response was
- * not 2xx/3xx or a socket error occurred (a fast 401 must never pass for throughput).
+ * not 2xx/3xx or a socket error occurred (a fast 401 must never pass for throughput), unless
+ * `reportErrors` is set.
  */
 export async function wrk(options: WrkOptions): Promise<WrkResult> {
   requireWrk()
@@ -340,6 +403,7 @@ export async function wrk(options: WrkOptions): Promise<WrkResult> {
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}: ${v}`)
   if (options.script) args.push('-s', options.script)
   args.push(options.url)
+  if (options.scriptArgs) args.push('--', ...options.scriptArgs)
   const proc = Bun.spawn(args, { stdout: 'pipe', stderr: 'pipe', stdin: 'ignore' })
   const stop = onCleanup(() => {
     if (proc.exitCode === null) proc.kill('SIGKILL')
@@ -353,11 +417,90 @@ export async function wrk(options: WrkOptions): Promise<WrkResult> {
   const usage = proc.resourceUsage()
   if (usage) result.wrkCpuMs = Number(usage.cpuTime.user + usage.cpuTime.system) / 1000
   const s = result.socketErrors
-  if (result.non2xx > 0 || s.connect + s.read + s.write + s.timeout > 0) {
+  if (!options.reportErrors && (result.non2xx > 0 || s.connect + s.read + s.write + s.timeout > 0)) {
     throw new Error(`wrk ${options.url}: ${result.non2xx} non-2xx responses, socket errors ${JSON.stringify(s)}\n${out}`)
   }
   return result
 }
+
+/**
+ * wrk options that POST `bodies` through bench/wrk-pool.lua (set the content-type header): sent
+ * round-robin, or with `chain` each body once, followed by `chain.next` with `%s` replaced by what
+ * `chain.pattern` (a Lua pattern) captures from its 200 response — one refresh-token chain per
+ * body. Errors are reported, not thrown: measure through `wrkWithCpu` and read the run with `poolRound`.
+ */
+export function poolRequests(
+  bodies: string[],
+  threads: number,
+  chain?: { pattern: string; next: string },
+): Pick<WrkOptions, 'threads' | 'script' | 'scriptArgs' | 'reportErrors'> {
+  if (bodies.some((b) => b.includes('\n'))) throw new Error('wrk-pool: a body must fit on one line')
+  const dir = mkdtempSync(join(tmpdir(), 'ecobase-wrk-'))
+  onCleanup(() => rmSync(dir, { recursive: true, force: true }))
+  const file = join(dir, 'bodies')
+  writeFileSync(file, bodies.join('\n') + '\n')
+  return {
+    threads,
+    script: join(ROOT, 'bench', 'wrk-pool.lua'),
+    scriptArgs: [String(threads), file, ...(chain ? [chain.pattern, chain.next] : [])],
+    reportErrors: true,
+  }
+}
+
+/** How a bench loads one route, so that bench/profile.ts can drive it the same way. */
+export interface RouteLoad {
+  method: string
+  /** Extra server environment the load needs. */
+  env?: Record<string, string>
+  /** Prepares `server` (accounts, clients…) and returns a maker of wrk options, called once per run. */
+  prepare(server: Server): Promise<() => Promise<WrkOptions>>
+}
+
+/** One measured `poolRequests` run (through `wrkWithCpu`): only 200s count as successes. */
+export interface PoolRound {
+  /** 200 responses per second of the run. */
+  okPerSec: number
+  /** Every other outcome by HTTP status or socket-error kind, and `starved` requests. */
+  other: Record<string, number>
+  p50Ms: number
+  p99Ms: number
+  /** Server process CPU per request (all threads), µs. */
+  serverCpuUs: number
+  /** PostgreSQL backends' CPU per request, µs (PostgreSQL runs only). */
+  postgresCpuUs?: number
+  foreignPct?: number
+}
+
+export function poolRound(result: WrkResult & { cpu: CpuCost }): PoolRound {
+  if (!result.statuses) throw new Error(`wrk: no status counts in the output (not a bench/wrk-pool.lua run?):\n${result.raw}`)
+  const other: Record<string, number> = {}
+  for (const [status, n] of Object.entries(result.statuses)) if (status !== '200') other[status] = n
+  for (const [kind, n] of Object.entries(result.socketErrors)) if (n > 0) other[kind] = n
+  if (result.starved) other.starved = result.starved
+  return {
+    okPerSec: (result.statuses['200'] ?? 0) / result.seconds,
+    other,
+    p50Ms: result.latencyMs.p50,
+    p99Ms: result.latencyMs.p99,
+    serverCpuUs: result.cpu.serverUsPerReq,
+    postgresCpuUs: result.cpu.postgresUsPerReq,
+    foreignPct: result.cpu.foreignPct,
+  }
+}
+
+/** The summed `other` outcomes of some rounds as text: `401 ×3, timeout ×1`, or `none`. */
+export function outcomeText(...others: Record<string, number>[]): string {
+  const total: Record<string, number> = {}
+  for (const other of others) for (const [k, n] of Object.entries(other)) total[k] = (total[k] ?? 0) + n
+  return (
+    Object.entries(total)
+      .map(([k, n]) => `${k} ×${n}`)
+      .join(', ') || 'none'
+  )
+}
+
+/** `min–max` of some figures, formatted like `fmt`. */
+export const rangeText = (xs: number[], digits = 0) => `${fmt(Math.min(...xs), digits)}–${fmt(Math.max(...xs), digits)}`
 
 // ---------------------------------------------------------------------------------------------
 // throwaway PostgreSQL database
@@ -431,6 +574,43 @@ export async function withServer<T>(backend: Backend, fn: (server: Server) => Pr
     await db?.drop()
   }
 }
+
+/**
+ * Runs `measure` on each backend in turn. PostgreSQL is skipped (and said so) when it does not
+ * answer; with `catchErrors`, a backend that fails is logged and recorded as `{ backend, error }`.
+ */
+export async function eachBackend<R extends { backend: Backend; skipped?: string; error?: string }>(
+  backends: Backend[],
+  log: (line: string) => void,
+  measure: (backend: Backend) => Promise<R>,
+  options: { catchErrors?: boolean } = {},
+): Promise<R[]> {
+  const results: R[] = []
+  for (const backend of backends) {
+    if (backend === 'postgres' && !(await postgresAvailable())) {
+      log(`  ${backend}: skipped (no PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`)
+      results.push({ backend, skipped: 'PostgreSQL not reachable' } as R)
+      continue
+    }
+    try {
+      results.push(await measure(backend))
+    } catch (err) {
+      if (!options.catchErrors) throw err
+      log(`  ${backend}: FAILED: ${(err as Error).message}`)
+      results.push({ backend, error: (err as Error).message } as R)
+    }
+  }
+  return results
+}
+
+/** When, from which commit and on what machine a bench ran: the head of every results file. */
+export interface RunInfo {
+  at: string
+  revision: ReturnType<typeof gitRevision>
+  machine: ReturnType<typeof machineInfo>
+}
+
+export const runInfo = (root?: string): RunInfo => ({ at: new Date().toISOString(), revision: gitRevision(root), machine: machineInfo() })
 
 /** The CPU and runtime this was measured on, for the results file. */
 export function machineInfo() {
@@ -566,6 +746,35 @@ export function gitRevision(root = process.env.BENCH_ROOT ?? ROOT): { commit: st
   return { commit, dirty: status === null ? null : status.length > 0 }
 }
 
+/** A run during which other processes used more than this share of the machine is flagged, %. */
+export const NOISY_PCT = 10
+
+/**
+ * Before each measured run, waits up to `seconds` for the machine to go quiet (other people's
+ * builds and tests share it). Once a wait times out the machine is busy for a while: it calls
+ * `onBusy` and stops waiting (the runs' `foreignPct` flags them). 0 seconds: never waits.
+ */
+export function quietGate(seconds: number, thresholdPct: number, onBusy: (busyPct: number, seconds: number) => void): () => Promise<void> {
+  let waitSec = seconds
+  return async () => {
+    if (waitSec <= 0) return
+    const busy = await waitForQuiet(waitSec * 1000, thresholdPct)
+    if (busy >= thresholdPct) {
+      onBusy(busy, waitSec)
+      waitSec = 0
+    }
+  }
+}
+
+/** `quietGate` for a wrk bench's rounds on `backend`: says once that it stopped waiting. */
+export const roundsGate = (backend: Backend, seconds: number, log: (line: string) => void) =>
+  quietGate(seconds, NOISY_PCT, (busy, sec) =>
+    log(`  ${backend.padEnd(8)} machine still ${busy.toFixed(0)}% busy after ${sec}s; measuring anyway, not waiting again`),
+  )
+
+/** A run's log-line suffix when other load disturbed it (`foreignPct` above NOISY_PCT), else ''. */
+export const noisyText = (foreignPct?: number) => ((foreignPct ?? 0) > NOISY_PCT ? `, other load ${foreignPct!.toFixed(0)}%!` : '')
+
 /**
  * Waits (at most `maxWaitMs`) until the machine is quiet: less than `thresholdPct` of its CPU busy
  * over a 1 s sample while nothing of ours runs. Returns the last sample's busy share, %.
@@ -648,7 +857,41 @@ export async function inProcessApp(backend: Backend): Promise<BenchApp> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// command-line options
+// command line
+
+/** A bench as its own command line (`benchMain`) and bench/run.ts drive it. */
+export interface BenchCommand<R extends { pass: boolean; failed?: boolean } = { pass: boolean; failed?: boolean }> {
+  name: string
+  /** Runs the bench with the options of `--key=value` arguments. */
+  run(argv: string[]): Promise<R>
+  /** Markdown table rows for bench/README.md. */
+  table(result: R): string
+  /** The bench/results/ file name, when not `name`. */
+  file?(result: R): string
+}
+
+/** A bench's `import.meta.main`: runs it with this process's arguments, prints its table, writes its results, exits. */
+export async function benchMain<R extends { pass: boolean; failed?: boolean }>(command: BenchCommand<R>): Promise<never> {
+  hookSignals()
+  printResult(command, await command.run(process.argv.slice(2)))
+  await cleanup()
+  process.exit(0)
+}
+
+/** Prints a bench's table and writes its results to bench/results/ (`saveResult`). */
+export function printResult<R extends { pass: boolean; failed?: boolean }>(command: BenchCommand<R>, result: R): void {
+  console.log('\n' + command.table(result))
+  console.log(`results: ${saveResult(command.file?.(result) ?? command.name, result)}`)
+}
+
+/** A markdown table: its header row, its alignment row, then `rows`. */
+export const markdownTable = (header: string, align: string, rows: string[]) => [header, align, ...rows].join('\n')
+
+/** Sets `opts[key]` to the number given as `--flag=…` for each `flag: key` of `keys`. */
+export function numberFlags<T extends object>(flags: Map<string, string>, opts: T, keys: Record<string, keyof T>): T {
+  for (const [flag, key] of Object.entries(keys)) if (flags.has(flag)) (opts as Record<keyof T, number>)[key] = Number(flags.get(flag))
+  return opts
+}
 
 /** `--key=value` arguments as a map (flags without a value are ignored). */
 export function benchFlags(argv: string[]): Map<string, string> {
@@ -660,5 +903,55 @@ export function benchFlags(argv: string[]): Map<string, string> {
   return flags
 }
 
+/**
+ * The options of a bench's command line: `--db=pglite,postgres` as `backends`, and the number
+ * flags `keys` names (see `numberFlags`); `flags` for the bench's other flags.
+ */
+export function benchArgs<T extends { backends?: Backend[] }>(argv: string[], keys: Record<string, keyof T>): { flags: Map<string, string>; opts: T } {
+  const flags = benchFlags(argv)
+  const opts = {} as T
+  if (flags.has('db')) opts.backends = backendsFlag(flags.get('db')!)
+  return { flags, opts: numberFlags(flags, opts, keys) }
+}
+
+/** The number flags of the wrk benches (P1–P3), for `benchArgs`. */
+export const WRK_FLAGS = {
+  duration: 'durationSec',
+  rounds: 'rounds',
+  warmup: 'warmupSec',
+  threads: 'threads',
+  connections: 'connections',
+  'quiet-wait': 'quietWaitSec',
+} as const
+
+/** The settings of a wrk bench's measured rounds (its WRK_FLAGS). */
+export interface WrkSettings {
+  /** Seconds per measured wrk run. */
+  durationSec: number
+  /** Measured runs (of each route or flow the bench alternates). */
+  rounds: number
+  /** Seconds of warm-up before measuring. */
+  warmupSec: number
+  threads: number
+  connections: number
+  /** Before each measured run, wait up to this many seconds for the machine to go quiet (0: don't). */
+  quietWaitSec: number
+}
+
+/** `options` over the bench's `defaults`, else 2 threads × 50 connections and at most 10 s of waiting for a quiet machine. */
+export function wrkSettings(options: Partial<WrkSettings>, defaults: Pick<WrkSettings, 'durationSec' | 'rounds' | 'warmupSec'>): WrkSettings {
+  return {
+    durationSec: options.durationSec ?? defaults.durationSec,
+    rounds: options.rounds ?? defaults.rounds,
+    warmupSec: options.warmupSec ?? defaults.warmupSec,
+    threads: options.threads ?? 2,
+    connections: options.connections ?? 50,
+    quietWaitSec: options.quietWaitSec ?? 10,
+  }
+}
+
+/** A comma-separated flag's values that are among `known`. */
+export const listFlag = <T extends string>(value: string, known: readonly T[]): T[] => value.split(',').filter((x): x is T => (known as readonly string[]).includes(x))
+
 /** `--db=pglite,postgres` as backends. */
-export const backendsFlag = (value: string): Backend[] => value.split(',').filter((b): b is Backend => (BACKENDS as string[]).includes(b))
+export const backendsFlag = (value: string): Backend[] => listFlag(value, BACKENDS)
