@@ -69,6 +69,56 @@ const invalidRefresh = () =>
   new AppError(401, 'invalid_refresh_token', 'The refresh token is invalid, expired or already used')
 
 /**
+ * One statement that uses a refresh token up (`used_at is null` keeps it single-use, also under
+ * concurrent presentations), extends its session while alive and stores the next token's hash.
+ * Its row is the presented token's: none for an unknown token; `usedBy` null when it was already
+ * used (a replay); `subjectId` null when its session is revoked or expired.
+ */
+function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, name: string) {
+  const now = sql`${sql.placeholder('now')}::timestamptz`
+  const used = db.$with('used').as(
+    db
+      .update(refreshTokens)
+      .set({ usedAt: now })
+      .where(and(eq(refreshTokens.tokenHash, sql.placeholder('hash')), isNull(refreshTokens.usedAt)))
+      .returning({ usedBy: refreshTokens.sessionId }),
+  )
+  const live = db.$with('live').as(
+    db
+      .update(sessions)
+      .set({ expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz` })
+      .where(and(eq(sessions.id, sql`(select ${used.usedBy} from ${used})`), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+      .returning({ liveId: sessions.id, subjectId: sessions.subjectId }),
+  )
+  const issued = db.$with('issued').as(
+    db
+      .insert(refreshTokens)
+      .select(
+        db
+          .select({
+            id: sql<string>`gen_random_uuid()`.as('id'),
+            sessionId: live.liveId,
+            tokenHash: sql<string>`${sql.placeholder('next')}::text`.as('token_hash'),
+            createdAt: sql<Date>`now()`.as('created_at'),
+            usedAt: sql<Date | null>`null::timestamptz`.as('used_at'),
+          })
+          .from(live),
+      )
+      .returning({ issuedId: refreshTokens.id }),
+  )
+  return db
+    .with(used, live, issued)
+    .select({
+      sessionId: refreshTokens.sessionId,
+      usedBy: sql<string | null>`(select ${used.usedBy} from ${used})`,
+      subjectId: sql<string | null>`(select ${live.subjectId} from ${live})`,
+    })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, sql.placeholder('hash')))
+    .prepare(name)
+}
+
+/**
  * Sessions of a short-lived JWT plus an opaque refresh token that rotates on every use; a used
  * token presented again revokes its whole session (reuse detection). Liveness is cached per
  * replica; revocation clears it locally and, through PostgreSQL NOTIFY, on every other replica.
@@ -76,6 +126,8 @@ const invalidRefresh = () =>
 export class RotatingSessions {
   readonly channel: string
   private readonly alive = new Map<string, { subjectId: string; until: number }>()
+  /** The rotation, prepared once: PostgreSQL then skips parsing and planning it. */
+  private readonly rotation: ReturnType<typeof prepareRotation>
 
   constructor(
     private readonly deps: Deps,
@@ -83,6 +135,7 @@ export class RotatingSessions {
     private readonly options: RotatingSessionsOptions,
   ) {
     this.channel = `ecobase_revoked_${options.kind}`
+    this.rotation = prepareRotation(deps.db, tables, `${options.kind}_session_rotation`)
   }
 
   /** Starts a session for `subjectId` inside the caller's transaction. */
@@ -95,37 +148,27 @@ export class RotatingSessions {
     return this.issue(tx, subjectId, session!.id)
   }
 
-  /** Rotates a refresh token. A token that was already used revokes its whole session (replay). */
+  /**
+   * Rotates a refresh token in one prepared statement. A token that was already used revokes its
+   * whole session (replay).
+   */
   async refresh(raw: string): Promise<IssuedSession> {
-    const { sessions, refreshTokens } = this.tables
-    const hash = sha256Hex(raw)
-    const outcome = await this.deps.db.transaction(async (tx) => {
-      const [used] = await tx
-        .update(refreshTokens)
-        .set({ usedAt: this.deps.now() })
-        .where(and(eq(refreshTokens.tokenHash, hash), isNull(refreshTokens.usedAt)))
-        .returning({ sessionId: refreshTokens.sessionId })
-      if (!used) {
-        const [seen] = await tx
-          .select({ sessionId: refreshTokens.sessionId })
-          .from(refreshTokens)
-          .where(eq(refreshTokens.tokenHash, hash))
-        return seen ? ({ kind: 'replay', sessionId: seen.sessionId } as const) : ({ kind: 'unknown' } as const)
-      }
-      const [session] = await tx
-        .update(sessions)
-        .set({ expiresAt: this.expiry() })
-        .where(and(eq(sessions.id, used.sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.deps.now())))
-        .returning({ id: sessions.id, subjectId: sessions.subjectId })
-      if (!session) return { kind: 'dead' } as const
-      return { kind: 'ok', issued: await this.issue(tx, session.subjectId, session.id) } as const
+    const next = randomToken(32)
+    const [row] = await this.rotation.execute({
+      hash: sha256Hex(raw),
+      next: sha256Hex(next),
+      now: this.deps.now().toISOString(),
+      expiresAt: this.expiry().toISOString(),
     })
-    if (outcome.kind === 'replay') {
-      await this.revoke(this.deps.db, { sessionId: outcome.sessionId }, 'refresh_token_reuse')
-      this.deps.logger.warn('refresh token reuse detected; session revoked', { kind: this.options.kind, sessionId: outcome.sessionId })
+    if (row && !row.usedBy) {
+      await this.revoke(this.deps.db, { sessionId: row.sessionId }, 'refresh_token_reuse')
+      this.deps.logger.warn('refresh token reuse detected; session revoked', { kind: this.options.kind, sessionId: row.sessionId })
     }
-    if (outcome.kind !== 'ok') throw invalidRefresh()
-    return outcome.issued
+    if (!row?.subjectId) throw invalidRefresh()
+    const claims = await this.options.claims(this.deps.db, row.subjectId, row.sessionId)
+    if (!claims) throw invalidRefresh()
+    const token = await this.deps.tokens.sign({ ...claims, sid: row.sessionId }, this.options.accessTtlSeconds)
+    return { sessionId: row.sessionId, subjectId: row.subjectId, refreshToken: next, token }
   }
 
   /** Signs out the session a refresh token belongs to; unknown tokens are ignored. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { and, eq, gt, inArray, isNull } from 'drizzle-orm'
+import { and, eq, gt, isNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto'
@@ -41,11 +41,16 @@ type GrantRow = typeof oauthGrants.$inferSelect
  * detection) and revocation; and the bearer check of OAuth access tokens.
  */
 export class OAuthTokens {
+  /** The refresh rotation, prepared once: PostgreSQL then skips parsing and planning it. */
+  private readonly rotation: ReturnType<typeof prepareRotation>
+
   constructor(
     private readonly deps: Deps,
     private readonly clients: OAuthClients,
     private readonly grants: OAuthGrants,
-  ) {}
+  ) {
+    this.rotation = prepareRotation(deps.db)
+  }
 
   /** Authorization code → tokens. A `refresh_token` grant is served too, as token endpoints do (RFC 6749 §6). */
   async exchange(req: TokenRequest): Promise<TokenResponse> {
@@ -113,43 +118,24 @@ export class OAuthTokens {
     const creds = credentials(req)
     const narrowed = f.scope ? splitScope(f.scope) : undefined
     const client = await this.authenticate(creds)
-    const now = this.deps.now()
-    const hash = sha256Hex(f.refresh_token!)
-    const outcome = await this.deps.db.transaction(async (tx) => {
-      const ofClient = tx.select({ id: oauthGrants.id }).from(oauthGrants).where(eq(oauthGrants.clientId, client.id))
-      const [used] = await tx
-        .update(oauthRefreshTokens)
-        .set({ usedAt: now })
-        .where(and(eq(oauthRefreshTokens.tokenHash, hash), isNull(oauthRefreshTokens.usedAt), inArray(oauthRefreshTokens.grantId, ofClient)))
-        .returning({ grantId: oauthRefreshTokens.grantId })
-      if (!used) {
-        const [seen] = await tx
-          .select({ grantId: oauthRefreshTokens.grantId })
-          .from(oauthRefreshTokens)
-          .where(and(eq(oauthRefreshTokens.tokenHash, hash), inArray(oauthRefreshTokens.grantId, ofClient)))
-        return seen ? ({ kind: 'replay', grantId: seen.grantId } as const) : ({ kind: 'unknown' } as const)
-      }
-      const [grant] = await tx
-        .update(oauthGrants)
-        .set({ expiresAt: this.grantExpiry(), lastUsedAt: now })
-        .where(and(eq(oauthGrants.id, used.grantId), isNull(oauthGrants.revokedAt), gt(oauthGrants.expiresAt, now)))
-        .returning()
-      if (!grant) return { kind: 'dead' } as const
-      let scopes = grant.scopes.filter((s) => client.scopes.includes(s))
-      if (narrowed) {
-        const beyond = narrowed.filter((s) => !scopes.includes(s))
-        // Thrown inside the transaction, so the refresh token stays unused.
-        if (beyond.length) throw new OAuthError(400, 'invalid_scope', `Not granted: ${beyond.join(' ')}`)
-        scopes = canonicalScopes(narrowed)
-      }
-      return { kind: 'ok', grant, scopes, refreshToken: await this.issueRefresh(tx, grant.id) } as const
+    const next = randomToken(32)
+    const [row] = await this.rotation.execute({
+      hash: sha256Hex(f.refresh_token!),
+      next: sha256Hex(next),
+      client: client.id,
+      clientScopes: client.scopes.join(' '),
+      narrowed: narrowed?.join(' ') ?? null,
+      now: this.deps.now().toISOString(),
+      expiresAt: this.grantExpiry().toISOString(),
     })
-    if (outcome.kind === 'replay') {
-      await this.grants.revokeById(this.deps.db, outcome.grantId, 'refresh_token_reuse')
-      this.deps.logger.warn('oauth refresh token reuse detected; grant revoked', { clientId: client.clientId, grantId: outcome.grantId })
+    if (row && row.refused === null) {
+      await this.grants.revokeById(this.deps.db, row.grantId, 'refresh_token_reuse')
+      this.deps.logger.warn('oauth refresh token reuse detected; grant revoked', { clientId: client.clientId, grantId: row.grantId })
     }
-    if (outcome.kind !== 'ok') throw invalidGrant('The refresh token is revoked, expired or already used')
-    return this.tokenResponse(client, outcome.grant, outcome.scopes, outcome.refreshToken)
+    const allowed = row?.grantScopes.filter((s) => client.scopes.includes(s)) ?? []
+    if (row?.refused) throw new OAuthError(400, 'invalid_scope', `Not granted: ${narrowed!.filter((s) => !allowed.includes(s)).join(' ')}`)
+    if (!row?.userId) throw invalidGrant('The refresh token is revoked, expired or already used')
+    return this.tokenResponse(client, { id: row.grantId, userId: row.userId }, narrowed ? canonicalScopes(narrowed) : allowed, next)
   }
 
   /**
@@ -201,7 +187,7 @@ export class OAuthTokens {
     return client
   }
 
-  private async tokenResponse(client: ClientRow, grant: GrantRow, scopes: string[], refreshToken: string): Promise<TokenResponse> {
+  private async tokenResponse(client: ClientRow, grant: Pick<GrantRow, 'id' | 'userId'>, scopes: string[], refreshToken: string): Promise<TokenResponse> {
     const scope = scopes.join(' ')
     const ttl = this.deps.config.oauth.accessTokenTtl
     const accessToken = await this.deps.tokens.sign(
@@ -220,6 +206,71 @@ export class OAuthTokens {
   private grantExpiry(): Date {
     return new Date(this.deps.now().getTime() + this.deps.config.oauth.refreshTokenTtl * 1000)
   }
+}
+
+/**
+ * One statement that rotates a client's refresh token: it uses the token up (`used_at is null`
+ * keeps it single-use, also under concurrent presentations), extends its grant while alive and
+ * stores the next token's hash. A `scope` asking for more than the live grant and the client allow
+ * leaves the token unused. Its row is the presented token's, when it is this client's: `refused`
+ * null when it was already used (a replay), true for a refused scope; `userId` null when the grant
+ * is revoked or expired.
+ */
+function prepareRotation(db: Db) {
+  const t = oauthRefreshTokens
+  const g = oauthGrants
+  const now = sql`${sql.placeholder('now')}::timestamptz`
+  const narrowed = sql`string_to_array(${sql.placeholder('narrowed')}::text, ' ')`
+  const ofClient = sql`(select ${g.clientId} from ${g} where ${g.id} = ${t.grantId}) = ${sql.placeholder('client')}::uuid`
+  const refused = sql`${sql.placeholder('narrowed')}::text is not null and exists (select 1 from ${g} where ${g.id} = ${t.grantId} and ${g.revokedAt} is null and ${g.expiresAt} > ${now}
+    and not (${narrowed} <@ ${g.scopes} and ${narrowed} <@ string_to_array(${sql.placeholder('clientScopes')}::text, ' ')))`
+  const used = db.$with('used').as(
+    db
+      .update(t)
+      .set({ usedAt: sql`case when ${refused} then null else ${now} end` })
+      .where(and(eq(t.tokenHash, sql.placeholder('hash')), isNull(t.usedAt), ofClient))
+      .returning({ usedGrantId: t.grantId, usedAt: t.usedAt }),
+  )
+  const live = db.$with('live').as(
+    db
+      .update(g)
+      .set({ expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`, lastUsedAt: now })
+      .where(
+        and(
+          eq(g.id, sql`(select ${used.usedGrantId} from ${used} where ${used.usedAt} is not null)`),
+          isNull(g.revokedAt),
+          gt(g.expiresAt, now),
+        ),
+      )
+      .returning({ liveId: g.id, userId: g.userId }),
+  )
+  const issued = db.$with('issued').as(
+    db
+      .insert(t)
+      .select(
+        db
+          .select({
+            id: sql<string>`gen_random_uuid()`.as('id'),
+            grantId: live.liveId,
+            tokenHash: sql<string>`${sql.placeholder('next')}::text`.as('token_hash'),
+            createdAt: sql<Date>`now()`.as('created_at'),
+            usedAt: sql<Date | null>`null::timestamptz`.as('used_at'),
+          })
+          .from(live),
+      )
+      .returning({ issuedId: t.id }),
+  )
+  return db
+    .with(used, live, issued)
+    .select({
+      grantId: t.grantId,
+      refused: sql<boolean | null>`(select ${used.usedAt} is null from ${used})`,
+      userId: sql<string | null>`(select ${live.userId} from ${live})`,
+      grantScopes: sql<string[]>`(select ${g.scopes} from ${g} where ${g.id} = ${t.grantId})`.mapWith(g.scopes),
+    })
+    .from(t)
+    .where(and(eq(t.tokenHash, sql.placeholder('hash')), ofClient))
+    .prepare('oauth_refresh_rotation')
 }
 
 function usable(req: TokenRequest): Record<string, string | undefined> {
