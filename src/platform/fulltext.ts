@@ -28,13 +28,7 @@ const CONFIG = sql.raw(`'${SEARCH_CONFIG}'::regconfig`)
  */
 export const lexemesOf = (text: string): SQL => sql`select unnest(tsvector_to_array(to_tsvector(${CONFIG}, ${text}))) as lexeme`
 
-/**
- * The caller's words (`lexemesOf`) as a tsquery: each lexeme quoted and matched as a prefix, AND-ed,
- * so operators in the input are plain text, never syntax; no lexeme → null, which matches nothing.
- * It is a constant when the statement is planned (a bound parameter through immutable functions;
- * built in a subquery it would not be), so PostgreSQL's statistics tell common words from rare
- * ones: the GIN index for a rare word, the caller's own rows for a common one.
- */
+/** A query's words as tsqueries (see `prefixQuery`). */
 export interface PrefixQuery {
   /** Every word. */
   all: SQL
@@ -42,6 +36,13 @@ export interface PrefixQuery {
   longest: SQL
 }
 
+/**
+ * The caller's words (`lexemesOf`) as a tsquery: each lexeme quoted and matched as a prefix, AND-ed,
+ * so operators in the input are plain text, never syntax; no lexeme → null, which matches nothing.
+ * It is a constant when the statement is planned (a bound parameter through immutable functions;
+ * built in a subquery it would not be), so PostgreSQL's statistics tell common words from rare
+ * ones: the GIN index for a rare word, the caller's own rows for a common one.
+ */
 export function prefixQuery(lexemes: string[]): PrefixQuery | null {
   if (lexemes.length === 0) return null
   const term = (lexeme: string) => `'${lexeme.replaceAll('\\', '\\\\').replaceAll("'", "''")}':*`

@@ -69,6 +69,20 @@ const invalidRefresh = () =>
   new AppError(401, 'invalid_refresh_token', 'The refresh token is invalid, expired or already used')
 
 /**
+ * The columns of the refresh token a rotation statement inserts: a new id, its parent (session or
+ * grant, by the parent column's name), the `next` placeholder's hash, and not used yet.
+ */
+export function nextRefreshToken<P extends Record<string, unknown>>(parent: P) {
+  return {
+    id: sql<string>`gen_random_uuid()`.as('id'),
+    ...parent,
+    tokenHash: sql<string>`${sql.placeholder('next')}::text`.as('token_hash'),
+    createdAt: sql<Date>`now()`.as('created_at'),
+    usedAt: sql<Date | null>`null::timestamptz`.as('used_at'),
+  }
+}
+
+/**
  * One statement that uses a refresh token up (`used_at is null` keeps it single-use, also under
  * concurrent presentations), extends its session while alive and stores the next token's hash.
  * Its row is the presented token's: none for an unknown token; `usedBy` null when it was already
@@ -95,13 +109,7 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, nam
       .insert(refreshTokens)
       .select(
         db
-          .select({
-            id: sql<string>`gen_random_uuid()`.as('id'),
-            sessionId: live.liveId,
-            tokenHash: sql<string>`${sql.placeholder('next')}::text`.as('token_hash'),
-            createdAt: sql<Date>`now()`.as('created_at'),
-            usedAt: sql<Date | null>`null::timestamptz`.as('used_at'),
-          })
+          .select(nextRefreshToken({ sessionId: live.liveId }))
           .from(live),
       )
       .returning({ issuedId: refreshTokens.id }),

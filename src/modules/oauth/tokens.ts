@@ -6,6 +6,7 @@ import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import type { AccessClaims } from '../../platform/jwt'
+import { nextRefreshToken } from '../../platform/sessions'
 import type { ClientRow, OAuthClients } from './clients'
 import { invalidClient, invalidGrant, invalidRequest, OAuthError } from './errors'
 import type { OAuthGrants } from './grants'
@@ -249,13 +250,7 @@ function prepareRotation(db: Db) {
       .insert(t)
       .select(
         db
-          .select({
-            id: sql<string>`gen_random_uuid()`.as('id'),
-            grantId: live.liveId,
-            tokenHash: sql<string>`${sql.placeholder('next')}::text`.as('token_hash'),
-            createdAt: sql<Date>`now()`.as('created_at'),
-            usedAt: sql<Date | null>`null::timestamptz`.as('used_at'),
-          })
+          .select(nextRefreshToken({ grantId: live.liveId }))
           .from(live),
       )
       .returning({ issuedId: t.id }),
