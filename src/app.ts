@@ -67,6 +67,15 @@ export function createApp(deps: Deps) {
   const personaMemory = new PersonaMemoryService(deps, persona.personas)
   persona.personas.onRemove((tx, ecosystemId, personaId) => personaMemory.forgetPersona(tx, ecosystemId, personaId))
   const search = new SearchService(deps)
+  identifiers.acceptEntityType('persona', async (id) => {
+    const ecosystemId = await persona.personas.ecosystemOf(id)
+    return ecosystemId ? { ecosystemId } : null
+  })
+  identifiers.acceptEntityType('oauth_client', async (id) => {
+    const userId = await oauth.clients.ownerOf(id)
+    return userId ? { userId } : null
+  })
+  identifiers.acceptEntityType('user', async (id) => ((await auth.accounts.profiles([id])).has(id) ? { userId: id } : null))
   const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory), search: conversationSearchFor(search) })
 
   const app = new Elysia()

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { createPersona } from '../support/personas'
 import { addMember, provision, type Provisioned } from '../support/tenancy'
 
 let h: Harness
@@ -58,19 +59,57 @@ describe('identifiers', () => {
   })
 
   test('minting under an administered or own namespace works; elsewhere is 403; taken is 409', async () => {
-    const entityId = crypto.randomUUID()
-    const minted = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.web', entityType: 'app', entityId } })
+    const entityId = (await createPersona(h, org.as(owner))).id
+    const minted = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.web', entityType: 'persona', entityId } })
     expect(minted.status).toBe(201)
-    expect(minted.body).toEqual({ rdid: 'org.ns-org.apps.web', entityType: 'app', entityId, createdBy: owner.user.id })
+    expect(minted.body).toEqual({ rdid: 'org.ns-org.apps.web', entityType: 'persona', entityId, createdBy: owner.user.id })
     expect((await h.call('GET', '/registry/resolve/org.ns-org.apps.web')).body).toEqual(minted.body)
-    const personal = `user.${member.user.id.replaceAll('-', '')}.thing`
-    expect((await h.call('POST', '/registry/identifiers', { token: member.token, body: { rdid: personal, entityType: 'thing', entityId } })).status).toBe(201)
-    expect((await h.call('POST', '/registry/identifiers', { token: member.token, body: { rdid: 'org.ns-org.apps.ios', entityType: 'app', entityId } })).status).toBe(403)
-    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'com.example.app', entityType: 'app', entityId } })).status).toBe(403)
-    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org', entityType: 'app', entityId } })).status).toBe(403)
-    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.web', entityType: 'app', entityId } })).status).toBe(409)
+    const personal = `user.${member.user.id.replaceAll('-', '')}.me`
+    const self = await h.call('POST', '/registry/identifiers', { token: member.token, body: { rdid: personal, entityType: 'user', entityId: member.user.id } })
+    expect(self.status).toBe(201)
+    expect((await h.call('POST', '/registry/identifiers', { token: member.token, body: { rdid: 'org.ns-org.apps.ios', entityType: 'persona', entityId } })).status).toBe(403)
+    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'com.example.app', entityType: 'persona', entityId } })).status).toBe(403)
+    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org', entityType: 'persona', entityId } })).status).toBe(403)
+    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.web', entityType: 'persona', entityId } })).status).toBe(409)
+    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.pwa', entityType: 'persona', entityId } })).status).toBe(201)
     const list = await h.call('GET', `/registry/identifiers?entityId=${entityId}`, { token: member.token })
     expect(list.body.total).toBe(2)
+  })
+
+  test("an rdid can only name an entity of the namespace's owner: another tenant's private persona is refused and never resolves", async () => {
+    const stranger = await h.register()
+    const other = await provision(h, stranger)
+    const foreign = await createPersona(h, other.as(stranger), { visibility: 'private' })
+    const res = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.stolen', entityType: 'persona', entityId: foreign.id } })
+    expect(res.status).toBe(404)
+    expect(res.body.error.code).toBe('entity_not_found')
+    expect((await h.call('GET', '/registry/resolve/org.ns-org.stolen')).status).toBe(404)
+    const personal = `user.${owner.user.id.replaceAll('-', '')}`
+    const foreignUnderPersonal = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: `${personal}.bot`, entityType: 'persona', entityId: foreign.id } })
+    expect(foreignUnderPersonal.status).toBe(404)
+    const someoneElse = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: `${personal}.them`, entityType: 'user', entityId: stranger.user.id } })
+    expect(someoneElse.status).toBe(404)
+    const missing = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.ghost', entityType: 'persona', entityId: crypto.randomUUID() } })
+    expect(missing.status).toBe(404)
+  })
+
+  test("OAuth clients are named under their registrant's personal namespace only", async () => {
+    const client = await h.call('POST', '/oauth/clients', { token: owner.token, body: { name: 'Web', redirectUris: ['https://app.example.com/cb'] } })
+    expect(client.status).toBe(201)
+    const personal = `user.${owner.user.id.replaceAll('-', '')}`
+    const mine = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: `${personal}.web`, entityType: 'oauth_client', entityId: client.body.id } })
+    expect(mine.status).toBe(201)
+    const notMine = await h.call('POST', '/registry/identifiers', {
+      token: member.token,
+      body: { rdid: `user.${member.user.id.replaceAll('-', '')}.web`, entityType: 'oauth_client', entityId: client.body.id },
+    })
+    expect(notMine.status).toBe(404)
+  })
+
+  test('unknown entity types are refused with the list of known ones', async () => {
+    const res = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.x', entityType: 'app', entityId: crypto.randomUUID() } })
+    expect(res.status).toBe(400)
+    expect(res.body.error).toEqual({ code: 'unknown_entity_type', message: 'entityType must be one of oauth_client, persona, user' })
   })
 
   test('system entity types cannot be minted, so no rdid can impersonate a tenant', async () => {
@@ -82,7 +121,7 @@ describe('identifiers', () => {
   })
 
   test.each(['single', 'Upper.case', 'a..b', 'a.-b', 'a.b-', `${'a'.repeat(64)}.b`, `${'a.'.repeat(127)}aa`])('rdid %s is malformed: 400', async (rdid) => {
-    const res = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid, entityType: 'app', entityId: crypto.randomUUID() } })
+    const res = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid, entityType: 'persona', entityId: crypto.randomUUID() } })
     expect(res.status).toBe(400)
   })
 })

@@ -95,7 +95,7 @@ export const organizationScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   (b) => ({ method: 'DELETE', path: `/registry/ecosystems/${b.org.ecosystem.id}` }),
   (b) => ({ method: 'POST', path: '/registry/ecosystems', body: { organizationId: b.org.organization.id, slug: 'pwned' } }),
   (b) => ({ method: 'PATCH', path: `/registry/namespaces/${b.org.namespace.id}`, body: { name: 'pwned' } }),
-  (b) => ({ method: 'POST', path: '/registry/identifiers', body: { rdid: `${b.org.namespace.rdid}.pwned`, entityType: 'app', entityId: crypto.randomUUID() } }),
+  (b) => ({ method: 'POST', path: '/registry/identifiers', body: { rdid: `${b.org.namespace.rdid}.pwned`, entityType: 'persona', entityId: b.personaId } }),
   (b) => ({ method: 'GET', path: `/team/members?organizationId=${b.org.organization.id}` }),
   (b) => ({ method: 'POST', path: '/team/members', body: { organizationId: b.org.organization.id, email: 'x@example.test', role: 'admin' } }),
   (b) => ({ method: 'PATCH', path: `/team/members/${b.memberId}`, body: { role: 'member' } }),

@@ -96,6 +96,12 @@ export class OAuthClients {
     return { ...view(row), clientSecret: secret }
   }
 
+  /** The account that registered the client (by row id); null when there is no such client. */
+  async ownerOf(id: string): Promise<string | null> {
+    const [row] = await this.deps.db.select({ ownerId: oauthClients.ownerId }).from(oauthClients).where(eq(oauthClients.id, id))
+    return row?.ownerId ?? null
+  }
+
   async byClientId(clientId: string): Promise<ClientRow | undefined> {
     const [row] = await this.deps.db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId))
     return row

@@ -140,6 +140,12 @@ export class Personas {
     return Boolean(row)
   }
 
+  /** The ecosystem a persona belongs to, whatever its visibility; null when there is no such persona. */
+  async ecosystemOf(id: string): Promise<string | null> {
+    const [row] = await this.deps.db.select({ ecosystemId: personas.ecosystemId }).from(personas).where(eq(personas.id, id))
+    return row?.ecosystemId ?? null
+  }
+
   /** The persona a conversation names, whatever its visibility (chat happens inside the ecosystem). */
   async forChat(ecosystemId: string, slug: string, db: Db = this.deps.db): Promise<ChatPersona | null> {
     const [row] = await db.select().from(personas).where(and(eq(personas.ecosystemId, ecosystemId), eq(personas.slug, slug)))

@@ -1,18 +1,24 @@
-import { asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { pageOf, type PageParams } from '../../platform/paging'
-import type { NamespaceService } from './namespaces'
-import { identifiers } from './schema'
+import type { MintableNamespace, NamespaceService } from './namespaces'
+import { ecosystems, identifiers } from './schema'
 
 type IdentifierRow = typeof identifiers.$inferSelect
 /** Entity types whose identifiers only the service mints (at provisioning and ecosystem creation). */
 const SYSTEM_TYPES = new Set(['namespace', 'organization', 'ecosystem'])
+/** Whom an entity belongs to: an ecosystem (so its organization) or one account. */
+export type EntityOwner = { ecosystemId: string } | { userId: string }
+/** Finds the owner of an entity by id; null when there is no such entity. */
+export type EntityOwnerLookup = (entityId: string) => Promise<EntityOwner | null>
 const view = (r: IdentifierRow) => ({ rdid: r.rdid, entityType: r.entityType, entityId: r.entityId, createdBy: r.createdBy })
 
 /** rdid → entity mappings: public to resolve, minted only under a namespace the caller controls. */
 export class IdentifierService {
+  private readonly owners = new Map<string, EntityOwnerLookup>()
+
   constructor(
     private readonly deps: Deps,
     private readonly namespaces: NamespaceService,
@@ -24,13 +30,33 @@ export class IdentifierService {
     return view(row)
   }
 
+  /** Makes `type` mintable; the lookup tells whom each entity of that type belongs to. */
+  acceptEntityType(type: string, lookup: EntityOwnerLookup): void {
+    this.owners.set(type, lookup)
+  }
+
+  get entityTypes(): string[] {
+    return [...this.owners.keys()].sort()
+  }
+
+  /**
+   * Maps an rdid under a namespace the caller controls to an entity of that namespace's owner: an
+   * organization's namespace names entities of its ecosystems, a personal namespace the caller's own.
+   * Otherwise anyone could publish an rdid that "resolves" to another tenant's entity.
+   */
   async mint(userId: string, input: { rdid: string; entityType: string; entityId: string }) {
     if (SYSTEM_TYPES.has(input.entityType)) {
-      // Otherwise anyone could publish a second rdid that "resolves" to someone else's tenant.
       throw new AppError(403, 'forbidden', `Identifiers of type ${input.entityType} are registered by the service itself`)
     }
-    if (!(await this.namespaces.canMint(userId, input.rdid))) {
-      throw new AppError(403, 'forbidden', 'The rdid must lie under a namespace you own or administer')
+    const lookup = this.owners.get(input.entityType)
+    if (!lookup) {
+      throw new AppError(400, 'unknown_entity_type', `entityType must be one of ${this.entityTypes.join(', ')}`)
+    }
+    const namespace = await this.namespaces.mintableFor(userId, input.rdid)
+    if (!namespace) throw new AppError(403, 'forbidden', 'The rdid must lie under a namespace you own or administer')
+    const owner = await lookup(input.entityId)
+    if (!owner || !(await this.belongs(owner, namespace))) {
+      throw new AppError(404, 'entity_not_found', `No ${input.entityType} ${input.entityId} belongs to the owner of this namespace`)
     }
     try {
       const [row] = await this.deps.db.insert(identifiers).values({ ...input, createdBy: userId }).returning()
@@ -39,6 +65,16 @@ export class IdentifierService {
       if (isUniqueViolation(err)) throw new AppError(409, 'rdid_taken', 'This rdid is already registered')
       throw err
     }
+  }
+
+  private async belongs(owner: EntityOwner, namespace: MintableNamespace): Promise<boolean> {
+    if ('userId' in namespace.owner) return 'userId' in owner && owner.userId === namespace.owner.userId
+    if (!('ecosystemId' in owner)) return false
+    const [row] = await this.deps.db
+      .select({ id: ecosystems.id })
+      .from(ecosystems)
+      .where(and(eq(ecosystems.id, owner.ecosystemId), eq(ecosystems.organizationId, namespace.owner.organizationId)))
+    return Boolean(row)
   }
 
   async list(entityId: string, page: PageParams) {

@@ -8,6 +8,11 @@ import { isUnder, personalPrefix } from './rdid'
 import { identifiers, namespaces, organizations } from './schema'
 
 type NamespaceRow = typeof namespaces.$inferSelect
+/** A prefix the caller may mint under, and whom it belongs to: one account or one organization. */
+export interface MintableNamespace {
+  prefix: string
+  owner: { userId: string } | { organizationId: string }
+}
 
 /** Namespaces: the rdid prefixes a user or an organization mints identifiers under. */
 export class NamespaceService {
@@ -48,22 +53,26 @@ export class NamespaceService {
     }
   }
 
-  /** The prefixes the user may mint under: its own, and its organizations' where it is admin or owner. */
-  async mintablePrefixes(userId: string): Promise<string[]> {
+  /** The namespaces the user may mint under: its own, and its organizations' where it is admin or owner. */
+  async mintable(userId: string): Promise<MintableNamespace[]> {
     const own = await this.ensurePersonal(userId)
     const adminOf = (await this.team.memberships(userId)).filter((m) => m.role !== 'member').map((m) => m.organizationId)
     const orgPrefixes = adminOf.length
       ? await this.deps.db
-          .select({ rdid: namespaces.rdid })
+          .select({ rdid: namespaces.rdid, organizationId: organizations.id })
           .from(organizations)
           .innerJoin(namespaces, eq(namespaces.id, organizations.namespaceId))
           .where(inArray(organizations.id, adminOf))
       : []
-    return [own.rdid!, ...orgPrefixes.map((r) => r.rdid!)]
+    return [
+      { prefix: own.rdid!, owner: { userId } },
+      ...orgPrefixes.map((r) => ({ prefix: r.rdid!, owner: { organizationId: r.organizationId } })),
+    ]
   }
 
-  async canMint(userId: string, rdid: string): Promise<boolean> {
-    return (await this.mintablePrefixes(userId)).some((prefix) => isUnder(rdid, prefix))
+  /** The namespace of `rdid` when the user may mint it, else null. */
+  async mintableFor(userId: string, rdid: string): Promise<MintableNamespace | null> {
+    return (await this.mintable(userId)).find((ns) => isUnder(rdid, ns.prefix)) ?? null
   }
 
   private async ensurePersonal(userId: string): Promise<NamespaceRow> {

@@ -118,11 +118,11 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     .post('/identifiers', async ({ principal, body, status }) => status(201, await ids.mint(principal.userId, body)), {
       auth: true,
       body: IdentifierCreate,
-      response: { 201: RegistryIdentifier, ...errors(400, 401, 403, 409) },
+      response: { 201: RegistryIdentifier, ...errors(400, 401, 403, 404, 409) },
       detail: {
         operationId: 'registryMintIdentifier',
         summary: 'Map an rdid to an entity',
-        description: 'The rdid must lie under a namespace the caller owns (`user.<id>.…`) or administers (`org.<slug>.…`); 403 otherwise, and for the system types `namespace`, `organization` and `ecosystem`, whose identifiers only the service registers; 409 `rdid_taken`.',
+        description: `The rdid must lie under a namespace the caller owns (\`user.<id>.…\`) or administers (\`org.<slug>.…\`); 403 otherwise, and for the system types \`namespace\`, \`organization\` and \`ecosystem\`, whose identifiers only the service registers. The entity must exist and belong to the namespace's owner, else 404 \`entity_not_found\`: under an organization's namespace a \`persona\` of one of its ecosystems; under your personal namespace your own account (\`user\`) or an OAuth client you registered (\`oauth_client\`, its id). Other entity types: 400 \`unknown_entity_type\`. 409 \`rdid_taken\`.`,
       },
     })
     .get('/identifiers', ({ query }) => ids.list(query.entityId, pageParams(query)), {
