@@ -1,19 +1,24 @@
-import { and, isNotNull, lt, or } from 'drizzle-orm'
-import { sessions } from '../src/modules/auth/schema'
+import { sessions, refreshTokens } from '../src/modules/auth/schema'
+import { customerRefreshTokens, customerSessions } from '../src/modules/customer/schema'
+import { purgeSessionTables } from '../src/platform/sessions'
 import type { Job } from './types'
 
-/** Revoked or expired sessions are kept this long (for audit and replay answers), then purged. */
+/** Ended sessions and used refresh tokens are kept this long (audit, replay answers), then purged. */
 const KEEP_MS = 7 * 24 * 3600 * 1000
 
+/** Account and customer sessions (OAuth grants have purge-oauth). */
 export const purgeSessions: Job = {
   name: 'purge-sessions',
   schedule: '17 * * * *',
   async run(deps, tx) {
     const before = new Date(deps.now().getTime() - KEEP_MS)
-    const purged = await tx
-      .delete(sessions)
-      .where(or(lt(sessions.expiresAt, before), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, before))))
-      .returning({ id: sessions.id })
-    return { sessions: purged.length }
+    const accounts = await purgeSessionTables(tx, { sessions, refreshTokens }, before)
+    const customers = await purgeSessionTables(tx, { sessions: customerSessions, refreshTokens: customerRefreshTokens }, before)
+    return {
+      sessions: accounts.sessions,
+      refreshTokens: accounts.refreshTokens,
+      customerSessions: customers.sessions,
+      customerRefreshTokens: customers.refreshTokens,
+    }
   },
 }

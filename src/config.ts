@@ -20,6 +20,7 @@ export const EnvSchema = T.Object({
   AUTH_SECRET: T.Optional(T.String({ minLength: 32 })),
   ACCESS_TOKEN_TTL_SECONDS: T.Optional(Seconds),
   REFRESH_TOKEN_TTL_SECONDS: T.Optional(Seconds),
+  SESSION_MAX_AGE_SECONDS: T.Optional(Seconds),
   OAUTH_CODE_TTL_SECONDS: T.Optional(Seconds),
   OAUTH_ACCESS_TOKEN_TTL_SECONDS: T.Optional(Seconds),
   OAUTH_REFRESH_TOKEN_TTL_SECONDS: T.Optional(Seconds),
@@ -74,6 +75,8 @@ export interface Config {
   authSecret: string | null
   accessTokenTtl: number
   refreshTokenTtl: number
+  /** Absolute lifetime of account and customer sessions, however often they refresh. */
+  sessionMaxAge: number
   /** OAuth authorization server: code, access-token and refresh-token (grant) lifetimes in seconds. */
   oauth: { codeTtl: number; accessTokenTtl: number; refreshTokenTtl: number; consentUrl: string | null }
   adminEmails: string[]
@@ -147,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authSecret: e.AUTH_SECRET ?? null,
     accessTokenTtl: e.ACCESS_TOKEN_TTL_SECONDS ?? 900,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL_SECONDS ?? 30 * 24 * 3600,
+    sessionMaxAge: e.SESSION_MAX_AGE_SECONDS ?? 90 * 24 * 3600,
     oauth: {
       codeTtl: e.OAUTH_CODE_TTL_SECONDS ?? 60,
       accessTokenTtl: e.OAUTH_ACCESS_TOKEN_TTL_SECONDS ?? 3600,

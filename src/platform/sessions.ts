@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm'
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
 import { type AnyPgColumn, index, type PgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import type { Deps } from '../deps'
 import { randomToken, sha256Hex } from './crypto'
@@ -55,7 +55,10 @@ export interface IssuedSession {
 export interface RotatingSessionsOptions {
   /** Names this kind of session in NOTIFY channels and logs (e.g. `user`, `customer`). */
   kind: string
+  /** Sliding lifetime: each refresh extends the session by this much… */
   refreshTtlSeconds: number
+  /** …but never past this age from sign-in (absolute lifetime, SESSION_MAX_AGE_SECONDS). */
+  maxAgeSeconds: number
   accessTtlSeconds: number
   /** Access-token claims for a subject, or null when the subject may no longer hold a session. */
   claims(tx: Db, subjectId: string, sessionId: string): Promise<({ sub: string; typ: string } & Record<string, unknown>) | null>
@@ -84,7 +87,8 @@ export function nextRefreshToken<P extends Record<string, unknown>>(parent: P) {
 
 /**
  * One statement that uses a refresh token up (`used_at is null` keeps it single-use, also under
- * concurrent presentations), extends its session while alive and stores the next token's hash.
+ * concurrent presentations), extends its session while alive (never past `created_at + maxAge`, so
+ * an active session still ends) and stores the next token's hash.
  * Its row is the presented token's: none for an unknown token; `usedBy` null when it was already
  * used (a replay); `subjectId` null when its session is revoked or expired.
  */
@@ -100,7 +104,9 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, nam
   const live = db.$with('live').as(
     db
       .update(sessions)
-      .set({ expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz` })
+      .set({
+        expiresAt: sql`least(${sql.placeholder('expiresAt')}::timestamptz, ${sessions.createdAt} + make_interval(secs => ${sql.placeholder('maxAge')}::int))`,
+      })
       .where(and(eq(sessions.id, sql`(select ${used.usedBy} from ${used})`), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
       .returning({ liveId: sessions.id, subjectId: sessions.subjectId }),
   )
@@ -133,7 +139,7 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, nam
  */
 export class RotatingSessions {
   readonly channel: string
-  private readonly alive = new Map<string, { subjectId: string; until: number }>()
+  private readonly alive = new Map<string, { subjectId: string; until: number; expiresAt: Date }>()
   /** The rotation, prepared once: PostgreSQL then skips parsing and planning it. */
   private readonly rotation: ReturnType<typeof prepareRotation>
 
@@ -149,9 +155,11 @@ export class RotatingSessions {
   /** Starts a session for `subjectId` inside the caller's transaction. */
   async start(tx: Db, subjectId: string, userAgent: string | null): Promise<IssuedSession> {
     const { sessions } = this.tables
+    const now = this.deps.now()
+    const expiresAt = new Date(Math.min(this.expiry().getTime(), now.getTime() + this.options.maxAgeSeconds * 1000))
     const [session] = await tx
       .insert(sessions)
-      .values({ subjectId, userAgent: userAgent?.slice(0, 500) ?? null, expiresAt: this.expiry() })
+      .values({ subjectId, userAgent: userAgent?.slice(0, 500) ?? null, createdAt: now, expiresAt })
       .returning({ id: sessions.id })
     return this.issue(tx, subjectId, session!.id)
   }
@@ -167,6 +175,7 @@ export class RotatingSessions {
       next: sha256Hex(next),
       now: this.deps.now().toISOString(),
       expiresAt: this.expiry().toISOString(),
+      maxAge: this.options.maxAgeSeconds,
     })
     if (row && !row.usedBy) {
       await this.revoke(this.deps.db, { sessionId: row.sessionId }, 'refresh_token_reuse')
@@ -207,14 +216,14 @@ export class RotatingSessions {
     const { sessions } = this.tables
     const now = Date.now()
     const cached = this.alive.get(sessionId)
-    if (cached && cached.until > now && cached.subjectId === subjectId) return true
+    if (cached && cached.until > now && cached.subjectId === subjectId && cached.expiresAt > this.deps.now()) return true
     const [row] = await this.deps.db
-      .select({ subjectId: sessions.subjectId })
+      .select({ subjectId: sessions.subjectId, expiresAt: sessions.expiresAt })
       .from(sessions)
       .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.deps.now())))
     if (!row || row.subjectId !== subjectId) return false
     if (this.alive.size >= ALIVE_CACHE_LIMIT) this.alive.clear()
-    this.alive.set(sessionId, { subjectId, until: now + ALIVE_CACHE_MS })
+    this.alive.set(sessionId, { subjectId, until: now + ALIVE_CACHE_MS, expiresAt: row.expiresAt })
     return true
   }
 
@@ -242,4 +251,18 @@ export class RotatingSessions {
   private expiry(): Date {
     return new Date(this.deps.now().getTime() + this.options.refreshTtlSeconds * 1000)
   }
+}
+
+/**
+ * Deletes sessions that ended (expired, or revoked) before `before`, with their refresh tokens, and
+ * refresh tokens used before `before` in sessions still alive: a replay of one that old is refused
+ * as unknown rather than detected as reuse, which keeps the table bounded for long sessions.
+ */
+export async function purgeSessionTables(tx: Db, { sessions, refreshTokens }: SessionTables, before: Date) {
+  const ended = await tx
+    .delete(sessions)
+    .where(or(lt(sessions.expiresAt, before), and(isNotNull(sessions.revokedAt), lt(sessions.revokedAt, before))))
+    .returning({ id: sessions.id })
+  const used = await tx.delete(refreshTokens).where(lt(refreshTokens.usedAt, before)).returning({ id: refreshTokens.id })
+  return { sessions: ended.length, refreshTokens: used.length }
 }

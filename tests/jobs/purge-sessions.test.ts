@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { eq } from 'drizzle-orm'
+import { and, eq, isNotNull } from 'drizzle-orm'
 import { runJob } from '../../jobs'
 import { purgeSessions } from '../../jobs/purge-sessions'
 import { refreshTokens, sessions } from '../../src/modules/auth/schema'
+import { customerRefreshTokens, customerSessions } from '../../src/modules/customer/schema'
 import { openPostgres } from '../../src/platform/db'
 import { withAdvisoryLock } from '../../src/platform/db/locks'
 import { testDatabaseUrl } from '../support/database'
 import { createHarness, type Harness } from '../support/harness'
+import { customerOf, provision } from '../support/tenancy'
 
 let h: Harness
 beforeAll(async () => {
@@ -27,12 +29,37 @@ test('purges sessions revoked or expired over a week ago, with their refresh tok
   const purgedId = (await sessionOf(revokedLongAgo.user.id))!.id
 
   const report = await runJob(h.deps, purgeSessions)
-  expect(report).toEqual({ sessions: 1 })
+  expect(report).toEqual({ sessions: 1, refreshTokens: 0, customerSessions: 0, customerRefreshTokens: 0 })
   expect(await sessionOf(revokedLongAgo.user.id)).toBeUndefined()
   expect(await h.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, purgedId))).toEqual([])
   expect(await sessionOf(revokedRecently.user.id)).toBeDefined()
   expect((await h.call('GET', '/auth/me', { token: live.token })).status).toBe(200)
-  expect(await runJob(h.deps, purgeSessions)).toEqual({ sessions: 0 })
+  expect(await runJob(h.deps, purgeSessions)).toEqual({ sessions: 0, refreshTokens: 0, customerSessions: 0, customerRefreshTokens: 0 })
+})
+
+test('purges customer sessions, and refresh tokens used over a week ago in sessions still alive', async () => {
+  const owner = await h.register()
+  const org = await provision(h, owner)
+  const ended = await customerOf(h, org, owner)
+  const active = await customerOf(h, org, owner)
+  await h.call('POST', '/customer/revoke', { body: { refreshToken: ended.refreshToken } })
+  const old = new Date(Date.now() - 8 * 24 * 3600 * 1000)
+  await h.db.update(customerSessions).set({ revokedAt: old }).where(eq(customerSessions.subjectId, ended.customerId))
+  let refreshToken = active.refreshToken
+  for (let i = 0; i < 3; i++) {
+    const res = await h.call('POST', '/customer/refresh', { body: { refreshToken } })
+    expect(res.status).toBe(200)
+    refreshToken = res.body.refreshToken
+  }
+  const [session] = await h.db.select().from(customerSessions).where(eq(customerSessions.subjectId, active.customerId))
+  await h.db.update(customerRefreshTokens).set({ usedAt: old }).where(and(eq(customerRefreshTokens.sessionId, session!.id), isNotNull(customerRefreshTokens.usedAt)))
+
+  const report = await runJob(h.deps, purgeSessions)
+  expect(report).toMatchObject({ customerSessions: 1, customerRefreshTokens: 3 })
+  expect(await h.db.select().from(customerSessions).where(eq(customerSessions.subjectId, ended.customerId))).toEqual([])
+  const left = await h.db.select().from(customerRefreshTokens).where(eq(customerRefreshTokens.sessionId, session!.id))
+  expect(left.map((t) => t.usedAt)).toEqual([null])
+  expect((await h.call('POST', '/customer/refresh', { body: { refreshToken } })).status).toBe(200)
 })
 
 // PGlite is one process with one connection: no second replica can hold the lock there.

@@ -24,6 +24,7 @@ export class AuthService implements PrincipalSource {
     this.sessions = new RotatingSessions(deps, { sessions, refreshTokens }, {
       kind: 'user',
       refreshTtlSeconds: deps.config.refreshTokenTtl,
+      maxAgeSeconds: deps.config.sessionMaxAge,
       accessTtlSeconds: deps.config.accessTokenTtl,
       claims: async (_tx, userId) => ({ sub: userId, typ: 'user' }),
     })

@@ -57,6 +57,7 @@ export class CustomerService implements TenancySource {
     this.sessions = new RotatingSessions(deps, { sessions: customerSessions, refreshTokens: customerRefreshTokens }, {
       kind: 'customer',
       refreshTtlSeconds: deps.config.refreshTokenTtl,
+      maxAgeSeconds: deps.config.sessionMaxAge,
       accessTtlSeconds: deps.config.accessTokenTtl,
       claims: async (tx, customerId) => {
         const [row] = await tx.select({ eco: customers.ecosystemId }).from(customers).where(eq(customers.id, customerId))
