@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Deps } from './deps'
+import { cors } from './platform/cors'
 import { AppError, errorBody } from './platform/errors'
 import { requestContext } from './platform/http'
 import { openApiPlugin } from './platform/openapi'
@@ -88,6 +89,7 @@ export function createApp(deps: Deps) {
         },
       }),
     )
+    .use(cors(deps.config.corsOrigins))
     .use(requestContext(deps, { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`], formBodyPaths: FORM_BODY_PATHS }))
     .onError({ as: 'global' }, ({ code, error, set, status }) => {
       if (error instanceof AppError) {

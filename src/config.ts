@@ -33,6 +33,7 @@ export const EnvSchema = T.Object({
   LOGIN_MAX_ATTEMPTS_PER_IP: T.Optional(Positive),
   LOGIN_IP_WINDOW_SECONDS: T.Optional(Seconds),
   TRUST_PROXY: T.Optional(Flag),
+  CORS_ORIGINS: T.Optional(T.String()),
   REDIS_URL: T.Optional(T.String({ pattern: '^rediss?://' })),
   MAX_BODY_BYTES: T.Optional(Positive),
   JOBS: T.Optional(Flag),
@@ -83,6 +84,8 @@ export interface Config {
   password: { memoryCost: number; timeCost: number }
   loginLimits: { failuresPerEmail: number; failureWindow: number; attemptsPerIp: number; ipWindow: number }
   trustProxy: boolean
+  /** Exact origins (scheme://host[:port]) whose browsers may call the API with credentials; empty = same-origin only. */
+  corsOrigins: string[]
   redisUrl: string | null
   maxBodyBytes: number
   jobs: boolean
@@ -169,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ipWindow: e.LOGIN_IP_WINDOW_SECONDS ?? 60,
     },
     trustProxy: e.TRUST_PROXY === 'on',
+    corsOrigins: corsOrigins(e.CORS_ORIGINS),
     redisUrl: e.REDIS_URL ?? null,
     maxBodyBytes: e.MAX_BODY_BYTES ?? 1024 * 1024,
     jobs: (e.JOBS ?? 'on') === 'on',
@@ -188,6 +192,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     gitCommit: e.GIT_COMMIT ?? null,
     logLevel: e.LOG_LEVEL ?? 'info',
   })
+}
+
+function corsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  for (const origin of origins) {
+    let parsed: URL | null = null
+    try {
+      parsed = new URL(origin)
+    } catch {}
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`invalid CORS_ORIGINS: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], no path or trailing slash)`)
+    }
+  }
+  return origins
 }
 
 function storageConfig(e: Env): StorageConfig {

@@ -1,7 +1,8 @@
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps'
 import { authGuard } from '../../platform/auth'
-import { errors } from '../../platform/errors'
+import { originMayUseCookie } from '../../platform/cors'
+import { AppError, errors } from '../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import { clientIp } from '../../platform/request'
 import {
@@ -24,18 +25,25 @@ import type { AuthService } from './service'
 export const REFRESH_COOKIE = 'ecobase_refresh'
 
 export function authRoutes(deps: Deps, auth: AuthService) {
+  // Front ends on CORS origins are cross-site: the cookie reaches them only as SameSite=None, which browsers accept only when Secure.
+  const crossSite = deps.config.corsOrigins.length > 0
   const cookieOptions = {
     httpOnly: true,
-    sameSite: 'strict' as const,
+    sameSite: crossSite ? ('none' as const) : ('strict' as const),
     path: '/auth',
-    secure: deps.config.publicUrl.startsWith('https://'),
+    secure: crossSite || deps.config.publicUrl.startsWith('https://'),
   }
   type Jar = Record<string, { value?: unknown; set(o: object): unknown; remove(): unknown }>
   const keepRefresh = (cookie: Jar, refreshToken: string) =>
     cookie[REFRESH_COOKIE]!.set({ value: refreshToken, maxAge: deps.config.refreshTokenTtl, ...cookieOptions })
-  const presentedRefresh = (body: { refreshToken?: string } | null | undefined, cookie: Jar) => {
+  const presentedRefresh = (body: { refreshToken?: string } | null | undefined, cookie: Jar, origin: string | null) => {
+    if (body?.refreshToken) return body.refreshToken
     const fromCookie = cookie[REFRESH_COOKIE]?.value
-    return body?.refreshToken ?? (typeof fromCookie === 'string' && fromCookie ? fromCookie : undefined)
+    if (typeof fromCookie !== 'string' || !fromCookie) return undefined
+    if (!originMayUseCookie(origin, deps.config.publicUrl, deps.config.corsOrigins)) {
+      throw new AppError(403, 'origin_not_allowed', 'This origin may not use the refresh cookie (CORS_ORIGINS)')
+    }
+    return fromCookie
   }
 
   return new Elysia({ name: 'auth', prefix: '/auth', detail: { tags: ['auth'] } })
@@ -79,38 +87,38 @@ export function authRoutes(deps: Deps, auth: AuthService) {
     )
     .post(
       '/refresh',
-      async ({ body, cookie }) => {
-        const raw = presentedRefresh(body, cookie as Jar)
+      async ({ body, cookie, headers }) => {
+        const raw = presentedRefresh(body, cookie as Jar, headers.origin ?? null)
         const issued = await auth.sessions.refresh(raw ?? '')
         keepRefresh(cookie as Jar, issued.refreshToken)
         return { token: issued.token, refreshToken: issued.refreshToken }
       },
       {
         body: RefreshBody,
-        response: { 200: RefreshResult, ...errors(400, 401) },
+        response: { 200: RefreshResult, ...errors(400, 401, 403) },
         detail: {
           operationId: 'authRefresh',
           summary: 'Rotate the refresh token',
           description:
-            'Reads the refresh token from the JSON body `{ "refreshToken" }` or else from the `ecobase_refresh` cookie. Each refresh token works once; presenting a used one revokes its whole session (reuse detection). 401 `invalid_refresh_token` otherwise.',
+            'Reads the refresh token from the JSON body `{ "refreshToken" }` or else from the `ecobase_refresh` cookie. Each refresh token works once; presenting a used one revokes its whole session (reuse detection). 401 `invalid_refresh_token` otherwise. The cookie is used only for requests without an `Origin` header or from the service\'s own origin or a CORS_ORIGINS origin (403 `origin_not_allowed` otherwise), since a cross-site page can post without a preflight.',
         },
       },
     )
     .post(
       '/revoke',
-      async ({ body, cookie, status }) => {
-        const raw = presentedRefresh(body, cookie as Jar)
+      async ({ body, cookie, headers, status }) => {
+        const raw = presentedRefresh(body, cookie as Jar, headers.origin ?? null)
         if (raw) await auth.sessions.revokeByRefresh(raw)
         ;(cookie as Jar)[REFRESH_COOKIE]!.set({ value: '', maxAge: 0, ...cookieOptions })
         return status(204, undefined)
       },
       {
         body: RefreshBody,
-        response: { 204: t.Void({ description: 'Signed out' }), ...errors(400) },
+        response: { 204: t.Void({ description: 'Signed out' }), ...errors(400, 403) },
         detail: {
           operationId: 'authRevoke',
           summary: 'Sign out (revoke the session of a refresh token)',
-          description: 'Takes the refresh token like /auth/refresh. Unknown tokens are ignored; always 204.',
+          description: 'Takes the refresh token like /auth/refresh (and refuses the cookie from other origins likewise, 403 `origin_not_allowed`). Unknown tokens are ignored: 204.',
         },
       },
     )

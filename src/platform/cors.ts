@@ -1,0 +1,46 @@
+import { Elysia } from 'elysia'
+
+const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE'
+const ALLOW_HEADERS = 'authorization, content-type, x-ecosystem-id, x-request-id, last-event-id, idempotency-key'
+const EXPOSE_HEADERS = 'x-request-id, retry-after, location'
+/** How long a browser may reuse a preflight answer, in seconds. */
+const PREFLIGHT_MAX_AGE = '600'
+
+/**
+ * CORS for the exact origins of CORS_ORIGINS, with credentials (the refresh cookie). Origins not
+ * listed get no CORS headers, so their browsers keep the same-origin policy. Registered before the
+ * request context, so a preflight answers 204 before any body or auth check.
+ */
+export function cors(origins: readonly string[]) {
+  const allowed = new Set(origins)
+  const plugin = new Elysia({ name: 'cors' })
+  if (allowed.size === 0) return plugin
+  return plugin.onRequest(({ request, set }) => {
+    set.headers.vary = 'Origin'
+    const origin = request.headers.get('origin')
+    if (!origin || !allowed.has(origin)) return
+    set.headers['access-control-allow-origin'] = origin
+    set.headers['access-control-allow-credentials'] = 'true'
+    set.headers['access-control-expose-headers'] = EXPOSE_HEADERS
+    if (request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          ...(set.headers as Record<string, string>),
+          'access-control-allow-methods': ALLOW_METHODS,
+          'access-control-allow-headers': ALLOW_HEADERS,
+          'access-control-max-age': PREFLIGHT_MAX_AGE,
+        },
+      })
+    }
+  })
+}
+
+/**
+ * Whether a browser request may act with the refresh cookie: no Origin (not a browser, or a
+ * same-origin GET), the service's own origin, or a CORS origin. A cross-site page can send a
+ * body-less POST without a preflight, so cookie-authenticated routes check this themselves.
+ */
+export function originMayUseCookie(origin: string | null, publicUrl: string, corsOrigins: readonly string[]): boolean {
+  return origin === null || origin === new URL(publicUrl).origin || corsOrigins.includes(origin)
+}
