@@ -37,10 +37,18 @@ export function cors(origins: readonly string[]) {
 }
 
 /**
- * Whether a browser request may act with the refresh cookie: no Origin (not a browser, or a
- * same-origin GET), the service's own origin, or a CORS origin. A cross-site page can send a
- * body-less POST without a preflight, so cookie-authenticated routes check this themselves.
+ * Whether a browser request may act with the refresh cookie: no Origin (not a browser), one its
+ * browser marks same-origin (`Sec-Fetch-Site`, which no page can set: this holds under any host
+ * name the service is reached by, also one PUBLIC_URL does not name), the service's own origin, or
+ * a CORS origin. A cross-site page can send a body-less POST without a preflight, so
+ * cookie-authenticated routes check this themselves.
  */
-export function originMayUseCookie(origin: string | null, publicUrl: string, corsOrigins: readonly string[]): boolean {
-  return origin === null || origin === new URL(publicUrl).origin || corsOrigins.includes(origin)
+export function originMayUseCookie(headers: Record<string, string | undefined>, publicUrl: string, corsOrigins: readonly string[]): boolean {
+  const origin = headers.origin
+  return (
+    origin === undefined ||
+    headers['sec-fetch-site'] === 'same-origin' ||
+    origin === new URL(publicUrl).origin ||
+    corsOrigins.includes(origin)
+  )
 }

@@ -88,12 +88,16 @@ export function nextRefreshToken<P extends Record<string, unknown>>(parent: P) {
 /**
  * One statement that uses a refresh token up (`used_at is null` keeps it single-use, also under
  * concurrent presentations), extends its session while alive (never past `created_at + maxAge`, so
- * an active session still ends) and stores the next token's hash.
+ * an active session still ends) and stores the next token's hash. Alive also means younger than
+ * maxAge: a session signed in before the absolute lifetime existed, or while it was longer, may
+ * still hold a later `expires_at`.
  * Its row is the presented token's: none for an unknown token; `usedBy` null when it was already
  * used (a replay); `subjectId` null when its session is revoked or expired.
  */
 function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, name: string) {
   const now = sql`${sql.placeholder('now')}::timestamptz`
+  // float8: an int would overflow for a SESSION_MAX_AGE_SECONDS of 2^31 (68 years) or more.
+  const maxAge = sql`make_interval(secs => ${sql.placeholder('maxAge')}::float8)`
   const used = db.$with('used').as(
     db
       .update(refreshTokens)
@@ -105,9 +109,16 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, nam
     db
       .update(sessions)
       .set({
-        expiresAt: sql`least(${sql.placeholder('expiresAt')}::timestamptz, ${sessions.createdAt} + make_interval(secs => ${sql.placeholder('maxAge')}::int))`,
+        expiresAt: sql`least(${sql.placeholder('expiresAt')}::timestamptz, ${sessions.createdAt} + ${maxAge})`,
       })
-      .where(and(eq(sessions.id, sql`(select ${used.usedBy} from ${used})`), isNull(sessions.revokedAt), gt(sessions.expiresAt, now)))
+      .where(
+        and(
+          eq(sessions.id, sql`(select ${used.usedBy} from ${used})`),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, now),
+          gt(sessions.createdAt, sql`${now} - ${maxAge}`),
+        ),
+      )
       .returning({ liveId: sessions.id, subjectId: sessions.subjectId }),
   )
   const issued = db.$with('issued').as(
@@ -139,7 +150,7 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, nam
  */
 export class RotatingSessions {
   readonly channel: string
-  private readonly alive = new Map<string, { subjectId: string; until: number; expiresAt: Date }>()
+  private readonly alive = new Map<string, { subjectId: string; until: number; endsAt: Date }>()
   /** The rotation, prepared once: PostgreSQL then skips parsing and planning it. */
   private readonly rotation: ReturnType<typeof prepareRotation>
 
@@ -211,19 +222,29 @@ export class RotatingSessions {
     this.forget(payload)
   }
 
-  /** True while the session exists, is not revoked and has not expired. */
+  /** True while the session exists, is not revoked, has not expired and is younger than its maximum age. */
   async isAlive(sessionId: string, subjectId: string): Promise<boolean> {
     const { sessions } = this.tables
     const now = Date.now()
+    const clock = this.deps.now()
     const cached = this.alive.get(sessionId)
-    if (cached && cached.until > now && cached.subjectId === subjectId && cached.expiresAt > this.deps.now()) return true
+    if (cached && cached.until > now && cached.subjectId === subjectId && cached.endsAt > clock) return true
+    const maxAgeMs = this.options.maxAgeSeconds * 1000
     const [row] = await this.deps.db
-      .select({ subjectId: sessions.subjectId, expiresAt: sessions.expiresAt })
+      .select({ subjectId: sessions.subjectId, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
       .from(sessions)
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.deps.now())))
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, clock),
+          gt(sessions.createdAt, new Date(clock.getTime() - maxAgeMs)),
+        ),
+      )
     if (!row || row.subjectId !== subjectId) return false
     if (this.alive.size >= ALIVE_CACHE_LIMIT) this.alive.clear()
-    this.alive.set(sessionId, { subjectId, until: now + ALIVE_CACHE_MS, expiresAt: row.expiresAt })
+    const endsAt = new Date(Math.min(row.expiresAt.getTime(), row.createdAt.getTime() + maxAgeMs))
+    this.alive.set(sessionId, { subjectId, until: now + ALIVE_CACHE_MS, endsAt })
     return true
   }
 

@@ -88,6 +88,16 @@ describe('CORS_ORIGINS absent', () => {
     const noOrigin = await h.call('POST', '/auth/refresh', { headers: { cookie: `ecobase_refresh=${login.body.refreshToken}` } })
     expect(noOrigin.status).toBe(200)
   })
+
+  test('a same-origin page reached under a host PUBLIC_URL does not name may still use the cookie', async () => {
+    const user = await h.register()
+    const jar = (refreshToken: string) => `ecobase_refresh=${refreshToken}`
+    const other = 'http://127.0.0.1:3000'
+    const forged = await h.call('POST', '/auth/refresh', { headers: { origin: other, 'sec-fetch-site': 'cross-site', cookie: jar(user.refreshToken) } })
+    expect(forged.status).toBe(403)
+    const sameOrigin = await h.call('POST', '/auth/refresh', { headers: { origin: other, 'sec-fetch-site': 'same-origin', cookie: jar(user.refreshToken) } })
+    expect(sameOrigin.status).toBe(200)
+  })
 })
 
 describe('CORS_ORIGINS parsing', () => {

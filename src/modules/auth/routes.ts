@@ -36,11 +36,11 @@ export function authRoutes(deps: Deps, auth: AuthService) {
   type Jar = Record<string, { value?: unknown; set(o: object): unknown; remove(): unknown }>
   const keepRefresh = (cookie: Jar, refreshToken: string) =>
     cookie[REFRESH_COOKIE]!.set({ value: refreshToken, maxAge: deps.config.refreshTokenTtl, ...cookieOptions })
-  const presentedRefresh = (body: { refreshToken?: string } | null | undefined, cookie: Jar, origin: string | null) => {
+  const presentedRefresh = (body: { refreshToken?: string } | null | undefined, cookie: Jar, headers: Record<string, string | undefined>) => {
     if (body?.refreshToken) return body.refreshToken
     const fromCookie = cookie[REFRESH_COOKIE]?.value
     if (typeof fromCookie !== 'string' || !fromCookie) return undefined
-    if (!originMayUseCookie(origin, deps.config.publicUrl, deps.config.corsOrigins)) {
+    if (!originMayUseCookie(headers, deps.config.publicUrl, deps.config.corsOrigins)) {
       throw new AppError(403, 'origin_not_allowed', 'This origin may not use the refresh cookie (CORS_ORIGINS)')
     }
     return fromCookie
@@ -88,7 +88,7 @@ export function authRoutes(deps: Deps, auth: AuthService) {
     .post(
       '/refresh',
       async ({ body, cookie, headers }) => {
-        const raw = presentedRefresh(body, cookie as Jar, headers.origin ?? null)
+        const raw = presentedRefresh(body, cookie as Jar, headers)
         const issued = await auth.sessions.refresh(raw ?? '')
         keepRefresh(cookie as Jar, issued.refreshToken)
         return { token: issued.token, refreshToken: issued.refreshToken }
@@ -100,14 +100,14 @@ export function authRoutes(deps: Deps, auth: AuthService) {
           operationId: 'authRefresh',
           summary: 'Rotate the refresh token',
           description:
-            'Reads the refresh token from the JSON body `{ "refreshToken" }` or else from the `ecobase_refresh` cookie. Each refresh token works once; presenting a used one revokes its whole session (reuse detection). 401 `invalid_refresh_token` otherwise. The cookie is used only for requests without an `Origin` header or from the service\'s own origin or a CORS_ORIGINS origin (403 `origin_not_allowed` otherwise), since a cross-site page can post without a preflight.',
+            'Reads the refresh token from the JSON body `{ "refreshToken" }` or else from the `ecobase_refresh` cookie. Each refresh token works once; presenting a used one revokes its whole session (reuse detection). 401 `invalid_refresh_token` otherwise. The cookie is used only for requests without an `Origin` header, from the service\'s own origin (`PUBLIC_URL`, or any that the browser marks `Sec-Fetch-Site: same-origin`) or from a CORS_ORIGINS origin (403 `origin_not_allowed` otherwise), since a cross-site page can post without a preflight.',
         },
       },
     )
     .post(
       '/revoke',
       async ({ body, cookie, headers, status }) => {
-        const raw = presentedRefresh(body, cookie as Jar, headers.origin ?? null)
+        const raw = presentedRefresh(body, cookie as Jar, headers)
         if (raw) await auth.sessions.revokeByRefresh(raw)
         ;(cookie as Jar)[REFRESH_COOKIE]!.set({ value: '', maxAge: 0, ...cookieOptions })
         return status(204, undefined)
