@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { identifiers } from '../../src/modules/registry/schema'
 import { createPersona } from '../support/personas'
 import { addMember, provision, type Provisioned } from '../support/tenancy'
 
@@ -91,6 +92,25 @@ describe('identifiers', () => {
     expect(someoneElse.status).toBe(404)
     const missing = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.ghost', entityType: 'persona', entityId: crypto.randomUUID() } })
     expect(missing.status).toBe(404)
+  })
+
+  test('an identifier stops resolving when its entity is deleted or was never the namespace owner\'s (minted before the check)', async () => {
+    const persona = await createPersona(h, org.as(owner))
+    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.gone', entityType: 'persona', entityId: persona.id } })).status).toBe(201)
+    expect((await h.call('GET', '/registry/resolve/org.ns-org.gone')).status).toBe(200)
+    expect((await h.call('DELETE', `/persona/personas/${persona.id}`, org.as(owner))).status).toBe(204)
+    expect((await h.call('GET', '/registry/resolve/org.ns-org.gone')).status).toBe(404)
+
+    const stranger = await h.register()
+    const other = await provision(h, stranger)
+    const foreign = await createPersona(h, other.as(stranger))
+    await h.db.insert(identifiers).values([
+      { rdid: 'org.ns-org.legacy-foreign', entityType: 'persona', entityId: foreign.id, createdBy: owner.user.id },
+      { rdid: 'org.ns-org.legacy-app', entityType: 'app', entityId: crypto.randomUUID(), createdBy: owner.user.id },
+    ])
+    expect((await h.call('GET', '/registry/resolve/org.ns-org.legacy-foreign')).status).toBe(404)
+    expect((await h.call('GET', '/registry/resolve/org.ns-org.legacy-app')).status).toBe(404)
+    expect((await h.call('GET', `/registry/resolve/${other.namespace.rdid}.main`)).status).toBe(200)
   })
 
   test("OAuth clients are named under their registrant's personal namespace only", async () => {

@@ -24,9 +24,16 @@ export class IdentifierService {
     private readonly namespaces: NamespaceService,
   ) {}
 
+  /**
+   * Minted identifiers resolve only while their entity exists and still belongs to the owner of
+   * their namespace: one minted before minting checked ownership, or whose entity was deleted,
+   * answers 404 like an unknown one.
+   */
   async resolve(rdid: string) {
     const [row] = await this.deps.db.select().from(identifiers).where(eq(identifiers.rdid, rdid.toLowerCase()))
-    if (!row) throw new AppError(404, 'not_found', `No identifier ${rdid}`)
+    if (!row || !(SYSTEM_TYPES.has(row.entityType) || (await this.namesOwnEntity(row)))) {
+      throw new AppError(404, 'not_found', `No identifier ${rdid}`)
+    }
     return view(row)
   }
 
@@ -65,6 +72,13 @@ export class IdentifierService {
       if (isUniqueViolation(err)) throw new AppError(409, 'rdid_taken', 'This rdid is already registered')
       throw err
     }
+  }
+
+  private async namesOwnEntity(row: IdentifierRow): Promise<boolean> {
+    const lookup = this.owners.get(row.entityType)
+    const namespace = lookup && (await this.namespaces.containing(row.rdid))
+    const owner = namespace && (await lookup(row.entityId))
+    return Boolean(owner && namespace && (await this.belongs(owner, namespace)))
   }
 
   private async belongs(owner: EntityOwner, namespace: MintableNamespace): Promise<boolean> {

@@ -75,6 +75,18 @@ export class NamespaceService {
     return (await this.mintable(userId)).find((ns) => isUnder(rdid, ns.prefix)) ?? null
   }
 
+  /** The namespace `rdid` lies under, with its owner; null when none does. */
+  async containing(rdid: string): Promise<MintableNamespace | null> {
+    const [row] = await this.deps.db
+      .select()
+      .from(namespaces)
+      .where(sql`starts_with(${rdid}, ${namespaces.rdid} || '.')`)
+      .orderBy(sql`length(${namespaces.rdid}) desc`)
+      .limit(1)
+    if (!row) return null
+    return { prefix: row.rdid!, owner: row.ownerKind === 'organization' ? { organizationId: row.ownerId } : { userId: row.ownerId } }
+  }
+
   private async ensurePersonal(userId: string): Promise<NamespaceRow> {
     const existing = await this.personal(userId)
     if (existing) return existing
