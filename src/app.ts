@@ -1,7 +1,8 @@
 import { Elysia } from 'elysia'
 import type { Deps } from './deps'
 import { cors } from './platform/cors'
-import { AppError, errorBody } from './platform/errors'
+import { AppError, describeError, errorBody } from './platform/errors'
+import { throttledLog } from './platform/logger'
 import { requestContext } from './platform/http'
 import { openApiPlugin } from './platform/openapi'
 import { authRoutes } from './modules/auth/routes'
@@ -38,8 +39,8 @@ import pkg from '../package.json'
 export const API_DESCRIPTION = `Ecobase: a multi-tenant backend service (accounts, OAuth, chat, storage, ...).
 
 Errors answer \`{ "error": { "message", "code" } }\` with a stable snake_case code: \`validation_failed\` (400, the message names the field), \`invalid_json\` (400), \`unauthorized\` / \`token_expired\` (401), \`forbidden\` (403), \`not_found\` (404), \`payload_too_large\` (413), \`unsupported_media_type\` (415), \`rate_limited\` (429, with Retry-After), and per-route codes named in each operation.
-Request bodies are JSON (\`Content-Type: application/json\`); other media types get 415 before anything runs, so no HTML form can post to the API. The OAuth token endpoints also take form-encoded bodies, as OAuth clients send them.
-Lists answer \`{ items, total, page, pageSize }\`; \`page\` starts at 1, \`pageSize\` defaults to 20 and is at most 100.
+Request bodies are JSON objects (\`Content-Type: application/json\`); other media types get 415 before anything runs, so no HTML form can post to the API. Invalid JSON is 400 \`invalid_json\` and any other JSON value than an object 400 \`validation_failed\`, also on routes whose body is optional. A NUL character (\`\\u0000\`) anywhere in a body, path or query string is 400 \`validation_failed\`: text columns cannot store it. The OAuth token endpoints also take form-encoded bodies, as OAuth clients send them.
+Lists answer \`{ items, total, page, pageSize }\`; \`page\` starts at 1 and is at most 10,000 (narrow deeper lists with their filters), \`pageSize\` defaults to 20 and is at most 100.
 Every response carries \`X-Request-Id\` (the caller's, when it sends a well-formed one).
 Account access tokens live ACCESS_TOKEN_TTL_SECONDS (default 900 s).`
 
@@ -79,6 +80,7 @@ export function createApp(deps: Deps) {
   identifiers.acceptEntityType('user', async (id) => ((await auth.accounts.profiles([id])).has(id) ? { userId: id } : null))
   const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory), search: conversationSearchFor(search) })
 
+  const logUnhandled = throttledLog(deps.logger.error, 10)
   const app = new Elysia()
     .use(
       openApiPlugin({
@@ -91,7 +93,7 @@ export function createApp(deps: Deps) {
     )
     .use(cors(deps.config.corsOrigins))
     .use(requestContext(deps, { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`], formBodyPaths: FORM_BODY_PATHS }))
-    .onError({ as: 'global' }, ({ code, error, set, status }) => {
+    .onError({ as: 'global' }, ({ code, error, request, set, status }) => {
       if (error instanceof AppError) {
         if (error.headers) Object.assign(set.headers, error.headers)
         return status(error.status, { ...errorBody(error.code, error.message), ...error.extra })
@@ -106,7 +108,14 @@ export function createApp(deps: Deps) {
         case 'INVALID_COOKIE_SIGNATURE':
           return status(400, errorBody('invalid_cookie', 'A cookie is malformed'))
       }
-      deps.logger.error('unhandled error', { code: String(code), error: String((error as Error)?.stack ?? error) })
+      const described = describeError(error)
+      logUnhandled(`${described.error}:${described.message}`, 'unhandled error', {
+        requestId: set.headers['x-request-id'],
+        method: request.method,
+        path: new URL(request.url).pathname,
+        code: String(code),
+        ...described,
+      })
       return status(500, errorBody('internal_error', 'Internal server error'))
     })
     .use(systemRoutes(system))
@@ -137,7 +146,8 @@ export type App = ReturnType<typeof createApp>
 
 function validationMessage(error: unknown): string {
   const e = error as { type?: string; valueError?: { path?: string; message?: string }; message?: string }
-  const where = e.type ?? 'request'
+  // Elysia checks query parameters one by one as type `property`, without naming the parameter.
+  const where = e.type === 'property' ? 'query' : (e.type ?? 'request')
   const first = e.valueError
   if (!first) return `Invalid ${where}`
   const field = first.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : ''

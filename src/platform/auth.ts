@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import { AppError } from './errors'
+import { noteCaller } from './http'
 
 /** Who is calling. Later areas add kinds (customer, oauth) beside `user`. */
 export interface UserPrincipal {
@@ -50,6 +51,11 @@ export function requireScope<P extends Principal>(principal: P, scope: string): 
   return principal
 }
 
+function noted<P extends Principal>(request: Request, principal: P): P {
+  noteCaller(request, { principalId: principal.userId })
+  return principal
+}
+
 /**
  * `auth: true` on a route resolves `principal` or answers 401;
  * `admin: true` additionally requires the platform `admin` capability (403 otherwise);
@@ -60,20 +66,20 @@ export function authGuard(source: PrincipalSource) {
   return new Elysia({ name: 'auth-guard' }).macro({
     auth: {
       detail: { security: bearerSecurity },
-      async resolve({ headers }) {
-        return { principal: accountOnly(await source.resolveBearer(bearerToken(headers.authorization))) }
+      async resolve({ headers, request }) {
+        return { principal: noted(request, accountOnly(await source.resolveBearer(bearerToken(headers.authorization)))) }
       },
     },
     scope: (scope: string) => ({
       detail: { security: [...bearerSecurity, { oauth2: [scope] }] },
-      async resolve({ headers }: { headers: Record<string, string | undefined> }) {
-        return { principal: requireScope(await source.resolveBearer(bearerToken(headers.authorization)), scope) }
+      async resolve({ headers, request }: { headers: Record<string, string | undefined>; request: Request }) {
+        return { principal: noted(request, requireScope(await source.resolveBearer(bearerToken(headers.authorization)), scope)) }
       },
     }),
     admin: {
       detail: { security: bearerSecurity },
-      async resolve({ headers }) {
-        const principal = accountOnly(await source.resolveBearer(bearerToken(headers.authorization)))
+      async resolve({ headers, request }) {
+        const principal = noted(request, accountOnly(await source.resolveBearer(bearerToken(headers.authorization))))
         if (!(await source.capabilities(principal)).includes('admin')) {
           throw new AppError(403, 'forbidden', 'This operation needs the admin capability')
         }

@@ -32,3 +32,23 @@ export function errorBody(code: string, message: string) {
 export function errors<const S extends number>(...statuses: S[]): { [K in S]: typeof ErrorBody } {
   return Object.fromEntries(statuses.map((s) => [s, ErrorBody])) as { [K in S]: typeof ErrorBody }
 }
+
+/**
+ * What a log line may say about an unexpected error: its kind, message and where it was thrown. A
+ * failed query is described by the database's error and the SQL text, never its parameters (they
+ * carry user input, token hashes, personal data).
+ */
+export function describeError(error: unknown): { error: string; message: string; sqlState?: string; query?: string; at: string[] } {
+  const e = error instanceof Error ? error : new Error(String(error))
+  const failedQuery = 'query' in e && 'params' in e
+  const cause = failedQuery && e.cause instanceof Error ? e.cause : null
+  const shown = cause ?? e
+  const sqlState = (shown as { code?: unknown }).code
+  return {
+    error: failedQuery ? `${e.name}: ${shown.name}` : e.name,
+    message: failedQuery && !cause ? 'query failed' : shown.message.slice(0, 500),
+    ...(typeof sqlState === 'string' ? { sqlState } : {}),
+    ...(failedQuery ? { query: String((e as { query: unknown }).query).slice(0, 500) } : {}),
+    at: (e.stack ?? '').split('\n').filter((line) => line.startsWith('    at ')).slice(0, 6).map((line) => line.trim()),
+  }
+}

@@ -4,6 +4,18 @@ import { AppError } from './errors'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
+/** Who a request acted as, noted by the auth and tenancy guards for its log line. */
+export interface Caller {
+  principalId?: string
+  ecosystemId?: string
+}
+const callers = new WeakMap<Request, Caller>()
+
+/** Records the principal and ecosystem a request resolved to (request log line). */
+export function noteCaller(request: Request, caller: Caller): void {
+  callers.set(request, { ...callers.get(request), ...caller })
+}
+
 /**
  * Request id (echoed as X-Request-Id), the body-size limit, and one JSON log line per request.
  * The path is logged without its query string, which may carry credentials.
@@ -13,6 +25,10 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
  * Bodies are JSON: any other Content-Type is refused (415) before parsing, except on raw paths and
  * `formBodyPaths` (exact paths whose routes parse forms themselves). So no HTML form on another
  * site can post to the API (a `text/plain` form body shaped like JSON included).
+ * Parsed bodies are checked here, once for every route, before validation: invalid JSON is 400
+ * `invalid_json` (also where the body is optional), anything but an object is 400
+ * `validation_failed` (Elysia would turn `[{}]` or `"x"` into `{}` for an all-optional schema), and
+ * so is a NUL character anywhere in a body, path or query string: PostgreSQL cannot store it.
  */
 export function requestContext(deps: Pick<Deps, 'config' | 'logger'>, options: { rawBodyPaths?: string[]; formBodyPaths?: string[] } = {}) {
   const rawBodyPaths = options.rawBodyPaths ?? []
@@ -43,18 +59,51 @@ export function requestContext(deps: Pick<Deps, 'config' | 'logger'>, options: {
       if (length > 0 && !isJson(request.headers.get('content-type')) && !isRawBody(request.url) && !takesForm(request.url)) {
         throw new AppError(415, 'unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json)')
       }
+      if (request.url.includes('%00')) throw nulRefused('the path or query string')
+    })
+    .onTransform({ as: 'global' }, ({ body, request }) => {
+      if (isRawBody(request.url)) return
+      if (body === undefined) {
+        // Elysia drops a body that fails to parse where the schema makes the body optional.
+        const sent = Number(request.headers.get('content-length') ?? 0) > 0 && request.method !== 'GET' && request.method !== 'HEAD'
+        if (sent && isJson(request.headers.get('content-type')) && !takesForm(request.url)) throw invalidJson()
+        return
+      }
+      // Form-body routes hand over their own parse result (an object); JSON bodies are what the client sent.
+      if (!takesForm(request.url) && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+        throw new AppError(400, 'validation_failed', 'body: the request body must be a JSON object')
+      }
+      if (hasNul(body)) throw nulRefused('the request body')
     })
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
       const info = started.get(request)
-      deps.logger.info('request', {
+      const path = new URL(request.url).pathname
+      // Load balancers poll /health every few seconds: at info level it would drown the real traffic.
+      const log = path === '/health' ? deps.logger.debug : deps.logger.info
+      log('request', {
         requestId: info?.id,
         method: request.method,
-        path: new URL(request.url).pathname,
+        path,
+        ...callers.get(request),
         status: typeof set.status === 'number' ? set.status : 200,
         durationMs: info ? Math.round((performance.now() - info.at) * 10) / 10 : undefined,
       })
     })
 }
+
+const invalidJson = () => new AppError(400, 'invalid_json', 'The request body is not valid JSON')
+
+/** Whether a NUL character stands in any string (key or value) of a parsed body. */
+function hasNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\0')
+  if (Array.isArray(value)) return value.some(hasNul)
+  if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) if (key.includes('\0') || hasNul(inner)) return true
+  }
+  return false
+}
+
+const nulRefused = (where: string) => new AppError(400, 'validation_failed', `${where} contains a NUL character (\\u0000), which is not allowed`)
 
 /** `application/json`, with or without parameters such as charset; in lower case, as Elysia's parser matches it. */
 function isJson(contentType: string | null): boolean {

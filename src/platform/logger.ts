@@ -17,3 +17,29 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
   }
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }
 }
+
+/**
+ * Logs at most `perMinute` lines per key (e.g. an error's kind and message) each minute; the first
+ * line after a quiet spell says how many were suppressed. So a flood of requests that all fail the
+ * same way cannot turn into a flood of log lines.
+ */
+export function throttledLog(log: (msg: string, fields?: Record<string, unknown>) => void, perMinute: number, now: () => number = Date.now) {
+  const windows = new Map<string, { start: number; count: number; suppressed: number }>()
+  return (key: string, msg: string, fields: Record<string, unknown>) => {
+    const t = now()
+    let w = windows.get(key)
+    if (!w || t - w.start >= 60_000) {
+      const suppressed = w?.suppressed ?? 0
+      if (windows.size >= 1000) windows.clear()
+      w = { start: t, count: 0, suppressed: 0 }
+      windows.set(key, w)
+      if (suppressed) fields = { ...fields, suppressedBefore: suppressed }
+    }
+    if (w.count >= perMinute) {
+      w.suppressed++
+      return
+    }
+    w.count++
+    log(msg, fields)
+  }
+}

@@ -1,7 +1,10 @@
 import { t, type TSchema } from 'elysia'
 
+/** Deeper pages cost a scan of every row before them; narrow the list with its filters instead. */
+export const MAX_PAGE = 10_000
+
 export const PageQuery = t.Object({
-  page: t.Optional(t.Integer({ minimum: 1, default: 1, description: 'Page number, starting at 1' })),
+  page: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, starting at 1 (at most ${MAX_PAGE})` })),
   pageSize: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page (1-100)' })),
 })
 

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { AccessTokens } from './jwt'
 import { accountOnly, bearerSecurity, bearerToken, type PrincipalSource } from './auth'
 import { AppError } from './errors'
+import { noteCaller } from './http'
 
 export type Role = 'owner' | 'admin' | 'member'
 /** What a route needs: `customer` admits customers and team members acting as customers. */
@@ -86,8 +87,10 @@ export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSourc
   return new Elysia({ name: 'tenancy-guard' }).macro({
     tenant: (level: TenantLevel) => ({
       detail: { security: bearerSecurity, parameters: [ecosystemHeaderDoc] },
-      async resolve({ headers }) {
-        return { tenant: await resolveTenant(level, headers, deps) }
+      async resolve({ headers, request }) {
+        const tenant = await resolveTenant(level, headers, deps)
+        noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
+        return { tenant }
       },
     }),
   })
