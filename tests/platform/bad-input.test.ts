@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { createHarness, type Harness } from '../support/harness'
+import { provision } from '../support/tenancy'
+
+/**
+ * Walks every operation of the published OpenAPI document and sends what a careless or hostile
+ * client would: NUL characters, huge and non-finite numbers, wrong JSON kinds, truncated JSON,
+ * overlong strings, in path, query and body, with and without credentials. No answer may be 5xx.
+ */
+let h: Harness
+let creds: { token: string; headers: Record<string, string> }
+beforeAll(async () => {
+  h = await createHarness()
+  await signIn()
+})
+afterAll(() => h.close())
+
+async function signIn() {
+  const owner = await h.register()
+  const org = await provision(h, owner)
+  creds = { token: owner.token, headers: { 'x-ecosystem-id': org.ecosystem.id } }
+}
+
+type Param = { name: string; in: string; schema?: { type?: string | string[] } }
+type Operation = { parameters?: Param[]; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, { type?: string | string[] }> } }> } }
+
+const PATH_VALUES = ['%00', crypto.randomUUID(), 'x'.repeat(600), '-1', '1e309', "'%3B drop table x%3B--", '..%2F..%2Fetc']
+const QUERY_VALUES = ['%00', '1000000000000000000', '-1', '1e309', 'NaN', 'x'.repeat(3000), 'eq.%00', 'in.(', '%5B%5D']
+const RAW_BODIES = ['[{}]', 'null', '"a string"', '5', '{"truncated": "', '{"a":', '\u0000', '{"__proto__": {"x": 1}}']
+
+function wrongValues(type: string | string[] | undefined): unknown[] {
+  const kind = Array.isArray(type) ? type[0] : type
+  if (kind === 'integer' || kind === 'number') return [1e300, -1e18, 1.5, '12', null, { n: 1 }]
+  if (kind === 'boolean') return ['true', 0, null]
+  if (kind === 'array') return [[{ a: '\u0000' }], 'x', Array.from({ length: 2000 }, () => 'x')]
+  if (kind === 'object') return [[], 'x', { nested: '\u0000' }]
+  return ['\u0000', 'a\u0000b', 'x'.repeat(100_000), { not: 'a string' }, 12, null, '\ud800']
+}
+
+function bodiesFor(op: Operation): string[] {
+  const props = op.requestBody?.content?.['application/json']?.schema?.properties ?? {}
+  const bodies = [...RAW_BODIES]
+  for (const [name, schema] of Object.entries(props)) {
+    for (const value of wrongValues(schema.type)) bodies.push(JSON.stringify({ [name]: value }))
+  }
+  return bodies
+}
+
+test('no operation answers 5xx to hostile input, with or without credentials', async () => {
+  const doc = (await h.call('GET', '/openapi/json')).body as { paths: Record<string, Record<string, Operation>> }
+  const failures: string[] = []
+  let sent = 0
+  for (const [template, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      const params = op.parameters ?? []
+      const paths = PATH_VALUES.map((v) => template.replace(/\{[^}]+\}/g, v))
+      const queries = params.filter((p) => p.in === 'query').flatMap((p) => QUERY_VALUES.map((v) => `${p.name}=${v}`))
+      const requests: { path: string; body?: string }[] = [
+        ...paths.map((path) => ({ path })),
+        ...queries.map((q) => ({ path: `${paths[1]}?${q}` })),
+        ...(op.requestBody ? bodiesFor(op).map((body) => ({ path: paths[1]!, body })) : []),
+      ]
+      for (const { path, body } of requests) {
+        for (const withCreds of [false, true]) {
+          const res = await h.call(method.toUpperCase(), path, {
+            ...(withCreds ? creds : {}),
+            ...(body !== undefined ? { body, headers: { ...(withCreds ? creds.headers : {}), 'content-type': 'application/json' } } : {}),
+          })
+          sent++
+          if (res.status >= 500) failures.push(`${method.toUpperCase()} ${path.slice(0, 120)} ${body?.slice(0, 80) ?? ''} → ${res.status}`)
+        }
+      }
+      // Some operations end the session (revoke-all, change-password): sign in again for the next.
+      if ((await h.call('GET', '/auth/me', { token: creds.token })).status !== 200) await signIn()
+    }
+  }
+  expect(sent).toBeGreaterThan(2000)
+  expect(failures).toEqual([])
+}, 120_000)
