@@ -37,6 +37,7 @@ export const EnvSchema = T.Object({
   REDIS_URL: T.Optional(T.String({ pattern: '^rediss?://' })),
   MAX_BODY_BYTES: T.Optional(Positive),
   JOBS: T.Optional(Flag),
+  SHUTDOWN_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 0, maximum: 3600 })),
   STORAGE_DRIVER: T.Optional(T.Union([T.Literal('local'), T.Literal('s3')])),
   STORAGE_URL_TTL_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 604800 })),
   STORAGE_DEFAULT_QUOTA_BYTES: T.Optional(T.Integer({ minimum: 0 })),
@@ -89,6 +90,8 @@ export interface Config {
   redisUrl: string | null
   maxBodyBytes: number
   jobs: boolean
+  /** On SIGTERM/SIGINT, how long in-flight requests (and chat streams) may take to finish before they are cut. */
+  shutdownTimeoutSeconds: number
   storage: StorageConfig
   /** The OpenAI-compatible service from the environment; both null = none configured. */
   openai: { baseUrl: string | null; apiKey: string | null }
@@ -139,7 +142,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const first = Value.Errors(EnvSchema, converted).First()
   if (first) {
     const name = first.path.replace(/^\//, '')
-    throw new ConfigError(`invalid ${name}=${JSON.stringify(raw[name] ?? '')}: ${first.message}`)
+    const value = String(raw[name] ?? '')
+    const shown = isSecret(name, value) ? `${name} (value not shown: it may be a secret)` : `${name}=${JSON.stringify(value)}`
+    throw new ConfigError(`invalid ${shown}: ${allowedValues(name) ?? first.message}`)
   }
   const e = converted as Env
   const port = e.PORT ?? 3000
@@ -176,6 +181,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     maxBodyBytes: e.MAX_BODY_BYTES ?? 1024 * 1024,
     jobs: (e.JOBS ?? 'on') === 'on',
+    shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,
     storage: storageConfig(e),
     openai: { baseUrl: e.OPENAI_BASE_URL?.replace(/\/+$/, '') ?? null, apiKey: e.OPENAI_API_KEY ?? null },
     chat: {
@@ -192,6 +198,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     gitCommit: e.GIT_COMMIT ?? null,
     logLevel: e.LOG_LEVEL ?? 'info',
   })
+}
+
+/** Settings whose values are credentials, or URLs that carry them, are never echoed in an error. */
+function isSecret(name: string, value: string): boolean {
+  return /SECRET|KEY|TOKEN|PASSWORD|PASS$/.test(name) || (name.endsWith('_URL') && /\/\/[^/]*@/.test(value))
+}
+
+/** `expected one of a, b, c` for settings that take one of a few words. */
+function allowedValues(name: string): string | null {
+  const schema = (EnvSchema.properties as Record<string, { anyOf?: { const?: unknown }[] }>)[name]
+  const words = schema?.anyOf?.map((s) => s.const).filter((c) => typeof c === 'string')
+  return words?.length ? `expected one of ${words.join(', ')}` : null
 }
 
 function corsOrigins(value: string | undefined): string[] {

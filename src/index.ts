@@ -2,38 +2,58 @@ import { startJobs } from '../jobs'
 import { createApp } from './app'
 import { BootError, buildDeps, loadConfig, openDatabase } from './boot'
 import { ConfigError } from './config'
+import { ensureWritableDir, LifecycleError, lockDataDir, portTaken } from './platform/lifecycle'
 import { createLogger } from './platform/logger'
 
-// boot: config -> database (migrate) -> app -> jobs -> listen. Any failure is one clear line and exit 1.
+// boot: config -> data dir (lock) -> database (migrate) -> app -> jobs -> listen. Any failure is one clear line and exit 1.
 try {
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
   const started = performance.now()
+  ensureWritableDir(config.dataDir)
+  // Held until the process ends: the kernel releases it, also on kill -9.
+  if (!config.databaseUrl) lockDataDir(config.dataDir)
   const database = await openDatabase(config)
   const deps = buildDeps(config, database, { logger })
   const app = createApp(deps)
-  await app.followRevocations()
+  const stopFollowing = await app.followRevocations()
   const stopJobs = startJobs(deps)
   // The local object store takes uploads itself; JSON routes keep MAX_BODY_BYTES (platform/http).
   const maxRequestBodySize = config.storage.driver === 'local' ? Math.max(config.maxBodyBytes, config.storage.maxUploadBytes) : config.maxBodyBytes
-  app.listen({ port: config.port, hostname: config.host, maxRequestBodySize })
+  try {
+    // Elysia asks Bun for SO_REUSEPORT, which would let a second server share the port and split the traffic.
+    app.listen({ port: config.port, hostname: config.host, maxRequestBodySize, reusePort: false })
+  } catch (err) {
+    throw portTaken(err, config.host, config.port) ?? err
+  }
+  const server = app.server!
   logger.info('ecobase listening', {
-    url: `http://${config.host}:${app.server?.port}`,
+    url: `http://${config.host}:${server.port}`,
     database: database.kind === 'pglite' ? 'embedded PGlite (DATA_DIR)' : 'PostgreSQL (DATABASE_URL)',
     vector: database.vector,
     bootMs: Math.round(performance.now() - started),
   })
-  const stop = async () => {
+
+  let stopping = false
+  /** Stops accepting, lets in-flight requests and streams finish within the deadline, then closes everything. */
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    const from = performance.now()
     stopJobs()
-    await app.stop()
+    const deadline = Bun.sleep(config.shutdownTimeoutSeconds * 1000).then(() => false)
+    const drained = await Promise.race([server.stop(false).then(() => true), deadline])
+    if (!drained) await server.stop(true)
+    await stopFollowing()
     await deps.rateLimits.close()
     await database.close()
+    logger.info('ecobase stopped', { signal, drained, stopMs: Math.round(performance.now() - from) })
     process.exit(0)
   }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof BootError) {
+  if (err instanceof ConfigError || err instanceof BootError || err instanceof LifecycleError) {
     console.error(`ecobase: ${err.message}`)
     process.exit(1)
   }

@@ -1,51 +1,17 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
+import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
 
-const root = join(import.meta.dir, '..', '..')
-const dirs: string[] = []
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
-
-function tempDir() {
-  const dir = mkdtempSync(join(tmpdir(), 'ecobase-boot-'))
-  dirs.push(dir)
-  return dir
-}
-
-function start(env: Record<string, string>) {
-  return Bun.spawn([process.execPath, 'src/index.ts'], {
-    cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', JOBS: 'off', HOST: '127.0.0.1', ...env },
-    stdout: 'pipe',
-    stderr: 'pipe',
-  })
-}
-
-async function untilHealthy(port: number, proc: Bun.Subprocess, ms = 20_000) {
-  const deadline = Date.now() + ms
-  while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`)
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`)
-      if (res.ok) return
-    } catch {}
-    await Bun.sleep(50)
-  }
-  throw new Error('server did not become healthy')
-}
-
-const freePort = () => {
-  const s = Bun.serve({ port: 0, fetch: () => new Response() })
-  const port = s.port!
-  s.stop(true)
-  return port
-}
+afterAll(cleanUp)
 
 describe('boot', () => {
   test.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 'DATABASE_URL'],
+    // A directory under a regular file cannot be made, even by root.
+    [{ DATA_DIR: `${import.meta.path}/data` }, 'DATA_DIR'],
+    [{ AUTH_SECRET: 'hunter2-short' }, 'AUTH_SECRET (value not shown'],
   ])('a bad value %j stops boot with one line naming the variable and a non-zero exit', async (env, name) => {
     const proc = start({ DATA_DIR: tempDir(), ...env })
     const code = await proc.exited
@@ -54,6 +20,7 @@ describe('boot', () => {
     const lines = stderr.trim().split('\n')
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain(name)
+    expect(lines[0]).not.toContain('hunter2')
   })
 
   test('with no configuration it serves on embedded PGlite, keeps a generated key, and sessions survive a restart', async () => {

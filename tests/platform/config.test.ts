@@ -51,7 +51,26 @@ describe('loadConfig', () => {
       error = err
     }
     expect(error).toBeInstanceOf(ConfigError)
-    expect((error as Error).message).toStartWith(`invalid ${name}=`)
+    expect((error as Error).message).toStartWith(`invalid ${name}`)
+  })
+
+  test.each([
+    ['AUTH_SECRET', 'a-secret-hunter2-too-short'],
+    ['DATABASE_URL', 'mysql://admin:hunter2-password@db.internal/app'],
+    ['REDIS_URL', 'http://user:hunter2-password@cache.internal'],
+  ])('the value of %s is never echoed, though the variable is named', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(`invalid ${name} (value not shown`)
+    try {
+      loadConfig({ [name]: value })
+    } catch (err) {
+      expect((err as Error).message).not.toContain('hunter2')
+    }
+  })
+
+  test('settings that take one of a few words list them', () => {
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow('invalid LOG_LEVEL="loud": expected one of debug, info, warn, error, silent')
+    expect(() => loadConfig({ STORAGE_DRIVER: 's4' })).toThrow('invalid STORAGE_DRIVER="s4": expected one of local, s3')
+    expect(() => loadConfig({ PERSONA_SERVICE_PRIVATE_ADDRESSES: 'yes' })).toThrow('expected one of deny, allow')
   })
 })
 

@@ -1,0 +1,84 @@
+import { afterAll, describe, expect, test } from 'bun:test'
+import { resolve } from 'node:path'
+import { startFakeOpenAi } from '../support/fake-openai'
+import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
+
+// Real processes on the embedded database (the data-directory lock is the embedded mode's); the
+// database the suite runs against does not matter here.
+afterAll(cleanUp)
+
+const oneLine = async (proc: Bun.Subprocess) => (await new Response(proc.stderr as ReadableStream).text()).trim().split('\n')
+
+describe('one process per embedded data directory', () => {
+  test('a second server on the same DATA_DIR refuses to start, naming the directory and the holder; kill -9 frees it', async () => {
+    const dataDir = tempDir()
+    const [portA, portB] = [freePort(), freePort()]
+    const a = start({ DATA_DIR: dataDir, PORT: String(portA) })
+    await untilHealthy(portA, a)
+    const b = start({ DATA_DIR: dataDir, PORT: String(portB) })
+    expect(await b.exited).toBe(1)
+    const lines = await oneLine(b)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(resolve(dataDir))
+    expect(lines[0]).toContain(`pid ${a.pid}`)
+
+    a.kill('SIGKILL')
+    await a.exited
+    const c = start({ DATA_DIR: dataDir, PORT: String(portB) })
+    await untilHealthy(portB, c)
+    c.kill('SIGTERM')
+    expect(await c.exited).toBe(0)
+  }, 60_000)
+})
+
+describe('a busy port', () => {
+  test('is refused with one line naming it, instead of sharing it with the process that holds it', async () => {
+    // Another Ecobase asks for SO_REUSEPORT too: without the fix the kernel lets both listen and splits the traffic.
+    const holder = Bun.serve({ hostname: '127.0.0.1', port: 0, reusePort: true, fetch: () => new Response('other') })
+    try {
+      const proc = start({ DATA_DIR: tempDir(), PORT: String(holder.port) })
+      expect(await proc.exited).toBe(1)
+      expect(await oneLine(proc)).toEqual([`ecobase: PORT ${holder.port} on 127.0.0.1 is already in use by another process`])
+    } finally {
+      holder.stop(true)
+    }
+  }, 30_000)
+})
+
+describe('SIGTERM drains', () => {
+  test('requests and a chat stream in flight finish; then one log line and exit 0', async () => {
+    const fake = startFakeOpenAi()
+    const port = freePort()
+    const base = `http://127.0.0.1:${port}`
+    const proc = start({ DATA_DIR: tempDir(), PORT: String(port), LOG_LEVEL: 'info', OPENAI_BASE_URL: fake.url, SHUTDOWN_TIMEOUT_SECONDS: '20' })
+    try {
+      await untilHealthy(port, proc)
+      const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+      const owner = await (await post('/auth/register', { email: 'drain@example.test', password: 'drain-password', name: 'Drain' })).json()
+      const org = await (await post('/registry/organizations', { slug: 'drain', name: 'Drain' }, { authorization: `Bearer ${owner.token}` })).json()
+      const as = { authorization: `Bearer ${owner.token}`, 'x-ecosystem-id': org.ecosystem.id }
+      const conversation = await (await post('/chat/conversations', { model: 'slow' }, as)).json()
+
+      // The `slow` model streams 200 pieces over about 4 s; registrations hash a password each.
+      const stream = await post(`/chat/conversations/${conversation.id}/messages`, { message: 'take your time' }, as)
+      expect(stream.status).toBe(200)
+      const reading = stream.text()
+      const registrations = Array.from({ length: 6 }, (_, i) => post('/auth/register', { email: `late${i}@example.test`, password: 'drain-password', name: 'Late' }))
+      await Bun.sleep(100)
+      proc.kill('SIGTERM')
+
+      const statuses = await Promise.all(registrations.map(async (r) => (await r).status))
+      expect(statuses).toEqual([201, 201, 201, 201, 201, 201])
+      const sse = await reading
+      expect(sse.match(/event: token/g)?.length).toBe(200)
+      expect(sse).toContain('event: done')
+      expect(await proc.exited).toBe(0)
+      const out = (await new Response(proc.stdout as ReadableStream).text()).trim().split('\n').map((l) => JSON.parse(l))
+      expect(out.filter((l) => l.msg === 'ecobase stopped')).toEqual([expect.objectContaining({ signal: 'SIGTERM', drained: true })])
+      await expect(fetch(`${base}/health`)).rejects.toThrow()
+    } finally {
+      await fake.stop()
+    }
+  }, 60_000)
+})
