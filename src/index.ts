@@ -12,7 +12,7 @@ try {
   const started = performance.now()
   ensureWritableDir(config.dataDir)
   // Held until the process ends: the kernel releases it, also on kill -9.
-  if (!config.databaseUrl) lockDataDir(config.dataDir)
+  if (!config.databaseUrl) lockDataDir(config.dataDir, logger.warn)
   const database = await openDatabase(config)
   const deps = buildDeps(config, database, { logger })
   const app = createApp(deps)

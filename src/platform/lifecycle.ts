@@ -7,7 +7,20 @@ export class LifecycleError extends Error {}
 
 const LOCK_EX = 2
 const LOCK_NB = 4
-let libc: { symbols: { flock(fd: number, op: number): number } } | null = null
+/** Where flock(2) lives: glibc, musl, macOS. */
+const LIBC_NAMES = process.platform === 'darwin' ? ['libc.dylib'] : ['libc.so.6', 'libc.so', 'libc.musl-x86_64.so.1', 'libc.musl-aarch64.so.1']
+type Flock = (fd: number, op: number) => number
+let flock: Flock | null | undefined
+
+function loadFlock(): Flock | null {
+  for (const name of LIBC_NAMES) {
+    try {
+      const lib = dlopen(name, { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } })
+      return (fd, op) => lib.symbols.flock(fd, op)
+    } catch {}
+  }
+  return null
+}
 
 /**
  * Makes DATA_DIR (and its parents) or says in one line why it cannot be written: the first thing
@@ -28,11 +41,15 @@ export function ensureWritableDir(dir: string): void {
  * would overwrite the other's writes. The kernel releases the lock when the process ends, however
  * it ends (kill -9 included); the pid inside only names the holder in the refusal.
  */
-export function lockDataDir(dir: string): { release(): void } {
+export function lockDataDir(dir: string, warn: (msg: string, fields?: Record<string, unknown>) => void): { release(): void } {
   const file = join(dir, 'ecobase.lock')
   const fd = openSync(file, 'a+')
-  libc ??= dlopen('libc.so.6', { flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 } })
-  if (libc.symbols.flock(fd, LOCK_EX | LOCK_NB) !== 0) {
+  if (flock === undefined) flock = loadFlock()
+  if (!flock) {
+    warn('DATA_DIR is not locked: no flock(2) on this platform; run one server per data directory', { platform: process.platform })
+    return { release: () => closeSync(fd) }
+  }
+  if (flock(fd, LOCK_EX | LOCK_NB) !== 0) {
     const holder = readFileSync(file, 'utf8').trim()
     closeSync(fd)
     throw new LifecycleError(`DATA_DIR ${resolve(dir)} is in use by another Ecobase process${holder ? ` (pid ${holder})` : ''}; one server per embedded data directory`)
