@@ -10,6 +10,7 @@ import { AuthService } from './modules/auth/service'
 import { chatRoutes } from './modules/chat/routes'
 import { ChatService } from './modules/chat/service'
 import { customerRoutes } from './modules/customer/routes'
+import { DATA_RESOURCES, dataRoutes } from './modules/data/routes'
 import { oauthSecuritySchemes } from './modules/oauth/model'
 import { oauthRoutes } from './modules/oauth/routes'
 import { FORM_BODY_PATHS } from './modules/oauth/routes/token'
@@ -34,6 +35,7 @@ import { systemRoutes } from './modules/system/routes'
 import { SystemService } from './modules/system/service'
 import { teamRoutes } from './modules/team/routes'
 import { TeamService } from './modules/team/service'
+import { USERDATA_RESOURCES, userdataRoutes } from './modules/userdata/routes'
 import pkg from '../package.json'
 
 export const API_DESCRIPTION = `Ecobase: a multi-tenant backend service (accounts, OAuth, chat, storage, ...).
@@ -130,6 +132,8 @@ export function createApp(deps: Deps) {
     .use(chatRoutes(deps, chat, auth, customers))
     .use(personaMemoryRoutes(deps, personaMemory, auth, customers))
     .use(searchRoutes(deps, search, auth, customers))
+    .use(dataRoutes(deps, auth, customers))
+    .use(userdataRoutes(deps, auth, customers))
 
   /** Subscribes every session kind to revocations, and the ecosystem cache to renames and deletions, made by other replicas (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {
@@ -139,7 +143,9 @@ export function createApp(deps: Deps) {
     }
   }
 
-  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search }, followRevocations })
+  /** The table-derived resources, in dependency order (the cross-tenant suite walks them). */
+  const derived = [...DATA_RESOURCES, ...USERDATA_RESOURCES]
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search }, followRevocations, derived })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -16,8 +16,14 @@ export const INDEXED_CHARS = 100_000
 
 export const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' })
 
-/** The generated-column expression indexing `column` (a column name of the same table). */
-export const searchVector = (column: string): SQL => sql.raw(`to_tsvector('${SEARCH_CONFIG}', left("${column}", ${INDEXED_CHARS}))`)
+/**
+ * The generated-column expression indexing `columns` (names of the same table), joined by a space.
+ * `||` with coalesce rather than concat_ws, which PostgreSQL does not count as immutable.
+ */
+export const searchVector = (...columns: [string, ...string[]]): SQL => {
+  const text = columns.length === 1 ? `"${columns[0]}"` : columns.map((c) => `coalesce("${c}", '')`).join(` || ' ' || `)
+  return sql.raw(`to_tsvector('${SEARCH_CONFIG}', left(${text}, ${INDEXED_CHARS}))`)
+}
 
 // A literal: a constant when PostgreSQL plans the statement.
 const CONFIG = sql.raw(`'${SEARCH_CONFIG}'::regconfig`)

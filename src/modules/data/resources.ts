@@ -1,0 +1,76 @@
+import { and, eq, isNull, sql } from 'drizzle-orm'
+import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
+import { t } from 'elysia'
+import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
+import { isAdmin, type ResourceSpec } from '../../platform/crud/resource'
+import { AppError } from '../../platform/errors'
+import { documentBlocks, documents } from './schema'
+
+const times = { createdAt: Timestamp, updatedAt: Timestamp }
+
+export const DataDocument = t.Omit(createSelectSchema(documents, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'DataDocument' })
+const DocumentWrite = t.Pick(createInsertSchema(documents, { title: () => t.String({ minLength: 1, maxLength: 500 }) }), ['title'])
+
+export const documentsResource = {
+  schema: 'data',
+  resource: 'documents',
+  table: documents,
+  row: DataDocument,
+  create: t.Object(DocumentWrite.properties, { title: 'DataDocumentCreate' }),
+  patch: t.Partial(t.Object(DocumentWrite.properties), { title: 'DataDocumentPatch', minProperties: 1 }),
+  access: 'own',
+  filterable: { title: 'text', createdAt: 'timestamp', updatedAt: 'timestamp' },
+  sortable: ['createdAt', 'updatedAt', 'title'],
+  defaultSort: [{ column: 'createdAt', descending: true }],
+  softDelete: true,
+  hooks: {
+    // The document is soft-deleted; its blocks go for good, in the same transaction.
+    afterDelete: async (tx, _tenant, id) => {
+      await tx.delete(documentBlocks).where(eq(documentBlocks.documentId, id))
+    },
+  },
+  example: () => ({ title: 'Probe document' }),
+  description: "A customer's documents, made of blocks (`/data/document_blocks`); deleting one deletes its blocks.",
+} as const satisfies ResourceSpec<'data', 'documents', typeof DataDocument, any, any>
+
+const BLOCK_TYPES = ['paragraph', 'heading', 'list_item', 'code', 'quote'] as const
+const Position = t.String({
+  pattern: '^[0-9A-Za-z]{1,64}$',
+  description: 'Sorts byte-wise (0-9 < A-Z < a-z): to insert between two blocks, pick a string between their positions (fractional indexing), no renumbering',
+})
+export const DataDocumentBlock = t.Omit(createSelectSchema(documentBlocks, times), ['search'], { title: 'DataDocumentBlock' })
+const BlockWrite = t.Pick(
+  createInsertSchema(documentBlocks, {
+    blockType: () => t.Union(BLOCK_TYPES.map((b) => t.Literal(b))),
+    position: () => Position,
+    content: () => t.String({ maxLength: 100_000 }),
+  }),
+  ['documentId', 'blockType', 'position', 'content'],
+)
+
+export const documentBlocksResource = {
+  schema: 'data',
+  resource: 'document_blocks',
+  table: documentBlocks,
+  row: DataDocumentBlock,
+  create: t.Object(BlockWrite.properties, { title: 'DataDocumentBlockCreate' }),
+  patch: t.Partial(t.Omit(t.Object(BlockWrite.properties), ['documentId']), { title: 'DataDocumentBlockPatch', minProperties: 1 }),
+  access: 'own',
+  filterable: { documentId: 'uuid', blockType: 'text', createdAt: 'timestamp' },
+  sortable: ['position', 'createdAt'],
+  defaultSort: [{ column: 'position', descending: false }],
+  sortExpressions: { position: sql`${documentBlocks.position} collate "C"` },
+  softDelete: false,
+  hooks: {
+    // A block belongs to a live document the caller may write (its own, or any of the ecosystem for admins).
+    beforeWrite: async (tx, tenant, values) => {
+      if (typeof values.documentId !== 'string') return
+      const scope = [eq(documents.id, values.documentId), eq(documents.ownerId, tenant.ecosystemId), isNull(documents.deletedAt)]
+      if (!isAdmin(tenant)) scope.push(eq(documents.customerId, tenant.customerId))
+      const [doc] = await tx.select({ id: documents.id }).from(documents).where(and(...scope)).for('key share')
+      if (!doc) throw new AppError(404, 'document_not_found', 'documentId names no document of yours')
+    },
+  },
+  example: (ids) => ({ documentId: ids.documents, blockType: 'paragraph', position: 'a0', content: 'probe' }),
+  description: 'Blocks of a document, listed in `position` order (byte-wise). `documentId` must name a document of yours (404 `document_not_found`).',
+} as const satisfies ResourceSpec<'data', 'document_blocks', typeof DataDocumentBlock, any, any>

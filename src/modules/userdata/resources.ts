@@ -1,0 +1,38 @@
+import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
+import { t } from 'elysia'
+import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
+import type { ResourceSpec } from '../../platform/crud/resource'
+import { notes } from './schema'
+
+/** Exactly the fields of the spec's SearchNoteResult. */
+export const UserdataNote = t.Omit(
+  createSelectSchema(notes, { occurredAt: Timestamp, createdAt: Timestamp, updatedAt: Timestamp, deletedAt: NullableTimestamp }),
+  ['search'],
+  { title: 'UserdataNote' },
+)
+const NoteWrite = t.Pick(
+  createInsertSchema(notes, {
+    title: () => t.String({ minLength: 1, maxLength: 500 }),
+    body: () => t.String({ maxLength: 100_000 }),
+    occurredAt: () => t.String({ format: 'date-time', description: 'When it happened (default: now)' }),
+    subjectTable: () => t.Union([t.String({ minLength: 1, maxLength: 100 }), t.Null()], { description: 'The table of the row the note is about, e.g. `data.documents`' }),
+    subjectId: () => t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], { description: 'The id of that row' }),
+  }),
+  ['title', 'body', 'occurredAt', 'subjectTable', 'subjectId'],
+)
+
+export const notesResource = {
+  schema: 'userdata',
+  resource: 'notes',
+  table: notes,
+  row: UserdataNote,
+  create: t.Object(NoteWrite.properties, { title: 'UserdataNoteCreate' }),
+  patch: t.Partial(t.Object(NoteWrite.properties), { title: 'UserdataNotePatch', minProperties: 1 }),
+  access: 'own',
+  filterable: { subjectTable: 'text', subjectId: 'text', occurredAt: 'timestamp', createdAt: 'timestamp', title: 'text' },
+  sortable: ['occurredAt', 'createdAt', 'updatedAt', 'title'],
+  defaultSort: [{ column: 'occurredAt', descending: true }],
+  softDelete: true,
+  example: () => ({ title: 'Probe note', body: 'probe' }),
+  description: "A customer's notes, optionally about a subject (`subjectTable` + `subjectId`); e.g. `?subjectTable=eq.data.documents&subjectId=eq.<id>`, `?occurredAt=gte.2026-01-01&occurredAt=lt.2026-02-01`.",
+} as const satisfies ResourceSpec<'userdata', 'notes', typeof UserdataNote, any, any>

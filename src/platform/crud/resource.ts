@@ -1,0 +1,159 @@
+import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
+import type { TObject } from '@sinclair/typebox'
+import type { Db } from '../db'
+import { AppError } from '../errors'
+import { pageOf } from '../paging'
+import type { Tenant } from '../tenancy'
+import type { ColumnKind, ListQuery, SortKey } from './query'
+import { filterConditions, orderBy } from './sql'
+
+/**
+ * Who may use a derived resource: `own` — customers (and team members as their own customer
+ * record) on their own rows, ecosystem admins on every row of the ecosystem; `member` — team
+ * members only, every row; `admin` — ecosystem admins and owners only.
+ */
+export type Access = 'own' | 'member' | 'admin'
+
+/** The columns every derived table has: the server sets the owner fields from the tenancy guard. */
+export type OwnedTable = PgTable & {
+  id: PgColumn
+  ownerId: PgColumn
+  customerId: PgColumn
+  createdAt: PgColumn
+  updatedAt: PgColumn
+}
+
+export interface ResourceHooks {
+  /** Runs in the writing transaction before a create or update, with the values the client sent. */
+  beforeWrite?(tx: Db, tenant: Tenant, values: Record<string, unknown>): Promise<void>
+  /** Runs in the deleting transaction after the row is deleted (or soft-deleted). */
+  afterDelete?(tx: Db, tenant: Tenant, id: string): Promise<void>
+}
+
+export interface ResourceSpec<S extends string, R extends string, Row extends TObject, Create extends TObject, Patch extends TObject> {
+  schema: S
+  resource: R
+  table: OwnedTable
+  /** The row as responses show it (derived from the table, timestamps as ISO strings). */
+  row: Row
+  create: Create
+  patch: Patch
+  access: Access
+  /** Filterable columns by API field name; every one is a column the caller can read. */
+  filterable: Readonly<Record<string, ColumnKind>>
+  sortable: readonly string[]
+  defaultSort: readonly SortKey[]
+  /** Sort expressions other than the plain column, by field name (e.g. a byte-wise collation). */
+  sortExpressions?: Readonly<Record<string, SQL>>
+  /** The table has `deletedAt`: DELETE sets it, reads hide such rows, admins may `includeDeleted=true`. */
+  softDelete: boolean
+  hooks?: ResourceHooks
+  /** A body that creates a valid row, given ids of resources listed before it (the cross-tenant suite uses it). */
+  example(ids: Readonly<Record<string, string>>): Record<string, unknown>
+  /** One line on what the resource is, for the OpenAPI document. */
+  description: string
+}
+
+export const isAdmin = (tenant: Tenant) => tenant.actor.kind === 'user' && tenant.actor.role !== 'member'
+const notFound = () => new AppError(404, 'not_found', 'No such row')
+
+/** The five operations of a derived resource, scoped to the caller's ecosystem (and rows, for `own`). */
+export class ResourceService {
+  private readonly columns: Record<string, PgColumn>
+  private readonly sortables: Record<string, PgColumn | SQL>
+  private readonly table: OwnedTable & { deletedAt?: PgColumn }
+
+  constructor(
+    private readonly deps: { db: Db; now: () => Date },
+    private readonly spec: ResourceSpec<string, string, TObject, TObject, TObject>,
+  ) {
+    this.table = spec.table
+    this.columns = getTableColumns(spec.table) as Record<string, PgColumn>
+    this.sortables = { ...this.columns, ...spec.sortExpressions }
+  }
+
+  async list(tenant: Tenant, query: ListQuery) {
+    if (query.includeDeleted && !isAdmin(tenant)) throw new AppError(403, 'forbidden', 'includeDeleted is for ecosystem admins')
+    const where = and(this.scope(tenant, query.includeDeleted), ...filterConditions(this.columns, query.filters))
+    const [rows, [count]] = await Promise.all([
+      this.deps.db
+        .select()
+        .from(this.spec.table)
+        .where(where)
+        .orderBy(...orderBy(this.sortables, query.sort, this.table.id))
+        .limit(query.page.pageSize)
+        .offset(query.page.offset),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(this.spec.table).where(where),
+    ])
+    return pageOf(rows.map((r) => this.view(r)), count!.n, query.page)
+  }
+
+  async get(tenant: Tenant, id: string) {
+    const [row] = await this.deps.db.select().from(this.spec.table).where(and(this.scope(tenant), eq(this.table.id, id)))
+    if (!row) throw notFound()
+    return this.view(row)
+  }
+
+  async create(tenant: Tenant, body: Record<string, unknown>) {
+    return this.deps.db.transaction(async (tx) => {
+      await this.spec.hooks?.beforeWrite?.(tx, tenant, body)
+      const [row] = await tx
+        .insert(this.spec.table)
+        .values({ ...this.values(body), ownerId: tenant.ecosystemId, customerId: tenant.customerId } as never)
+        .returning()
+      return this.view(row!)
+    })
+  }
+
+  async update(tenant: Tenant, id: string, patch: Record<string, unknown>) {
+    return this.deps.db.transaction(async (tx) => {
+      await this.spec.hooks?.beforeWrite?.(tx, tenant, patch)
+      const [row] = await tx
+        .update(this.spec.table)
+        .set({ ...this.values(patch), updatedAt: this.deps.now() } as never)
+        .where(and(this.scope(tenant), eq(this.table.id, id)))
+        .returning()
+      if (!row) throw notFound()
+      return this.view(row)
+    })
+  }
+
+  async remove(tenant: Tenant, id: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const where = and(this.scope(tenant), eq(this.table.id, id))
+      const gone = this.spec.softDelete
+        ? await tx.update(this.spec.table).set({ deletedAt: this.deps.now() } as never).where(where).returning({ id: this.table.id })
+        : await tx.delete(this.spec.table).where(where).returning({ id: this.table.id })
+      if (!gone[0]) throw notFound()
+      await this.spec.hooks?.afterDelete?.(tx, tenant, id)
+    })
+  }
+
+  /** Rows the caller may see: the ecosystem's; a customer's own unless admin; live unless asked. */
+  scope(tenant: Tenant, includeDeleted = false): SQL {
+    const conditions = [eq(this.table.ownerId, tenant.ecosystemId)]
+    if (this.spec.access === 'own' && !isAdmin(tenant)) conditions.push(eq(this.table.customerId, tenant.customerId))
+    if (this.spec.softDelete && !includeDeleted) conditions.push(isNull(this.table.deletedAt!))
+    return and(...conditions)!
+  }
+
+  /** Body values as the columns take them: timestamps arrive as ISO strings. */
+  private values(body: Record<string, unknown>): Record<string, unknown> {
+    const out: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(body)) {
+      out[key] = typeof value === 'string' && this.columns[key]?.columnType === 'PgTimestamp' ? new Date(value) : value
+    }
+    return out
+  }
+
+  /** The row as the API shows it: the fields of the row schema, timestamps as ISO strings. */
+  private view(row: Record<string, unknown>) {
+    const out: Record<string, unknown> = {}
+    for (const key of Object.keys(this.spec.row.properties)) {
+      const value = row[key]
+      out[key] = value instanceof Date ? value.toISOString() : value
+    }
+    return out
+  }
+}

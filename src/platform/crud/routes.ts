@@ -1,0 +1,128 @@
+import type { Static, TObject } from '@sinclair/typebox'
+import { Elysia, t } from 'elysia'
+import { errors, AppError } from '../errors'
+import { MAX_PAGE, paged } from '../paging'
+import { tenancyGuard, type TenantLevel } from '../tenancy'
+import { parseListQuery } from './query'
+import type { Access, ResourceService, ResourceSpec } from './resource'
+
+type GuardDeps = Parameters<typeof tenancyGuard>[0]
+
+const LEVEL: Record<Access, TenantLevel> = { own: 'customer', member: 'member', admin: 'admin' }
+const WHO: Record<Access, string> = {
+  own: 'Customers (and team members, as their own customer record) use their own rows; ecosystem admins and owners every row of the ecosystem.',
+  member: 'Team members of the ecosystem only, on every row.',
+  admin: 'Ecosystem admins and owners only.',
+}
+
+export const LIST_GRAMMAR =
+  'Filters, PostgREST style: `?<field>=<op>.<value>` with `eq`, `neq`, `gt`, `gte`, `lt`, `lte` (numbers and timestamps), `in.(a,b)`, `is.null`, `is.true`, `is.false`, ' +
+  '`ilike.*word*` (text; `*` is any run of characters); repeat a field to combine conditions (AND). `sort=-createdAt,title` (`-` = descending). ' +
+  'A filter or sort on a field not listed as filterable or sortable, an operator that does not fit the field, or a malformed value is 400 `validation_failed` naming the field. ' +
+  'Values are always sent to the database as bound parameters.'
+
+const ListQuery = t.Object(
+  {
+    page: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE, description: `Page number, starting at 1 (at most ${MAX_PAGE})` })),
+    pageSize: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: 'Items per page (1-100, default 20)' })),
+    sort: t.Optional(t.String({ description: 'Comma-separated sortable fields, `-` for descending' })),
+    includeDeleted: t.Optional(t.Boolean({ description: 'Soft-deleted rows too (ecosystem admins only)' })),
+  },
+  { additionalProperties: true },
+)
+const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+
+const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
+
+/** The search string as given, repeated keys as arrays: the grammar reads it, not Elysia's coercion. */
+function rawQuery(url: string): Record<string, string | string[]> {
+  const raw: Record<string, string | string[]> = {}
+  for (const [key, value] of new URL(url).searchParams) {
+    const seen = raw[key]
+    raw[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
+  }
+  return raw
+}
+
+/** Refuses body fields the resource does not let callers write (ownerId, customerId, ids, unknown ones) by name. */
+function onlyWritable(allowed: readonly string[]) {
+  return ({ body }: { body: unknown }) => {
+    const extra = Object.keys((body ?? {}) as object).filter((key) => !allowed.includes(key))
+    if (extra.length) throw new AppError(400, 'validation_failed', `body.${extra[0]}: not a writable field (writable: ${allowed.join(', ')})`)
+  }
+}
+
+/**
+ * The five routes of a derived resource at `/<schema>/<resource>`: list (paged, filtered, sorted),
+ * create (201), get, update, delete (204). Request and response schemas come from the spec (derived
+ * from the table); every route goes through the tenancy guard like the hand-written ones.
+ */
+export function resourceRoutes<S extends string, R extends string, Row extends TObject, Create extends TObject, Patch extends TObject>(
+  spec: ResourceSpec<S, R, Row, Create, Patch>,
+  service: ResourceService,
+  guard: GuardDeps,
+) {
+  const name = `${spec.schema}${pascal(spec.resource)}`
+  const title = pascal(`${spec.schema}_${spec.resource}`)
+  const tenant = LEVEL[spec.access]
+  const policy = { filterable: spec.filterable, sortable: spec.sortable, defaultSort: spec.defaultSort }
+  const fields = (keys: Iterable<string>) => [...keys].map((k) => `\`${k}\``).join(', ')
+  const about = `${spec.description} ${WHO[spec.access]}`
+  const deletes = spec.softDelete
+    ? 'Soft delete: the row gets `deletedAt` and is hidden from reads (admins list it with `includeDeleted=true`).'
+    : 'The row is deleted.'
+  return new Elysia({ name: `derived:${spec.schema}/${spec.resource}`, prefix: `/${spec.schema}`, detail: { tags: [spec.schema] } })
+    .use(tenancyGuard(guard))
+    .get(`/${spec.resource}`, ({ tenant, request }) => service.list(tenant, parseListQuery(rawQuery(request.url), policy)) as Promise<never>, {
+      tenant,
+      query: ListQuery,
+      response: { 200: paged(spec.row, `${title}Page`), ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: `${name}List`,
+        summary: `List ${spec.resource.replaceAll('_', ' ')}`,
+        description: `${about} Filterable: ${fields(Object.keys(spec.filterable))}. Sortable: ${fields(spec.sortable)} (default \`${spec.defaultSort.map((k) => (k.descending ? '-' : '') + k.column).join(',')}\`). ${LIST_GRAMMAR}`,
+      },
+    })
+    .post(`/${spec.resource}`, async ({ tenant, body, set }) => {
+      const row = await service.create(tenant, body as Record<string, unknown>)
+      set.status = 201
+      return row as Static<Row>
+    }, {
+      tenant,
+      body: spec.create,
+      transform: onlyWritable(Object.keys(spec.create.properties)),
+      response: { 201: spec.row, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: `${name}Create`,
+        summary: `Create one of ${spec.resource.replaceAll('_', ' ')}`,
+        description: `${about} \`ownerId\` (the ecosystem) and \`customerId\` (the caller) are set by the server; a body naming them or any field not writable is 400.`,
+      },
+    })
+    .get(`/${spec.resource}/:id`, ({ tenant, params }) => service.get(tenant, params.id) as Promise<Static<Row>>, {
+      tenant,
+      params: Id,
+      response: { 200: spec.row, ...errors(400, 401, 403, 404) },
+      detail: { operationId: `${name}Get`, summary: `One of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} Unknown or foreign ids are 404.` },
+    })
+    .patch(`/${spec.resource}/:id`, ({ tenant, params, body }) => service.update(tenant, params.id, body as Record<string, unknown>) as Promise<Static<Row>>, {
+      tenant,
+      params: Id,
+      body: spec.patch,
+      transform: onlyWritable(Object.keys(spec.patch.properties)),
+      response: { 200: spec.row, ...errors(400, 401, 403, 404) },
+      detail: { operationId: `${name}Update`, summary: `Change one of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} Only the writable fields; unknown or foreign ids are 404.` },
+    })
+    .delete(
+      `/${spec.resource}/:id`,
+      async ({ tenant, params, status }) => {
+        await service.remove(tenant, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant,
+        params: Id,
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: `${name}Delete`, summary: `Delete one of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} ${deletes}` },
+      },
+    )
+}
