@@ -6,8 +6,8 @@ CREATE TABLE "data"."document_blocks" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"owner_id" uuid NOT NULL,
 	"customer_id" uuid NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"document_id" uuid NOT NULL,
 	"block_type" text NOT NULL,
 	"position" text NOT NULL,
@@ -19,10 +19,10 @@ CREATE TABLE "data"."documents" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"owner_id" uuid NOT NULL,
 	"customer_id" uuid NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"title" text NOT NULL,
-	"deleted_at" timestamp with time zone,
+	"deleted_at" timestamp (3) with time zone,
 	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', left("title", 100000))) STORED
 );
 --> statement-breakpoint
@@ -30,14 +30,14 @@ CREATE TABLE "userdata"."notes" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"owner_id" uuid NOT NULL,
 	"customer_id" uuid NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"created_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"title" text NOT NULL,
 	"body" text DEFAULT '' NOT NULL,
-	"occurred_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"occurred_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
 	"subject_table" text,
 	"subject_id" text,
-	"deleted_at" timestamp with time zone,
+	"deleted_at" timestamp (3) with time zone,
 	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', left(coalesce("title", '') || ' ' || coalesce("body", ''), 100000))) STORED
 );
 --> statement-breakpoint

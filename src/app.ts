@@ -52,6 +52,9 @@ const TAGS = [
   'site', 'storage', 'team', 'usage', 'userdata',
 ]
 
+/** The table-derived resources the app serves, in dependency order (the cross-tenant suite walks them). */
+export const DERIVED_RESOURCES = [...DATA_RESOURCES, ...USERDATA_RESOURCES]
+
 /** Builds the HTTP app from deps; no I/O of its own, so tests build it with other deps. */
 export function createApp(deps: Deps) {
   const settings = new SettingsService(deps)
@@ -143,9 +146,7 @@ export function createApp(deps: Deps) {
     }
   }
 
-  /** The table-derived resources, in dependency order (the cross-tenant suite walks them). */
-  const derived = [...DATA_RESOURCES, ...USERDATA_RESOURCES]
-  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search }, followRevocations, derived })
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search }, followRevocations })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -1,6 +1,7 @@
 import { type AnyPgColumn, timestamp, uuid } from 'drizzle-orm/pg-core'
 
-export const timestampColumn = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+/** Milliseconds, as the API shows them: a time read from a response filters back exactly (`eq.`, `lte.`). */
+export const timestampColumn = (name: string) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 })
 
 /**
  * The columns every derived table starts with: id, the ecosystem (`ownerId`) and customer that own
