@@ -13,6 +13,7 @@ import { command as authMe } from './auth-me'
 import { benchEmbeddedBoot, embeddedBootTable } from './embedded-boot'
 import { command as login } from './login'
 import { command as chatLatency } from './chat-latency'
+import { command as derivedList } from './derived-list'
 import { command as memoryRecall } from './memory-recall'
 import { command as refresh } from './refresh'
 import { command as search } from './search'
@@ -66,6 +67,11 @@ export const BENCHES: Bench[] = [
     ...storageUsage,
     id: 'P8',
     what: 'GET /usage/storage latency at 100k ÷ 1k attachments of one customer (target ≤ 1.5: flat)',
+  },
+  {
+    ...derivedList,
+    id: 'P9',
+    what: 'a table-derived list (GET /userdata/notes) with a filter and a sort at 100k rows of one customer, p95 (target ≤ 10 ms on PostgreSQL)',
   },
 ]
 
