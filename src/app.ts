@@ -9,6 +9,8 @@ import { authRoutes } from './modules/auth/routes'
 import { AuthService } from './modules/auth/service'
 import { chatRoutes } from './modules/chat/routes'
 import { ChatService } from './modules/chat/service'
+import { contractRoutes } from './modules/contract/routes'
+import { ContractService } from './modules/contract/service'
 import { customerRoutes } from './modules/customer/routes'
 import { DATA_RESOURCES, dataRoutes } from './modules/data/routes'
 import { oauthSecuritySchemes } from './modules/oauth/model'
@@ -137,6 +139,7 @@ export function createApp(deps: Deps) {
     .use(searchRoutes(deps, search, auth, customers))
     .use(dataRoutes(deps, auth, customers))
     .use(userdataRoutes(deps, auth, customers))
+    .use(contractRoutes(deps, new ContractService(deps), auth, customers))
 
   /** Subscribes every session kind to revocations, and the ecosystem cache to renames and deletions, made by other replicas (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {

@@ -61,6 +61,16 @@ export function parseListQuery(raw: Record<string, string | string[] | undefined
   }
 }
 
+/** A URL's query string as given, repeated keys as arrays: the grammar reads this, not Elysia's coercion. */
+export function rawQuery(url: string): Record<string, string | string[]> {
+  const raw: Record<string, string | string[]> = {}
+  for (const [key, value] of new URL(url).searchParams) {
+    const seen = raw[key]
+    raw[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
+  }
+  return raw
+}
+
 function single(raw: Record<string, string | string[] | undefined>, key: string): string | undefined {
   const value = raw[key]
   if (Array.isArray(value)) throw invalid(`query.${key}: give it once`)

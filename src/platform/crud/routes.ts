@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import { errors, AppError } from '../errors'
 import { MAX_PAGE, paged } from '../paging'
 import { tenancyGuard, type TenantLevel } from '../tenancy'
-import { parseListQuery } from './query'
+import { parseListQuery, rawQuery } from './query'
 import type { Access, ResourceService, ResourceSpec } from './resource'
 
 type GuardDeps = Parameters<typeof tenancyGuard>[0]
@@ -33,16 +33,6 @@ const ListQuery = t.Object(
 const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
-
-/** The search string as given, repeated keys as arrays: the grammar reads it, not Elysia's coercion. */
-function rawQuery(url: string): Record<string, string | string[]> {
-  const raw: Record<string, string | string[]> = {}
-  for (const [key, value] of new URL(url).searchParams) {
-    const seen = raw[key]
-    raw[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
-  }
-  return raw
-}
 
 /** Refuses body fields the resource does not let callers write (ownerId, customerId, ids, unknown ones) by name. */
 function onlyWritable(allowed: readonly string[]) {

@@ -1,0 +1,67 @@
+import { t, type Static } from 'elysia'
+import { Timestamp } from '../../platform/crud/model'
+
+export const NAME_PATTERN = '^[a-z][a-z0-9_]{0,62}$'
+export const MAX_COLUMNS = 64
+export const MAX_CONTRACTS = 100
+
+const Name = (what: string) => t.String({ pattern: NAME_PATTERN, description: `${what}: ^[a-z][a-z0-9_]{0,62}$, not an SQL reserved word or a system column` })
+const Scope = t.Union([t.Literal('none'), t.Literal('own'), t.Literal('all')])
+
+export const ContractColumn = t.Object(
+  {
+    name: Name('Column name'),
+    type: t.Union([t.Literal('text'), t.Literal('integer'), t.Literal('number'), t.Literal('boolean'), t.Literal('timestamp'), t.Literal('json'), t.Literal('uuid')]),
+    nullable: t.Optional(t.Boolean({ default: true, description: 'Default true' })),
+    default: t.Optional(t.Unknown({ description: 'Value for rows written without this column (checked against the type)' })),
+    unique: t.Optional(t.Boolean({ description: 'No two rows hold the same value (409 `conflict` naming the column)' })),
+    indexed: t.Optional(t.Boolean({ description: 'Documents intent; `eq` filters on every column use the rows\' GIN index' })),
+  },
+  { title: 'ContractColumn' },
+)
+export type ContractColumn = Static<typeof ContractColumn>
+
+export const ContractAccess = t.Object(
+  { read: Scope, create: t.Boolean(), update: Scope, delete: Scope },
+  { title: 'ContractAccess', description: 'What customers may do (own = rows they created); ecosystem admins may do everything' },
+)
+export type ContractAccess = Static<typeof ContractAccess>
+export const DEFAULT_ACCESS: ContractAccess = { read: 'own', create: true, update: 'own', delete: 'own' }
+
+export const Contract = t.Object(
+  {
+    name: t.String(),
+    columns: t.Array(ContractColumn),
+    droppedColumns: t.Array(t.String(), { description: 'Dropped columns whose values rows keep until a PATCH with `confirm: true`' }),
+    access: ContractAccess,
+    version: t.Integer({ description: 'Incremented by every change' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'Contract' },
+)
+
+export const ContractCreate = t.Object(
+  { name: Name('Contract name'), columns: t.Array(ContractColumn, { minItems: 1, maxItems: MAX_COLUMNS }), access: t.Optional(t.Partial(ContractAccess)) },
+  { title: 'ContractCreate' },
+)
+
+export const ContractPatch = t.Object(
+  {
+    addColumns: t.Optional(t.Array(ContractColumn, { maxItems: MAX_COLUMNS })),
+    dropColumns: t.Optional(t.Array(t.String({ maxLength: 63 }), { maxItems: MAX_COLUMNS })),
+    confirm: t.Optional(t.Boolean({ description: 'Also remove the values of dropped columns (this and earlier drops) from every row' })),
+    access: t.Optional(t.Partial(ContractAccess)),
+  },
+  { title: 'ContractPatch', minProperties: 1 },
+)
+
+export const ContractRow = t.Object(
+  { id: t.String(), customerId: t.Union([t.String(), t.Null()]), createdAt: Timestamp, updatedAt: Timestamp },
+  { title: 'ContractRow', additionalProperties: true, description: "The row's values under their column names, beside its system fields" },
+)
+export const ContractRowList = t.Object(
+  { rows: t.Array(ContractRow), total: t.Optional(t.Integer()), page: t.Optional(t.Integer()), pageSize: t.Optional(t.Integer()) },
+  { title: 'ContractRowList' },
+)
+export const ContractValues = t.Record(t.String(), t.Unknown(), { title: 'ContractValues', description: 'Values by column name' })

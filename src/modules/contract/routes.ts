@@ -1,0 +1,119 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps'
+import type { PrincipalSource } from '../../platform/auth'
+import { rawQuery } from '../../platform/crud/query'
+import { LIST_GRAMMAR } from '../../platform/crud/routes'
+import { errors } from '../../platform/errors'
+import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
+import { Contract, ContractCreate, ContractPatch, ContractRow, ContractRowList, ContractValues, MAX_COLUMNS, MAX_CONTRACTS } from './model'
+import type { ContractService } from './service'
+
+const Name = t.Object({ name: t.String({ maxLength: 63 }) })
+const RowId = t.Object({ name: t.String({ maxLength: 63 }), id: t.String({ format: 'uuid' }) })
+const LIMITS = `At most ${MAX_CONTRACTS} contracts per ecosystem and ${MAX_COLUMNS} columns per contract; a row is at most MAX_BODY_BYTES of JSON.`
+const STORAGE =
+  'No table is created per contract: rows of every contract live in one table, their values in a JSONB document with a GIN index that serves `eq` filters on any column; ' +
+  '`unique` columns are enforced by a constraint table written in the same transaction. A definition is read in each request\'s transaction, so a change reaches every replica at once; changes lock it and bump `version`.'
+const ROWS_WHO =
+  'Customers act as the contract\'s `access` allows (`own` = rows they created; 403 where it says `none`); ecosystem admins and owners (account credentials with X-Ecosystem-Id) do everything.'
+
+/** Run-time tables of an ecosystem (tag `contract`): definitions for admins, rows for customers. */
+export function contractRoutes(deps: Deps, service: ContractService, users: PrincipalSource, tenancy: TenancySource) {
+  return new Elysia({ name: 'contract', prefix: '/contract', detail: { tags: ['contract'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .get('/contracts', ({ tenant }) => service.list(tenant), {
+      tenant: 'member',
+      response: { 200: t.Array(Contract), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'contractList', summary: "The ecosystem's contracts", description: 'Team members of the ecosystem.' },
+    })
+    .post('/contracts', async ({ tenant, body, status }) => status(201, await service.define(tenant, body)), {
+      tenant: 'admin',
+      body: ContractCreate,
+      response: { 201: Contract, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'contractDefine',
+        summary: 'Define a contract (a run-time table)',
+        description: `Names match ^[a-z][a-z0-9_]{0,62}$ and are never an SQL reserved word or a system name (400). Column types: text, integer, number, boolean, timestamp (ISO 8601, stored in UTC), json, uuid. \`access\` defaults to \`{ read: own, create: true, update: own, delete: own }\`. 409 \`conflict\` for a taken name, \`limit_reached\` past the limit. ${LIMITS} ${STORAGE} Ecosystem admins and owners.`,
+      },
+    })
+    .get('/contracts/:name', ({ tenant, params }) => service.get(tenant, params.name), {
+      tenant: 'member',
+      params: Name,
+      response: { 200: Contract, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'contractGet', summary: 'One contract', description: 'Team members of the ecosystem.' },
+    })
+    .patch('/contracts/:name', ({ tenant, params, body }) => service.alter(tenant, params.name, body), {
+      tenant: 'admin',
+      params: Name,
+      body: ContractPatch,
+      response: { 200: Contract, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'contractAlter',
+        summary: 'Add or drop columns, change access',
+        description:
+          'Added columns give existing rows their default (a non-null column needs one while rows exist). Dropped columns vanish from rows and filters at once; their values stay in the rows (`droppedColumns`) until a PATCH with `confirm: true` removes them, and a dropped name cannot be added again before that (409). Ecosystem admins and owners.',
+      },
+    })
+    .delete(
+      '/contracts/:name',
+      async ({ tenant, params, status }) => {
+        await service.remove(tenant, params.name)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'admin',
+        params: Name,
+        response: { 204: t.Void({ description: 'Deleted with all its rows' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: 'contractDelete', summary: 'Delete a contract and its rows', description: 'Ecosystem admins and owners.' },
+      },
+    )
+    .get('/:name/rows', ({ tenant, params, request }) => service.listRows(tenant, params.name, rawQuery(request.url)), {
+      tenant: 'customer',
+      params: Name,
+      query: t.Object({}, { additionalProperties: true }),
+      response: { 200: ContractRowList, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'contractRowsList',
+        summary: "A contract's rows",
+        description: `Newest first by default. Every column but json ones is filterable and sortable, and so are \`id\`, \`customerId\`, \`createdAt\`, \`updatedAt\` (json columns: \`is.null\` only). ${LIST_GRAMMAR} ${ROWS_WHO}`,
+      },
+    })
+    .post('/:name/rows', async ({ tenant, params, body, status }) => status(201, await service.createRow(tenant, params.name, body)), {
+      tenant: 'customer',
+      params: Name,
+      body: ContractValues,
+      response: { 201: ContractRow, ...errors(400, 401, 403, 404, 409) },
+      detail: {
+        operationId: 'contractRowsCreate',
+        summary: 'Add a row',
+        description: `Values are checked against the column types and nullability (400 \`validation_failed\` naming the column); unknown columns are 400; a taken value of a \`unique\` column is 409 \`conflict\` naming it. ${ROWS_WHO}`,
+      },
+    })
+    .get('/:name/rows/:id', ({ tenant, params }) => service.getRow(tenant, params.name, params.id), {
+      tenant: 'customer',
+      params: RowId,
+      response: { 200: ContractRow, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'contractRowsGet', summary: 'One row', description: ROWS_WHO },
+    })
+    .patch('/:name/rows/:id', ({ tenant, params, body }) => service.updateRow(tenant, params.name, params.id, body), {
+      tenant: 'customer',
+      params: RowId,
+      body: ContractValues,
+      response: { 200: ContractRow, ...errors(400, 401, 403, 404, 409) },
+      detail: { operationId: 'contractRowsUpdate', summary: 'Change values of a row', description: `Only the columns given change. ${ROWS_WHO}` },
+    })
+    .delete(
+      '/:name/rows/:id',
+      async ({ tenant, params, status }) => {
+        await service.removeRow(tenant, params.name, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'customer',
+        params: RowId,
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: 'contractRowsDelete', summary: 'Delete a row', description: ROWS_WHO },
+      },
+    )
+}
+

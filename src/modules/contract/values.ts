@@ -1,0 +1,117 @@
+import { type SQL, sql } from 'drizzle-orm'
+import type { ColumnKind, Filter, SortKey } from '../../platform/crud/query'
+import { AppError } from '../../platform/errors'
+import type { ContractColumn } from './model'
+import { contractRows } from './schema'
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const invalid = (message: string) => new AppError(400, 'validation_failed', message)
+
+/** A value as a column of `type` stores it (timestamps as ISO strings in UTC), or a 400 naming the column. */
+export function checkValue(column: Pick<ContractColumn, 'name' | 'type' | 'nullable'>, value: unknown, where = `body.${column.name}`): unknown {
+  if (value === null) {
+    if (column.nullable === false) throw invalid(`${where}: may not be null`)
+    return null
+  }
+  switch (column.type) {
+    case 'text':
+      if (typeof value !== 'string') throw invalid(`${where}: expected text`)
+      return value
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw invalid(`${where}: expected an integer`)
+      return value
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw invalid(`${where}: expected a number`)
+      return value
+    case 'boolean':
+      if (typeof value !== 'boolean') throw invalid(`${where}: expected true or false`)
+      return value
+    case 'timestamp': {
+      const at = typeof value === 'string' && /^\d{4}-\d{2}-\d{2}(T[\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value) ? new Date(value) : null
+      if (!at || Number.isNaN(at.getTime())) throw invalid(`${where}: expected an ISO 8601 timestamp`)
+      return at.toISOString()
+    }
+    case 'uuid':
+      if (typeof value !== 'string' || !UUID.test(value)) throw invalid(`${where}: expected a UUID`)
+      return value.toLowerCase()
+    case 'json':
+      return value
+  }
+}
+
+/**
+ * The values a write stores: every key a column of the contract (400 naming an unknown one), each
+ * checked against its column; on create, absent columns take their default, or null when nullable.
+ */
+export function checkValues(columns: readonly ContractColumn[], input: Record<string, unknown>, mode: 'create' | 'patch'): Record<string, unknown> {
+  const byName = new Map(columns.map((c) => [c.name, c]))
+  for (const key of Object.keys(input)) if (!byName.has(key)) throw invalid(`body.${key}: not a column of this contract`)
+  const out: Record<string, unknown> = {}
+  for (const column of columns) {
+    if (column.name in input) out[column.name] = checkValue(column, input[column.name])
+    else if (mode === 'create') out[column.name] = checkValue(column, column.default ?? null)
+  }
+  return out
+}
+
+/** A column's value in SQL, typed for comparison; the column name is a bound parameter. */
+function valueOf(name: string, kind: ColumnKind): SQL {
+  const text = sql`(${contractRows.data} ->> ${name}::text)`
+  switch (kind) {
+    case 'integer':
+    case 'number':
+      return sql`${text}::numeric`
+    case 'boolean':
+      return sql`${text}::boolean`
+    case 'timestamp':
+      return sql`${text}::timestamptz`
+    default:
+      return text
+  }
+}
+
+const SYSTEM: Record<string, SQL> = {
+  id: sql`${contractRows.id}`,
+  customerId: sql`${contractRows.customerId}`,
+  createdAt: sql`${contractRows.createdAt}`,
+  updatedAt: sql`${contractRows.updatedAt}`,
+}
+const expression = (f: { column: string; kind: ColumnKind }) => SYSTEM[f.column] ?? valueOf(f.column, f.kind)
+/** A value for comparison with `expression`: timestamps of values are compared as timestamptz. */
+const param = (value: unknown) => (value instanceof Date ? sql`${value.toISOString()}::timestamptz` : sql`${value}`)
+
+export function rowFilters(filters: readonly Filter[]): SQL[] {
+  return filters.map((f) => {
+    const expr = expression(f)
+    const system = f.column in SYSTEM
+    switch (f.op) {
+      case 'eq':
+        // Containment uses the rows' GIN index; values are stored normalised, so it is exact.
+        if (!system) return sql`${contractRows.data} @> ${JSON.stringify({ [f.column]: f.value instanceof Date ? f.value.toISOString() : f.value })}::jsonb`
+        return sql`${expr} = ${param(f.value)}`
+      case 'neq':
+        return sql`${expr} <> ${param(f.value)}`
+      case 'gt':
+        return sql`${expr} > ${param(f.value)}`
+      case 'gte':
+        return sql`${expr} >= ${param(f.value)}`
+      case 'lt':
+        return sql`${expr} < ${param(f.value)}`
+      case 'lte':
+        return sql`${expr} <= ${param(f.value)}`
+      case 'in':
+        return sql`${expr} in (${sql.join((f.value as unknown[]).map(param), sql`, `)})`
+      case 'is':
+        return f.value === null ? sql`${expr} is null` : f.value ? sql`${expr} is true` : sql`${expr} is false`
+      case 'ilike':
+        return sql`${expr} ilike ${f.value} escape '\\'`
+    }
+  })
+}
+
+export function rowOrder(sort: readonly SortKey[], kinds: Readonly<Record<string, ColumnKind>>): SQL[] {
+  return [
+    ...sort.map((k) => sql`${expression({ column: k.column, kind: kinds[k.column]! })} ${k.descending ? sql`desc nulls last` : sql`asc nulls last`}`),
+    sql`${contractRows.id} asc`,
+  ]
+}
