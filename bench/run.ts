@@ -13,6 +13,7 @@ import { command as authMe } from './auth-me'
 import { benchEmbeddedBoot, embeddedBootTable } from './embedded-boot'
 import { command as login } from './login'
 import { command as chatLatency } from './chat-latency'
+import { command as contractInsert } from './contract-insert'
 import { command as derivedList } from './derived-list'
 import { command as memoryRecall } from './memory-recall'
 import { command as refresh } from './refresh'
@@ -72,6 +73,11 @@ export const BENCHES: Bench[] = [
     ...derivedList,
     id: 'P9',
     what: 'a table-derived list (GET /userdata/notes) with a filter and a sort at 100k rows of one customer, p95 (target ≤ 10 ms on PostgreSQL)',
+  },
+  {
+    ...contractInsert,
+    id: 'P9b',
+    what: 'contract row inserts/s as a ratio of a hand-written insert route (POST /chat/conversations), same run (report)',
   },
 ]
 
