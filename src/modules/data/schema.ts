@@ -20,7 +20,7 @@ export const documents = dataSchema.table(
     search: tsvector('search').generatedAlwaysAs(sql`${searchVector('title')}`),
   },
   (t) => [
-    index('documents_customer_idx').on(t.ownerId, t.customerId, t.createdAt),
+    index('documents_customer_idx').on(t.ownerId, t.customerId, t.createdAt).where(sql`${t.deletedAt} is null`),
     index('documents_search_idx').using('gin', t.search),
   ],
 )

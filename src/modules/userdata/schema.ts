@@ -23,7 +23,8 @@ export const notes = userdataSchema.table(
     search: tsvector('search').generatedAlwaysAs(sql`${searchVector('title', 'body')}`),
   },
   (t) => [
-    index('notes_customer_idx').on(t.ownerId, t.customerId, t.occurredAt),
+    // Live rows only: lists filter on deleted_at, so a count over a range is an index-only scan.
+    index('notes_customer_idx').on(t.ownerId, t.customerId, t.occurredAt).where(sql`${t.deletedAt} is null`),
     index('notes_subject_idx').on(t.ownerId, t.subjectTable, t.subjectId),
     index('notes_search_idx').using('gin', t.search),
   ],
