@@ -245,6 +245,6 @@ describe('hostile names and values', () => {
       expect(res.status, path).toBeLessThan(500)
     }
     const [tables] = await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from information_schema.tables where table_schema = 'contract'`)
-    expect(tables!.n).toBe(3)
+    expect(tables!.n).toBe(4)
   })
 })

@@ -15,7 +15,9 @@ export const ContractColumn = t.Object(
     nullable: t.Optional(t.Boolean({ default: true, description: 'Default true' })),
     default: t.Optional(t.Unknown({ description: 'Value for rows written without this column (checked against the type)' })),
     unique: t.Optional(t.Boolean({ description: 'No two rows hold the same value (409 `conflict` naming the column)' })),
-    indexed: t.Optional(t.Boolean({ description: 'Documents intent; `eq` filters on every column use the rows\' GIN index' })),
+    indexed: t.Optional(
+      t.Boolean({ description: 'Range and equality filters (`eq`, `gt`…`lte`, `in`) on this column use a btree index (text, integer, number, timestamp, uuid); `eq` on any column uses the rows\' GIN index' }),
+    ),
   },
   { title: 'ContractColumn' },
 )

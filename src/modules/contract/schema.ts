@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, jsonb, pgSchema, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { index, integer, jsonb, numeric, pgSchema, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestampColumn as at } from '../../platform/crud/columns'
 import { customers } from '../customer/schema'
 import { ecosystems } from '../registry/schema'
@@ -67,3 +67,30 @@ export const contractUniqueValues = contractSchema.table(
   },
   (t) => [primaryKey({ columns: [t.contractId, t.column, t.value] }), index('unique_values_row_idx').on(t.rowId)],
 )
+
+/**
+ * Typed copies of the values of `indexed` columns, one row per (row, column), with btree indexes
+ * that serve range and equality filters: per-contract expression indexes would be DDL per tenant.
+ */
+export const contractIndexedValues = contractSchema.table(
+  'indexed_values',
+  {
+    contractId: uuid('contract_id')
+      .notNull()
+      .references(() => contracts.id, { onDelete: 'cascade' }),
+    rowId: uuid('row_id')
+      .notNull()
+      .references(() => contractRows.id, { onDelete: 'cascade' }),
+    column: text('column').notNull(),
+    num: numeric('num'),
+    at: at('at'),
+    txt: text('txt'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.rowId, t.column] }),
+    index('indexed_values_num_idx').on(t.contractId, t.column, t.num),
+    index('indexed_values_at_idx').on(t.contractId, t.column, t.at),
+    index('indexed_values_txt_idx').on(t.contractId, t.column, t.txt),
+  ],
+)
+

@@ -7,8 +7,9 @@ import { AppError } from '../../platform/errors'
 import { pageOf } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { type ContractAccess, type ContractColumn, DEFAULT_ACCESS, MAX_COLUMNS, MAX_CONTRACTS } from './model'
+import { backfillIndexed, indexedFilter, indexedSlots, writeIndexed } from './indexes'
 import { checkNames } from './names'
-import { contractRows, contracts, contractUniqueValues } from './schema'
+import { contractIndexedValues, contractRows, contracts, contractUniqueValues } from './schema'
 import { checkValue, checkValues, rowFilters, rowOrder } from './values'
 
 type ContractRowRecord = typeof contracts.$inferSelect
@@ -80,7 +81,9 @@ export class ContractService {
         await tx.delete(contractUniqueValues).where(and(eq(contractUniqueValues.contractId, current.id), inArray(contractUniqueValues.column, gone)))
       }
       const droppedColumns = patch.confirm ? [] : [...pending]
+      if (drop.size) await tx.delete(contractIndexedValues).where(and(eq(contractIndexedValues.contractId, current.id), inArray(contractIndexedValues.column, [...drop])))
       if (added.length) await this.fillAdded(tx, current.id, added)
+      for (const column of added) await backfillIndexed(tx, current.id, column)
       const [row] = await tx
         .update(contracts)
         .set({ columns, droppedColumns, access: { ...current.access, ...patch.access }, version: sql`${contracts.version} + 1`, updatedAt: this.deps.now() })
@@ -104,7 +107,8 @@ export class ContractService {
     const kinds: Record<string, ColumnKind> = { ...SYSTEM_KINDS }
     for (const c of contract.columns) kinds[c.name] = c.type
     const query = parseListQuery(raw, { filterable: kinds, sortable: Object.keys(kinds).filter((k) => kinds[k] !== 'json'), defaultSort: [{ column: 'createdAt', descending: true }] })
-    const where = and(this.rowScope(tenant, contract, scope), ...rowFilters(query.filters))
+    const slots = indexedSlots(contract.columns)
+    const where = and(this.rowScope(tenant, contract, scope), ...rowFilters(query.filters, (f) => indexedFilter(contract.id, slots, f)))
     const [rows, [count]] = await Promise.all([
       this.deps.db.select().from(contractRows).where(where).orderBy(...rowOrder(query.sort, kinds)).limit(query.page.pageSize).offset(query.page.offset),
       this.deps.db.select({ n: sql<number>`count(*)::int` }).from(contractRows).where(where),
@@ -130,6 +134,7 @@ export class ContractService {
         .values({ ecosystemId: tenant.ecosystemId, contractId: contract.id, customerId: isAdmin(tenant) ? null : tenant.customerId, data })
         .returning()
       await this.claimUnique(tx, contract, row!.id, data)
+      await writeIndexed(tx, contract.id, row!.id, indexedSlots(contract.columns), data, Object.keys(data))
       return rowView(contract, row!)
     })
   }
@@ -149,6 +154,7 @@ export class ContractService {
         await tx.delete(contractUniqueValues).where(and(eq(contractUniqueValues.rowId, id), inArray(contractUniqueValues.column, uniqueChanged.map((c) => c.name))))
         await this.claimUnique(tx, { ...contract, columns: uniqueChanged }, id, row.data)
       }
+      await writeIndexed(tx, contract.id, id, indexedSlots(contract.columns), row.data, Object.keys(changes))
       return rowView(contract, row)
     })
   }

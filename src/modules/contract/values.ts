@@ -80,8 +80,11 @@ const expression = (f: { column: string; kind: ColumnKind }) => SYSTEM[f.column]
 /** A value for comparison with `expression`: timestamps of values are compared as timestamptz. */
 const param = (value: unknown) => (value instanceof Date ? sql`${value.toISOString()}::timestamptz` : sql`${value}`)
 
-export function rowFilters(filters: readonly Filter[]): SQL[] {
+/** WHERE conditions for parsed filters; `viaIndex` may answer one with an index lookup instead. */
+export function rowFilters(filters: readonly Filter[], viaIndex: (f: Filter) => SQL | null = () => null): SQL[] {
   return filters.map((f) => {
+    const indexed = viaIndex(f)
+    if (indexed) return indexed
     const expr = expression(f)
     const system = f.column in SYSTEM
     switch (f.op) {
