@@ -5,6 +5,7 @@ import { loadSeed } from './platform/db/seed'
 import { AccessTokens } from './platform/jwt'
 import { resolveAuthSecret } from './platform/keys'
 import { createLogger, type Logger } from './platform/logger'
+import { JobQueue } from './platform/queue'
 import { memoryRateLimitStore, redisRateLimitStore } from './platform/rate-limit'
 import { prepareMemoryVectors } from './modules/persona_memory/vectors'
 import { createEmbeddings } from './providers/embeddings'
@@ -43,11 +44,12 @@ export function buildDeps(
 ): Deps {
   const secret = resolveAuthSecret(config)
   const now = options.now ?? (() => new Date())
+  const logger = options.logger ?? createLogger(config.logLevel)
   return {
     config,
     database,
     db: database.db,
-    logger: options.logger ?? createLogger(config.logLevel),
+    logger,
     now,
     secret,
     tokens: new AccessTokens(secret, config.publicUrl, now),
@@ -55,6 +57,7 @@ export function buildDeps(
     storage: createObjectStore(config, { secret, now }),
     llm: createLlmProviders(config),
     embeddings: createEmbeddings(config),
+    queue: new JobQueue(database, { workers: config.jobs, logger }),
   }
 }
 

@@ -2,6 +2,7 @@ import type { Config } from './config'
 import type { Database, Db } from './platform/db'
 import type { AccessTokens } from './platform/jwt'
 import type { Logger } from './platform/logger'
+import type { JobQueue } from './platform/queue'
 import type { EmbeddingProvider } from './providers/embeddings'
 import type { LlmProviders } from './providers/llm'
 import type { ObjectStore } from './providers/storage'
@@ -24,4 +25,6 @@ export interface Deps {
   llm: LlmProviders
   /** Memory embeddings (EMBEDDING_*, else the local embedder). */
   embeddings: EmbeddingProvider
+  /** The durable job queue (pg-boss); areas define job kinds while the app is built, boot starts it. */
+  queue: JobQueue
 }

@@ -17,6 +17,7 @@ try {
   const deps = buildDeps(config, database, { logger })
   const app = createApp(deps)
   const stopFollowing = await app.followRevocations()
+  await deps.queue.start()
   const stopJobs = startJobs(deps)
   // The local object store takes uploads itself; JSON routes keep MAX_BODY_BYTES (platform/http).
   const maxRequestBodySize = config.storage.driver === 'local' ? Math.max(config.maxBodyBytes, config.storage.maxUploadBytes) : config.maxBodyBytes
@@ -44,6 +45,8 @@ try {
     const deadline = Bun.sleep(config.shutdownTimeoutSeconds * 1000).then(() => false)
     const drained = await Promise.race([server.stop(false).then(() => true), deadline])
     if (!drained) await server.stop(true)
+    // Running jobs get what is left of the deadline; unfinished ones run again on another replica or the next start.
+    await deps.queue.stop(Math.max(1000, config.shutdownTimeoutSeconds * 1000 - (performance.now() - from)))
     await stopFollowing()
     await deps.rateLimits.close()
     await database.close()

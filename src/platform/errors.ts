@@ -39,7 +39,7 @@ export function errors<const S extends number>(...statuses: S[]): { [K in S]: ty
  * carry user input, token hashes, personal data).
  */
 export function describeError(error: unknown): { error: string; message: string; sqlState?: string; query?: string; at: string[] } {
-  const e = error instanceof Error ? error : new Error(String(error))
+  const e = error instanceof Error ? error : new Error(typeof error === 'object' && error !== null ? JSON.stringify(error).slice(0, 500) : String(error))
   const failedQuery = 'query' in e && 'params' in e
   const cause = failedQuery && e.cause instanceof Error ? e.cause : null
   const shown = cause ?? e

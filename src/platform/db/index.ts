@@ -25,6 +25,12 @@ export interface Database {
    * that waits on the network; resolves to its release function, or null when someone holds it.
    */
   tryLock(name: string): Promise<(() => Promise<void>) | null>
+  /**
+   * Runs SQL text as a library that brings its own SQL needs it (the job queue): with `values`, one
+   * parameterised statement; without, any number of statements (a transaction included), answering
+   * the rows of all of them in order.
+   */
+  unsafe(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
   /** PGlite only: the data directory as a gzipped tarball, loadable with `loadDataDir`. */
   dump?: () => Promise<Blob>
   close(): Promise<void>
@@ -62,6 +68,11 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       if (held.has(name)) return null
       held.add(name)
       return async () => void held.delete(name)
+    },
+    unsafe: async (text, values) => {
+      if (values?.length) return { rows: (await client.query(text, values)).rows }
+      const results = await client.exec(text)
+      return { rows: results.flatMap((r) => r.rows ?? []) }
     },
     dump: async () => (await client.dumpDataDir('gzip')) as Blob,
     close: () => client.close(),
@@ -102,6 +113,17 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
         }
       }
     },
+    unsafe: async (text, values) => {
+      if (values?.length) return { rows: [...(await client.unsafe(text, values.map(asText) as never[]))] }
+      // Several statements may hold BEGIN/COMMIT: postgres.js runs those on one reserved connection only.
+      const conn = await client.reserve()
+      try {
+        const result = await conn.unsafe(text)
+        return { rows: Array.isArray(result[0]) ? (result as unknown as unknown[][]).flat() : [...result] }
+      } finally {
+        conn.release()
+      }
+    },
     close: () => client.end({ timeout: 5 }),
   }
 }
@@ -136,6 +158,15 @@ export function sqlState(err: unknown): string | undefined {
 }
 
 export const isUniqueViolation = (err: unknown) => sqlState(err) === '23505'
+
+/**
+ * A parameter for postgres.js's `unsafe`, which infers no types: a Date goes as its ISO text and
+ * an object as its JSON text (for json/jsonb parameters); PostgreSQL casts both.
+ */
+function asText(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString()
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? JSON.stringify(value) : value
+}
 
 /** Rows of a raw `db.execute` (postgres.js answers an array, PGlite an object with `rows`). */
 export async function queryRows<T>(db: Db, query: SQL): Promise<T[]> {

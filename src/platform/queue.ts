@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm'
+import { fromDrizzle, PgBoss, type Queue, type SendOptions } from 'pg-boss'
+import type { Database, Db } from './db'
+import { describeError } from './errors'
+import type { Logger } from './logger'
+
+/** The PostgreSQL schema pg-boss keeps its tables in (it creates and migrates them itself at start). */
+export const QUEUE_SCHEMA = 'pgboss'
+
+export interface JobDefinition<T extends object> {
+  name: string
+  /** Retries (default 5, exponential backoff from 5 s), expiry, retention; see pg-boss's queue options. */
+  options?: Omit<Queue, 'name'>
+  handle(data: T): Promise<void>
+}
+
+/**
+ * The durable job queue: pg-boss over the project's own database client (PGlite or PostgreSQL,
+ * through its Drizzle adapter), so sends, fan-outs and deliveries are rows in the same database.
+ * `send` takes the caller's transaction: a job exists exactly when the change that causes it
+ * committed. Jobs outlive restarts and `kill -9`; with several replicas each job runs once
+ * (SKIP LOCKED). With JOBS=off a replica enqueues but runs nothing.
+ */
+export class JobQueue {
+  private readonly boss: PgBoss
+  private readonly definitions = new Map<string, JobDefinition<object>>()
+
+  constructor(
+    database: Database,
+    private readonly options: { workers: boolean; logger: Logger; pollingIntervalSeconds?: number },
+  ) {
+    this.boss = new PgBoss({
+      db: { executeSql: (text, values) => database.unsafe(text, values) },
+      schema: QUEUE_SCHEMA,
+      backend: database.kind === 'pglite' ? 'pglite' : 'postgres',
+    })
+    this.boss.on('error', (err) => options.logger.error('queue error', describeError(err)))
+  }
+
+  /** Declares a job kind and its handler; areas call it while the app is built, before `start`. */
+  define<T extends object>(definition: JobDefinition<T>): void {
+    this.definitions.set(definition.name, definition as JobDefinition<object>)
+  }
+
+  /** Installs or migrates the queue's tables, creates the declared queues, and starts their workers. */
+  async start(): Promise<void> {
+    await this.boss.start()
+    for (const definition of this.definitions.values()) {
+      await this.boss.createQueue(definition.name, { retryLimit: 5, retryDelay: 5, retryBackoff: true, ...definition.options })
+      if (!this.options.workers) continue
+      const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, batchSize: 10 }
+      await this.boss.work<object>(definition.name, polling, async (jobs) => {
+        for (const job of jobs) await definition.handle(job.data)
+      })
+    }
+  }
+
+  /** Enqueues a job in the caller's transaction: nothing is sent for a change that rolls back. */
+  send<T extends object>(tx: Db, name: string, data: T, options: SendOptions = {}): Promise<string | null> {
+    if (!this.definitions.has(name)) throw new Error(`no job kind ${name} is defined`)
+    return this.boss.send(name, data, { ...options, db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) })
+  }
+
+  /** Stops taking jobs and waits up to `timeoutMs` for running ones; unfinished ones run again later. */
+  stop(timeoutMs = 10_000): Promise<void> {
+    return this.boss.stop({ graceful: true, timeout: timeoutMs, close: false })
+  }
+}

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { queryRows } from '../../src/platform/db'
+import { JobQueue } from '../../src/platform/queue'
+import { createHarness, type Harness } from '../support/harness'
+
+let h: Harness
+const queues: JobQueue[] = []
+beforeAll(async () => {
+  h = await createHarness()
+})
+afterAll(async () => {
+  for (const q of queues) await q.stop(1000)
+  await h.close()
+})
+
+/** A queue instance as a replica builds one; `handle` records what ran. */
+function replica(name: string, handle: (data: { n: number }) => Promise<void>, options: { workers?: boolean; retry?: object } = {}) {
+  const q = new JobQueue(h.deps.database, { workers: options.workers ?? true, logger: h.deps.logger, pollingIntervalSeconds: 0.5 })
+  q.define<{ n: number }>({ name, handle, options: options.retry })
+  queues.push(q)
+  return q
+}
+
+async function until(check: () => boolean | Promise<boolean>, ms = 10_000) {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await Bun.sleep(100)
+  }
+  throw new Error('timed out')
+}
+
+const states = (name: string) => queryRows<{ state: string; retry_count: number; data: { n: number } }>(h.db, sql`select state, retry_count, data from pgboss.job where name = ${name} order by created_on`)
+
+test('a job enqueued in a transaction that rolls back never exists; a committed one runs once', async () => {
+  const seen: number[] = []
+  const q = replica('tx-jobs', async (d) => void seen.push(d.n))
+  await q.start()
+  await expect(
+    h.db.transaction(async (tx) => {
+      await q.send(tx, 'tx-jobs', { n: 1 })
+      throw new Error('the change failed')
+    }),
+  ).rejects.toThrow('the change failed')
+  await h.db.transaction(async (tx) => {
+    await q.send(tx, 'tx-jobs', { n: 2 })
+  })
+  await until(() => seen.length > 0)
+  await Bun.sleep(1200)
+  expect(seen).toEqual([2])
+  expect((await states('tx-jobs')).map((j) => [j.data.n, j.state])).toEqual([[2, 'completed']])
+})
+
+test('two replicas on one database: every job runs exactly once', async () => {
+  const runs: number[] = []
+  const one = replica('shared', async (d) => void runs.push(d.n))
+  const two = replica('shared', async (d) => void runs.push(d.n))
+  await Promise.all([one.start(), two.start()])
+  await h.db.transaction(async (tx) => {
+    for (let n = 0; n < 30; n++) await one.send(tx, 'shared', { n })
+  })
+  await until(() => runs.length >= 30)
+  await Bun.sleep(1200)
+  expect(runs.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, n) => n))
+}, 20_000)
+
+test('a job enqueued where no worker runs (JOBS=off, or a restart) runs once a worker starts', async () => {
+  const seen: number[] = []
+  const offline = replica('later', async (d) => void seen.push(d.n), { workers: false })
+  await offline.start()
+  await h.db.transaction(async (tx) => {
+    await offline.send(tx, 'later', { n: 7 })
+  })
+  await Bun.sleep(1500)
+  expect(seen).toEqual([])
+  await offline.stop(1000)
+  const restarted = replica('later', async (d) => void seen.push(d.n))
+  await restarted.start()
+  await until(() => seen.length > 0)
+  expect(seen).toEqual([7])
+})
+
+test('a failing job is retried, then marked failed', async () => {
+  let attempts = 0
+  const q = replica(
+    'flaky',
+    async () => {
+      attempts++
+      throw new Error('provider down')
+    },
+    { retry: { retryLimit: 2, retryDelay: 1, retryBackoff: false } },
+  )
+  await q.start()
+  await h.db.transaction(async (tx) => {
+    await q.send(tx, 'flaky', { n: 1 })
+  })
+  await until(async () => (await states('flaky'))[0]?.state === 'failed', 20_000)
+  expect(attempts).toBe(3)
+  expect((await states('flaky'))[0]).toMatchObject({ state: 'failed', retry_count: 2 })
+}, 30_000)
+
+test('sending a job kind nobody defined is a programming error, caught at once', async () => {
+  const q = replica('known', async () => {})
+  await expect(h.db.transaction(async (tx) => q.send(tx, 'unknown', { n: 1 }))).rejects.toThrow('no job kind unknown')
+})
