@@ -30,6 +30,8 @@ import { conversationSearchFor } from './modules/search/chat-tools'
 import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
 import { settingsRoutes } from './modules/settings/routes'
+import { siteRoutes } from './modules/site/routes'
+import { SiteServices } from './modules/site/service'
 import { SettingsService } from './modules/settings/service'
 import { LOCAL_OBJECTS_PATH, storageRoutes } from './modules/storage/routes'
 import { StorageService } from './modules/storage/service'
@@ -76,6 +78,7 @@ export function createApp(deps: Deps) {
   const personaMemory = new PersonaMemoryService(deps, persona.personas)
   persona.personas.onRemove((tx, ecosystemId, personaId) => personaMemory.forgetPersona(tx, ecosystemId, personaId))
   const search = new SearchService(deps)
+  const site = new SiteServices(deps)
   identifiers.acceptEntityType('persona', async (id) => {
     const ecosystemId = await persona.personas.ecosystemOf(id)
     return ecosystemId ? { ecosystemId } : null
@@ -140,6 +143,7 @@ export function createApp(deps: Deps) {
     .use(dataRoutes(deps, auth, customers))
     .use(userdataRoutes(deps, auth, customers))
     .use(contractRoutes(deps, new ContractService(deps), auth, customers))
+    .use(siteRoutes(deps, site, auth, customers))
 
   /** Subscribes every session kind to revocations, and the ecosystem cache to renames and deletions, made by other replicas (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {
@@ -149,7 +153,7 @@ export function createApp(deps: Deps) {
     }
   }
 
-  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search }, followRevocations })
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site }, followRevocations })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -60,6 +60,11 @@ export const EnvSchema = T.Object({
   EMBEDDING_MODEL: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
   // pgvector's HNSW index takes at most 2000 dimensions.
   EMBEDDING_DIMENSIONS: T.Optional(T.Integer({ minimum: 8, maximum: 2000 })),
+  SMTP_URL: T.Optional(T.String({ pattern: '^smtps?://' })),
+  MAIL_FROM: T.Optional(T.String({ minLength: 3, maxLength: 320, pattern: '^[^\\r\\n]+$' })),
+  TWILIO_ACCOUNT_SID: T.Optional(T.String({ pattern: '^AC[0-9a-fA-F]{32}$' })),
+  TWILIO_AUTH_TOKEN: T.Optional(T.String({ minLength: 16 })),
+  TWILIO_FROM: T.Optional(T.String({ pattern: '^\\+[1-9][0-9]{6,14}$' })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
   LOG_LEVEL: T.Optional(
     T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')]),
@@ -104,6 +109,11 @@ export interface Config {
   personaServices: { privateAddresses: PrivateAddressPolicy }
   /** Memory embeddings: an OpenAI-compatible service when baseUrl is set, else the local embedder; vectors of `dimensions`. */
   embedding: { baseUrl: string | null; apiKey: string | null; model: string; dimensions: number }
+  /** Instance-wide providers for ecosystems without their own site service of the kind; null = none configured. */
+  providers: {
+    smtp: { url: string; from: string | null } | null
+    twilio: { accountSid: string; authToken: string; from: string } | null
+  }
   /** Build commit for /site/version (images have no .git to read it from). */
   gitCommit: string | null
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -195,6 +205,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.EMBEDDING_MODEL ?? 'text-embedding-3-small',
       dimensions: e.EMBEDDING_DIMENSIONS ?? 384,
     },
+    providers: providersConfig(e),
     gitCommit: e.GIT_COMMIT ?? null,
     logLevel: e.LOG_LEVEL ?? 'info',
   })
@@ -210,6 +221,15 @@ function allowedValues(name: string): string | null {
   const schema = (EnvSchema.properties as Record<string, { anyOf?: { const?: unknown }[] }>)[name]
   const words = schema?.anyOf?.map((s) => s.const).filter((c) => typeof c === 'string')
   return words?.length ? `expected one of ${words.join(', ')}` : null
+}
+
+function providersConfig(e: Env): Config['providers'] {
+  const twilio = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM]
+  if (twilio.some(Boolean) && !twilio.every(Boolean)) throw new ConfigError('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together: set all three or none')
+  return {
+    smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.MAIL_FROM ?? null } : null,
+    twilio: e.TWILIO_ACCOUNT_SID ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM! } : null,
+  }
 }
 
 function corsOrigins(value: string | undefined): string[] {

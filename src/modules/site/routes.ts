@@ -1,0 +1,52 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps'
+import type { PrincipalSource } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
+import { SiteService, SiteServiceUpsert, SLUG_PATTERN } from './model'
+import type { SiteServices } from './service'
+
+const Slug = t.Object({ slug: t.String({ pattern: SLUG_PATTERN, description: 'Your name for the service, e.g. `mail` or `sms`' }) })
+const KINDS_DOC =
+  'Kinds and their `config`: `smtp` — `url` (smtp:// or smtps://) or `host` (+ `port`, `secure`), `user`, `pass`, `from`; ' +
+  '`twilio` — `accountSid`, `authToken`, and `from` (E.164) or `messagingServiceSid`; `openai` — `apiKey`, `baseUrl`, `model`; `webhook` — `url`, `secret`. ' +
+  'An unknown kind or key, or a bad value, is 400 naming the key (never its value). The config is sealed with the server key; responses list only `configKeys`. ' +
+  'Ecosystems without an enabled `smtp` or `twilio` service send through the instance defaults (SMTP_URL, TWILIO_*).'
+const ADMINS = 'Ecosystem admins and owners.'
+
+/** Provider settings per ecosystem (tag `site`). */
+export function siteRoutes(deps: Deps, services: SiteServices, users: PrincipalSource, tenancy: TenancySource) {
+  return new Elysia({ name: 'site', prefix: '/site', detail: { tags: ['site'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .get('/services', ({ tenant }) => services.list(tenant), {
+      tenant: 'admin',
+      response: { 200: t.Array(SiteService), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'siteServicesList', summary: "The ecosystem's provider settings", description: ADMINS },
+    })
+    .get('/services/:slug', ({ tenant, params }) => services.get(tenant, params.slug), {
+      tenant: 'admin',
+      params: Slug,
+      response: { 200: SiteService, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'siteServicesGet', summary: 'One provider setting', description: ADMINS },
+    })
+    .put('/services/:slug', ({ tenant, params, body }) => services.upsert(tenant, params.slug, body), {
+      tenant: 'admin',
+      params: Slug,
+      body: SiteServiceUpsert,
+      response: { 200: SiteService, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'siteServicesUpsert', summary: 'Create or replace a provider setting', description: `${KINDS_DOC} ${ADMINS}` },
+    })
+    .delete(
+      '/services/:slug',
+      async ({ tenant, params, status }) => {
+        await services.remove(tenant, params.slug)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'admin',
+        params: Slug,
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: 'siteServicesDelete', summary: 'Delete a provider setting', description: ADMINS },
+      },
+    )
+}

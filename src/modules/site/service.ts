@@ -1,0 +1,92 @@
+import { Value } from '@sinclair/typebox/value'
+import { and, asc, eq } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { openSecret, sealSecret } from '../../platform/crypto'
+import { AppError } from '../../platform/errors'
+import type { Tenant } from '../../platform/tenancy'
+import { KINDS } from './model'
+import { siteServices } from './schema'
+
+/** Labels sealed site configs so they cannot be opened as any other kind of secret. */
+const PURPOSE = 'site-service-config'
+type Row = typeof siteServices.$inferSelect
+
+const view = (r: Row) => ({ slug: r.slug, kind: r.kind, enabled: r.enabled, configKeys: r.configKeys, updatedAt: r.updatedAt.toISOString() })
+const notFound = (slug: string) => new AppError(404, 'not_found', `No site service ${slug}`)
+
+/** What a sender uses: the ecosystem's own enabled service of a kind, else the instance default. */
+export interface EffectiveProvider {
+  source: 'ecosystem' | 'instance'
+  config: Record<string, unknown>
+}
+
+/** Provider settings per ecosystem: validated per kind, sealed with the server key, never shown. */
+export class SiteServices {
+  constructor(private readonly deps: Deps) {}
+
+  async list(tenant: Tenant) {
+    const rows = await this.deps.db.select().from(siteServices).where(eq(siteServices.ecosystemId, tenant.ecosystemId)).orderBy(asc(siteServices.slug))
+    return rows.map(view)
+  }
+
+  async get(tenant: Tenant, slug: string) {
+    const [row] = await this.deps.db.select().from(siteServices).where(this.key(tenant, slug))
+    if (!row) throw notFound(slug)
+    return view(row)
+  }
+
+  async upsert(tenant: Tenant, slug: string, input: { kind: string; enabled: boolean; config: Record<string, unknown> }) {
+    checkConfig(input.kind, input.config)
+    const values = {
+      kind: input.kind,
+      enabled: input.enabled,
+      configSealed: sealSecret(this.deps.secret, PURPOSE, JSON.stringify(input.config)),
+      configKeys: Object.keys(input.config).sort(),
+      updatedAt: this.deps.now(),
+    }
+    const [row] = await this.deps.db
+      .insert(siteServices)
+      .values({ ecosystemId: tenant.ecosystemId, slug, ...values })
+      .onConflictDoUpdate({ target: [siteServices.ecosystemId, siteServices.slug], set: values })
+      .returning()
+    return view(row!)
+  }
+
+  async remove(tenant: Tenant, slug: string): Promise<void> {
+    const deleted = await this.deps.db.delete(siteServices).where(this.key(tenant, slug)).returning({ slug: siteServices.slug })
+    if (!deleted[0]) throw notFound(slug)
+  }
+
+  /** The settings a send of `kind` uses for the ecosystem: its own enabled service (first by slug), else SMTP_URL / TWILIO_*. */
+  async effectiveProvider(ecosystemId: string, kind: 'smtp' | 'twilio'): Promise<EffectiveProvider | null> {
+    const [row] = await this.deps.db
+      .select()
+      .from(siteServices)
+      .where(and(eq(siteServices.ecosystemId, ecosystemId), eq(siteServices.kind, kind), eq(siteServices.enabled, true)))
+      .orderBy(asc(siteServices.slug))
+      .limit(1)
+    if (row) return { source: 'ecosystem', config: JSON.parse(openSecret(this.deps.secret, PURPOSE, row.configSealed)) }
+    const instance = this.deps.config.providers[kind]
+    return instance ? { source: 'instance', config: { ...instance } } : null
+  }
+
+  private key(tenant: Tenant, slug: string) {
+    return and(eq(siteServices.ecosystemId, tenant.ecosystemId), eq(siteServices.slug, slug))
+  }
+}
+
+/** 400 naming the first bad key; never echoes a value (configs hold secrets). */
+function checkConfig(kind: string, config: Record<string, unknown>): void {
+  const spec = KINDS[kind]
+  if (!spec) throw new AppError(400, 'validation_failed', `kind: one of ${Object.keys(KINDS).join(', ')}`)
+  const error = Value.Errors(spec.schema, config).First()
+  if (error) {
+    const key = error.path.replace(/^\//, '').split('/')[0]
+    const known = Object.keys(spec.schema.properties)
+    const reason = key && !known.includes(key) ? 'not a setting of this kind' : error.message
+    throw new AppError(400, 'validation_failed', `config${key ? `.${key}` : ''}: ${reason}`)
+  }
+  if (spec.oneOf && !spec.oneOf.some((keys) => keys.every((k) => config[k] !== undefined))) {
+    throw new AppError(400, 'validation_failed', `config: give ${spec.oneOf.map((keys) => keys.join(' + ')).join(' or ')}`)
+  }
+}
