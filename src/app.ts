@@ -13,6 +13,10 @@ import { contractRoutes } from './modules/contract/routes'
 import { ContractService } from './modules/contract/service'
 import { customerRoutes } from './modules/customer/routes'
 import { DATA_RESOURCES, dataRoutes } from './modules/data/routes'
+import { messagingRoutes } from './modules/messaging/routes'
+import { MessagingService } from './modules/messaging/service'
+import { notificationRoutes } from './modules/notifications/routes'
+import { NotificationService, UNSUBSCRIBE_PATH } from './modules/notifications/service'
 import { oauthSecuritySchemes } from './modules/oauth/model'
 import { oauthRoutes } from './modules/oauth/routes'
 import { FORM_BODY_PATHS } from './modules/oauth/routes/token'
@@ -79,6 +83,8 @@ export function createApp(deps: Deps) {
   persona.personas.onRemove((tx, ecosystemId, personaId) => personaMemory.forgetPersona(tx, ecosystemId, personaId))
   const search = new SearchService(deps)
   const site = new SiteServices(deps)
+  const messaging = new MessagingService(deps, site)
+  const notifications = new NotificationService(deps, messaging)
   identifiers.acceptEntityType('persona', async (id) => {
     const ecosystemId = await persona.personas.ecosystemOf(id)
     return ecosystemId ? { ecosystemId } : null
@@ -102,7 +108,7 @@ export function createApp(deps: Deps) {
       }),
     )
     .use(cors(deps.config.corsOrigins))
-    .use(requestContext(deps, { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`], formBodyPaths: FORM_BODY_PATHS }))
+    .use(requestContext(deps, { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`], formBodyPaths: [...FORM_BODY_PATHS, UNSUBSCRIBE_PATH] }))
     .onError({ as: 'global' }, ({ code, error, request, set, status }) => {
       if (error instanceof AppError) {
         if (error.headers) Object.assign(set.headers, error.headers)
@@ -144,6 +150,8 @@ export function createApp(deps: Deps) {
     .use(userdataRoutes(deps, auth, customers))
     .use(contractRoutes(deps, new ContractService(deps), auth, customers))
     .use(siteRoutes(deps, site, auth, customers))
+    .use(messagingRoutes(deps, messaging, auth, customers))
+    .use(notificationRoutes(deps, notifications, auth, customers))
 
   /** Subscribes every session kind to revocations, and the ecosystem cache to renames and deletions, made by other replicas (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {
@@ -153,7 +161,7 @@ export function createApp(deps: Deps) {
     }
   }
 
-  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site }, followRevocations })
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site, messaging, notifications }, followRevocations })
 }
 
 export type App = ReturnType<typeof createApp>

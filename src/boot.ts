@@ -57,7 +57,7 @@ export function buildDeps(
     storage: createObjectStore(config, { secret, now }),
     llm: createLlmProviders(config),
     embeddings: createEmbeddings(config),
-    queue: new JobQueue(database, { workers: config.jobs, logger }),
+    queue: new JobQueue(database, { workers: config.jobs, logger, pollingIntervalSeconds: config.queuePollSeconds }),
   }
 }
 

@@ -65,6 +65,10 @@ export const EnvSchema = T.Object({
   TWILIO_ACCOUNT_SID: T.Optional(T.String({ pattern: '^AC[0-9a-fA-F]{32}$' })),
   TWILIO_AUTH_TOKEN: T.Optional(T.String({ minLength: 16 })),
   TWILIO_FROM: T.Optional(T.String({ pattern: '^\\+[1-9][0-9]{6,14}$' })),
+  TWILIO_API_URL: T.Optional(T.String({ pattern: '^https?://' })),
+  MESSAGING_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 120 })),
+  QUEUE_POLL_SECONDS: T.Optional(T.Number({ minimum: 0.5, maximum: 60 })),
+  NOTIFICATION_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
   LOG_LEVEL: T.Optional(
     T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')]),
@@ -95,6 +99,8 @@ export interface Config {
   redisUrl: string | null
   maxBodyBytes: number
   jobs: boolean
+  /** How often idle queue workers look for new jobs. */
+  queuePollSeconds: number
   /** On SIGTERM/SIGINT, how long in-flight requests (and chat streams) may take to finish before they are cut. */
   shutdownTimeoutSeconds: number
   storage: StorageConfig
@@ -114,6 +120,11 @@ export interface Config {
     smtp: { url: string; from: string | null } | null
     twilio: { accountSid: string; authToken: string; from: string } | null
   }
+  /**
+   * Provider deadline per send; `twilioApiUrl` replaces https://api.twilio.com (a Twilio-compatible
+   * gateway, or the test double); `batchSize` customers per announcement fan-out job.
+   */
+  messaging: { timeoutSeconds: number; twilioApiUrl: string | null; batchSize: number }
   /** Build commit for /site/version (images have no .git to read it from). */
   gitCommit: string | null
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -191,6 +202,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     redisUrl: e.REDIS_URL ?? null,
     maxBodyBytes: e.MAX_BODY_BYTES ?? 1024 * 1024,
     jobs: (e.JOBS ?? 'on') === 'on',
+    queuePollSeconds: e.QUEUE_POLL_SECONDS ?? 2,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,
     storage: storageConfig(e),
     openai: { baseUrl: e.OPENAI_BASE_URL?.replace(/\/+$/, '') ?? null, apiKey: e.OPENAI_API_KEY ?? null },
@@ -206,6 +218,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dimensions: e.EMBEDDING_DIMENSIONS ?? 384,
     },
     providers: providersConfig(e),
+    messaging: {
+      timeoutSeconds: e.MESSAGING_TIMEOUT_SECONDS ?? 10,
+      twilioApiUrl: e.TWILIO_API_URL?.replace(/\/+$/, '') ?? null,
+      batchSize: e.NOTIFICATION_BATCH_SIZE ?? 1000,
+    },
     gitCommit: e.GIT_COMMIT ?? null,
     logLevel: e.LOG_LEVEL ?? 'info',
   })

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 
 /** A URL-safe random secret with `bytes` bytes of entropy. */
 export function randomToken(bytes = 32): string {
@@ -34,6 +34,11 @@ export function openSecret(serverKey: string, purpose: string, sealed: string): 
   const decipher = createDecipheriv('aes-256-gcm', sealingKey(serverKey, purpose), raw.subarray(0, 12))
   decipher.setAuthTag(raw.subarray(12, 28))
   return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')
+}
+
+/** A MAC of `value` under a key derived for `purpose`: proves a link or token was made by this server. */
+export function signValue(serverKey: string, purpose: string, value: string): string {
+  return createHmac('sha256', sealingKey(serverKey, `mac:${purpose}`)).update(value).digest('base64url')
 }
 
 /** Compares two strings in time that does not depend on where they differ. */

@@ -61,6 +61,13 @@ export class JobQueue {
     return this.boss.send(name, data, { ...options, db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) })
   }
 
+  /** Enqueues many jobs of one kind in one statement, in the caller's transaction. */
+  async sendMany<T extends object>(tx: Db, name: string, data: T[]): Promise<void> {
+    if (!this.definitions.has(name)) throw new Error(`no job kind ${name} is defined`)
+    if (data.length === 0) return
+    await this.boss.insert(name, data.map((d) => ({ data: d })), { db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) })
+  }
+
   /** Stops taking jobs and waits up to `timeoutMs` for running ones; unfinished ones run again later. */
   stop(timeoutMs = 10_000): Promise<void> {
     return this.boss.stop({ graceful: true, timeout: timeoutMs, close: false })

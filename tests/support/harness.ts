@@ -56,7 +56,7 @@ export interface RegisteredUser {
  */
 export async function createHarness(env: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-test-'))
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', ...env })
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', QUEUE_POLL_SECONDS: '0.5', ...env })
   const db = await freshDatabase()
   const logLines: string[] = []
   let clockOffsetMs = 0
@@ -66,6 +66,7 @@ export async function createHarness(env: Record<string, string> = {}) {
   })
   const app = createApp(deps)
   const unlisten = await app.followRevocations()
+  await deps.queue.start()
   const call = caller(app)
 
   let users = 0
@@ -99,10 +100,13 @@ export async function createHarness(env: Record<string, string> = {}) {
       const replicaDeps = buildDeps(config, database, { logger: createLogger('silent') })
       const replicaApp = createApp(replicaDeps)
       const stop = await replicaApp.followRevocations()
+      await replicaDeps.queue.start()
       return {
         app: replicaApp,
         call: caller(replicaApp),
         async close() {
+          await replicaDeps.queue.stop(1000)
+          replicaApp.services.messaging.close()
           await stop()
           await replicaDeps.rateLimits.close()
           if (database !== db.database) await database.close()
@@ -114,6 +118,8 @@ export async function createHarness(env: Record<string, string> = {}) {
       clockOffsetMs += ms
     },
     async close() {
+      await deps.queue.stop(1000)
+      app.services.messaging.close()
       await unlisten()
       await deps.rateLimits.close()
       await db.drop()

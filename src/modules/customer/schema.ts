@@ -23,6 +23,8 @@ export const customers = customerSchema.table(
   (t) => [
     uniqueIndex('customers_external_uq').on(t.ecosystemId, t.externalId),
     index('customers_email_idx').on(t.ecosystemId, sql`lower(${t.email})`),
+    // Walks an ecosystem's customers in id order (announcement fan-out batches).
+    index('customers_ecosystem_id_idx').on(t.ecosystemId, t.id),
   ],
 )
 

@@ -57,9 +57,12 @@ export class SiteServices {
     if (!deleted[0]) throw notFound(slug)
   }
 
-  /** The settings a send of `kind` uses for the ecosystem: its own enabled service (first by slug), else SMTP_URL / TWILIO_*. */
-  async effectiveProvider(ecosystemId: string, kind: 'smtp' | 'twilio'): Promise<EffectiveProvider | null> {
-    const [row] = await this.deps.db
+  /**
+   * The settings a send of `kind` uses for the ecosystem: its own enabled service (first by slug),
+   * else SMTP_URL / TWILIO_*; with `null` (the instance's own mail) only the latter.
+   */
+  async effectiveProvider(ecosystemId: string | null, kind: 'smtp' | 'twilio'): Promise<EffectiveProvider | null> {
+    const [row] = ecosystemId === null ? [] : await this.deps.db
       .select()
       .from(siteServices)
       .where(and(eq(siteServices.ecosystemId, ecosystemId), eq(siteServices.kind, kind), eq(siteServices.enabled, true)))

@@ -1,0 +1,1 @@
+CREATE INDEX "customers_ecosystem_id_idx" ON "customer"."customers" USING btree ("ecosystem_id","id");

@@ -1,0 +1,131 @@
+import { t } from 'elysia'
+import { Timestamp } from '../../platform/crud/model'
+import { paged } from '../../platform/paging'
+
+export const Id = t.Object({ id: t.String({ format: 'uuid' }) })
+const Uuid = t.String({ format: 'uuid' })
+
+const Subject = t.String({ minLength: 1, maxLength: 998, pattern: '^[^\\r\\n]+$', description: 'One line (a header); `{{variable}}` values are folded onto it' })
+const Body = (description: string) => t.String({ maxLength: 100_000, description })
+const SmsBody = t.String({ minLength: 1, maxLength: 1600, description: 'Plain text; `{{variable}}` values are inserted as they are' })
+
+export const Variables = t.Record(t.String({ maxLength: 100 }), t.String({ maxLength: 10_000 }), {
+  description:
+    'Values for `{{name}}` placeholders (HTML-escaped in HTML bodies, as they are in text and SMS). `customer.name`, `customer.email` and `customer.id` are filled in from the customer unless given. A placeholder without a value is 400 `missing_variable` naming it.',
+})
+
+export const MessagingTemplate = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    subject: t.String(),
+    htmlBody: t.String(),
+    textBody: t.String(),
+    category: t.String(),
+    smsBody: t.Optional(t.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { title: 'MessagingTemplate' },
+)
+export const MessagingTemplatePage = paged(MessagingTemplate, 'MessagingTemplatePage')
+
+const templateFields = {
+  name: t.String({ minLength: 1, maxLength: 200, description: 'Unique in the ecosystem (409 `template_name_taken`)' }),
+  subject: Subject,
+  htmlBody: Body('HTML; `{{variable}}` values are HTML-escaped'),
+  textBody: Body('Plain text alternative; `{{variable}}` values are inserted as they are'),
+  category: t.String({
+    minLength: 1,
+    maxLength: 50,
+    pattern: '^[a-z0-9_]+$',
+    description: 'What the message is about: a notification category (`account`, `community_reply`, `community_mention`, `admin_announcement`) or your own word',
+  }),
+  smsBody: t.Optional(t.Union([SmsBody, t.Null()])),
+}
+export const TemplateCreate = t.Object(templateFields, { title: 'MessagingTemplateCreate' })
+export const TemplatePatch = t.Partial(t.Object(templateFields), { title: 'MessagingTemplatePatch' })
+
+export const PreviewBody = t.Object({ variables: t.Optional(Variables) })
+export const MessagingPreview = t.Object(
+  { subject: t.String(), htmlBody: t.String(), textBody: t.String(), smsBody: t.Union([t.String(), t.Null()]) },
+  { title: 'MessagingPreview' },
+)
+
+export const MessagingStatus = t.Object(
+  {
+    email: t.Boolean({ description: 'An e-mail provider is configured and enabled (the ecosystem’s smtp site service or SMTP_URL); false = the local outbox' }),
+    sms: t.Boolean({ description: 'An SMS provider is configured and enabled (the ecosystem’s twilio site service or TWILIO_*); false = the local outbox' }),
+  },
+  { title: 'MessagingStatus' },
+)
+
+export const MessagingSendResult = t.Object(
+  {
+    status: t.Union([t.Literal('sent'), t.Literal('failed')]),
+    providerId: t.Optional(t.String({ description: 'The provider’s message id (SMTP Message-ID, Twilio SID, or `outbox:<id>`)' })),
+    error: t.Optional(t.String({ description: 'The provider’s reason, when it did not take the message' })),
+  },
+  { title: 'MessagingSendResult' },
+)
+
+export const EmailSend = t.Object(
+  {
+    customerId: Uuid,
+    templateId: t.Optional(Uuid),
+    subject: t.Optional(Subject),
+    html: t.Optional(Body('HTML body (without templateId)')),
+    text: t.Optional(Body('Plain text body (without templateId); derived from html when omitted')),
+    variables: t.Optional(Variables),
+  },
+  { title: 'MessagingEmailSend' },
+)
+
+export const SmsSend = t.Object(
+  { customerId: Uuid, templateId: t.Optional(Uuid), body: t.Optional(SmsBody), variables: t.Optional(Variables) },
+  { title: 'MessagingSmsSend' },
+)
+
+export const MessagingLogEntry = t.Object(
+  {
+    id: t.String(),
+    customerId: t.String({ description: 'The recipient customer' }),
+    deletedAt: t.Optional(t.Union([t.String(), t.Null()])),
+    ownerId: t.String({ description: 'The ecosystem id' }),
+    channel: t.Union([t.Literal('email'), t.Literal('sms')]),
+    recipient: t.String({ description: 'The resolved address or phone number' }),
+    subject: t.Optional(t.Union([t.String(), t.Null()])),
+    body: t.String({ description: 'The text sent (the plain-text part of an e-mail)' }),
+    templateId: t.Optional(t.Union([t.String(), t.Null()])),
+    status: t.Union([t.Literal('sent'), t.Literal('failed')]),
+    providerId: t.Optional(t.Union([t.String(), t.Null()])),
+    errorMessage: t.Optional(t.Union([t.String(), t.Null()])),
+    sentBy: t.Optional(t.Union([t.String(), t.Null()], { description: 'The admin who sent it; null for notification deliveries' })),
+    createdAt: t.String(),
+  },
+  { title: 'MessagingLogEntry' },
+)
+export const MessagingLogPage = paged(MessagingLogEntry, 'MessagingLogPage')
+
+export const LogQuery = t.Object({
+  channel: t.Optional(t.Union([t.Literal('email'), t.Literal('sms')])),
+  status: t.Optional(t.Union([t.Literal('sent'), t.Literal('failed')])),
+  customerId: t.Optional(Uuid),
+  since: t.Optional(t.String({ maxLength: 40, description: 'Entries at or after this time (ISO 8601)' })),
+  until: t.Optional(t.String({ maxLength: 40, description: 'Entries before this time (ISO 8601)' })),
+})
+
+export const OutboxMessage = t.Object(
+  {
+    id: t.String(),
+    channel: t.Union([t.Literal('email'), t.Literal('sms')]),
+    recipient: t.String(),
+    subject: t.Union([t.String(), t.Null()]),
+    text: t.String(),
+    html: t.Union([t.String(), t.Null()]),
+    headers: t.Record(t.String(), t.String()),
+    createdAt: Timestamp,
+  },
+  { title: 'MessagingOutboxMessage' },
+)
+export const OutboxPage = paged(OutboxMessage, 'MessagingOutboxPage')

@@ -1,0 +1,349 @@
+import { and, count, desc, eq, gte, isNull, lt, type SQL } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { isUniqueViolation } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Tenant } from '../../platform/tenancy'
+import { customers } from '../customer/schema'
+import type { SiteServices } from '../site/service'
+import { oneLine, render, renderTemplate } from './render'
+import { outbox, sendLog, templates } from './schema'
+import { type Delivery, Transports } from './transports'
+
+type TemplateRow = typeof templates.$inferSelect
+type LogRow = typeof sendLog.$inferSelect
+type OutboxRow = typeof outbox.$inferSelect
+export type Channel = 'email' | 'sms'
+
+export interface TemplateInput {
+  name: string
+  subject: string
+  htmlBody: string
+  textBody: string
+  category: string
+  smsBody?: string | null
+}
+
+/** What one send carries, already rendered. */
+export interface Content {
+  subject: string | null
+  text: string
+  html?: string
+  /** Extra e-mail headers (List-Unsubscribe); values are one line. */
+  headers?: Record<string, string>
+}
+
+export interface SendResult {
+  status: 'sent' | 'failed'
+  providerId?: string
+  error?: string
+}
+
+export interface LogFilter {
+  channel?: Channel
+  status?: 'sent' | 'failed'
+  customerId?: string
+  since?: string
+  until?: string
+}
+
+const templateView = (r: TemplateRow) => ({
+  id: r.id,
+  name: r.name,
+  subject: r.subject,
+  htmlBody: r.htmlBody,
+  textBody: r.textBody,
+  category: r.category,
+  ...(r.smsBody === null ? {} : { smsBody: r.smsBody }),
+  createdAt: r.createdAt.toISOString(),
+  updatedAt: r.updatedAt.toISOString(),
+})
+
+const logView = (r: LogRow) => ({
+  id: r.id,
+  customerId: r.customerId,
+  deletedAt: r.deletedAt?.toISOString() ?? null,
+  ownerId: r.ecosystemId,
+  channel: r.channel,
+  recipient: r.recipient,
+  subject: r.subject,
+  body: r.body,
+  templateId: r.templateId,
+  status: r.status,
+  providerId: r.providerId,
+  errorMessage: r.errorMessage,
+  sentBy: r.sentBy,
+  createdAt: r.createdAt.toISOString(),
+})
+
+const outboxView = (r: OutboxRow) => ({
+  id: r.id,
+  channel: r.channel,
+  recipient: r.recipient,
+  subject: r.subject,
+  text: r.text,
+  html: r.html,
+  headers: r.headers,
+  createdAt: r.createdAt.toISOString(),
+})
+
+const templateNotFound = () => new AppError(404, 'not_found', 'No such template in this ecosystem')
+const nameTaken = (name: string) => new AppError(409, 'template_name_taken', `A template named ${name} already exists`)
+const noRecipient = (what: string) => new AppError(400, 'no_recipient', `The customer has no ${what}`)
+
+/** Plain text of an HTML body, for e-mails given only as HTML. */
+const textOf = (html: string) =>
+  html
+    .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, '')
+    .replace(/<br\s*\/?>|<\/(p|div|h[1-6]|li|tr)>/gi, '\n')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()
+
+/**
+ * E-mail and SMS: templates, sends through the ecosystem's provider (its site service, else the
+ * instance default, else the local outbox), and the append-only log of every attempt.
+ */
+export class MessagingService {
+  private readonly transports: Transports
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly site: SiteServices,
+  ) {
+    this.transports = new Transports({ timeoutMs: deps.config.messaging.timeoutSeconds * 1000, twilioApiUrl: deps.config.messaging.twilioApiUrl })
+  }
+
+  // ---- templates
+
+  async listTemplates(tenant: Tenant, page: PageParams) {
+    const where = eq(templates.ecosystemId, tenant.ecosystemId)
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(templates).where(where).orderBy(templates.name).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(templates).where(where),
+    ])
+    return pageOf(rows.map(templateView), total?.n ?? 0, page)
+  }
+
+  async getTemplate(tenant: Tenant, id: string) {
+    return templateView(await this.template(tenant.ecosystemId, id))
+  }
+
+  async createTemplate(tenant: Tenant, input: TemplateInput) {
+    try {
+      const [row] = await this.deps.db.insert(templates).values({ ecosystemId: tenant.ecosystemId, ...input, smsBody: input.smsBody ?? null }).returning()
+      return templateView(row!)
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameTaken(input.name)
+      throw err
+    }
+  }
+
+  async updateTemplate(tenant: Tenant, id: string, patch: Partial<TemplateInput>) {
+    try {
+      const [row] = await this.deps.db
+        .update(templates)
+        .set({ ...patch, updatedAt: this.deps.now() })
+        .where(and(eq(templates.ecosystemId, tenant.ecosystemId), eq(templates.id, id)))
+        .returning()
+      if (!row) throw templateNotFound()
+      return templateView(row)
+    } catch (err) {
+      if (isUniqueViolation(err)) throw nameTaken(patch.name ?? '')
+      throw err
+    }
+  }
+
+  async removeTemplate(tenant: Tenant, id: string): Promise<void> {
+    const gone = await this.deps.db
+      .delete(templates)
+      .where(and(eq(templates.ecosystemId, tenant.ecosystemId), eq(templates.id, id)))
+      .returning({ id: templates.id })
+    if (!gone[0]) throw templateNotFound()
+  }
+
+  async preview(tenant: Tenant, id: string, variables: Record<string, string>) {
+    const rendered = renderTemplate(await this.template(tenant.ecosystemId, id), variables)
+    return { subject: rendered.subject, htmlBody: rendered.html, textBody: rendered.text, smsBody: rendered.sms }
+  }
+
+  // ---- status, log, outbox
+
+  async status(tenant: Tenant) {
+    const [smtp, twilio] = await Promise.all([this.site.effectiveProvider(tenant.ecosystemId, 'smtp'), this.site.effectiveProvider(tenant.ecosystemId, 'twilio')])
+    return { email: smtp !== null, sms: twilio !== null }
+  }
+
+  async log(tenant: Tenant, filter: LogFilter, page: PageParams) {
+    const where = and(eq(sendLog.ecosystemId, tenant.ecosystemId), isNull(sendLog.deletedAt), ...logConditions(filter))
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(sendLog).where(where).orderBy(desc(sendLog.createdAt), desc(sendLog.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(sendLog).where(where),
+    ])
+    return pageOf(rows.map(logView), total?.n ?? 0, page)
+  }
+
+  /** The local outbox of an ecosystem, or with `null` the instance's own (account e-mails). */
+  async outbox(ecosystemId: string | null, page: PageParams) {
+    const where = ecosystemId === null ? isNull(outbox.ecosystemId) : eq(outbox.ecosystemId, ecosystemId)
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(outbox).where(where).orderBy(desc(outbox.createdAt), desc(outbox.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(outbox).where(where),
+    ])
+    return pageOf(rows.map(outboxView), total?.n ?? 0, page)
+  }
+
+  // ---- sends
+
+  /** An admin's e-mail to one customer: from a template or given text, rendered, sent now, logged. */
+  async sendEmail(
+    tenant: Tenant,
+    input: { customerId: string; templateId?: string; subject?: string; html?: string; text?: string; variables?: Record<string, string> },
+  ): Promise<SendResult> {
+    const customer = await this.customer(tenant.ecosystemId, input.customerId)
+    if (!customer.email) throw noRecipient('e-mail address')
+    const variables = { ...customerVariables(customer), ...input.variables }
+    let content: Content
+    if (input.templateId) {
+      const rendered = renderTemplate(await this.template(tenant.ecosystemId, input.templateId), variables)
+      content = { subject: rendered.subject, text: rendered.text, html: rendered.html }
+    } else {
+      if (input.subject === undefined || (input.text === undefined && input.html === undefined)) {
+        throw new AppError(400, 'validation_failed', 'body: give templateId, or subject with text and/or html')
+      }
+      const html = input.html === undefined ? undefined : render(input.html, variables, 'html')
+      content = { subject: oneLine(render(input.subject, variables, 'plain')), text: input.text === undefined ? textOf(html!) : render(input.text, variables, 'plain'), html }
+    }
+    return this.deliver(tenant.ecosystemId, 'email', customer, content, { templateId: input.templateId ?? null, sentBy: sentBy(tenant) })
+  }
+
+  /** An admin's SMS to one customer: a template's smsBody (else its textBody) or the given body. */
+  async sendSms(tenant: Tenant, input: { customerId: string; templateId?: string; body?: string; variables?: Record<string, string> }): Promise<SendResult> {
+    const customer = await this.customer(tenant.ecosystemId, input.customerId)
+    if (!customer.phone) throw noRecipient('phone number')
+    const variables = { ...customerVariables(customer), ...input.variables }
+    let text: string
+    if (input.templateId) {
+      const template = await this.template(tenant.ecosystemId, input.templateId)
+      text = render(template.smsBody ?? template.textBody, variables, 'plain')
+    } else {
+      if (input.body === undefined) throw new AppError(400, 'validation_failed', 'body: give templateId or body')
+      text = render(input.body, variables, 'plain')
+    }
+    return this.deliver(tenant.ecosystemId, 'sms', customer, { subject: null, text }, { templateId: input.templateId ?? null, sentBy: sentBy(tenant) })
+  }
+
+  /**
+   * One attempt to one customer through the ecosystem's provider, written to the log whatever the
+   * outcome. Used by the admin sends (at once) and by queued notification deliveries.
+   */
+  async deliver(
+    ecosystemId: string,
+    channel: Channel,
+    to: { id: string; email: string | null; phone: string | null; name: string | null },
+    content: Content,
+    meta: { templateId: string | null; sentBy: string | null },
+  ): Promise<SendResult> {
+    const recipient = channel === 'email' ? to.email : to.phone
+    if (!recipient) throw noRecipient(channel === 'email' ? 'e-mail address' : 'phone number')
+    const delivery = await this.transmit(ecosystemId, channel, { to: recipient, toName: to.name }, content)
+    await this.deps.db.insert(sendLog).values({
+      ecosystemId,
+      customerId: to.id,
+      channel,
+      recipient,
+      subject: content.subject,
+      body: content.text,
+      templateId: meta.templateId,
+      status: delivery.ok ? 'sent' : 'failed',
+      providerId: delivery.ok ? delivery.providerId : null,
+      errorMessage: delivery.ok ? null : delivery.error,
+      sentBy: meta.sentBy,
+    })
+    if (!delivery.ok) this.deps.logger.warn('message not sent', { ecosystemId, channel, customerId: to.id, error: delivery.error })
+    return delivery.ok ? { status: 'sent', providerId: delivery.providerId } : { status: 'failed', error: delivery.error }
+  }
+
+  /** The instance's own e-mail (password reset, verification): SMTP_URL, else the instance outbox. Not in any ecosystem's log. */
+  async sendInstanceEmail(to: string, content: Content): Promise<Delivery> {
+    return this.transmit(null, 'email', { to, toName: null }, content)
+  }
+
+  close(): void {
+    this.transports.close()
+  }
+
+  /** A customer's contact details, for queued deliveries; null when the customer is gone. */
+  async contact(ecosystemId: string, customerId: string) {
+    const [row] = await this.deps.db
+      .select({ id: customers.id, email: customers.email, phone: customers.phone, name: customers.name })
+      .from(customers)
+      .where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, customerId)))
+    return row ?? null
+  }
+
+  private async transmit(ecosystemId: string | null, channel: Channel, to: { to: string; toName: string | null }, content: Content): Promise<Delivery> {
+    const kind = channel === 'email' ? 'smtp' : 'twilio'
+    const provider = await this.site.effectiveProvider(ecosystemId, kind)
+    if (!provider) return this.toOutbox(ecosystemId, channel, to.to, content)
+    if (channel === 'sms') return this.transports.sendSms(provider.config, { to: to.to, body: content.text })
+    return this.transports.sendEmail(provider.config, {
+      from: String(provider.config.from ?? this.deps.config.providers.smtp?.from ?? defaultFrom(this.deps.config.publicUrl)),
+      to: to.to,
+      toName: to.toName,
+      subject: content.subject ?? '',
+      text: content.text,
+      html: content.html,
+      headers: content.headers,
+    })
+  }
+
+  private async toOutbox(ecosystemId: string | null, channel: Channel, recipient: string, content: Content): Promise<Delivery> {
+    const [row] = await this.deps.db
+      .insert(outbox)
+      .values({ ecosystemId, channel, recipient, subject: content.subject, text: content.text, html: content.html ?? null, headers: content.headers ?? {} })
+      .returning({ id: outbox.id })
+    return { ok: true, providerId: `outbox:${row!.id}` }
+  }
+
+  private async template(ecosystemId: string, id: string): Promise<TemplateRow> {
+    const [row] = await this.deps.db.select().from(templates).where(and(eq(templates.ecosystemId, ecosystemId), eq(templates.id, id)))
+    if (!row) throw templateNotFound()
+    return row
+  }
+
+  private async customer(ecosystemId: string, id: string) {
+    const row = await this.contact(ecosystemId, id)
+    if (!row) throw new AppError(404, 'not_found', 'No such customer in this ecosystem')
+    return row
+  }
+}
+
+/** Values every template may use without passing them: `customer.name`, `customer.email`, `customer.id`. */
+function customerVariables(c: { id: string; email: string | null; name: string | null }): Record<string, string> {
+  return { 'customer.id': c.id, 'customer.name': c.name ?? '', 'customer.email': c.email ?? '' }
+}
+
+const sentBy = (tenant: Tenant) => (tenant.actor.kind === 'user' ? tenant.actor.userId : null)
+
+function defaultFrom(publicUrl: string): string {
+  return `Ecobase <no-reply@${new URL(publicUrl).hostname}>`
+}
+
+function logConditions(filter: LogFilter): SQL[] {
+  const where: SQL[] = []
+  if (filter.channel) where.push(eq(sendLog.channel, filter.channel))
+  if (filter.status) where.push(eq(sendLog.status, filter.status))
+  if (filter.customerId) where.push(eq(sendLog.customerId, filter.customerId))
+  if (filter.since) where.push(gte(sendLog.createdAt, instant('since', filter.since)))
+  if (filter.until) where.push(lt(sendLog.createdAt, instant('until', filter.until)))
+  return where
+}
+
+function instant(name: string, value: string): Date {
+  const date = new Date(value)
+  if (Number.isNaN(date.getTime())) throw new AppError(400, 'validation_failed', `query.${name}: not a date-time (ISO 8601)`)
+  return date
+}
+

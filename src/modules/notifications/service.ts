@@ -1,0 +1,265 @@
+import { and, count, desc, eq, gt, inArray, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Db } from '../../platform/db'
+import { safeEqual, signValue } from '../../platform/crypto'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Tenant } from '../../platform/tenancy'
+import { customers } from '../customer/schema'
+import { escapeHtml } from '../messaging/render'
+import type { Channel, MessagingService } from '../messaging/service'
+import { announcements, CATEGORIES, type Category, notifications, preferences } from './schema'
+
+type NotificationRow = typeof notifications.$inferSelect
+type Preference = { category: Category; email: boolean; sms: boolean }
+
+/** Defaults for categories a customer has not chosen for: e-mail for account and replies, no SMS. */
+export const DEFAULT_PREFERENCES: Record<Category, { email: boolean; sms: boolean }> = {
+  account: { email: true, sms: false },
+  community_reply: { email: true, sms: false },
+  community_mention: { email: false, sms: false },
+  admin_announcement: { email: false, sms: false },
+}
+
+export interface NotifyInput {
+  ecosystemId: string
+  customerId: string
+  type: Category
+  threadId?: string
+  replyId?: string | null
+  actorId?: string
+  /** The e-mail subject (and the notification's title); `body` its text. */
+  subject: string
+  body: string
+}
+
+const DELIVER = 'notification-deliver'
+const FAN_OUT = 'announcement-fan-out'
+const UNSUBSCRIBE = 'notification-unsubscribe'
+export const UNSUBSCRIBE_PATH = '/notifications/unsubscribe'
+
+const view = (r: NotificationRow) => ({
+  id: r.id,
+  userId: r.customerId,
+  ecosystemId: r.ecosystemId,
+  type: r.type,
+  threadId: r.threadId,
+  replyId: r.replyId,
+  actorId: r.actorId,
+  subject: r.subject,
+  body: r.body,
+  isRead: r.isRead,
+  createdAt: r.createdAt.toISOString(),
+})
+
+/**
+ * In-app notifications of customers, their per-category preferences, and the e-mail/SMS copies
+ * those preferences ask for: queued in the transaction that creates the notification, delivered
+ * by a job through messaging (with a one-click unsubscribe), retried on provider failure.
+ */
+export class NotificationService {
+  constructor(
+    private readonly deps: Deps,
+    private readonly messaging: MessagingService,
+  ) {
+    deps.queue.define<{ notificationId: string; channel: Channel }>({ name: DELIVER, handle: (job) => this.deliver(job.notificationId, job.channel) })
+    deps.queue.define<{ announcementId: string }>({ name: FAN_OUT, handle: (job) => this.fanOutBatch(job.announcementId) })
+  }
+
+  /** Records a notification in the caller's transaction and queues the e-mail/SMS its recipient wants. */
+  async notify(tx: Db, input: NotifyInput): Promise<string> {
+    const [row] = await tx
+      .insert(notifications)
+      .values({
+        ecosystemId: input.ecosystemId,
+        customerId: input.customerId,
+        type: input.type,
+        threadId: input.threadId ?? '',
+        replyId: input.replyId ?? null,
+        actorId: input.actorId ?? '',
+        subject: input.subject,
+        body: input.body,
+      })
+      .returning({ id: notifications.id })
+    const wanted = await this.preferenceOf(tx, input.customerId, input.type)
+    const channels = (['email', 'sms'] as const).filter((c) => wanted[c])
+    for (const channel of channels) await this.deps.queue.send(tx, DELIVER, { notificationId: row!.id, channel })
+    return row!.id
+  }
+
+  async list(tenant: Tenant, filter: { unread?: boolean }, page: PageParams) {
+    const where = and(eq(notifications.customerId, tenant.customerId), filter.unread ? eq(notifications.isRead, false) : undefined)
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(notifications).where(where).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(notifications).where(where),
+    ])
+    return pageOf(rows.map(view), total?.n ?? 0, page)
+  }
+
+  async markRead(tenant: Tenant, id: string) {
+    const [row] = await this.deps.db
+      .update(notifications)
+      .set({ isRead: true })
+      .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.id, id)))
+      .returning()
+    if (!row) throw new AppError(404, 'not_found', 'No such notification')
+    return view(row)
+  }
+
+  async markAllRead(tenant: Tenant) {
+    const rows = await this.deps.db
+      .update(notifications)
+      .set({ isRead: true })
+      .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.isRead, false)))
+      .returning({ id: notifications.id })
+    return { updated: rows.length }
+  }
+
+  async preferences(tenant: Tenant): Promise<Preference[]> {
+    const rows = await this.deps.db.select().from(preferences).where(eq(preferences.customerId, tenant.customerId))
+    const chosen = new Map(rows.map((r) => [r.category, r]))
+    return CATEGORIES.map((category) => {
+      const row = chosen.get(category)
+      return { category, email: row?.email ?? DEFAULT_PREFERENCES[category].email, sms: row?.sms ?? DEFAULT_PREFERENCES[category].sms }
+    })
+  }
+
+  async setPreference(tenant: Tenant, category: Category, choice: { email: boolean; sms: boolean }): Promise<Preference> {
+    await this.save(this.deps.db, tenant.customerId, category, choice)
+    return { category, ...choice }
+  }
+
+  /** The link an e-mail's List-Unsubscribe header carries: one POST turns the category's e-mail off. */
+  unsubscribeUrl(customerId: string, category: Category): string {
+    const value = `${customerId}.${category}`
+    return `${this.deps.config.publicUrl}${UNSUBSCRIBE_PATH}?token=${value}.${signValue(this.deps.secret, UNSUBSCRIBE, value)}`
+  }
+
+  /** RFC 8058 one-click unsubscribe: the token names the customer and category and is signed by this server. */
+  async unsubscribe(token: string): Promise<Preference> {
+    const [customerId, category, mac] = token.split('.')
+    const valid =
+      customerId !== undefined &&
+      category !== undefined &&
+      mac !== undefined &&
+      (CATEGORIES as readonly string[]).includes(category) &&
+      safeEqual(mac, signValue(this.deps.secret, UNSUBSCRIBE, `${customerId}.${category}`))
+    if (!valid) throw new AppError(400, 'invalid_token', 'This unsubscribe link is not valid')
+    const [customer] = await this.deps.db.select({ id: customers.id }).from(customers).where(eq(customers.id, customerId))
+    if (!customer) throw new AppError(404, 'not_found', 'The recipient no longer exists')
+    const current = await this.preferenceOf(this.deps.db, customerId, category as Category)
+    const choice = { email: false, sms: current.sms }
+    await this.save(this.deps.db, customerId, category as Category, choice)
+    return { category: category as Category, ...choice }
+  }
+
+  /**
+   * An announcement to every customer of the ecosystem (team members' own records excepted):
+   * recorded with its recipient count and fanned out by queued batches, enqueued here.
+   */
+  async announce(tenant: Tenant, input: { subject: string; body: string; channels?: Channel[] }) {
+    return this.deps.db.transaction(async (tx) => {
+      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(customers).where(announceable(tenant.ecosystemId))
+      const [row] = await tx
+        .insert(announcements)
+        .values({
+          ecosystemId: tenant.ecosystemId,
+          subject: input.subject,
+          body: input.body,
+          channels: [...new Set<Channel>(input.channels ?? ['email'])],
+          createdBy: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId,
+          recipients: n,
+        })
+        .returning({ id: announcements.id })
+      await this.deps.queue.send(tx, FAN_OUT, { announcementId: row!.id })
+      return { recipients: n }
+    })
+  }
+
+  /**
+   * One batch of an announcement's fan-out, in one transaction: the next customers by id after the
+   * cursor get their notification and queued deliveries, the cursor moves, and the next batch is
+   * queued. The row lock and the cursor make a repeated or concurrent run pick up the next batch,
+   * and the unique index makes a customer's notification exist at most once.
+   */
+  async fanOutBatch(announcementId: string): Promise<void> {
+    const size = this.deps.config.messaging.batchSize
+    await this.deps.db.transaction(async (tx) => {
+      const [a] = await tx.select().from(announcements).where(eq(announcements.id, announcementId)).for('update')
+      if (!a || a.finishedAt) return
+      const batch = await tx
+        .select({ id: customers.id })
+        .from(customers)
+        .where(and(announceable(a.ecosystemId), a.cursor ? gt(customers.id, a.cursor) : undefined))
+        .orderBy(customers.id)
+        .limit(size)
+      const ids = batch.map((c) => c.id)
+      if (ids.length > 0) {
+        const created = await tx
+          .insert(notifications)
+          .values(ids.map((customerId) => ({ ecosystemId: a.ecosystemId, customerId, type: 'admin_announcement', threadId: a.id, actorId: a.createdBy, subject: a.subject, body: a.body })))
+          .onConflictDoNothing({ target: [notifications.threadId, notifications.customerId], where: sql`type = 'admin_announcement'` })
+          .returning({ id: notifications.id, customerId: notifications.customerId })
+        const chosen = await tx
+          .select()
+          .from(preferences)
+          .where(and(inArray(preferences.customerId, ids), eq(preferences.category, 'admin_announcement')))
+        const byCustomer = new Map(chosen.map((p) => [p.customerId, p]))
+        for (const channel of a.channels) {
+          const jobs = created
+            .filter((n) => byCustomer.get(n.customerId)?.[channel] ?? DEFAULT_PREFERENCES.admin_announcement[channel])
+            .map((n) => ({ notificationId: n.id, channel }))
+          await this.deps.queue.sendMany(tx, DELIVER, jobs)
+        }
+      }
+      const finished = ids.length < size
+      await tx
+        .update(announcements)
+        .set({ cursor: ids.at(-1) ?? a.cursor, finishedAt: finished ? this.deps.now() : null })
+        .where(eq(announcements.id, a.id))
+      if (!finished) await this.deps.queue.send(tx, FAN_OUT, { announcementId: a.id })
+    })
+  }
+
+  /** Sends a notification's e-mail or SMS; a provider failure throws so the queue retries it. */
+  async deliver(notificationId: string, channel: Channel): Promise<void> {
+    const [n] = await this.deps.db.select().from(notifications).where(eq(notifications.id, notificationId))
+    if (!n) return
+    const to = await this.messaging.contact(n.ecosystemId, n.customerId)
+    if (!to || !(channel === 'email' ? to.email : to.phone)) return
+    const category = n.type as Category
+    const content =
+      channel === 'sms'
+        ? { subject: null, text: `${n.subject}: ${n.body}` }
+        : this.emailContent(n, this.unsubscribeUrl(n.customerId, category))
+    const result = await this.messaging.deliver(n.ecosystemId, channel, to, content, { templateId: null, sentBy: null })
+    if (result.status === 'failed') throw new Error(`notification ${channel} not delivered: ${result.error}`)
+  }
+
+  private emailContent(n: NotificationRow, unsubscribe: string) {
+    return {
+      subject: n.subject,
+      text: `${n.body}\n\n--\nStop these e-mails: ${unsubscribe}`,
+      html: `<p>${escapeHtml(n.body).replace(/\n/g, '<br>')}</p><hr><p><a href="${escapeHtml(unsubscribe)}">Stop these e-mails</a></p>`,
+      headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    }
+  }
+
+  private async preferenceOf(db: Db, customerId: string, category: Category) {
+    const [row] = await db.select().from(preferences).where(and(eq(preferences.customerId, customerId), eq(preferences.category, category)))
+    return row ? { email: row.email, sms: row.sms } : DEFAULT_PREFERENCES[category]
+  }
+
+  private async save(db: Db, customerId: string, category: Category, choice: { email: boolean; sms: boolean }) {
+    const values = { ...choice, updatedAt: this.deps.now() }
+    await db
+      .insert(preferences)
+      .values({ customerId, category, ...values })
+      .onConflictDoUpdate({ target: [preferences.customerId, preferences.category], set: values })
+  }
+}
+
+/** Customers an announcement reaches: the ecosystem's own, not team members' `user:` records. */
+function announceable(ecosystemId: string) {
+  return and(eq(customers.ecosystemId, ecosystemId), sql`(${customers.externalId} is null or ${customers.externalId} not like 'user:%')`)
+}
