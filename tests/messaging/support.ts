@@ -7,12 +7,3 @@ export async function contactCustomer(h: Harness, org: Provisioned, admin: Regis
   if (res.status !== 200 && res.status !== 201) throw new Error(`resolve failed: ${res.status} ${JSON.stringify(res.body)}`)
   return res.body.customerId as string
 }
-
-export async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
-  const deadline = Date.now() + ms
-  while (Date.now() < deadline) {
-    if (await check()) return
-    await Bun.sleep(100)
-  }
-  throw new Error('timed out')
-}

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { queryRows } from '../../src/platform/db'
 import { JobQueue } from '../../src/platform/queue'
 import { createHarness, type Harness } from '../support/harness'
+import { until } from '../support/wait'
 
 let h: Harness
 const queues: JobQueue[] = []
@@ -20,15 +21,6 @@ function replica(name: string, handle: (data: { n: number }) => Promise<void>, o
   q.define<{ n: number }>({ name, handle, options: options.retry })
   queues.push(q)
   return q
-}
-
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000) {
-  const deadline = Date.now() + ms
-  while (Date.now() < deadline) {
-    if (await check()) return
-    await Bun.sleep(100)
-  }
-  throw new Error('timed out')
 }
 
 const states = (name: string) => queryRows<{ state: string; retry_count: number; data: { n: number } }>(h.db, sql`select state, retry_count, data from pgboss.job where name = ${name} order by created_on`)
