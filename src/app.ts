@@ -5,6 +5,8 @@ import { AppError, describeError, errorBody } from './platform/errors'
 import { throttledLog } from './platform/logger'
 import { requestContext } from './platform/http'
 import { openApiPlugin } from './platform/openapi'
+import { accountEmailRoutes } from './modules/auth/account-email-routes'
+import { AccountEmails } from './modules/auth/account-emails'
 import { authRoutes } from './modules/auth/routes'
 import { AuthService } from './modules/auth/service'
 import { chatRoutes } from './modules/chat/routes'
@@ -85,6 +87,7 @@ export function createApp(deps: Deps) {
   const site = new SiteServices(deps)
   const messaging = new MessagingService(deps, site)
   const notifications = new NotificationService(deps, messaging)
+  const accountEmails = new AccountEmails(deps, auth.accounts, (to, content) => messaging.sendInstanceEmail(to, content))
   identifiers.acceptEntityType('persona', async (id) => {
     const ecosystemId = await persona.personas.ecosystemOf(id)
     return ecosystemId ? { ecosystemId } : null
@@ -136,6 +139,7 @@ export function createApp(deps: Deps) {
     })
     .use(systemRoutes(system))
     .use(authRoutes(deps, auth))
+    .use(accountEmailRoutes(deps, accountEmails, auth))
     .use(settingsRoutes(settings, auth))
     .use(oauthRoutes(deps, oauth, auth))
     .use(registryRoutes(registry, identifiers, auth))

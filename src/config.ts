@@ -67,6 +67,8 @@ export const EnvSchema = T.Object({
   TWILIO_FROM: T.Optional(T.String({ pattern: '^\\+[1-9][0-9]{6,14}$' })),
   TWILIO_API_URL: T.Optional(T.String({ pattern: '^https?://' })),
   MESSAGING_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 120 })),
+  PASSWORD_RESET_URL: T.Optional(T.String({ pattern: '^https?://.*\\{token\\}' })),
+  VERIFY_EMAIL_URL: T.Optional(T.String({ pattern: '^https?://.*\\{token\\}' })),
   QUEUE_POLL_SECONDS: T.Optional(T.Number({ minimum: 0.5, maximum: 60 })),
   NOTIFICATION_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
@@ -125,6 +127,8 @@ export interface Config {
    * gateway, or the test double); `batchSize` customers per announcement fan-out job.
    */
   messaging: { timeoutSeconds: number; twilioApiUrl: string | null; batchSize: number }
+  /** Your front end's pages for account e-mails, with `{token}`; null = the e-mail carries the token itself. */
+  accountEmailLinks: { passwordReset: string | null; verifyEmail: string | null }
   /** Build commit for /site/version (images have no .git to read it from). */
   gitCommit: string | null
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
@@ -218,6 +222,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       dimensions: e.EMBEDDING_DIMENSIONS ?? 384,
     },
     providers: providersConfig(e),
+    accountEmailLinks: { passwordReset: e.PASSWORD_RESET_URL ?? null, verifyEmail: e.VERIFY_EMAIL_URL ?? null },
     messaging: {
       timeoutSeconds: e.MESSAGING_TIMEOUT_SECONDS ?? 10,
       twilioApiUrl: e.TWILIO_API_URL?.replace(/\/+$/, '') ?? null,

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
-import { isUniqueViolation } from '../../platform/db'
+import { type Db, isUniqueViolation } from '../../platform/db'
 import type { IssuedSession, RotatingSessions } from '../../platform/sessions'
 import { AppError } from '../../platform/errors'
 import type { SettingsService } from '../settings/service'
@@ -123,15 +123,24 @@ export class Accounts {
     if (!method?.passwordHash || !(await this.passwords.verify(input.currentPassword, method.passwordHash))) {
       throw new AppError(401, 'invalid_credentials', 'The current password is wrong')
     }
-    const passwordHash = await this.passwords.hash(input.newPassword)
-    await this.deps.db.transaction(async (tx) => {
-      await tx.update(userMethods).set({ passwordHash, updatedAt: this.deps.now() }).where(eq(userMethods.id, method.id))
-      await this.sessions.revoke(tx, { subjectId: principal.userId }, 'password_changed')
-    })
+    await this.deps.db.transaction((tx) => this.setPassword(tx, principal.userId, input.newPassword, 'password_changed'))
   }
 
-  async me(principal: Principal): Promise<UserView> {
-    return this.view(await this.load(principal.userId))
+  /** Sets (or first gives) the account a password and revokes every session, in the caller's transaction. */
+  async setPassword(tx: Db, userId: string, password: string, reason: 'password_changed' | 'password_reset'): Promise<void> {
+    const passwordHash = await this.passwords.hash(password)
+    const now = this.deps.now()
+    await tx
+      .insert(userMethods)
+      .values({ userId, provider: 'password', passwordHash })
+      .onConflictDoUpdate({ target: [userMethods.userId, userMethods.provider], set: { passwordHash, updatedAt: now } })
+    await this.sessions.revoke(tx, { subjectId: userId }, reason)
+  }
+
+  /** The signed-in user, with `emailVerified` added (only here: User itself is as the spec lists it). */
+  async me(principal: Principal): Promise<UserView & { emailVerified: boolean }> {
+    const user = await this.load(principal.userId)
+    return { ...this.view(user), emailVerified: user.emailVerifiedAt !== null }
   }
 
   async updateProfile(principal: Principal, patch: { name?: string; slug?: string }): Promise<UserView> {

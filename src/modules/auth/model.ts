@@ -1,10 +1,10 @@
 import { t } from 'elysia'
 import { SLUG_PATTERN } from './accounts'
 
-const Email = t.String({ format: 'email', maxLength: 254, description: 'E-mail address; unique regardless of case' })
+export const Email = t.String({ format: 'email', maxLength: 254, description: 'E-mail address; unique regardless of case' })
 const Name = t.String({ minLength: 1, maxLength: 255 })
 const Slug = t.String({ pattern: SLUG_PATTERN, description: 'Public login slug' })
-const NewPassword = t.String({ minLength: 8, maxLength: 1024, description: 'At least 8 characters' })
+export const NewPassword = t.String({ minLength: 8, maxLength: 1024, description: 'At least 8 characters' })
 
 export const User = t.Object({
   id: t.String({ format: 'uuid' }),

@@ -17,6 +17,8 @@ export const users = authSchema.table(
     avatarUrl: text('avatar_url').notNull().default(''),
     slug: text('slug'),
     isAdmin: boolean('is_admin').notNull().default(false),
+    /** When the owner of `email` proved it (verification or password reset); null = not yet. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -58,4 +60,22 @@ export const apiTokens = authSchema.table(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
   },
   (t) => [uniqueIndex('api_tokens_hash_uq').on(t.tokenHash), index('api_tokens_user_idx').on(t.userId)],
+)
+
+/** Single-use tokens sent by e-mail (password reset, address verification); only their hash is kept. */
+export const emailTokens = authSchema.table(
+  'email_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose', { enum: ['password_reset', 'verify_email'] }).notNull(),
+    /** The address the token was sent to: verification holds only while the account still has it. */
+    emailKey: text('email_key').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('email_tokens_user_idx').on(t.userId)],
 )

@@ -1,0 +1,79 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps'
+import { authGuard, type PrincipalSource } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import { clientIp } from '../../platform/request'
+import { ACCOUNT_EMAIL_LIMITS, type AccountEmails } from './account-emails'
+import { Email, NewPassword } from './model'
+
+const Token = t.String({ minLength: 1, maxLength: 200 })
+const LIMITS = `Rate limited (429 with Retry-After): ${ACCOUNT_EMAIL_LIMITS.perIp} requests per client address and ${ACCOUNT_EMAIL_LIMITS.perAddress} per address or account per hour.`
+const Accepted = t.Object({}, { description: 'Accepted; an e-mail follows if there is someone to send it to' })
+
+/** Password reset and e-mail verification (tag `auth`). */
+export function accountEmailRoutes(deps: Deps, emails: AccountEmails, principals: PrincipalSource) {
+  return new Elysia({ name: 'account-emails', prefix: '/auth', detail: { tags: ['auth'] } })
+    .use(authGuard(principals))
+    .post(
+      '/password-reset/request',
+      async ({ body, request, server, set }) => {
+        await emails.requestReset(body.email, clientIp(request, server, deps.config.trustProxy))
+        set.status = 202
+        return {}
+      },
+      {
+        body: t.Object({ email: Email }),
+        response: { 202: Accepted, ...errors(400, 429) },
+        detail: {
+          operationId: 'authPasswordResetRequest',
+          summary: 'E-mail a password-reset token',
+          description: `Always 202, whether or not the address has an account (the answer and its timing tell nothing). The account's address gets a single-use token valid 30 minutes, as a link to PASSWORD_RESET_URL when set. ${LIMITS}`,
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/password-reset/confirm',
+      async ({ body, status }) => {
+        await emails.confirmReset(body.token, body.newPassword)
+        return status(204, undefined)
+      },
+      {
+        body: t.Object({ token: Token, newPassword: NewPassword }),
+        response: { 204: t.Void({ description: 'Password set; every session of the account revoked' }), ...errors(400) },
+        detail: {
+          operationId: 'authPasswordResetConfirm',
+          summary: 'Set a new password with a reset token',
+          description: '400 `invalid_token` when the token is unknown, expired or used. Revokes every session; sign in with the new password. Also marks the address verified.',
+          security: [],
+        },
+      },
+    )
+    .post(
+      '/verify-email/request',
+      async ({ principal, request, server, set }) => {
+        await emails.requestVerification(principal, clientIp(request, server, deps.config.trustProxy))
+        set.status = 202
+        return {}
+      },
+      {
+        auth: true,
+        response: { 202: Accepted, ...errors(401, 404, 429) },
+        detail: {
+          operationId: 'authVerifyEmailRequest',
+          summary: 'E-mail a verification token to the signed-in account',
+          description: `A single-use token valid 24 hours, as a link to VERIFY_EMAIL_URL when set; nothing is sent when the address is already verified. ${LIMITS}`,
+        },
+      },
+    )
+    .post('/verify-email/confirm', ({ body }) => emails.confirmVerification(body.token), {
+      body: t.Object({ token: Token }),
+      response: { 200: t.Object({ emailVerified: t.Literal(true) }), ...errors(400) },
+      detail: {
+        operationId: 'authVerifyEmailConfirm',
+        summary: 'Confirm the address with a verification token',
+        description: '400 `invalid_token` when the token is unknown, expired, used, or the account no longer has that address. /auth/me then shows `emailVerified: true`.',
+        security: [],
+      },
+    })
+}

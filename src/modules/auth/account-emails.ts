@@ -1,0 +1,116 @@
+import { and, eq, gt, isNull } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Principal } from '../../platform/auth'
+import { randomToken, sha256Hex } from '../../platform/crypto'
+import { AppError } from '../../platform/errors'
+import type { Accounts } from './accounts'
+import { emailTokens, users } from './schema'
+
+type Purpose = 'password_reset' | 'verify_email'
+/** What the mail is handed to: messaging's instance sender (SMTP_URL, else the instance outbox). */
+export type InstanceMailer = (to: string, content: { subject: string; text: string; html?: string }) => Promise<{ ok: true } | { ok: false; error: string }>
+
+const JOB = 'account-email'
+const LIFETIME_SECONDS: Record<Purpose, number> = { password_reset: 30 * 60, verify_email: 24 * 3600 }
+/** Requests per window: per client address, per e-mail address (reset) or per account (verification). */
+export const ACCOUNT_EMAIL_LIMITS = { perIp: 20, perAddress: 5, windowSeconds: 3600 }
+
+const invalid = () => new AppError(400, 'invalid_token', 'The link is invalid, expired or already used')
+
+/**
+ * Password reset and e-mail verification. A request only enqueues a job (the same work whether or
+ * not the address has an account, so neither the answer nor its timing tells); the job makes a
+ * single-use token, keeps its hash, and mails it. Confirming consumes the token in one statement.
+ */
+export class AccountEmails {
+  constructor(
+    private readonly deps: Deps,
+    private readonly accounts: Accounts,
+    private readonly mail: InstanceMailer,
+  ) {
+    deps.queue.define<{ purpose: Purpose; emailKey: string }>({ name: JOB, handle: (job) => this.send(job.purpose, job.emailKey) })
+  }
+
+  async requestReset(email: string, clientIp: string): Promise<void> {
+    const emailKey = email.trim().toLowerCase()
+    await this.limit(`account-email:ip:${clientIp}`, ACCOUNT_EMAIL_LIMITS.perIp)
+    await this.limit(`account-email:reset:${emailKey}`, ACCOUNT_EMAIL_LIMITS.perAddress)
+    await this.deps.db.transaction((tx) => this.deps.queue.send(tx, JOB, { purpose: 'password_reset', emailKey }))
+  }
+
+  async confirmReset(token: string, newPassword: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const row = await this.consume(tx, token, 'password_reset')
+      await this.accounts.setPassword(tx, row.userId, newPassword, 'password_reset')
+      await tx.update(users).set({ emailVerifiedAt: this.deps.now() }).where(and(eq(users.id, row.userId), eq(users.emailKey, row.emailKey), isNull(users.emailVerifiedAt)))
+    })
+  }
+
+  async requestVerification(principal: Principal, clientIp: string): Promise<void> {
+    await this.limit(`account-email:ip:${clientIp}`, ACCOUNT_EMAIL_LIMITS.perIp)
+    await this.limit(`account-email:verify:${principal.userId}`, ACCOUNT_EMAIL_LIMITS.perAddress)
+    const [user] = await this.deps.db.select({ emailKey: users.emailKey, verified: users.emailVerifiedAt }).from(users).where(eq(users.id, principal.userId))
+    if (!user) throw new AppError(404, 'not_found', 'The account no longer exists')
+    if (user.verified) return
+    await this.deps.db.transaction((tx) => this.deps.queue.send(tx, JOB, { purpose: 'verify_email', emailKey: user.emailKey }))
+  }
+
+  async confirmVerification(token: string): Promise<{ emailVerified: true }> {
+    await this.deps.db.transaction(async (tx) => {
+      const row = await this.consume(tx, token, 'verify_email')
+      const updated = await tx
+        .update(users)
+        .set({ emailVerifiedAt: this.deps.now() })
+        .where(and(eq(users.id, row.userId), eq(users.emailKey, row.emailKey)))
+        .returning({ id: users.id })
+      if (!updated[0]) throw invalid()
+    })
+    return { emailVerified: true }
+  }
+
+  /** The job: a fresh token for the account of `emailKey`, if there is one, mailed to it. A failed send throws, so the queue retries. */
+  private async send(purpose: Purpose, emailKey: string): Promise<void> {
+    const [user] = await this.deps.db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.emailKey, emailKey))
+    if (!user) return
+    const token = randomToken(32)
+    await this.deps.db.insert(emailTokens).values({
+      tokenHash: sha256Hex(token),
+      userId: user.id,
+      purpose,
+      emailKey,
+      expiresAt: new Date(this.deps.now().getTime() + LIFETIME_SECONDS[purpose] * 1000),
+    })
+    const delivery = await this.mail(user.email, this.content(purpose, user.name, token))
+    if (!delivery.ok) throw new Error(`account e-mail not sent: ${delivery.error}`)
+  }
+
+  private content(purpose: Purpose, name: string, token: string) {
+    const template = this.deps.config.accountEmailLinks[purpose === 'password_reset' ? 'passwordReset' : 'verifyEmail']
+    const link = template?.replace('{token}', encodeURIComponent(token))
+    const action = purpose === 'password_reset' ? 'reset your password' : 'confirm your e-mail address'
+    const how = link ? `Open this link to ${action}:\n${link}` : `To ${action}, use this code:\n${token}`
+    const lifetime = purpose === 'password_reset' ? '30 minutes' : '24 hours'
+    return {
+      subject: purpose === 'password_reset' ? 'Reset your password' : 'Confirm your e-mail address',
+      text: `Hello ${name},\n\n${how}\n\nIt works once and expires in ${lifetime}. If you did not ask for this, ignore this e-mail.`,
+    }
+  }
+
+  /** Marks a live token of `purpose` used and returns it; 400 otherwise. Concurrent confirms: one wins. */
+  private async consume(tx: Deps['db'], token: string, purpose: Purpose) {
+    const [row] = await tx
+      .update(emailTokens)
+      .set({ usedAt: this.deps.now() })
+      .where(and(eq(emailTokens.tokenHash, sha256Hex(token)), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, this.deps.now())))
+      .returning()
+    if (!row) throw invalid()
+    return row
+  }
+
+  private async limit(key: string, max: number): Promise<void> {
+    const hit = await this.deps.rateLimits.hit(key, ACCOUNT_EMAIL_LIMITS.windowSeconds)
+    if (hit.count <= max) return
+    const retryAfter = Math.max(1, Math.ceil(hit.resetMs / 1000))
+    throw new AppError(429, 'rate_limited', `Too many requests; retry in ${retryAfter} s`, undefined, { 'retry-after': String(retryAfter) })
+  }
+}
