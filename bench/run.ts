@@ -9,12 +9,14 @@
  * bench/results/<name>.json (git-ignored); copy the printed table into bench/README.md.
  * Exits 1 when a bench fails to run; with --strict, also when a target is missed.
  */
+import { command as announcement } from './announcement'
 import { command as authMe } from './auth-me'
 import { benchEmbeddedBoot, embeddedBootTable } from './embedded-boot'
 import { command as login } from './login'
 import { command as chatLatency } from './chat-latency'
 import { command as contractInsert } from './contract-insert'
 import { command as derivedList } from './derived-list'
+import { command as emailSend } from './email-send'
 import { command as memoryRecall } from './memory-recall'
 import { command as refresh } from './refresh'
 import { command as search } from './search'
@@ -78,6 +80,16 @@ export const BENCHES: Bench[] = [
     ...contractInsert,
     id: 'P9b',
     what: 'contract row inserts/s as a ratio of a hand-written insert route (POST /chat/conversations), same run (report)',
+  },
+  {
+    ...announcement,
+    id: 'P11',
+    what: 'announcement fan-out to 100k customers: request to every notification written and e-mail job enqueued (≤ 30 s), peak RSS (≤ +100 MB)',
+  },
+  {
+    ...emailSend,
+    id: 'P11b',
+    what: 'one e-mail through POST /messaging/email against a bare nodemailer send to the same SMTP server, ms per send (report)',
   },
 ]
 

@@ -12,7 +12,7 @@ import { createApp } from '../src/app'
 import { buildDeps, prepareDatabase } from '../src/boot'
 import { loadConfig } from '../src/config'
 import type { Deps } from '../src/deps'
-import { openPglite, openPostgres, type Database } from '../src/platform/db'
+import { openPglite, openPostgres, pgliteDir, type Database } from '../src/platform/db'
 import { createLogger } from '../src/platform/logger'
 
 export const ROOT = resolve(import.meta.dir, '..')
@@ -808,21 +808,24 @@ export interface BenchApp {
   close(): Promise<void>
 }
 
-/** The app as boot builds it, on in-memory PGlite or a throwaway PostgreSQL database. */
-export async function inProcessApp(backend: Backend): Promise<BenchApp> {
+/** The app as boot builds it, on PGlite (in memory unless `pgliteOnDisk`) or a throwaway PostgreSQL database. */
+export async function inProcessApp(backend: Backend, options: { pgliteOnDisk?: boolean; env?: Record<string, string> } = {}): Promise<BenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-bench-app-'))
   const temp = backend === 'postgres' ? await createTempDatabase() : undefined
-  const database = temp ? await openPostgres(temp.url, { max: 10 }) : await openPglite()
+  // In memory, PGlite keeps its files (WAL included) in this process's memory; on disk, as `npm start` runs it.
+  const database = temp ? await openPostgres(temp.url, { max: 10 }) : await openPglite(options.pgliteOnDisk ? { dataDir: pgliteDir(dataDir) } : {})
   const close = async () => {
     await database.close()
     await temp?.drop()
     rmSync(dataDir, { recursive: true, force: true })
   }
   try {
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', JOBS: 'off' })
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', JOBS: 'off', ...options.env })
     await prepareDatabase(database, config, temp?.url)
     const deps = buildDeps(config, database, { logger: createLogger('silent') })
     const app = createApp(deps)
+    // Enqueueing works; with JOBS=off nothing runs unless a bench starts its own workers.
+    await deps.queue.start()
     const call: BenchApp['call'] = async (method, path, options = {}) => {
       const headers: Record<string, string> = { ...options.headers }
       if (options.token) headers.authorization = `Bearer ${options.token}`
@@ -846,6 +849,7 @@ export async function inProcessApp(backend: Backend): Promise<BenchApp> {
       customer: { customerId, token },
       call,
       close: async () => {
+        await deps.queue.stop(1000)
         await deps.rateLimits.close()
         await close()
       },

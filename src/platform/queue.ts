@@ -30,9 +30,18 @@ export class JobQueue {
     private readonly options: { workers: boolean; logger: Logger; pollingIntervalSeconds?: number },
   ) {
     this.boss = new PgBoss({
-      db: { executeSql: (text, values) => database.unsafe(text, values) },
+      db: {
+        executeSql: (text, values) => database.unsafe(text, values),
+        // Wakes workers the moment a job commits (pg_notify in the enqueuing transaction) instead of at their next poll.
+        listen: async (channel, onNotification, onReconnect) => {
+          const close = await database.listen(channel, onNotification)
+          onReconnect()
+          return { close }
+        },
+      },
       schema: QUEUE_SCHEMA,
       backend: database.kind === 'pglite' ? 'pglite' : 'postgres',
+      useListenNotify: true,
     })
     this.boss.on('error', (err) => options.logger.error('queue error', describeError(err)))
   }
@@ -46,9 +55,11 @@ export class JobQueue {
   async start(): Promise<void> {
     await this.boss.start()
     for (const definition of this.definitions.values()) {
-      await this.boss.createQueue(definition.name, { retryLimit: 5, retryDelay: 5, retryBackoff: true, ...definition.options })
+      await this.boss.createQueue(definition.name, { retryLimit: 5, retryDelay: 5, retryBackoff: true, notify: true, ...definition.options })
       if (!this.options.workers) continue
-      const polling = { pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2, batchSize: 10 }
+      // NOTIFY wakes workers for new jobs; polling still finds retries and delayed jobs at the usual pace.
+      const interval = this.options.pollingIntervalSeconds ?? 2
+      const polling = { pollingIntervalSeconds: interval, notifyPollingIntervalSeconds: interval, batchSize: 10 }
       await this.boss.work<object>(definition.name, polling, async (jobs) => {
         for (const job of jobs) await definition.handle(job.data)
       })

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gt, inArray, sql } from 'drizzle-orm'
+import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import type { Db } from '../../platform/db'
+import { type Db, queryRows } from '../../platform/db'
 import { safeEqual, signValue } from '../../platform/crypto'
 import { AppError } from '../../platform/errors'
 import { pageOf, type PageParams } from '../../platform/paging'
@@ -187,35 +187,33 @@ export class NotificationService {
     await this.deps.db.transaction(async (tx) => {
       const [a] = await tx.select().from(announcements).where(eq(announcements.id, announcementId)).for('update')
       if (!a || a.finishedAt) return
-      const batch = await tx
-        .select({ id: customers.id })
-        .from(customers)
-        .where(and(announceable(a.ecosystemId), a.cursor ? gt(customers.id, a.cursor) : undefined))
-        .orderBy(customers.id)
-        .limit(size)
-      const ids = batch.map((c) => c.id)
-      if (ids.length > 0) {
-        const created = await tx
-          .insert(notifications)
-          .values(ids.map((customerId) => ({ ecosystemId: a.ecosystemId, customerId, type: 'admin_announcement', threadId: a.id, actorId: a.createdBy, subject: a.subject, body: a.body })))
-          .onConflictDoNothing({ target: [notifications.threadId, notifications.customerId], where: sql`type = 'admin_announcement'` })
-          .returning({ id: notifications.id, customerId: notifications.customerId })
-        const chosen = await tx
-          .select()
-          .from(preferences)
-          .where(and(inArray(preferences.customerId, ids), eq(preferences.category, 'admin_announcement')))
-        const byCustomer = new Map(chosen.map((p) => [p.customerId, p]))
-        for (const channel of a.channels) {
-          const jobs = created
-            .filter((n) => byCustomer.get(n.customerId)?.[channel] ?? DEFAULT_PREFERENCES.admin_announcement[channel])
-            .map((n) => ({ notificationId: n.id, channel }))
-          await this.deps.queue.sendMany(tx, DELIVER, jobs)
-        }
+      const wants = (channel: Channel) =>
+        sql`coalesce(p.${sql.raw(channel)}, ${DEFAULT_PREFERENCES.admin_announcement[channel]}) and ${a.channels.includes(channel)}`
+      // One statement: the batch, its notifications, and which of them want an e-mail or SMS; only ids come back.
+      const [batch] = await queryRows<{ last: string | null; n: number; email: string[] | null; sms: string[] | null }>(
+        tx,
+        sql`with batch as (
+              select ${customers.id} as id from ${customers}
+              where ${announceable(a.ecosystemId)} ${a.cursor ? sql`and ${customers.id} > ${a.cursor}` : sql``}
+              order by ${customers.id} limit ${size}
+            ), created as (
+              insert into ${notifications} (ecosystem_id, customer_id, type, thread_id, actor_id, subject, body)
+              select ${a.ecosystemId}, id, 'admin_announcement', ${a.id}, ${a.createdBy}, ${a.subject}, ${a.body} from batch
+              on conflict (thread_id, customer_id) where type = 'admin_announcement' do nothing
+              returning id, customer_id
+            )
+            select (select id from batch order by id desc limit 1) as last,
+                   (select count(*)::int from batch) as n,
+                   (select array_agg(n.id) from created n left join ${preferences} p on p.customer_id = n.customer_id and p.category = 'admin_announcement' where ${wants('email')}) as email,
+                   (select array_agg(n.id) from created n left join ${preferences} p on p.customer_id = n.customer_id and p.category = 'admin_announcement' where ${wants('sms')}) as sms`,
+      )
+      for (const channel of ['email', 'sms'] as const) {
+        await this.deps.queue.sendMany(tx, DELIVER, (batch?.[channel] ?? []).map((notificationId) => ({ notificationId, channel })))
       }
-      const finished = ids.length < size
+      const finished = (batch?.n ?? 0) < size
       await tx
         .update(announcements)
-        .set({ cursor: ids.at(-1) ?? a.cursor, finishedAt: finished ? this.deps.now() : null })
+        .set({ cursor: batch?.last ?? a.cursor, finishedAt: finished ? this.deps.now() : null })
         .where(eq(announcements.id, a.id))
       if (!finished) await this.deps.queue.send(tx, FAN_OUT, { announcementId: a.id })
     })
@@ -261,5 +259,5 @@ export class NotificationService {
 
 /** Customers an announcement reaches: the ecosystem's own, not team members' `user:` records. */
 function announceable(ecosystemId: string) {
-  return and(eq(customers.ecosystemId, ecosystemId), sql`(${customers.externalId} is null or ${customers.externalId} not like 'user:%')`)
+  return sql`${customers.ecosystemId} = ${ecosystemId} and (${customers.externalId} is null or ${customers.externalId} not like 'user:%')`
 }
