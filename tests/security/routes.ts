@@ -16,6 +16,9 @@ export interface VictimFixture {
   /** A conversation of B's customer (with B's persona) and its first user message. */
   conversationId: string
   messageId: string
+  /** A message template of B, and an unread notification of B's customer. */
+  templateId: string
+  notificationId: string
 }
 
 export interface ScopedRoute {
@@ -88,6 +91,23 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   (b) => ({ method: 'POST', path: `/chat/conversations/${b.conversationId}/regenerate` }),
   () => ({ method: 'GET', path: '/search/chat/messages?q=b-secret-message' }),
   (b) => ({ method: 'PATCH', path: `/chat/conversations/${b.conversationId}/messages/${b.messageId}`, body: { content: 'pwned' } }),
+  () => ({ method: 'GET', path: '/messaging/templates' }),
+  () => ({ method: 'POST', path: '/messaging/templates', body: { name: 'probe', subject: 's', htmlBody: 'h', textBody: 't', category: 'account' } }),
+  (b) => ({ method: 'GET', path: `/messaging/templates/${b.templateId}` }),
+  (b) => ({ method: 'PATCH', path: `/messaging/templates/${b.templateId}`, body: { name: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/messaging/templates/${b.templateId}` }),
+  (b) => ({ method: 'POST', path: `/messaging/templates/${b.templateId}/preview`, body: { variables: {} } }),
+  () => ({ method: 'GET', path: '/messaging/status' }),
+  (b) => ({ method: 'POST', path: '/messaging/email', body: { customerId: b.customerId, subject: 'pwned', text: 'pwned' } }),
+  (b) => ({ method: 'POST', path: '/messaging/sms', body: { customerId: b.customerId, body: 'pwned' } }),
+  (b) => ({ method: 'GET', path: `/messaging/log?customerId=${b.customerId}` }),
+  () => ({ method: 'GET', path: '/messaging/outbox' }),
+  () => ({ method: 'GET', path: '/notifications' }),
+  (b) => ({ method: 'POST', path: `/notifications/${b.notificationId}/read` }),
+  () => ({ method: 'POST', path: '/notifications/read-all' }),
+  () => ({ method: 'GET', path: '/notifications/preferences' }),
+  () => ({ method: 'PUT', path: '/notifications/preferences/account', body: { email: false, sms: false } }),
+  () => ({ method: 'POST', path: '/notifications/announcements', body: { subject: 'probe', body: 'probe' } }),
 ]
 
 /** Organization-scoped account routes, addressed at B's organization (account credentials only). */
@@ -118,6 +138,8 @@ export function describeRoute(route: (b: VictimFixture) => ScopedRoute): string 
     serviceId: ':serviceId',
     conversationId: ':conversationId',
     messageId: ':messageId',
+    templateId: ':templateId',
+    notificationId: ':notificationId',
   } as unknown as VictimFixture
   const { method, path } = route(placeholder)
   return `${method} ${path}`

@@ -37,9 +37,16 @@ beforeAll(async () => {
   const memory = (scope: string) => ({ personaId: personaB, scope, slug: `b-${scope}`, memoryType: 'user', description: 'b-secret-memory', body: `b-secret-memory ${scope}` })
   const memoryB = await h.call('POST', '/persona_memory/memories', { token: customerB.token, body: memory('user') })
   const globalB = await h.call('POST', '/persona_memory/memories', { ...orgB.as(ownerB), body: memory('persona') })
-  b = { org: orgB, customerId: customerB.customerId, memberId: memberB.id, attachmentId: attachmentB.id, personaId: personaB, memoryId: memoryB.body.id, globalMemoryId: globalB.body.id, serviceId: serviceB.body.id, conversationId: conversationB.body.id, messageId: messageB }
+  await h.call('PATCH', `/customer/customers/${customerB.customerId}`, { ...asB, body: { email: 'b-secret-mailbox@example.test' } })
+  const templateB = await h.call('POST', '/messaging/templates', { ...asB, body: { name: 'b-secret-template', subject: 'b-secret-subject', htmlBody: 'h', textBody: 't', category: 'account' } })
+  await h.call('POST', '/messaging/email', { ...asB, body: { customerId: customerB.customerId, templateId: templateB.body.id } })
+  const notificationB = await h.db.transaction((tx) =>
+    h.app.services.notifications.notify(tx, { ecosystemId: orgB.ecosystem.id, customerId: customerB.customerId, type: 'community_reply', subject: 'b-secret-notification', body: 'b' }),
+  )
+  b = { org: orgB, customerId: customerB.customerId, memberId: memberB.id, attachmentId: attachmentB.id, personaId: personaB, memoryId: memoryB.body.id, globalMemoryId: globalB.body.id, serviceId: serviceB.body.id, conversationId: conversationB.body.id, messageId: messageB, templateId: templateB.body.id, notificationId: notificationB }
   bSecrets = [customerB.customerId, 'b-secret-external-id', adminB.email, memberB.id, attachmentB.id, 'b-secret-file.txt', attachmentB.contentHash, '12345678901']
   bSecrets.push(personaB, memoryB.body.id, globalB.body.id, 'b-secret-memory')
+  bSecrets.push(templateB.body.id, 'b-secret-template', 'b-secret-subject', 'b-secret-mailbox', notificationB, 'b-secret-notification')
   bSecrets.push(serviceB.body.id, 'b-secret-llm', 'sk-b-secret-key', 'b-secret-persona', 'b-secret-prompt', conversationB.body.id, 'b-secret-title', 'b-secret-message', messageB)
 })
 afterAll(() => h.close())
@@ -116,6 +123,12 @@ describe('cross-tenant: ecosystem-scoped routes of B refuse credentials of A', (
     const chat = await queryRows<{ role: string; content: string }>(h.db, sql`select role, content from chat.messages where conversation_id = ${b.conversationId} order by seq`)
     expect(chat.map((m) => m.role)).toEqual(['user', 'assistant'])
     expect(chat[0]!.content).toBe('b-secret-message')
+    const [template] = await queryRows<{ name: string }>(h.db, sql`select name from messaging.templates where id = ${b.templateId}`)
+    expect(template).toEqual({ name: 'b-secret-template' })
+    const [notification] = await queryRows<{ is_read: boolean }>(h.db, sql`select is_read from notifications.notifications where id = ${b.notificationId}`)
+    expect(notification).toEqual({ is_read: false })
+    const probes = await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from messaging.log where customer_id = ${b.customerId} and body = 'pwned'`)
+    expect(probes).toEqual([{ n: 0 }])
   })
 })
 
