@@ -11,6 +11,8 @@ import { authRoutes } from './modules/auth/routes'
 import { AuthService } from './modules/auth/service'
 import { chatRoutes } from './modules/chat/routes'
 import { ChatService } from './modules/chat/service'
+import { communityRoutes } from './modules/community/routes'
+import { CommunityService } from './modules/community/service'
 import { contractRoutes } from './modules/contract/routes'
 import { ContractService } from './modules/contract/service'
 import { customerRoutes } from './modules/customer/routes'
@@ -87,6 +89,7 @@ export function createApp(deps: Deps) {
   const site = new SiteServices(deps)
   const messaging = new MessagingService(deps, site)
   const notifications = new NotificationService(deps, messaging)
+  const community = new CommunityService(deps, notifications)
   const accountEmails = new AccountEmails(deps, auth.accounts, (to, content) => messaging.sendInstanceEmail(to, content))
   identifiers.acceptEntityType('persona', async (id) => {
     const ecosystemId = await persona.personas.ecosystemOf(id)
@@ -156,6 +159,7 @@ export function createApp(deps: Deps) {
     .use(siteRoutes(deps, site, auth, customers))
     .use(messagingRoutes(deps, messaging, auth, customers))
     .use(notificationRoutes(deps, notifications, auth, customers))
+    .use(communityRoutes(deps, community, auth, customers))
 
   /** Subscribes every session kind to revocations, and the ecosystem cache to renames and deletions, made by other replicas (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {
@@ -165,7 +169,7 @@ export function createApp(deps: Deps) {
     }
   }
 
-  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site, messaging, notifications }, followRevocations })
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site, messaging, notifications, community }, followRevocations })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -4,6 +4,7 @@ const Profile = {
   email: t.Optional(t.String({ format: 'email', maxLength: 254 })),
   phone: t.Optional(t.String({ pattern: '^\\+?[0-9 ()-]{3,32}$', description: 'Phone number, E.164 preferred' })),
   name: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
+  avatarUrl: t.Optional(t.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000, description: 'Picture URL (shown on leaderboards and profiles)' })),
 }
 const ExternalId = t.String({ minLength: 1, maxLength: 255, description: 'Your own id for this customer; unique per ecosystem' })
 
@@ -21,6 +22,7 @@ export const Customer = t.Object({
   email: t.Nullable(t.String()),
   phone: t.Nullable(t.String()),
   name: t.Nullable(t.String()),
+  avatarUrl: t.Nullable(t.String()),
   createdAt: t.String(),
   updatedAt: t.String(),
 })

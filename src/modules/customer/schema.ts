@@ -17,6 +17,7 @@ export const customers = customerSchema.table(
     email: text('email'),
     phone: text('phone'),
     name: text('name'),
+    avatarUrl: text('avatar_url'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

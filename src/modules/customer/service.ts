@@ -14,6 +14,7 @@ export interface CustomerProfile {
   email?: string
   phone?: string
   name?: string
+  avatarUrl?: string
 }
 
 const notFound = () => new AppError(404, 'not_found', 'No such customer in this ecosystem')
@@ -41,6 +42,7 @@ export const customerView = (c: CustomerRow) => ({
   email: c.email,
   phone: c.phone,
   name: c.name,
+  avatarUrl: c.avatarUrl,
   createdAt: c.createdAt.toISOString(),
   updatedAt: c.updatedAt.toISOString(),
 })

@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { TObject } from '@sinclair/typebox'
-import type { Db } from '../db'
+import { type Db, isUniqueViolation } from '../db'
 import { AppError } from '../errors'
 import { pageOf } from '../paging'
 import type { Tenant } from '../tenancy'
@@ -11,9 +11,11 @@ import { filterConditions, orderBy } from './sql'
 /**
  * Who may use a derived resource: `own` — customers (and team members as their own customer
  * record) on their own rows, ecosystem admins on every row of the ecosystem; `member` — team
- * members only, every row; `admin` — ecosystem admins and owners only.
+ * members only, every row; `admin` — ecosystem admins and owners only; `shared` — everyone in the
+ * ecosystem reads every row, authors change their own, admins any; `shared-admin` — everyone
+ * reads, only admins write.
  */
-export type Access = 'own' | 'member' | 'admin'
+export type Access = 'own' | 'member' | 'admin' | 'shared' | 'shared-admin'
 
 /** The columns every derived table has: the server sets the owner fields from the tenancy guard. */
 export type OwnedTable = PgTable & {
@@ -25,8 +27,14 @@ export type OwnedTable = PgTable & {
 }
 
 export interface ResourceHooks {
-  /** Runs in the writing transaction before a create or update, with the values the client sent. */
-  beforeWrite?(tx: Db, tenant: Tenant, values: Record<string, unknown>): Promise<void>
+  /** Runs before a list or a read (e.g. to make a default row exist). */
+  beforeRead?(tenant: Tenant): Promise<void>
+  /** Runs in the writing transaction before a create or update, with the values the client sent (it may add to them). */
+  beforeWrite?(tx: Db, tenant: Tenant, values: Record<string, unknown>, op: 'create' | 'update'): Promise<void>
+  /** Runs in the deleting transaction before the delete; throws to refuse it. */
+  beforeDelete?(tx: Db, tenant: Tenant, id: string): Promise<void>
+  /** Runs in the creating transaction after the insert, with the row as stored. */
+  afterCreate?(tx: Db, tenant: Tenant, row: Record<string, unknown>): Promise<void>
   /** Runs in the deleting transaction after the row is deleted (or soft-deleted). */
   afterDelete?(tx: Db, tenant: Tenant, id: string): Promise<void>
 }
@@ -57,6 +65,8 @@ export interface ResourceSpec<S extends string, R extends string, Row extends TO
 
 export const isAdmin = (tenant: Tenant) => tenant.actor.kind === 'user' && tenant.actor.role !== 'member'
 const notFound = () => new AppError(404, 'not_found', 'No such row')
+const notYours = () => new AppError(403, 'forbidden', 'Only its author or an ecosystem admin may change this')
+const adminsOnly = () => new AppError(403, 'forbidden', 'Only ecosystem admins and owners may change these')
 
 /** The five operations of a derived resource, scoped to the caller's ecosystem (and rows, for `own`). */
 export class ResourceService {
@@ -75,6 +85,7 @@ export class ResourceService {
 
   async list(tenant: Tenant, query: ListQuery) {
     if (query.includeDeleted && !isAdmin(tenant)) throw new AppError(403, 'forbidden', 'includeDeleted is for ecosystem admins')
+    await this.spec.hooks?.beforeRead?.(tenant)
     const where = and(this.scope(tenant, query.includeDeleted), ...filterConditions(this.columns, query.filters))
     const [rows, [count]] = await Promise.all([
       this.deps.db
@@ -90,52 +101,79 @@ export class ResourceService {
   }
 
   async get(tenant: Tenant, id: string) {
+    await this.spec.hooks?.beforeRead?.(tenant)
     const [row] = await this.deps.db.select().from(this.spec.table).where(and(this.scope(tenant), eq(this.table.id, id)))
     if (!row) throw notFound()
     return this.view(row)
   }
 
   async create(tenant: Tenant, body: Record<string, unknown>) {
-    return this.deps.db.transaction(async (tx) => {
-      await this.spec.hooks?.beforeWrite?.(tx, tenant, body)
+    if (this.spec.access === 'shared-admin' && !isAdmin(tenant)) throw adminsOnly()
+    return this.unique(() => this.deps.db.transaction(async (tx) => {
+      await this.spec.hooks?.beforeWrite?.(tx, tenant, body, 'create')
       const [row] = await tx
         .insert(this.spec.table)
         .values({ ...this.values(body), ownerId: tenant.ecosystemId, customerId: tenant.customerId } as never)
         .returning()
+      await this.spec.hooks?.afterCreate?.(tx, tenant, row!)
       return this.view(row!)
-    })
+    }))
   }
 
   async update(tenant: Tenant, id: string, patch: Record<string, unknown>) {
-    return this.deps.db.transaction(async (tx) => {
-      await this.spec.hooks?.beforeWrite?.(tx, tenant, patch)
+    return this.unique(() => this.deps.db.transaction(async (tx) => {
+      await this.spec.hooks?.beforeWrite?.(tx, tenant, patch, 'update')
       const [row] = await tx
         .update(this.spec.table)
         .set({ ...this.values(patch), updatedAt: this.deps.now() } as never)
-        .where(and(this.scope(tenant), eq(this.table.id, id)))
+        .where(and(this.writeScope(tenant), eq(this.table.id, id)))
         .returning()
-      if (!row) throw notFound()
+      if (!row) throw await this.missing(tx, tenant, id)
       return this.view(row)
-    })
+    }))
+  }
+
+  /** A unique index the write would break (e.g. a category slug) is 409 `conflict`, not a 500. */
+  private async unique<T>(write: () => Promise<T>): Promise<T> {
+    try {
+      return await write()
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'conflict', 'Another row already has these values')
+      throw err
+    }
   }
 
   async remove(tenant: Tenant, id: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      const where = and(this.scope(tenant), eq(this.table.id, id))
+      const where = and(this.writeScope(tenant), eq(this.table.id, id))
+      await this.spec.hooks?.beforeDelete?.(tx, tenant, id)
       const gone = this.spec.softDelete
         ? await tx.update(this.spec.table).set({ deletedAt: this.deps.now() } as never).where(where).returning({ id: this.table.id })
         : await tx.delete(this.spec.table).where(where).returning({ id: this.table.id })
-      if (!gone[0]) throw notFound()
+      if (!gone[0]) throw await this.missing(tx, tenant, id)
       await this.spec.hooks?.afterDelete?.(tx, tenant, id)
     })
   }
 
-  /** Rows the caller may see: the ecosystem's; a customer's own unless admin; live unless asked. */
+  /** Rows the caller may see: the ecosystem's; a customer's own (`own`) unless admin; live unless asked. */
   scope(tenant: Tenant, includeDeleted = false): SQL {
     const conditions = [eq(this.table.ownerId, tenant.ecosystemId)]
     if (this.spec.access === 'own' && !isAdmin(tenant)) conditions.push(eq(this.table.customerId, tenant.customerId))
     if (this.spec.softDelete && !includeDeleted) conditions.push(isNull(this.table.deletedAt!))
     return and(...conditions)!
+  }
+
+  /** Rows the caller may change: those it sees, and for shared resources only its own unless admin. */
+  private writeScope(tenant: Tenant): SQL {
+    if (this.spec.access === 'shared-admin' && !isAdmin(tenant)) throw adminsOnly()
+    const own = this.spec.access === 'shared' && !isAdmin(tenant) ? eq(this.table.customerId, tenant.customerId) : undefined
+    return and(this.scope(tenant), own)!
+  }
+
+  /** Why a write matched nothing: 403 for a row the caller can read but not change, else 404. */
+  private async missing(tx: Db, tenant: Tenant, id: string): Promise<AppError> {
+    const [seen] = await tx.select({ id: this.table.id }).from(this.spec.table).where(and(this.scope(tenant), eq(this.table.id, id)))
+    return seen ? notYours() : notFound()
   }
 
   /** Body values as the columns take them: timestamps arrive as ISO strings. */

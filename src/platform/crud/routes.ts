@@ -8,11 +8,13 @@ import type { Access, ResourceService, ResourceSpec } from './resource'
 
 type GuardDeps = Parameters<typeof tenancyGuard>[0]
 
-const LEVEL: Record<Access, TenantLevel> = { own: 'customer', member: 'member', admin: 'admin' }
+const LEVEL: Record<Access, TenantLevel> = { own: 'customer', member: 'member', admin: 'admin', shared: 'customer', 'shared-admin': 'customer' }
 const WHO: Record<Access, string> = {
   own: 'Customers (and team members, as their own customer record) use their own rows; ecosystem admins and owners every row of the ecosystem.',
   member: 'Team members of the ecosystem only, on every row.',
   admin: 'Ecosystem admins and owners only.',
+  shared: 'Everyone in the ecosystem (customers and team members) reads every row; authors change and delete their own (403 on another author’s), ecosystem admins and owners any.',
+  'shared-admin': 'Everyone in the ecosystem reads every row; only ecosystem admins and owners create, change and delete (403 otherwise).',
 }
 
 export const LIST_GRAMMAR =

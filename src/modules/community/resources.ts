@@ -1,0 +1,94 @@
+import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
+import { t } from 'elysia'
+import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
+import type { ResourceHooks, ResourceSpec } from '../../platform/crud/resource'
+import { categories, replies, threads } from './schema'
+
+const times = { createdAt: Timestamp, updatedAt: Timestamp }
+
+export const CommunityCategory = t.Object(createSelectSchema(categories, times).properties, { title: 'CommunityCategory' })
+const CategoryWrite = t.Pick(
+  createInsertSchema(categories, {
+    name: () => t.String({ minLength: 1, maxLength: 100 }),
+    slug: () => t.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }),
+    description: () => t.String({ maxLength: 2000 }),
+    position: () => t.Integer({ minimum: 0, maximum: 1_000_000 }),
+  }),
+  ['name', 'slug', 'description', 'position'],
+)
+
+export const CommunityThread = t.Omit(createSelectSchema(threads, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'CommunityThread' })
+const ThreadWrite = t.Pick(
+  createInsertSchema(threads, {
+    title: () => t.String({ minLength: 1, maxLength: 300 }),
+    body: () => t.String({ maxLength: 50_000 }),
+    categoryId: () => t.String({ format: 'uuid', description: 'Default: the `general` category' }),
+    locked: () => t.Boolean({ description: 'Admins only: no new replies' }),
+    pinned: () => t.Boolean({ description: 'Admins only: listed first' }),
+  }),
+  ['title', 'body', 'categoryId', 'locked', 'pinned'],
+)
+
+export const CommunityReply = t.Omit(createSelectSchema(replies, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'CommunityReply' })
+const ReplyWrite = t.Pick(
+  createInsertSchema(replies, { threadId: () => t.String({ format: 'uuid' }), body: () => t.String({ minLength: 1, maxLength: 50_000 }) }),
+  ['threadId', 'body'],
+)
+
+const MENTIONS = 'A `@name` in the text (the customer’s external id, or its name with every run of other characters than letters and digits as one `-`, case-insensitive: `@ada-lovelace`) notifies that customer (`community_mention`).'
+
+/** The three community resources, with the area's rules attached as hooks (see CommunityService). */
+export function communityResources(hooks: { categories: ResourceHooks; threads: ResourceHooks; replies: ResourceHooks }) {
+  const categoriesResource = {
+    schema: 'community',
+    resource: 'categories',
+    table: categories,
+    row: CommunityCategory,
+    create: t.Object(CategoryWrite.properties, { title: 'CommunityCategoryCreate' }),
+    patch: t.Partial(t.Object(CategoryWrite.properties), { title: 'CommunityCategoryPatch', minProperties: 1 }),
+    access: 'shared-admin',
+    filterable: { slug: 'text', name: 'text' },
+    sortable: ['position', 'name', 'createdAt'],
+    defaultSort: [{ column: 'position', descending: false }, { column: 'name', descending: false }],
+    softDelete: false,
+    hooks: hooks.categories,
+    example: () => ({ name: 'Probe', slug: `probe-${crypto.randomUUID().slice(0, 8)}` }),
+    description: 'Thread categories. Every ecosystem has `general` (the default of new threads), which cannot be deleted; a category with threads cannot be deleted (409 `category_not_empty`).',
+  } as const satisfies ResourceSpec<'community', 'categories', typeof CommunityCategory, any, any>
+
+  const threadsResource = {
+    schema: 'community',
+    resource: 'threads',
+    table: threads,
+    row: CommunityThread,
+    create: t.Object({ ...ThreadWrite.properties, categoryId: t.Optional(ThreadWrite.properties.categoryId) }, { title: 'CommunityThreadCreate' }),
+    patch: t.Partial(t.Object(ThreadWrite.properties), { title: 'CommunityThreadPatch', minProperties: 1 }),
+    access: 'shared',
+    filterable: { categoryId: 'uuid', customerId: 'uuid', pinned: 'boolean', locked: 'boolean', createdAt: 'timestamp', title: 'text' },
+    sortable: ['pinned', 'createdAt', 'updatedAt', 'title'],
+    defaultSort: [{ column: 'pinned', descending: true }, { column: 'createdAt', descending: true }],
+    softDelete: true,
+    hooks: hooks.threads,
+    example: () => ({ title: 'Probe thread', body: 'probe' }),
+    description: `Discussion threads; \`customerId\` is the author. \`title\` is required. \`locked\` and \`pinned\` are set by admins only (403 otherwise). Deleting a thread hides its replies. ${MENTIONS}`,
+  } as const satisfies ResourceSpec<'community', 'threads', typeof CommunityThread, any, any>
+
+  const repliesResource = {
+    schema: 'community',
+    resource: 'replies',
+    table: replies,
+    row: CommunityReply,
+    create: t.Object(ReplyWrite.properties, { title: 'CommunityReplyCreate' }),
+    patch: t.Object({ body: ReplyWrite.properties.body }, { title: 'CommunityReplyPatch' }),
+    access: 'shared',
+    filterable: { threadId: 'uuid', customerId: 'uuid', createdAt: 'timestamp' },
+    sortable: ['createdAt'],
+    defaultSort: [{ column: 'createdAt', descending: false }],
+    softDelete: true,
+    hooks: hooks.replies,
+    example: (ids) => ({ threadId: ids.threads, body: 'probe reply' }),
+    description: `Replies to a thread (\`threadId\`: a live thread of the ecosystem, 404 \`thread_not_found\`; a locked one is 409 \`thread_locked\`); \`customerId\` is the author. The thread's author gets a \`community_reply\` notification (not for their own replies). ${MENTIONS}`,
+  } as const satisfies ResourceSpec<'community', 'replies', typeof CommunityReply, any, any>
+
+  return [categoriesResource, threadsResource, repliesResource] as const
+}

@@ -1,0 +1,182 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps'
+import type { PrincipalSource } from '../../platform/auth'
+import { ResourceService } from '../../platform/crud/resource'
+import { resourceRoutes } from '../../platform/crud/routes'
+import { errors } from '../../platform/errors'
+import { pageParams, PageQuery, paged } from '../../platform/paging'
+import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
+import { DEFAULT_LEVELS, DEFAULT_RULES } from './points'
+import { communityResources } from './resources'
+import type { CommunityService } from './service'
+
+const Uuid = t.String({ format: 'uuid' })
+const Amount = t.Integer({ minimum: -1_000_000, maximum: 1_000_000 })
+const Criteria = t.Union([t.Literal('points_total'), t.Literal('threads_created'), t.Literal('replies_created'), t.Literal('replies_received')])
+
+export const CommunityLevel = t.Object({ name: t.String({ minLength: 1, maxLength: 100 }), minPoints: t.Integer({ minimum: 0, maximum: 1_000_000_000 }) }, { title: 'CommunityLevel' })
+export const CommunityBadge = t.Object(
+  { id: t.String(), name: t.String(), description: t.String(), icon: t.String(), criteriaType: t.String(), criteriaThreshold: t.Integer(), pointValue: t.Integer() },
+  { title: 'CommunityBadge' },
+)
+const BadgeWrite = {
+  name: t.String({ minLength: 1, maxLength: 100 }),
+  description: t.Optional(t.String({ maxLength: 1000 })),
+  icon: t.Optional(t.String({ maxLength: 2000, description: 'An emoji, icon name or image URL, as your front end shows it' })),
+  criteriaType: Criteria,
+  criteriaThreshold: t.Integer({ minimum: 1, maximum: 1_000_000_000 }),
+  pointValue: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+}
+export const CommunityUserBadge = t.Object(
+  { id: t.String(), badgeType: t.String({ description: 'The badge definition’s id' }), name: t.String(), description: t.String(), icon: t.String(), awardedAt: t.String() },
+  { title: 'CommunityUserBadge' },
+)
+export const CommunityPoints = t.Object(
+  { id: t.String(), amount: t.Integer(), reason: t.String(), sourceType: t.String(), sourceId: t.String(), createdAt: t.String() },
+  { title: 'CommunityPoints' },
+)
+const Entry = t.Object(
+  { userId: t.String(), name: t.Union([t.String(), t.Null()]), avatarUrl: t.String(), totalPoints: t.Integer(), level: t.String() },
+  { title: 'CommunityLeaderboardEntry' },
+)
+const Rules = t.Object(
+  { threadCreated: Amount, replyCreated: Amount, replyReceived: Amount },
+  { title: 'CommunityPointRules', description: `Points per action; defaults ${JSON.stringify(DEFAULT_RULES)}. A badge earned gives its own pointValue.` },
+)
+const Period = t.Union([t.Literal('all_time'), t.Literal('year'), t.Literal('month'), t.Literal('week'), t.Literal('day')], { default: 'all_time' })
+
+const ADMINS = 'Ecosystem admins and owners.'
+const EVERYONE = 'Everyone in the ecosystem (customers and team members).'
+
+/** Community (tag `community`): the derived resources plus points, badges, levels and leaderboards. */
+export function communityRoutes(deps: Deps, community: CommunityService, users: PrincipalSource, tenancy: TenancySource) {
+  const guard = { tokens: deps.tokens, users, tenancy }
+  const [categories, threads, replies] = communityResources(community.hooks)
+  return new Elysia({ name: 'community' })
+    .use(resourceRoutes(categories, new ResourceService(deps, categories), guard))
+    .use(resourceRoutes(threads, new ResourceService(deps, threads), guard))
+    .use(resourceRoutes(replies, new ResourceService(deps, replies), guard))
+    .use(
+      new Elysia({ name: 'community-points', prefix: '/community', detail: { tags: ['community'] } })
+        .use(tenancyGuard(guard))
+        .get('/points/rules', ({ tenant }) => community.rules(tenant), {
+          tenant: 'customer',
+          response: { 200: Rules, ...errors(400, 401, 403, 404) },
+          detail: { operationId: 'communityPointRules', summary: 'Points per action', description: EVERYONE },
+        })
+        .put('/points/rules', ({ tenant, body }) => community.setRules(tenant, body), {
+          tenant: 'admin',
+          body: Rules,
+          response: { 200: Rules, ...errors(400, 401, 403, 404) },
+          detail: { operationId: 'communitySetPointRules', summary: 'Change the points per action', description: `Applies to later actions; the ledger is never rewritten. ${ADMINS}` },
+        })
+        .post(
+          '/points',
+          async ({ tenant, body, set }) => {
+            const result = await community.grant(tenant, body)
+            set.status = result.created ? 201 : 200
+            return result.points
+          },
+          {
+            tenant: 'admin',
+            body: t.Object({
+              customerId: Uuid,
+              amount: Amount,
+              reason: t.String({ minLength: 1, maxLength: 500 }),
+              sourceType: t.String({ minLength: 1, maxLength: 100 }),
+              sourceId: t.String({ minLength: 1, maxLength: 200 }),
+            }),
+            response: { 200: CommunityPoints, 201: CommunityPoints, ...errors(400, 401, 403, 404) },
+            detail: {
+              operationId: 'communityAwardPoints',
+              summary: 'Award or deduct points',
+              description: `A negative amount deducts. A (customerId, sourceType, sourceId) is awarded at most once, also under concurrent requests: 201 with the new row, 200 with the existing one when it was already awarded. Totals, leaderboards and badges follow in the same transaction. ${ADMINS}`,
+            },
+          },
+        )
+        .get('/points', ({ tenant, query }) => community.history(tenant, query.customerId, pageParams(query)), {
+          tenant: 'customer',
+          query: t.Composite([t.Object({ customerId: t.Optional(Uuid) }), PageQuery]),
+          response: { 200: paged(CommunityPoints, 'CommunityPointsPage'), ...errors(400, 401, 403, 404) },
+          detail: { operationId: 'communityPoints', summary: 'A customer’s points ledger, newest first', description: 'The caller’s own; ecosystem admins may name any customer (`customerId`).' },
+        })
+        .get('/badges', ({ tenant }) => community.listBadges(tenant), {
+          tenant: 'customer',
+          response: { 200: t.Array(CommunityBadge), ...errors(400, 401, 403, 404) },
+          detail: { operationId: 'communityBadges', summary: 'Badge definitions', description: `Awarded automatically, once per customer, in the transaction that reaches \`criteriaThreshold\` of \`criteriaType\` (points_total, threads_created, replies_created, replies_received). ${EVERYONE}` },
+        })
+        .post(
+          '/badges',
+          async ({ tenant, body, set }) => {
+            const badge = await community.createBadge(tenant, body)
+            set.status = 201
+            return badge
+          },
+          {
+            tenant: 'admin',
+            body: t.Object(BadgeWrite),
+            response: { 201: CommunityBadge, ...errors(400, 401, 403, 404) },
+            detail: { operationId: 'communityCreateBadge', summary: 'Define a badge', description: `Customers already past the threshold get it at their next qualifying action. ${ADMINS}` },
+          },
+        )
+        .patch('/badges/:id', ({ tenant, params, body }) => community.updateBadge(tenant, params.id, body), {
+          tenant: 'admin',
+          params: t.Object({ id: Uuid }),
+          body: t.Partial(t.Object(BadgeWrite), { minProperties: 1 }),
+          response: { 200: CommunityBadge, ...errors(400, 401, 403, 404) },
+          detail: { operationId: 'communityUpdateBadge', summary: 'Change a badge', description: ADMINS },
+        })
+        .delete(
+          '/badges/:id',
+          async ({ tenant, params, status }) => {
+            await community.removeBadge(tenant, params.id)
+            return status(204, undefined)
+          },
+          {
+            tenant: 'admin',
+            params: t.Object({ id: Uuid }),
+            response: { 204: t.Void({ description: 'Deleted, with its awards (points already given stay in the ledger)' }), ...errors(400, 401, 403, 404) },
+            detail: { operationId: 'communityDeleteBadge', summary: 'Delete a badge', description: ADMINS },
+          },
+        )
+        .get('/users/:customerId/badges', ({ tenant, params }) => community.userBadges(tenant, params.customerId), {
+          tenant: 'customer',
+          params: t.Object({ customerId: Uuid }),
+          response: { 200: t.Array(CommunityUserBadge), ...errors(400, 401, 403, 404) },
+          detail: { operationId: 'communityUserBadges', summary: 'A customer’s badges, in the order earned', description: EVERYONE },
+        })
+        .get('/users/:customerId', ({ tenant, params }) => community.profile(tenant, params.customerId), {
+          tenant: 'customer',
+          params: t.Object({ customerId: Uuid }),
+          response: {
+            200: t.Object(
+              { userId: t.String(), name: t.Union([t.String(), t.Null()]), avatarUrl: t.String(), totalPoints: t.Integer(), level: t.String(), rank: t.Integer({ description: 'All time: 1 + the customers with more points (ties share a rank)' }), badges: t.Array(CommunityUserBadge) },
+              { title: 'CommunityProfile' },
+            ),
+            ...errors(400, 401, 403, 404),
+          },
+          detail: { operationId: 'communityProfile', summary: 'A customer’s community summary', description: EVERYONE },
+        })
+        .get('/levels', ({ tenant }) => community.levels(tenant), {
+          tenant: 'customer',
+          response: { 200: t.Array(CommunityLevel), ...errors(400, 401, 403, 404) },
+          detail: { operationId: 'communityLevels', summary: 'Levels, by minPoints', description: `A customer is at the highest level whose minPoints (inclusive) its all-time total reaches. Defaults: ${DEFAULT_LEVELS.map((l) => `${l.name} ${l.minPoints}`).join(', ')}. ${EVERYONE}` },
+        })
+        .put('/levels', ({ tenant, body }) => community.setLevels(tenant, body.levels), {
+          tenant: 'admin',
+          body: t.Object({ levels: t.Array(CommunityLevel, { minItems: 1, maxItems: 100 }) }),
+          response: { 200: t.Array(CommunityLevel), ...errors(400, 401, 403, 404) },
+          detail: { operationId: 'communitySetLevels', summary: 'Replace the levels', description: `One level must start at 0; floors are distinct. Levels are computed from totals, so everyone is re-levelled at once. ${ADMINS}` },
+        })
+        .get('/leaderboard', ({ tenant, query }) => community.leaderboard(tenant, query.period ?? 'all_time', pageParams(query)), {
+          tenant: 'customer',
+          query: t.Composite([t.Object({ period: t.Optional(Period) }), PageQuery]),
+          response: { 200: paged(Entry, 'CommunityLeaderboard'), ...errors(400, 401, 403, 404) },
+          detail: {
+            operationId: 'communityLeaderboard',
+            summary: 'Ranking by points in a period',
+            description: `Periods are UTC calendar periods holding now (\`week\` starts on Monday, ISO 8601). \`totalPoints\` sums the period's awards (deductions included); \`level\` comes from the all-time total; ties rank by customer id; \`total\` counts the customers with points in the period. Read from running totals kept with every award. ${EVERYONE}`,
+          },
+        }),
+    )
+}
