@@ -19,6 +19,10 @@ export interface VictimFixture {
   /** A message template of B, and an unread notification of B's customer. */
   templateId: string
   notificationId: string
+  /** A community thread of B's customer, with a reply, and a badge definition of B. */
+  threadId: string
+  replyId: string
+  badgeId: string
 }
 
 export interface ScopedRoute {
@@ -108,6 +112,29 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   () => ({ method: 'GET', path: '/notifications/preferences' }),
   () => ({ method: 'PUT', path: '/notifications/preferences/account', body: { email: false, sms: false } }),
   () => ({ method: 'POST', path: '/notifications/announcements', body: { subject: 'probe', body: 'probe' } }),
+  () => ({ method: 'GET', path: '/community/threads' }),
+  (b) => ({ method: 'GET', path: `/community/threads/${b.threadId}` }),
+  (b) => ({ method: 'PATCH', path: `/community/threads/${b.threadId}`, body: { title: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/community/threads/${b.threadId}` }),
+  (b) => ({ method: 'POST', path: '/community/replies', body: { threadId: b.threadId, body: 'pwned' } }),
+  (b) => ({ method: 'GET', path: `/community/replies?threadId=eq.${b.threadId}` }),
+  (b) => ({ method: 'GET', path: `/community/replies/${b.replyId}` }),
+  (b) => ({ method: 'PATCH', path: `/community/replies/${b.replyId}`, body: { body: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/community/replies/${b.replyId}` }),
+  () => ({ method: 'GET', path: '/community/categories' }),
+  () => ({ method: 'POST', path: '/community/categories', body: { name: 'probe', slug: 'probe' } }),
+  (b) => ({ method: 'POST', path: '/community/points', body: { customerId: b.customerId, amount: 1000, reason: 'pwned', sourceType: 'probe', sourceId: 'probe' } }),
+  (b) => ({ method: 'GET', path: `/community/points?customerId=${b.customerId}` }),
+  () => ({ method: 'GET', path: '/community/points/rules' }),
+  () => ({ method: 'PUT', path: '/community/points/rules', body: { threadCreated: 1000, replyCreated: 0, replyReceived: 0 } }),
+  () => ({ method: 'GET', path: '/community/badges' }),
+  (b) => ({ method: 'PATCH', path: `/community/badges/${b.badgeId}`, body: { name: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/community/badges/${b.badgeId}` }),
+  (b) => ({ method: 'GET', path: `/community/users/${b.customerId}` }),
+  (b) => ({ method: 'GET', path: `/community/users/${b.customerId}/badges` }),
+  () => ({ method: 'GET', path: '/community/leaderboard' }),
+  () => ({ method: 'GET', path: '/community/levels' }),
+  () => ({ method: 'PUT', path: '/community/levels', body: { levels: [{ name: 'pwned', minPoints: 0 }] } }),
 ]
 
 /** Organization-scoped account routes, addressed at B's organization (account credentials only). */
@@ -140,6 +167,9 @@ export function describeRoute(route: (b: VictimFixture) => ScopedRoute): string 
     messageId: ':messageId',
     templateId: ':templateId',
     notificationId: ':notificationId',
+    threadId: ':threadId',
+    replyId: ':replyId',
+    badgeId: ':badgeId',
   } as unknown as VictimFixture
   const { method, path } = route(placeholder)
   return `${method} ${path}`

@@ -43,9 +43,13 @@ beforeAll(async () => {
   const notificationB = await h.db.transaction((tx) =>
     h.app.services.notifications.notify(tx, { ecosystemId: orgB.ecosystem.id, customerId: customerB.customerId, type: 'community_reply', subject: 'b-secret-notification', body: 'b' }),
   )
-  b = { org: orgB, customerId: customerB.customerId, memberId: memberB.id, attachmentId: attachmentB.id, personaId: personaB, memoryId: memoryB.body.id, globalMemoryId: globalB.body.id, serviceId: serviceB.body.id, conversationId: conversationB.body.id, messageId: messageB, templateId: templateB.body.id, notificationId: notificationB }
+  const badgeB = await h.call('POST', '/community/badges', { ...asB, body: { name: 'b-secret-badge', criteriaType: 'points_total', criteriaThreshold: 1 } })
+  const threadB = await h.call('POST', '/community/threads', { token: customerB.token, body: { title: 'b-secret-thread', body: 'b' } })
+  const replyB = await h.call('POST', '/community/replies', { token: customerB.token, body: { threadId: threadB.body.id, body: 'b-secret-reply' } })
+  b = { org: orgB, customerId: customerB.customerId, memberId: memberB.id, attachmentId: attachmentB.id, personaId: personaB, memoryId: memoryB.body.id, globalMemoryId: globalB.body.id, serviceId: serviceB.body.id, conversationId: conversationB.body.id, messageId: messageB, templateId: templateB.body.id, notificationId: notificationB, threadId: threadB.body.id, replyId: replyB.body.id, badgeId: badgeB.body.id }
   bSecrets = [customerB.customerId, 'b-secret-external-id', adminB.email, memberB.id, attachmentB.id, 'b-secret-file.txt', attachmentB.contentHash, '12345678901']
   bSecrets.push(personaB, memoryB.body.id, globalB.body.id, 'b-secret-memory')
+  bSecrets.push(threadB.body.id, 'b-secret-thread', replyB.body.id, 'b-secret-reply', badgeB.body.id, 'b-secret-badge')
   bSecrets.push(templateB.body.id, 'b-secret-template', 'b-secret-subject', 'b-secret-mailbox', notificationB, 'b-secret-notification')
   bSecrets.push(serviceB.body.id, 'b-secret-llm', 'sk-b-secret-key', 'b-secret-persona', 'b-secret-prompt', conversationB.body.id, 'b-secret-title', 'b-secret-message', messageB)
 })
@@ -127,6 +131,13 @@ describe('cross-tenant: ecosystem-scoped routes of B refuse credentials of A', (
     expect(template).toEqual({ name: 'b-secret-template' })
     const [notification] = await queryRows<{ is_read: boolean }>(h.db, sql`select is_read from notifications.notifications where id = ${b.notificationId}`)
     expect(notification).toEqual({ is_read: false })
+    const [thread] = await queryRows<{ title: string; deleted_at: string | null }>(h.db, sql`select title, deleted_at from community.threads where id = ${b.threadId}`)
+    expect(thread).toEqual({ title: 'b-secret-thread', deleted_at: null })
+    const [reply] = await queryRows<{ body: string; deleted_at: string | null }>(h.db, sql`select body, deleted_at from community.replies where id = ${b.replyId}`)
+    expect(reply).toEqual({ body: 'b-secret-reply', deleted_at: null })
+    const [badge] = await queryRows<{ name: string }>(h.db, sql`select name from community.badges where id = ${b.badgeId}`)
+    expect(badge).toEqual({ name: 'b-secret-badge' })
+    expect(await queryRows(h.db, sql`select 1 from community.points where customer_id = ${b.customerId} and source_type = 'probe'`)).toEqual([])
     const probes = await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from messaging.log where customer_id = ${b.customerId} and body = 'pwned'`)
     expect(probes).toEqual([{ n: 0 }])
   })
