@@ -76,7 +76,7 @@ CREATE TABLE "community"."replies" (
 	"thread_id" uuid NOT NULL,
 	"body" text NOT NULL,
 	"deleted_at" timestamp (3) with time zone,
-	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', left("body", 100000))) STORED
+	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', left("body", 100000)) || to_tsvector('english', left("body", 100000))) STORED
 );
 --> statement-breakpoint
 CREATE TABLE "community"."threads" (
@@ -91,7 +91,7 @@ CREATE TABLE "community"."threads" (
 	"locked" boolean DEFAULT false NOT NULL,
 	"pinned" boolean DEFAULT false NOT NULL,
 	"deleted_at" timestamp (3) with time zone,
-	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', left(coalesce("title", '') || ' ' || coalesce("body", ''), 100000))) STORED
+	"search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', left(coalesce("title", '') || ' ' || coalesce("body", ''), 100000)) || to_tsvector('english', left(coalesce("title", '') || ' ' || coalesce("body", ''), 100000))) STORED
 );
 --> statement-breakpoint
 CREATE TABLE "community"."user_badges" (
@@ -102,6 +102,10 @@ CREATE TABLE "community"."user_badges" (
 	"awarded_at" timestamp (3) with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "data"."document_blocks" drop column "search";--> statement-breakpoint
+ALTER TABLE "data"."document_blocks" ADD COLUMN "search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', left("content", 100000)) || to_tsvector('english', left("content", 100000))) STORED;--> statement-breakpoint
+ALTER TABLE "userdata"."notes" drop column "search";--> statement-breakpoint
+ALTER TABLE "userdata"."notes" ADD COLUMN "search" "tsvector" GENERATED ALWAYS AS (to_tsvector('simple', left(coalesce("title", '') || ' ' || coalesce("body", ''), 100000)) || to_tsvector('english', left(coalesce("title", '') || ' ' || coalesce("body", ''), 100000))) STORED;--> statement-breakpoint
 ALTER TABLE "customer"."customers" ADD COLUMN "avatar_url" text;--> statement-breakpoint
 ALTER TABLE "community"."badges" ADD CONSTRAINT "badges_ecosystem_id_ecosystems_id_fk" FOREIGN KEY ("ecosystem_id") REFERENCES "registry"."ecosystems"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "community"."categories" ADD CONSTRAINT "categories_owner_id_ecosystems_id_fk" FOREIGN KEY ("owner_id") REFERENCES "registry"."ecosystems"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -133,4 +137,6 @@ CREATE INDEX "replies_search_idx" ON "community"."replies" USING gin ("search");
 CREATE INDEX "threads_list_idx" ON "community"."threads" USING btree ("owner_id","created_at") WHERE "community"."threads"."deleted_at" is null;--> statement-breakpoint
 CREATE INDEX "threads_category_idx" ON "community"."threads" USING btree ("owner_id","category_id");--> statement-breakpoint
 CREATE INDEX "threads_search_idx" ON "community"."threads" USING gin ("search");--> statement-breakpoint
-CREATE UNIQUE INDEX "user_badges_uq" ON "community"."user_badges" USING btree ("customer_id","badge_id");
+CREATE UNIQUE INDEX "user_badges_uq" ON "community"."user_badges" USING btree ("customer_id","badge_id");--> statement-breakpoint
+CREATE INDEX "document_blocks_search_idx" ON "data"."document_blocks" USING gin ("search");--> statement-breakpoint
+CREATE INDEX "notes_search_idx" ON "userdata"."notes" USING gin ("search");

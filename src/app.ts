@@ -35,6 +35,7 @@ import { IdentifierService } from './modules/registry/identifiers'
 import { registryRoutes } from './modules/registry/routes'
 import { RegistryService } from './modules/registry/service'
 import { conversationSearchFor } from './modules/search/chat-tools'
+import { SearchBox } from './modules/search/box'
 import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
 import { settingsRoutes } from './modules/settings/routes'
@@ -152,7 +153,7 @@ export function createApp(deps: Deps) {
     .use(personaAreaRoutes(deps, persona, auth, customers))
     .use(chatRoutes(deps, chat, auth, customers))
     .use(personaMemoryRoutes(deps, personaMemory, auth, customers))
-    .use(searchRoutes(deps, search, auth, customers))
+    .use(searchRoutes(deps, search, new SearchBox(deps), auth, customers))
     .use(dataRoutes(deps, auth, customers))
     .use(userdataRoutes(deps, auth, customers))
     .use(contractRoutes(deps, new ContractService(deps), auth, customers))

@@ -73,3 +73,41 @@ export const rank = (vector: SQL | unknown, query: PrefixQuery): SQL<number> => 
 /** A plain-text excerpt around the matched words: no markup, at most about 30 words. */
 export const snippet = (text: SQL | unknown, query: PrefixQuery): SQL<string> =>
   sql<string>`ts_headline(${CONFIG}, left(${text}, ${INDEXED_CHARS}), ${query.all}, 'StartSel="",StopSel="",MaxFragments=1,MaxWords=30,MinWords=12,ShortWord=2')`
+
+/**
+ * The generated-column expression for search-box search (`searchBoxQuery`): the text indexed twice,
+ * as written (`simple`: every language, prefixes) and stemmed for English (`running` → `run`).
+ */
+export const searchBoxVector = (...columns: [string, ...string[]]): SQL => {
+  const text = columns.length === 1 ? `"${columns[0]}"` : columns.map((c) => `coalesce("${c}", '')`).join(` || ' ' || `)
+  return sql.raw(`to_tsvector('simple', left(${text}, ${INDEXED_CHARS})) || to_tsvector('english', left(${text}, ${INDEXED_CHARS}))`)
+}
+
+export type SearchLanguage = 'english' | 'simple'
+
+/**
+ * What people type into a search box, as a tsquery for a `searchBoxVector` column: words (all must
+ * occur), "quoted phrases", `OR`, `-excluded`; the last plain word also matches as a prefix, so
+ * results appear while typing. PostgreSQL's websearch_to_tsquery reads the syntax and never fails:
+ * bad syntax degrades to plain words. `english` also matches English stems; `simple` only the
+ * words as written. Null when nothing searchable is left.
+ */
+export function searchBoxQuery(text: string, language: SearchLanguage): SQL | null {
+  // An unclosed quote is taken as plain words, not as a phrase running to the end.
+  const quotes = text.split('"').length - 1
+  const trimmed = (quotes % 2 ? text.slice(0, text.lastIndexOf('"')) + text.slice(text.lastIndexOf('"') + 1) : text).trim()
+  if (!trimmed) return null
+  const last = /(^|\s)([^\s"()-][^\s"()]*)$/.exec(trimmed)
+  const quotesBefore = last ? (trimmed.slice(0, last.index).match(/"/g)?.length ?? 0) : 1
+  const beforeLast = last ? trimmed.slice(0, last.index).trim() : ''
+  const prefixable = last && quotesBefore % 2 === 0 && last[2] !== 'OR' && !/(^|\s)OR$/.test(beforeLast)
+  const rest = prefixable ? beforeLast : trimmed
+  const stems = prefixable ? last[2]!.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean) : []
+  const one = (config: SearchLanguage) => {
+    const config_ = sql.raw(`'${config}'::regconfig`)
+    const prefix = stems.length ? sql` && to_tsquery(${config_}, ${stems.map((s) => `'${s}':*`).join(' & ')})` : sql``
+    return sql`(websearch_to_tsquery(${config_}, ${rest})${prefix})`
+  }
+  if (!rest && stems.length === 0) return null
+  return language === 'english' ? sql`(${one('simple')} || ${one('english')})` : one('simple')
+}

@@ -135,6 +135,10 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   () => ({ method: 'GET', path: '/community/leaderboard' }),
   () => ({ method: 'GET', path: '/community/levels' }),
   () => ({ method: 'PUT', path: '/community/levels', body: { levels: [{ name: 'pwned', minPoints: 0 }] } }),
+  () => ({ method: 'GET', path: '/search/threads?q=b-secret-thread' }),
+  () => ({ method: 'GET', path: '/search/replies?q=b-secret-reply' }),
+  () => ({ method: 'GET', path: '/search/documents?q=b-secret' }),
+  () => ({ method: 'GET', path: '/search/notes?q=b-secret' }),
 ]
 
 /** Organization-scoped account routes, addressed at B's organization (account credentials only). */

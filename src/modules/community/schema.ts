@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, pgSchema, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { ownedColumns, timestampColumn as at } from '../../platform/crud/columns'
-import { searchVector, tsvector } from '../../platform/fulltext'
+import { searchBoxVector, tsvector } from '../../platform/fulltext'
 import { customers } from '../customer/schema'
 import { ecosystems } from '../registry/schema'
 
@@ -43,7 +43,7 @@ export const threads = communitySchema.table(
     locked: boolean('locked').notNull().default(false),
     pinned: boolean('pinned').notNull().default(false),
     deletedAt: at('deleted_at'),
-    search: tsvector('search').generatedAlwaysAs(sql`${searchVector('title', 'body')}`),
+    search: tsvector('search').generatedAlwaysAs(sql`${searchBoxVector('title', 'body')}`),
   },
   (t) => [
     index('threads_list_idx').on(t.ownerId, t.createdAt).where(sql`${t.deletedAt} is null`),
@@ -62,7 +62,7 @@ export const replies = communitySchema.table(
       .references(() => threads.id, { onDelete: 'cascade' }),
     body: text('body').notNull(),
     deletedAt: at('deleted_at'),
-    search: tsvector('search').generatedAlwaysAs(sql`${searchVector('body')}`),
+    search: tsvector('search').generatedAlwaysAs(sql`${searchBoxVector('body')}`),
   },
   (t) => [index('replies_thread_idx').on(t.threadId, t.createdAt), index('replies_search_idx').using('gin', t.search)],
 )

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, pgSchema, text, uuid } from 'drizzle-orm/pg-core'
 import { ownedColumns, timestampColumn as at } from '../../platform/crud/columns'
-import { searchVector, tsvector } from '../../platform/fulltext'
+import { searchBoxVector, searchVector, tsvector } from '../../platform/fulltext'
 import { customers } from '../customer/schema'
 import { ecosystems } from '../registry/schema'
 
@@ -36,7 +36,7 @@ export const documentBlocks = dataSchema.table(
     blockType: text('block_type').notNull(),
     position: text('position').notNull(),
     content: text('content').notNull().default(''),
-    search: tsvector('search').generatedAlwaysAs(sql`${searchVector('content')}`),
+    search: tsvector('search').generatedAlwaysAs(sql`${searchBoxVector('content')}`),
   },
   (t) => [
     index('document_blocks_document_idx').on(t.documentId, sql`${t.position} collate "C"`),

@@ -24,3 +24,51 @@ export const SearchChatMessageResult = t.Object(
   },
   { title: 'SearchChatMessageResult' },
 )
+
+export const SearchBoxQuery = t.Composite([
+  t.Object({
+    q: t.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'As typed into a search box: words (all must occur), "quoted phrases", `OR`, `-excluded`; the last word also matches as a prefix. Syntax never fails: what cannot be read is taken as plain words.',
+    }),
+    language: t.Optional(
+      t.Union([t.Literal('english'), t.Literal('simple')], {
+        description: '`english` (default): words as written in any language, and English stems too (`running` finds `run`); `simple`: only as written',
+      }),
+    ),
+  }),
+  PageQuery,
+])
+
+const rank = t.Number({ description: 'Full-text relevance score; higher is better' })
+export const SearchDiscussionThreadResult = t.Object(
+  { id: t.String(), title: t.String(), body: t.String(), authorId: t.String(), categoryId: t.String(), createdAt: t.String(), rank },
+  { title: 'SearchDiscussionThreadResult' },
+)
+export const SearchDiscussionReplyResult = t.Object(
+  { id: t.String(), threadId: t.String(), body: t.String(), authorId: t.String(), createdAt: t.String(), rank },
+  { title: 'SearchDiscussionReplyResult' },
+)
+export const SearchDocumentResult = t.Object(
+  { blockId: t.String(), documentId: t.String(), blockType: t.String(), position: t.String(), snippet: t.String({ description: 'Plain-text excerpt around the match, no markup' }), rank },
+  { title: 'SearchDocumentResult' },
+)
+export const SearchNoteResult = t.Object(
+  {
+    id: t.String(),
+    customerId: t.String(),
+    ownerId: t.String(),
+    title: t.String(),
+    body: t.String(),
+    occurredAt: t.String(),
+    createdAt: t.String(),
+    updatedAt: t.String(),
+    deletedAt: t.Optional(t.Union([t.String(), t.Null()])),
+    subjectTable: t.Optional(t.Union([t.String(), t.Null()])),
+    subjectId: t.Optional(t.Union([t.String(), t.Null()])),
+    rank,
+  },
+  { title: 'SearchNoteResult' },
+)

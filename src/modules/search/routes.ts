@@ -5,10 +5,20 @@ import { errors } from '../../platform/errors'
 import { pageParams, paged } from '../../platform/paging'
 import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { CUSTOMER } from '../chat/routes/conversations'
-import { SearchChatMessageResult, SearchQuery } from './model'
+import type { SearchBox } from './box'
+import {
+  SearchBoxQuery,
+  SearchChatMessageResult,
+  SearchDiscussionReplyResult,
+  SearchDiscussionThreadResult,
+  SearchDocumentResult,
+  SearchNoteResult,
+  SearchQuery,
+} from './model'
 import { CHAT_SEARCH_CANDIDATES, type SearchService } from './service'
 
-export function searchRoutes(deps: Deps, search: SearchService, users: PrincipalSource, tenancy: TenancySource) {
+export function searchRoutes(deps: Deps, search: SearchService, box: SearchBox, users: PrincipalSource, tenancy: TenancySource) {
+  const ranked = 'Best match first (`rank`), then newest; the ecosystem only.'
   return new Elysia({ name: 'search', prefix: '/search', detail: { tags: ['search'] } })
     .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
     .get('/chat/messages', ({ tenant, query }) => search.chatMessages(tenant, query.q, pageParams(query)), {
@@ -24,5 +34,29 @@ export function searchRoutes(deps: Deps, search: SearchService, users: Principal
           `When more than ${CHAT_SEARCH_CANDIDATES} messages match, only the newest ${CHAT_SEARCH_CANDIDATES} of them are ranked and counted (\`total\` is then ${CHAT_SEARCH_CANDIDATES}): add words to narrow the search. ` +
           `A query with no searchable word finds nothing. ${CUSTOMER}`,
       },
+    })
+    .get('/threads', ({ tenant, query }) => box.threads(tenant, query.q, query.language ?? 'english', pageParams(query)), {
+      tenant: 'customer',
+      query: SearchBoxQuery,
+      response: { 200: paged(SearchDiscussionThreadResult, 'SearchDiscussionThreadPage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'searchThreads', summary: 'Full-text search of community threads (title and body)', description: `Live threads of the ecosystem's community. ${ranked}` },
+    })
+    .get('/replies', ({ tenant, query }) => box.replies(tenant, query.q, query.language ?? 'english', pageParams(query)), {
+      tenant: 'customer',
+      query: SearchBoxQuery,
+      response: { 200: paged(SearchDiscussionReplyResult, 'SearchDiscussionReplyPage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'searchReplies', summary: 'Full-text search of community replies', description: `Live replies of live threads. ${ranked}` },
+    })
+    .get('/documents', ({ tenant, query }) => box.documents(tenant, query.q, query.language ?? 'english', pageParams(query)), {
+      tenant: 'customer',
+      query: SearchBoxQuery,
+      response: { 200: paged(SearchDocumentResult, 'SearchDocumentPage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'searchDocuments', summary: 'Full-text search of document blocks', description: `One result per matching block of the caller's own live documents (ecosystem admins: every document of the ecosystem), with a plain-text snippet. ${ranked}` },
+    })
+    .get('/notes', ({ tenant, query }) => box.notes(tenant, query.q, query.language ?? 'english', pageParams(query)), {
+      tenant: 'customer',
+      query: SearchBoxQuery,
+      response: { 200: paged(SearchNoteResult, 'SearchNotePage'), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'searchNotes', summary: "Full-text search of the caller's notes (title and body)", description: `The caller's own live notes. ${ranked}` },
     })
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, pgSchema, text, uuid } from 'drizzle-orm/pg-core'
 import { ownedColumns, timestampColumn as at } from '../../platform/crud/columns'
-import { searchVector, tsvector } from '../../platform/fulltext'
+import { searchBoxVector, tsvector } from '../../platform/fulltext'
 import { customers } from '../customer/schema'
 import { ecosystems } from '../registry/schema'
 
@@ -20,7 +20,7 @@ export const notes = userdataSchema.table(
     subjectTable: text('subject_table'),
     subjectId: text('subject_id'),
     deletedAt: at('deleted_at'),
-    search: tsvector('search').generatedAlwaysAs(sql`${searchVector('title', 'body')}`),
+    search: tsvector('search').generatedAlwaysAs(sql`${searchBoxVector('title', 'body')}`),
   },
   (t) => [
     // Live rows only: lists filter on deleted_at, so a count over a range is an index-only scan.

@@ -1,0 +1,113 @@
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { isAdmin } from '../../platform/crud/resource'
+import { queryRows } from '../../platform/db'
+import { INDEXED_CHARS, type SearchLanguage, searchBoxQuery } from '../../platform/fulltext'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Tenant } from '../../platform/tenancy'
+import { replies, threads } from '../community/schema'
+import { documentBlocks, documents } from '../data/schema'
+import { notes } from '../userdata/schema'
+
+/** A plain-text excerpt around the matches: no markup (tags in the text become spaces), about 30 words. */
+const excerpt = (text: SQL, query: SQL) =>
+  sql<string>`btrim(regexp_replace(ts_headline('english', left(${text}, ${INDEXED_CHARS}), ${query}, 'StartSel="",StopSel="",MaxFragments=1,MaxWords=30,MinWords=12,ShortWord=2'), '[[:space:]]+', ' ', 'g'))`
+const iso = (value: unknown) => new Date(value as string).toISOString()
+
+/**
+ * Search-box search (`searchBoxQuery`) of community threads and replies (the ecosystem's), document
+ * blocks and notes (the caller's own; ecosystem admins: the ecosystem's), best match first, then
+ * newest. One statement per page: the matching rows with their rank and the count.
+ */
+export class SearchBox {
+  constructor(private readonly deps: Deps) {}
+
+  async threads(tenant: Tenant, q: string, language: SearchLanguage, page: PageParams) {
+    return this.run(q, language, page, (query) => ({
+      from: sql`${threads}`,
+      where: and(eq(threads.ownerId, tenant.ecosystemId), isNull(threads.deletedAt))!,
+      vector: sql`${threads.search}`,
+      select: sql`${threads.id} as id, ${threads.title} as title, ${threads.body} as body, ${threads.customerId} as author_id, ${threads.categoryId} as category_id, ${threads.createdAt} as created_at`,
+      created: sql`${threads.createdAt}`,
+      view: (r: Record<string, unknown>) => ({ id: r.id as string, title: r.title as string, body: r.body as string, authorId: r.author_id as string, categoryId: r.category_id as string, createdAt: iso(r.created_at) }),
+      query,
+    }))
+  }
+
+  async replies(tenant: Tenant, q: string, language: SearchLanguage, page: PageParams) {
+    return this.run(q, language, page, (query) => ({
+      from: sql`${replies} join ${threads} on ${threads.id} = ${replies.threadId}`,
+      where: and(eq(replies.ownerId, tenant.ecosystemId), isNull(replies.deletedAt), isNull(threads.deletedAt))!,
+      vector: sql`${replies.search}`,
+      select: sql`${replies.id} as id, ${replies.threadId} as thread_id, ${replies.body} as body, ${replies.customerId} as author_id, ${replies.createdAt} as created_at`,
+      created: sql`${replies.createdAt}`,
+      view: (r: Record<string, unknown>) => ({ id: r.id as string, threadId: r.thread_id as string, body: r.body as string, authorId: r.author_id as string, createdAt: iso(r.created_at) }),
+      query,
+    }))
+  }
+
+  async documents(tenant: Tenant, q: string, language: SearchLanguage, page: PageParams) {
+    const own = isAdmin(tenant) ? undefined : eq(documents.customerId, tenant.customerId)
+    return this.run(q, language, page, (query) => ({
+      from: sql`${documentBlocks} join ${documents} on ${documents.id} = ${documentBlocks.documentId}`,
+      where: and(eq(documentBlocks.ownerId, tenant.ecosystemId), eq(documents.ownerId, tenant.ecosystemId), isNull(documents.deletedAt), own)!,
+      vector: sql`${documentBlocks.search}`,
+      select: sql`${documentBlocks.id} as block_id, ${documentBlocks.documentId} as document_id, ${documentBlocks.blockType} as block_type, ${documentBlocks.position} as position, ${excerpt(sql`${documentBlocks.content}`, query)} as snippet`,
+      created: sql`${documentBlocks.createdAt}`,
+      view: (r: Record<string, unknown>) => ({ blockId: r.block_id as string, documentId: r.document_id as string, blockType: r.block_type as string, position: r.position as string, snippet: r.snippet as string }),
+      query,
+    }))
+  }
+
+  async notes(tenant: Tenant, q: string, language: SearchLanguage, page: PageParams) {
+    return this.run(q, language, page, (query) => ({
+      from: sql`${notes}`,
+      where: and(eq(notes.ownerId, tenant.ecosystemId), eq(notes.customerId, tenant.customerId), isNull(notes.deletedAt))!,
+      vector: sql`${notes.search}`,
+      select: sql`${notes.id} as id, ${notes.customerId} as customer_id, ${notes.ownerId} as owner_id, ${notes.title} as title, ${notes.body} as body, ${notes.occurredAt} as occurred_at, ${notes.createdAt} as created_at, ${notes.updatedAt} as updated_at, ${notes.deletedAt} as deleted_at, ${notes.subjectTable} as subject_table, ${notes.subjectId} as subject_id`,
+      created: sql`${notes.createdAt}`,
+      view: (r: Record<string, unknown>) => ({
+        id: r.id as string,
+        customerId: r.customer_id as string,
+        ownerId: r.owner_id as string,
+        title: r.title as string,
+        body: r.body as string,
+        occurredAt: iso(r.occurred_at),
+        createdAt: iso(r.created_at),
+        updatedAt: iso(r.updated_at),
+        deletedAt: null,
+        subjectTable: (r.subject_table as string | null) ?? null,
+        subjectId: (r.subject_id as string | null) ?? null,
+      }),
+      query,
+    }))
+  }
+
+  private async run<T>(
+    q: string,
+    language: SearchLanguage,
+    page: PageParams,
+    shape: (query: SQL) => { from: SQL; where: SQL; vector: SQL; select: SQL; created: SQL; view: (r: Record<string, unknown>) => T; query: SQL },
+  ) {
+    const tsquery = searchBoxQuery(q, language)
+    if (!tsquery) return pageOf([] as (T & { rank: number })[], 0, page)
+    const query = sql`q.query`
+    const s = shape(query)
+    const rows = await queryRows<Record<string, unknown>>(
+      this.deps.db,
+      sql`with q as materialized (select ${tsquery} as query)
+          select ${s.select}, ts_rank_cd(${s.vector}, q.query, 1) as rank, count(*) over () as total
+          from ${s.from}, q
+          where ${s.where} and ${s.vector} @@ q.query
+          order by rank desc, ${s.created} desc
+          limit ${page.pageSize} offset ${page.offset}`,
+    )
+    const total = rows[0] ? Number(rows[0].total) : page.offset === 0 ? 0 : await this.count(s, tsquery)
+    return pageOf(rows.map((r) => ({ ...s.view(r), rank: Number(r.rank) })), total, page)
+  }
+
+  private async count(s: { from: SQL; where: SQL; vector: SQL }, tsquery: SQL) {
+    const [row] = await queryRows<{ n: number }>(this.deps.db, sql`with q as materialized (select ${tsquery} as query) select count(*)::int as n from ${s.from}, q where ${s.where} and ${s.vector} @@ q.query`)
+    return row?.n ?? 0
+  }
+}
