@@ -39,6 +39,14 @@ CREATE TABLE "community"."member_stats" (
 	"replies_received" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "community"."point_boards" (
+	"ecosystem_id" uuid NOT NULL,
+	"period" text NOT NULL,
+	"bucket" timestamp (3) with time zone NOT NULL,
+	"customers" integer NOT NULL,
+	CONSTRAINT "point_boards_ecosystem_id_period_bucket_pk" PRIMARY KEY("ecosystem_id","period","bucket")
+);
+--> statement-breakpoint
 CREATE TABLE "community"."point_rules" (
 	"ecosystem_id" uuid PRIMARY KEY NOT NULL,
 	"thread_created" integer NOT NULL,
@@ -113,6 +121,7 @@ ALTER TABLE "community"."categories" ADD CONSTRAINT "categories_customer_id_cust
 ALTER TABLE "community"."levels" ADD CONSTRAINT "levels_ecosystem_id_ecosystems_id_fk" FOREIGN KEY ("ecosystem_id") REFERENCES "registry"."ecosystems"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "community"."member_stats" ADD CONSTRAINT "member_stats_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "customer"."customers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "community"."member_stats" ADD CONSTRAINT "member_stats_ecosystem_id_ecosystems_id_fk" FOREIGN KEY ("ecosystem_id") REFERENCES "registry"."ecosystems"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "community"."point_boards" ADD CONSTRAINT "point_boards_ecosystem_id_ecosystems_id_fk" FOREIGN KEY ("ecosystem_id") REFERENCES "registry"."ecosystems"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "community"."point_rules" ADD CONSTRAINT "point_rules_ecosystem_id_ecosystems_id_fk" FOREIGN KEY ("ecosystem_id") REFERENCES "registry"."ecosystems"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "community"."point_totals" ADD CONSTRAINT "point_totals_ecosystem_id_ecosystems_id_fk" FOREIGN KEY ("ecosystem_id") REFERENCES "registry"."ecosystems"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "community"."point_totals" ADD CONSTRAINT "point_totals_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "customer"."customers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

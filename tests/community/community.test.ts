@@ -184,6 +184,13 @@ describe('leaderboard', () => {
           group by p.customer_id, t.total having sum(p.amount) <> t.total`,
     )
     expect(rows).toEqual([])
+    const boards = await queryRows<{ ecosystem_id: string }>(
+      h.db,
+      sql`select b.ecosystem_id from community.point_boards b
+          left join (select ecosystem_id, period, bucket, count(*)::int as n from community.point_totals group by 1, 2, 3) t using (ecosystem_id, period, bucket)
+          where b.customers <> coalesce(t.n, 0)`,
+    )
+    expect(boards).toEqual([])
   })
 })
 

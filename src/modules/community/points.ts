@@ -4,7 +4,7 @@ import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { customers } from '../customer/schema'
-import { badges, type Criteria, levels, memberStats, pointRules, points, pointTotals, userBadges } from './schema'
+import { badges, type Criteria, levels, memberStats, pointBoards, pointRules, points, pointTotals, userBadges } from './schema'
 
 export const PERIODS = ['all_time', 'year', 'month', 'week', 'day'] as const
 export type Period = (typeof PERIODS)[number]
@@ -78,7 +78,15 @@ export class PointsLedger {
       .insert(pointTotals)
       .values(PERIODS.map((period) => ({ ecosystemId: award.ecosystemId, customerId: award.customerId, period, bucket: bucketOf(period, row.createdAt), total: award.amount })))
       .onConflictDoUpdate({ target: [pointTotals.customerId, pointTotals.period, pointTotals.bucket], set: { total: sql`${pointTotals.total} + excluded.total` } })
-      .returning({ period: pointTotals.period, total: pointTotals.total })
+      // xmax = 0: the row was inserted, so the customer enters that period's leaderboard.
+      .returning({ period: pointTotals.period, bucket: pointTotals.bucket, total: pointTotals.total, entered: sql<boolean>`(xmax = 0)` })
+    const entered = totals.filter((t) => t.entered)
+    if (entered.length) {
+      await tx
+        .insert(pointBoards)
+        .values(entered.map((t) => ({ ecosystemId: award.ecosystemId, period: t.period, bucket: t.bucket, customers: 1 })))
+        .onConflictDoUpdate({ target: [pointBoards.ecosystemId, pointBoards.period, pointBoards.bucket], set: { customers: sql`${pointBoards.customers} + 1` } })
+    }
     const allTime = totals.find((t) => t.period === 'all_time')!.total
     await this.crossBadges(tx, award.ecosystemId, award.customerId, 'points_total', allTime)
     return row
@@ -147,7 +155,10 @@ export class PointsLedger {
             left join ${pointTotals} a on a.customer_id = t.customer_id and a.period = 'all_time' and a.bucket = ${at(bucketOf('all_time', now))}
             order by t.total desc, t.customer_id`,
       ),
-      this.deps.db.select({ n: count() }).from(pointTotals).where(scope),
+      this.deps.db
+        .select({ n: pointBoards.customers })
+        .from(pointBoards)
+        .where(and(eq(pointBoards.ecosystemId, ecosystemId), eq(pointBoards.period, period), eq(pointBoards.bucket, bucket))),
       this.levels(this.deps.db, ecosystemId),
     ])
     const items = rows.map((r) => ({ userId: r.customer_id, name: r.name, avatarUrl: r.avatar_url ?? '', totalPoints: r.total, level: levelFor(ladder, r.all_time) }))

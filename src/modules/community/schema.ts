@@ -111,6 +111,18 @@ export const pointTotals = communitySchema.table(
   ],
 )
 
+/** How many customers each leaderboard (ecosystem, period, bucket) ranks: its `total`, without counting rows. */
+export const pointBoards = communitySchema.table(
+  'point_boards',
+  {
+    ecosystemId: ecosystemId(),
+    period: text('period').notNull(),
+    bucket: at('bucket').notNull(),
+    customers: integer('customers').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ecosystemId, t.period, t.bucket] })],
+)
+
 /** Per-customer counts the badge criteria read, kept with the actions that change them. */
 export const memberStats = communitySchema.table('member_stats', {
   customerId: customerId().primaryKey(),
