@@ -12,6 +12,7 @@
 import { command as announcement } from './announcement'
 import { command as authMe } from './auth-me'
 import { benchEmbeddedBoot, embeddedBootTable } from './embedded-boot'
+import { command as leaderboard } from './leaderboard'
 import { command as login } from './login'
 import { command as chatLatency } from './chat-latency'
 import { command as contractInsert } from './contract-insert'
@@ -80,6 +81,11 @@ export const BENCHES: Bench[] = [
     ...contractInsert,
     id: 'P9b',
     what: 'contract row inserts/s as a ratio of a hand-written insert route (POST /chat/conversations), same run (report)',
+  },
+  {
+    ...leaderboard,
+    id: 'P10',
+    what: 'GET /community/leaderboard p95 per period, first and a deep page, at 1M point rows over 100k customers (target ≤ 20 ms on both databases)',
   },
   {
     ...announcement,

@@ -141,7 +141,10 @@ export class PointsLedger {
     return this.levels(this.deps.db, ecosystemId)
   }
 
-  /** The period's ranking: totals desc, then customer id (stable); `total` counts the ranked customers. */
+  /**
+   * The period's ranking: totals desc, then customer id (stable); `total` counts the ranked customers.
+   * `desc nulls last` is the board index's own order (plain `desc` means nulls first and would sort).
+   */
   async leaderboard(ecosystemId: string, period: Period, page: PageParams, now: Date) {
     const bucket = bucketOf(period, now)
     const scope = and(eq(pointTotals.ecosystemId, ecosystemId), eq(pointTotals.period, period), eq(pointTotals.bucket, bucket))
@@ -150,7 +153,7 @@ export class PointsLedger {
         this.deps.db,
         sql`select t.customer_id, t.total, coalesce(a.total, 0) as all_time, c.name, c.avatar_url
             from (select ${pointTotals.customerId} as customer_id, ${pointTotals.total} as total from ${pointTotals} where ${scope}
-                  order by ${pointTotals.total} desc, ${pointTotals.customerId} limit ${page.pageSize} offset ${page.offset}) t
+                  order by ${pointTotals.total} desc nulls last, ${pointTotals.customerId} limit ${page.pageSize} offset ${page.offset}) t
             join ${customers} c on c.id = t.customer_id
             left join ${pointTotals} a on a.customer_id = t.customer_id and a.period = 'all_time' and a.bucket = ${at(bucketOf('all_time', now))}
             order by t.total desc, t.customer_id`,
