@@ -11,7 +11,7 @@
 import { sql } from 'drizzle-orm'
 import { bucketOf, PERIODS } from '../src/modules/community/points'
 import { queryRows } from '../src/platform/db'
-import { BACKENDS, type Backend, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, markdownTable, percentile, type RunInfo, runInfo, timeRequests } from './support'
+import { BACKENDS, type Backend, type BackendOutcome, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, latencyRow, type LatencyRow, markdownTable, type RunInfo, runInfo } from './support'
 
 export const TARGET_P95_MS = 20
 
@@ -22,19 +22,9 @@ export interface LeaderboardOptions {
   requests?: number
 }
 
-interface Row {
-  query: string
-  p50Ms: number
-  p95Ms: number
-  total: number
-}
-
-interface BackendResult {
-  backend: Backend
-  skipped?: string
-  error?: string
+interface BackendResult extends BackendOutcome {
   loadSec?: number
-  rows?: Row[]
+  rows?: LatencyRow[]
 }
 
 export interface LeaderboardResult {
@@ -84,17 +74,12 @@ export async function benchLeaderboard(options: LeaderboardOptions = {}): Promis
       log(`  ${backend}: ${fmt(pointCount)} points over ${fmt(customerCount)} customers loaded in ${fmt(loadSec, 1)} s`)
 
       const token = bench.customer.token
-      const rows: Row[] = []
+      const rows: LatencyRow[] = []
       for (const period of PERIODS) {
         for (const page of [1, 200]) {
-          let total = 0
-          const times = await timeRequests(async () => {
-            const body = await bench.call('GET', `/community/leaderboard?period=${period}&page=${page}&pageSize=20`, { token })
-            total = body.total
-          }, requests, 30)
-          const row = { query: `${period}, page ${page}`, p50Ms: percentile(times, 0.5), p95Ms: percentile(times, 0.95), total }
+          const row = await latencyRow(`${period}, page ${page}`, () => bench.call('GET', `/community/leaderboard?period=${period}&page=${page}&pageSize=20`, { token }), requests)
           rows.push(row)
-          log(`  ${backend} ${row.query}: p50 ${fmt(row.p50Ms, 1)} ms, p95 ${fmt(row.p95Ms, 1)} ms (${fmt(total)} ranked)`)
+          log(`  ${backend} ${row.query}: p50 ${fmt(row.p50Ms, 1)} ms, p95 ${fmt(row.p95Ms, 1)} ms (${fmt(row.total)} ranked)`)
         }
       }
       return { backend, loadSec, rows }

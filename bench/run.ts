@@ -21,6 +21,7 @@ import { command as emailSend } from './email-send'
 import { command as memoryRecall } from './memory-recall'
 import { command as refresh } from './refresh'
 import { command as search } from './search'
+import { command as searchBox } from './search-box'
 import { command as storageUsage } from './storage-usage'
 import { type BenchCommand, cleanup, hookSignals, printResult } from './support'
 
@@ -59,6 +60,11 @@ export const BENCHES: Bench[] = [
     ...search,
     id: 'P6',
     what: 'GET /search/chat/messages p95 over 1M chat messages, per customer shape and query kind (target ≤ 20 ms); the leaderboard half has no area yet',
+  },
+  {
+    ...searchBox,
+    id: 'P6b',
+    what: 'GET /search/threads|replies|documents|notes p95 at 1M rows each: rare and common words, two words, a phrase, an exclusion, a prefix (target ≤ 20 ms)',
   },
   {
     id: 'P7',

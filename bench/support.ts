@@ -555,6 +555,30 @@ export async function createTempDatabase(): Promise<TempDatabase> {
 // backends
 
 export type Backend = 'pglite' | 'postgres'
+
+/** One backend's part of a bench result: measured, or skipped (no PostgreSQL), or failed. */
+export interface BackendOutcome {
+  backend: Backend
+  skipped?: string
+  error?: string
+}
+
+/** Latency of one kind of request: percentiles in ms and what it found. */
+export interface LatencyRow {
+  query: string
+  p50Ms: number
+  p95Ms: number
+  total: number
+}
+
+/** Times `request` (see `timeRequests`) and returns its percentiles and the `total` it last answered. */
+export async function latencyRow(query: string, request: () => Promise<{ total: number }>, count: number, budgetSec = 30): Promise<LatencyRow> {
+  let total = 0
+  const times = await timeRequests(async () => {
+    total = (await request()).total
+  }, count, budgetSec)
+  return { query, p50Ms: percentile(times, 0.5), p95Ms: percentile(times, 0.95), total }
+}
 export const BACKENDS: Backend[] = ['pglite', 'postgres']
 
 /**
