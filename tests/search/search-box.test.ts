@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { SEARCH_BOX_CANDIDATES } from '../../src/modules/search/box'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
 
@@ -98,6 +100,18 @@ describe('results', () => {
     expect(mine.items.map((n: { title: string }) => n.title)).toEqual(['Groceries'])
     expect(mine.items[0]).toMatchObject({ customerId: ada.customerId, ownerId: org.ecosystem.id, body: 'apples, bananas, oat milk', rank: expect.any(Number) })
     expect((await find('notes', 'apples', bob.token)).items.map((n: { title: string }) => n.title)).toEqual(['Groceries too'])
+  })
+
+  test('past 1,000 matches the newest 1,000 are ranked and counted', async () => {
+    await h.db.execute(sql`insert into userdata.notes (owner_id, customer_id, title, body, created_at)
+      select ${org.ecosystem.id}::uuid, ${bob.customerId}::uuid, 'plentiful ' || g, 'x', now() - g * interval '1 minute' from generate_series(1, 1005) g`)
+    const res = (await h.call('GET', '/search/notes?q=plentiful&pageSize=100&page=10', { token: bob.token })).body
+    expect(res.total).toBe(SEARCH_BOX_CANDIDATES)
+    expect(res.items).toHaveLength(100)
+    const titles = new Set<string>()
+    for (let p = 1; p <= 10; p++) for (const n of (await h.call('GET', `/search/notes?q=plentiful&pageSize=100&page=${p}`, { token: bob.token })).body.items) titles.add(n.title)
+    expect(titles.size).toBe(1000)
+    expect(titles.has('plentiful 1005')).toBe(false)
   })
 
   test('another ecosystem finds nothing; paging keeps the total', async () => {

@@ -9,6 +9,12 @@ import { replies, threads } from '../community/schema'
 import { documentBlocks, documents } from '../data/schema'
 import { notes } from '../userdata/schema'
 
+/**
+ * At most this many matches, the newest, are ranked and counted (`total` is then this number): past
+ * it, add words to narrow the search. Ranking reads every candidate row.
+ */
+export const SEARCH_BOX_CANDIDATES = 1000
+
 /** A plain-text excerpt around the matches: no markup (tags in the text become spaces), about 30 words. */
 const excerpt = (text: SQL, query: SQL) =>
   sql<string>`btrim(regexp_replace(ts_headline('english', left(${text}, ${INDEXED_CHARS}), ${query}, 'StartSel="",StopSel="",MaxFragments=1,MaxWords=30,MinWords=12,ShortWord=2'), '[[:space:]]+', ' ', 'g'))`
@@ -52,7 +58,8 @@ export class SearchBox {
       from: sql`${documentBlocks} join ${documents} on ${documents.id} = ${documentBlocks.documentId}`,
       where: and(eq(documentBlocks.ownerId, tenant.ecosystemId), eq(documents.ownerId, tenant.ecosystemId), isNull(documents.deletedAt), own)!,
       vector: sql`${documentBlocks.search}`,
-      select: sql`${documentBlocks.id} as block_id, ${documentBlocks.documentId} as document_id, ${documentBlocks.blockType} as block_type, ${documentBlocks.position} as position, ${excerpt(sql`${documentBlocks.content}`, query)} as snippet`,
+      select: sql`${documentBlocks.id} as block_id, ${documentBlocks.documentId} as document_id, ${documentBlocks.blockType} as block_type, ${documentBlocks.position} as position, ${documentBlocks.content} as content`,
+      late: sql`, ${excerpt(sql`hits.content`, query)} as snippet`,
       created: sql`${documentBlocks.createdAt}`,
       view: (r: Record<string, unknown>) => ({ blockId: r.block_id as string, documentId: r.document_id as string, blockType: r.block_type as string, position: r.position as string, snippet: r.snippet as string }),
       query,
@@ -87,27 +94,27 @@ export class SearchBox {
     q: string,
     language: SearchLanguage,
     page: PageParams,
-    shape: (query: SQL) => { from: SQL; where: SQL; vector: SQL; select: SQL; created: SQL; view: (r: Record<string, unknown>) => T; query: SQL },
+    shape: (query: SQL) => { from: SQL; where: SQL; vector: SQL; select: SQL; late?: SQL; created: SQL; view: (r: Record<string, unknown>) => T; query: SQL },
   ) {
     const tsquery = searchBoxQuery(q, language)
     if (!tsquery) return pageOf([] as (T & { rank: number })[], 0, page)
-    const query = sql`q.query`
-    const s = shape(query)
+    const s = shape(sql`q.query`)
+    // The newest matches, ranked: a common word matches a large share of a big table, and ranking
+    // reads every candidate (see SEARCH_BOX_CANDIDATES).
+    const hits = sql`with q as materialized (select ${tsquery} as query),
+          hits as materialized (
+            select ${s.select}, ${s.vector} as vector, ${s.created} as matched_at from ${s.from}, q
+            where ${s.where} and ${s.vector} @@ q.query
+            order by ${s.created} desc limit ${SEARCH_BOX_CANDIDATES})`
     const rows = await queryRows<Record<string, unknown>>(
       this.deps.db,
-      sql`with q as materialized (select ${tsquery} as query)
-          select ${s.select}, ts_rank_cd(${s.vector}, q.query, 1) as rank, count(*) over () as total
-          from ${s.from}, q
-          where ${s.where} and ${s.vector} @@ q.query
-          order by rank desc, ${s.created} desc
+      sql`${hits}
+          select hits.*, ts_rank_cd(hits.vector, q.query, 1) as rank, count(*) over () as total ${s.late ?? sql``}
+          from hits, q
+          order by rank desc, hits.matched_at desc
           limit ${page.pageSize} offset ${page.offset}`,
     )
-    const total = rows[0] ? Number(rows[0].total) : page.offset === 0 ? 0 : await this.count(s, tsquery)
+    const total = rows[0] ? Number(rows[0].total) : page.offset === 0 ? 0 : (await queryRows<{ n: number }>(this.deps.db, sql`${hits} select count(*)::int as n from hits`))[0]!.n
     return pageOf(rows.map((r) => ({ ...s.view(r), rank: Number(r.rank) })), total, page)
-  }
-
-  private async count(s: { from: SQL; where: SQL; vector: SQL }, tsquery: SQL) {
-    const [row] = await queryRows<{ n: number }>(this.deps.db, sql`with q as materialized (select ${tsquery} as query) select count(*)::int as n from ${s.from}, q where ${s.where} and ${s.vector} @@ q.query`)
-    return row?.n ?? 0
   }
 }

@@ -5,7 +5,7 @@ import { errors } from '../../platform/errors'
 import { pageParams, paged } from '../../platform/paging'
 import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { CUSTOMER } from '../chat/routes/conversations'
-import type { SearchBox } from './box'
+import { SEARCH_BOX_CANDIDATES, type SearchBox } from './box'
 import {
   SearchBoxQuery,
   SearchChatMessageResult,
@@ -18,7 +18,7 @@ import {
 import { CHAT_SEARCH_CANDIDATES, type SearchService } from './service'
 
 export function searchRoutes(deps: Deps, search: SearchService, box: SearchBox, users: PrincipalSource, tenancy: TenancySource) {
-  const ranked = 'Best match first (`rank`), then newest; the ecosystem only.'
+  const ranked = `Best match first (\`rank\`), then newest; the ecosystem only. When more than ${SEARCH_BOX_CANDIDATES} rows match, the newest ${SEARCH_BOX_CANDIDATES} are ranked and counted (\`total\` is then ${SEARCH_BOX_CANDIDATES}): add words to narrow the search.`
   return new Elysia({ name: 'search', prefix: '/search', detail: { tags: ['search'] } })
     .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
     .get('/chat/messages', ({ tenant, query }) => search.chatMessages(tenant, query.q, pageParams(query)), {
