@@ -43,10 +43,11 @@ export function chatClient(api: Api) {
   }
 }
 
-async function* stream(
+/** An SSE route's parsed frames (`{ event, data, id? }`) as an async iterator; a refusal before streaming throws ChatRequestError. */
+export async function* stream<E = ChatEvent>(
   request: () => Promise<{ data: unknown; error: { status: unknown; value: unknown } | null }>,
   signal: AbortSignal | undefined,
-): AsyncGenerator<ChatEvent> {
+): AsyncGenerator<E> {
   try {
     const res = await request()
     const failure = apiError(res)
@@ -55,8 +56,8 @@ async function* stream(
       throw new ChatRequestError(failure)
     }
     // Eden types `data` as the response schema (one event); at run time it is its async
-    // generator of parsed SSE frames, `{ event, data }`, which is exactly ChatEvent.
-    yield* res.data as AsyncIterable<ChatEvent>
+    // generator of parsed SSE frames, `{ event, data }`, which is exactly the event type.
+    yield* res.data as AsyncIterable<E>
   } catch (err) {
     if (signal?.aborted) return
     throw err

@@ -1,6 +1,7 @@
 import { treaty, type Treaty } from '@elysiajs/eden'
 import type { App } from '../src/app'
 import { chatClient } from './chat'
+import { feedClient } from './feed'
 import { authorizedFetch, type FetchLike } from './fetcher'
 import { Session } from './session'
 import type { Tokens } from './tokens'
@@ -9,6 +10,7 @@ import { upload, type UploadOptions } from './upload'
 export type { FetchLike } from './fetcher'
 export { apiError, type ApiError } from './errors'
 export { ChatRequestError, type ChatEvent, type StreamOptions } from './chat'
+export type { FeedEvent, FeedItem } from './feed'
 export type { Tokens } from './tokens'
 export type { Attachment, UploadOptions, UploadResult } from './upload'
 
@@ -110,6 +112,9 @@ export function createClient(options: ClientOptions) {
 
     /** Chat turns as async iterators of typed events: `chat.send(conversationId, { message }, { signal })`, `chat.regenerate(…)`. */
     chat: chatClient(api),
+
+    /** The site feed's live stream: `feed.stream({ signal, lastEventId })` yields `item` and `ping` events. */
+    feed: feedClient(api),
 
     /** Signs in; on success the tokens are kept (and `onTokens` called). */
     login: async (body: LoginBody) => keep(await plain.auth.login.post(body)),

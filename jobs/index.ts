@@ -4,13 +4,14 @@ import { withAdvisoryLock, withSessionLock } from '../src/platform/db/locks'
 import { deleteOrphanedObjects } from './delete-orphaned-objects'
 import { embedMemories } from './embed-memories'
 import { expireUploads } from './expire-uploads'
+import { pruneFeed } from './prune-feed'
 import { purgeAttachments } from './purge-attachments'
 import { purgeOAuth } from './purge-oauth'
 import { purgeSessions } from './purge-sessions'
 import type { Job, JobReport } from './types'
 
 /** Every job Ecobase runs; this is the one place that schedules them. */
-export const JOBS: Job[] = [purgeSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories]
+export const JOBS: Job[] = [purgeSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories, pruneFeed]
 
 /** Runs one job now under its advisory lock; `null` when another replica is running it. */
 export async function runJob(deps: Deps, job: Job): Promise<JobReport | null> {

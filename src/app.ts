@@ -39,6 +39,8 @@ import { SearchBox } from './modules/search/box'
 import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
 import { settingsRoutes } from './modules/settings/routes'
+import { FeedService } from './modules/site/feed'
+import { feedRoutes } from './modules/site/feed-routes'
 import { siteRoutes } from './modules/site/routes'
 import { SiteServices } from './modules/site/service'
 import { SettingsService } from './modules/settings/service'
@@ -90,7 +92,15 @@ export function createApp(deps: Deps) {
   const site = new SiteServices(deps)
   const messaging = new MessagingService(deps, site)
   const notifications = new NotificationService(deps, messaging)
-  const community = new CommunityService(deps, notifications)
+  const feed = new FeedService(deps)
+  storage.attachments.onReady((tx, a) =>
+    feed.record(tx, { ecosystemId: a.ecosystemId, customerId: a.customerId, source: 'storage', entityType: 'attachment', entityId: a.id, action: 'ready', summary: `${a.filename} is uploaded and ready` }),
+  )
+  personaMemory.onCreate(async (tx, tenant, m) => {
+    if (m.source !== 'tool' || !m.customerId) return
+    await feed.record(tx, { ecosystemId: tenant.ecosystemId, customerId: m.customerId, source: 'persona_memory', entityType: 'memory', entityId: m.id, action: 'saved', summary: `Saved to memory in chat: ${m.description}`.replace(/\s+/g, ' ').slice(0, 300), metadata: { personaId: m.personaId } })
+  })
+  const community = new CommunityService(deps, notifications, feed)
   const accountEmails = new AccountEmails(deps, auth.accounts, (to, content) => messaging.sendInstanceEmail(to, content))
   identifiers.acceptEntityType('persona', async (id) => {
     const ecosystemId = await persona.personas.ecosystemOf(id)
@@ -158,19 +168,20 @@ export function createApp(deps: Deps) {
     .use(userdataRoutes(deps, auth, customers))
     .use(contractRoutes(deps, new ContractService(deps), auth, customers))
     .use(siteRoutes(deps, site, auth, customers))
+    .use(feedRoutes(deps, feed, auth, customers))
     .use(messagingRoutes(deps, messaging, auth, customers))
     .use(notificationRoutes(deps, notifications, auth, customers))
     .use(communityRoutes(deps, community, auth, customers))
 
-  /** Subscribes every session kind to revocations, and the ecosystem cache to renames and deletions, made by other replicas (PostgreSQL NOTIFY). */
+  /** Subscribes every session kind to revocations, the ecosystem cache to renames and deletions, and feed streams to new items, from any replica (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {
-    const stops = await Promise.all([auth.sessions.listen(), customers.sessions.listen(), registry.listen()])
+    const stops = await Promise.all([auth.sessions.listen(), customers.sessions.listen(), registry.listen(), feed.listen()])
     return async () => {
       await Promise.all(stops.map((stop) => stop()))
     }
   }
 
-  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site, messaging, notifications, community }, followRevocations })
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site, messaging, notifications, community, feed }, followRevocations })
 }
 
 export type App = ReturnType<typeof createApp>

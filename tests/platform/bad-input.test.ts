@@ -22,7 +22,14 @@ async function signIn() {
 }
 
 type Param = { name: string; in: string; schema?: { type?: string | string[] } }
-type Operation = { parameters?: Param[]; requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, { type?: string | string[] }> } }> } }
+type Operation = {
+  parameters?: Param[]
+  requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, { type?: string | string[] }> } }> }
+  responses?: Record<string, { content?: Record<string, unknown> }>
+}
+
+/** A GET answered with an event stream stays open by design (the site feed): its own tests cover it. */
+const longLived = (method: string, op: Operation) => method === 'get' && op.responses?.['200']?.content?.['text/event-stream'] !== undefined
 
 const PATH_VALUES = ['%00', crypto.randomUUID(), 'x'.repeat(600), '-1', '1e309', "'%3B drop table x%3B--", '..%2F..%2Fetc']
 const QUERY_VALUES = ['%00', '1000000000000000000', '-1', '1e309', 'NaN', 'x'.repeat(3000), 'eq.%00', 'in.(', '%5B%5D']
@@ -52,6 +59,7 @@ test('no operation answers 5xx to hostile input, with or without credentials', a
   let sent = 0
   for (const [template, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
+      if (longLived(method, op)) continue
       const params = op.parameters ?? []
       const paths = PATH_VALUES.map((v) => template.replace(/\{[^}]+\}/g, v))
       const queries = params.filter((p) => p.in === 'query').flatMap((p) => QUERY_VALUES.map((v) => `${p.name}=${v}`))

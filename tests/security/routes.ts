@@ -23,6 +23,8 @@ export interface VictimFixture {
   threadId: string
   replyId: string
   badgeId: string
+  /** A site feed item of B's customer (the badge it earned). */
+  feedItemId: string
 }
 
 export interface ScopedRoute {
@@ -135,6 +137,10 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   () => ({ method: 'GET', path: '/community/leaderboard' }),
   () => ({ method: 'GET', path: '/community/levels' }),
   () => ({ method: 'PUT', path: '/community/levels', body: { levels: [{ name: 'pwned', minPoints: 0 }] } }),
+  () => ({ method: 'GET', path: '/site/feed' }),
+  () => ({ method: 'GET', path: '/site/feed/unread-count' }),
+  (b) => ({ method: 'POST', path: `/site/feed/${b.feedItemId}/read` }),
+  () => ({ method: 'POST', path: '/site/feed/read-all' }),
   () => ({ method: 'GET', path: '/search/threads?q=b-secret-thread' }),
   () => ({ method: 'GET', path: '/search/replies?q=b-secret-reply' }),
   () => ({ method: 'GET', path: '/search/documents?q=b-secret' }),
@@ -174,6 +180,7 @@ export function describeRoute(route: (b: VictimFixture) => ScopedRoute): string 
     threadId: ':threadId',
     replyId: ':replyId',
     badgeId: ':badgeId',
+    feedItemId: ':feedItemId',
   } as unknown as VictimFixture
   const { method, path } = route(placeholder)
   return `${method} ${path}`

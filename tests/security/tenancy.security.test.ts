@@ -46,9 +46,11 @@ beforeAll(async () => {
   const badgeB = await h.call('POST', '/community/badges', { ...asB, body: { name: 'b-secret-badge', criteriaType: 'points_total', criteriaThreshold: 1 } })
   const threadB = await h.call('POST', '/community/threads', { token: customerB.token, body: { title: 'b-secret-thread', body: 'b' } })
   const replyB = await h.call('POST', '/community/replies', { token: customerB.token, body: { threadId: threadB.body.id, body: 'b-secret-reply' } })
-  b = { org: orgB, customerId: customerB.customerId, memberId: memberB.id, attachmentId: attachmentB.id, personaId: personaB, memoryId: memoryB.body.id, globalMemoryId: globalB.body.id, serviceId: serviceB.body.id, conversationId: conversationB.body.id, messageId: messageB, templateId: templateB.body.id, notificationId: notificationB, threadId: threadB.body.id, replyId: replyB.body.id, badgeId: badgeB.body.id }
+  const [feedB] = await queryRows<{ id: string }>(h.db, sql`select id from site.feed_items where customer_id = ${customerB.customerId}`)
+  b = { org: orgB, customerId: customerB.customerId, memberId: memberB.id, attachmentId: attachmentB.id, personaId: personaB, memoryId: memoryB.body.id, globalMemoryId: globalB.body.id, serviceId: serviceB.body.id, conversationId: conversationB.body.id, messageId: messageB, templateId: templateB.body.id, notificationId: notificationB, threadId: threadB.body.id, replyId: replyB.body.id, badgeId: badgeB.body.id, feedItemId: feedB!.id }
   bSecrets = [customerB.customerId, 'b-secret-external-id', adminB.email, memberB.id, attachmentB.id, 'b-secret-file.txt', attachmentB.contentHash, '12345678901']
   bSecrets.push(personaB, memoryB.body.id, globalB.body.id, 'b-secret-memory')
+  bSecrets.push(feedB!.id, 'b-secret-badge')
   bSecrets.push(threadB.body.id, 'b-secret-thread', replyB.body.id, 'b-secret-reply', badgeB.body.id, 'b-secret-badge')
   bSecrets.push(templateB.body.id, 'b-secret-template', 'b-secret-subject', 'b-secret-mailbox', notificationB, 'b-secret-notification')
   bSecrets.push(serviceB.body.id, 'b-secret-llm', 'sk-b-secret-key', 'b-secret-persona', 'b-secret-prompt', conversationB.body.id, 'b-secret-title', 'b-secret-message', messageB)
@@ -135,6 +137,8 @@ describe('cross-tenant: ecosystem-scoped routes of B refuse credentials of A', (
     expect(thread).toEqual({ title: 'b-secret-thread', deleted_at: null })
     const [reply] = await queryRows<{ body: string; deleted_at: string | null }>(h.db, sql`select body, deleted_at from community.replies where id = ${b.replyId}`)
     expect(reply).toEqual({ body: 'b-secret-reply', deleted_at: null })
+    const [feedItem] = await queryRows<{ is_read: boolean }>(h.db, sql`select is_read from site.feed_items where id = ${b.feedItemId}`)
+    expect(feedItem).toEqual({ is_read: false })
     const [badge] = await queryRows<{ name: string }>(h.db, sql`select name from community.badges where id = ${b.badgeId}`)
     expect(badge).toEqual({ name: 'b-secret-badge' })
     expect(await queryRows(h.db, sql`select 1 from community.points where customer_id = ${b.customerId} and source_type = 'probe'`)).toEqual([])

@@ -4,6 +4,7 @@ import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { customers } from '../customer/schema'
+import type { FeedWriter } from '../site/feed'
 import { badges, type Criteria, levels, memberStats, pointBoards, pointRules, points, pointTotals, userBadges } from './schema'
 
 export const PERIODS = ['all_time', 'year', 'month', 'week', 'day'] as const
@@ -64,7 +65,10 @@ export const pointsView = (r: typeof points.$inferSelect) => ({
  * badge (once: unique per customer and badge) and its points.
  */
 export class PointsLedger {
-  constructor(private readonly deps: Deps) {}
+  constructor(
+    private readonly deps: Deps,
+    private readonly feed: FeedWriter,
+  ) {}
 
   /** Records an award; null when this (customer, sourceType, sourceId) was already awarded. */
   async award(tx: Db, award: Award): Promise<typeof points.$inferSelect | null> {
@@ -192,6 +196,7 @@ export class PointsLedger {
           select won.badge_id, b.name, b.point_value from won join ${badges} b on b.id = won.badge_id order by b.criteria_threshold`,
     )
     for (const badge of earned) {
+      await this.feed.record(tx, { ecosystemId, customerId, source: 'community', entityType: 'badge', entityId: badge.badge_id, action: 'earned', summary: `You earned the badge “${badge.name}”` })
       if (badge.point_value === 0) continue
       await this.award(tx, { ecosystemId, customerId, amount: badge.point_value, reason: `Badge earned: ${badge.name}`, sourceType: 'badge', sourceId: badge.badge_id })
     }

@@ -7,6 +7,7 @@ import type { PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import type { NotificationService } from '../notifications/service'
+import type { FeedWriter } from '../site/feed'
 import { type Award, DEFAULT_RULES, type Period, PointsLedger, pointsView } from './points'
 import { badges, categories, type Criteria, replies, threads, userBadges } from './schema'
 
@@ -41,8 +42,9 @@ export class CommunityService {
   constructor(
     private readonly deps: Deps,
     private readonly notifications: NotificationService,
+    private readonly feed: FeedWriter,
   ) {
-    this.ledger = new PointsLedger(deps)
+    this.ledger = new PointsLedger(deps, feed)
   }
 
   readonly hooks: { categories: ResourceHooks; threads: ResourceHooks; replies: ResourceHooks } = {
@@ -97,6 +99,17 @@ export class CommunityService {
         if (thread && thread.author !== tenant.customerId) {
           await this.ledger.bump(tx, tenant.ecosystemId, thread.author, 'repliesReceived')
           await this.ledger.award(tx, { ecosystemId: tenant.ecosystemId, customerId: thread.author, amount: rules.replyReceived, reason: 'Reply received', sourceType: 'reply_received', sourceId: replyId })
+          await this.feed.record(tx, {
+            ecosystemId: tenant.ecosystemId,
+            customerId: thread.author,
+            source: 'community',
+            entityType: 'reply',
+            entityId: replyId,
+            action: 'created',
+            summary: `New reply to your thread “${thread.title}”`,
+            actorId: tenant.customerId,
+            metadata: { threadId: String(row.threadId) },
+          })
           await this.notifications.notify(tx, {
             ecosystemId: tenant.ecosystemId,
             customerId: thread.author,

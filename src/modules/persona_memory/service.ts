@@ -54,7 +54,12 @@ function checkValidity(from: Date | null, to: Date | null) {
  * `persona_not_found`) and the persona's delete takes its memories with it (`forgetPersona`).
  * Reads filter by ecosystem, so a persona id of another ecosystem only ever matches nothing.
  */
+/** Runs in the transaction that creates a memory, with the row as stored. */
+export type MemoryCreateListener = (tx: Db, tenant: Tenant, memory: MemoryRow) => Promise<void>
+
 export class PersonaMemoryService {
+  private readonly createListeners: MemoryCreateListener[] = []
+
   constructor(
     private readonly deps: Deps,
     private readonly personas: Pick<PersonaArea['personas'], 'exists'>,
@@ -82,6 +87,11 @@ export class PersonaMemoryService {
     const [row] = await this.deps.db.select(memoryColumns).from(memories).where(and(eq(memories.id, id), visibleTo(tenant)))
     if (!row) throw memoryErrors.notFound()
     return memoryView(row)
+  }
+
+  /** `listener` runs in every transaction that creates a memory (e.g. the site feed for memories saved by chat). */
+  onCreate(listener: MemoryCreateListener): void {
+    this.createListeners.push(listener)
   }
 
   /** Creates a memory; with `supersedesId`, the memory it names becomes `superseded` in the same transaction. */
@@ -121,6 +131,7 @@ export class PersonaMemoryService {
           await tx.update(memories).set({ status: 'superseded', updatedAt: now }).where(eq(memories.id, old.id))
         }
         const [inserted] = await tx.insert(memories).values(values).returning(memoryColumns)
+        for (const listener of this.createListeners) await listener(tx, tenant, inserted!)
         return inserted!
       })
       .catch(rethrowSlugTaken)

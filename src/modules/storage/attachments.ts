@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { Db } from '../../platform/db'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { storageErrors } from './errors'
 import type { StorageQuotas } from './quota'
@@ -55,11 +56,21 @@ const live = (s: Scope): SQL => and(eq(attachments.ecosystemId, s.ecosystemId), 
  * Attachments through their states: presign (→ `pending`), complete (`pending` → `ready`, counted
  * toward the quota), soft delete (uncounted at once; bytes purged later by a job).
  */
+/** Runs in the transaction that makes an attachment `ready`. */
+export type ReadyListener = (tx: Db, attachment: typeof attachments.$inferSelect) => Promise<void>
+
 export class Attachments {
+  private readonly readyListeners: ReadyListener[] = []
+
   constructor(
     private readonly deps: Deps,
     private readonly quotas: StorageQuotas,
   ) {}
+
+  /** `listener` runs in every transaction that makes an attachment ready (e.g. the site feed). */
+  onReady(listener: ReadyListener): void {
+    this.readyListeners.push(listener)
+  }
 
   /** A `pending` attachment and a presigned PUT; or the caller's ready attachment with the same bytes. */
   async presign(scope: Scope, input: UploadInput) {
@@ -145,6 +156,7 @@ export class Attachments {
         .set({ status: 'ready', updatedAt: this.deps.now() })
         .where(eq(attachments.id, id))
         .returning()
+      for (const listener of this.readyListeners) await listener(tx, ready!)
       return { row: ready! }
     })
     if ('exceeded' in outcome) {

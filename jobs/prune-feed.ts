@@ -1,0 +1,14 @@
+import { and, eq, lt } from 'drizzle-orm'
+import { feedItems } from '../src/modules/site/schema'
+import type { Job } from './types'
+
+/** Site feed items read more than FEED_RETENTION_DAYS ago are deleted; unread ones stay. */
+export const pruneFeed: Job = {
+  name: 'prune-feed',
+  schedule: '41 3 * * *',
+  async run(deps, tx) {
+    const before = new Date(deps.now().getTime() - deps.config.feedRetentionDays * 24 * 3600 * 1000)
+    const gone = await tx.delete(feedItems).where(and(eq(feedItems.isRead, true), lt(feedItems.readAt, before))).returning({ id: feedItems.id })
+    return { feedItems: gone.length }
+  },
+}

@@ -1,0 +1,90 @@
+import { Elysia, sse, t } from 'elysia'
+import type { Deps } from '../../deps'
+import type { PrincipalSource } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import { MEDIA_TYPE } from '../../platform/openapi'
+import { pageParams, PageQuery, paged } from '../../platform/paging'
+import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
+import type { FeedService } from './feed'
+
+const Nullable = (description?: string) => t.Optional(t.Union([t.String(), t.Null()], description ? { description } : {}))
+export const SiteFeedItem = t.Object(
+  {
+    id: t.String(),
+    customerId: t.String(),
+    ownerId: t.String({ description: 'The ecosystem id' }),
+    source: t.String({ description: 'The area: `community`, `storage`, `persona_memory`, …' }),
+    entityType: t.String(),
+    entityId: Nullable(),
+    action: t.String(),
+    summary: t.String({ description: 'One line a person reads' }),
+    actorId: Nullable('Who caused it, when someone did'),
+    metadata: Nullable('JSON text with details'),
+    isRead: t.Boolean(),
+    createdAt: t.String(),
+    deletedAt: Nullable(),
+  },
+  { title: 'SiteFeedItem' },
+)
+const SiteFeedEvent = t.Union(
+  [
+    t.Object({ event: t.Literal('item'), id: t.String({ description: 'Send it back as Last-Event-ID to resume' }), data: SiteFeedItem }, { description: 'A new item' }),
+    t.Object({ event: t.Literal('ping'), data: t.Object({}) }, { description: 'On connecting, then every 25 s while nothing happens, so proxies keep the connection' }),
+  ],
+  { title: 'SiteFeedStreamEvent', description: 'Server-sent events (text/event-stream)', [MEDIA_TYPE]: 'text/event-stream' },
+)
+
+const OWN = 'The calling customer’s own items (a team member acts through its own customer record).'
+
+/** The site activity feed (tag `site`). */
+export function feedRoutes(deps: Deps, feed: FeedService, users: PrincipalSource, tenancy: TenancySource) {
+  return new Elysia({ name: 'site-feed', prefix: '/site/feed', detail: { tags: ['site'] } })
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .get('', ({ tenant, query }) => feed.list(tenant, query, pageParams(query)), {
+      tenant: 'customer',
+      query: t.Composite([t.Object({ unread: t.Optional(t.Boolean()), source: t.Optional(t.String({ maxLength: 50 })) }), PageQuery]),
+      response: { 200: paged(SiteFeedItem, 'SiteFeedPage'), ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'siteFeed',
+        summary: 'Activity items, newest first',
+        description: `Written by the areas with the change they describe: an attachment became ready (storage), a reply to your thread and a badge earned (community), a memory saved by a chat persona (persona_memory). Read items are pruned FEED_RETENTION_DAYS after they were read. ${OWN}`,
+      },
+    })
+    .get('/unread-count', ({ tenant }) => feed.unreadCount(tenant), {
+      tenant: 'customer',
+      response: { 200: t.Object({ count: t.Integer() }, { title: 'SiteFeedUnreadCount' }), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'siteFeedUnreadCount', summary: 'How many items are unread', description: OWN },
+    })
+    .post('/read-all', ({ tenant }) => feed.markAllRead(tenant), {
+      tenant: 'customer',
+      response: { 200: t.Object({ updated: t.Integer() }, { title: 'SiteFeedReadAllResult' }), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'siteFeedReadAll', summary: 'Mark every item read', description: OWN },
+    })
+    .get(
+      '/stream',
+      async function* ({ tenant, headers, request, set }) {
+        set.headers['x-accel-buffering'] = 'no'
+        // The response starts with its first event: a ping at once, so the client knows it is connected.
+        yield sse({ event: 'ping', data: {} })
+        const last = Number(headers['last-event-id'])
+        for await (const next of feed.stream(tenant, Number.isSafeInteger(last) && last >= 0 ? last : null, request.signal)) {
+          yield next ? sse({ event: 'item', id: String(next.seq), data: next.item }) : sse({ event: 'ping', data: {} })
+        }
+      },
+      {
+        tenant: 'customer',
+        response: { 200: SiteFeedEvent, ...errors(400, 401, 403, 404) },
+        detail: {
+          operationId: 'siteFeedStream',
+          summary: 'New items, live',
+          description: `Server-sent events: \`item\` for each new item as it is written (on any replica: PostgreSQL LISTEN/NOTIFY), with \`id\`; reconnect with \`Last-Event-ID\` to get every item written since, then live. \`ping\` on connecting and every 25 s. ${OWN}`,
+        },
+      },
+    )
+    .post('/:id/read', ({ tenant, params }) => feed.markRead(tenant, params.id), {
+      tenant: 'customer',
+      params: t.Object({ id: t.String({ format: 'uuid' }) }),
+      response: { 200: SiteFeedItem, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'siteFeedRead', summary: 'Mark an item read', description: OWN },
+    })
+}

@@ -1,0 +1,177 @@
+import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Db } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Tenant } from '../../platform/tenancy'
+import { feedItems } from './schema'
+
+type Row = typeof feedItems.$inferSelect
+
+/** What an area records about a change, in the change's transaction. */
+export interface FeedEntry {
+  ecosystemId: string
+  customerId: string
+  source: string
+  entityType: string
+  entityId?: string | null
+  action: string
+  /** One line a person reads. */
+  summary: string
+  actorId?: string | null
+  metadata?: Record<string, unknown> | null
+}
+
+export interface FeedWriter {
+  record(tx: Db, entry: FeedEntry): Promise<void>
+}
+
+const CHANNEL = 'site_feed'
+/** Items read per query while a stream catches up. */
+const REPLAY_LIMIT = 100
+const HEARTBEAT_MS = 25_000
+
+export const feedView = (r: Row) => ({
+  id: r.id,
+  customerId: r.customerId,
+  ownerId: r.ecosystemId,
+  source: r.source,
+  entityType: r.entityType,
+  entityId: r.entityId,
+  action: r.action,
+  summary: r.summary,
+  actorId: r.actorId,
+  metadata: r.metadata,
+  isRead: r.isRead,
+  createdAt: r.createdAt.toISOString(),
+  deletedAt: null,
+})
+export type FeedItemView = ReturnType<typeof feedView>
+
+/**
+ * The site activity feed: items per customer written by the areas in the transaction of the change,
+ * read and marked read by their customer, and pushed live to open streams on every replica
+ * (NOTIFY at commit wakes the streams of that customer, which read what is new by `seq`).
+ */
+export class FeedService implements FeedWriter {
+  private readonly waiting = new Map<string, Set<() => void>>()
+
+  constructor(private readonly deps: Deps) {}
+
+  async record(tx: Db, entry: FeedEntry): Promise<void> {
+    await tx.insert(feedItems).values({
+      ecosystemId: entry.ecosystemId,
+      customerId: entry.customerId,
+      source: entry.source,
+      entityType: entry.entityType,
+      entityId: entry.entityId ?? null,
+      action: entry.action,
+      summary: entry.summary,
+      actorId: entry.actorId ?? null,
+      metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
+    })
+    await tx.execute(sql`select pg_notify(${CHANNEL}, ${entry.customerId})`)
+  }
+
+  async list(tenant: Tenant, filter: { unread?: boolean; source?: string }, page: PageParams) {
+    const where = and(
+      eq(feedItems.customerId, tenant.customerId),
+      filter.unread ? eq(feedItems.isRead, false) : undefined,
+      filter.source ? eq(feedItems.source, filter.source) : undefined,
+    )
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(feedItems).where(where).orderBy(desc(feedItems.createdAt), desc(feedItems.seq)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(feedItems).where(where),
+    ])
+    return pageOf(rows.map(feedView), total?.n ?? 0, page)
+  }
+
+  async unreadCount(tenant: Tenant) {
+    const [row] = await this.deps.db.select({ n: count() }).from(feedItems).where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.isRead, false)))
+    return { count: row?.n ?? 0 }
+  }
+
+  async markRead(tenant: Tenant, id: string) {
+    const [row] = await this.deps.db
+      .update(feedItems)
+      .set({ isRead: true, readAt: sql`coalesce(${feedItems.readAt}, ${this.deps.now().toISOString()}::timestamptz)` })
+      .where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.id, id)))
+      .returning()
+    if (!row) throw new AppError(404, 'not_found', 'No such feed item')
+    return feedView(row)
+  }
+
+  async markAllRead(tenant: Tenant) {
+    const rows = await this.deps.db
+      .update(feedItems)
+      .set({ isRead: true, readAt: this.deps.now() })
+      .where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.isRead, false)))
+      .returning({ id: feedItems.id })
+    return { updated: rows.length }
+  }
+
+  /** Wakes this replica's streams when an item commits (on any replica). */
+  listen(): Promise<() => Promise<void>> {
+    return this.deps.database.listen(CHANNEL, (customerId) => {
+      for (const wake of this.waiting.get(customerId) ?? []) wake()
+    })
+  }
+
+  /**
+   * New items of the caller as they are written: first every item after `lastSeq` (a reconnect's
+   * Last-Event-ID), then live. `null` is a heartbeat.
+   */
+  async *stream(tenant: Tenant, lastSeq: number | null, signal: AbortSignal): AsyncGenerator<{ seq: number; item: FeedItemView } | null> {
+    let cursor = lastSeq ?? (await this.latestSeq(tenant.customerId))
+    let pending = true
+    let wake: () => void = () => {}
+    const notified = () => {
+      pending = true
+      wake()
+    }
+    const waiting = this.waiting.get(tenant.customerId) ?? new Set()
+    this.waiting.set(tenant.customerId, waiting.add(notified))
+    const aborted = () => wake()
+    signal.addEventListener('abort', aborted)
+    try {
+      while (!signal.aborted) {
+        if (pending) {
+          pending = false
+          const rows = await this.after(tenant.customerId, cursor)
+          for (const row of rows) {
+            cursor = row.seq
+            yield { seq: row.seq, item: feedView(row) }
+          }
+          if (rows.length === REPLAY_LIMIT) pending = true
+          continue
+        }
+        const heartbeat = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => resolve(true), HEARTBEAT_MS)
+          wake = () => {
+            clearTimeout(timer)
+            resolve(false)
+          }
+        })
+        if (heartbeat) yield null
+      }
+    } finally {
+      signal.removeEventListener('abort', aborted)
+      waiting.delete(notified)
+      if (waiting.size === 0) this.waiting.delete(tenant.customerId)
+    }
+  }
+
+  private async latestSeq(customerId: string): Promise<number> {
+    const [row] = await this.deps.db.select({ seq: feedItems.seq }).from(feedItems).where(eq(feedItems.customerId, customerId)).orderBy(desc(feedItems.seq)).limit(1)
+    return row?.seq ?? 0
+  }
+
+  private async after(customerId: string, seq: number) {
+    return this.deps.db
+      .select()
+      .from(feedItems)
+      .where(and(eq(feedItems.customerId, customerId), gt(feedItems.seq, seq)))
+      .orderBy(asc(feedItems.seq))
+      .limit(REPLAY_LIMIT)
+  }
+}
