@@ -2,20 +2,13 @@ import { sql } from 'drizzle-orm'
 import { boolean, index, integer, pgSchema, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { ownedColumns, timestampColumn as at } from '../../platform/crud/columns'
 import { searchBoxVector, tsvector } from '../../platform/fulltext'
-import { customers } from '../customer/schema'
+import { customers, tenantColumns } from '../customer/schema'
 import { ecosystems } from '../registry/schema'
 
 export const communitySchema = pgSchema('community')
 
 const owned = () => ownedColumns({ ecosystem: () => ecosystems.id, customer: () => customers.id })
-const ecosystemId = () =>
-  uuid('ecosystem_id')
-    .notNull()
-    .references(() => ecosystems.id, { onDelete: 'cascade' })
-const customerId = () =>
-  uuid('customer_id')
-    .notNull()
-    .references(() => customers.id, { onDelete: 'cascade' })
+const { ecosystemId, customerId } = tenantColumns
 
 /** Thread categories; every ecosystem has `general` (made on first use). `customerId` is the admin's record. */
 export const categories = communitySchema.table(

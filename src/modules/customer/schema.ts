@@ -34,3 +34,15 @@ export const { sessions: customerSessions, refreshTokens: customerRefreshTokens 
   name: 'customer',
   references: () => customers.id,
 })
+
+/** Columns other areas' tables use to belong to an ecosystem and a customer, deleted with them. */
+export const tenantColumns = {
+  ecosystemId: () =>
+    uuid('ecosystem_id')
+      .notNull()
+      .references(() => ecosystems.id, { onDelete: 'cascade' }),
+  customerId: () =>
+    uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+}

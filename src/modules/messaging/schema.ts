@@ -1,14 +1,12 @@
 import { sql } from 'drizzle-orm'
 import { index, jsonb, pgSchema, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestampColumn as at } from '../../platform/crud/columns'
+import { tenantColumns } from '../customer/schema'
 import { ecosystems } from '../registry/schema'
 
 export const messagingSchema = pgSchema('messaging')
 
-const ecosystemId = () =>
-  uuid('ecosystem_id')
-    .notNull()
-    .references(() => ecosystems.id, { onDelete: 'cascade' })
+const { ecosystemId } = tenantColumns
 
 /** Reusable e-mail/SMS texts with `{{variable}}` placeholders; names are unique per ecosystem. */
 export const templates = messagingSchema.table(

@@ -1,22 +1,14 @@
 import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestampColumn as at } from '../../platform/crud/columns'
-import { customers } from '../customer/schema'
-import { ecosystems } from '../registry/schema'
+import { tenantColumns } from '../customer/schema'
 
 export const notificationsSchema = pgSchema('notifications')
 
 export const CATEGORIES = ['account', 'community_reply', 'community_mention', 'admin_announcement'] as const
 export type Category = (typeof CATEGORIES)[number]
 
-const ecosystemId = () =>
-  uuid('ecosystem_id')
-    .notNull()
-    .references(() => ecosystems.id, { onDelete: 'cascade' })
-const customerId = () =>
-  uuid('customer_id')
-    .notNull()
-    .references(() => customers.id, { onDelete: 'cascade' })
+const { ecosystemId, customerId } = tenantColumns
 
 /**
  * In-app notifications of customers. `threadId` is what the notification is about (a thread, or

@@ -1,21 +1,13 @@
 import { sql } from 'drizzle-orm'
 import { bigint, check, index, integer, jsonb, pgSchema, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
-import { customers } from '../customer/schema'
-import { ecosystems } from '../registry/schema'
+import { tenantColumns } from '../customer/schema'
 
 export const storageSchema = pgSchema('storage')
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 // Byte counts pass 2^31 (the default quota is 5 GiB) but stay far below 2^53.
 const bytes = (name: string) => bigint(name, { mode: 'number' })
-const ecosystemId = () =>
-  uuid('ecosystem_id')
-    .notNull()
-    .references(() => ecosystems.id, { onDelete: 'cascade' })
-const customerId = () =>
-  uuid('customer_id')
-    .notNull()
-    .references(() => customers.id, { onDelete: 'cascade' })
+const { ecosystemId, customerId } = tenantColumns
 
 /** A file a customer attached; its bytes live in the object store under `objectKey`. */
 export const attachments = storageSchema.table(
