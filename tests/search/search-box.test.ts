@@ -103,8 +103,8 @@ describe('results', () => {
   })
 
   test('past 1,000 matches the newest 1,000 are ranked and counted', async () => {
-    await h.db.execute(sql`insert into userdata.notes (owner_id, customer_id, title, body, created_at)
-      select ${org.ecosystem.id}::uuid, ${bob.customerId}::uuid, 'plentiful ' || g, 'x', now() - g * interval '1 minute' from generate_series(1, 1005) g`)
+    await h.db.execute(sql`insert into userdata.notes (owner_id, customer_id, title, body, created_at, occurred_at)
+      select ${org.ecosystem.id}::uuid, ${bob.customerId}::uuid, 'plentiful ' || g, 'x', now() - g * interval '1 minute', now() - g * interval '1 minute' from generate_series(1, 1005) g`)
     const res = (await h.call('GET', '/search/notes?q=plentiful&pageSize=100&page=10', { token: bob.token })).body
     expect(res.total).toBe(SEARCH_BOX_CANDIDATES)
     expect(res.items).toHaveLength(100)

@@ -57,7 +57,11 @@ export const replies = communitySchema.table(
     deletedAt: at('deleted_at'),
     search: tsvector('search').generatedAlwaysAs(sql`${searchBoxVector('body')}`),
   },
-  (t) => [index('replies_thread_idx').on(t.threadId, t.createdAt), index('replies_search_idx').using('gin', t.search)],
+  (t) => [
+    index('replies_thread_idx').on(t.threadId, t.createdAt),
+    index('replies_list_idx').on(t.ownerId, t.createdAt).where(sql`${t.deletedAt} is null`),
+    index('replies_search_idx').using('gin', t.search),
+  ],
 )
 
 /** Points an ecosystem gives per action (defaults when it has no row). */

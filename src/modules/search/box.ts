@@ -72,7 +72,7 @@ export class SearchBox {
       where: and(eq(notes.ownerId, tenant.ecosystemId), eq(notes.customerId, tenant.customerId), isNull(notes.deletedAt))!,
       vector: sql`${notes.search}`,
       select: sql`${notes.id} as id, ${notes.customerId} as customer_id, ${notes.ownerId} as owner_id, ${notes.title} as title, ${notes.body} as body, ${notes.occurredAt} as occurred_at, ${notes.createdAt} as created_at, ${notes.updatedAt} as updated_at, ${notes.deletedAt} as deleted_at, ${notes.subjectTable} as subject_table, ${notes.subjectId} as subject_id`,
-      created: sql`${notes.createdAt}`,
+      created: sql`${notes.occurredAt}`,
       view: (r: Record<string, unknown>) => ({
         id: r.id as string,
         customerId: r.customer_id as string,
@@ -98,23 +98,24 @@ export class SearchBox {
   ) {
     const tsquery = searchBoxQuery(q, language)
     if (!tsquery) return pageOf([] as (T & { rank: number })[], 0, page)
-    const s = shape(sql`q.query`)
-    // The newest matches, ranked: a common word matches a large share of a big table, and ranking
-    // reads every candidate (see SEARCH_BOX_CANDIDATES).
-    const hits = sql`with q as materialized (select ${tsquery} as query),
-          hits as materialized (
-            select ${s.select}, ${s.vector} as vector, ${s.created} as matched_at from ${s.from}, q
-            where ${s.where} and ${s.vector} @@ q.query
+    const s = shape(tsquery)
+    // The newest matches, ranked (see SEARCH_BOX_CANDIDATES). The query is written out, not taken
+    // from a CTE, so PostgreSQL plans it as the constant it is and its statistics tell a rare word
+    // (read the GIN index) from a common one (walk the newest rows and stop at the limit).
+    const hits = sql`with hits as materialized (
+            select ${s.select}, ${s.vector} as vector, ${s.created} as matched_at from ${s.from}
+            where ${s.where} and ${s.vector} @@ ${tsquery}
             order by ${s.created} desc limit ${SEARCH_BOX_CANDIDATES})`
     const rows = await queryRows<Record<string, unknown>>(
       this.deps.db,
       sql`${hits}
-          select hits.*, ts_rank_cd(hits.vector, q.query, 1) as rank, count(*) over () as total ${s.late ?? sql``}
-          from hits, q
+          select hits.*, ts_rank_cd(hits.vector, ${tsquery}, 1) as rank, count(*) over () as total ${s.late ?? sql``}
+          from hits
           order by rank desc, hits.matched_at desc
           limit ${page.pageSize} offset ${page.offset}`,
     )
     const total = rows[0] ? Number(rows[0].total) : page.offset === 0 ? 0 : (await queryRows<{ n: number }>(this.deps.db, sql`${hits} select count(*)::int as n from hits`))[0]!.n
     return pageOf(rows.map((r) => ({ ...s.view(r), rank: Number(r.rank) })), total, page)
   }
+
 }

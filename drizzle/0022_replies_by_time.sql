@@ -1,0 +1,1 @@
+CREATE INDEX "replies_list_idx" ON "community"."replies" USING btree ("owner_id","created_at") WHERE "community"."replies"."deleted_at" is null;
