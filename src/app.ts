@@ -17,6 +17,10 @@ import { contractRoutes } from './modules/contract/routes'
 import { ContractService } from './modules/contract/service'
 import { customerRoutes } from './modules/customer/routes'
 import { DATA_RESOURCES, dataRoutes } from './modules/data/routes'
+import { webhooksDocumentation } from './modules/integrations/model'
+import { integrationRoutes } from './modules/integrations/routes'
+import { emitWebhookEvents } from './modules/integrations/events'
+import { WebhookService } from './modules/integrations/service'
 import { messagingRoutes } from './modules/messaging/routes'
 import { MessagingService } from './modules/messaging/service'
 import { notificationRoutes } from './modules/notifications/routes'
@@ -40,6 +44,7 @@ import { searchRoutes } from './modules/search/routes'
 import { SearchService } from './modules/search/service'
 import { settingsRoutes } from './modules/settings/routes'
 import { FeedService } from './modules/site/feed'
+import { AdminAlerts } from './modules/site/admin-alerts'
 import { feedRoutes } from './modules/site/feed-routes'
 import { siteRoutes } from './modules/site/routes'
 import { SiteServices } from './modules/site/service'
@@ -101,6 +106,7 @@ export function createApp(deps: Deps) {
     await feed.record(tx, { ecosystemId: tenant.ecosystemId, customerId: m.customerId, source: 'persona_memory', entityType: 'memory', entityId: m.id, action: 'saved', summary: `Saved to memory in chat: ${m.description}`.replace(/\s+/g, ' ').slice(0, 300), metadata: { personaId: m.personaId } })
   })
   const community = new CommunityService(deps, notifications, feed)
+  const webhooks = new WebhookService(deps, new AdminAlerts(customers, feed, notifications))
   const accountEmails = new AccountEmails(deps, auth.accounts, (to, content) => messaging.sendInstanceEmail(to, content))
   identifiers.acceptEntityType('persona', async (id) => {
     const ecosystemId = await persona.personas.ecosystemOf(id)
@@ -112,6 +118,7 @@ export function createApp(deps: Deps) {
   })
   identifiers.acceptEntityType('user', async (id) => ((await auth.accounts.profiles([id])).has(id) ? { userId: id } : null))
   const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory), search: conversationSearchFor(search) })
+  emitWebhookEvents(webhooks, { customers, attachments: storage.attachments, chat, community, messaging })
 
   const logUnhandled = throttledLog(deps.logger.error, 10)
   const app = new Elysia()
@@ -119,6 +126,7 @@ export function createApp(deps: Deps) {
       openApiPlugin({
         info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION },
         tags: TAGS.map((name) => ({ name })),
+        webhooks: webhooksDocumentation(),
         components: {
           securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' }, ...oauthSecuritySchemes },
         },
@@ -172,6 +180,7 @@ export function createApp(deps: Deps) {
     .use(messagingRoutes(deps, messaging, auth, customers))
     .use(notificationRoutes(deps, notifications, auth, customers))
     .use(communityRoutes(deps, community, auth, customers))
+    .use(integrationRoutes(deps, webhooks, auth, customers))
 
   /** Subscribes every session kind to revocations, the ecosystem cache to renames and deletions, and feed streams to new items, from any replica (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {
@@ -181,7 +190,7 @@ export function createApp(deps: Deps) {
     }
   }
 
-  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site, messaging, notifications, community, feed }, followRevocations })
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site, messaging, notifications, community, feed, webhooks }, followRevocations })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -55,6 +55,9 @@ export const EnvSchema = T.Object({
   CHAT_MODEL: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
   CHAT_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
   PERSONA_SERVICE_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
+  WEBHOOK_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
+  WEBHOOK_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 60 })),
+  WEBHOOK_RETRY_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
   EMBEDDING_BASE_URL: T.Optional(T.String({ pattern: '^https?://' })),
   EMBEDDING_API_KEY: T.Optional(T.String({ minLength: 1 })),
   EMBEDDING_MODEL: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
@@ -118,6 +121,11 @@ export interface Config {
    * private networks, unique-local. Link-local and cloud-metadata addresses are refused either way.
    */
   personaServices: { privateAddresses: PrivateAddressPolicy }
+  /**
+   * Outbound webhooks: the same address policy (with `allow`, `http://` too, for loopback receivers);
+   * how long a receiver has to answer; the first retry's delay (doubling, at most 6 h, 13 attempts).
+   */
+  webhooks: { privateAddresses: PrivateAddressPolicy; timeoutSeconds: number; retrySeconds: number }
   /** Memory embeddings: an OpenAI-compatible service when baseUrl is set, else the local embedder; vectors of `dimensions`. */
   embedding: { baseUrl: string | null; apiKey: string | null; model: string; dimensions: number }
   /** Instance-wide providers for ecosystems without their own site service of the kind; null = none configured. */
@@ -219,6 +227,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutSeconds: e.CHAT_TIMEOUT_SECONDS ?? 60,
     },
     personaServices: { privateAddresses: e.PERSONA_SERVICE_PRIVATE_ADDRESSES ?? 'deny' },
+    webhooks: { privateAddresses: e.WEBHOOK_PRIVATE_ADDRESSES ?? 'deny', timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS ?? 10, retrySeconds: e.WEBHOOK_RETRY_SECONDS ?? 60 },
     embedding: {
       baseUrl: e.EMBEDDING_BASE_URL?.replace(/\/+$/, '') ?? null,
       apiKey: e.EMBEDDING_API_KEY ?? null,

@@ -25,6 +25,8 @@ export interface VictimFixture {
   badgeId: string
   /** A site feed item of B's customer (the badge it earned). */
   feedItemId: string
+  webhookId: string
+  deliveryId: string
 }
 
 export interface ScopedRoute {
@@ -145,6 +147,16 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   () => ({ method: 'GET', path: '/search/replies?q=b-secret-reply' }),
   () => ({ method: 'GET', path: '/search/documents?q=b-secret' }),
   () => ({ method: 'GET', path: '/search/notes?q=b-secret' }),
+  () => ({ method: 'GET', path: '/integrations/events' }),
+  () => ({ method: 'GET', path: '/integrations/webhooks' }),
+  () => ({ method: 'POST', path: '/integrations/webhooks', body: { url: 'https://pwned.example/in', events: ['customer.created'] } }),
+  (b) => ({ method: 'GET', path: `/integrations/webhooks/${b.webhookId}` }),
+  (b) => ({ method: 'PATCH', path: `/integrations/webhooks/${b.webhookId}`, body: { url: 'https://pwned.example/in' } }),
+  (b) => ({ method: 'DELETE', path: `/integrations/webhooks/${b.webhookId}` }),
+  (b) => ({ method: 'POST', path: `/integrations/webhooks/${b.webhookId}/rotate-secret` }),
+  (b) => ({ method: 'POST', path: `/integrations/webhooks/${b.webhookId}/test` }),
+  (b) => ({ method: 'GET', path: `/integrations/webhooks/${b.webhookId}/deliveries` }),
+  (b) => ({ method: 'POST', path: `/integrations/webhooks/${b.webhookId}/deliveries/${b.deliveryId}/retry` }),
 ]
 
 /** Organization-scoped account routes, addressed at B's organization (account credentials only). */
@@ -181,6 +193,8 @@ export function describeRoute(route: (b: VictimFixture) => ScopedRoute): string 
     replyId: ':replyId',
     badgeId: ':badgeId',
     feedItemId: ':feedItemId',
+    webhookId: ':webhookId',
+    deliveryId: ':deliveryId',
   } as unknown as VictimFixture
   const { method, path } = route(placeholder)
   return `${method} ${path}`

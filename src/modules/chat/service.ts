@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gt, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
+import { type Listener, Listeners } from '../../platform/listeners'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { PersonaArea } from '../persona/service'
@@ -12,7 +13,7 @@ import { currentTime } from './tools/clock'
 import { memoryTools, type MemoryTools } from './tools/memory'
 import { ToolRegistry } from './tools/registry'
 import { type ConversationSearch, searchTool } from './tools/search'
-import { replyInProgress, type TurnTarget, TurnRunner } from './turns'
+import { type ReplyStored, replyInProgress, type TurnTarget, TurnRunner } from './turns'
 
 export interface ChatOptions {
   /** Persona memory; when given, conversations with a persona get memory_recall and memory_save. */
@@ -29,6 +30,7 @@ const inProgress = () => new AppError(409, 'in_progress', 'A reply in this conve
 export class ChatService {
   readonly tools: ToolRegistry
   private readonly turns: TurnRunner
+  private readonly replies = new Listeners<[ReplyStored]>()
 
   constructor(
     private readonly deps: Deps,
@@ -38,7 +40,12 @@ export class ChatService {
     this.tools = new ToolRegistry().register(currentTime)
     if (options.memory) this.tools.register(...memoryTools(options.memory))
     if (options.search) this.tools.register(searchTool(options.search))
-    this.turns = new TurnRunner(deps, this.tools)
+    this.turns = new TurnRunner(deps, this.tools, this.replies)
+  }
+
+  /** `listener` runs in the transaction that stores a turn's reply (complete, cancelled or failed). */
+  onReply(listener: Listener<[ReplyStored]>): void {
+    this.replies.add(listener)
   }
 
   async create(tenant: Tenant, input: { title?: string; model?: string; personaSlug?: string }) {

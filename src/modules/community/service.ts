@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
+import { type Listener, Listeners } from '../../platform/listeners'
 import { isAdmin, type ResourceHooks } from '../../platform/crud/resource'
 import type { PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
@@ -34,8 +35,12 @@ const badgeNotFound = () => new AppError(404, 'not_found', 'No such badge in thi
  * the points ledger with its rules, badges, levels, leaderboards and profiles. Everything an action
  * causes (points, badges, notifications) is written in the action's own transaction.
  */
+/** A thread or reply as created (the resource's row view). */
+export type CreatedPost = [kind: 'thread' | 'reply', tenant: Tenant, row: Record<string, unknown>]
+
 export class CommunityService {
   readonly ledger: PointsLedger
+  private readonly created = new Listeners<CreatedPost>()
   /** Ecosystems known to have their `general` category (it is never deleted). */
   private readonly withGeneral = new Set<string>()
 
@@ -45,6 +50,11 @@ export class CommunityService {
     private readonly feed: FeedWriter,
   ) {
     this.ledger = new PointsLedger(deps, feed)
+  }
+
+  /** `listener` runs in the transaction that creates a thread or a reply. */
+  onCreate(listener: Listener<CreatedPost>): void {
+    this.created.add(listener)
   }
 
   readonly hooks: { categories: ResourceHooks; threads: ResourceHooks; replies: ResourceHooks } = {
@@ -74,6 +84,7 @@ export class CommunityService {
         await this.ledger.bump(tx, tenant.ecosystemId, tenant.customerId, 'threadsCreated')
         await this.award(tx, tenant, rules.threadCreated, 'Thread created', 'thread', String(row.id))
         await this.mention(tx, tenant, `${row.title} ${row.body}`, { threadId: String(row.id), replyId: null, skip: [] })
+        await this.created.run(tx, 'thread', tenant, row)
       },
       afterDelete: async (tx, _tenant, id) => {
         await tx.update(replies).set({ deletedAt: this.deps.now() }).where(and(eq(replies.threadId, id), isNull(replies.deletedAt)))
@@ -122,6 +133,7 @@ export class CommunityService {
           })
         }
         await this.mention(tx, tenant, String(row.body), { threadId: String(row.threadId), replyId, skip: thread ? [thread.author] : [] })
+        await this.created.run(tx, 'reply', tenant, row)
       },
     },
   }

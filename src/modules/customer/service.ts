@@ -1,7 +1,8 @@
-import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
+import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
+import { type Listener, Listeners } from '../../platform/listeners'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { RotatingSessions } from '../../platform/sessions'
 import type { Tenant, TenancySource } from '../../platform/tenancy'
@@ -50,6 +51,8 @@ export const customerView = (c: CustomerRow) => ({
 /** End customers of an ecosystem, their tokens, and the tenancy lookups other areas rely on. */
 export class CustomerService implements TenancySource {
   readonly sessions: RotatingSessions
+  private readonly created = new Listeners<[ReturnType<typeof customerView>]>()
+  private readonly removed = new Listeners<[ecosystemId: string, customerId: string]>()
 
   constructor(
     private readonly deps: Deps,
@@ -68,6 +71,16 @@ export class CustomerService implements TenancySource {
     })
   }
 
+  /** `listener` runs in the transaction that creates a customer (not a team member's own record). */
+  onCreate(listener: Listener<[ReturnType<typeof customerView>]>): void {
+    this.created.add(listener)
+  }
+
+  /** `listener` runs in the transaction that deletes a customer, after the row is gone. */
+  onRemove(listener: Listener<[ecosystemId: string, customerId: string]>): void {
+    this.removed.add(listener)
+  }
+
   /** The same externalId always yields the same customer, also under concurrent calls. */
   resolve(ecosystemId: string, input: { externalId: string } & CustomerProfile): Promise<string> {
     assertNotReserved(input.externalId)
@@ -77,21 +90,28 @@ export class CustomerService implements TenancySource {
   private async findOrCreate(ecosystemId: string, input: { externalId: string } & CustomerProfile): Promise<string> {
     const existing = await this.byExternalId(ecosystemId, input.externalId)
     if (existing) return existing
-    await this.deps.db
-      .insert(customers)
-      .values({ ecosystemId, ...input })
-      .onConflictDoNothing({ target: [customers.ecosystemId, customers.externalId] })
+    await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(customers)
+        .values({ ecosystemId, ...input })
+        .onConflictDoNothing({ target: [customers.ecosystemId, customers.externalId] })
+        .returning()
+      if (row && !isMemberRecord(row.externalId)) await this.created.run(tx, customerView(row))
+    })
     return (await this.byExternalId(ecosystemId, input.externalId))!
   }
 
   async register(tenant: Tenant, input: { externalId?: string } & CustomerProfile): Promise<string> {
     assertNotReserved(input.externalId)
     try {
-      const [row] = await this.deps.db
-        .insert(customers)
-        .values({ ecosystemId: tenant.ecosystemId, ...input })
-        .returning({ id: customers.id })
-      return row!.id
+      return await this.deps.db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(customers)
+          .values({ ecosystemId: tenant.ecosystemId, ...input })
+          .returning()
+        await this.created.run(tx, customerView(row!))
+        return row!.id
+      })
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppError(409, 'customer_exists', 'A customer with this externalId already exists')
       throw err
@@ -162,6 +182,7 @@ export class CustomerService implements TenancySource {
         .returning({ id: customers.id })
       if (!deleted[0]) throw notFound()
       await this.sessions.revoke(tx, { subjectId: id }, 'customer_deleted')
+      await this.removed.run(tx, tenant.ecosystemId, id)
     })
   }
 
@@ -187,6 +208,26 @@ export class CustomerService implements TenancySource {
   /** Not cached: a record deleted on another replica must not be handed out again. */
   selfCustomer(ecosystemId: string, userId: string): Promise<string> {
     return this.findOrCreate(ecosystemId, { externalId: `${MEMBER_PREFIX}${userId}` })
+  }
+
+  /**
+   * The own customer records of the ecosystem's admins and owners, created where missing (in the
+   * caller's transaction): where the service addresses them, in feed items and notifications.
+   */
+  async adminRecords(tx: Db, ecosystemId: string): Promise<string[]> {
+    const ecosystem = await this.registry.findEcosystem(ecosystemId)
+    if (!ecosystem) return []
+    const externalIds = (await this.team.adminIds(ecosystem.organizationId, tx)).map((userId) => `${MEMBER_PREFIX}${userId}`)
+    if (externalIds.length === 0) return []
+    await tx
+      .insert(customers)
+      .values(externalIds.map((externalId) => ({ ecosystemId, externalId })))
+      .onConflictDoNothing({ target: [customers.ecosystemId, customers.externalId] })
+    const rows = await tx
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.ecosystemId, ecosystemId), inArray(customers.externalId, externalIds)))
+    return rows.map((r) => r.id)
   }
 
   private async byExternalId(ecosystemId: string, externalId: string): Promise<string | undefined> {

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gte, isNull, lt, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
+import { type Listener, Listeners } from '../../platform/listeners'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
@@ -105,14 +106,31 @@ const textOf = (html: string) =>
  * E-mail and SMS: templates, sends through the ecosystem's provider (its site service, else the
  * instance default, else the local outbox), and the append-only log of every attempt.
  */
+/** A log entry as written, for listeners (outbound webhooks). */
+export interface LoggedSend {
+  id: string
+  ecosystemId: string
+  customerId: string
+  channel: Channel
+  status: 'sent' | 'failed'
+  templateId: string | null
+  error: string | null
+}
+
 export class MessagingService {
   private readonly transports: Transports
+  private readonly logged = new Listeners<[LoggedSend]>()
 
   constructor(
     private readonly deps: Deps,
     private readonly site: SiteServices,
   ) {
     this.transports = new Transports({ timeoutMs: deps.config.messaging.timeoutSeconds * 1000, twilioApiUrl: deps.config.messaging.twilioApiUrl })
+  }
+
+  /** `listener` runs in the transaction that writes a send to the ecosystem's log. */
+  onLogged(listener: Listener<[LoggedSend]>): void {
+    this.logged.add(listener)
   }
 
   // ---- templates
@@ -248,18 +266,25 @@ export class MessagingService {
     const recipient = channel === 'email' ? to.email : to.phone
     if (!recipient) throw noRecipient(channel === 'email' ? 'e-mail address' : 'phone number')
     const delivery = await this.transmit(ecosystemId, channel, { to: recipient, toName: to.name }, content)
-    await this.deps.db.insert(sendLog).values({
-      ecosystemId,
-      customerId: to.id,
-      channel,
-      recipient,
-      subject: content.subject,
-      body: content.text,
-      templateId: meta.templateId,
-      status: delivery.ok ? 'sent' : 'failed',
-      providerId: delivery.ok ? delivery.providerId : null,
-      errorMessage: delivery.ok ? null : delivery.error,
-      sentBy: meta.sentBy,
+    await this.deps.db.transaction(async (tx) => {
+      const [entry] = await tx
+        .insert(sendLog)
+        .values({
+          ecosystemId,
+          customerId: to.id,
+          channel,
+          recipient,
+          subject: content.subject,
+          body: content.text,
+          templateId: meta.templateId,
+          status: delivery.ok ? 'sent' : 'failed',
+          providerId: delivery.ok ? delivery.providerId : null,
+          errorMessage: delivery.ok ? null : delivery.error,
+          sentBy: meta.sentBy,
+        })
+        .returning({ id: sendLog.id })
+      const status = delivery.ok ? 'sent' : 'failed'
+      await this.logged.run(tx, { id: entry!.id, ecosystemId, customerId: to.id, channel, status, templateId: meta.templateId, error: delivery.ok ? null : delivery.error })
     })
     if (!delivery.ok) this.deps.logger.warn('message not sent', { ecosystemId, channel, customerId: to.id, error: delivery.error })
     return delivery.ok ? { status: 'sent', providerId: delivery.providerId } : { status: 'failed', error: delivery.error }

@@ -1,3 +1,4 @@
+import { type Listener, Listeners } from '../../platform/listeners'
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
@@ -58,21 +59,18 @@ export function systemPrompt(p: Pick<PersonaRow, 'modelPrompt' | 'character' | '
   return parts.filter(Boolean).join('\n\n')
 }
 
-/** Runs inside the transaction that deletes a persona, so what belongs to the persona goes with it. */
-export type PersonaRemoval = (tx: Db, ecosystemId: string, personaId: string) => Promise<void>
-
 /** Personas of an ecosystem: managed by its admins, read by its members, used by chat and persona memory. */
 export class Personas {
-  private readonly removals: PersonaRemoval[] = []
+  private readonly removals = new Listeners<[ecosystemId: string, personaId: string]>()
 
   constructor(
     private readonly deps: Deps,
     private readonly services: ModelServices,
   ) {}
 
-  /** `removal` runs in every persona delete's transaction, after the persona row is gone. */
-  onRemove(removal: PersonaRemoval): void {
-    this.removals.push(removal)
+  /** `removal` runs in every persona delete's transaction, after the persona row is gone, so what belongs to the persona goes with it. */
+  onRemove(removal: Listener<[ecosystemId: string, personaId: string]>): void {
+    this.removals.add(removal)
   }
 
   async list(tenant: Tenant, page: PageParams) {
@@ -122,7 +120,7 @@ export class Personas {
         .where(and(eq(personas.id, id), eq(personas.ecosystemId, tenant.ecosystemId)))
         .returning({ id: personas.id })
       if (!deleted[0]) throw notFound()
-      for (const removal of this.removals) await removal(tx, tenant.ecosystemId, id)
+      await this.removals.run(tx, tenant.ecosystemId, id)
     })
   }
 

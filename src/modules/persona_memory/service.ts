@@ -1,3 +1,4 @@
+import { type Listener, Listeners } from '../../platform/listeners'
 import { and, arrayContains, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
@@ -54,11 +55,8 @@ function checkValidity(from: Date | null, to: Date | null) {
  * `persona_not_found`) and the persona's delete takes its memories with it (`forgetPersona`).
  * Reads filter by ecosystem, so a persona id of another ecosystem only ever matches nothing.
  */
-/** Runs in the transaction that creates a memory, with the row as stored. */
-export type MemoryCreateListener = (tx: Db, tenant: Tenant, memory: MemoryRow) => Promise<void>
-
 export class PersonaMemoryService {
-  private readonly createListeners: MemoryCreateListener[] = []
+  private readonly createListeners = new Listeners<[Tenant, MemoryRow]>()
 
   constructor(
     private readonly deps: Deps,
@@ -90,8 +88,8 @@ export class PersonaMemoryService {
   }
 
   /** `listener` runs in every transaction that creates a memory (e.g. the site feed for memories saved by chat). */
-  onCreate(listener: MemoryCreateListener): void {
-    this.createListeners.push(listener)
+  onCreate(listener: Listener<[Tenant, MemoryRow]>): void {
+    this.createListeners.add(listener)
   }
 
   /** Creates a memory; with `supersedesId`, the memory it names becomes `superseded` in the same transaction. */
@@ -131,7 +129,7 @@ export class PersonaMemoryService {
           await tx.update(memories).set({ status: 'superseded', updatedAt: now }).where(eq(memories.id, old.id))
         }
         const [inserted] = await tx.insert(memories).values(values).returning(memoryColumns)
-        for (const listener of this.createListeners) await listener(tx, tenant, inserted!)
+        await this.createListeners.run(tx, tenant, inserted!)
         return inserted!
       })
       .catch(rethrowSlugTaken)

@@ -1,3 +1,4 @@
+import { type Listener, Listeners } from '../../platform/listeners'
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
@@ -56,11 +57,8 @@ const live = (s: Scope): SQL => and(eq(attachments.ecosystemId, s.ecosystemId), 
  * Attachments through their states: presign (→ `pending`), complete (`pending` → `ready`, counted
  * toward the quota), soft delete (uncounted at once; bytes purged later by a job).
  */
-/** Runs in the transaction that makes an attachment `ready`. */
-export type ReadyListener = (tx: Db, attachment: typeof attachments.$inferSelect) => Promise<void>
-
 export class Attachments {
-  private readonly readyListeners: ReadyListener[] = []
+  private readonly readyListeners = new Listeners<[typeof attachments.$inferSelect]>()
 
   constructor(
     private readonly deps: Deps,
@@ -68,8 +66,8 @@ export class Attachments {
   ) {}
 
   /** `listener` runs in every transaction that makes an attachment ready (e.g. the site feed). */
-  onReady(listener: ReadyListener): void {
-    this.readyListeners.push(listener)
+  onReady(listener: Listener<[typeof attachments.$inferSelect]>): void {
+    this.readyListeners.add(listener)
   }
 
   /** A `pending` attachment and a presigned PUT; or the caller's ready attachment with the same bytes. */
@@ -156,7 +154,7 @@ export class Attachments {
         .set({ status: 'ready', updatedAt: this.deps.now() })
         .where(eq(attachments.id, id))
         .returning()
-      for (const listener of this.readyListeners) await listener(tx, ready!)
+      await this.readyListeners.run(tx, ready!)
       return { row: ready! }
     })
     if ('exceeded' in outcome) {

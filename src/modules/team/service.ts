@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { isUniqueViolation } from '../../platform/db'
@@ -35,6 +35,16 @@ export class TeamService {
       .innerJoin(teams, eq(teams.id, members.teamId))
       .where(and(eq(teams.organizationId, organizationId), eq(members.userId, userId)))
     return row?.role ?? null
+  }
+
+  /** Users who hold admin or owner in the organization. */
+  async adminIds(organizationId: string, db: Db = this.deps.db): Promise<string[]> {
+    const rows = await db
+      .select({ userId: members.userId })
+      .from(members)
+      .innerJoin(teams, eq(teams.id, members.teamId))
+      .where(and(eq(teams.organizationId, organizationId), inArray(members.role, ['admin', 'owner'])))
+    return rows.map((r) => r.userId)
   }
 
   /** Organizations the user belongs to, with the role held in each. */

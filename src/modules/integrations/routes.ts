@@ -1,0 +1,129 @@
+import { Elysia, t } from 'elysia'
+import type { Deps } from '../../deps'
+import { authGuard, type PrincipalSource } from '../../platform/auth'
+import { errors } from '../../platform/errors'
+import { pageParams, PageQuery } from '../../platform/paging'
+import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
+import {
+  DeliveryIds,
+  EVENT_CATALOGUE,
+  Webhook,
+  WebhookCreate,
+  WebhookDelivery,
+  WebhookDeliveryPage,
+  WebhookEventTypes,
+  WebhookId,
+  WebhookList,
+  WebhookPatch,
+  WebhookWithSecret,
+} from './model'
+import type { WebhookService } from './service'
+
+const ADMINS = 'Ecosystem admins and owners.'
+const EVENT_TYPES = {
+  items: Object.entries(EVENT_CATALOGUE)
+    .filter(([type]) => type !== 'webhook.test')
+    .map(([type, e]) => ({ type, description: e.description })),
+}
+
+/** Outbound webhooks (tag `integrations`). */
+export function integrationRoutes(deps: Deps, webhooks: WebhookService, users: PrincipalSource, tenancy: TenancySource) {
+  return new Elysia({ name: 'integrations', prefix: '/integrations', detail: { tags: ['integrations'] } })
+    .use(authGuard(users))
+    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .get('/events', () => EVENT_TYPES, {
+      tenant: 'admin',
+      response: { 200: WebhookEventTypes, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'integrationsEventTypes',
+        summary: 'The event types an endpoint can subscribe to',
+        description: `Their payloads are published under \`webhooks\` in this document. ${ADMINS}`,
+      },
+    })
+    .get('/webhooks', async ({ tenant }) => ({ items: await webhooks.list(tenant) }), {
+      tenant: 'admin',
+      response: { 200: WebhookList, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'integrationsWebhooksList', summary: 'The ecosystem’s webhook endpoints', description: ADMINS },
+    })
+    .post(
+      '/webhooks',
+      async ({ tenant, body, set }) => {
+        const created = await webhooks.create(tenant, body)
+        set.status = 201
+        return created
+      },
+      {
+        tenant: 'admin',
+        body: WebhookCreate,
+        response: { 201: WebhookWithSecret, ...errors(400, 401, 403, 404) },
+        detail: {
+          operationId: 'integrationsWebhooksCreate',
+          summary: 'Add an endpoint',
+          description: `The signing \`secret\` is in this answer only (stored sealed with the server key). Events of the ecosystem are queued for it in the transaction of the change that causes them, so a rolled-back change sends nothing. ${ADMINS}`,
+        },
+      },
+    )
+    .get('/webhooks/:id', ({ tenant, params }) => webhooks.get(tenant, params.id), {
+      tenant: 'admin',
+      params: WebhookId,
+      response: { 200: Webhook, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'integrationsWebhooksGet', summary: 'One endpoint (never its secret)', description: ADMINS },
+    })
+    .patch('/webhooks/:id', ({ tenant, params, body }) => webhooks.update(tenant, params.id, body), {
+      tenant: 'admin',
+      params: WebhookId,
+      body: WebhookPatch,
+      response: { 200: Webhook, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'integrationsWebhooksUpdate', summary: 'Change an endpoint', description: ADMINS },
+    })
+    .delete(
+      '/webhooks/:id',
+      async ({ tenant, params, status }) => {
+        await webhooks.remove(tenant, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'admin',
+        params: WebhookId,
+        response: { 204: t.Void({ description: 'Deleted, with its deliveries' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: 'integrationsWebhooksDelete', summary: 'Delete an endpoint', description: ADMINS },
+      },
+    )
+    .post('/webhooks/:id/rotate-secret', ({ tenant, params }) => webhooks.rotate(tenant, params.id), {
+      tenant: 'admin',
+      params: WebhookId,
+      response: { 200: WebhookWithSecret, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'integrationsWebhooksRotateSecret',
+        summary: 'A new signing secret',
+        description: `The new secret is in this answer only. For 24 h every delivery carries two signatures (new and old, space-separated in \`webhook-signature\`) so a receiver can switch without missing one. ${ADMINS}`,
+      },
+    })
+    .post('/webhooks/:id/test', ({ tenant, params }) => webhooks.test(tenant, params.id), {
+      tenant: 'admin',
+      params: WebhookId,
+      response: { 200: WebhookDelivery, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'integrationsWebhooksTest',
+        summary: 'Queue a `webhook.test` event to this endpoint',
+        description: `Sent whether the endpoint subscribes to it or is disabled; follow it in the deliveries. ${ADMINS}`,
+      },
+    })
+    .get('/webhooks/:id/deliveries', ({ tenant, params, query }) => webhooks.deliveries(tenant, params.id, pageParams(query)), {
+      tenant: 'admin',
+      params: WebhookId,
+      query: PageQuery,
+      response: { 200: WebhookDeliveryPage, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'integrationsWebhooksDeliveries', summary: 'Deliveries to this endpoint, newest first', description: ADMINS },
+    })
+    .post('/webhooks/:id/deliveries/:deliveryId/retry', ({ tenant, params }) => webhooks.retry(tenant, params.id, params.deliveryId), {
+      tenant: 'admin',
+      params: DeliveryIds,
+      response: { 200: WebhookDelivery, ...errors(400, 401, 403, 404) },
+      detail: {
+        operationId: 'integrationsWebhooksRetryDelivery',
+        summary: 'Send a delivery again',
+        description: `A fresh round of attempts, whatever its state (a failed one after the endpoint is fixed, say). ${ADMINS}`,
+      },
+    })
+}

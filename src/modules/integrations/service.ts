@@ -1,0 +1,293 @@
+import { createHmac, randomBytes } from 'node:crypto'
+import { and, count, desc, eq, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { openSecret, sealSecret } from '../../platform/crypto'
+import type { Db } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { hostAddress } from '../../platform/ip-ranges'
+import { guardedFetch, OutboundRefused } from '../../platform/outbound'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Tenant } from '../../platform/tenancy'
+import { EVENTS, type EventType } from './model'
+import type { AdminAlerts } from '../site/admin-alerts'
+import { deliveries, webhooks } from './schema'
+
+/** What areas call, in the transaction of the change, to announce an event to subscribed endpoints. */
+export interface EventSink {
+  emit(tx: Db, ecosystemId: string, type: EventType, data: Record<string, unknown>): Promise<void>
+}
+
+const PURPOSE = 'webhook-secret'
+const JOB = 'webhook-deliver'
+/** 13 attempts, backoff from WEBHOOK_RETRY_SECONDS (1 min) doubling to at most 6 h: about 26 hours in all. */
+export const MAX_ATTEMPTS = 13
+const MAX_RETRY_DELAY_SECONDS = 6 * 3600
+/** An endpoint whose deliveries have all failed this long is disabled. */
+const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000
+const ROTATION_GRACE_MS = 24 * 3600 * 1000
+
+type Webhook = typeof webhooks.$inferSelect
+type Delivery = typeof deliveries.$inferSelect
+
+const webhookView = (w: Webhook) => ({
+  id: w.id,
+  url: w.url,
+  events: w.events,
+  enabled: w.enabled,
+  description: w.description,
+  disabledReason: w.disabledReason,
+  createdAt: w.createdAt.toISOString(),
+  updatedAt: w.updatedAt.toISOString(),
+})
+const deliveryView = (d: Delivery) => ({
+  id: d.id,
+  webhookId: d.webhookId,
+  eventType: d.eventType,
+  status: d.status,
+  attempts: d.attempts,
+  responseCode: d.responseCode,
+  latencyMs: d.latencyMs,
+  lastError: d.lastError,
+  createdAt: d.createdAt.toISOString(),
+  updatedAt: d.updatedAt.toISOString(),
+})
+const notFound = () => new AppError(404, 'not_found', 'No such webhook in this ecosystem')
+const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`
+
+/** Standard Webhooks signature: base64 HMAC-SHA256 of `id.timestamp.body` keyed by the secret's base64 part. */
+export function sign(secret: string, id: string, timestamp: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64')
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`
+}
+
+export interface WebhookInput {
+  url: string
+  events: string[]
+  enabled?: boolean
+  description?: string
+}
+
+/**
+ * Outbound webhooks (Standard Webhooks): endpoints per ecosystem, events enqueued as deliveries in
+ * the transaction of the change, sent by queue jobs with signatures, retried with backoff for
+ * about a day, then failed; an endpoint failing for days is disabled.
+ */
+export class WebhookService implements EventSink {
+  private readonly fetch: ReturnType<typeof guardedFetch>
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly alerts: Pick<AdminAlerts, 'send'>,
+  ) {
+    const { privateAddresses, retrySeconds } = deps.config.webhooks
+    this.fetch = guardedFetch(privateAddresses)
+    deps.queue.define<{ deliveryId: string }>({
+      name: JOB,
+      handle: (job) => this.deliver(job.deliveryId),
+      options: { retryLimit: MAX_ATTEMPTS - 1, retryDelay: retrySeconds, retryBackoff: true, retryDelayMax: Math.max(retrySeconds, MAX_RETRY_DELAY_SECONDS) },
+    })
+  }
+
+  async list(tenant: Tenant) {
+    const rows = await this.deps.db.select().from(webhooks).where(eq(webhooks.ecosystemId, tenant.ecosystemId)).orderBy(webhooks.createdAt)
+    return rows.map(webhookView)
+  }
+
+  async get(tenant: Tenant, id: string) {
+    return webhookView(await this.webhook(tenant, id))
+  }
+
+  /** Creates an endpoint; the signing secret is in this answer only. */
+  async create(tenant: Tenant, input: WebhookInput) {
+    this.checkUrl(input.url)
+    const secret = newSecret()
+    const [row] = await this.deps.db
+      .insert(webhooks)
+      .values({ ecosystemId: tenant.ecosystemId, url: input.url, events: checkEvents(input.events), enabled: input.enabled ?? true, description: input.description ?? '', secretSealed: sealSecret(this.deps.secret, PURPOSE, secret) })
+      .returning()
+    return { ...webhookView(row!), secret }
+  }
+
+  async update(tenant: Tenant, id: string, patch: Partial<WebhookInput>) {
+    if (patch.url !== undefined) this.checkUrl(patch.url)
+    const [row] = await this.deps.db
+      .update(webhooks)
+      .set({
+        ...patch,
+        ...(patch.events ? { events: checkEvents(patch.events) } : {}),
+        // Turning an endpoint back on gives it a fresh start.
+        ...(patch.enabled ? { disabledReason: null, failingSince: null } : {}),
+        updatedAt: this.deps.now(),
+      })
+      .where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
+      .returning()
+    if (!row) throw notFound()
+    return webhookView(row)
+  }
+
+  async remove(tenant: Tenant, id: string) {
+    const gone = await this.deps.db.delete(webhooks).where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id))).returning({ id: webhooks.id })
+    if (!gone[0]) throw notFound()
+  }
+
+  /** A new secret, in this answer only; the old one keeps signing for 24 h so receivers can switch. */
+  async rotate(tenant: Tenant, id: string) {
+    const current = await this.webhook(tenant, id)
+    const secret = newSecret()
+    const [row] = await this.deps.db
+      .update(webhooks)
+      .set({
+        secretSealed: sealSecret(this.deps.secret, PURPOSE, secret),
+        previousSecretSealed: current.secretSealed,
+        previousExpiresAt: new Date(this.deps.now().getTime() + ROTATION_GRACE_MS),
+        updatedAt: this.deps.now(),
+      })
+      .where(eq(webhooks.id, current.id))
+      .returning()
+    return { ...webhookView(row!), secret }
+  }
+
+  async deliveries(tenant: Tenant, id: string, page: PageParams) {
+    await this.webhook(tenant, id)
+    const where = eq(deliveries.webhookId, id)
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(deliveries).where(where).orderBy(desc(deliveries.createdAt), desc(deliveries.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(deliveries).where(where),
+    ])
+    return pageOf(rows.map(deliveryView), total?.n ?? 0, page)
+  }
+
+  /** Sends a delivery again (a new round of attempts), whatever its state. */
+  async retry(tenant: Tenant, id: string, deliveryId: string) {
+    await this.webhook(tenant, id)
+    return this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(deliveries)
+        .set({ status: 'pending', attempts: 0, updatedAt: this.deps.now() })
+        .where(and(eq(deliveries.webhookId, id), eq(deliveries.id, deliveryId)))
+        .returning()
+      if (!row) throw new AppError(404, 'not_found', 'No such delivery of this webhook')
+      await this.deps.queue.send(tx, JOB, { deliveryId })
+      return deliveryView(row)
+    })
+  }
+
+  /** Queues a `webhook.test` event to this endpoint (subscribed to it or not). */
+  async test(tenant: Tenant, id: string) {
+    const webhook = await this.webhook(tenant, id)
+    return this.deps.db.transaction(async (tx) => deliveryView(await this.enqueue(tx, webhook, 'webhook.test', { webhookId: id })))
+  }
+
+  async emit(tx: Db, ecosystemId: string, type: EventType, data: Record<string, unknown>): Promise<void> {
+    const targets = await tx
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.ecosystemId, ecosystemId), eq(webhooks.enabled, true), sql`${webhooks.events} ? ${type}`))
+    for (const webhook of targets) await this.enqueue(tx, webhook, type, data)
+  }
+
+  /** The job: one attempt. A failure throws so the queue retries, until the last attempt marks it failed. */
+  async deliver(deliveryId: string): Promise<void> {
+    const [row] = await this.deps.db.select().from(deliveries).innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId)).where(eq(deliveries.id, deliveryId))
+    if (!row || row.deliveries.status !== 'pending') return
+    const { deliveries: delivery, webhooks: webhook } = row
+    if (!webhook.enabled && delivery.eventType !== 'webhook.test') return this.finish(delivery, webhook, { ok: false, error: `endpoint disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}` }, true)
+    const timestamp = Math.floor(this.deps.now().getTime() / 1000)
+    const signatures = [sign(openSecret(this.deps.secret, PURPOSE, webhook.secretSealed), delivery.id, timestamp, delivery.payload)]
+    if (webhook.previousSecretSealed && webhook.previousExpiresAt && webhook.previousExpiresAt > this.deps.now()) {
+      signatures.push(sign(openSecret(this.deps.secret, PURPOSE, webhook.previousSecretSealed), delivery.id, timestamp, delivery.payload))
+    }
+    const { timeoutSeconds } = this.deps.config.webhooks
+    const started = performance.now()
+    let outcome: { ok: boolean; code?: number; error?: string; latencyMs?: number }
+    try {
+      const res = await this.fetch(webhook.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures.join(' '), 'user-agent': 'Ecobase-Webhooks' },
+        body: delivery.payload,
+        signal: AbortSignal.timeout(timeoutSeconds * 1000),
+      })
+      await res.body?.cancel()
+      const latencyMs = Math.round(performance.now() - started)
+      outcome = res.ok ? { ok: true, code: res.status, latencyMs } : { ok: false, code: res.status, latencyMs, error: `answered ${res.status}` }
+    } catch (err) {
+      const error = err instanceof OutboundRefused ? err.message : (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : `could not connect: ${(err as Error).message}`
+      outcome = { ok: false, error, latencyMs: Math.round(performance.now() - started) }
+    }
+    const last = delivery.attempts + 1 >= MAX_ATTEMPTS
+    await this.finish(delivery, webhook, outcome, last)
+    if (!outcome.ok && !last) throw new Error(`webhook delivery failed: ${outcome.error}`)
+  }
+
+  private async finish(delivery: Delivery, webhook: Webhook, outcome: { ok: boolean; code?: number; error?: string; latencyMs?: number }, last: boolean) {
+    const now = this.deps.now()
+    await this.deps.db.transaction(async (tx) => {
+      await tx
+        .update(deliveries)
+        .set({
+          status: outcome.ok ? 'succeeded' : last ? 'failed' : 'pending',
+          attempts: sql`${deliveries.attempts} + 1`,
+          responseCode: outcome.code ?? null,
+          latencyMs: outcome.latencyMs ?? null,
+          lastError: outcome.ok ? null : (outcome.error ?? null),
+          updatedAt: now,
+        })
+        .where(eq(deliveries.id, delivery.id))
+      if (outcome.ok) {
+        if (webhook.failingSince) await tx.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, webhook.id))
+        return
+      }
+      if (!last) return
+      const since = webhook.failingSince ?? now
+      if (now.getTime() - since.getTime() >= DISABLE_AFTER_MS && webhook.enabled) {
+        await tx.update(webhooks).set({ enabled: false, disabledReason: `every delivery failed since ${since.toISOString()}`, updatedAt: now }).where(eq(webhooks.id, webhook.id))
+        this.deps.logger.warn('webhook disabled', { ecosystemId: webhook.ecosystemId, webhookId: webhook.id, failingSince: since.toISOString() })
+        await this.alerts.send(tx, {
+          ecosystemId: webhook.ecosystemId,
+          source: 'integrations',
+          entityType: 'webhook',
+          entityId: webhook.id,
+          action: 'disabled',
+          summary: `Webhook to ${new URL(webhook.url).host} turned off: every delivery failed for 3 days`,
+          body: `Every delivery to ${webhook.url} has failed since ${since.toISOString()}, so the endpoint is now disabled. Fix the receiver, then set enabled to true; failed deliveries can be sent again from their list.`,
+        })
+      } else if (!webhook.failingSince) {
+        await tx.update(webhooks).set({ failingSince: now }).where(eq(webhooks.id, webhook.id))
+      }
+    })
+  }
+
+  private async enqueue(tx: Db, webhook: Webhook, type: EventType, data: Record<string, unknown>) {
+    const payload = JSON.stringify({ type, timestamp: this.deps.now().toISOString(), data })
+    const [row] = await tx.insert(deliveries).values({ webhookId: webhook.id, ecosystemId: webhook.ecosystemId, eventType: type, payload }).returning()
+    await this.deps.queue.send(tx, JOB, { deliveryId: row!.id })
+    return row!
+  }
+
+  private async webhook(tenant: Tenant, id: string) {
+    const [row] = await this.deps.db.select().from(webhooks).where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
+    if (!row) throw notFound()
+    return row
+  }
+
+  /** https, or http to a private (e.g. loopback) address where WEBHOOK_PRIVATE_ADDRESSES=allow. */
+  private checkUrl(url: string) {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      throw new AppError(400, 'validation_failed', 'url: not a URL')
+    }
+    if (parsed.protocol === 'https:') return
+    const local = hostAddress(parsed.hostname) !== null || parsed.hostname === 'localhost'
+    if (parsed.protocol === 'http:' && local && this.deps.config.webhooks.privateAddresses === 'allow') return
+    throw new AppError(400, 'validation_failed', 'url: must be https (http only to a private address, with WEBHOOK_PRIVATE_ADDRESSES=allow)')
+  }
+}
+
+/** The event types an endpoint may subscribe to (`webhook.test` is sent on request, to any endpoint). */
+function checkEvents(events: string[]): string[] {
+  const unknown = events.find((e) => !(EVENTS as string[]).includes(e) || e === 'webhook.test')
+  if (unknown) throw new AppError(400, 'validation_failed', `events: ${unknown} is not an event (known: ${EVENTS.filter((e) => e !== 'webhook.test').join(', ')})`)
+  return [...new Set(events)]
+}
