@@ -1,6 +1,7 @@
 import { Cron } from 'croner'
 import type { Deps } from '../src/deps'
 import { withAdvisoryLock, withSessionLock } from '../src/platform/db/locks'
+import { checkSites, pruneSiteChecks } from './check-sites'
 import { deleteOrphanedObjects } from './delete-orphaned-objects'
 import { embedMemories } from './embed-memories'
 import { expireUploads } from './expire-uploads'
@@ -11,7 +12,7 @@ import { purgeSessions } from './purge-sessions'
 import type { Job, JobReport } from './types'
 
 /** Every job Ecobase runs; this is the one place that schedules them. */
-export const JOBS: Job[] = [purgeSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories, pruneFeed]
+export const JOBS: Job[] = [purgeSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories, pruneFeed, checkSites, pruneSiteChecks]
 
 /** Runs one job now under its advisory lock; `null` when another replica is running it. */
 export async function runJob(deps: Deps, job: Job): Promise<JobReport | null> {

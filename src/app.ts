@@ -22,6 +22,8 @@ import { integrationRoutes } from './modules/integrations/routes'
 import { emitWebhookEvents } from './modules/integrations/events'
 import { WebhookService } from './modules/integrations/service'
 import { messagingRoutes } from './modules/messaging/routes'
+import { monitoredSiteRoutes } from './modules/monitored_sites/routes'
+import { MonitoredSites } from './modules/monitored_sites/service'
 import { MessagingService } from './modules/messaging/service'
 import { notificationRoutes } from './modules/notifications/routes'
 import { NotificationService, UNSUBSCRIBE_PATH } from './modules/notifications/service'
@@ -106,7 +108,9 @@ export function createApp(deps: Deps) {
     await feed.record(tx, { ecosystemId: tenant.ecosystemId, customerId: m.customerId, source: 'persona_memory', entityType: 'memory', entityId: m.id, action: 'saved', summary: `Saved to memory in chat: ${m.description}`.replace(/\s+/g, ' ').slice(0, 300), metadata: { personaId: m.personaId } })
   })
   const community = new CommunityService(deps, notifications, feed)
-  const webhooks = new WebhookService(deps, new AdminAlerts(customers, feed, notifications))
+  const alerts = new AdminAlerts(customers, feed, notifications)
+  const webhooks = new WebhookService(deps, alerts)
+  const monitor = new MonitoredSites(deps, alerts, webhooks)
   const accountEmails = new AccountEmails(deps, auth.accounts, (to, content) => messaging.sendInstanceEmail(to, content))
   identifiers.acceptEntityType('persona', async (id) => {
     const ecosystemId = await persona.personas.ecosystemOf(id)
@@ -181,6 +185,7 @@ export function createApp(deps: Deps) {
     .use(notificationRoutes(deps, notifications, auth, customers))
     .use(communityRoutes(deps, community, auth, customers))
     .use(integrationRoutes(deps, webhooks, auth, customers))
+    .use(monitoredSiteRoutes(deps, monitor, auth, customers))
 
   /** Subscribes every session kind to revocations, the ecosystem cache to renames and deletions, and feed streams to new items, from any replica (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {
@@ -190,7 +195,7 @@ export function createApp(deps: Deps) {
     }
   }
 
-  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site, messaging, notifications, community, feed, webhooks }, followRevocations })
+  return Object.assign(app, { services: { auth, settings, team, registry, customers, storage, persona, chat, personaMemory, search, site, messaging, notifications, community, feed, webhooks, monitor }, followRevocations })
 }
 
 export type App = ReturnType<typeof createApp>

@@ -56,6 +56,7 @@ export const EnvSchema = T.Object({
   CHAT_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
   PERSONA_SERVICE_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
   WEBHOOK_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
+  MONITORED_SITES_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
   WEBHOOK_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 60 })),
   WEBHOOK_RETRY_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
   EMBEDDING_BASE_URL: T.Optional(T.String({ pattern: '^https?://' })),
@@ -126,6 +127,8 @@ export interface Config {
    * how long a receiver has to answer; the first retry's delay (doubling, at most 6 h, 13 attempts).
    */
   webhooks: { privateAddresses: PrivateAddressPolicy; timeoutSeconds: number; retrySeconds: number }
+  /** Monitored sites: the same address policy for the (http or https) URLs checked. */
+  monitoredSites: { privateAddresses: PrivateAddressPolicy }
   /** Memory embeddings: an OpenAI-compatible service when baseUrl is set, else the local embedder; vectors of `dimensions`. */
   embedding: { baseUrl: string | null; apiKey: string | null; model: string; dimensions: number }
   /** Instance-wide providers for ecosystems without their own site service of the kind; null = none configured. */
@@ -227,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutSeconds: e.CHAT_TIMEOUT_SECONDS ?? 60,
     },
     personaServices: { privateAddresses: e.PERSONA_SERVICE_PRIVATE_ADDRESSES ?? 'deny' },
+    monitoredSites: { privateAddresses: e.MONITORED_SITES_PRIVATE_ADDRESSES ?? 'deny' },
     webhooks: { privateAddresses: e.WEBHOOK_PRIVATE_ADDRESSES ?? 'deny', timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS ?? 10, retrySeconds: e.WEBHOOK_RETRY_SECONDS ?? 60 },
     embedding: {
       baseUrl: e.EMBEDDING_BASE_URL?.replace(/\/+$/, '') ?? null,

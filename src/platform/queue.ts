@@ -11,6 +11,8 @@ export interface JobDefinition<T extends object> {
   name: string
   /** Retries (default 5, exponential backoff from 5 s), expiry, retention; see pg-boss's queue options. */
   options?: Omit<Queue, 'name'>
+  /** Run the jobs of a fetched batch at once (for handlers that wait on the network and never throw). */
+  parallel?: boolean
   handle(data: T): Promise<void>
 }
 
@@ -61,7 +63,8 @@ export class JobQueue {
       const interval = this.options.pollingIntervalSeconds ?? 2
       const polling = { pollingIntervalSeconds: interval, notifyPollingIntervalSeconds: interval, batchSize: 10 }
       await this.boss.work<object>(definition.name, polling, async (jobs) => {
-        for (const job of jobs) await definition.handle(job.data)
+        if (definition.parallel) await Promise.all(jobs.map((job) => definition.handle(job.data)))
+        else for (const job of jobs) await definition.handle(job.data)
       })
     }
   }

@@ -26,6 +26,7 @@ export interface VictimFixture {
   /** A site feed item of B's customer (the badge it earned). */
   feedItemId: string
   webhookId: string
+  siteId: string
   deliveryId: string
 }
 
@@ -157,6 +158,13 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   (b) => ({ method: 'POST', path: `/integrations/webhooks/${b.webhookId}/test` }),
   (b) => ({ method: 'GET', path: `/integrations/webhooks/${b.webhookId}/deliveries` }),
   (b) => ({ method: 'POST', path: `/integrations/webhooks/${b.webhookId}/deliveries/${b.deliveryId}/retry` }),
+  () => ({ method: 'GET', path: '/monitored_sites/sites' }),
+  () => ({ method: 'POST', path: '/monitored_sites/sites', body: { name: 'probe', url: 'https://pwned.example/', intervalMinutes: 5 } }),
+  (b) => ({ method: 'GET', path: `/monitored_sites/sites/${b.siteId}` }),
+  (b) => ({ method: 'PATCH', path: `/monitored_sites/sites/${b.siteId}`, body: { name: 'pwned' } }),
+  (b) => ({ method: 'DELETE', path: `/monitored_sites/sites/${b.siteId}` }),
+  (b) => ({ method: 'GET', path: `/monitored_sites/sites/${b.siteId}/checks` }),
+  (b) => ({ method: 'POST', path: `/monitored_sites/sites/${b.siteId}/check` }),
 ]
 
 /** Organization-scoped account routes, addressed at B's organization (account credentials only). */
@@ -194,6 +202,7 @@ export function describeRoute(route: (b: VictimFixture) => ScopedRoute): string 
     badgeId: ':badgeId',
     feedItemId: ':feedItemId',
     webhookId: ':webhookId',
+    siteId: ':siteId',
     deliveryId: ':deliveryId',
   } as unknown as VictimFixture
   const { method, path } = route(placeholder)

@@ -48,11 +48,13 @@ beforeAll(async () => {
   const replyB = await h.call('POST', '/community/replies', { token: customerB.token, body: { threadId: threadB.body.id, body: 'b-secret-reply' } })
   const webhookB = await h.call('POST', '/integrations/webhooks', { ...asB, body: { url: 'https://b-secret-hook.example/in', events: ['customer.created'], description: 'b-secret-webhook' } })
   const deliveryB = await h.call('POST', `/integrations/webhooks/${webhookB.body.id}/test`, asB)
+  const siteB = await h.call('POST', '/monitored_sites/sites', { ...asB, body: { name: 'b-secret-site', url: 'https://b-secret-site.example/', intervalMinutes: 60 } })
   const [feedB] = await queryRows<{ id: string }>(h.db, sql`select id from site.feed_items where customer_id = ${customerB.customerId}`)
-  b = { org: orgB, customerId: customerB.customerId, memberId: memberB.id, attachmentId: attachmentB.id, personaId: personaB, memoryId: memoryB.body.id, globalMemoryId: globalB.body.id, serviceId: serviceB.body.id, conversationId: conversationB.body.id, messageId: messageB, templateId: templateB.body.id, notificationId: notificationB, threadId: threadB.body.id, replyId: replyB.body.id, badgeId: badgeB.body.id, feedItemId: feedB!.id, webhookId: webhookB.body.id, deliveryId: deliveryB.body.id }
+  b = { org: orgB, customerId: customerB.customerId, memberId: memberB.id, attachmentId: attachmentB.id, personaId: personaB, memoryId: memoryB.body.id, globalMemoryId: globalB.body.id, serviceId: serviceB.body.id, conversationId: conversationB.body.id, messageId: messageB, templateId: templateB.body.id, notificationId: notificationB, threadId: threadB.body.id, replyId: replyB.body.id, badgeId: badgeB.body.id, feedItemId: feedB!.id, webhookId: webhookB.body.id, siteId: siteB.body.id, deliveryId: deliveryB.body.id }
   bSecrets = [customerB.customerId, 'b-secret-external-id', adminB.email, memberB.id, attachmentB.id, 'b-secret-file.txt', attachmentB.contentHash, '12345678901']
   bSecrets.push(personaB, memoryB.body.id, globalB.body.id, 'b-secret-memory')
   bSecrets.push(feedB!.id, 'b-secret-badge')
+  bSecrets.push(siteB.body.id, 'b-secret-site')
   bSecrets.push(webhookB.body.id, 'b-secret-hook', 'b-secret-webhook', webhookB.body.secret, deliveryB.body.id)
   bSecrets.push(threadB.body.id, 'b-secret-thread', replyB.body.id, 'b-secret-reply', badgeB.body.id, 'b-secret-badge')
   bSecrets.push(templateB.body.id, 'b-secret-template', 'b-secret-subject', 'b-secret-mailbox', notificationB, 'b-secret-notification')
@@ -148,6 +150,8 @@ describe('cross-tenant: ecosystem-scoped routes of B refuse credentials of A', (
     const probes = await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from messaging.log where customer_id = ${b.customerId} and body = 'pwned'`)
     expect(probes).toEqual([{ n: 0 }])
     const [webhook] = await queryRows<{ url: string; secret_sealed: string }>(h.db, sql`select url, previous_secret_sealed as secret_sealed from integrations.webhooks where id = ${b.webhookId}`)
+    const [site] = await queryRows<{ name: string; checks: number }>(h.db, sql`select name, (select count(*)::int from monitored_sites.checks where site_id = ${b.siteId}) as checks from monitored_sites.sites where id = ${b.siteId}`)
+    expect(site).toEqual({ name: 'b-secret-site', checks: 0 })
     expect(webhook).toEqual({ url: 'https://b-secret-hook.example/in', secret_sealed: null as never })
   })
 })

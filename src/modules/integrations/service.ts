@@ -5,7 +5,7 @@ import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { hostAddress } from '../../platform/ip-ranges'
-import { guardedFetch, OutboundRefused } from '../../platform/outbound'
+import { guardedFetch, OutboundRefused, tenantUrl } from '../../platform/outbound'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { EVENTS, type EventType } from './model'
@@ -272,12 +272,7 @@ export class WebhookService implements EventSink {
 
   /** https, or http to a private (e.g. loopback) address where WEBHOOK_PRIVATE_ADDRESSES=allow. */
   private checkUrl(url: string) {
-    let parsed: URL
-    try {
-      parsed = new URL(url)
-    } catch {
-      throw new AppError(400, 'validation_failed', 'url: not a URL')
-    }
+    const parsed = tenantUrl(url)
     if (parsed.protocol === 'https:') return
     const local = hostAddress(parsed.hostname) !== null || parsed.hostname === 'localhost'
     if (parsed.protocol === 'http:' && local && this.deps.config.webhooks.privateAddresses === 'allow') return

@@ -1,0 +1,24 @@
+import { lt } from 'drizzle-orm'
+import { CHECK_RETENTION_DAYS, dispatchDueChecks } from '../src/modules/monitored_sites/service'
+import { checks } from '../src/modules/monitored_sites/schema'
+import type { Job } from './types'
+
+/** Every minute: queues the checks of monitored sites that are due (one per site per due time). */
+export const checkSites: Job = {
+  name: 'check-sites',
+  schedule: '* * * * *',
+  async run(deps, tx) {
+    return { queued: await dispatchDueChecks(deps, tx) }
+  },
+}
+
+/** Checks older than the longest stats window (31 days) are deleted. */
+export const pruneSiteChecks: Job = {
+  name: 'prune-site-checks',
+  schedule: '17 4 * * *',
+  async run(deps, tx) {
+    const before = new Date(deps.now().getTime() - CHECK_RETENTION_DAYS * 24 * 3600 * 1000)
+    const gone = await tx.delete(checks).where(lt(checks.checkedAt, before)).returning({ id: checks.id })
+    return { checks: gone.length }
+  },
+}

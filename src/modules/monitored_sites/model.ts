@@ -1,0 +1,69 @@
+import { t } from 'elysia'
+import { Timestamp } from '../../platform/crud/model'
+import { paged } from '../../platform/paging'
+
+const NullableInt = t.Union([t.Integer(), t.Null()])
+const NullableString = t.Union([t.String(), t.Null()])
+
+const siteFields = {
+  name: t.String({ minLength: 1, maxLength: 200 }),
+  url: t.String({ maxLength: 2000, description: 'http or https; checked through the outbound address guard (no private addresses unless MONITORED_SITES_PRIVATE_ADDRESSES=allow); redirects are answers, not followed' }),
+  intervalMinutes: t.Integer({ minimum: 1, maximum: 60, description: 'How often it is checked' }),
+  expectedStatus: t.Optional(t.Integer({ minimum: 100, maximum: 599, default: 200, description: 'The status a healthy answer has' })),
+  keyword: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], { description: 'Text that must appear in the first 1 MiB of the body' })),
+  timeoutMs: t.Optional(t.Integer({ minimum: 100, maximum: 30_000, default: 10_000, description: 'No answer within this is a failed check' })),
+  enabled: t.Optional(t.Boolean({ default: true, description: 'false pauses the checks' })),
+}
+export const SiteCreate = t.Object(siteFields, { title: 'MonitoredSiteCreate' })
+export const SitePatch = t.Partial(t.Object(siteFields), { title: 'MonitoredSitePatch', description: 'A new `url` starts the site afresh (`state: "unknown"`)' })
+
+const siteProperties = {
+  id: t.String(),
+  name: t.String(),
+  url: t.String(),
+  intervalMinutes: t.Integer(),
+  expectedStatus: t.Integer(),
+  keyword: NullableString,
+  timeoutMs: t.Integer(),
+  enabled: t.Boolean(),
+  state: t.Union([t.Literal('unknown'), t.Literal('up'), t.Literal('down')], {
+    description: '`down` after 2 failed checks in a row, `up` after a good one; `unknown` until then. Each change between up and down writes a feed item and a notification for the ecosystem’s admins and the webhook event `monitored_site.down` / `monitored_site.up`',
+  }),
+  stateChangedAt: NullableString,
+  lastCheckedAt: NullableString,
+  lastStatusCode: NullableInt,
+  lastLatencyMs: NullableInt,
+  lastError: NullableString,
+  tlsDaysLeft: t.Union([t.Integer(), t.Null()], { description: 'https: days until the server’s certificate expires (read even when it is not trusted)' }),
+  nextCheckAt: Timestamp,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+}
+export const MonitoredSite = t.Object(siteProperties, { title: 'MonitoredSite' })
+export const MonitoredSitePage = paged(MonitoredSite, 'MonitoredSitePage')
+
+const Window = t.Object({
+  checks: t.Integer(),
+  uptimePercent: t.Union([t.Number(), t.Null()], { description: 'Share of checks that passed, to 0.01 %; null without checks' }),
+  p95LatencyMs: t.Union([t.Integer(), t.Null()], { description: '95th percentile of the answer time of checks that got an answer' }),
+})
+export const MonitoredSiteDetail = t.Object(
+  { ...siteProperties, stats: t.Object({ '24h': Window, '7d': Window, '30d': Window }) },
+  { title: 'MonitoredSiteDetail' },
+)
+
+export const SiteCheck = t.Object(
+  {
+    id: t.String(),
+    siteId: t.String(),
+    checkedAt: Timestamp,
+    ok: t.Boolean(),
+    statusCode: NullableInt,
+    latencyMs: NullableInt,
+    error: NullableString,
+    tlsDaysLeft: NullableInt,
+  },
+  { title: 'MonitoredSiteCheck' },
+)
+export const SiteCheckPage = paged(SiteCheck, 'MonitoredSiteCheckPage')
+export const SiteId = t.Object({ id: t.String({ format: 'uuid' }) })

@@ -1,0 +1,116 @@
+import { connect, type PeerCertificate } from 'node:tls'
+import type { PrivateAddressPolicy } from '../../platform/ip-ranges'
+import { assertHostAllowed, guardedFetch, OutboundRefused } from '../../platform/outbound'
+
+/** At most this much of a body is read, to look for the keyword. */
+export const MAX_BODY_BYTES = 1024 * 1024
+const DAY_MS = 24 * 3600 * 1000
+
+export interface ProbeTarget {
+  url: string
+  expectedStatus: number
+  keyword: string | null
+  timeoutMs: number
+}
+
+export interface ProbeResult {
+  ok: boolean
+  statusCode: number | null
+  latencyMs: number | null
+  error: string | null
+  tlsDaysLeft: number | null
+}
+
+/**
+ * One check: a GET through the outbound address guard (redirects are answers, not followed), the
+ * status compared with the expected one, the first MAX_BODY_BYTES searched for the keyword, and for
+ * https the days until the server's certificate expires (read even when it is not trusted).
+ */
+export class Prober {
+  private readonly fetch: ReturnType<typeof guardedFetch>
+
+  constructor(
+    private readonly policy: PrivateAddressPolicy,
+    private readonly now: () => Date,
+  ) {
+    this.fetch = guardedFetch(policy, { redirects: 'return' })
+  }
+
+  async probe(target: ProbeTarget): Promise<ProbeResult> {
+    const url = new URL(target.url)
+    const [http, tlsDaysLeft] = await Promise.all([this.get(target), url.protocol === 'https:' ? this.certificateDaysLeft(url, target.timeoutMs) : null])
+    return { ...http, tlsDaysLeft }
+  }
+
+  private async get(target: ProbeTarget): Promise<Omit<ProbeResult, 'tlsDaysLeft'>> {
+    const started = performance.now()
+    const signal = AbortSignal.timeout(target.timeoutMs)
+    try {
+      const res = await this.fetch(target.url, { method: 'GET', headers: { 'user-agent': 'Ecobase-Monitor' }, signal })
+      const latencyMs = Math.round(performance.now() - started)
+      const statusCode = res.status
+      if (statusCode !== target.expectedStatus) {
+        await res.body?.cancel()
+        return { ok: false, statusCode, latencyMs, error: `answered ${statusCode}, expected ${target.expectedStatus}` }
+      }
+      if (target.keyword === null) await res.body?.cancel()
+      else if (!(await bodyContains(res, target.keyword))) {
+        return { ok: false, statusCode, latencyMs, error: `the keyword is not in the first ${MAX_BODY_BYTES / 1024} KiB of the page` }
+      }
+      return { ok: true, statusCode, latencyMs, error: null }
+    } catch (err) {
+      const latencyMs = Math.round(performance.now() - started)
+      if (err instanceof OutboundRefused) return { ok: false, statusCode: null, latencyMs: null, error: err.message }
+      if (signal.aborted) return { ok: false, statusCode: null, latencyMs, error: `no answer within ${target.timeoutMs} ms` }
+      return { ok: false, statusCode: null, latencyMs, error: `could not connect: ${(err as Error).message}` }
+    }
+  }
+
+  /** Days until the certificate's notAfter (negative once expired); null when no TLS handshake happened. */
+  private async certificateDaysLeft(url: URL, timeoutMs: number): Promise<number | null> {
+    try {
+      await assertHostAllowed(url.hostname, this.policy)
+    } catch {
+      return null
+    }
+    const hostname = url.hostname.replace(/^\[|\]$/g, '')
+    const certificate = await new Promise<PeerCertificate | null>((resolve) => {
+      const socket = connect({ host: hostname, port: Number(url.port || 443), servername: isIp(hostname) ? undefined : hostname, rejectUnauthorized: false, timeout: timeoutMs })
+      const done = (cert: PeerCertificate | null) => {
+        socket.destroy()
+        resolve(cert)
+      }
+      socket.once('secureConnect', () => done(socket.getPeerCertificate()))
+      socket.once('timeout', () => done(null))
+      socket.once('error', () => done(null))
+    })
+    if (!certificate?.valid_to) return null
+    return Math.floor((new Date(certificate.valid_to).getTime() - this.now().getTime()) / DAY_MS)
+  }
+}
+
+const isIp = (host: string) => /^[\d.]+$/.test(host) || host.includes(':')
+
+/** Reads at most MAX_BODY_BYTES, stopping as soon as the keyword shows up. */
+async function bodyContains(res: Response, keyword: string): Promise<boolean> {
+  if (!res.body) return false
+  const reader = res.body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  let read = 0
+  try {
+    while (read < MAX_BODY_BYTES) {
+      const { value, done } = await reader.read()
+      if (done) break
+      const chunk = value.subarray(0, MAX_BODY_BYTES - read)
+      read += chunk.byteLength
+      text += decoder.decode(chunk, { stream: true })
+      if (text.includes(keyword)) return true
+      // Keep only what could still hold the start of the keyword.
+      text = text.slice(-keyword.length)
+    }
+    return false
+  } finally {
+    await reader.cancel().catch(() => {})
+  }
+}

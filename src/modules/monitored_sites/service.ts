@@ -1,0 +1,269 @@
+import { and, asc, count, desc, eq, lte, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { type Db, queryRows } from '../../platform/db'
+import { AppError } from '../../platform/errors'
+import { tenantUrl } from '../../platform/outbound'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Tenant } from '../../platform/tenancy'
+import type { EventSink } from '../integrations/service'
+import type { AdminAlerts } from '../site/admin-alerts'
+import { Prober, type ProbeResult } from './probe'
+import { checks, type SiteState, sites } from './schema'
+
+const JOB = 'monitored-site-check'
+/** Failed checks in a row that make a site `down`. */
+export const DOWN_AFTER = 2
+/** Sites queued per scheduler run (each minute). */
+const DISPATCH_BATCH = 500
+export const CHECK_RETENTION_DAYS = 31
+const WINDOWS = { '24h': 1, '7d': 7, '30d': 30 } as const
+
+type Site = typeof sites.$inferSelect
+type Check = typeof checks.$inferSelect
+
+export interface SiteInput {
+  name: string
+  url: string
+  intervalMinutes: number
+  expectedStatus?: number
+  keyword?: string | null
+  timeoutMs?: number
+  enabled?: boolean
+}
+
+const siteView = (s: Site) => ({
+  id: s.id,
+  name: s.name,
+  url: s.url,
+  intervalMinutes: s.intervalMinutes,
+  expectedStatus: s.expectedStatus,
+  keyword: s.keyword,
+  timeoutMs: s.timeoutMs,
+  enabled: s.enabled,
+  state: s.state,
+  stateChangedAt: s.stateChangedAt?.toISOString() ?? null,
+  lastCheckedAt: s.lastCheckedAt?.toISOString() ?? null,
+  lastStatusCode: s.lastStatusCode,
+  lastLatencyMs: s.lastLatencyMs,
+  lastError: s.lastError,
+  tlsDaysLeft: s.tlsDaysLeft,
+  nextCheckAt: s.nextCheckAt.toISOString(),
+  createdAt: s.createdAt.toISOString(),
+  updatedAt: s.updatedAt.toISOString(),
+})
+const checkView = (c: Check) => ({
+  id: c.id,
+  siteId: c.siteId,
+  checkedAt: c.checkedAt.toISOString(),
+  ok: c.ok,
+  statusCode: c.statusCode,
+  latencyMs: c.latencyMs,
+  error: c.error,
+  tlsDaysLeft: c.tlsDaysLeft,
+})
+const notFound = () => new AppError(404, 'not_found', 'No such monitored site in this ecosystem')
+
+/**
+ * Monitored sites: URLs an ecosystem's admins watch. A scheduler queues each due site once per due
+ * time (its row moves on in the queuing transaction; one queued or running check per site); a
+ * check's outcome, the site's new state and, on a change, the admins' feed items, notifications and
+ * the webhook event are written in one transaction.
+ */
+export class MonitoredSites {
+  private readonly prober: Prober
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly alerts: Pick<AdminAlerts, 'send'>,
+    private readonly events: EventSink,
+  ) {
+    this.prober = new Prober(deps.config.monitoredSites.privateAddresses, deps.now)
+    deps.queue.define<{ siteId: string }>({
+      name: JOB,
+      handle: (job) => this.check(job.siteId).then(() => undefined),
+      parallel: true,
+      // A check that could not run is not retried: the next due time checks again.
+      options: { policy: 'exclusive', retryLimit: 0 },
+    })
+  }
+
+  async list(tenant: Tenant, page: PageParams) {
+    const where = eq(sites.ecosystemId, tenant.ecosystemId)
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(sites).where(where).orderBy(asc(sites.createdAt), asc(sites.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(sites).where(where),
+    ])
+    return pageOf(rows.map(siteView), total?.n ?? 0, page)
+  }
+
+  /** One site with its uptime and p95 latency over the last 24 h, 7 and 30 days. */
+  async get(tenant: Tenant, id: string) {
+    const site = await this.site(tenant, id)
+    return { ...siteView(site), stats: await this.stats(site.id) }
+  }
+
+  async create(tenant: Tenant, input: SiteInput) {
+    tenantUrl(input.url)
+    const [row] = await this.deps.db
+      .insert(sites)
+      .values({ ecosystemId: tenant.ecosystemId, ...input, keyword: input.keyword || null })
+      .returning()
+    return siteView(row!)
+  }
+
+  async update(tenant: Tenant, id: string, patch: Partial<SiteInput>) {
+    if (patch.url !== undefined) tenantUrl(patch.url)
+    const now = this.deps.now()
+    const [row] = await this.deps.db
+      .update(sites)
+      .set({
+        ...patch,
+        ...(patch.keyword !== undefined ? { keyword: patch.keyword || null } : {}),
+        // A new address or rule starts afresh, checked at the next scheduler run.
+        ...(patch.url !== undefined || patch.intervalMinutes !== undefined ? { nextCheckAt: now } : {}),
+        ...(patch.url !== undefined ? { state: 'unknown' as SiteState, failures: 0, stateChangedAt: null } : {}),
+        updatedAt: now,
+      })
+      .where(and(eq(sites.ecosystemId, tenant.ecosystemId), eq(sites.id, id)))
+      .returning()
+    if (!row) throw notFound()
+    return siteView(row)
+  }
+
+  async remove(tenant: Tenant, id: string) {
+    const gone = await this.deps.db.delete(sites).where(and(eq(sites.ecosystemId, tenant.ecosystemId), eq(sites.id, id))).returning({ id: sites.id })
+    if (!gone[0]) throw notFound()
+  }
+
+  async checks(tenant: Tenant, id: string, page: PageParams) {
+    await this.site(tenant, id)
+    const where = eq(checks.siteId, id)
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(checks).where(where).orderBy(desc(checks.checkedAt), desc(checks.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(checks).where(where),
+    ])
+    return pageOf(rows.map(checkView), total?.n ?? 0, page)
+  }
+
+  /** Checks the site now (an admin's "check now"), counted like a scheduled check. */
+  async checkNow(tenant: Tenant, id: string) {
+    const site = await this.site(tenant, id)
+    return checkView((await this.check(site.id))!)
+  }
+
+  /** One check of one site: probe, then record it and the state it leads to. Null when the site is gone. */
+  async check(siteId: string): Promise<Check | null> {
+    const [site] = await this.deps.db.select().from(sites).where(eq(sites.id, siteId))
+    if (!site) return null
+    const result = await this.prober.probe(site)
+    return this.record(siteId, result)
+  }
+
+  private async record(siteId: string, result: ProbeResult): Promise<Check | null> {
+    const now = this.deps.now()
+    return this.deps.db.transaction(async (tx) => {
+      const [site] = await tx.select().from(sites).where(eq(sites.id, siteId)).for('update')
+      if (!site) return null
+      const [check] = await tx
+        .insert(checks)
+        .values({ siteId, checkedAt: now, ...result })
+        .returning()
+      const failures = result.ok ? 0 : site.failures + 1
+      const state: SiteState = result.ok ? 'up' : failures >= DOWN_AFTER ? 'down' : site.state
+      const changed = state !== site.state
+      await tx
+        .update(sites)
+        .set({
+          failures,
+          state,
+          ...(changed ? { stateChangedAt: now } : {}),
+          lastCheckedAt: now,
+          lastStatusCode: result.statusCode,
+          lastLatencyMs: result.latencyMs,
+          lastError: result.error,
+          tlsDaysLeft: result.tlsDaysLeft,
+        })
+        .where(eq(sites.id, siteId))
+      // Nothing changed for anyone when a new site is first seen up.
+      if (changed && !(site.state === 'unknown' && state === 'up')) await this.announce(tx, site, state, result)
+      return check!
+    })
+  }
+
+  private async announce(tx: Db, site: Site, state: SiteState, result: ProbeResult) {
+    const down = state === 'down'
+    await this.alerts.send(tx, {
+      ecosystemId: site.ecosystemId,
+      source: 'monitored_sites',
+      entityType: 'site',
+      entityId: site.id,
+      action: down ? 'down' : 'up',
+      summary: down ? `${site.name} is down: ${result.error}` : `${site.name} is up again`,
+      body: down
+        ? `${site.url} failed ${DOWN_AFTER} checks in a row. Last error: ${result.error}.`
+        : `${site.url} answered ${result.statusCode} in ${result.latencyMs} ms.`,
+      metadata: { url: site.url, statusCode: result.statusCode },
+    })
+    const data = { siteId: site.id, name: site.name, url: site.url, statusCode: result.statusCode }
+    if (down) await this.events.emit(tx, site.ecosystemId, 'monitored_site.down', { ...data, error: result.error })
+    else await this.events.emit(tx, site.ecosystemId, 'monitored_site.up', data)
+  }
+
+  private async stats(siteId: string) {
+    const since = (days: number) => sql`${new Date(this.deps.now().getTime() - days * 86_400_000).toISOString()}::timestamptz`
+    const columns = Object.entries(WINDOWS).map(
+      ([key, days]) => sql`
+        count(*) filter (where checked_at >= ${since(days)})::int as "${sql.raw(key)}_checks",
+        count(*) filter (where ok and checked_at >= ${since(days)})::int as "${sql.raw(key)}_ok",
+        percentile_cont(0.95) within group (order by latency_ms) filter (where status_code is not null and checked_at >= ${since(days)}) as "${sql.raw(key)}_p95"`,
+    )
+    const [row] = await queryRows<Record<string, number | string | null>>(
+      this.deps.db,
+      sql`select ${sql.join(columns, sql`, `)} from ${checks} where site_id = ${siteId} and checked_at >= ${since(WINDOWS['30d'])}`,
+    )
+    return Object.fromEntries(
+      Object.keys(WINDOWS).map((key) => {
+        const total = Number(row?.[`${key}_checks`] ?? 0)
+        const p95 = row?.[`${key}_p95`]
+        return [
+          key,
+          {
+            checks: total,
+            uptimePercent: total === 0 ? null : Math.round((Number(row?.[`${key}_ok`]) / total) * 10_000) / 100,
+            p95LatencyMs: p95 === null || p95 === undefined ? null : Math.round(Number(p95)),
+          },
+        ]
+      }),
+    ) as Record<keyof typeof WINDOWS, { checks: number; uptimePercent: number | null; p95LatencyMs: number | null }>
+  }
+
+  private async site(tenant: Tenant, id: string) {
+    const [row] = await this.deps.db.select().from(sites).where(and(eq(sites.ecosystemId, tenant.ecosystemId), eq(sites.id, id)))
+    if (!row) throw notFound()
+    return row
+  }
+}
+
+/**
+ * Queues a check of every enabled site that is due and moves its next due time on, in the caller's
+ * transaction; rows another replica is queuing are skipped, and the queue holds at most one check
+ * per site (queued or running). Returns how many were queued. The `check-sites` job runs it.
+ */
+export async function dispatchDueChecks(deps: Pick<Deps, 'queue' | 'now'>, tx: Db): Promise<number> {
+  const now = deps.now()
+  const due = await tx
+    .select({ id: sites.id, intervalMinutes: sites.intervalMinutes })
+    .from(sites)
+    .where(and(eq(sites.enabled, true), lte(sites.nextCheckAt, now)))
+    .orderBy(asc(sites.nextCheckAt))
+    .limit(DISPATCH_BATCH)
+    .for('update', { skipLocked: true })
+  for (const site of due) {
+    await tx
+      .update(sites)
+      .set({ nextCheckAt: new Date(now.getTime() + site.intervalMinutes * 60_000) })
+      .where(eq(sites.id, site.id))
+    await deps.queue.send(tx, JOB, { siteId: site.id }, { singletonKey: site.id })
+  }
+  return due.length
+}

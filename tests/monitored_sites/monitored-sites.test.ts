@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
+import { runJob } from '../../jobs'
+import { checkSites } from '../../jobs/check-sites'
+import { dispatchDueChecks } from '../../src/modules/monitored_sites/service'
+import { queryRows } from '../../src/platform/db'
+import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { type Answer, startReceiver } from '../support/receiver'
+import { addMember, customerOf, provision, type Provisioned } from '../support/tenancy'
+import { selfSignedCertificate } from '../support/tls'
+import { until } from '../support/wait'
+
+const receiver = startReceiver({ slowMs: 1500, keyword: 'all systems go' })
+const certificate = selfSignedCertificate(30)
+const secure = Bun.serve({ port: 0, tls: certificate, fetch: () => new Response('secure') })
+let h: Harness
+let owner: RegisteredUser
+let org: Provisioned
+beforeAll(async () => {
+  h = await createHarness({ MONITORED_SITES_PRIVATE_ADDRESSES: 'allow', WEBHOOK_PRIVATE_ADDRESSES: 'allow' })
+  owner = await h.register()
+  org = await provision(h, owner)
+})
+afterAll(async () => {
+  await h.close()
+  receiver.close()
+  secure.stop(true)
+})
+
+let paths = 0
+/** A monitored site at a fresh path of the receiver, answering `answers` then ok. */
+async function site(body: Record<string, unknown> = {}, answers: Answer[] = []) {
+  const path = `/site${++paths}`
+  receiver.plan.set(path, answers)
+  const res = await h.call('POST', '/monitored_sites/sites', { ...org.as(owner), body: { name: `Site ${paths}`, url: `${receiver.url}${path}`, intervalMinutes: 5, ...body } })
+  expect(res.status).toBe(201)
+  return { ...(res.body as { id: string }), path }
+}
+const checkNow = async (id: string) => (await h.call('POST', `/monitored_sites/sites/${id}/check`, org.as(owner))).body
+const detail = async (id: string) => (await h.call('GET', `/monitored_sites/sites/${id}`, org.as(owner))).body
+
+describe('monitored sites', () => {
+  test('admins add, list, change and delete sites; bad settings are 400; others are refused', async () => {
+    const created = await h.call('POST', '/monitored_sites/sites', {
+      ...org.as(owner),
+      body: { name: 'Shop', url: 'https://shop.example.test/health', intervalMinutes: 1, keyword: 'ok', timeoutMs: 2000 },
+    })
+    expect(created.status).toBe(201)
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      name: 'Shop',
+      url: 'https://shop.example.test/health',
+      intervalMinutes: 1,
+      expectedStatus: 200,
+      keyword: 'ok',
+      timeoutMs: 2000,
+      enabled: true,
+      state: 'unknown',
+      stateChangedAt: null,
+      lastCheckedAt: null,
+      lastStatusCode: null,
+      lastLatencyMs: null,
+      lastError: null,
+      tlsDaysLeft: null,
+      nextCheckAt: expect.any(String),
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    })
+    const one = await detail(created.body.id)
+    expect(one.stats).toEqual({
+      '24h': { checks: 0, uptimePercent: null, p95LatencyMs: null },
+      '7d': { checks: 0, uptimePercent: null, p95LatencyMs: null },
+      '30d': { checks: 0, uptimePercent: null, p95LatencyMs: null },
+    })
+    const changed = await h.call('PATCH', `/monitored_sites/sites/${created.body.id}`, { ...org.as(owner), body: { intervalMinutes: 60, keyword: null, enabled: false } })
+    expect(changed.body).toMatchObject({ intervalMinutes: 60, keyword: null, enabled: false })
+    expect((await h.call('GET', '/monitored_sites/sites', org.as(owner))).body.items.map((s: { id: string }) => s.id)).toContain(created.body.id)
+
+    const bad = async (body: Record<string, unknown>) =>
+      (await h.call('POST', '/monitored_sites/sites', { ...org.as(owner), body: { name: 'x', url: 'https://x.example', intervalMinutes: 5, ...body } })).status
+    expect(await bad({ intervalMinutes: 0 })).toBe(400)
+    expect(await bad({ intervalMinutes: 61 })).toBe(400)
+    expect(await bad({ url: 'ftp://x.example/file' })).toBe(400)
+    expect(await bad({ url: 'https://user:pass@x.example/' })).toBe(400)
+    expect(await bad({ url: 'not a url' })).toBe(400)
+    expect(await bad({ timeoutMs: 60_000 })).toBe(400)
+
+    const member = await h.register()
+    await addMember(h, org, owner, member, 'member')
+    expect((await h.call('GET', '/monitored_sites/sites', org.as(member))).status).toBe(403)
+    const customer = await customerOf(h, org, owner)
+    expect((await h.call('GET', `/monitored_sites/sites/${created.body.id}`, { token: customer.token })).status).toBe(403)
+    expect((await h.call('DELETE', `/monitored_sites/sites/${created.body.id}`, org.as(owner))).status).toBe(204)
+    expect((await h.call('GET', `/monitored_sites/sites/${created.body.id}`, org.as(owner))).status).toBe(404)
+  })
+
+  test('down after two failed checks in a row, up after a good one: each change tells the admins (feed, notification) and webhooks; stats follow', async () => {
+    const hook = await h.call('POST', '/integrations/webhooks', {
+      ...org.as(owner),
+      body: { url: `${receiver.url}/monitor-hook`, events: ['monitored_site.down', 'monitored_site.up'] },
+    })
+    const s = await site({}, ['ok', 'down', 'down', 'down', 'ok'] as Answer[])
+    expect(await checkNow(s.id)).toMatchObject({ siteId: s.id, ok: true, statusCode: 200, error: null, latencyMs: expect.any(Number), tlsDaysLeft: null })
+    expect((await detail(s.id)).state).toBe('up')
+    const first = await checkNow(s.id)
+    expect(first).toMatchObject({ ok: false, statusCode: 503, error: 'answered 503, expected 200' })
+    expect((await detail(s.id)).state).toBe('up')
+    await checkNow(s.id)
+    const down = await detail(s.id)
+    expect(down).toMatchObject({ state: 'down', lastStatusCode: 503, lastError: 'answered 503, expected 200', stateChangedAt: expect.any(String) })
+    await checkNow(s.id)
+    await checkNow(s.id)
+    expect((await detail(s.id)).state).toBe('up')
+
+    const feed = (await h.call('GET', '/site/feed?source=monitored_sites', org.as(owner))).body.items.filter((i: { entityId: string }) => i.entityId === s.id)
+    expect(feed.map((i: { action: string }) => i.action)).toEqual(['up', 'down'])
+    expect(feed[1].summary).toBe(`Site ${paths} is down: answered 503, expected 200`)
+    const notes = (await h.call('GET', '/notifications', org.as(owner))).body.items.map((n: { subject: string }) => n.subject)
+    expect(notes).toContain(`Site ${paths} is up again`)
+    await until(() => receiver.to('/monitor-hook').length >= 2)
+    const events = receiver.to('/monitor-hook').map((r) => JSON.parse(r.body))
+    expect(events.map((e) => e.type)).toEqual(['monitored_site.down', 'monitored_site.up'])
+    expect(events[0].data).toEqual({ siteId: s.id, name: `Site ${paths}`, url: `${receiver.url}${s.path}`, statusCode: 503, error: 'answered 503, expected 200' })
+
+    const history = (await h.call('GET', `/monitored_sites/sites/${s.id}/checks?pageSize=2`, org.as(owner))).body
+    expect(history.total).toBe(5)
+    expect(history.items.map((c: { ok: boolean }) => c.ok)).toEqual([true, false])
+    const { stats } = await detail(s.id)
+    expect(stats['24h']).toEqual({ checks: 5, uptimePercent: 40, p95LatencyMs: expect.any(Number) })
+    expect(stats['30d'].checks).toBe(5)
+    // A check older than a day counts for 7 and 30 days only.
+    await h.db.execute(sql`update monitored_sites.checks set checked_at = now() - interval '3 days' where id = ${history.items[1].id}`)
+    const later = (await detail(s.id)).stats
+    expect(later['24h'].checks).toBe(4)
+    expect(later['7d']).toMatchObject({ checks: 5, uptimePercent: 40 })
+    await h.call('DELETE', `/integrations/webhooks/${hook.body.id}`, org.as(owner))
+  })
+
+  test('keyword (in the first MiB), expected status and timeout decide a check', async () => {
+    const found = await site({ keyword: 'all systems go' })
+    expect((await checkNow(found.id)).ok).toBe(true)
+    const buried = await site({ keyword: 'all systems go' }, ['big'])
+    expect(await checkNow(buried.id)).toMatchObject({ ok: false, error: 'the keyword is not in the first 1024 KiB of the page' })
+    const missing = await site({ keyword: 'maintenance' })
+    expect(await checkNow(missing.id)).toMatchObject({ ok: false, statusCode: 200, error: 'the keyword is not in the first 1024 KiB of the page' })
+    const expectsDown = await site({ expectedStatus: 503 }, ['down'])
+    expect(await checkNow(expectsDown.id)).toMatchObject({ ok: true, statusCode: 503 })
+    const redirects = await site({ expectedStatus: 302 }, ['redirect'])
+    expect(await checkNow(redirects.id)).toMatchObject({ ok: true, statusCode: 302 })
+    expect(receiver.to('/elsewhere')).toEqual([])
+    const slow = await site({ timeoutMs: 300 }, ['slow'])
+    expect(await checkNow(slow.id)).toMatchObject({ ok: false, statusCode: null, error: 'no answer within 300 ms' })
+  })
+
+  test('https: days until the certificate expires, also for a self-signed one (whose check fails as untrusted)', async () => {
+    const res = await h.call('POST', '/monitored_sites/sites', { ...org.as(owner), body: { name: 'TLS', url: `https://localhost:${secure.port}/`, intervalMinutes: 5 } })
+    const check = await checkNow(res.body.id)
+    expect([29, 30]).toContain(check.tlsDaysLeft)
+    expect(check.ok).toBe(false)
+    expect(check.error).toStartWith('could not connect')
+    expect((await detail(res.body.id)).tlsDaysLeft).toBe(check.tlsDaysLeft)
+  })
+
+  test('the scheduler queues each due site once, however many replicas and runs; disabled sites wait', async () => {
+    const stranger = await h.register()
+    const other = await provision(h, stranger)
+    const ids: string[] = []
+    for (let i = 0; i < 3; i++) {
+      const res = await h.call('POST', '/monitored_sites/sites', { ...other.as(stranger), body: { name: `Due ${i}`, url: `${receiver.url}/due${i}`, intervalMinutes: 1, enabled: i < 2 } })
+      ids.push(res.body.id)
+    }
+    const inOther = sql`select id from monitored_sites.sites where ecosystem_id = ${other.ecosystem.id}`
+    const replica = await h.replica()
+    try {
+      // Everything else due is out of the way: only these three sites are looked at.
+      await h.db.execute(sql`update monitored_sites.sites set next_check_at = now() + interval '1 hour' where id not in (${inOther})`)
+      const runs = await Promise.all([runJob(h.deps, checkSites), h.db.transaction((tx) => dispatchDueChecks(h.deps, tx))])
+      expect(runs[0]!.queued + runs[1]).toBe(2)
+      await until(async () => (await queryRows(h.db, sql`select 1 from monitored_sites.checks where site_id in (${inOther})`)).length >= 2)
+      await Bun.sleep(1000)
+      expect(receiver.to('/due0')).toHaveLength(1)
+      expect(receiver.to('/due1')).toHaveLength(1)
+      expect(receiver.to('/due2')).toHaveLength(0)
+      expect((await runJob(h.deps, checkSites))!.queued).toBe(0)
+      h.advanceClock(61_000)
+      expect((await runJob(h.deps, checkSites))!.queued).toBe(2)
+      await until(() => receiver.to('/due0').length === 2 && receiver.to('/due1').length === 2)
+    } finally {
+      h.advanceClock(-61_000)
+      await replica.close()
+    }
+  })
+
+  test('with private addresses denied, a check of a loopback site is refused', async () => {
+    const strict = await createHarness()
+    try {
+      const admin = await strict.register()
+      const tenant = await provision(strict, admin)
+      const res = await strict.call('POST', '/monitored_sites/sites', { ...tenant.as(admin), body: { name: 'Local', url: `${receiver.url}/private`, intervalMinutes: 5 } })
+      const check = (await strict.call('POST', `/monitored_sites/sites/${res.body.id}/check`, tenant.as(admin))).body
+      expect(check).toMatchObject({ ok: false, statusCode: null, error: 'Refused to connect to 127.0.0.1: it has a private address (loopback, private network, carrier-grade NAT or unique-local)' })
+      expect(receiver.to('/private')).toEqual([])
+    } finally {
+      await strict.close()
+    }
+  })
+})
