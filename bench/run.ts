@@ -18,11 +18,13 @@ import { command as chatLatency } from './chat-latency'
 import { command as contractInsert } from './contract-insert'
 import { command as derivedList } from './derived-list'
 import { command as emailSend } from './email-send'
+import { command as feedFanout } from './feed-fanout'
 import { command as memoryRecall } from './memory-recall'
 import { command as refresh } from './refresh'
 import { command as search } from './search'
 import { command as searchBox } from './search-box'
 import { command as storageUsage } from './storage-usage'
+import { command as webhookDeliveries } from './webhook-deliveries'
 import { type BenchCommand, cleanup, hookSignals, printResult } from './support'
 
 interface Bench extends BenchCommand {
@@ -102,6 +104,16 @@ export const BENCHES: Bench[] = [
     ...emailSend,
     id: 'P11b',
     what: 'one e-mail through POST /messaging/email against a bare nodemailer send to the same SMTP server, ms per send (report)',
+  },
+  {
+    ...webhookDeliveries,
+    id: 'P12',
+    what: 'webhook deliveries/s to a local receiver through the queue, against bare signed POSTs (report)',
+  },
+  {
+    ...feedFanout,
+    id: 'P12b',
+    what: 'site feed: commit to item on 1,000 open SSE streams, one item each, p95 (target ≤ 50 ms)',
   },
 ]
 

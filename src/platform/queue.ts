@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { fromDrizzle, PgBoss, type Queue, type SendOptions } from 'pg-boss'
+import { fromDrizzle, type JobResult, PgBoss, type Queue, type SendOptions } from 'pg-boss'
 import type { Database, Db } from './db'
 import { describeError } from './errors'
 import type { Logger } from './logger'
@@ -11,8 +11,10 @@ export interface JobDefinition<T extends object> {
   name: string
   /** Retries (default 5, exponential backoff from 5 s), expiry, retention; see pg-boss's queue options. */
   options?: Omit<Queue, 'name'>
-  /** Run the jobs of a fetched batch at once (for handlers that wait on the network and never throw). */
+  /** Run the jobs of a fetched batch at once (for handlers that mostly wait on the network). */
   parallel?: boolean
+  /** Workers of this kind per replica (default 1), so one slow job does not hold up the others. */
+  concurrency?: number
   handle(data: T): Promise<void>
 }
 
@@ -61,10 +63,29 @@ export class JobQueue {
       if (!this.options.workers) continue
       // NOTIFY wakes workers for new jobs; polling still finds retries and delayed jobs at the usual pace.
       const interval = this.options.pollingIntervalSeconds ?? 2
-      const polling = { pollingIntervalSeconds: interval, notifyPollingIntervalSeconds: interval, batchSize: 10 }
-      await this.boss.work<object>(definition.name, polling, async (jobs) => {
-        if (definition.parallel) await Promise.all(jobs.map((job) => definition.handle(job.data)))
-        else for (const job of jobs) await definition.handle(job.data)
+      // A full batch is followed by the next fetch at once: the interval only paces an idle queue.
+      // Each job of a batch is settled on its own: one failure retries that job, not its nine neighbours.
+      const options = {
+        pollingIntervalSeconds: interval,
+        notifyPollingIntervalSeconds: interval,
+        batchSize: 10,
+        burstWhenBatchFull: true,
+        localConcurrency: definition.concurrency ?? 1,
+        perJobResults: true as const,
+      }
+      await this.boss.work<object, unknown, typeof options>(definition.name, options, async (jobs) => {
+        const settle = async (job: { id: string; data: object }): Promise<JobResult> => {
+          try {
+            await definition.handle(job.data)
+            return { id: job.id, status: 'completed' }
+          } catch (err) {
+            return { id: job.id, status: 'failed', output: describeError(err) }
+          }
+        }
+        if (definition.parallel) return Promise.all(jobs.map(settle))
+        const results: JobResult[] = []
+        for (const job of jobs) results.push(await settle(job))
+        return results
       })
     }
   }

@@ -117,7 +117,7 @@ describe('outbound webhooks', () => {
     })
     const ids = receiver.to(hook.path).map((r) => r.headers['webhook-id'])
     expect(new Set(ids)).toEqual(new Set(page.items.map((d: { id: string }) => d.id)))
-  })
+  }, 20_000)
 
   test('an event of a change that rolled back is never sent; one of another ecosystem or not subscribed neither', async () => {
     const hook = await endpoint(['customer.deleted'])

@@ -92,6 +92,32 @@ test('a failing job is retried, then marked failed', async () => {
   expect((await states('flaky'))[0]).toMatchObject({ state: 'failed', retry_count: 2 })
 }, 30_000)
 
+test('jobs fetched together are settled one by one: a failure retries only itself, also when the batch runs in parallel', async () => {
+  for (const parallel of [false, true]) {
+    const name = `batch-${parallel}`
+    const runs = new Map<number, number>()
+    const q = new JobQueue(h.deps.database, { workers: true, logger: h.deps.logger, pollingIntervalSeconds: 0.5 })
+    queues.push(q)
+    q.define<{ n: number }>({
+      name,
+      parallel,
+      options: { retryLimit: 1, retryDelay: 1, retryBackoff: false },
+      handle: async (d) => {
+        runs.set(d.n, (runs.get(d.n) ?? 0) + 1)
+        if (d.n === 3) throw new Error('this one fails')
+      },
+    })
+    // Queued before the workers start, so the first fetch takes all five at once.
+    await q.start()
+    await q.stop(1000)
+    await h.db.transaction((tx) => q.sendMany(tx, name, [1, 2, 3, 4, 5].map((n) => ({ n }))))
+    await q.start()
+    await until(async () => (await states(name)).every((j) => j.state === 'completed' || j.state === 'failed'), 20_000)
+    expect(Object.fromEntries(runs)).toEqual({ 1: 1, 2: 1, 3: 2, 4: 1, 5: 1 })
+    expect((await states(name)).map((j) => j.state).sort()).toEqual(['completed', 'completed', 'completed', 'completed', 'failed'])
+  }
+}, 60_000)
+
 test('sending a job kind nobody defined is a programming error, caught at once', async () => {
   const q = replica('known', async () => {})
   await expect(h.db.transaction(async (tx) => q.send(tx, 'unknown', { n: 1 }))).rejects.toThrow('no job kind unknown')

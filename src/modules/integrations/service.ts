@@ -84,6 +84,9 @@ export class WebhookService implements EventSink {
     deps.queue.define<{ deliveryId: string }>({
       name: JOB,
       handle: (job) => this.deliver(job.deliveryId),
+      // A receiver that takes its 10 s holds up neither the rest of its batch nor the other workers.
+      parallel: true,
+      concurrency: 4,
       options: { retryLimit: MAX_ATTEMPTS - 1, retryDelay: retrySeconds, retryBackoff: true, retryDelayMax: Math.max(retrySeconds, MAX_RETRY_DELAY_SECONDS) },
     })
   }

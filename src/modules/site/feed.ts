@@ -27,6 +27,10 @@ export interface FeedWriter {
 }
 
 const CHANNEL = 'site_feed'
+/** NOTIFY payloads are at most 8,000 bytes; a larger item is announced by its customer only. */
+const MAX_NOTICE_BYTES = 7900
+/** How many delivered item numbers a stream remembers, to send none twice. */
+const REMEMBERED = 1000
 /** Items read per query while a stream catches up. */
 const REPLAY_LIMIT = 100
 const HEARTBEAT_MS = 25_000
@@ -47,19 +51,23 @@ export const feedView = (r: Row) => ({
   deletedAt: null,
 })
 export type FeedItemView = ReturnType<typeof feedView>
+/** What NOTIFY carries at commit: the item itself, or only whose it is (the stream then reads it). */
+type Notice = { c: string; s?: number; i?: FeedItemView }
 
 /**
  * The site activity feed: items per customer written by the areas in the transaction of the change,
- * read and marked read by their customer, and pushed live to open streams on every replica
- * (NOTIFY at commit wakes the streams of that customer, which read what is new by `seq`).
+ * read and marked read by their customer, and pushed live to open streams on every replica: NOTIFY
+ * at commit carries the item to the streams of its customer, so a fan-out to many costs no read.
  */
 export class FeedService implements FeedWriter {
-  private readonly waiting = new Map<string, Set<() => void>>()
+  private readonly waiting = new Map<string, Set<(notice: Notice) => void>>()
 
   constructor(private readonly deps: Deps) {}
 
   async record(tx: Db, entry: FeedEntry): Promise<void> {
-    await tx.insert(feedItems).values({
+    const [row] = await tx
+      .insert(feedItems)
+      .values({
       ecosystemId: entry.ecosystemId,
       customerId: entry.customerId,
       source: entry.source,
@@ -68,9 +76,12 @@ export class FeedService implements FeedWriter {
       action: entry.action,
       summary: entry.summary,
       actorId: entry.actorId ?? null,
-      metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
-    })
-    await tx.execute(sql`select pg_notify(${CHANNEL}, ${entry.customerId})`)
+        metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
+      })
+      .returning()
+    const full = JSON.stringify({ c: entry.customerId, s: row!.seq, i: feedView(row!) } satisfies Notice)
+    const notice = Buffer.byteLength(full) <= MAX_NOTICE_BYTES ? full : JSON.stringify({ c: entry.customerId } satisfies Notice)
+    await tx.execute(sql`select pg_notify(${CHANNEL}, ${notice})`)
   }
 
   async list(tenant: Tenant, filter: { unread?: boolean; source?: string }, page: PageParams) {
@@ -112,8 +123,9 @@ export class FeedService implements FeedWriter {
 
   /** Wakes this replica's streams when an item commits (on any replica). */
   listen(): Promise<() => Promise<void>> {
-    return this.deps.database.listen(CHANNEL, (customerId) => {
-      for (const wake of this.waiting.get(customerId) ?? []) wake()
+    return this.deps.database.listen(CHANNEL, (payload) => {
+      const notice = JSON.parse(payload) as Notice
+      for (const deliver of this.waiting.get(notice.c) ?? []) deliver(notice)
     })
   }
 
@@ -122,12 +134,25 @@ export class FeedService implements FeedWriter {
    * Last-Event-ID), then live. `null` is a heartbeat.
    */
   async *stream(tenant: Tenant, lastSeq: number | null, signal: AbortSignal): AsyncGenerator<{ seq: number; item: FeedItemView } | null> {
-    let cursor = lastSeq ?? (await this.latestSeq(tenant.customerId))
+    const since = lastSeq ?? (await this.latestSeq(tenant.customerId))
+    let cursor = since
+    // Items carried by notices, and whether one came without its item (then the stream reads).
+    const pushed: { seq: number; item: FeedItemView }[] = []
     let pending = true
     let wake: () => void = () => {}
-    const notified = () => {
-      pending = true
+    const notified = (notice: Notice) => {
+      if (notice.i && notice.s !== undefined) pushed.push({ seq: notice.s, item: notice.i })
+      else pending = true
       wake()
+    }
+    // Transactions can commit out of `seq` order, so what was sent is remembered rather than inferred from the cursor.
+    const sent = new Set<number>()
+    const fresh = (seq: number) => {
+      if (seq <= since || sent.has(seq)) return false
+      sent.add(seq)
+      if (sent.size > REMEMBERED) sent.delete(sent.values().next().value!)
+      cursor = Math.max(cursor, seq)
+      return true
     }
     const waiting = this.waiting.get(tenant.customerId) ?? new Set()
     this.waiting.set(tenant.customerId, waiting.add(notified))
@@ -138,11 +163,13 @@ export class FeedService implements FeedWriter {
         if (pending) {
           pending = false
           const rows = await this.after(tenant.customerId, cursor)
-          for (const row of rows) {
-            cursor = row.seq
-            yield { seq: row.seq, item: feedView(row) }
-          }
+          for (const row of rows) if (fresh(row.seq)) yield { seq: row.seq, item: feedView(row) }
           if (rows.length === REPLAY_LIMIT) pending = true
+          continue
+        }
+        const next = pushed.shift()
+        if (next) {
+          if (fresh(next.seq)) yield next
           continue
         }
         const heartbeat = await new Promise<boolean>((resolve) => {
