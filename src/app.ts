@@ -74,6 +74,14 @@ const TAGS = [
   'site', 'storage', 'team', 'usage', 'userdata',
 ]
 
+/** What the spec names without fields: the design, as the document's tag descriptions. */
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  integrations:
+    'Outbound webhooks. An ecosystem’s admins register endpoints (`url`, `events`, `enabled`, `description`); events of the ecosystem are queued as deliveries in the transaction of the change that causes them and POSTed as JSON signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). 2xx within WEBHOOK_TIMEOUT_SECONDS (10) succeeds; otherwise 13 attempts with exponential backoff over about a day, then `failed`; an endpoint failing for 3 days is disabled and its admins told. Event payloads are under `webhooks` in this document.',
+  monitored_sites:
+    'Uptime checks. An ecosystem’s admins watch http(s) URLs at 1–60 minute intervals; each due time is checked once across replicas (a GET through the outbound address guard: expected status, optional keyword, timeout, TLS certificate days left). Two failed checks in a row make a site `down`, a good one `up`; each change writes a feed item and a notification for the admins and the webhook event `monitored_site.down` / `.up`. Checks are kept 31 days; each site shows uptime % and p95 latency over 24 h, 7 and 30 days.',
+}
+
 /** The table-derived resources the app serves, in dependency order (the cross-tenant suite walks them). */
 export const DERIVED_RESOURCES = [...DATA_RESOURCES, ...USERDATA_RESOURCES]
 
@@ -129,7 +137,7 @@ export function createApp(deps: Deps) {
     .use(
       openApiPlugin({
         info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION },
-        tags: TAGS.map((name) => ({ name })),
+        tags: TAGS.map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),
         webhooks: webhooksDocumentation(),
         components: {
           securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' }, ...oauthSecuritySchemes },
