@@ -119,6 +119,30 @@ describe('outbound webhooks', () => {
     expect(new Set(ids)).toEqual(new Set(page.items.map((d: { id: string }) => d.id)))
   }, 20_000)
 
+  test('an upload that becomes ready and a send the provider refuses are events too', async () => {
+    const admin = await h.register()
+    const shop = await provision(h, admin)
+    const path = `/hook${++paths}`
+    const hook = await h.call('POST', '/integrations/webhooks', { ...shop.as(admin), body: { url: `${receiver.url}${path}`, events: ['storage.attachment.ready', 'messaging.failed'] } })
+    const customer = await customerOf(h, shop, admin)
+    const bytes = new TextEncoder().encode('hello hooks')
+    const contentHash = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
+    const upload = await h.call('POST', '/storage/uploads', { token: customer.token, body: { filename: 'hooks.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength, contentHash } })
+    await h.app.handle(new Request(upload.body.uploadUrl, { method: 'PUT', headers: upload.body.uploadHeaders, body: bytes }))
+    expect((await h.call('POST', `/storage/attachments/${upload.body.attachment.id}/complete`, { token: customer.token })).status).toBe(200)
+
+    await h.call('PATCH', `/customer/customers/${customer.customerId}`, { ...shop.as(admin), body: { email: 'nobody@example.test' } })
+    await h.call('PUT', '/site/services/mail', { ...shop.as(admin), body: { kind: 'smtp', enabled: true, config: { host: '127.0.0.1', port: 9, from: 'Shop <shop@example.test>' } } })
+    const sent = await h.call('POST', '/messaging/email', { ...shop.as(admin), body: { customerId: customer.customerId, subject: 'Hi', text: 'there' } })
+    expect(sent.body.status).toBe('failed')
+
+    await until(() => receiver.to(path).length >= 2)
+    const byType = new Map(eventsAt(path).map((e) => [e.type, e.data]))
+    expect(byType.get('storage.attachment.ready')).toEqual({ id: upload.body.attachment.id, customerId: customer.customerId, filename: 'hooks.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength })
+    expect(byType.get('messaging.failed')).toMatchObject({ customerId: customer.customerId, channel: 'email', error: expect.any(String) })
+    expect((await h.call('GET', `/integrations/webhooks/${hook.body.id}/deliveries`, shop.as(admin))).body.total).toBe(2)
+  }, 20_000)
+
   test('an event of a change that rolled back is never sent; one of another ecosystem or not subscribed neither', async () => {
     const hook = await endpoint(['customer.deleted'])
     await expect(
