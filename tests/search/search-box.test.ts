@@ -49,6 +49,23 @@ describe('search-box syntax', () => {
     expect((await h.call('GET', `/search/replies?q=running&language=simple`, { token: ada.token })).body.total).toBe(0)
   })
 
+  test('an ecosystem can make simple its default; a request still chooses; only admins change it', async () => {
+    expect((await h.call('GET', '/search/settings', { token: ada.token })).body).toEqual({ language: 'english' })
+    expect((await h.call('PUT', '/search/settings', { token: ada.token, body: { language: 'simple' } })).status).toBe(403)
+    expect((await h.call('PUT', '/search/settings', { ...org.as(owner), body: { language: 'klingon' } })).status).toBe(400)
+    expect((await h.call('PUT', '/search/settings', { ...org.as(owner), body: { language: 'simple' } })).body).toEqual({ language: 'simple' })
+    try {
+      expect((await h.call('GET', '/search/settings', { token: bob.token })).body).toEqual({ language: 'simple' })
+      expect((await find('replies', 'running')).total).toBe(0)
+      expect((await h.call('GET', `/search/replies?q=running&language=english`, { token: ada.token })).body.total).toBe(1)
+      const stranger = await h.register()
+      const elsewhere = await provision(h, stranger)
+      expect((await h.call('GET', '/search/settings', elsewhere.as(stranger))).body).toEqual({ language: 'english' })
+    } finally {
+      await h.call('PUT', '/search/settings', { ...org.as(owner), body: { language: 'english' } })
+    }
+  })
+
   test('"quoted phrases" keep word order; OR widens; -word excludes', async () => {
     expect((await threadIds('dark cold')).sort()).toEqual([ids.phrase, ids.swim].sort())
     expect(await threadIds('"dark cold"')).toEqual([ids.phrase])

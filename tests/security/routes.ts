@@ -148,6 +148,8 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   () => ({ method: 'GET', path: '/search/replies?q=b-secret-reply' }),
   () => ({ method: 'GET', path: '/search/documents?q=b-secret' }),
   () => ({ method: 'GET', path: '/search/notes?q=b-secret' }),
+  () => ({ method: 'GET', path: '/search/settings' }),
+  () => ({ method: 'PUT', path: '/search/settings', body: { language: 'simple' } }),
   () => ({ method: 'GET', path: '/integrations/events' }),
   () => ({ method: 'GET', path: '/integrations/webhooks' }),
   () => ({ method: 'POST', path: '/integrations/webhooks', body: { url: 'https://pwned.example/in', events: ['customer.created'] } }),

@@ -150,6 +150,7 @@ describe('cross-tenant: ecosystem-scoped routes of B refuse credentials of A', (
     const probes = await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from messaging.log where customer_id = ${b.customerId} and body = 'pwned'`)
     expect(probes).toEqual([{ n: 0 }])
     const [webhook] = await queryRows<{ url: string; secret_sealed: string }>(h.db, sql`select url, previous_secret_sealed as secret_sealed from integrations.webhooks where id = ${b.webhookId}`)
+    expect(await queryRows(h.db, sql`select language from search.settings where ecosystem_id = ${b.org.ecosystem.id}`)).toEqual([])
     const [site] = await queryRows<{ name: string; checks: number }>(h.db, sql`select name, (select count(*)::int from monitored_sites.checks where site_id = ${b.siteId}) as checks from monitored_sites.sites where id = ${b.siteId}`)
     expect(site).toEqual({ name: 'b-secret-site', checks: 0 })
     expect(webhook).toEqual({ url: 'https://b-secret-hook.example/in', secret_sealed: null as never })

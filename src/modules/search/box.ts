@@ -8,6 +8,7 @@ import type { Tenant } from '../../platform/tenancy'
 import { replies, threads } from '../community/schema'
 import { documentBlocks, documents } from '../data/schema'
 import { notes } from '../userdata/schema'
+import { searchSettings } from './schema'
 
 /**
  * At most this many matches, the newest, are ranked and counted (`total` is then this number): past
@@ -27,6 +28,23 @@ const iso = (value: unknown) => new Date(value as string).toISOString()
  */
 export class SearchBox {
   constructor(private readonly deps: Deps) {}
+
+  /** The language a search uses: the one asked for, else the ecosystem's default, else `english`. */
+  async language(tenant: Tenant, asked?: SearchLanguage): Promise<SearchLanguage> {
+    if (asked) return asked
+    return (await this.settings(tenant)).language
+  }
+
+  async settings(tenant: Tenant): Promise<{ language: SearchLanguage }> {
+    const [row] = await this.deps.db.select({ language: searchSettings.language }).from(searchSettings).where(eq(searchSettings.ecosystemId, tenant.ecosystemId))
+    return { language: row?.language ?? 'english' }
+  }
+
+  async saveSettings(tenant: Tenant, settings: { language: SearchLanguage }): Promise<{ language: SearchLanguage }> {
+    const values = { ecosystemId: tenant.ecosystemId, language: settings.language, updatedAt: this.deps.now() }
+    await this.deps.db.insert(searchSettings).values(values).onConflictDoUpdate({ target: searchSettings.ecosystemId, set: values })
+    return { language: settings.language }
+  }
 
   async threads(tenant: Tenant, q: string, language: SearchLanguage, page: PageParams) {
     return this.run(q, language, page, (query) => ({

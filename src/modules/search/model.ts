@@ -35,7 +35,8 @@ export const SearchBoxQuery = t.Composite([
     }),
     language: t.Optional(
       t.Union([t.Literal('english'), t.Literal('simple')], {
-        description: '`english` (default): words as written in any language, and English stems too (`running` finds `run`); `simple`: only as written',
+        description:
+          '`english`: words as written in any language, and English stems too (`running` finds `run`); `simple`: only as written (language-neutral). Absent: the ecosystem’s default (`GET /search/settings`), `english` unless its admins chose `simple`',
       }),
     ),
   }),
@@ -71,4 +72,13 @@ export const SearchNoteResult = t.Object(
     rank,
   },
   { title: 'SearchNoteResult' },
+)
+
+export const SearchSettings = t.Object(
+  {
+    language: t.Union([t.Literal('english'), t.Literal('simple')], {
+      description: 'The default `language` of the ecosystem’s searches of threads, replies, documents and notes: `english` (stems too) or `simple` (words only as written, for content in other languages)',
+    }),
+  },
+  { title: 'SearchSettings' },
 )

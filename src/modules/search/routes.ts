@@ -14,6 +14,7 @@ import {
   SearchDocumentResult,
   SearchNoteResult,
   SearchQuery,
+  SearchSettings,
 } from './model'
 import { CHAT_SEARCH_CANDIDATES, type SearchService } from './service'
 
@@ -35,25 +36,36 @@ export function searchRoutes(deps: Deps, search: SearchService, box: SearchBox, 
           `A query with no searchable word finds nothing. ${CUSTOMER}`,
       },
     })
-    .get('/threads', ({ tenant, query }) => box.threads(tenant, query.q, query.language ?? 'english', pageParams(query)), {
+    .get('/settings', ({ tenant }) => box.settings(tenant), {
+      tenant: 'customer',
+      response: { 200: SearchSettings, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'searchSettings', summary: 'The ecosystem’s search defaults', description: 'Anyone of the ecosystem (customers, members) reads them.' },
+    })
+    .put('/settings', ({ tenant, body }) => box.saveSettings(tenant, body), {
+      tenant: 'admin',
+      body: SearchSettings,
+      response: { 200: SearchSettings, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'searchSettingsUpdate', summary: 'Change the ecosystem’s search defaults', description: 'Ecosystem admins and owners.' },
+    })
+    .get('/threads', async ({ tenant, query }) => box.threads(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
       response: { 200: paged(SearchDiscussionThreadResult, 'SearchDiscussionThreadPage'), ...errors(400, 401, 403, 404) },
       detail: { operationId: 'searchThreads', summary: 'Full-text search of community threads (title and body)', description: `Live threads of the ecosystem's community. ${ranked}` },
     })
-    .get('/replies', ({ tenant, query }) => box.replies(tenant, query.q, query.language ?? 'english', pageParams(query)), {
+    .get('/replies', async ({ tenant, query }) => box.replies(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
       response: { 200: paged(SearchDiscussionReplyResult, 'SearchDiscussionReplyPage'), ...errors(400, 401, 403, 404) },
       detail: { operationId: 'searchReplies', summary: 'Full-text search of community replies', description: `Live replies of live threads. ${ranked}` },
     })
-    .get('/documents', ({ tenant, query }) => box.documents(tenant, query.q, query.language ?? 'english', pageParams(query)), {
+    .get('/documents', async ({ tenant, query }) => box.documents(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
       response: { 200: paged(SearchDocumentResult, 'SearchDocumentPage'), ...errors(400, 401, 403, 404) },
       detail: { operationId: 'searchDocuments', summary: 'Full-text search of document blocks', description: `One result per matching block of the caller's own live documents (ecosystem admins: every document of the ecosystem), with a plain-text snippet. ${ranked}` },
     })
-    .get('/notes', ({ tenant, query }) => box.notes(tenant, query.q, query.language ?? 'english', pageParams(query)), {
+    .get('/notes', async ({ tenant, query }) => box.notes(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
       response: { 200: paged(SearchNoteResult, 'SearchNotePage'), ...errors(400, 401, 403, 404) },
