@@ -129,7 +129,8 @@ export function createApp(deps: Deps) {
     return userId ? { userId } : null
   })
   identifiers.acceptEntityType('user', async (id) => ((await auth.accounts.profiles([id])).has(id) ? { userId: id } : null))
-  const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory), search: conversationSearchFor(search) })
+  const searchBox = new SearchBox(deps)
+  const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory), search: conversationSearchFor(search, searchBox, persona.personas) })
   emitWebhookEvents(webhooks, { customers, attachments: storage.attachments, chat, community, messaging })
 
   const logUnhandled = throttledLog(deps.logger.error, 10)
@@ -183,7 +184,7 @@ export function createApp(deps: Deps) {
     .use(personaAreaRoutes(deps, persona, auth, customers))
     .use(chatRoutes(deps, chat, auth, customers))
     .use(personaMemoryRoutes(deps, personaMemory, auth, customers))
-    .use(searchRoutes(deps, search, new SearchBox(deps), auth, customers))
+    .use(searchRoutes(deps, search, searchBox, auth, customers))
     .use(dataRoutes(deps, auth, customers))
     .use(userdataRoutes(deps, auth, customers))
     .use(contractRoutes(deps, new ContractService(deps), auth, customers))

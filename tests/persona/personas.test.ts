@@ -38,6 +38,7 @@ describe('personas', () => {
       visibility: 'private',
       serviceId: null,
       model: null,
+      searchCommunity: false,
       createdBy: a.owner.user.id,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),

@@ -76,6 +76,9 @@ const personaFields = {
   visibility: Visibility,
   serviceId: t.Nullable(t.String({ format: 'uuid', description: 'A persona service of this ecosystem; null: the default service' })),
   model: t.Nullable(t.String({ minLength: 1, maxLength: 200, description: "Model id; null: the service's default" })),
+  searchCommunity: t.Boolean({
+    description: "Chat's `search` tool may also search the ecosystem's community threads (`in: \"community\"`), which every customer of the ecosystem can read anyway. Default false.",
+  }),
 }
 const Slug = t.String({ pattern: SLUG_PATTERN, description: 'Unique within the ecosystem' })
 
@@ -95,6 +98,7 @@ export const PersonaCreate = t.Object({
   visibility: t.Optional(personaFields.visibility),
   serviceId: t.Optional(personaFields.serviceId),
   model: t.Optional(personaFields.model),
+  searchCommunity: t.Optional(personaFields.searchCommunity),
 })
 
 export const PersonaPatch = t.Partial(t.Object({ slug: Slug, ...personaFields }), { minProperties: 1 })

@@ -21,6 +21,7 @@ export interface PersonaInput {
   visibility: Visibility
   serviceId: string | null
   model: string | null
+  searchCommunity: boolean
 }
 
 /** What a chat turn needs of a persona. */
@@ -45,6 +46,7 @@ export const personaView = (p: PersonaRow) => ({
   visibility: p.visibility,
   serviceId: p.serviceId,
   model: p.model,
+  searchCommunity: p.searchCommunity,
   createdBy: p.createdBy,
   createdAt: p.createdAt.toISOString(),
   updatedAt: p.updatedAt.toISOString(),
@@ -142,6 +144,12 @@ export class Personas {
   async ecosystemOf(id: string): Promise<string | null> {
     const [row] = await this.deps.db.select({ ecosystemId: personas.ecosystemId }).from(personas).where(eq(personas.id, id))
     return row?.ecosystemId ?? null
+  }
+
+  /** Whether chat's `search` tool may search the community threads when talking as this persona. */
+  async searchesCommunity(ecosystemId: string, id: string): Promise<boolean> {
+    const [row] = await this.deps.db.select({ allowed: personas.searchCommunity }).from(personas).where(and(eq(personas.ecosystemId, ecosystemId), eq(personas.id, id)))
+    return row?.allowed ?? false
   }
 
   /** The persona a conversation names, whatever its visibility (chat happens inside the ecosystem). */

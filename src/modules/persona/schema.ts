@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { boolean, index, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import type { LlmModelInfo } from '../../providers/llm'
 import { users } from '../auth/schema'
 import { ecosystems } from '../registry/schema'
@@ -56,6 +56,8 @@ export const personas = personaSchema.table(
     character: text('character'),
     examples: text('examples'),
     visibility: text('visibility').$type<Visibility>().notNull().default('private'),
+    /** Chat's `search` tool may also search the ecosystem's community threads. */
+    searchCommunity: boolean('search_community').notNull().default(false),
     /** Deleting the service leaves the persona on the default service. */
     serviceId: uuid('service_id').references(() => services.id, { onDelete: 'set null' }),
     model: text('model'),

@@ -30,12 +30,12 @@ export class SearchBox {
   constructor(private readonly deps: Deps) {}
 
   /** The language a search uses: the one asked for, else the ecosystem's default, else `english`. */
-  async language(tenant: Tenant, asked?: SearchLanguage): Promise<SearchLanguage> {
+  async language(tenant: Pick<Tenant, 'ecosystemId'>, asked?: SearchLanguage): Promise<SearchLanguage> {
     if (asked) return asked
     return (await this.settings(tenant)).language
   }
 
-  async settings(tenant: Tenant): Promise<{ language: SearchLanguage }> {
+  async settings(tenant: Pick<Tenant, 'ecosystemId'>): Promise<{ language: SearchLanguage }> {
     const [row] = await this.deps.db.select({ language: searchSettings.language }).from(searchSettings).where(eq(searchSettings.ecosystemId, tenant.ecosystemId))
     return { language: row?.language ?? 'english' }
   }
@@ -46,7 +46,7 @@ export class SearchBox {
     return { language: settings.language }
   }
 
-  async threads(tenant: Tenant, q: string, language: SearchLanguage, page: PageParams) {
+  async threads(tenant: Pick<Tenant, 'ecosystemId'>, q: string, language: SearchLanguage, page: PageParams) {
     return this.run(q, language, page, (query) => ({
       from: sql`${threads}`,
       where: and(eq(threads.ownerId, tenant.ecosystemId), isNull(threads.deletedAt))!,

@@ -1,0 +1,1 @@
+ALTER TABLE "persona"."personas" ADD COLUMN "search_community" boolean DEFAULT false NOT NULL;
