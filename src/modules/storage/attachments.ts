@@ -1,7 +1,6 @@
 import { type Listener, Listeners } from '../../platform/listeners'
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import type { Db } from '../../platform/db'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { storageErrors } from './errors'
 import type { StorageQuotas } from './quota'
