@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, pgSchema, text, uuid } from 'drizzle-orm/pg-core'
+import { index, pgSchema, text } from 'drizzle-orm/pg-core'
 import { ownedColumns, timestampColumn as at } from '../../platform/crud/columns'
 import { searchBoxVector, tsvector } from '../../platform/fulltext'
 import { customers } from '../customer/schema'
