@@ -61,7 +61,7 @@ export const BENCHES: Bench[] = [
   {
     ...search,
     id: 'P6',
-    what: 'GET /search/chat/messages p95 over 1M chat messages, per customer shape and query kind (target ≤ 20 ms); the leaderboard half has no area yet',
+    what: 'GET /search/chat/messages p95 over 1M chat messages, per customer shape and query kind (target ≤ 20 ms); the leaderboard half is P10',
   },
   {
     ...searchBox,
