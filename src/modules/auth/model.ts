@@ -66,12 +66,3 @@ export const CreateApiTokenBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 100 }),
   expiresAt: t.Optional(t.String({ format: 'date-time', description: 'ISO 8601; must be in the future' })),
 })
-
-export const authModels = {
-  User,
-  AuthResult,
-  RefreshResult,
-  ApiToken,
-  ApiTokenCreated,
-  AuthUserMethod,
-}

@@ -1,13 +1,8 @@
 /** Reverse-domain identifiers: at least two dot-separated labels of [a-z0-9-], at most 253 characters. */
 export const RDID_PATTERN = '^(?=.{3,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$'
-const rdidRe = new RegExp(RDID_PATTERN)
 
 /** One rdid label: what slugs of organizations, namespaces and ecosystems must be. */
 export const LABEL_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$'
-
-export function isRdid(value: string): boolean {
-  return rdidRe.test(value)
-}
 
 /** Namespace prefixes: `org.<slug>` for organizations, `user.<id>` for an account's own. */
 export const orgPrefix = (namespaceSlug: string) => `org.${namespaceSlug}`

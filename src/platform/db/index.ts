@@ -52,7 +52,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   const client = await PGlite.create(options.dataDir, {
     extensions: { vector },
     // PostgreSQL's default 128 MB of shared buffers is most of an embedded server's memory;
-    // one process on a laptop does well with far less (PERFORMANCE.md P7: idle RSS).
+    // one process on a laptop does well with far less (bench/README.md, P7: idle RSS).
     postgresqlconf: ['shared_buffers=16MB'],
     ...(load ? { loadDataDir: load } : {}),
   })

@@ -4,7 +4,7 @@ import { migrate, MIGRATIONS_DIR, openPglite } from './index'
 
 /**
  * An initialised, migrated PGlite data directory, made once at install or image build time, so
- * the first `npm start` copies it instead of running initdb (seconds) — PERFORMANCE.md P7.
+ * the first `npm start` copies it instead of running initdb (seconds) — bench/README.md, P7.
  * Boot still runs migrations afterwards, so a seed older than the code is brought up to date.
  */
 export const SEED_FILE = resolve(import.meta.dir, '../../../node_modules/.cache/ecobase/pglite-seed.tar.gz')

@@ -6,7 +6,7 @@ type S3Settings = NonNullable<StorageConfig['s3']>
 
 /**
  * The AWS SDK, loaded on first use: it is tens of megabytes of memory that an embedded server on
- * the local store never needs (PERFORMANCE.md P7).
+ * the local store never needs (bench/README.md, P7: idle RSS).
  */
 const loadSdk = async () => {
   const [s3, presigner] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/s3-request-presigner')])
@@ -35,7 +35,7 @@ export class S3ObjectStore implements ObjectStore {
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
       ...(settings.credentials ? { credentials: settings.credentials } : {}),
-      // Otherwise the SDK signs a CRC32 of an empty body into presigned PUTs (STACK-NOTES).
+      // Otherwise presigned PUT URLs carry the SDK's checksum of an empty body, which no real upload matches.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 3,
