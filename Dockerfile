@@ -38,7 +38,7 @@ RUN mkdir -p /data && chown bun:bun /data
 COPY --from=deps /app/node_modules ./node_modules
 # The whole build context, trimmed by .dockerignore to what the server runs: package.json (the
 # version endpoint reads it), tsconfig.json, src/, drizzle/ (migrations, applied at boot) and
-# jobs/ once it exists. Copying the context rather than a list means a new runtime directory can
+# jobs/ (the scheduler). Copying the context rather than a list means a new runtime directory can
 # never be forgotten here; .dockerignore keeps out tests, tools, local data and .env files (Bun
 # would load a .env by itself).
 COPY . .

@@ -1,17 +1,15 @@
 import { Cron } from 'croner'
 import type { Deps } from '../src/deps'
 import { withAdvisoryLock, withSessionLock } from '../src/platform/db/locks'
-import { checkSites, pruneSiteChecks } from './check-sites'
-import { deleteOrphanedObjects } from './delete-orphaned-objects'
-import { embedMemories } from './embed-memories'
-import { expireUploads } from './expire-uploads'
-import { pruneFeed } from './prune-feed'
-import { purgeAttachments } from './purge-attachments'
-import { purgeOAuth } from './purge-oauth'
-import { purgeSessions } from './purge-sessions'
-import type { Job, JobReport } from './types'
+import { purgeSessions } from '../src/modules/auth/jobs'
+import { checkSites, pruneSiteChecks } from '../src/modules/monitored_sites/jobs'
+import { purgeOAuth } from '../src/modules/oauth/jobs'
+import { embedMemories } from '../src/modules/persona_memory/jobs'
+import { pruneFeed } from '../src/modules/site/jobs'
+import { deleteOrphanedObjects, expireUploads, purgeAttachments } from '../src/modules/storage/jobs'
+import type { Job, JobReport } from '../src/platform/jobs'
 
-/** Every job Ecobase runs; this is the one place that schedules them. */
+/** Every job Ecobase runs (each defined in the module whose tables it keeps); this is the one place that schedules them. */
 export const JOBS: Job[] = [purgeSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories, pruneFeed, checkSites, pruneSiteChecks]
 
 /** Runs one job now under its advisory lock; `null` when another replica is running it. */

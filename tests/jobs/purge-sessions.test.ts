@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { and, eq, isNotNull } from 'drizzle-orm'
 import { runJob } from '../../jobs'
-import { purgeSessions } from '../../jobs/purge-sessions'
+import { purgeSessions } from '../../src/modules/auth/jobs'
 import { refreshTokens, sessions } from '../../src/modules/auth/schema'
 import { customerRefreshTokens, customerSessions } from '../../src/modules/customer/schema'
 import { openPostgres } from '../../src/platform/db'

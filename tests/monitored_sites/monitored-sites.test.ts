@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { runJob } from '../../jobs'
-import { checkSites } from '../../jobs/check-sites'
+import { checkSites } from '../../src/modules/monitored_sites/jobs'
 import { dispatchDueChecks } from '../../src/modules/monitored_sites/service'
 import { queryRows } from '../../src/platform/db'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { eq, inArray } from 'drizzle-orm'
 import { runJob } from '../../jobs'
-import { purgeOAuth } from '../../jobs/purge-oauth'
+import { purgeOAuth } from '../../src/modules/oauth/jobs'
 import { oauthCodes, oauthGrants, oauthRefreshTokens } from '../../src/modules/oauth/schema'
 import { sha256Hex } from '../../src/platform/crypto'
 import { createHarness, type Harness } from '../support/harness'

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { runJob } from '../../jobs'
-import { embedMemories } from '../../jobs/embed-memories'
+import { embedMemories } from '../../src/modules/persona_memory/jobs'
 import { buildDeps } from '../../src/boot'
 import { loadConfig } from '../../src/config'
 import { embedPending } from '../../src/modules/persona_memory/embedding'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { runJob } from '../../jobs'
-import { pruneFeed } from '../../jobs/prune-feed'
+import { pruneFeed } from '../../src/modules/site/jobs'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { createPersona } from '../support/personas'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
 import { runJob } from '../../jobs'
-import { deleteOrphanedObjects } from '../../jobs/delete-orphaned-objects'
-import { expireUploads } from '../../jobs/expire-uploads'
-import { purgeAttachments } from '../../jobs/purge-attachments'
+import { deleteOrphanedObjects, expireUploads, purgeAttachments } from '../../src/modules/storage/jobs'
 import { attachments } from '../../src/modules/storage/schema'
 import { bytesOf, STORE_KINDS, storageApp, type StorageApp } from '../support/storage'
 

@@ -1,11 +1,11 @@
-import type { Deps } from '../src/deps'
-import type { Db } from '../src/platform/db'
+import type { Deps } from '../deps'
+import type { Db } from './db'
 
 export interface JobReport {
   [count: string]: number
 }
 
-/** One scheduled job: a croner pattern and a handler run under its advisory lock. */
+/** One scheduled job: a croner pattern and a handler run under its advisory lock. Areas define theirs in `<module>/jobs.ts`; jobs/index.ts schedules them. */
 export interface Job {
   name: string
   schedule: string

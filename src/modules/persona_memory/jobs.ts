@@ -1,5 +1,5 @@
-import { embedPending } from '../src/modules/persona_memory/embedding'
-import type { Job } from './types'
+import { embedPending } from './embedding'
+import type { Job } from '../../platform/jobs'
 
 /** Memories per backfill call. */
 const BATCH = 100

@@ -1,6 +1,6 @@
 import { and, isNotNull, lt, or } from 'drizzle-orm'
-import { oauthCodes, oauthGrants, oauthRefreshTokens } from '../src/modules/oauth/schema'
-import type { Job } from './types'
+import { oauthCodes, oauthGrants, oauthRefreshTokens } from './schema'
+import type { Job } from '../../platform/jobs'
 
 const DAY_MS = 24 * 3600 * 1000
 /** Expired codes are kept a day, so a late replay is still recognised as one and revokes its grant. */

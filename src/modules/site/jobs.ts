@@ -1,6 +1,6 @@
 import { and, eq, lt } from 'drizzle-orm'
-import { feedItems } from '../src/modules/site/schema'
-import type { Job } from './types'
+import { feedItems } from './schema'
+import type { Job } from '../../platform/jobs'
 
 /** Site feed items read more than FEED_RETENTION_DAYS ago are deleted; unread ones stay. */
 export const pruneFeed: Job = {

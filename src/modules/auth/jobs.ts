@@ -1,7 +1,7 @@
-import { sessions, refreshTokens } from '../src/modules/auth/schema'
-import { customerRefreshTokens, customerSessions } from '../src/modules/customer/schema'
-import { purgeSessionTables } from '../src/platform/sessions'
-import type { Job } from './types'
+import { sessions, refreshTokens } from './schema'
+import { customerRefreshTokens, customerSessions } from '../customer/schema'
+import { purgeSessionTables } from '../../platform/sessions'
+import type { Job } from '../../platform/jobs'
 
 /** Ended sessions and used refresh tokens are kept this long (audit, replay answers), then purged. */
 const KEEP_MS = 7 * 24 * 3600 * 1000

@@ -1,10 +1,57 @@
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm'
-import type { Deps } from '../src/deps'
-import { orphanedObjects } from '../src/modules/storage/schema'
-import type { Job } from './types'
+import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Job } from '../../platform/jobs'
+import { attachments, orphanedObjects } from './schema'
 
-/** Objects per round; a run makes rounds while they come back full and progress is made. */
+/** Rows handled per run (or per round); a backlog drains over the next runs. */
 const BATCH = 500
+
+/**
+ * Uploads presigned but never completed within STORAGE_PENDING_TTL_SECONDS: the attachment is
+ * removed, and whatever bytes arrived go with the delete-orphaned-objects job (the row delete
+ * records the object for it in this transaction). A complete racing with this either commits
+ * first (the row is ready and not touched here) or finds the row gone (404).
+ */
+export const expireUploads: Job = {
+  name: 'expire-uploads',
+  schedule: '*/15 * * * *',
+  async run(deps, tx) {
+    const before = new Date(deps.now().getTime() - deps.config.storage.pendingTtl * 1000)
+    const stale = tx
+      .select({ id: attachments.id })
+      .from(attachments)
+      .where(and(eq(attachments.status, 'pending'), isNull(attachments.deletedAt), lt(attachments.createdAt, before)))
+      .limit(BATCH)
+    const expired = await tx
+      .delete(attachments)
+      // Re-checked on the row itself: a complete that committed meanwhile made it ready.
+      .where(and(inArray(attachments.id, stale), eq(attachments.status, 'pending')))
+      .returning({ id: attachments.id })
+    return { expired: expired.length }
+  },
+}
+
+/**
+ * Attachments deleted more than STORAGE_PURGE_AFTER_SECONDS ago are removed. (They stopped
+ * counting toward the quota when deleted.) Their bytes go with the delete-orphaned-objects job:
+ * the row delete records each object for it in this transaction.
+ */
+export const purgeAttachments: Job = {
+  name: 'purge-attachments',
+  schedule: '37 * * * *',
+  async run(deps, tx) {
+    const before = new Date(deps.now().getTime() - deps.config.storage.purgeAfter * 1000)
+    const due = tx
+      .select({ id: attachments.id })
+      .from(attachments)
+      .where(and(isNotNull(attachments.deletedAt), lt(attachments.deletedAt, before)))
+      .limit(BATCH)
+    const purged = await tx.delete(attachments).where(inArray(attachments.id, due)).returning({ id: attachments.id })
+    return { purged: purged.length }
+  },
+}
+
+/** Objects per round of delete-orphaned-objects; a run makes rounds while they come back full and progress is made. */
 const MAX_ROUNDS = 20
 /** Deletes in flight at once. */
 const PARALLEL = 8

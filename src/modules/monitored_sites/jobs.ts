@@ -1,7 +1,7 @@
 import { lt } from 'drizzle-orm'
-import { CHECK_RETENTION_DAYS, dispatchDueChecks } from '../src/modules/monitored_sites/service'
-import { checks } from '../src/modules/monitored_sites/schema'
-import type { Job } from './types'
+import { CHECK_RETENTION_DAYS, dispatchDueChecks } from './service'
+import { checks } from './schema'
+import type { Job } from '../../platform/jobs'
 
 /** Every minute: queues the checks of monitored sites that are due (one per site per due time). */
 export const checkSites: Job = {
