@@ -1,6 +1,7 @@
 import { t } from 'elysia'
 import { User } from '../auth/model'
 import { SCOPES, SCOPE_NAMES } from './scopes'
+import { OAUTH_PATHS } from './paths'
 
 const scopeList = SCOPE_NAMES.map((s) => `\`${s}\``).join(', ')
 const ScopeName = t.String({ minLength: 1, maxLength: 64, description: `One of ${scopeList}` })
@@ -175,9 +176,9 @@ export const oauthSecuritySchemes = {
     description: 'OAuth 2.0 authorization code with PKCE (S256) for client applications; access tokens are sent as Bearer.',
     flows: {
       authorizationCode: {
-        authorizationUrl: '/api/oauth/authorize',
-        tokenUrl: '/api/oauth/signin/exchange',
-        refreshUrl: '/api/auth/refresh',
+        authorizationUrl: OAUTH_PATHS.authorize,
+        tokenUrl: OAUTH_PATHS.token,
+        refreshUrl: OAUTH_PATHS.refresh,
         scopes: SCOPE_DESCRIPTIONS,
       },
     },

@@ -4,18 +4,9 @@ import type { AuthService } from '../auth/service'
 import { Authorizations } from './authorize'
 import { OAuthClients } from './clients'
 import { OAuthGrants } from './grants'
+import { OAUTH_PATHS } from './paths'
 import { SCOPE_NAMES } from './scopes'
 import { OAuthTokens } from './tokens'
-
-/** Paths of the OAuth endpoints, relative to PUBLIC_URL. */
-export const OAUTH_PATHS = {
-  authorize: '/api/oauth/authorize',
-  token: '/api/oauth/signin/exchange',
-  refresh: '/api/auth/refresh',
-  revoke: '/api/auth/revoke',
-  me: '/api/auth/me',
-  metadata: '/.well-known/oauth-authorization-server',
-} as const
 
 /** The OAuth 2.0 authorization server, assembled once per app. */
 export class OAuthService {

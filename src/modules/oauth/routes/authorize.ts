@@ -7,6 +7,7 @@ import { AUTHORIZATION_PARAMS, type AuthorizationParams } from '../authorize'
 import { consentPage, errorPage, pageHeaders } from '../consent-page'
 import { AuthorizationServerMetadata, AuthorizeBody, AuthorizeResult } from '../model'
 import { SCOPES } from '../scopes'
+import { OAUTH_PATHS } from '../paths'
 import type { OAuthService } from '../service'
 
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } })
@@ -35,7 +36,7 @@ export function authorizeRoutes(deps: Deps, oauth: OAuthService, principals: Pri
   return new Elysia({ name: 'oauth-authorize', detail: { tags: ['oauth'] } })
     .use(authGuard(principals))
     .get(
-      '/api/oauth/authorize',
+      OAUTH_PATHS.authorize,
       async ({ request, redirect }) => {
         const url = new URL(request.url)
         const { params, duplicated } = authorizationQuery(url)
@@ -80,7 +81,7 @@ export function authorizeRoutes(deps: Deps, oauth: OAuthService, principals: Pri
         },
       },
     )
-    .post('/api/oauth/authorize', ({ principal, body }) => oauth.authorizations.approve(principal.userId, body), {
+    .post(OAUTH_PATHS.authorize, ({ principal, body }) => oauth.authorizations.approve(principal.userId, body), {
       auth: true,
       body: AuthorizeBody,
       response: { 200: AuthorizeResult, ...errors(400, 401) },
@@ -91,7 +92,7 @@ export function authorizeRoutes(deps: Deps, oauth: OAuthService, principals: Pri
           'What a first-party consent page calls after the user approves, with the parameters of the authorization request. Account credentials only. Send the browser to `redirectTo`. 400 codes: `invalid_client` (unknown client_id), `invalid_redirect_uri` (not registered exactly), `invalid_request` (missing or malformed parameter, PKCE missing or not S256), `unsupported_response_type`, `invalid_scope`.',
       },
     })
-    .get('/.well-known/oauth-authorization-server', () => oauth.metadata(), {
+    .get(OAUTH_PATHS.metadata, () => oauth.metadata(), {
       response: { 200: AuthorizationServerMetadata },
       detail: {
         operationId: 'oauthMetadata',

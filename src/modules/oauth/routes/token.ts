@@ -6,14 +6,12 @@ import { ExchangeRequest, OAuthError, OAuthUser, RefreshRequest, RevokeRequest, 
 import type { OAuthService } from '../service'
 import type { TokenRequest } from '../tokens'
 import { parseTokenBody, tokenRequest, tokenRequestBody } from './token-request'
+import { OAUTH_PATHS } from '../paths'
 
 const oauthErrors = { 400: OAuthError, 401: OAuthError }
 
-const EXCHANGE_PATH = '/api/oauth/signin/exchange'
-const REFRESH_PATH = '/api/auth/refresh'
-const REVOKE_PATH = '/api/auth/revoke'
 /** The token endpoints take form-encoded bodies (as OAuth clients send them) as well as JSON. */
-export const FORM_BODY_PATHS = [EXCHANGE_PATH, REFRESH_PATH, REVOKE_PATH]
+export const FORM_BODY_PATHS = [OAUTH_PATHS.token, OAUTH_PATHS.refresh, OAUTH_PATHS.revoke]
 
 type Set = { headers: Record<string, string | number> }
 type Status = (code: 400 | 401, body: { error: string; error_description: string }) => unknown
@@ -39,7 +37,7 @@ export function tokenRoutes(oauth: OAuthService, principals: PrincipalSource) {
   return new Elysia({ name: 'oauth-token', detail: { tags: ['oauth'] } })
     .use(authGuard(principals))
     .post(
-      EXCHANGE_PATH,
+      OAUTH_PATHS.token,
       ({ body, headers, set, status }) => answer(tokenRequest(body, headers.authorization), set, status, (r) => oauth.tokens.exchange(r)),
       {
         parse: parseTokenBody,
@@ -53,7 +51,7 @@ export function tokenRoutes(oauth: OAuthService, principals: PrincipalSource) {
       },
     )
     .post(
-      REFRESH_PATH,
+      OAUTH_PATHS.refresh,
       ({ body, headers, set, status }) => answer(tokenRequest(body, headers.authorization), set, status, (r) => oauth.tokens.refresh(r)),
       {
         parse: parseTokenBody,
@@ -67,7 +65,7 @@ export function tokenRoutes(oauth: OAuthService, principals: PrincipalSource) {
       },
     )
     .post(
-      REVOKE_PATH,
+      OAUTH_PATHS.revoke,
       ({ body, headers, set, status }) =>
         answer(tokenRequest(body, headers.authorization), set, status, async (r) => {
           await oauth.tokens.revoke(r)
@@ -84,7 +82,7 @@ export function tokenRoutes(oauth: OAuthService, principals: PrincipalSource) {
         },
       },
     )
-    .get('/api/auth/me', ({ principal }) => oauth.me(principal), {
+    .get(OAUTH_PATHS.me, ({ principal }) => oauth.me(principal), {
       scope: 'profile',
       response: { 200: OAuthUser, ...errors(401, 403) },
       detail: {
