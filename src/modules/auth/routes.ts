@@ -21,6 +21,7 @@ import {
   User,
 } from './model'
 import type { AuthService } from './service'
+import { IdParam } from '../../platform/params'
 
 export const REFRESH_COOKIE = 'ecobase_refresh'
 
@@ -201,7 +202,7 @@ export function authRoutes(deps: Deps, auth: AuthService) {
       },
       {
         auth: true,
-        params: t.Object({ id: t.String({ format: 'uuid' }) }),
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 404) },
         detail: { operationId: 'authDeleteToken', summary: 'Delete an API token' },
       },

@@ -9,6 +9,7 @@ import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { DEFAULT_LEVELS, DEFAULT_RULES } from './points'
 import { communityResources } from './resources'
 import type { CommunityService } from './service'
+import { IdParam } from '../../platform/params'
 
 const Uuid = t.String({ format: 'uuid' })
 const Amount = t.Integer({ minimum: -1_000_000, maximum: 1_000_000 })
@@ -121,7 +122,7 @@ export function communityRoutes(deps: Deps, community: CommunityService, users: 
         )
         .patch('/badges/:id', ({ tenant, params, body }) => community.updateBadge(tenant, params.id, body), {
           tenant: 'admin',
-          params: t.Object({ id: Uuid }),
+          params: IdParam,
           body: t.Partial(t.Object(BadgeWrite), { minProperties: 1 }),
           response: { 200: CommunityBadge, ...errors(400, 401, 403, 404) },
           detail: { operationId: 'communityUpdateBadge', summary: 'Change a badge', description: ADMINS },
@@ -134,7 +135,7 @@ export function communityRoutes(deps: Deps, community: CommunityService, users: 
           },
           {
             tenant: 'admin',
-            params: t.Object({ id: Uuid }),
+            params: IdParam,
             response: { 204: t.Void({ description: 'Deleted, with its awards (points already given stay in the ledger)' }), ...errors(400, 401, 403, 404) },
             detail: { operationId: 'communityDeleteBadge', summary: 'Delete a badge', description: ADMINS },
           },

@@ -17,8 +17,8 @@ import {
   TokenBody,
 } from './model'
 import type { CustomerService } from './service'
+import { IdParam } from '../../platform/params'
 
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 const ADMIN = 'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id).'
 const RESERVED = 'External ids starting with `user:` are reserved for team members\' own customer records (400 `reserved_external_id`).'
 
@@ -93,13 +93,13 @@ export function customerRoutes(deps: Deps, customers: CustomerService, users: Pr
     })
     .get('/customers/:id', ({ tenant, params }) => customers.get(tenant, params.id), {
       tenant: 'admin',
-      params: Id,
+      params: IdParam,
       response: { 200: Customer, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'customerGet', summary: 'One customer', description: ADMIN },
     })
     .patch('/customers/:id', ({ tenant, params, body }) => customers.update(tenant, params.id, body), {
       tenant: 'admin',
-      params: Id,
+      params: IdParam,
       body: CustomerPatch,
       response: { 200: Customer, ...errors(400, 401, 403, 404, 409) },
       detail: {
@@ -116,7 +116,7 @@ export function customerRoutes(deps: Deps, customers: CustomerService, users: Pr
       },
       {
         tenant: 'admin',
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
         detail: {
           operationId: 'customerDelete',

@@ -130,5 +130,4 @@ export const WebhookDelivery = t.Object(
   { title: 'WebhookDelivery' },
 )
 export const WebhookDeliveryPage = paged(WebhookDelivery, 'WebhookDeliveryPage')
-export const WebhookId = t.Object({ id: Uuid })
 export const DeliveryIds = t.Object({ id: Uuid, deliveryId: Uuid })

@@ -12,12 +12,12 @@ import {
   WebhookDelivery,
   WebhookDeliveryPage,
   WebhookEventTypes,
-  WebhookId,
   WebhookList,
   WebhookPatch,
   WebhookWithSecret,
 } from './model'
 import type { WebhookService } from './service'
+import { IdParam } from '../../platform/params'
 
 const ADMINS = 'Ecosystem admins and owners.'
 const EVENT_TYPES = {
@@ -65,13 +65,13 @@ export function integrationRoutes(deps: Deps, webhooks: WebhookService, users: P
     )
     .get('/webhooks/:id', ({ tenant, params }) => webhooks.get(tenant, params.id), {
       tenant: 'admin',
-      params: WebhookId,
+      params: IdParam,
       response: { 200: Webhook, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'integrationsWebhooksGet', summary: 'One endpoint (never its secret)', description: ADMINS },
     })
     .patch('/webhooks/:id', ({ tenant, params, body }) => webhooks.update(tenant, params.id, body), {
       tenant: 'admin',
-      params: WebhookId,
+      params: IdParam,
       body: WebhookPatch,
       response: { 200: Webhook, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'integrationsWebhooksUpdate', summary: 'Change an endpoint', description: ADMINS },
@@ -84,14 +84,14 @@ export function integrationRoutes(deps: Deps, webhooks: WebhookService, users: P
       },
       {
         tenant: 'admin',
-        params: WebhookId,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted, with its deliveries' }), ...errors(400, 401, 403, 404) },
         detail: { operationId: 'integrationsWebhooksDelete', summary: 'Delete an endpoint', description: ADMINS },
       },
     )
     .post('/webhooks/:id/rotate-secret', ({ tenant, params }) => webhooks.rotate(tenant, params.id), {
       tenant: 'admin',
-      params: WebhookId,
+      params: IdParam,
       response: { 200: WebhookWithSecret, ...errors(400, 401, 403, 404) },
       detail: {
         operationId: 'integrationsWebhooksRotateSecret',
@@ -101,7 +101,7 @@ export function integrationRoutes(deps: Deps, webhooks: WebhookService, users: P
     })
     .post('/webhooks/:id/test', ({ tenant, params }) => webhooks.test(tenant, params.id), {
       tenant: 'admin',
-      params: WebhookId,
+      params: IdParam,
       response: { 200: WebhookDelivery, ...errors(400, 401, 403, 404) },
       detail: {
         operationId: 'integrationsWebhooksTest',
@@ -111,7 +111,7 @@ export function integrationRoutes(deps: Deps, webhooks: WebhookService, users: P
     })
     .get('/webhooks/:id/deliveries', ({ tenant, params, query }) => webhooks.deliveries(tenant, params.id, pageParams(query)), {
       tenant: 'admin',
-      params: WebhookId,
+      params: IdParam,
       query: PageQuery,
       response: { 200: WebhookDeliveryPage, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'integrationsWebhooksDeliveries', summary: 'Deliveries to this endpoint, newest first', description: ADMINS },

@@ -2,7 +2,6 @@ import { t } from 'elysia'
 import { Timestamp } from '../../platform/crud/model'
 import { paged } from '../../platform/paging'
 
-export const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 const Uuid = t.String({ format: 'uuid' })
 
 const Subject = t.String({ minLength: 1, maxLength: 998, pattern: '^[^\\r\\n]+$', description: 'One line (a header); `{{variable}}` values are folded onto it' })

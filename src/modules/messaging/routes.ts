@@ -6,7 +6,6 @@ import { pageParams, PageQuery } from '../../platform/paging'
 import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import {
   EmailSend,
-  Id,
   LogQuery,
   MessagingLogPage,
   MessagingPreview,
@@ -21,6 +20,7 @@ import {
   TemplatePatch,
 } from './model'
 import type { MessagingService } from './service'
+import { IdParam } from '../../platform/params'
 
 const ADMINS = 'Ecosystem admins and owners.'
 const SEND =
@@ -55,13 +55,13 @@ export function messagingRoutes(deps: Deps, messaging: MessagingService, users: 
     )
     .get('/templates/:id', ({ tenant, params }) => messaging.getTemplate(tenant, params.id), {
       tenant: 'admin',
-      params: Id,
+      params: IdParam,
       response: { 200: MessagingTemplate, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'messagingTemplatesGet', summary: 'One template', description: ADMINS },
     })
     .patch('/templates/:id', ({ tenant, params, body }) => messaging.updateTemplate(tenant, params.id, body), {
       tenant: 'admin',
-      params: Id,
+      params: IdParam,
       body: TemplatePatch,
       response: { 200: MessagingTemplate, ...errors(400, 401, 403, 404, 409) },
       detail: { operationId: 'messagingTemplatesUpdate', summary: 'Change a template', description: `\`smsBody: null\` removes the SMS text. ${ADMINS}` },
@@ -74,14 +74,14 @@ export function messagingRoutes(deps: Deps, messaging: MessagingService, users: 
       },
       {
         tenant: 'admin',
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
         detail: { operationId: 'messagingTemplatesDelete', summary: 'Delete a template', description: `Log entries keep its id. ${ADMINS}` },
       },
     )
     .post('/templates/:id/preview', ({ tenant, params, body }) => messaging.preview(tenant, params.id, body.variables ?? {}), {
       tenant: 'admin',
-      params: Id,
+      params: IdParam,
       body: PreviewBody,
       response: { 200: MessagingPreview, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'messagingTemplatesPreview', summary: 'Render a template without sending it', description: `400 \`missing_variable\` names a placeholder without a value. ${ADMINS}` },

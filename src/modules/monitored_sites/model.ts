@@ -66,4 +66,3 @@ export const SiteCheck = t.Object(
   { title: 'MonitoredSiteCheck' },
 )
 export const SiteCheckPage = paged(SiteCheck, 'MonitoredSiteCheckPage')
-export const SiteId = t.Object({ id: t.String({ format: 'uuid' }) })

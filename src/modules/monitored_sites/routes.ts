@@ -4,8 +4,9 @@ import { authGuard, type PrincipalSource } from '../../platform/auth'
 import { errors } from '../../platform/errors'
 import { pageParams, PageQuery } from '../../platform/paging'
 import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
-import { MonitoredSite, MonitoredSiteDetail, MonitoredSitePage, SiteCheck, SiteCheckPage, SiteCreate, SiteId, SitePatch } from './model'
+import { MonitoredSite, MonitoredSiteDetail, MonitoredSitePage, SiteCheck, SiteCheckPage, SiteCreate, SitePatch } from './model'
 import type { MonitoredSites } from './service'
+import { IdParam } from '../../platform/params'
 
 const ADMINS = 'Ecosystem admins and owners.'
 
@@ -40,13 +41,13 @@ export function monitoredSiteRoutes(deps: Deps, monitor: MonitoredSites, users: 
     )
     .get('/:id', ({ tenant, params }) => monitor.get(tenant, params.id), {
       tenant: 'admin',
-      params: SiteId,
+      params: IdParam,
       response: { 200: MonitoredSiteDetail, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'monitoredSitesGet', summary: 'One site, with uptime % and p95 latency over 24 h, 7 and 30 days', description: ADMINS },
     })
     .patch('/:id', ({ tenant, params, body }) => monitor.update(tenant, params.id, body), {
       tenant: 'admin',
-      params: SiteId,
+      params: IdParam,
       body: SitePatch,
       response: { 200: MonitoredSite, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'monitoredSitesUpdate', summary: 'Change a site', description: ADMINS },
@@ -59,21 +60,21 @@ export function monitoredSiteRoutes(deps: Deps, monitor: MonitoredSites, users: 
       },
       {
         tenant: 'admin',
-        params: SiteId,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted, with its checks' }), ...errors(400, 401, 403, 404) },
         detail: { operationId: 'monitoredSitesDelete', summary: 'Stop watching a site', description: ADMINS },
       },
     )
     .get('/:id/checks', ({ tenant, params, query }) => monitor.checks(tenant, params.id, pageParams(query)), {
       tenant: 'admin',
-      params: SiteId,
+      params: IdParam,
       query: PageQuery,
       response: { 200: SiteCheckPage, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'monitoredSitesChecks', summary: 'Checks of a site, newest first (kept 31 days)', description: ADMINS },
     })
     .post('/:id/check', ({ tenant, params }) => monitor.checkNow(tenant, params.id), {
       tenant: 'admin',
-      params: SiteId,
+      params: IdParam,
       response: { 200: SiteCheck, ...errors(400, 401, 403, 404) },
       detail: {
         operationId: 'monitoredSitesCheckNow',

@@ -6,6 +6,7 @@ import { pageParams, PageQuery } from '../../platform/paging'
 import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { Announcement, CategoryName, Notification, NotificationPage, NotificationPreference } from './model'
 import { type NotificationService, UNSUBSCRIBE_PATH } from './service'
+import { IdParam } from '../../platform/params'
 
 const OWN = 'The calling customer’s own (a team member acts through its own customer record).'
 const Token = t.Object({ token: t.String({ minLength: 1, maxLength: 300 }) })
@@ -67,7 +68,7 @@ export function notificationRoutes(deps: Deps, notifications: NotificationServic
     )
     .post('/:id/read', ({ tenant, params }) => notifications.markRead(tenant, params.id), {
       tenant: 'customer',
-      params: t.Object({ id: t.String({ format: 'uuid' }) }),
+      params: IdParam,
       response: { 200: Notification, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'notificationsRead', summary: 'Mark a notification read', description: OWN },
     })

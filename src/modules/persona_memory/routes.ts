@@ -15,8 +15,8 @@ import {
   RecallBody,
 } from './model'
 import type { PersonaMemoryService } from './service'
+import { IdParam } from '../../platform/params'
 
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 const WHO =
   'With a customer token, or an account credential and X-Ecosystem-Id (a team member acts as its own customer). ' +
   'A caller sees its own `user` memories and the persona\'s global (`persona`) ones; only ecosystem admins (admin or owner) change global ones (403 otherwise).'
@@ -52,13 +52,13 @@ export function personaMemoryRoutes(deps: Deps, service: PersonaMemoryService, u
     })
     .get('/memories/:id', ({ tenant, params }) => service.get(tenant, params.id), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       response: { 200: PersonaMemory, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'personaMemoryGet', summary: 'One memory', description: WHO },
     })
     .patch('/memories/:id', ({ tenant, params, body }) => service.update(tenant, params.id, body), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       body: MemoryPatch,
       response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
       detail: {
@@ -75,20 +75,20 @@ export function personaMemoryRoutes(deps: Deps, service: PersonaMemoryService, u
       },
       {
         tenant: 'customer',
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
         detail: { operationId: 'personaMemoryDelete', summary: 'Delete a memory (soft delete)', description: `It sets \`deletedAt\`; the memory is then gone from every read and recall. ${WHO}` },
       },
     )
     .post('/memories/:id/archive', ({ tenant, params }) => service.archive(tenant, params.id), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
       detail: { operationId: 'personaMemoryArchive', summary: 'Archive a memory (no longer recalled)', description: `\`active\` → \`archived\`; 409 \`not_active\` otherwise. ${TRANSITIONS} ${WHO}` },
     })
     .post('/memories/:id/restore', ({ tenant, params }) => service.restore(tenant, params.id), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
       detail: {
         operationId: 'personaMemoryRestore',

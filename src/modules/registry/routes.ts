@@ -17,8 +17,8 @@ import {
   RegistryProvisionedOrganization,
 } from './model'
 import type { RegistryService } from './service'
+import { IdParam } from '../../platform/params'
 
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 
 export function registryRoutes(registry: RegistryService, ids: IdentifierService, principals: PrincipalSource) {
   return new Elysia({ name: 'registry', prefix: '/registry', detail: { tags: ['registry'] } })
@@ -42,7 +42,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     })
     .get('/organizations/:id', ({ principal, params }) => registry.getOrganization(principal.userId, params.id), {
       auth: true,
-      params: Id,
+      params: IdParam,
       response: { 200: RegistryOrganization, ...errors(400, 401, 404) },
       detail: { operationId: 'registryGetOrganization', summary: 'One organization (members only; 404 otherwise)' },
     })
@@ -58,7 +58,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     })
     .patch('/namespaces/:id', ({ principal, params, body }) => registry.namespaces.update(principal.userId, params.id, body), {
       auth: true,
-      params: Id,
+      params: IdParam,
       body: NamespacePatch,
       response: { 200: RegistryNamespaceUpdate, ...errors(400, 401, 403, 404, 409) },
       detail: {
@@ -81,13 +81,13 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     })
     .get('/ecosystems/:id', ({ principal, params }) => registry.getEcosystem(principal.userId, params.id), {
       auth: true,
-      params: Id,
+      params: IdParam,
       response: { 200: RegistryEcosystem, ...errors(400, 401, 404) },
       detail: { operationId: 'registryGetEcosystem', summary: 'One ecosystem (members of its organization only)' },
     })
     .patch('/ecosystems/:id', ({ principal, params, body }) => registry.updateEcosystem(principal.userId, params.id, body), {
       auth: true,
-      params: Id,
+      params: IdParam,
       body: EcosystemPatch,
       response: { 200: RegistryEcosystem, ...errors(400, 401, 403, 404, 409) },
       detail: { operationId: 'registryUpdateEcosystem', summary: 'Rename an ecosystem (admin or owner)' },
@@ -100,7 +100,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       },
       {
         auth: true,
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
         detail: {
           operationId: 'registryDeleteEcosystem',

@@ -6,6 +6,7 @@ import { MEDIA_TYPE } from '../../platform/openapi'
 import { pageParams, PageQuery, paged } from '../../platform/paging'
 import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import type { FeedService } from './feed'
+import { IdParam } from '../../platform/params'
 
 const Nullable = (description?: string) => t.Optional(t.Union([t.String(), t.Null()], description ? { description } : {}))
 export const SiteFeedItem = t.Object(
@@ -83,7 +84,7 @@ export function feedRoutes(deps: Deps, feed: FeedService, users: PrincipalSource
     )
     .post('/:id/read', ({ tenant, params }) => feed.markRead(tenant, params.id), {
       tenant: 'customer',
-      params: t.Object({ id: t.String({ format: 'uuid' }) }),
+      params: IdParam,
       response: { 200: SiteFeedItem, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'siteFeedRead', summary: 'Mark an item read', description: OWN },
     })

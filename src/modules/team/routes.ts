@@ -4,8 +4,8 @@ import { errors } from '../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import { MemberAdd, MemberPatch, TeamMember } from './model'
 import type { TeamService } from './service'
+import { IdParam } from '../../platform/params'
 
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 
 export function teamRoutes(team: TeamService, principals: PrincipalSource) {
   return new Elysia({ name: 'team', prefix: '/team', detail: { tags: ['team'] } })
@@ -28,7 +28,7 @@ export function teamRoutes(team: TeamService, principals: PrincipalSource) {
     })
     .patch('/members/:id', ({ principal, params, body }) => team.changeRole(principal.userId, params.id, body.role), {
       auth: true,
-      params: Id,
+      params: IdParam,
       body: MemberPatch,
       response: { 200: TeamMember, ...errors(400, 401, 403, 404, 409) },
       detail: {
@@ -45,7 +45,7 @@ export function teamRoutes(team: TeamService, principals: PrincipalSource) {
       },
       {
         auth: true,
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Removed' }), ...errors(400, 401, 403, 404, 409) },
         detail: {
           operationId: 'teamRemoveMember',

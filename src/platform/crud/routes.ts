@@ -5,6 +5,7 @@ import { MAX_PAGE, paged } from '../paging'
 import { tenancyGuard, type TenantLevel } from '../tenancy'
 import { parseListQuery, rawQuery } from './query'
 import type { Access, ResourceService, ResourceSpec } from './resource'
+import { IdParam } from '../params'
 
 type GuardDeps = Parameters<typeof tenancyGuard>[0]
 
@@ -32,7 +33,6 @@ const ListQuery = t.Object(
   },
   { additionalProperties: true },
 )
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
 
@@ -92,13 +92,13 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
     })
     .get(`/${spec.resource}/:id`, ({ tenant, params }) => service.get(tenant, params.id) as Promise<Static<Row>>, {
       tenant,
-      params: Id,
+      params: IdParam,
       response: { 200: spec.row, ...errors(400, 401, 403, 404) },
       detail: { operationId: `${name}Get`, summary: `One of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} Unknown or foreign ids are 404.` },
     })
     .patch(`/${spec.resource}/:id`, ({ tenant, params, body }) => service.update(tenant, params.id, body as Record<string, unknown>) as Promise<Static<Row>>, {
       tenant,
-      params: Id,
+      params: IdParam,
       body: spec.patch,
       transform: onlyWritable(Object.keys(spec.patch.properties)),
       response: { 200: spec.row, ...errors(400, 401, 403, 404) },
@@ -112,7 +112,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
       },
       {
         tenant,
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
         detail: { operationId: `${name}Delete`, summary: `Delete one of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} ${deletes}` },
       },

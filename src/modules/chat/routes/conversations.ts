@@ -6,8 +6,8 @@ import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import { ChatConversation, ChatConversationCreate, ChatConversationDetail, ChatConversationRename, ChatMessage, ChatMessageEdit } from '../model'
 import type { ChatService } from '../service'
+import { IdParam } from '../../../platform/params'
 
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 const MessageId = t.Object({ id: t.String({ format: 'uuid' }), messageId: t.String({ format: 'uuid' }) })
 export const CUSTOMER =
   "The caller's own conversations: a customer token, or an account member with X-Ecosystem-Id (acting as its own customer record)."
@@ -34,7 +34,7 @@ export function conversationRoutes(deps: Deps, chat: ChatService, users: Princip
     })
     .get('/:id', ({ tenant, params }) => chat.detail(tenant, params.id), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       response: { 200: ChatConversationDetail, ...errors(400, 401, 403, 404) },
       detail: {
         operationId: 'chatGetConversation',
@@ -44,7 +44,7 @@ export function conversationRoutes(deps: Deps, chat: ChatService, users: Princip
     })
     .patch('/:id', ({ tenant, params, body }) => chat.rename(tenant, params.id, body.title), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       body: ChatConversationRename,
       response: { 200: ChatConversation, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'chatRenameConversation', summary: 'Rename a conversation', description: CUSTOMER },
@@ -57,7 +57,7 @@ export function conversationRoutes(deps: Deps, chat: ChatService, users: Princip
       },
       {
         tenant: 'customer',
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted with its messages' }), ...errors(400, 401, 403, 404) },
         detail: { operationId: 'chatDeleteConversation', summary: 'Delete a conversation', description: CUSTOMER },
       },

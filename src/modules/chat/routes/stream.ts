@@ -6,8 +6,8 @@ import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import { type ChatEvent, ChatSendMessage, ChatStreamEvent } from '../model'
 import type { ChatService } from '../service'
 import { CUSTOMER } from './conversations'
+import { IdParam } from '../../../platform/params'
 
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 
 const STREAM = `Answers 200 \`text/event-stream\`: \`open\` (conversationId, userMessageId, assistantMessageId), then \`token\` (text) and \`tool_call_started\` / \`tool_call_completed\` around each tool call, then \`done\`; or \`error\` (message) when the model service fails or times out (CHAT_TIMEOUT_SECONDS), the HTTP status staying 200. Refusals before the stream starts are ordinary JSON errors. A client that disconnects stops the model request; the text so far is kept as a \`partial\` reply.`
 
@@ -26,7 +26,7 @@ export function streamRoutes(deps: Deps, chat: ChatService, users: PrincipalSour
       yield* relay(await chat.send(tenant, params.id, body, request.signal), set)
     }, {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       body: ChatSendMessage,
       response: { 200: ChatStreamEvent, ...errors(400, 401, 403, 404, 409) },
       detail: {
@@ -39,7 +39,7 @@ export function streamRoutes(deps: Deps, chat: ChatService, users: PrincipalSour
       yield* relay(await chat.regenerate(tenant, params.id, request.signal), set)
     }, {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       response: { 200: ChatStreamEvent, ...errors(400, 401, 403, 404, 409) },
       detail: {
         operationId: 'chatRegenerate',

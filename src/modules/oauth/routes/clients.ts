@@ -4,8 +4,8 @@ import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { CreateClientBody, OAuthClient, OAuthClientCreated, UpdateClientBody } from '../model'
 import type { OAuthService } from '../service'
+import { IdParam } from '../../../platform/params'
 
-const IdParams = t.Object({ id: t.String({ format: 'uuid' }) })
 
 /** Client applications, managed by the account that registered them (account credentials only). */
 export function clientRoutes(oauth: OAuthService, principals: PrincipalSource) {
@@ -31,13 +31,13 @@ export function clientRoutes(oauth: OAuthService, principals: PrincipalSource) {
     })
     .get('/:id', ({ principal, params }) => clients.get(principal.userId, params.id), {
       auth: true,
-      params: IdParams,
+      params: IdParam,
       response: { 200: OAuthClient, ...errors(400, 401, 404) },
       detail: { operationId: 'oauthGetClient', summary: 'One of the caller’s client applications' },
     })
     .patch('/:id', ({ principal, params, body }) => clients.update(principal.userId, params.id, body), {
       auth: true,
-      params: IdParams,
+      params: IdParam,
       body: UpdateClientBody,
       response: { 200: OAuthClient, ...errors(400, 401, 404) },
       detail: {
@@ -54,14 +54,14 @@ export function clientRoutes(oauth: OAuthService, principals: PrincipalSource) {
       },
       {
         auth: true,
-        params: IdParams,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted, with every grant and token issued to it' }), ...errors(400, 401, 404) },
         detail: { operationId: 'oauthDeleteClient', summary: 'Delete a client application and end all its grants' },
       },
     )
     .post('/:id/secret', ({ principal, params }) => clients.rotateSecret(principal.userId, params.id), {
       auth: true,
-      params: IdParams,
+      params: IdParam,
       response: { 200: OAuthClientCreated, ...errors(400, 401, 404) },
       detail: {
         operationId: 'oauthRotateClientSecret',

@@ -4,6 +4,7 @@ import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { OAuthGrant } from '../model'
 import type { OAuthService } from '../service'
+import { IdParam } from '../../../platform/params'
 
 /** The applications a user has authorized (account credentials only). */
 export function grantRoutes(oauth: OAuthService, principals: PrincipalSource) {
@@ -23,7 +24,7 @@ export function grantRoutes(oauth: OAuthService, principals: PrincipalSource) {
       },
       {
         auth: true,
-        params: t.Object({ id: t.String({ format: 'uuid' }) }),
+        params: IdParam,
         response: { 204: t.Void({ description: 'Revoked' }), ...errors(400, 401, 404) },
         detail: {
           operationId: 'oauthRevokeGrant',

@@ -6,8 +6,8 @@ import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import { Persona, PersonaCreate, PersonaPatch } from '../model'
 import type { PersonaArea } from '../service'
+import { IdParam } from '../../../platform/params'
 
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 const ADMIN = 'Needs the admin or owner role in the ecosystem (X-Ecosystem-Id).'
 const MEMBER = 'Any team member of the ecosystem (X-Ecosystem-Id) may read personas, whatever their visibility.'
 
@@ -34,13 +34,13 @@ export function personaRoutes(deps: Deps, area: PersonaArea, users: PrincipalSou
     })
     .get('/:id', ({ tenant, params }) => personas.get(tenant, params.id), {
       tenant: 'member',
-      params: Id,
+      params: IdParam,
       response: { 200: Persona, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'personaGet', summary: 'One persona', description: MEMBER },
     })
     .patch('/:id', ({ tenant, params, body }) => personas.update(tenant, params.id, body), {
       tenant: 'admin',
-      params: Id,
+      params: IdParam,
       body: PersonaPatch,
       response: { 200: Persona, ...errors(400, 401, 403, 404, 409) },
       detail: { operationId: 'personaUpdate', summary: 'Change a persona', description: `409 \`slug_taken\`; 404 \`service_not_found\`. ${ADMIN}` },
@@ -53,7 +53,7 @@ export function personaRoutes(deps: Deps, area: PersonaArea, users: PrincipalSou
       },
       {
         tenant: 'admin',
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
         detail: {
           operationId: 'personaDelete',

@@ -7,8 +7,8 @@ import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import { PersonaService, PersonaServiceCreate, PersonaServicePatch, PersonaServiceTemplate } from '../model'
 import type { PersonaArea } from '../service'
 import { SERVICE_TEMPLATES } from '../templates'
+import { IdParam } from '../../../platform/params'
 
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 const ADMIN = 'Needs the admin or owner role in the ecosystem (X-Ecosystem-Id). The API key is stored encrypted and shown only as `hasApiKey`.'
 const NOT_ALLOWED =
   '400 `base_url_not_allowed` when the host is an IP address the server may not reach for persona services: loopback, private (RFC 1918), carrier-grade NAT, unique-local and other non-public addresses unless the operator set PERSONA_SERVICE_PRIVATE_ADDRESSES=allow; link-local, cloud-metadata, multicast and reserved addresses always. Host names are checked when the service is called.'
@@ -44,13 +44,13 @@ export function serviceRoutes(deps: Deps, area: PersonaArea, users: PrincipalSou
     })
     .get('/services/:id', ({ tenant, params }) => services.get(tenant, params.id), {
       tenant: 'admin',
-      params: Id,
+      params: IdParam,
       response: { 200: PersonaService, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'personaServiceGet', summary: 'One persona service', description: ADMIN },
     })
     .patch('/services/:id', ({ tenant, params, body }) => services.update(tenant, params.id, body), {
       tenant: 'admin',
-      params: Id,
+      params: IdParam,
       body: PersonaServicePatch,
       response: { 200: PersonaService, ...errors(400, 401, 403, 404) },
       detail: {
@@ -67,14 +67,14 @@ export function serviceRoutes(deps: Deps, area: PersonaArea, users: PrincipalSou
       },
       {
         tenant: 'admin',
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
         detail: { operationId: 'personaServiceDelete', summary: 'Delete a persona service', description: `Personas that used it fall back to the default service. ${ADMIN}` },
       },
     )
     .post('/services/:id/connect', ({ tenant, params }) => services.connect(tenant, params.id), {
       tenant: 'admin',
-      params: Id,
+      params: IdParam,
       response: { 200: PersonaService, ...errors(400, 401, 403, 404) },
       detail: {
         operationId: 'personaServiceConnect',

@@ -16,8 +16,8 @@ import {
   UploadBody,
 } from '../model'
 import type { StorageService } from '../service'
+import { IdParam } from '../../../platform/params'
 
-const Id = t.Object({ id: t.String({ format: 'uuid' }) })
 const WHO =
   'The caller is the customer of a customer token, or an account member acting with X-Ecosystem-Id (its own customer record). Attachments are private to that customer.'
 
@@ -50,7 +50,7 @@ export function attachmentRoutes(deps: Deps, storage: StorageService, users: Pri
     )
     .post('/attachments/:id/complete', async ({ tenant, params }) => ({ attachment: await attachments.complete(tenant, params.id) }), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       response: { 200: StorageAttachmentEnvelope, 413: StorageQuotaExceeded, ...errors(400, 401, 403, 404, 409) },
       detail: {
         operationId: 'storageAttachmentComplete',
@@ -69,13 +69,13 @@ export function attachmentRoutes(deps: Deps, storage: StorageService, users: Pri
     })
     .get('/attachments/:id', async ({ tenant, params }) => ({ attachment: await attachments.get(tenant, params.id) }), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       response: { 200: StorageAttachmentEnvelope, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'storageAttachmentGet', summary: 'One attachment', description: WHO },
     })
     .patch('/attachments/:id', async ({ tenant, params, body }) => ({ attachment: await attachments.update(tenant, params.id, body) }), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       body: AttachmentPatch,
       response: { 200: StorageAttachmentEnvelope, ...errors(400, 401, 403, 404) },
       detail: {
@@ -92,7 +92,7 @@ export function attachmentRoutes(deps: Deps, storage: StorageService, users: Pri
       },
       {
         tenant: 'customer',
-        params: Id,
+        params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
         detail: {
           operationId: 'storageAttachmentDelete',
@@ -103,7 +103,7 @@ export function attachmentRoutes(deps: Deps, storage: StorageService, users: Pri
     )
     .get('/attachments/:id/download', ({ tenant, params }) => attachments.download(tenant, params.id), {
       tenant: 'customer',
-      params: Id,
+      params: IdParam,
       response: { 200: StorageDownload, ...errors(400, 401, 403, 404, 409) },
       detail: {
         operationId: 'storageAttachmentDownload',
