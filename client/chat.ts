@@ -1,6 +1,6 @@
 import type { ChatEvent } from '../src/modules/chat/model'
 import { apiError, type ApiError } from './errors'
-import type { Api } from './index'
+import type { Api } from './api'
 
 export type { ChatEvent } from '../src/modules/chat/model'
 

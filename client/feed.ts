@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import type { SiteFeedItem } from '../src/modules/site/feed-routes'
 import { stream, type StreamOptions } from './chat'
-import type { Api } from './index'
+import type { Api } from './api'
 
 export type FeedItem = Static<typeof SiteFeedItem>
 /** A frame of the feed stream: a new item (with the `id` to resume from), or a keep-alive ping. */

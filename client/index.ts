@@ -1,5 +1,6 @@
 import { treaty, type Treaty } from '@elysiajs/eden'
 import type { App } from '../src/app'
+import type { Api } from './api'
 import { chatClient } from './chat'
 import { feedClient } from './feed'
 import { authorizedFetch, type FetchLike } from './fetcher'
@@ -7,15 +8,13 @@ import { Session } from './session'
 import type { Tokens } from './tokens'
 import { upload, type UploadOptions } from './upload'
 
+export type { Api } from './api'
 export type { FetchLike } from './fetcher'
 export { apiError, type ApiError } from './errors'
 export { ChatRequestError, type ChatEvent, type StreamOptions } from './chat'
 export type { FeedEvent, FeedItem } from './feed'
 export type { Tokens } from './tokens'
 export type { Attachment, UploadOptions, UploadResult } from './upload'
-
-/** The typed API: every route of the server, e.g. `api.auth.me.get()` → `{ data, error, status }`. */
-export type Api = Treaty.Create<App>
 
 export interface ClientOptions {
   /** Where the API lives: `https://api.example.com`, or a same-origin path such as `/api`. */

@@ -1,6 +1,6 @@
 import { apiError, errorCode, type ApiError } from './errors'
 import type { FetchLike } from './fetcher'
-import type { Api } from './index'
+import type { Api } from './api'
 
 type Presigned = NonNullable<Awaited<ReturnType<Api['storage']['uploads']['post']>>['data']>
 export type Attachment = Presigned['attachment']

@@ -1,4 +1,4 @@
-import { type ChatModel, type LlmEvent, type LlmModelInfo, type LlmRequest, LlmError } from './index'
+import { type ChatModel, type LlmEvent, type LlmModelInfo, type LlmRequest, LlmError } from './types'
 
 export const DEV_MODEL = 'dev'
 

@@ -1,7 +1,7 @@
 import OpenAI from 'openai'
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { type Fetch, OutboundRefused } from '../../platform/outbound'
-import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, LlmError } from './index'
+import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, LlmError } from './types'
 
 
 /**
