@@ -155,7 +155,7 @@ export class RotatingSessions {
   private readonly rotation: ReturnType<typeof prepareRotation>
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db' | 'database' | 'logger' | 'now' | 'tokens'>,
     private readonly tables: SessionTables,
     private readonly options: RotatingSessionsOptions,
   ) {
