@@ -1,4 +1,7 @@
 import { t, type TSchema } from 'elysia'
+import { count, type SQL } from 'drizzle-orm'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
+import type { Db } from './db'
 
 /** Deeper pages cost a scan of every row before them; narrow the list with its filters instead. */
 export const MAX_PAGE = 10_000
@@ -29,4 +32,23 @@ export function paged<T extends TSchema>(item: T, title: string) {
 
 export function pageOf<T>(items: T[], total: number, params: PageParams) {
   return { items, total, page: params.page, pageSize: params.pageSize }
+}
+
+/**
+ * One page of a table's rows that match `where`, in `orderBy` order, with the count of all that
+ * match: the two queries run together. For lists that read one table; joins write their own.
+ */
+export async function listPage<T extends PgTable, V>(
+  db: Db,
+  table: T,
+  where: SQL | undefined,
+  orderBy: (PgColumn | SQL)[],
+  page: PageParams,
+  view: (row: T['$inferSelect']) => V,
+) {
+  const [rows, [total]] = await Promise.all([
+    db.select().from(table as PgTable).where(where).orderBy(...orderBy).limit(page.pageSize).offset(page.offset),
+    db.select({ n: count() }).from(table as PgTable).where(where),
+  ])
+  return pageOf((rows as T['$inferSelect'][]).map(view), total?.n ?? 0, page)
 }

@@ -1,9 +1,9 @@
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { randomToken, sha256Hex } from '../../platform/crypto'
 import { AppError } from '../../platform/errors'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import { apiTokens } from './schema'
 
 export const API_TOKEN_PREFIX = 'eco_'
@@ -30,11 +30,7 @@ export class ApiTokens {
 
   async list(principal: Principal, page: PageParams) {
     const where = eq(apiTokens.userId, principal.userId)
-    const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(apiTokens).where(where).orderBy(desc(apiTokens.createdAt), desc(apiTokens.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(apiTokens).where(where),
-    ])
-    return pageOf(rows.map(view), count!.n, page)
+    return listPage(this.deps.db, apiTokens, where, [desc(apiTokens.createdAt), desc(apiTokens.id)], page, view)
   }
 
   async remove(principal: Principal, id: string): Promise<void> {

@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gt, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { type Listener, Listeners } from '../../platform/listeners'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { PersonaArea } from '../persona/service'
 import { type ConversationRow, conversationView, messageColumns, type MessageRow, messageView } from './history'
@@ -70,11 +70,7 @@ export class ChatService {
 
   async list(tenant: Tenant, page: PageParams) {
     const where = this.mine(tenant)
-    const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(conversations).where(where).orderBy(desc(conversations.createdAt), desc(conversations.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(conversations).where(where),
-    ])
-    return pageOf(rows.map(conversationView), count!.n, page)
+    return listPage(this.deps.db, conversations, where, [desc(conversations.createdAt), desc(conversations.id)], page, conversationView)
   }
 
   async detail(tenant: Tenant, id: string) {

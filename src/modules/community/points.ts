@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import { customers } from '../customer/schema'
 import type { FeedWriter } from '../site/feed'
 import { badges, type Criteria, levels, memberStats, pointBoards, pointRules, points, pointTotals, userBadges } from './schema'
@@ -121,11 +121,7 @@ export class PointsLedger {
 
   async history(ecosystemId: string, customerId: string, page: PageParams) {
     const where = and(eq(points.ecosystemId, ecosystemId), eq(points.customerId, customerId))
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(points).where(where).orderBy(desc(points.createdAt), desc(points.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(points).where(where),
-    ])
-    return pageOf(rows.map(pointsView), total?.n ?? 0, page)
+    return listPage(this.deps.db, points, where, [desc(points.createdAt), desc(points.id)], page, pointsView)
   }
 
   async levels(db: Db, ecosystemId: string) {

@@ -1,9 +1,9 @@
-import { and, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm'
+import { and, desc, eq, ilike, inArray, or } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { type Listener, Listeners } from '../../platform/listeners'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import { RotatingSessions } from '../../platform/sessions'
 import type { Tenant, TenancySource } from '../../platform/tenancy'
 import type { RegistryService } from '../registry/service'
@@ -142,11 +142,7 @@ export class CustomerService implements TenancySource {
     const scope = eq(customers.ecosystemId, tenant.ecosystemId)
     const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
     const where = pattern ? and(scope, or(ilike(customers.email, pattern), ilike(customers.externalId, pattern), ilike(customers.name, pattern))) : scope
-    const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(customers).where(where).orderBy(desc(customers.createdAt), desc(customers.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(customers).where(where),
-    ])
-    return pageOf(rows.map(customerView), count!.n, page)
+    return listPage(this.deps.db, customers, where, [desc(customers.createdAt), desc(customers.id)], page, customerView)
   }
 
   async get(tenant: Tenant, id: string) {

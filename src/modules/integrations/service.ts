@@ -1,12 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { hostAddress } from '../../platform/ip-ranges'
 import { guardedFetch, OutboundRefused, tenantUrl } from '../../platform/outbound'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { EVENTS, type EventType } from './model'
 import type { AdminAlerts } from '../site/admin-alerts'
@@ -153,11 +153,7 @@ export class WebhookService implements EventSink {
   async deliveries(tenant: Tenant, id: string, page: PageParams) {
     await this.webhook(tenant, id)
     const where = eq(deliveries.webhookId, id)
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(deliveries).where(where).orderBy(desc(deliveries.createdAt), desc(deliveries.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(deliveries).where(where),
-    ])
-    return pageOf(rows.map(deliveryView), total?.n ?? 0, page)
+    return listPage(this.deps.db, deliveries, where, [desc(deliveries.createdAt), desc(deliveries.id)], page, deliveryView)
   }
 
   /** Sends a delivery again (a new round of attempts), whatever its state. */

@@ -1,9 +1,9 @@
-import { and, count, desc, eq, gte, isNull, lt, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gte, isNull, lt, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { type Listener, Listeners } from '../../platform/listeners'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import type { SiteServices } from '../site/service'
@@ -137,11 +137,7 @@ export class MessagingService {
 
   async listTemplates(tenant: Tenant, page: PageParams) {
     const where = eq(templates.ecosystemId, tenant.ecosystemId)
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(templates).where(where).orderBy(templates.name).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(templates).where(where),
-    ])
-    return pageOf(rows.map(templateView), total?.n ?? 0, page)
+    return listPage(this.deps.db, templates, where, [templates.name], page, templateView)
   }
 
   async getTemplate(tenant: Tenant, id: string) {
@@ -195,21 +191,13 @@ export class MessagingService {
 
   async log(tenant: Tenant, filter: LogFilter, page: PageParams) {
     const where = and(eq(sendLog.ecosystemId, tenant.ecosystemId), isNull(sendLog.deletedAt), ...logConditions(filter))
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(sendLog).where(where).orderBy(desc(sendLog.createdAt), desc(sendLog.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(sendLog).where(where),
-    ])
-    return pageOf(rows.map(logView), total?.n ?? 0, page)
+    return listPage(this.deps.db, sendLog, where, [desc(sendLog.createdAt), desc(sendLog.id)], page, logView)
   }
 
   /** The local outbox of an ecosystem, or with `null` the instance's own (account e-mails). */
   async outbox(ecosystemId: string | null, page: PageParams) {
     const where = ecosystemId === null ? isNull(outbox.ecosystemId) : eq(outbox.ecosystemId, ecosystemId)
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(outbox).where(where).orderBy(desc(outbox.createdAt), desc(outbox.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(outbox).where(where),
-    ])
-    return pageOf(rows.map(outboxView), total?.n ?? 0, page)
+    return listPage(this.deps.db, outbox, where, [desc(outbox.createdAt), desc(outbox.id)], page, outboxView)
   }
 
   // ---- sends

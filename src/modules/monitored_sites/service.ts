@@ -3,7 +3,7 @@ import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { tenantUrl } from '../../platform/outbound'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { EventSink } from '../integrations/service'
 import type { AdminAlerts } from '../site/admin-alerts'
@@ -89,11 +89,7 @@ export class MonitoredSites {
 
   async list(tenant: Tenant, page: PageParams) {
     const where = eq(sites.ecosystemId, tenant.ecosystemId)
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(sites).where(where).orderBy(asc(sites.createdAt), asc(sites.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(sites).where(where),
-    ])
-    return pageOf(rows.map(siteView), total?.n ?? 0, page)
+    return listPage(this.deps.db, sites, where, [asc(sites.createdAt), asc(sites.id)], page, siteView)
   }
 
   /** One site with its uptime and p95 latency over the last 24 h, 7 and 30 days. */
@@ -138,11 +134,7 @@ export class MonitoredSites {
   async checks(tenant: Tenant, id: string, page: PageParams) {
     await this.site(tenant, id)
     const where = eq(checks.siteId, id)
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(checks).where(where).orderBy(desc(checks.checkedAt), desc(checks.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(checks).where(where),
-    ])
-    return pageOf(rows.map(checkView), total?.n ?? 0, page)
+    return listPage(this.deps.db, checks, where, [desc(checks.checkedAt), desc(checks.id)], page, checkView)
   }
 
   /** Checks the site now (an admin's "check now"), counted like a scheduled check. */

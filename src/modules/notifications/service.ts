@@ -3,7 +3,7 @@ import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { safeEqual, signValue } from '../../platform/crypto'
 import { AppError } from '../../platform/errors'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import { escapeHtml } from '../messaging/render'
@@ -89,11 +89,7 @@ export class NotificationService {
 
   async list(tenant: Tenant, filter: { unread?: boolean }, page: PageParams) {
     const where = and(eq(notifications.customerId, tenant.customerId), filter.unread ? eq(notifications.isRead, false) : undefined)
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(notifications).where(where).orderBy(desc(notifications.createdAt), desc(notifications.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(notifications).where(where),
-    ])
-    return pageOf(rows.map(view), total?.n ?? 0, page)
+    return listPage(this.deps.db, notifications, where, [desc(notifications.createdAt), desc(notifications.id)], page, view)
   }
 
   async markRead(tenant: Tenant, id: string) {

@@ -1,10 +1,10 @@
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { addressAllowed, hostAddress, type PrivateAddressPolicy } from '../../platform/ip-ranges'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { type ChatModel, LlmError } from '../../providers/llm'
 import { services } from './schema'
@@ -66,11 +66,7 @@ export class ModelServices {
 
   async list(tenant: Tenant, page: PageParams) {
     const where = eq(services.ecosystemId, tenant.ecosystemId)
-    const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(services).where(where).orderBy(desc(services.createdAt), desc(services.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(services).where(where),
-    ])
-    return pageOf(rows.map(serviceView), count!.n, page)
+    return listPage(this.deps.db, services, where, [desc(services.createdAt), desc(services.id)], page, serviceView)
   }
 
   async get(tenant: Tenant, id: string) {

@@ -1,9 +1,9 @@
 import { type Listener, Listeners } from '../../platform/listeners'
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { ModelServices } from './model-services'
 import { personas, type Visibility } from './schema'
@@ -77,11 +77,7 @@ export class Personas {
 
   async list(tenant: Tenant, page: PageParams) {
     const where = eq(personas.ecosystemId, tenant.ecosystemId)
-    const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(personas).where(where).orderBy(desc(personas.createdAt), desc(personas.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(personas).where(where),
-    ])
-    return pageOf(rows.map(personaView), count!.n, page)
+    return listPage(this.deps.db, personas, where, [desc(personas.createdAt), desc(personas.id)], page, personaView)
   }
 
   async get(tenant: Tenant, id: string) {

@@ -1,8 +1,8 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { MintableNamespace, NamespaceService } from './namespaces'
 import { ecosystems, identifiers } from './schema'
 
@@ -93,10 +93,6 @@ export class IdentifierService {
 
   async list(entityId: string, page: PageParams) {
     const where = eq(identifiers.entityId, entityId)
-    const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(identifiers).where(where).orderBy(asc(identifiers.rdid)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(identifiers).where(where),
-    ])
-    return pageOf(rows.map(view), count!.n, page)
+    return listPage(this.deps.db, identifiers, where, [asc(identifiers.rdid)], page, view)
   }
 }

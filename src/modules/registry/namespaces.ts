@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { TeamService } from '../team/service'
 import { isUnder, personalPrefix } from './rdid'
 import { identifiers, namespaces, organizations } from './schema'
@@ -34,11 +34,7 @@ export class NamespaceService {
       : []
     const personal = and(eq(namespaces.ownerKind, 'customer'), eq(namespaces.ownerId, userId))
     const where = orgNamespaceIds.length ? or(personal, inArray(namespaces.id, orgNamespaceIds)) : personal
-    const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(namespaces).where(where).orderBy(asc(namespaces.rdid)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(namespaces).where(where),
-    ])
-    return pageOf(rows.map((r) => this.view(r)), count!.n, page)
+    return listPage(this.deps.db, namespaces, where, [asc(namespaces.rdid)], page, (r) => this.view(r))
   }
 
   /** Changes the labels of a namespace; its rdid prefix never changes (identifiers hang off it). */

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation, type Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import type { TeamService } from '../team/service'
 import { orgPrefix, organizationRdid } from './rdid'
 import { ecosystems, identifiers, namespaces, organizations } from './schema'
@@ -118,11 +118,7 @@ export class RegistryService {
     const ids = (await this.team.memberships(userId)).map((m) => m.organizationId)
     if (ids.length === 0) return pageOf([], 0, page)
     const where = inArray(ecosystems.organizationId, ids)
-    const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(ecosystems).where(where).orderBy(asc(ecosystems.rdid)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(ecosystems).where(where),
-    ])
-    return pageOf(rows.map(ecosystemView), count!.n, page)
+    return listPage(this.deps.db, ecosystems, where, [asc(ecosystems.rdid)], page, ecosystemView)
   }
 
   async getEcosystem(userId: string, id: string) {

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { feedItems } from './schema'
 
@@ -90,11 +90,7 @@ export class FeedService implements FeedWriter {
       filter.unread ? eq(feedItems.isRead, false) : undefined,
       filter.source ? eq(feedItems.source, filter.source) : undefined,
     )
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(feedItems).where(where).orderBy(desc(feedItems.createdAt), desc(feedItems.seq)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(feedItems).where(where),
-    ])
-    return pageOf(rows.map(feedView), total?.n ?? 0, page)
+    return listPage(this.deps.db, feedItems, where, [desc(feedItems.createdAt), desc(feedItems.seq)], page, feedView)
   }
 
   async unreadCount(tenant: Tenant) {

@@ -1,7 +1,7 @@
 import { type Listener, Listeners } from '../../platform/listeners'
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, isNull, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import { storageErrors } from './errors'
 import type { StorageQuotas } from './quota'
 import { attachments } from './schema'
@@ -173,11 +173,7 @@ export class Attachments {
       filter.ownerId ? eq(attachments.ownerId, filter.ownerId) : undefined,
       filter.status ? eq(attachments.status, filter.status) : undefined,
     )
-    const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(attachments).where(where).orderBy(desc(attachments.createdAt), desc(attachments.id)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(attachments).where(where),
-    ])
-    return pageOf(rows.map(attachmentView), count!.n, page)
+    return listPage(this.deps.db, attachments, where, [desc(attachments.createdAt), desc(attachments.id)], page, attachmentView)
   }
 
   async get(scope: Scope, id: string) {
