@@ -140,7 +140,10 @@ export class MonitoredSites {
   /** Checks the site now (an admin's "check now"), counted like a scheduled check. */
   async checkNow(tenant: Tenant, id: string) {
     const site = await this.site(tenant, id)
-    return checkView((await this.check(site.id))!)
+    const check = await this.check(site.id)
+    // Deleted while it was being checked.
+    if (!check) throw notFound()
+    return checkView(check)
   }
 
   /** One check of one site: probe, then record it and the state it leads to. Null when the site is gone. */
