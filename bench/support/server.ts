@@ -1,0 +1,142 @@
+/** The server under test: a real `bun src/index.ts` child on a loopback port. */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { onCleanup } from './cleanup'
+import { LOOPBACK, ROOT, freePort, sleep } from './utils'
+
+export interface ServerOptions {
+  /** PostgreSQL URL; omitted: embedded PGlite in a fresh temp DATA_DIR. */
+  databaseUrl?: string
+  /** Extra environment (wins over the defaults below). */
+  env?: Record<string, string>
+  /** Extra arguments for bun before the entry file, e.g. ['--cpu-prof-md', '--cpu-prof-dir=…']. */
+  bunArgs?: string[]
+  /** How long to wait for GET /health to answer 200 (PGlite initdb takes a few seconds). */
+  bootTimeoutMs?: number
+  label?: string
+  /** Checkout to run `src/index.ts` from (default: BENCH_ROOT, else this repository), for A/B runs. */
+  root?: string
+  /** An existing DATA_DIR to reuse (kept on stop), e.g. to measure a restart. */
+  dataDir?: string
+}
+
+export interface Server {
+  url: string
+  /** PostgreSQL database name when DATABASE_URL was given. */
+  database?: string
+  port: number
+  pid: number
+  dataDir: string
+  logFile: string
+  /** Milliseconds from spawn to the first 200 from /health. */
+  bootMs: number
+  /** The last lines the server printed (for error messages). */
+  logTail(lines?: number): string
+  stop(): Promise<void>
+}
+
+/**
+ * Starts `bun src/index.ts` as a child process on a free loopback port with a temp DATA_DIR,
+ * LOG_LEVEL=warn and JOBS=off, and waits until /health answers 200.
+ */
+export async function startServer(options: ServerOptions = {}): Promise<Server> {
+  const port = freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-bench-'))
+  const logFile = join(dataDir, 'server.log')
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    HOST: LOOPBACK,
+    DATA_DIR: options.dataDir ?? join(dataDir, 'data'),
+    LOG_LEVEL: 'warn',
+    JOBS: 'off',
+    ...options.env,
+  }
+  delete env.DATABASE_URL
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl
+
+  const started = performance.now()
+  const child = Bun.spawn([process.execPath, ...(options.bunArgs ?? []), 'src/index.ts'], {
+    cwd: options.root ?? process.env.BENCH_ROOT ?? ROOT,
+    env,
+    stdin: 'ignore',
+    stdout: Bun.file(logFile),
+    stderr: Bun.file(join(dataDir, 'server.err')),
+  })
+  const logTail = (lines = 20) => {
+    const read = (f: string) => (existsSync(f) ? readFileSync(f, 'utf8') : '')
+    const text = read(logFile) + read(join(dataDir, 'server.err'))
+    return text.trimEnd().split('\n').slice(-lines).join('\n')
+  }
+
+  const stop = onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const exited = await Promise.race([child.exited.then(() => true), sleep(10_000).then(() => false)])
+      if (!exited) {
+        child.kill('SIGKILL')
+        await child.exited
+      }
+    }
+    if (!process.env.BENCH_KEEP_TMP) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  const url = `http://${LOOPBACK}:${port}`
+  const deadline = started + (options.bootTimeoutMs ?? 60_000)
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      const tail = logTail()
+      await stop()
+      throw new Error(`server${options.label ? ` (${options.label})` : ''} exited during boot:\n${tail}`)
+    }
+    try {
+      const res = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) })
+      await res.arrayBuffer()
+      if (res.status === 200) break
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() > deadline) {
+      const tail = logTail()
+      await stop()
+      throw new Error(`server${options.label ? ` (${options.label})` : ''} not healthy after ${options.bootTimeoutMs ?? 60_000} ms:\n${tail}`)
+    }
+    await sleep(50)
+  }
+  const database = options.databaseUrl ? decodeURIComponent(new URL(options.databaseUrl).pathname.slice(1)) : undefined
+  return { url, database, port, pid: child.pid, dataDir, logFile, bootMs: performance.now() - started, logTail, stop }
+}
+
+/**
+ * Server environment for benches that sign in at full speed from one address: the login limits
+ * (LoginLimiter: attempts per client address, failures per e-mail) set out of reach, so they
+ * never turn a measurement into 429s.
+ */
+export const NO_LOGIN_LIMITS = { LOGIN_MAX_ATTEMPTS_PER_IP: '1000000000', LOGIN_MAX_FAILURES_PER_EMAIL: '1000000000' }
+
+/** Registers an account with POST /auth/register and returns `{ token, refreshToken, user }`. */
+export async function registerUser(
+  baseUrl: string,
+  input: { email?: string; password?: string; name?: string } = {},
+): Promise<{ token: string; refreshToken: string; user: { id: string; email: string }; email: string; password: string }> {
+  const email = input.email ?? `bench-${crypto.randomUUID().slice(0, 8)}@example.com`
+  const password = input.password ?? `bench-${crypto.randomUUID()}`
+  const res = await fetch(`${baseUrl}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, name: input.name ?? 'Bench User' }),
+    signal: AbortSignal.timeout(30_000),
+  })
+  const body = (await res.json()) as { token: string; refreshToken: string; user: { id: string; email: string } }
+  if (res.status !== 201 || !body.token) throw new Error(`POST /auth/register answered ${res.status}: ${JSON.stringify(body)}`)
+  return { ...body, email, password }
+}
+
+/** One request, checked: throws unless the status is `expect`. */
+export async function expectStatus(url: string, init: RequestInit, expect: number): Promise<unknown> {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(10_000) })
+  const text = await res.text()
+  if (res.status !== expect) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status} (expected ${expect}): ${text.slice(0, 300)}`)
+  return text ? JSON.parse(text) : undefined
+}
