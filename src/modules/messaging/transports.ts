@@ -1,6 +1,17 @@
-import nodemailer, { type Transporter } from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type SMTPPool from 'nodemailer/lib/smtp-pool'
-import twilio from 'twilio'
+import type TwilioSdk from 'twilio'
+
+/**
+ * The provider SDKs load at their first send: importing them at boot cost the embedded server
+ * about a second of start-up and tens of MB that an instance which never sends would pay (P7).
+ */
+const importNodemailer = () => import('nodemailer')
+const importTwilio = () => import('twilio')
+let nodemailerSdk: ReturnType<typeof importNodemailer> | undefined
+let twilioSdk: ReturnType<typeof importTwilio> | undefined
+const loadNodemailer = async () => (await (nodemailerSdk ??= importNodemailer())).default
+const loadTwilio = async (): Promise<typeof TwilioSdk> => (await (twilioSdk ??= importTwilio())).default
 
 /** What a transport reports: the provider's message id, or why it did not take the message. */
 export type Delivery = { ok: true; providerId: string } | { ok: false; error: string }
@@ -39,7 +50,7 @@ export class Transports {
   async sendEmail(config: Record<string, unknown>, message: EmailMessage): Promise<Delivery> {
     if (!PLAIN_ADDRESS.test(message.to)) return { ok: false, error: 'The recipient is not a plain e-mail address' }
     try {
-      const info = await this.mailer(config).sendMail({
+      const info = await (await this.mailer(config)).sendMail({
         from: message.from,
         to: { name: message.toName ?? '', address: message.to },
         envelope: { from: envelopeSender(message.from), to: [message.to] },
@@ -60,9 +71,10 @@ export class Transports {
     const to = message.to.replace(/[\s()-]/g, '')
     if (!E164.test(to)) return { ok: false, error: 'The recipient is not an E.164 phone number (+ and country code)' }
     const accountSid = String(config.accountSid)
+    const twilio = await loadTwilio()
     const client = twilio(accountSid, String(config.authToken), {
       accountSid,
-      httpClient: this.twilioHttpClient(),
+      httpClient: this.twilioHttpClient(twilio),
     })
     const sender = config.messagingServiceSid ? { messagingServiceSid: String(config.messagingServiceSid) } : { from: String(config.from) }
     try {
@@ -79,8 +91,12 @@ export class Transports {
     this.smtp.clear()
   }
 
-  private mailer(config: Record<string, unknown>): Transporter {
+  private async mailer(config: Record<string, unknown>): Promise<Transporter> {
     const key = JSON.stringify(config)
+    const cached = this.smtp.get(key)
+    if (cached) return cached
+    const nodemailer = await loadNodemailer()
+    // Another send may have made it while the SDK loaded.
     let transport = this.smtp.get(key)
     if (transport) return transport
     const timeouts = { connectionTimeout: this.options.timeoutMs, greetingTimeout: this.options.timeoutMs, socketTimeout: this.options.timeoutMs }
@@ -102,11 +118,11 @@ export class Transports {
     return transport
   }
 
-  private twilioHttpClient() {
+  private twilioHttpClient(twilio: typeof TwilioSdk) {
     const timeout = this.options.timeoutMs
     const base = this.options.twilioApiUrl
     return new (class extends twilio.RequestClient {
-      override request<T>(opts: Parameters<twilio.RequestClient['request']>[0] & { data?: T }) {
+      override request<T>(opts: Parameters<TwilioSdk.RequestClient['request']>[0] & { data?: T }) {
         const uri = base ? opts.uri.replace(/^https:\/\/api\.twilio\.com/, base) : opts.uri
         return super.request<T>({ ...opts, uri, timeout, allowRedirects: false })
       }
