@@ -87,7 +87,7 @@ export class WebhookService implements EventSink {
       // A receiver that takes its 10 s holds up neither the rest of its batch nor the other workers.
       parallel: true,
       concurrency: 4,
-      options: { retryLimit: MAX_ATTEMPTS - 1, retryDelay: retrySeconds, retryBackoff: true, retryDelayMax: Math.max(retrySeconds, MAX_RETRY_DELAY_SECONDS) },
+      options: { retryLimit: MAX_ATTEMPTS - 1, retryDelay: retrySeconds, retryBackoff: true, retryDelayMax: MAX_RETRY_DELAY_SECONDS },
     })
   }
 

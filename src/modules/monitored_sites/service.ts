@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, lte, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
@@ -245,20 +245,19 @@ export class MonitoredSites {
  * per site (queued or running). Returns how many were queued. The `check-sites` job runs it.
  */
 export async function dispatchDueChecks(deps: Pick<Deps, 'queue' | 'now'>, tx: Db): Promise<number> {
-  const now = deps.now()
-  const due = await tx
-    .select({ id: sites.id, intervalMinutes: sites.intervalMinutes })
+  const now = sql`${deps.now().toISOString()}::timestamptz`
+  const dueNow = tx
+    .select({ id: sites.id })
     .from(sites)
     .where(and(eq(sites.enabled, true), lte(sites.nextCheckAt, now)))
     .orderBy(asc(sites.nextCheckAt))
     .limit(DISPATCH_BATCH)
     .for('update', { skipLocked: true })
-  for (const site of due) {
-    await tx
-      .update(sites)
-      .set({ nextCheckAt: new Date(now.getTime() + site.intervalMinutes * 60_000) })
-      .where(eq(sites.id, site.id))
-    await deps.queue.send(tx, JOB, { siteId: site.id }, { singletonKey: site.id })
-  }
+  const due = await tx
+    .update(sites)
+    .set({ nextCheckAt: sql`${now} + ${sites.intervalMinutes} * interval '1 minute'` })
+    .where(inArray(sites.id, dueNow))
+    .returning({ id: sites.id })
+  for (const site of due) await deps.queue.send(tx, JOB, { siteId: site.id }, { singletonKey: site.id })
   return due.length
 }
