@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { runJob } from '../../jobs'
-import { checkSites } from '../../src/modules/monitored_sites/jobs'
+import { checkSites, pruneSiteChecks } from '../../src/modules/monitored_sites/jobs'
 import { dispatchDueChecks } from '../../src/modules/monitored_sites/service'
 import { queryRows } from '../../src/platform/db'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
@@ -134,6 +134,20 @@ describe('monitored sites', () => {
     expect(later['24h'].checks).toBe(4)
     expect(later['7d']).toMatchObject({ checks: 5, uptimePercent: 40 })
     await h.call('DELETE', `/integrations/webhooks/${hook.body.id}`, org.as(owner))
+  })
+
+  test('a new url starts the site afresh; checks older than 31 days are pruned', async () => {
+    const s = await site({}, ['down', 'down'])
+    await checkNow(s.id)
+    await checkNow(s.id)
+    expect((await detail(s.id)).state).toBe('down')
+    const moved = await h.call('PATCH', `/monitored_sites/sites/${s.id}`, { ...org.as(owner), body: { url: `${receiver.url}${s.path}-moved` } })
+    expect(moved.body).toMatchObject({ state: 'unknown', stateChangedAt: null })
+    await h.db.execute(sql`update monitored_sites.checks set checked_at = now() - interval '32 days' where site_id = ${s.id} and ok = false`)
+    await checkNow(s.id)
+    expect((await runJob(h.deps, pruneSiteChecks))!.checks).toBe(2)
+    const left = (await h.call('GET', `/monitored_sites/sites/${s.id}/checks`, org.as(owner))).body
+    expect(left.items.map((c: { ok: boolean }) => c.ok)).toEqual([true])
   })
 
   test('keyword (in the first MiB), expected status and timeout decide a check', async () => {

@@ -132,6 +132,19 @@ describe('site feed', () => {
     }
   }, 20_000)
 
+  test('an item too large for a NOTIFY payload still reaches the stream, read from the table, once', async () => {
+    const ada = await customerOf(h, org, owner)
+    const stream = await h.app.handle(new Request('http://localhost/site/feed/stream', { headers: { authorization: `Bearer ${ada.token}` } }))
+    const received = readItems(stream, 2)
+    await Bun.sleep(200)
+    const entry = { ecosystemId: org.ecosystem.id, customerId: ada.customerId, source: 'bench', entityType: 'note', action: 'created' }
+    await h.db.transaction((tx) => h.app.services.feed.record(tx, { ...entry, summary: 'large', metadata: { text: 'x'.repeat(10_000) } }))
+    await h.db.transaction((tx) => h.app.services.feed.record(tx, { ...entry, summary: 'small' }))
+    const events = await received
+    expect(events.map((e) => e.data.summary)).toEqual(['large', 'small'])
+    expect(new Set(events.map((e) => e.id)).size).toBe(2)
+  })
+
   test('read items are pruned after FEED_RETENTION_DAYS; unread ones stay', async () => {
     const ada = await customerOf(h, org, owner)
     const bob = await customerOf(h, org, owner)
