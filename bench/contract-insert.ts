@@ -1,6 +1,6 @@
 /**
  * Contract row inserts per second as a ratio of a hand-written insert route, in one run, on
- * embedded PGlite and on PostgreSQL, in-process through `app.handle`: `POST /contract/<name>/rows`
+ * embedded PGlite and on PostgreSQL, in-process through `app.handle`: `POST /contract/contracts/<name>/rows`
  * (definition read under a share lock, every value checked, one unique column claimed in the same
  * transaction) against `POST /chat/conversations` (one plain insert). The two alternate in rounds so
  * machine drift hits both alike.
@@ -71,7 +71,7 @@ export async function benchContractInsert(options: ContractInsertOptions = {}): 
       await bench.call('POST', '/contract/contracts', { ...admin, body: { name: 'orders', columns: COLUMNS } })
       const token = bench.customer.token
       const contract = (i: number) =>
-        bench.call('POST', '/contract/orders/rows', { token, body: { title: `order ${i}`, total: i / 10, due: '2026-12-01T00:00:00Z', code: `code-${i}` } })
+        bench.call('POST', '/contract/contracts/orders/rows', { token, body: { title: `order ${i}`, total: i / 10, due: '2026-12-01T00:00:00Z', code: `code-${i}` } })
       const handWritten = (i: number) => bench.call('POST', '/chat/conversations', { token, body: { title: `conversation ${i}` } })
       const contractRates: number[] = []
       const handRates: number[] = []

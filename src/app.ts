@@ -5,6 +5,7 @@ import { AppError, describeError, errorBody } from './platform/errors'
 import { throttledLog } from './platform/logger'
 import { requestContext } from './platform/http'
 import { openApiPlugin } from './platform/openapi'
+import { ECOSYSTEM_PARAMETER } from './platform/tenancy'
 import { accountEmailRoutes } from './modules/auth/account-email-routes'
 import { AccountEmails } from './modules/auth/account-emails'
 import { authRoutes } from './modules/auth/routes'
@@ -68,14 +69,28 @@ Lists answer \`{ items, total, page, pageSize }\`; \`page\` starts at 1 and is a
 Every response carries \`X-Request-Id\` (the caller's, when it sends a well-formed one).
 Account access tokens live ACCESS_TOKEN_TTL_SECONDS (default 900 s).`
 
-const TAGS = [
-  'auth', 'billing', 'chat', 'community', 'contract', 'customer', 'data', 'ecosystems', 'integrations', 'messaging',
-  'monitored_sites', 'notifications', 'oauth', 'persona', 'persona_memory', 'public', 'registry', 'search', 'settings',
-  'site', 'storage', 'team', 'usage', 'userdata',
-]
-
-/** What the spec names without fields: the design, as the document's tag descriptions. */
-const TAG_DESCRIPTIONS: Record<string, string> = {
+/** The document's tags, in order, with what each area is; the design of an area the spec names without fields is in its description. */
+const TAGS: Record<string, string> = {
+  public: 'What anyone may read without credentials: liveness, public persona and user profiles.',
+  auth: 'Accounts: register, sign in, refresh and revoke sessions (rotating single-use refresh tokens), profile, password and e-mail flows, API tokens (`eco_…`, shown once).',
+  settings: 'Instance settings for platform admins, such as which sign-in methods are enabled.',
+  oauth: 'The OAuth 2.1 authorization server: clients (secrets shown once), authorization code with PKCE, token exchange, refresh and revocation, grants, and the server metadata.',
+  registry: 'Organizations, ecosystems (tenants), namespaces and readable identifiers (rdids).',
+  team: 'Members of an organization and their roles (owner, admin, member).',
+  customer: 'End customers of an ecosystem: resolve or register by external id, customer tokens (`POST /customer/token`) with their own refresh and revoke.',
+  storage: 'Files: presigned uploads straight to the object store, deduplicated by SHA-256, completion, downloads, and per-customer quotas.',
+  usage: 'Storage use against quota, per customer.',
+  persona: 'Persona services (a model and its settings) and personas (name, prompt, tools), with public profiles.',
+  chat: 'Conversations with a persona: messages, streamed replies (server-sent events), regeneration, edits.',
+  persona_memory: 'What a persona remembers about a customer: memories with embeddings, recall by similarity, archive.',
+  search: 'Full-text search of chat messages, community threads and replies, documents and notes, with per-ecosystem language settings.',
+  data: 'Table-derived resources of the `data` schema (documents and their blocks): list, read, create, update, delete.',
+  userdata: 'Table-derived resources of the `userdata` schema (a customer’s own notes).',
+  contract: 'Run-time tables of an ecosystem: admins define contracts (columns, access), customers read and write rows.',
+  community: 'Categories, threads and replies with moderation, mentions, a points ledger, badges, levels and leaderboards.',
+  messaging: 'E-mail and SMS: templates, sends through a durable queue, send results and the send log.',
+  notifications: 'In-app notifications, per-category preferences (in-app, e-mail), announcements and one-click unsubscribe.',
+  site: 'Site services of an ecosystem, the activity feed (paged and streamed), and version information.',
   integrations:
     'Outbound webhooks. An ecosystem’s admins register endpoints (`url`, `events`, `enabled`, `description`); events of the ecosystem are queued as deliveries in the transaction of the change that causes them and POSTed as JSON signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). 2xx within WEBHOOK_TIMEOUT_SECONDS (10) succeeds; otherwise 13 attempts with exponential backoff over about a day, then `failed`; an endpoint failing for 3 days is disabled and its admins told. Event payloads are under `webhooks` in this document.',
   monitored_sites:
@@ -137,11 +152,13 @@ export function createApp(deps: Deps) {
   const app = new Elysia()
     .use(
       openApiPlugin({
-        info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION },
-        tags: TAGS.map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),
+        info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION, license: { name: 'MIT', identifier: pkg.license } },
+        servers: [{ url: '/', description: 'The server that serves this document (its PUBLIC_URL)' }],
+        tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
         webhooks: webhooksDocumentation(),
         components: {
           securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' }, ...oauthSecuritySchemes },
+          parameters: { EcosystemId: ECOSYSTEM_PARAMETER },
         },
       }),
     )

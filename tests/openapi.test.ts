@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { renderOpenApi } from '../src/platform/openapi'
@@ -11,6 +12,16 @@ beforeAll(async () => {
   doc = JSON.parse(await renderOpenApi(h.app))
 })
 afterAll(() => h.close())
+
+/** The schema a `$ref` names (or the schema itself). */
+function resolve(schema: any): any {
+  if (!schema?.$ref) return schema
+  return schema.$ref.split('/').slice(1).reduce((node: any, key: string) => node[key], doc)
+}
+
+function* operations(): Generator<[string, any]> {
+  for (const [path, ops] of Object.entries<any>(doc.paths)) for (const [method, op] of Object.entries<any>(ops)) yield [`${method.toUpperCase()} ${path}`, op]
+}
 
 describe('OpenAPI document', () => {
   test('matches the committed openapi.json (run `npm run openapi` after changing routes)', async () => {
@@ -59,7 +70,7 @@ describe('OpenAPI document', () => {
     const text = JSON.stringify(doc)
     expect(text).not.toContain('"format":"integer"')
     expect(doc.paths['/auth/tokens'].get.parameters.find((p: any) => p.name === 'page').schema).toMatchObject({ type: 'integer', minimum: 1 })
-    expect(doc.paths['/chat/conversations'].get.responses['200'].content['application/json'].schema.properties.total).toEqual({ type: 'integer' })
+    expect(resolve(doc.paths['/chat/conversations'].get.responses['200'].content['application/json'].schema).properties.total).toEqual({ type: 'integer' })
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
         if (!op.requestBody) continue
@@ -67,6 +78,90 @@ describe('OpenAPI document', () => {
         const expected = path.startsWith('/api/') && path !== '/api/oauth/authorize' ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json']
         expect(types, `${method.toUpperCase()} ${path}`).toEqual(expected)
       }
+    }
+  })
+
+  test('lints clean: no error and no warning with Redocly\'s recommended ruleset', () => {
+    const run = spawnSync(join(import.meta.dir, '..', 'node_modules', '.bin', 'redocly'), ['lint', 'openapi.json', '--format=json'], {
+      cwd: join(import.meta.dir, '..'),
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    })
+    const report = JSON.parse(run.stdout)
+    const problems = report.problems.map((p: any) => `${p.severity} ${p.ruleId}: ${p.message}`)
+    expect(problems).toEqual([])
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 })
+  })
+
+  test('names its types once: schemas are components used by $ref, the error body among them', () => {
+    const schemas = doc.components.schemas
+    for (const name of ['Error', 'User', 'AuthResult', 'ChatConversation', 'ChatMessage', 'StorageAttachment', 'PersonaMemory', 'CommunityLeaderboard', 'SiteFeedItem']) {
+      expect(schemas[name], name).toBeDefined()
+    }
+    expect(doc.paths['/auth/me'].get.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
+    // No titled schema is left inline anywhere: a generator would make an anonymous type of it.
+    const inline: string[] = []
+    const walk = (node: any, where: string) => {
+      if (!node || typeof node !== 'object') return
+      if (typeof node.title === 'string' && !where.startsWith('components.schemas.')) inline.push(`${where}: ${node.title}`)
+      for (const [key, value] of Object.entries(node)) walk(value, where ? `${where}.${key}` : key)
+    }
+    walk(doc.paths, 'paths')
+    walk(doc.webhooks, 'webhooks')
+    expect(inline).toEqual([])
+    expect(JSON.stringify(doc).match(/"nullable":(true|false)/g)).toBeNull()
+  })
+
+  test('declares X-Ecosystem-Id on every ecosystem-scoped operation, also those with path and query parameters', async () => {
+    const ecosystemHeader = { $ref: '#/components/parameters/EcosystemId' }
+    expect(doc.components.parameters.EcosystemId).toMatchObject({ in: 'header', name: 'X-Ecosystem-Id', required: false })
+    for (const where of ['POST /chat/conversations/{id}/messages', 'GET /storage/attachments/{id}', 'GET /community/leaderboard', 'GET /contract/contracts/{name}/rows/{id}', 'GET /chat/conversations']) {
+      const [method, path] = where.split(' ')
+      expect(doc.paths[path!][method!.toLowerCase()].parameters, where).toContainEqual(ecosystemHeader)
+    }
+    // Account-level operations take no ecosystem.
+    for (const where of ['GET /auth/me', 'GET /registry/organizations', 'POST /auth/login']) {
+      const [method, path] = where.split(' ')
+      expect(doc.paths[path!][method!.toLowerCase()].parameters ?? [], where).not.toContainEqual(ecosystemHeader)
+    }
+    // What the document promises holds: an account token without the header is told to send it.
+    const owner = await h.register()
+    const res = await h.call('GET', '/chat/conversations', { token: owner.token })
+    expect(res.status).toBe(400)
+    expect(res.body.error.code).toBe('ecosystem_required')
+  })
+
+  test('public operations say so (security: []), every response declares X-Request-Id, the server and license are named', () => {
+    expect(doc.servers).toEqual([{ url: '/', description: expect.any(String) }])
+    expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' })
+    expect(doc.components.headers.RequestId.schema).toEqual({ type: 'string' })
+    const publicOps: string[] = []
+    for (const [where, op] of operations()) {
+      expect(Array.isArray(op.security), where).toBe(true)
+      if (op.security.length === 0) publicOps.push(where)
+      for (const [code, response] of Object.entries<any>(op.responses)) {
+        expect(response.headers?.['X-Request-Id'], `${where} ${code}`).toEqual({ $ref: '#/components/headers/RequestId' })
+      }
+    }
+    expect(publicOps).toContain('POST /auth/login')
+    expect(publicOps).toContain('GET /health')
+    expect(publicOps).not.toContain('GET /auth/me')
+    expect(publicOps).not.toContain('GET /chat/conversations')
+  })
+
+  test('streams declare text/event-stream with their event schemas, and every published tag has operations and a description', () => {
+    for (const [path, schemaName] of [['/chat/conversations/{id}/messages', 'ChatStreamEvent'], ['/site/feed/stream', 'SiteFeedStreamEvent']] as const) {
+      const ops = doc.paths[path]
+      const op = ops.post ?? ops.get
+      expect(Object.keys(op.responses['200'].content), path).toEqual(['text/event-stream'])
+      const events = resolve(op.responses['200'].content['text/event-stream'].schema)
+      expect(doc.components.schemas[schemaName]).toBe(events)
+      expect(events.anyOf.length, path).toBeGreaterThan(1)
+    }
+    const used = new Set([...operations()].flatMap(([, op]) => op.tags))
+    for (const tag of doc.tags) {
+      expect(used.has(tag.name), tag.name).toBe(true)
+      expect(tag.description?.length, tag.name).toBeGreaterThan(20)
     }
   })
 })

@@ -3,6 +3,7 @@ import type { AccessTokens } from './jwt'
 import { accountOnly, bearerSecurity, bearerToken, type PrincipalSource } from './auth'
 import { AppError } from './errors'
 import { noteCaller } from './http'
+import { EXTRA_PARAMETERS } from './openapi'
 
 export type Role = 'owner' | 'admin' | 'member'
 /** What a route needs: `customer` admits customers and team members acting as customers. */
@@ -31,7 +32,8 @@ export interface TenancySource {
 
 export const ECOSYSTEM_HEADER = 'x-ecosystem-id'
 
-const ecosystemHeaderDoc = {
+/** The X-Ecosystem-Id header as an OpenAPI parameter (`components.parameters.EcosystemId`); every tenant-scoped operation lists it. */
+export const ECOSYSTEM_PARAMETER = {
   in: 'header' as const,
   name: 'X-Ecosystem-Id',
   required: false,
@@ -86,7 +88,7 @@ export async function resolveTenant(
 export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource }) {
   return new Elysia({ name: 'tenancy-guard' }).macro({
     tenant: (level: TenantLevel) => ({
-      detail: { security: bearerSecurity, parameters: [ecosystemHeaderDoc] },
+      detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }] },
       async resolve({ headers, request }) {
         const tenant = await resolveTenant(level, headers, deps)
         noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })

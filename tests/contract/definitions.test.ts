@@ -67,20 +67,20 @@ describe('defining contracts', () => {
 describe('altering contracts', () => {
   test('add gives existing rows the default; drop hides at once and keeps values until confirm', async () => {
     const c = await define(h, w, { columns: [{ name: 'title', type: 'text' }, { name: 'secret', type: 'text' }], access: { read: 'all' } })
-    const row = await h.call('POST', `/contract/${c.name}/rows`, { token: w.alice.token, body: { title: 't', secret: 'hidden-value' } })
+    const row = await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { title: 't', secret: 'hidden-value' } })
     const added = await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { addColumns: [{ name: 'stars', type: 'integer', nullable: false, default: 3 }] } })
     expect(added.body.version).toBe(2)
-    expect((await h.call('GET', `/contract/${c.name}/rows/${row.body.id}`, { token: w.alice.token })).body).toMatchObject({ title: 't', stars: 3 })
+    expect((await h.call('GET', `/contract/contracts/${c.name}/rows/${row.body.id}`, { token: w.alice.token })).body).toMatchObject({ title: 't', stars: 3 })
 
     const dropped = await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { dropColumns: ['secret'] } })
     expect(dropped.body).toMatchObject({ version: 3, droppedColumns: ['secret'] })
-    const read = await h.call('GET', `/contract/${c.name}/rows/${row.body.id}`, { token: w.alice.token })
+    const read = await h.call('GET', `/contract/contracts/${c.name}/rows/${row.body.id}`, { token: w.alice.token })
     expect(read.body).not.toHaveProperty('secret')
     // No inference of a hidden value through filters or sorts either.
     for (const query of ['secret=eq.hidden-value', 'secret=ilike.hidden*', 'sort=secret']) {
-      expect((await h.call('GET', `/contract/${c.name}/rows?${query}`, { token: w.alice.token })).status, query).toBe(400)
+      expect((await h.call('GET', `/contract/contracts/${c.name}/rows?${query}`, { token: w.alice.token })).status, query).toBe(400)
     }
-    expect((await h.call('POST', `/contract/${c.name}/rows`, { token: w.alice.token, body: { secret: 'again' } })).status).toBe(400)
+    expect((await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { secret: 'again' } })).status).toBe(400)
     const readd = await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { addColumns: [{ name: 'secret', type: 'integer' }] } })
     expect(readd.status).toBe(409)
     const [kept] = await queryRows<{ data: Record<string, unknown> }>(h.db, sql`select data from contract.rows where id = ${row.body.id}`)
@@ -95,7 +95,7 @@ describe('altering contracts', () => {
 
   test('a non-null column added to a contract with rows needs a default; dropping an unknown column is 400', async () => {
     const c = await define(h, w, { columns: [{ name: 'a', type: 'text' }] })
-    await h.call('POST', `/contract/${c.name}/rows`, { token: w.alice.token, body: { a: 'x' } })
+    await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { a: 'x' } })
     expect((await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { addColumns: [{ name: 'b', type: 'text', nullable: false }] } })).status).toBe(400)
     expect((await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { dropColumns: ['zzz'] } })).status).toBe(400)
     expect((await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: {} })).status).toBe(400)
@@ -103,11 +103,11 @@ describe('altering contracts', () => {
 
   test('deleting a contract deletes its rows', async () => {
     const c = await define(h, w, { columns: [{ name: 'a', type: 'text', unique: true }] })
-    await h.call('POST', `/contract/${c.name}/rows`, { token: w.alice.token, body: { a: 'x' } })
+    await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { a: 'x' } })
     expect((await h.call('DELETE', `/contract/contracts/${c.name}`, w.admin)).status).toBe(204)
     const [left] = await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from contract.rows r left join contract.contracts c on c.id = r.contract_id where c.id is null`)
     expect(left!.n).toBe(0)
-    expect((await h.call('GET', `/contract/${c.name}/rows`, { token: w.alice.token })).status).toBe(404)
+    expect((await h.call('GET', `/contract/contracts/${c.name}/rows`, { token: w.alice.token })).status).toBe(404)
   })
 
   test('two replicas altering the same contract at once lose neither change', async () => {
@@ -125,7 +125,7 @@ describe('altering contracts', () => {
       expect(final.body.version).toBe(4)
       expect(final.body.access.read).toBe('all')
       // The other replica writes rows against the new definition at once.
-      expect((await replica.call('POST', `/contract/${c.name}/rows`, { token: w.alice.token, body: { from_one: 'x', from_two: 'y' } })).status).toBe(201)
+      expect((await replica.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { from_one: 'x', from_two: 'y' } })).status).toBe(201)
     } finally {
       await replica.close()
     }

@@ -15,9 +15,9 @@ afterAll(() => h.close())
 /** The same filters on an indexed and an unindexed twin column must answer alike, through every change. */
 describe('indexed columns', () => {
   let name: string
-  const write = (body: Record<string, unknown>) => h.call('POST', `/contract/${name}/rows`, { token: w.alice.token, body })
+  const write = (body: Record<string, unknown>) => h.call('POST', `/contract/contracts/${name}/rows`, { token: w.alice.token, body })
   const codes = async (query: string) => {
-    const res = await h.call('GET', `/contract/${name}/rows?${query}&sort=code`, { token: w.alice.token })
+    const res = await h.call('GET', `/contract/contracts/${name}/rows?${query}&sort=code`, { token: w.alice.token })
     expect(res.status, query).toBe(200)
     return res.body.rows.map((r: { code: string }) => r.code)
   }
@@ -66,10 +66,10 @@ describe('indexed columns', () => {
   })
 
   test('an update moves the value; a delete removes it', async () => {
-    const [row] = (await h.call('GET', `/contract/${name}/rows?code=eq.a`, { token: w.alice.token })).body.rows
-    await h.call('PATCH', `/contract/${name}/rows/${row.id}`, { token: w.alice.token, body: { n_idx: 7, n: 7 } })
+    const [row] = (await h.call('GET', `/contract/contracts/${name}/rows?code=eq.a`, { token: w.alice.token })).body.rows
+    await h.call('PATCH', `/contract/contracts/${name}/rows/${row.id}`, { token: w.alice.token, body: { n_idx: 7, n: 7 } })
     expect(await same('n_idx=gt.6', 'n=gt.6')).toEqual(['a', 'c'])
-    await h.call('PATCH', `/contract/${name}/rows/${row.id}`, { token: w.alice.token, body: { n_idx: null, n: null } })
+    await h.call('PATCH', `/contract/contracts/${name}/rows/${row.id}`, { token: w.alice.token, body: { n_idx: null, n: null } })
     expect(await same('n_idx=is.null', 'n=is.null')).toEqual(['a', 'd'])
     expect(await same('n_idx=gte.0', 'n=gte.0')).toEqual(['b', 'c'])
   })

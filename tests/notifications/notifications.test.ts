@@ -60,16 +60,16 @@ describe('notifications', () => {
       isRead: false,
       createdAt: expect.stringMatching(/Z$/),
     })
-    const read = await h.call('POST', `/notifications/${first}/read`, me.as)
+    const read = await h.call('POST', `/notifications/read/${first}`, me.as)
     expect(read.body.isRead).toBe(true)
     expect((await h.call('GET', '/notifications?unread=true', me.as)).body.total).toBe(1)
-    expect((await h.call('POST', `/notifications/${theirs}/read`, me.as)).status).toBe(404)
+    expect((await h.call('POST', `/notifications/read/${theirs}`, me.as)).status).toBe(404)
     expect((await h.call('POST', '/notifications/read-all', me.as)).body).toEqual({ updated: 1 })
     expect((await h.call('GET', '/notifications?unread=true', me.as)).body.total).toBe(0)
     expect((await h.call('GET', '/notifications?unread=true', other.as)).body.total).toBe(1)
     const stranger = await h.register()
     const elsewhere = await provision(h, stranger)
-    expect((await h.call('POST', `/notifications/${theirs}/read`, elsewhere.as(stranger))).status).toBe(404)
+    expect((await h.call('POST', `/notifications/read/${theirs}`, elsewhere.as(stranger))).status).toBe(404)
     expect((await h.call('GET', '/notifications')).status).toBe(401)
   })
 

@@ -112,7 +112,7 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   (b) => ({ method: 'GET', path: `/messaging/log?customerId=${b.customerId}` }),
   () => ({ method: 'GET', path: '/messaging/outbox' }),
   () => ({ method: 'GET', path: '/notifications' }),
-  (b) => ({ method: 'POST', path: `/notifications/${b.notificationId}/read` }),
+  (b) => ({ method: 'POST', path: `/notifications/read/${b.notificationId}` }),
   () => ({ method: 'POST', path: '/notifications/read-all' }),
   () => ({ method: 'GET', path: '/notifications/preferences' }),
   () => ({ method: 'PUT', path: '/notifications/preferences/account', body: { email: false, sms: false } }),

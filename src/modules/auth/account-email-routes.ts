@@ -8,7 +8,7 @@ import { Email, NewPassword } from './model'
 
 const Token = t.String({ minLength: 1, maxLength: 200 })
 const LIMITS = `Rate limited (429 with Retry-After): ${ACCOUNT_EMAIL_LIMITS.perIp} requests per client address and ${ACCOUNT_EMAIL_LIMITS.perAddress} per address or account per hour.`
-const Accepted = t.Object({}, { description: 'Accepted; an e-mail follows if there is someone to send it to' })
+const Accepted = t.Object({}, { title: 'AuthAccepted', description: 'Accepted; an e-mail follows if there is someone to send it to' })
 
 /** Password reset and e-mail verification (tag `auth`). */
 export function accountEmailRoutes(deps: Deps, emails: AccountEmails, principals: PrincipalSource) {
@@ -22,7 +22,7 @@ export function accountEmailRoutes(deps: Deps, emails: AccountEmails, principals
         return {}
       },
       {
-        body: t.Object({ email: Email }),
+        body: t.Object({ email: Email }, { title: 'AuthPasswordResetRequest' }),
         response: { 202: Accepted, ...errors(400, 429) },
         detail: {
           operationId: 'authPasswordResetRequest',
@@ -39,7 +39,7 @@ export function accountEmailRoutes(deps: Deps, emails: AccountEmails, principals
         return status(204, undefined)
       },
       {
-        body: t.Object({ token: Token, newPassword: NewPassword }),
+        body: t.Object({ token: Token, newPassword: NewPassword }, { title: 'AuthPasswordResetConfirm' }),
         response: { 204: t.Void({ description: 'Password set; every session of the account revoked' }), ...errors(400) },
         detail: {
           operationId: 'authPasswordResetConfirm',
@@ -67,8 +67,8 @@ export function accountEmailRoutes(deps: Deps, emails: AccountEmails, principals
       },
     )
     .post('/verify-email/confirm', ({ body }) => emails.confirmVerification(body.token), {
-      body: t.Object({ token: Token }),
-      response: { 200: t.Object({ emailVerified: t.Literal(true) }), ...errors(400) },
+      body: t.Object({ token: Token }, { title: 'AuthVerifyEmailConfirm' }),
+      response: { 200: t.Object({ emailVerified: t.Literal(true) }, { title: 'AuthEmailVerified' }), ...errors(400) },
       detail: {
         operationId: 'authVerifyEmailConfirm',
         summary: 'Confirm the address with a verification token',

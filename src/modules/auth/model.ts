@@ -13,15 +13,15 @@ export const User = t.Object({
   avatarUrl: t.String(),
   slug: t.Nullable(t.String()),
   capabilities: t.Array(t.String(), { description: '`admin` for platform administrators' }),
-})
+}, { title: 'User' })
 
 export const AuthResult = t.Object({
   token: t.String({ description: 'JWT access token (bearer credential)' }),
   refreshToken: t.String({ description: 'Opaque refresh token, single use, rotated on refresh' }),
   user: User,
-})
+}, { title: 'AuthResult' })
 
-export const RefreshResult = t.Object({ token: t.String(), refreshToken: t.String() })
+export const RefreshResult = t.Object({ token: t.String(), refreshToken: t.String() }, { title: 'RefreshResult' })
 
 export const ApiToken = t.Object({
   id: t.String({ format: 'uuid' }),
@@ -30,12 +30,12 @@ export const ApiToken = t.Object({
   createdAt: t.String(),
   expiresAt: t.Nullable(t.String()),
   lastUsedAt: t.Nullable(t.String()),
-})
+}, { title: 'ApiToken' })
 
 export const ApiTokenCreated = t.Composite([
   ApiToken,
   t.Object({ token: t.String({ description: 'The raw token; returned exactly once' }) }),
-])
+], { title: 'ApiTokenCreated' })
 
 export const AuthUserMethod = t.Object({
   id: t.String(),
@@ -45,24 +45,24 @@ export const AuthUserMethod = t.Object({
   hasCredential: t.Boolean(),
   createdAt: t.String(),
   updatedAt: t.String(),
-})
+}, { title: 'AuthUserMethod' })
 
-export const RegisterBody = t.Object({ email: Email, password: NewPassword, name: Name })
-export const LoginBody = t.Object({ email: t.String({ minLength: 1, maxLength: 254 }), password: t.String({ minLength: 1, maxLength: 1024 }) })
+export const RegisterBody = t.Object({ email: Email, password: NewPassword, name: Name }, { title: 'AuthRegister' })
+export const LoginBody = t.Object({ email: t.String({ minLength: 1, maxLength: 254 }), password: t.String({ minLength: 1, maxLength: 1024 }) }, { title: 'AuthLogin' })
 export const RefreshBody = t.Optional(
   t.Object({
     refreshToken: t.Optional(
       t.String({ minLength: 1, description: 'The refresh token; browsers may omit it and send the ecobase_refresh cookie' }),
     ),
-  }),
+  }, { title: 'AuthRefresh' }),
 )
-export const ProfilePatch = t.Object({ name: t.Optional(Name), slug: t.Optional(Slug) }, { minProperties: 1 })
+export const ProfilePatch = t.Object({ name: t.Optional(Name), slug: t.Optional(Slug) }, { title: 'AuthProfilePatch', minProperties: 1 })
 export const SlugAvailability = t.Object({
   available: t.Boolean(),
   reason: t.Optional(t.Union([t.Literal('format'), t.Literal('taken')])),
-})
-export const ChangePasswordBody = t.Object({ currentPassword: t.String({ minLength: 1, maxLength: 1024 }), newPassword: NewPassword })
+}, { title: 'AuthSlugAvailability' })
+export const ChangePasswordBody = t.Object({ currentPassword: t.String({ minLength: 1, maxLength: 1024 }), newPassword: NewPassword }, { title: 'AuthChangePassword' })
 export const CreateApiTokenBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 100 }),
   expiresAt: t.Optional(t.String({ format: 'date-time', description: 'ISO 8601; must be in the future' })),
-})
+}, { title: 'AuthCreateApiToken' })

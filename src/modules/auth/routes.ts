@@ -125,7 +125,7 @@ export function authRoutes(deps: Deps, auth: AuthService) {
     )
     .get('/me', ({ principal }) => auth.accounts.me(principal), {
       auth: true,
-      response: { 200: t.Composite([User, t.Object({ emailVerified: t.Boolean({ description: 'The owner of the address proved it (verification or password reset)' }) })]), ...errors(401) },
+      response: { 200: t.Composite([User, t.Object({ emailVerified: t.Boolean({ description: 'The owner of the address proved it (verification or password reset)' }) })], { title: 'UserSelf' }), ...errors(401) },
       detail: { operationId: 'authMe', summary: 'The signed-in user', description: 'User plus `emailVerified` (see /auth/verify-email).' },
     })
     .patch('/me', ({ principal, body }) => auth.accounts.updateProfile(principal, body), {

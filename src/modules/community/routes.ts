@@ -13,7 +13,7 @@ import { IdParam } from '../../platform/params'
 
 const Uuid = t.String({ format: 'uuid' })
 const Amount = t.Integer({ minimum: -1_000_000, maximum: 1_000_000 })
-const Criteria = t.Union([t.Literal('points_total'), t.Literal('threads_created'), t.Literal('replies_created'), t.Literal('replies_received')])
+const Criteria = t.Union([t.Literal('points_total'), t.Literal('threads_created'), t.Literal('replies_created'), t.Literal('replies_received')], { title: 'CommunityCriteria' })
 
 export const CommunityLevel = t.Object({ name: t.String({ minLength: 1, maxLength: 100 }), minPoints: t.Integer({ minimum: 0, maximum: 1_000_000_000 }) }, { title: 'CommunityLevel' })
 export const CommunityBadge = t.Object(
@@ -44,7 +44,7 @@ const Rules = t.Object(
   { threadCreated: Amount, replyCreated: Amount, replyReceived: Amount },
   { title: 'CommunityPointRules', description: `Points per action; defaults ${JSON.stringify(DEFAULT_RULES)}. A badge earned gives its own pointValue.` },
 )
-const Period = t.Union([t.Literal('all_time'), t.Literal('year'), t.Literal('month'), t.Literal('week'), t.Literal('day')], { default: 'all_time' })
+const Period = t.Union([t.Literal('all_time'), t.Literal('year'), t.Literal('month'), t.Literal('week'), t.Literal('day')], { title: 'CommunityPeriod', default: 'all_time' })
 
 const ADMINS = 'Ecosystem admins and owners.'
 const EVERYONE = 'Everyone in the ecosystem (customers and team members).'
@@ -86,7 +86,7 @@ export function communityRoutes(deps: Deps, community: CommunityService, users: 
               reason: t.String({ minLength: 1, maxLength: 500 }),
               sourceType: t.String({ minLength: 1, maxLength: 100 }),
               sourceId: t.String({ minLength: 1, maxLength: 200 }),
-            }),
+            }, { title: 'CommunityPointsAward' }),
             response: { 200: CommunityPoints, 201: CommunityPoints, ...errors(400, 401, 403, 404) },
             detail: {
               operationId: 'communityAwardPoints',
@@ -115,7 +115,7 @@ export function communityRoutes(deps: Deps, community: CommunityService, users: 
           },
           {
             tenant: 'admin',
-            body: t.Object(BadgeWrite),
+            body: t.Object(BadgeWrite, { title: 'CommunityBadgeCreate' }),
             response: { 201: CommunityBadge, ...errors(400, 401, 403, 404) },
             detail: { operationId: 'communityCreateBadge', summary: 'Define a badge', description: `Customers already past the threshold get it at their next qualifying action. ${ADMINS}` },
           },
@@ -123,7 +123,7 @@ export function communityRoutes(deps: Deps, community: CommunityService, users: 
         .patch('/badges/:id', ({ tenant, params, body }) => community.updateBadge(tenant, params.id, body), {
           tenant: 'admin',
           params: IdParam,
-          body: t.Partial(t.Object(BadgeWrite), { minProperties: 1 }),
+          body: t.Partial(t.Object(BadgeWrite), { title: 'CommunityBadgePatch', minProperties: 1 }),
           response: { 200: CommunityBadge, ...errors(400, 401, 403, 404) },
           detail: { operationId: 'communityUpdateBadge', summary: 'Change a badge', description: ADMINS },
         })
@@ -165,7 +165,7 @@ export function communityRoutes(deps: Deps, community: CommunityService, users: 
         })
         .put('/levels', ({ tenant, body }) => community.setLevels(tenant, body.levels), {
           tenant: 'admin',
-          body: t.Object({ levels: t.Array(CommunityLevel, { minItems: 1, maxItems: 100 }) }),
+          body: t.Object({ levels: t.Array(CommunityLevel, { minItems: 1, maxItems: 100 }) }, { title: 'CommunityLevelsReplace' }),
           response: { 200: t.Array(CommunityLevel), ...errors(400, 401, 403, 404) },
           detail: { operationId: 'communitySetLevels', summary: 'Replace the levels', description: `One level must start at 0; floors are distinct. Levels are computed from totals, so everyone is re-levelled at once. ${ADMINS}` },
         })

@@ -6,7 +6,7 @@ export const MAX_COLUMNS = 64
 export const MAX_CONTRACTS = 100
 
 const Name = (what: string) => t.String({ pattern: NAME_PATTERN, description: `${what}: ^[a-z][a-z0-9_]{0,62}$, not an SQL reserved word or a system column` })
-const Scope = t.Union([t.Literal('none'), t.Literal('own'), t.Literal('all')])
+const Scope = t.Union([t.Literal('none'), t.Literal('own'), t.Literal('all')], { title: 'ContractScope' })
 
 export const ContractColumn = t.Object(
   {
@@ -44,7 +44,7 @@ export const Contract = t.Object(
 )
 
 export const ContractCreate = t.Object(
-  { name: Name('Contract name'), columns: t.Array(ContractColumn, { minItems: 1, maxItems: MAX_COLUMNS }), access: t.Optional(t.Partial(ContractAccess)) },
+  { name: Name('Contract name'), columns: t.Array(ContractColumn, { minItems: 1, maxItems: MAX_COLUMNS }), access: t.Optional(t.Partial(ContractAccess, { title: 'ContractAccessPatch' })) },
   { title: 'ContractCreate' },
 )
 
@@ -53,7 +53,7 @@ export const ContractPatch = t.Object(
     addColumns: t.Optional(t.Array(ContractColumn, { maxItems: MAX_COLUMNS })),
     dropColumns: t.Optional(t.Array(t.String({ maxLength: 63 }), { maxItems: MAX_COLUMNS })),
     confirm: t.Optional(t.Boolean({ description: 'Also remove the values of dropped columns (this and earlier drops) from every row' })),
-    access: t.Optional(t.Partial(ContractAccess)),
+    access: t.Optional(t.Partial(ContractAccess, { title: 'ContractAccessPatch' })),
   },
   { title: 'ContractPatch', minProperties: 1 },
 )

@@ -67,7 +67,7 @@ export function contractRoutes(deps: Deps, service: ContractService, users: Prin
         detail: { operationId: 'contractDelete', summary: 'Delete a contract and its rows', description: 'Ecosystem admins and owners.' },
       },
     )
-    .get('/:name/rows', ({ tenant, params, request }) => service.listRows(tenant, params.name, rawQuery(request.url)), {
+    .get('/contracts/:name/rows', ({ tenant, params, request }) => service.listRows(tenant, params.name, rawQuery(request.url)), {
       tenant: 'customer',
       params: Name,
       query: t.Object({}, { additionalProperties: true }),
@@ -78,7 +78,7 @@ export function contractRoutes(deps: Deps, service: ContractService, users: Prin
         description: `Newest first by default. Every column but json ones is filterable and sortable, and so are \`id\`, \`customerId\`, \`createdAt\`, \`updatedAt\` (json columns: \`is.null\` only). ${LIST_GRAMMAR} ${ROWS_WHO}`,
       },
     })
-    .post('/:name/rows', async ({ tenant, params, body, status }) => status(201, await service.createRow(tenant, params.name, body)), {
+    .post('/contracts/:name/rows', async ({ tenant, params, body, status }) => status(201, await service.createRow(tenant, params.name, body)), {
       tenant: 'customer',
       params: Name,
       body: ContractValues,
@@ -89,13 +89,13 @@ export function contractRoutes(deps: Deps, service: ContractService, users: Prin
         description: `Values are checked against the column types and nullability (400 \`validation_failed\` naming the column); unknown columns are 400; a taken value of a \`unique\` column is 409 \`conflict\` naming it. ${ROWS_WHO}`,
       },
     })
-    .get('/:name/rows/:id', ({ tenant, params }) => service.getRow(tenant, params.name, params.id), {
+    .get('/contracts/:name/rows/:id', ({ tenant, params }) => service.getRow(tenant, params.name, params.id), {
       tenant: 'customer',
       params: RowId,
       response: { 200: ContractRow, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'contractRowsGet', summary: 'One row', description: ROWS_WHO },
     })
-    .patch('/:name/rows/:id', ({ tenant, params, body }) => service.updateRow(tenant, params.name, params.id, body), {
+    .patch('/contracts/:name/rows/:id', ({ tenant, params, body }) => service.updateRow(tenant, params.name, params.id, body), {
       tenant: 'customer',
       params: RowId,
       body: ContractValues,
@@ -103,7 +103,7 @@ export function contractRoutes(deps: Deps, service: ContractService, users: Prin
       detail: { operationId: 'contractRowsUpdate', summary: 'Change values of a row', description: `Only the columns given change. ${ROWS_WHO}` },
     })
     .delete(
-      '/:name/rows/:id',
+      '/contracts/:name/rows/:id',
       async ({ tenant, params, status }) => {
         await service.removeRow(tenant, params.name, params.id)
         return status(204, undefined)

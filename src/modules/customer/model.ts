@@ -12,9 +12,9 @@ export const CustomerAuthResult = t.Object({
   token: t.String({ description: 'Short-lived JWT, typ `customer`, carrying the ecosystem (`eco`) and customer (`sub`)' }),
   refreshToken: t.String({ description: 'Opaque, single-use, rotated on refresh' }),
   customerId: t.String(),
-})
-export const CustomerResolveResult = t.Object({ customerId: t.String({ description: 'The stable customer id for the external id' }) })
-export const CustomerRegisterResult = t.Object({ customerId: t.String({ description: 'The newly provisioned customer id' }) })
+}, { title: 'CustomerAuthResult' })
+export const CustomerResolveResult = t.Object({ customerId: t.String({ description: 'The stable customer id for the external id' }) }, { title: 'CustomerResolveResult' })
+export const CustomerRegisterResult = t.Object({ customerId: t.String({ description: 'The newly provisioned customer id' }) }, { title: 'CustomerRegisterResult' })
 export const Customer = t.Object({
   id: t.String(),
   ecosystemId: t.String(),
@@ -25,13 +25,13 @@ export const Customer = t.Object({
   avatarUrl: t.Nullable(t.String()),
   createdAt: t.String(),
   updatedAt: t.String(),
-})
+}, { title: 'Customer' })
 
-export const ResolveBody = t.Object({ externalId: ExternalId, ...Profile })
-export const RegisterBody = t.Object({ externalId: t.Optional(ExternalId), ...Profile })
-export const TokenBody = t.Object({ customerId: t.String({ format: 'uuid' }) })
-export const RefreshBody = t.Object({ refreshToken: t.String({ minLength: 1 }) })
-export const CustomerPatch = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { minProperties: 1 })
+export const ResolveBody = t.Object({ externalId: ExternalId, ...Profile }, { title: 'CustomerResolve' })
+export const RegisterBody = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { title: 'CustomerRegister' })
+export const TokenBody = t.Object({ customerId: t.String({ format: 'uuid' }) }, { title: 'CustomerToken' })
+export const RefreshBody = t.Object({ refreshToken: t.String({ minLength: 1 }) }, { title: 'CustomerRefresh' })
+export const CustomerPatch = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { title: 'CustomerPatch', minProperties: 1 })
 export const CustomerListQuery = t.Object({
   q: t.Optional(t.String({ maxLength: 255, description: 'Matches e-mail, external id or name (case-insensitive substring)' })),
 })

@@ -61,6 +61,7 @@ export function webhooksDocumentation(): WebhooksSection {
       {
         post: {
           tags: ['integrations'],
+          operationId: `webhook${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
           summary: type,
           description: `${event.description} ${HEADERS}`,
           requestBody: {
@@ -130,4 +131,4 @@ export const WebhookDelivery = t.Object(
   { title: 'WebhookDelivery' },
 )
 export const WebhookDeliveryPage = paged(WebhookDelivery, 'WebhookDeliveryPage')
-export const DeliveryIds = t.Object({ id: Uuid, deliveryId: Uuid })
+export const DeliveryIds = t.Object({ id: Uuid, deliveryId: Uuid }, { title: 'WebhookDeliveryIds' })

@@ -45,7 +45,7 @@ const templateFields = {
 export const TemplateCreate = t.Object(templateFields, { title: 'MessagingTemplateCreate' })
 export const TemplatePatch = t.Partial(t.Object(templateFields), { title: 'MessagingTemplatePatch' })
 
-export const PreviewBody = t.Object({ variables: t.Optional(Variables) })
+export const PreviewBody = t.Object({ variables: t.Optional(Variables) }, { title: 'MessagingPreviewRequest' })
 export const MessagingPreview = t.Object(
   { subject: t.String(), htmlBody: t.String(), textBody: t.String(), smsBody: t.Union([t.String(), t.Null()]) },
   { title: 'MessagingPreview' },

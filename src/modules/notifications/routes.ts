@@ -43,7 +43,7 @@ export function notificationRoutes(deps: Deps, notifications: NotificationServic
     .put('/preferences/:category', ({ tenant, params, body }) => notifications.setPreference(tenant, params.category, body), {
       tenant: 'customer',
       params: t.Object({ category: CategoryName }),
-      body: t.Object({ email: t.Boolean(), sms: t.Boolean() }),
+      body: t.Object({ email: t.Boolean(), sms: t.Boolean() }, { title: 'NotificationPreferenceUpdate' }),
       response: { 200: NotificationPreference, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'notificationsSetPreference', summary: 'Choose e-mail and SMS for a category', description: OWN },
     })
@@ -66,7 +66,7 @@ export function notificationRoutes(deps: Deps, notifications: NotificationServic
         },
       },
     )
-    .post('/:id/read', ({ tenant, params }) => notifications.markRead(tenant, params.id), {
+    .post('/read/:id', ({ tenant, params }) => notifications.markRead(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
       response: { 200: Notification, ...errors(400, 401, 403, 404) },

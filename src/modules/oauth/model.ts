@@ -33,7 +33,7 @@ export const CreateClientBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 100, description: 'Shown to users on the consent page' }),
   redirectUris: t.Array(RedirectUri, { minItems: 1, maxItems: 20 }),
   scopes: t.Optional(t.Array(ScopeName, { minItems: 1, maxItems: 50, description: 'Default: `profile`, `email`' })),
-})
+}, { title: 'OAuthCreateClient' })
 
 export const UpdateClientBody = t.Object(
   {
@@ -41,7 +41,7 @@ export const UpdateClientBody = t.Object(
     redirectUris: t.Optional(CreateClientBody.properties.redirectUris),
     scopes: t.Optional(t.Array(ScopeName, { minItems: 1, maxItems: 50 })),
   },
-  { minProperties: 1 },
+  { title: 'OAuthUpdateClient', minProperties: 1 },
 )
 
 export const OAuthGrant = t.Object(
@@ -66,7 +66,7 @@ export const AuthorizeBody = t.Object({
   state: t.Optional(param('Opaque value returned unchanged in the redirect')),
   code_challenge: param('PKCE: BASE64URL(SHA-256(code_verifier))'),
   code_challenge_method: param('`S256` (the only method accepted)'),
-})
+}, { title: 'OAuthAuthorize' })
 
 export const AuthorizeResult = t.Object(
   {

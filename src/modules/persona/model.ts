@@ -4,7 +4,7 @@ import { SLUG_PATTERN } from '../auth/accounts'
 const Text = (maxLength: number, description?: string) => t.String({ maxLength, ...(description ? { description } : {}) })
 const NullableText = (maxLength: number) => t.Nullable(Text(maxLength))
 const Timestamp = t.String({ description: 'ISO 8601 UTC' })
-const Visibility = t.Union([t.Literal('private'), t.Literal('unlisted'), t.Literal('public')], {
+const Visibility = t.Union([t.Literal('private'), t.Literal('unlisted'), t.Literal('public')], { title: 'PersonaVisibility',
   description: '`private`: only inside the ecosystem; `unlisted`: readable publicly by slug; `public`: also listed publicly',
 })
 
@@ -55,7 +55,7 @@ export const PersonaServiceCreate = t.Object({
   name: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
   baseUrl: t.Optional(BaseUrl),
   apiKey: t.Optional(ApiKey),
-})
+}, { title: 'PersonaServiceCreate' })
 
 export const PersonaServicePatch = t.Object(
   {
@@ -63,7 +63,7 @@ export const PersonaServicePatch = t.Object(
     baseUrl: t.Optional(BaseUrl),
     apiKey: t.Optional(t.Nullable(ApiKey, { description: 'null removes the stored key' })),
   },
-  { minProperties: 1 },
+  { title: 'PersonaServicePatch', minProperties: 1 },
 )
 
 const personaFields = {
@@ -99,9 +99,9 @@ export const PersonaCreate = t.Object({
   serviceId: t.Optional(personaFields.serviceId),
   model: t.Optional(personaFields.model),
   searchCommunity: t.Optional(personaFields.searchCommunity),
-})
+}, { title: 'PersonaCreate' })
 
-export const PersonaPatch = t.Partial(t.Object({ slug: Slug, ...personaFields }), { minProperties: 1 })
+export const PersonaPatch = t.Partial(t.Object({ slug: Slug, ...personaFields }), { title: 'PersonaPatch', minProperties: 1 })
 
 export const PublicOwner = t.Nullable(
   t.Object({ slug: t.String(), displayName: t.Nullable(t.String()), avatarUrl: t.Nullable(t.String()) }, { title: 'PublicOwner' }),

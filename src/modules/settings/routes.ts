@@ -4,7 +4,7 @@ import { authGuard } from '../../platform/auth'
 import { errors } from '../../platform/errors'
 import type { SettingsService } from './service'
 
-const AuthMethodSetting = t.Object({ method: t.String(), enabled: t.Boolean() })
+const AuthMethodSetting = t.Object({ method: t.String(), enabled: t.Boolean() }, { title: 'AuthMethodSetting' })
 
 export function settingsRoutes(settings: SettingsService, principals: PrincipalSource) {
   return new Elysia({ name: 'settings', prefix: '/settings', detail: { tags: ['settings'] } })
@@ -20,7 +20,7 @@ export function settingsRoutes(settings: SettingsService, principals: PrincipalS
       {
         admin: true,
         params: t.Object({ method: t.String({ maxLength: 50 }) }),
-        body: t.Object({ enabled: t.Boolean() }),
+        body: t.Object({ enabled: t.Boolean() }, { title: 'AuthMethodSettingUpdate' }),
         response: { 200: AuthMethodSetting, ...errors(400, 401, 403, 404) },
         detail: {
           operationId: 'settingsSetAuthMethod',

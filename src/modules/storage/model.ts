@@ -18,7 +18,7 @@ const OwnerType = t.String({ pattern: '^[a-z][a-z0-9_]{0,49}$', description: 'Wh
 const OwnerId = t.String({ minLength: 1, maxLength: 255, description: 'Id of the owning record (your own or Ecobase\'s)' })
 const Metadata = t.Record(t.String(), t.Unknown(), { description: 'Caller-supplied JSON, stored as given' })
 const Dimension = Int({ minimum: 0, maximum: 2147483647 })
-const Status = t.Union([t.Literal('pending'), t.Literal('ready')])
+const Status = t.Union([t.Literal('pending'), t.Literal('ready')], { title: 'StorageStatus' })
 
 export const StorageAttachment = t.Object(
   {
@@ -113,7 +113,7 @@ export const UploadBody = t.Object({
   width: t.Optional(t.Nullable(Dimension)),
   height: t.Optional(t.Nullable(Dimension)),
   durationMs: t.Optional(t.Nullable(Dimension)),
-})
+}, { title: 'StorageUpload' })
 
 export const AttachmentPatch = t.Object(
   {
@@ -125,7 +125,7 @@ export const AttachmentPatch = t.Object(
     height: t.Optional(t.Nullable(Dimension)),
     durationMs: t.Optional(t.Nullable(Dimension)),
   },
-  { minProperties: 1 },
+  { title: 'StorageAttachmentPatch', minProperties: 1 },
 )
 
 export const AttachmentListQuery = t.Object({
@@ -134,4 +134,4 @@ export const AttachmentListQuery = t.Object({
   status: t.Optional(Status),
 })
 
-export const QuotaBody = t.Object({ quotaBytes: Int({ minimum: 0, description: 'Total bytes this customer may keep' }) })
+export const QuotaBody = t.Object({ quotaBytes: Int({ minimum: 0, description: 'Total bytes this customer may keep' }) }, { title: 'StorageQuota' })

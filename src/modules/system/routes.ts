@@ -4,7 +4,7 @@ import type { SystemService } from './service'
 const Health = t.Object({
   status: t.Union([t.Literal('ok'), t.Literal('degraded')]),
   database: t.Union([t.Literal('ok'), t.Literal('down')]),
-})
+}, { title: 'SystemHealth' })
 const Version = t.Object({
   name: t.String(),
   version: t.String({ description: 'Version from package.json' }),
@@ -12,7 +12,7 @@ const Version = t.Object({
   runtime: t.String({ description: 'e.g. "bun 1.4.5"' }),
   database: t.Union([t.Literal('pglite'), t.Literal('postgres')], { description: 'pglite = embedded default' }),
   vector: t.Boolean({ description: 'pgvector available (HNSW); false = exact-scan fallback' }),
-})
+}, { title: 'SystemVersion' })
 
 export function systemRoutes(system: SystemService) {
   return new Elysia({ name: 'system' })

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 
-export const RoleSchema = t.Union([t.Literal('owner'), t.Literal('admin'), t.Literal('member')])
+export const RoleSchema = t.Union([t.Literal('owner'), t.Literal('admin'), t.Literal('member')], { title: 'TeamRole' })
 
 export const TeamMember = t.Object({
   id: t.String({ description: 'Membership id (used by PATCH/DELETE)' }),
@@ -10,10 +10,10 @@ export const TeamMember = t.Object({
   name: t.String(),
   role: RoleSchema,
   createdAt: t.String(),
-})
+}, { title: 'TeamMember' })
 export const MemberAdd = t.Object({
   organizationId: t.String({ format: 'uuid' }),
   email: t.String({ minLength: 3, maxLength: 254 }),
   role: RoleSchema,
-})
-export const MemberPatch = t.Object({ role: RoleSchema })
+}, { title: 'TeamMemberAdd' })
+export const MemberPatch = t.Object({ role: RoleSchema }, { title: 'TeamMemberPatch' })

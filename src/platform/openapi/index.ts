@@ -2,6 +2,7 @@ import { openapi, type ElysiaOpenAPIConfig } from '@elysiajs/openapi'
 import { FormatRegistry } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { fullFormats } from 'elysia/type-system/format'
+import { hoistNamedSchemas } from './components'
 
 // Importing @elysiajs/openapi replaces TypeBox's string formats (email, uuid, url, ...) with
 // valibot-based checks that build a schema on every call: measurably slower on every response
@@ -18,10 +19,38 @@ export const OPENAPI_JSON_PATH = '/openapi/json'
  */
 export const MEDIA_TYPE = 'x-media-type'
 
-type Doc = { paths?: Record<string, Record<string, Operation>> }
+/**
+ * Put in a route's (or macro's) `detail`: parameters the operation always takes, e.g. a header a
+ * guard reads. The generator replaces `detail.parameters` with a route's own path and query
+ * parameters; the tidy step appends these afterwards.
+ */
+export const EXTRA_PARAMETERS = 'x-extra-parameters'
+
+type Parameter = { name?: string; in?: string; $ref?: string }
+type Doc = {
+  tags?: { name: string }[]
+  paths?: Record<string, Record<string, Operation>>
+  webhooks?: Record<string, Record<string, Operation>>
+  components?: { schemas?: Record<string, unknown>; headers?: Record<string, unknown> }
+}
 type Operation = {
+  tags?: string[]
+  security?: unknown[]
+  parameters?: Parameter[]
+  [EXTRA_PARAMETERS]?: Parameter[]
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> }
-  responses?: Record<string, { content?: unknown }>
+  responses?: Record<string, { content?: unknown; headers?: Record<string, unknown> }>
+}
+
+/** Any operation answers this to a NUL character in its path or query string (requestContext), before anything else runs. */
+const EVERY_OPERATION_400 = {
+  description: '`validation_failed`: the path or query string contains a NUL character (every operation)',
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+}
+
+const REQUEST_ID_HEADER = {
+  description: 'The request id: the caller’s X-Request-Id when it sent a well-formed one (1–128 of A–Z a–z 0–9 . _ : -), else a new one. Logs carry it.',
+  schema: { type: 'string' },
 }
 
 /**
@@ -33,29 +62,52 @@ type Operation = {
  * refuses with 415; routes that take forms declare their own media types).
  * Elysia adds `additionalProperties: false` to a shared schema once a route using it has run, so
  * it is dropped everywhere to keep the document the same whatever has been served; clients
- * should ignore fields they do not know anyway.
+ * should ignore fields they do not know anyway. OpenAPI 3.0's `nullable` (beside 3.1's type
+ * arrays) goes too.
+ * Then: an operation that declares no `security` is public (`security: []`), one that declares no
+ * 400 gets the NUL-character 400 every operation can answer, every response
+ * declares the X-Request-Id header, EXTRA_PARAMETERS join the parameters, tags no operation uses
+ * are not published, and titled schemas become named components (see hoistNamedSchemas).
  */
 export function tidyOpenApi<T>(generated: T): T {
   // The generator's objects may be the live route schemas: never edit them in place.
-  const doc = structuredClone(generated)
-  dropClosedObjects(doc)
+  const doc = structuredClone(generated) as Doc
+  dropKeywords(doc)
   collapseIntegerStrings(doc)
-  for (const ops of Object.values((doc as Doc).paths ?? {})) {
-    for (const op of Object.values(ops)) {
-      for (const response of Object.values(op.responses ?? {})) {
-        const content = response.content as Record<string, unknown> | undefined
-        if (content && content.type === 'void') delete response.content
-        else if (content) moveMediaType(content)
-      }
-      const body = op.requestBody
-      if (body?.content && GENERATED_BODY_TYPES.every((type) => type in body.content!)) {
-        for (const type of GENERATED_BODY_TYPES.slice(1)) delete body.content[type]
-      }
-      const schema = body?.content?.['application/json']?.schema
-      if (body && schema && !schema.required?.length) body.required = false
-    }
+  const used = new Set<string>()
+  for (const op of [...operations(doc.paths), ...operations(doc.webhooks)]) {
+    op.security ??= []
+    for (const tag of op.tags ?? []) used.add(tag)
   }
-  return doc
+  doc.tags = doc.tags?.filter((tag) => used.has(tag.name))
+  for (const op of operations(doc.paths)) {
+    const extra = op[EXTRA_PARAMETERS]
+    delete op[EXTRA_PARAMETERS]
+    for (const parameter of extra ?? []) {
+      const params = (op.parameters ??= [])
+      if (!params.some((p) => (p.$ref ?? `${p.in}:${p.name}`) === (parameter.$ref ?? `${parameter.in}:${parameter.name}`))) params.push(parameter)
+    }
+    op.responses = { '400': EVERY_OPERATION_400, ...op.responses }
+    for (const response of Object.values(op.responses)) {
+      response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
+      const content = response.content as Record<string, unknown> | undefined
+      if (content && content.type === 'void') delete response.content
+      else if (content) moveMediaType(content)
+    }
+    const body = op.requestBody
+    if (body?.content && GENERATED_BODY_TYPES.every((type) => type in body.content!)) {
+      for (const type of GENERATED_BODY_TYPES.slice(1)) delete body.content[type]
+    }
+    const schema = body?.content?.['application/json']?.schema
+    if (body && schema && !schema.required?.length) body.required = false
+  }
+  doc.components = { ...doc.components, headers: { ...doc.components?.headers, RequestId: REQUEST_ID_HEADER } }
+  hoistNamedSchemas(doc)
+  return doc as T
+}
+
+function operations(section: Doc['paths']): Operation[] {
+  return Object.values(section ?? {}).flatMap((ops) => Object.values(ops))
 }
 
 function moveMediaType(content: Record<string, unknown>): void {
@@ -84,12 +136,13 @@ function collapseIntegerStrings(node: unknown): void {
   }
 }
 
-function dropClosedObjects(node: unknown): void {
-  if (Array.isArray(node)) node.forEach(dropClosedObjects)
+function dropKeywords(node: unknown): void {
+  if (Array.isArray(node)) node.forEach(dropKeywords)
   else if (node && typeof node === 'object') {
     const record = node as Record<string, unknown>
     if (record.additionalProperties === false) delete record.additionalProperties
-    Object.values(record).forEach(dropClosedObjects)
+    if (typeof record.nullable === 'boolean') delete record.nullable
+    Object.values(record).forEach(dropKeywords)
   }
 }
 
@@ -104,5 +157,6 @@ export function openApiPlugin(documentation: ElysiaOpenAPIConfig['documentation'
 /** The document as the running app serves it, serialised the way openapi.json is committed. */
 export async function renderOpenApi(app: { handle(request: Request): Promise<Response> }): Promise<string> {
   const res = await app.handle(new Request(`http://localhost${OPENAPI_JSON_PATH}`))
+  if (!res.ok) throw new Error(`${OPENAPI_JSON_PATH} answered ${res.status}: ${await res.text()}`)
   return JSON.stringify(await res.json(), null, 2) + '\n'
 }
