@@ -1,16 +1,12 @@
-import type { ChatEvent } from '../src/modules/chat/model'
-import { apiError, type ApiError } from './errors'
-import type { Api } from './api'
+import { apiError, thrown } from './errors'
+import type { Api, ChatStreamEvent } from './schema'
 
-export type { ChatEvent } from '../src/modules/chat/model'
-
-/** A chat request the server refused before streaming (404, 409 `in_progress`, …) or that never reached it. */
-export class ChatRequestError extends Error {
-  constructor(readonly error: ApiError) {
-    super(error.message || error.code)
-    this.name = 'ChatRequestError'
-  }
-}
+/**
+ * One frame of a chat turn's stream, discriminated by `event`: open, token, tool calls, done or
+ * error. The server's `done` is empty; the client adds the stored reply's id (the
+ * `assistantMessageId` of `open`) and its status, so the caller need not keep them.
+ */
+export type ChatEvent = Exclude<ChatStreamEvent, { event: 'done' }> | { event: 'done'; data: { messageId: string; status: 'complete' } }
 
 export interface StreamOptions {
   /** Aborting closes the stream: the server stops the model and keeps the partial reply. The iteration then ends quietly. */
@@ -25,6 +21,7 @@ type ChatBody = { message: string; clientMessageId?: string }
  * ```ts
  * for await (const ev of client.chat.send(conversationId, { message: 'Hi' }, { signal })) {
  *   if (ev.event === 'token') append(ev.data.text)
+ *   else if (ev.event === 'done') keep(ev.data.messageId)
  *   else if (ev.event === 'error') show(ev.data.message)
  * }
  * ```
@@ -34,18 +31,27 @@ export function chatClient(api: Api) {
   return {
     /** Sends a message and yields the reply's events (open, token…, tool calls, done or error). */
     send(conversationId: string, body: ChatBody, options: StreamOptions = {}): AsyncGenerator<ChatEvent> {
-      return stream(() => conversation(conversationId).messages.post(body, { fetch: { signal: options.signal } }), options.signal)
+      return withReplyId(stream(() => conversation(conversationId).messages.post(body, { fetch: { signal: options.signal } }), options.signal))
     },
     /** Streams a new reply to the conversation's last user message. */
     regenerate(conversationId: string, options: StreamOptions = {}): AsyncGenerator<ChatEvent> {
-      return stream(() => conversation(conversationId).regenerate.post(undefined, { fetch: { signal: options.signal } }), options.signal)
+      return withReplyId(stream(() => conversation(conversationId).regenerate.post(undefined, { fetch: { signal: options.signal } }), options.signal))
     },
   }
 }
 
-/** An SSE route's parsed frames (`{ event, data, id? }`) as an async iterator; a refusal before streaming throws ChatRequestError. */
-export async function* stream<E = ChatEvent>(
-  request: () => Promise<{ data: unknown; error: { status: unknown; value: unknown } | null }>,
+/** `done` as the caller wants it: with the id of the reply it completed (announced by `open`). The server sends `done` once the reply is stored. */
+async function* withReplyId(events: AsyncGenerator<ChatStreamEvent>): AsyncGenerator<ChatEvent> {
+  let messageId = ''
+  for await (const ev of events) {
+    if (ev.event === 'open') messageId = ev.data.assistantMessageId
+    yield ev.event === 'done' ? { event: 'done', data: { messageId, status: 'complete' } } : ev
+  }
+}
+
+/** An SSE route's parsed frames (`{ event, data, id? }`) as an async iterator; a refusal before streaming throws EcobaseError. */
+export async function* stream<E>(
+  request: () => Promise<{ data: AsyncGenerator<E> | unknown; error: { status: unknown; value: unknown } | null }>,
   signal: AbortSignal | undefined,
 ): AsyncGenerator<E> {
   try {
@@ -53,13 +59,12 @@ export async function* stream<E = ChatEvent>(
     const failure = apiError(res)
     if (failure) {
       if (signal?.aborted) return
-      throw new ChatRequestError(failure)
+      throw failure
     }
-    // Eden types `data` as the response schema (one event); at run time it is its async
-    // generator of parsed SSE frames, `{ event, data }`, which is exactly the event type.
+    // Eden answers an event stream with an async generator of parsed SSE frames, `{ event, data }`.
     yield* res.data as AsyncIterable<E>
   } catch (err) {
     if (signal?.aborted) return
-    throw err
+    throw thrown(err)
   }
 }

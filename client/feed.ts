@@ -1,11 +1,9 @@
-import type { Static } from '@sinclair/typebox'
-import type { SiteFeedItem } from '../src/modules/site/feed-routes'
 import { stream, type StreamOptions } from './chat'
-import type { Api } from './api'
+import type { Api, SiteFeedItem, SiteFeedStreamEvent } from './schema'
 
-export type FeedItem = Static<typeof SiteFeedItem>
+export type FeedItem = SiteFeedItem
 /** A frame of the feed stream: a new item (with the `id` to resume from), or a keep-alive ping. */
-export type FeedEvent = { event: 'item'; id?: string; data: FeedItem } | { event: 'ping'; data: Record<string, never> }
+export type FeedEvent = SiteFeedStreamEvent
 
 /**
  * The site feed's live stream as an async iterator:

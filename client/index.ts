@@ -1,20 +1,20 @@
 import { treaty, type Treaty } from '@elysiajs/eden'
-import type { App } from '../src/app'
-import type { Api } from './api'
 import { chatClient } from './chat'
 import { feedClient } from './feed'
 import { authorizedFetch, type FetchLike } from './fetcher'
+import type { Api, AuthLogin, AuthRegister } from './schema'
 import { Session } from './session'
-import type { Tokens } from './tokens'
+import { isCustomerToken, type Tokens } from './tokens'
 import { upload, type UploadOptions } from './upload'
 
-export type { Api } from './api'
+export type * from './schema'
 export type { FetchLike } from './fetcher'
-export { apiError, type ApiError } from './errors'
-export { ChatRequestError, type ChatEvent, type StreamOptions } from './chat'
+export { apiError, EcobaseError, type ErrorCode } from './errors'
+export type { ChatEvent, StreamOptions } from './chat'
 export type { FeedEvent, FeedItem } from './feed'
 export type { Tokens } from './tokens'
-export type { Attachment, UploadOptions, UploadResult } from './upload'
+export type { RequestOptions, Result } from './treaty'
+export type { Attachment, UploadOptions, UploadProgress, UploadResult } from './upload'
 
 export interface ClientOptions {
   /** Where the API lives: `https://api.example.com`, or a same-origin path such as `/api`. */
@@ -25,7 +25,13 @@ export interface ClientOptions {
   tokens?: Tokens | null
   /** Called whenever the tokens change (sign-in, refresh, sign-out, session ended); null = signed out. */
   onTokens?: (tokens: Tokens | null) => void | Promise<void>
-  /** Sent with every request, e.g. `{ 'x-ecosystem-id': id }`; a function is asked each time. */
+  /**
+   * The ecosystem (id or rdid) that account credentials act in: sent as X-Ecosystem-Id. A function
+   * is asked at each request; `setEcosystem` changes it, `in(ecosystem)` picks one for some calls.
+   * A customer token implies its ecosystem and needs none.
+   */
+  ecosystem?: string | null | (() => string | null | undefined)
+  /** Sent with every request; a function is asked each time. */
   headers?: Record<string, string> | (() => Record<string, string> | undefined)
   /** Refresh this long before the access token expires (default 30 s); 0 refreshes only on a 401. */
   refreshLeewaySeconds?: number
@@ -34,7 +40,8 @@ export interface ClientOptions {
 }
 
 /** Routes that take no bearer token and must never trigger a refresh. */
-const PUBLIC_AUTH_PATHS = ['/auth/login', '/auth/register', '/auth/refresh', '/auth/revoke']
+const PUBLIC_AUTH_PATHS = ['/auth/login', '/auth/register', '/auth/refresh', '/auth/revoke', '/customer/refresh', '/customer/revoke']
+const ECOSYSTEM_HEADER = 'x-ecosystem-id'
 
 /**
  * A client for one server and one signed-in user (or none). No globals: make one per user
@@ -68,17 +75,19 @@ export function createClient(options: ClientOptions) {
       keepDomain: relative,
     }) satisfies Treaty.Config
 
+  const typed = (fetcher: FetchLike) => treaty(base, config(fetcher)) as unknown as Api
   // Sign-in, refresh and sign-out go straight to the server, never through the refreshing fetch.
-  const plain = treaty<App>(base, config(baseFetch))
+  const plain = typed(baseFetch)
 
   const session = new Session({
     tokens: options.tokens,
     onTokens: options.onTokens,
     leewayMs: (options.refreshLeewaySeconds ?? 30) * 1000,
     now: options.now ?? Date.now,
-    async refresh(refreshToken) {
-      const res = await plain.auth.refresh.post({ refreshToken })
-      if (res.data) return { ok: true, tokens: res.data }
+    async refresh(refreshToken, accessToken) {
+      // A customer session (a token from POST /customer/token) rotates at /customer/refresh.
+      const res = accessToken && isCustomerToken(accessToken) ? await plain.customer.refresh.post({ refreshToken }) : await plain.auth.refresh.post({ refreshToken })
+      if (res.data) return { ok: true, tokens: { token: res.data.token, refreshToken: res.data.refreshToken } }
       // 400/401/403: the server refused this refresh token, so the session is over. Anything
       // else (offline, 429, 5xx) may pass; keep the tokens and let a later call try again.
       return { ok: false, definitive: res.status === 400 || res.status === 401 || res.status === 403 }
@@ -86,7 +95,37 @@ export function createClient(options: ClientOptions) {
   })
 
   const authFetch = authorizedFetch(baseFetch, session, (url) => publicPaths.has(url.pathname.replace(/\/+$/, '')))
-  const api: Api = treaty<App>(base, config(authFetch))
+  let ecosystem = options.ecosystem
+  /** The parts of the client that act in an ecosystem, bound to one (a getter, asked per request). */
+  const scoped = (current: () => string | null | undefined) => {
+    const fetcher: FetchLike = (input, init = {}) => {
+      const id = current()
+      const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined))
+      if (id && !headers.has(ECOSYSTEM_HEADER)) headers.set(ECOSYSTEM_HEADER, id)
+      return authFetch(input, { ...init, headers })
+    }
+    const api = typed(fetcher)
+    return {
+      /** The typed API (`api.chat.conversations.get()` → `{ data, error, status }`). Requests carry the access token and refresh it transparently. */
+      api,
+      /**
+       * `fetch` with the same bearer token, ecosystem and refresh handling, for calls the typed API
+       * does not model. A string starting with `/` is a path under `baseUrl`.
+       */
+      fetch: ((input, init) => fetcher(typeof input === 'string' && input.startsWith('/') ? base + input : input, init)) as FetchLike,
+      /**
+       * Uploads a file: SHA-256 (streamed) → presign → PUT straight to the object store → complete, with
+       * `onProgress` and `signal`. Resolves `{ data: { attachment, deduplicated }, error: null }` or `{ data: null, error: EcobaseError }`.
+       */
+      upload: (file: Blob & { name?: string }, uploadOptions?: UploadOptions) => upload({ api, storeFetch: baseFetch }, file, uploadOptions),
+      /** Chat turns as async iterators of typed events: `chat.send(conversationId, { message }, { signal })`, `chat.regenerate(…)`. */
+      chat: chatClient(api),
+      /** The site feed's live stream: `feed.stream({ signal, lastEventId })` yields `item` and `ping` events. */
+      feed: feedClient(api),
+    }
+  }
+  const main = scoped(() => (typeof ecosystem === 'function' ? ecosystem() : ecosystem))
+  const api = main.api
 
   /** Keeps the tokens of a successful sign-in; the Eden response is returned as it is. */
   const keep = <R extends { data: { token: string; refreshToken: string } | null }>(res: R): R => {
@@ -95,30 +134,18 @@ export function createClient(options: ClientOptions) {
   }
 
   return {
-    /** The typed API. Requests carry the access token and refresh it transparently. */
-    api,
-    /**
-     * `fetch` with the same bearer token and refresh handling, for calls Eden does not model
-     * (streams, uploads). A string starting with `/` is a path under `baseUrl`.
-     */
-    fetch: ((input, init) => authFetch(typeof input === 'string' && input.startsWith('/') ? base + input : input, init)) as FetchLike,
-
-    /**
-     * Uploads a file: SHA-256 → presign → PUT straight to the object store → complete. Resolves
-     * `{ data: { attachment, deduplicated }, error: null }` or `{ data: null, error: { status, code, message } }`.
-     */
-    upload: (file: Blob & { name?: string }, options?: UploadOptions) => upload({ api, storeFetch: baseFetch }, file, options),
-
-    /** Chat turns as async iterators of typed events: `chat.send(conversationId, { message }, { signal })`, `chat.regenerate(…)`. */
-    chat: chatClient(api),
-
-    /** The site feed's live stream: `feed.stream({ signal, lastEventId })` yields `item` and `ping` events. */
-    feed: feedClient(api),
+    ...main,
+    /** The same client acting in another ecosystem (id or rdid), for the calls made through what it returns. */
+    in: (other: string) => scoped(() => other),
+    /** The ecosystem requests act in (see the `ecosystem` option); null for none. */
+    setEcosystem: (id: string | null): void => {
+      ecosystem = id
+    },
 
     /** Signs in; on success the tokens are kept (and `onTokens` called). */
-    login: async (body: LoginBody) => keep(await plain.auth.login.post(body)),
+    login: async (body: AuthLogin) => keep(await plain.auth.login.post(body)),
     /** Creates an account and signs in; on success the tokens are kept. */
-    register: async (body: RegisterBody) => keep(await plain.auth.register.post(body)),
+    register: async (body: AuthRegister) => keep(await plain.auth.register.post(body)),
     /**
      * Signs out: forgets the tokens, and revokes this session on the server (with `everywhere`,
      * every session of the account). The tokens are forgotten even when the server cannot be
@@ -131,10 +158,10 @@ export function createClient(options: ClientOptions) {
         if (session.get()) session.set(null)
         return res.status === 204
       }
-      const refreshToken = session.refreshToken
+      const { refreshToken, accessToken } = session
       if (session.get()) session.set(null)
       if (!refreshToken) return false
-      const res = await plain.auth.revoke.post({ refreshToken })
+      const res = accessToken && isCustomerToken(accessToken) ? await plain.customer.revoke.post({ refreshToken }) : await plain.auth.revoke.post({ refreshToken })
       return res.status === 204
     },
     /** Rotates the tokens now (shared with any refresh already under way); false if it could not. */
@@ -148,5 +175,3 @@ export function createClient(options: ClientOptions) {
 }
 
 export type EcobaseClient = ReturnType<typeof createClient>
-export type LoginBody = Parameters<Api['auth']['login']['post']>[0]
-export type RegisterBody = Parameters<Api['auth']['register']['post']>[0]

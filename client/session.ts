@@ -4,13 +4,13 @@ import { refreshDeadline, type Tokens } from './tokens'
  * The server's answer to a refresh: new tokens, or a failure that is `definitive` when the
  * server rejected the refresh token (the session is over) rather than being unreachable.
  */
-export type RefreshResult = { ok: true; tokens: Tokens } | { ok: false; definitive: boolean }
+export type RotateResult = { ok: true; tokens: Tokens } | { ok: false; definitive: boolean }
 
 export interface SessionOptions {
   tokens?: Tokens | null
   onTokens?: (tokens: Tokens | null) => void | Promise<void>
-  /** Presents a refresh token to the server. Must not go through the refreshing fetch. */
-  refresh: (refreshToken: string) => Promise<RefreshResult>
+  /** Presents a refresh token (of the session `accessToken` belongs to) to the server. Must not go through the refreshing fetch. */
+  refresh: (refreshToken: string, accessToken: string) => Promise<RotateResult>
   /** Refresh this many ms before the access token expires; 0 turns proactive refresh off. */
   leewayMs: number
   now: () => number
@@ -61,7 +61,7 @@ export class Session {
     const current = this.#tokens
     if (!current?.refreshToken) return Promise.resolve(false)
     if (stale !== undefined && current.token !== stale) return Promise.resolve(true)
-    const run = this.#rotate(current.refreshToken, this.#generation)
+    const run = this.#rotate(current.refreshToken, current.token, this.#generation)
     this.#inflight = run
     void run.finally(() => {
       if (this.#inflight === run) this.#inflight = null
@@ -75,10 +75,10 @@ export class Session {
     else if (this.#refreshAt !== null && this.refreshToken && this.options.now() >= this.#refreshAt) await this.refresh()
   }
 
-  async #rotate(refreshToken: string, generation: number): Promise<boolean> {
-    let result: RefreshResult
+  async #rotate(refreshToken: string, accessToken: string, generation: number): Promise<boolean> {
+    let result: RotateResult
     try {
-      result = await this.options.refresh(refreshToken)
+      result = await this.options.refresh(refreshToken, accessToken)
     } catch {
       result = { ok: false, definitive: false }
     }

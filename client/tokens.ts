@@ -8,24 +8,29 @@ export interface Tokens {
   refreshToken?: string | null
 }
 
-/**
- * The `exp` and `iat` claims of a JWT, read without verifying it (the server verifies; the
- * client only wants to know when to refresh). Null for anything that is not a JWT.
- */
-export function jwtTimes(token: string): { exp: number; iat: number | null } | null {
+/** The claims of a JWT, read without verifying it (the server verifies). Null for anything that is not a JWT. */
+function jwtClaims(token: string): Record<string, unknown> | null {
   const part = token.split('.')[1]
   if (!part || token.split('.').length !== 3) return null
   try {
     const base64 = part.replace(/-/g, '+').replace(/_/g, '/')
-    const claims = JSON.parse(atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '='))) as {
-      exp?: unknown
-      iat?: unknown
-    }
-    if (typeof claims.exp !== 'number') return null
-    return { exp: claims.exp, iat: typeof claims.iat === 'number' ? claims.iat : null }
+    const claims: unknown = JSON.parse(atob(base64.padEnd(base64.length + ((4 - (base64.length % 4)) % 4), '=')))
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : null
   } catch {
     return null
   }
+}
+
+/** The `exp` and `iat` claims of a JWT (the client only wants to know when to refresh). */
+export function jwtTimes(token: string): { exp: number; iat: number | null } | null {
+  const claims = jwtClaims(token)
+  if (typeof claims?.exp !== 'number') return null
+  return { exp: claims.exp, iat: typeof claims.iat === 'number' ? claims.iat : null }
+}
+
+/** A customer session's access token (`typ: customer`), which refreshes through /customer/refresh. */
+export function isCustomerToken(token: string): boolean {
+  return jwtClaims(token)?.typ === 'customer'
 }
 
 /**

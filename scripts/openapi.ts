@@ -1,4 +1,4 @@
-// Rewrites openapi.json from the app's own document (`npm run openapi`); tests fail on drift.
+// Rewrites openapi.json from the app's own document, and the client's types from it (`npm run openapi`); tests fail on drift.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,12 +7,16 @@ import { buildDeps } from '../src/boot'
 import { loadConfig } from '../src/config'
 import { openPglite } from '../src/platform/db'
 import { renderOpenApi } from '../src/platform/openapi'
+import { schemaTypes } from '../client/scripts/schema-types'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-openapi-'))
 const database = await openPglite()
 const deps = buildDeps(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }), database)
 const target = join(import.meta.dir, '..', 'openapi.json')
-writeFileSync(target, await renderOpenApi(createApp(deps)))
+const document = await renderOpenApi(createApp(deps))
+writeFileSync(target, document)
+const types = join(import.meta.dir, '..', 'client', 'schema.ts')
+writeFileSync(types, schemaTypes(JSON.parse(document)))
 await database.close()
 rmSync(dataDir, { recursive: true, force: true })
-console.log(`wrote ${target}`)
+console.log(`wrote ${target} and ${types}`)

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { renderOpenApi } from '../src/platform/openapi'
+import { schemaTypes } from '../client/scripts/schema-types'
 import { createHarness, type Harness } from './support/harness'
 
 let h: Harness
@@ -27,6 +28,11 @@ describe('OpenAPI document', () => {
   test('matches the committed openapi.json (run `npm run openapi` after changing routes)', async () => {
     const committed = readFileSync(join(import.meta.dir, '..', 'openapi.json'), 'utf8')
     expect(await renderOpenApi(h.app)).toBe(committed)
+  })
+
+  test('the client\'s types (client/schema.ts) are generated from the committed document (run `npm run openapi`)', () => {
+    const committed = readFileSync(join(import.meta.dir, '..', 'openapi.json'), 'utf8')
+    expect(readFileSync(join(import.meta.dir, '..', 'client', 'schema.ts'), 'utf8')).toBe(schemaTypes(JSON.parse(committed)))
   })
 
   test('is OpenAPI 3.1 with version 0.0.0 and a human UI', async () => {

@@ -30,6 +30,31 @@ describe('a chat turn on the built-in dev model (nothing configured)', () => {
       'event: done\ndata: {}\n\n'
     expect(body).toBe(expected)
     expect(assistant.content).toBe('This is the development model (no AI configured). You said: Hi there')
+    expect(assistant.status).toBe('complete')
+  })
+
+  test('done comes once the reply is stored: the id open announced can be fetched, complete, as soon as done arrives', async () => {
+    for (let i = 0; i < 5; i++) {
+      const c = await newConversation(h, a)
+      const res = await post(h, `/chat/conversations/${c.id}/messages`, a.auth.token, { message: `turn ${i}` })
+      const reader = res.body!.getReader()
+      let text = ''
+      while (!/event: done\ndata: [^\n]*\n\n/.test(text)) {
+        const { value, done } = await reader.read()
+        if (done) throw new Error(`the stream ended without done: ${text}`)
+        text += typeof value === 'string' ? value : new TextDecoder().decode(value)
+      }
+      // Fetched before reading on: nothing is waited for beyond the done event itself.
+      const detail = await h.call('GET', `/chat/conversations/${c.id}`, a.auth)
+      await reader.cancel()
+      const events = parseFrames(text)
+      const open = events[0]!
+      const done = events.at(-1)!
+      if (open.event !== 'open' || done.event !== 'done') throw new Error(`unexpected events: ${eventNames(events)}`)
+      expect(done.data).toEqual({})
+      const stored = detail.body.messages.find((m: any) => m.id === open.data.assistantMessageId)
+      expect(stored).toMatchObject({ id: open.data.assistantMessageId, role: 'assistant', status: 'complete', content: replyText(events) })
+    }
   })
 
   test('text with quotes and newlines stays one data line per event, JSON-escaped', async () => {
@@ -45,6 +70,7 @@ describe('a chat turn on the built-in dev model (nothing configured)', () => {
     const c = await newConversation(h, a)
     const { events } = await send(h, a, c.id, { message: 'What time is it? current_time {"timezone":"Asia/Tokyo"}' })
     expect(eventNames(events).filter((n) => n !== 'token')).toEqual(['open', 'tool_call_started', 'tool_call_completed', 'done'])
+    const { assistantMessageId } = events[0]!.data as { assistantMessageId: string }
     const started = events.find((e) => e.event === 'tool_call_started')!
     expect(started.data).toEqual({ name: 'current_time', arguments: '{"timezone":"Asia/Tokyo"}' })
     const completed = events.find((e) => e.event === 'tool_call_completed')!
@@ -60,6 +86,7 @@ describe('a chat turn on the built-in dev model (nothing configured)', () => {
       ['assistant', null],
     ])
     expect(detail.body.messages[1].content).toBe(completed.data.result)
+    expect(detail.body.messages[2]).toMatchObject({ id: assistantMessageId, status: 'complete' })
   })
 
   test('tool arguments are validated against the tool schema before it runs', async () => {
@@ -107,9 +134,11 @@ describe('regenerate and edit', () => {
     const open2 = events[0]!.data as { userMessageId: string; assistantMessageId: string }
     expect(open2.userMessageId).toBe(open1.userMessageId)
     expect(open2.assistantMessageId).not.toBe(open1.assistantMessageId)
-    expect(eventNames(events).at(-1)).toBe('done')
+    expect(first.events.at(-1)).toEqual({ event: 'done', data: {} })
+    expect(events.at(-1)).toEqual({ event: 'done', data: {} })
     const detail = await h.call('GET', `/chat/conversations/${c.id}`, a.auth)
     expect(detail.body.messages.map((m: any) => m.id)).toEqual([open1.userMessageId, open2.assistantMessageId])
+    expect(detail.body.messages[1]).toMatchObject({ role: 'assistant', status: 'complete', content: replyText(events) })
   })
 
   test('editing a user message drops what followed; regenerate then answers the new text', async () => {

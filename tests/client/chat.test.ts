@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type ChatEvent, ChatRequestError } from '../../client'
+import { type ChatEvent, EcobaseError } from '../../client'
 import { chatActor, type ChatActor, newConversation } from '../chat/support'
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai'
 import { createHarness, type Harness } from '../support/harness'
@@ -61,13 +61,32 @@ describe('typed client: chat.send', () => {
     expect(names.at(-1)).toBe('done')
   })
 
-  test('a refusal before the stream is a ChatRequestError with the status and code', async () => {
+  test('done carries the id and status of the stored reply, which can be read at once', async () => {
+    const client = customerClient()
+    const c = await newConversation(h, a, { model: 'fake-echo' })
+    for (const turn of [() => client.chat.send(c.id, { message: 'remember this' }), () => client.chat.regenerate(c.id)]) {
+      let announced = ''
+      let done: { messageId: string; status: 'complete' } | undefined
+      let text = ''
+      for await (const ev of turn()) {
+        if (ev.event === 'open') announced = ev.data.assistantMessageId
+        if (ev.event === 'token') text += ev.data.text
+        if (ev.event === 'done') done = ev.data
+      }
+      expect(done).toEqual({ messageId: announced, status: 'complete' })
+      const { data } = await client.api.chat.conversations({ id: c.id }).get()
+      expect(data!.messages.at(-1)).toMatchObject({ id: done!.messageId, role: 'assistant', content: text })
+    }
+  })
+
+  test('a refusal before the stream throws the one error class, EcobaseError, with the status and code', async () => {
     const client = customerClient()
     const error = await (async () => {
       for await (const _ of client.chat.send(crypto.randomUUID(), { message: 'hi' })) void _
     })().catch((e) => e)
-    expect(error).toBeInstanceOf(ChatRequestError)
-    expect(error.error).toEqual({ status: 404, code: 'not_found', message: 'No such conversation' })
+    expect(error).toBeInstanceOf(EcobaseError)
+    expect(error).toBeInstanceOf(Error)
+    expect(error.toJSON()).toEqual({ status: 404, code: 'not_found', message: 'No such conversation' })
   })
 
   test('abort ends the iteration quietly; the server stops the model and keeps the partial reply', async () => {

@@ -214,6 +214,6 @@ describe('options', () => {
         throw new TypeError('fetch failed')
       },
     })
-    expect(apiError(await offline.api.auth.me.get())).toEqual({ status: 0, code: 'network_error', message: 'fetch failed' })
+    expect(apiError(await offline.api.auth.me.get())?.toJSON()).toEqual({ status: 0, code: 'network_error', message: 'fetch failed' })
   })
 })

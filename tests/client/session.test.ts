@@ -40,7 +40,7 @@ describe('typed client: signing in', () => {
     const wrong = await client.login({ email: account.email, password: 'not-the-password' })
     expect(wrong.status).toBe(401)
     expect(wrong.error?.value).toMatchObject({ error: { code: 'invalid_credentials' } })
-    expect(apiError(wrong)).toEqual({ status: 401, code: 'invalid_credentials', message: expect.any(String) })
+    expect(apiError(wrong)?.toJSON()).toEqual({ status: 401, code: 'invalid_credentials', message: expect.any(String) })
     expect(client.getTokens()).toBeNull()
     expect(seen).toEqual([])
 

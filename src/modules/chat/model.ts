@@ -80,7 +80,7 @@ export const ChatStreamEvent = t.Union(
       t.Object({ name: t.String(), ok: t.Boolean(), result: t.String({ description: 'JSON-encoded tool result' }) }),
       'A tool finished',
     ),
-    event('done', t.Object({}), 'The turn completed; the reply is stored'),
+    event('done', t.Object({}), 'The turn completed (payload empty, as the spec says); its reply, the `assistantMessageId` of `open`, is stored before this event is sent, so it can be fetched at once'),
     event('error', t.Object({ message: t.String() }), 'The turn failed (the HTTP status stays 200); the text so far is stored as a failed reply'),
   ],
   {

@@ -73,6 +73,7 @@ export class TurnRunner {
     let text = ''
     let status: MessageStatus = 'partial'
     let error: string | null = null
+    let stored = false
     try {
       yield { event: 'open', data: { conversationId: conversation.id, userMessageId: user.id, assistantMessageId: user.replyId! } }
       const input = toLlmMessages(start.history, target.systemPrompt)
@@ -98,6 +99,10 @@ export class TurnRunner {
         }
       }
       status = 'complete'
+      // Stored before `done` is sent, so that a client can fetch the reply as soon as it sees `done`.
+      stored = true
+      clearInterval(heartbeat)
+      await this.finish(start, text, status, error)
       yield { event: 'done', data: {} }
     } catch (err) {
       if (signal.aborted) return
@@ -109,7 +114,7 @@ export class TurnRunner {
       clearInterval(heartbeat)
       signal.removeEventListener('abort', stop)
       upstream.abort()
-      await this.finish(start, text, status, error)
+      if (!stored) await this.finish(start, text, status, error)
     }
   }
 

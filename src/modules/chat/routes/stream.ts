@@ -9,7 +9,7 @@ import { CUSTOMER } from './conversations'
 import { IdParam } from '../../../platform/params'
 
 
-const STREAM = `Answers 200 \`text/event-stream\`: \`open\` (conversationId, userMessageId, assistantMessageId), then \`token\` (text) and \`tool_call_started\` / \`tool_call_completed\` around each tool call, then \`done\`; or \`error\` (message) when the model service fails or times out (CHAT_TIMEOUT_SECONDS), the HTTP status staying 200. Refusals before the stream starts are ordinary JSON errors. A client that disconnects stops the model request; the text so far is kept as a \`partial\` reply.`
+const STREAM = `Answers 200 \`text/event-stream\`: \`open\` (conversationId, userMessageId, assistantMessageId), then \`token\` (text) and \`tool_call_started\` / \`tool_call_completed\` around each tool call, then \`done\` (empty) once the reply is stored; or \`error\` (message) when the model service fails or times out (CHAT_TIMEOUT_SECONDS), the HTTP status staying 200. Refusals before the stream starts are ordinary JSON errors. A client that disconnects stops the model request; the text so far is kept as a \`partial\` reply.`
 
 /** Relays a turn's events as SSE frames (`event:` name, `data:` JSON). */
 async function* relay(events: AsyncGenerator<ChatEvent>, set: { headers: Record<string, unknown> }) {

@@ -1,0 +1,193 @@
+/**
+ * Turns the OpenAPI document into the client's types (client/schema.ts): one type per component
+ * schema, and `Api`, the route tree the way Eden treaty calls it at run time
+ * (`api.chat.conversations({ id }).messages.post(body, options)`). The client then needs no
+ * server code: the document is the contract, and `npm run openapi` writes both files.
+ */
+
+type Schema = {
+  $ref?: string
+  type?: string | string[]
+  const?: unknown
+  enum?: unknown[]
+  anyOf?: Schema[]
+  oneOf?: Schema[]
+  allOf?: Schema[]
+  items?: Schema
+  properties?: Record<string, Schema>
+  required?: string[]
+  additionalProperties?: boolean | Schema
+  patternProperties?: Record<string, Schema>
+  description?: string
+  format?: string
+}
+type Parameter = { $ref?: string; name: string; in: string; required?: boolean; schema?: Schema; description?: string }
+type Operation = {
+  operationId?: string
+  summary?: string
+  description?: string
+  parameters?: Parameter[]
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Schema }> }
+  responses?: Record<string, { content?: Record<string, { schema?: Schema }> }>
+}
+export interface Document {
+  paths: Record<string, Record<string, Operation>>
+  components: { schemas: Record<string, Schema>; parameters?: Record<string, Parameter> }
+}
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options']
+
+export function schemaTypes(doc: Document): string {
+  const out: string[] = [
+    '// Generated from openapi.json by `npm run openapi` (client/scripts/schema-types.ts). Do not edit.',
+    "import type { RequestOptions, Result } from './treaty'",
+    '',
+  ]
+  for (const [component, schema] of Object.entries(doc.components.schemas)) {
+    const body = type(schema, '')
+    const name = typeName(component)
+    out.push(doc_(schema.description, '') + (isPlainObject(schema) && body.startsWith('{') ? `export interface ${name} ${body}` : `export type ${name} = ${body}`), '')
+  }
+  out.push('/** Every route of the API as Eden treaty calls it: path segments are properties, `{param}` segments are calls. */')
+  out.push(`export interface Api ${node(tree(doc), doc, '')}`)
+  return out.join('\n') + '\n'
+}
+
+interface Node {
+  children: Map<string, Node>
+  param?: { names: string[]; node: Node }
+  methods: Map<string, Operation>
+}
+
+function tree(doc: Document): Node {
+  const root: Node = { children: new Map(), methods: new Map() }
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    let at = root
+    for (const segment of path.split('/').filter(Boolean)) {
+      const param = /^\{(.+)\}$/.exec(segment)?.[1]
+      if (param) {
+        at.param ??= { names: [], node: { children: new Map(), methods: new Map() } }
+        if (!at.param.names.includes(param)) at.param.names.push(param)
+        at = at.param.node
+      } else {
+        if (!at.children.has(segment)) at.children.set(segment, { children: new Map(), methods: new Map() })
+        at = at.children.get(segment)!
+      }
+    }
+    for (const [method, op] of Object.entries(ops)) if (METHODS.includes(method)) at.methods.set(method, op)
+  }
+  return root
+}
+
+function node(n: Node, doc: Document, indent: string): string {
+  const inner = indent + '  '
+  const members: string[] = []
+  for (const [method, op] of n.methods) members.push(doc_(op.summary ?? op.operationId, inner) + `${inner}${method}${signature(method, op, doc)}`)
+  for (const [segment, child] of n.children) members.push(`${inner}${key(segment)}: ${node(child, doc, inner)}`)
+  const object = `{\n${members.join('\n')}\n${indent}}`
+  if (!n.param) return object
+  // A segment that is both a parameter and a parent of literal segments is a callable object.
+  const params = n.param.names.map((name) => `${key(name)}: string | number`).join('; ')
+  const call = `((params: { ${params} }) => ${node(n.param.node, doc, indent)})`
+  return members.length ? `${call} & ${object}` : call
+}
+
+function signature(method: string, op: Operation, doc: Document): string {
+  const parameters = (op.parameters ?? []).map((p) => (p.$ref ? doc.components.parameters![p.$ref.split('/').pop()!]! : p))
+  const query = parameters.filter((p) => p.in === 'query')
+  const queryType = query.length ? `{ ${query.map((p) => `${key(p.name)}${p.required ? '' : '?'}: ${type(p.schema ?? {}, '')}`).join('; ')} }` : 'never'
+  const queryRequired = query.some((p) => p.required)
+  const options = queryRequired ? `options: RequestOptions<${queryType}> & { query: ${queryType} }` : `options?: RequestOptions<${queryType}>`
+  const result = `Promise<Result<{ ${responses(op)} }>>`
+  if (method === 'get' || method === 'head') return `(${options}): ${result}`
+  const body = op.requestBody?.content?.['application/json']?.schema
+  const bodyType = body ? type(body, '') : 'undefined'
+  const bodyRequired = !!body && !!op.requestBody?.required
+  // An optional body before required options is a required `T | undefined`.
+  const bodyParam = bodyRequired ? `body: ${bodyType}` : queryRequired ? (body ? `body: ${wrap(bodyType)} | undefined` : 'body: undefined') : `body?: ${bodyType}`
+  return `(${bodyParam}, ${options}): ${result}`
+}
+
+function responses(op: Operation): string {
+  return Object.entries(op.responses ?? {})
+    .map(([status, response]) => {
+      const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? []
+      let body = 'void'
+      if (mediaType === 'text/event-stream') body = `AsyncGenerator<${type(media?.schema ?? {}, '')}>`
+      else if (mediaType?.includes('json')) body = type(media?.schema ?? {}, '')
+      else if (mediaType) body = 'string'
+      return `${status}: ${body}`
+    })
+    .join('; ')
+}
+
+function type(schema: Schema, indent: string): string {
+  if (schema.$ref) return typeName(schema.$ref.split('/').pop()!)
+  if (schema.const !== undefined) return JSON.stringify(schema.const)
+  if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ')
+  const union = schema.anyOf ?? schema.oneOf
+  if (union) return union.map((s) => wrap(type(s, indent))).join(' | ')
+  if (schema.allOf) return schema.allOf.map((s) => wrap(type(s, indent))).join(' & ')
+  if (Array.isArray(schema.type)) return schema.type.map((t) => type({ ...schema, type: t }, indent)).join(' | ')
+  switch (schema.type) {
+    case 'string':
+      return 'string'
+    case 'integer':
+    case 'number':
+      return 'number'
+    case 'boolean':
+      return 'boolean'
+    case 'null':
+      return 'null'
+    case 'array':
+      return `${wrap(type(schema.items ?? {}, indent))}[]`
+    case 'object':
+      return object(schema, indent)
+    default:
+      return schema.properties ? object(schema, indent) : 'unknown'
+  }
+}
+
+function object(schema: Schema, indent: string): string {
+  const inner = indent + '  '
+  const required = new Set(schema.required ?? [])
+  const members = Object.entries(schema.properties ?? {}).map(
+    ([name, property]) => doc_(property.description, inner) + `${inner}${key(name)}${required.has(name) ? '' : '?'}: ${type(property, inner)}`,
+  )
+  const open = schema.additionalProperties ?? Object.values(schema.patternProperties ?? {})[0] ?? (schema.properties ? undefined : true)
+  if (open) members.push(`${inner}[key: string]: ${open === true ? 'unknown' : type(open, inner)}`)
+  return members.length ? `{\n${members.join('\n')}\n${indent}}` : 'Record<string, never>'
+}
+
+/** A component's type name; `Error` would shadow the global Error class. */
+function typeName(component: string): string {
+  return component === 'Error' ? 'ErrorBody' : component
+}
+
+function isPlainObject(schema: Schema): boolean {
+  return (schema.type === 'object' || (!schema.type && !!schema.properties)) && !schema.anyOf && !schema.oneOf && !schema.allOf
+}
+
+/** Parenthesises a union or intersection (at the top level of `text`) before it gets `[]` or joins another. */
+function wrap(text: string): string {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++
+    } else if (c === '/' && text[i + 1] === '*') i = text.indexOf('*/', i + 2) + 1
+    else if ('{[(<'.includes(c)) depth++
+    else if ('}])>'.includes(c)) depth--
+    else if (depth === 0 && (c === '|' || c === '&')) return `(${text})`
+  }
+  return text
+}
+
+function key(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)
+}
+
+function doc_(text: string | undefined, indent: string): string {
+  if (!text) return ''
+  return `${indent}/** ${text.replace(/\*\//g, '*\\/').replace(/\n/g, `\n${indent} * `)} */\n`
+}
