@@ -17,7 +17,9 @@
 # same platform, so it runs unchanged on the Bun image.
 FROM node:24-slim AS deps
 WORKDIR /app
+# tools/ is an npm workspace (test-only tools); npm ci wants its package.json, installs nothing of it here.
 COPY package.json package-lock.json ./
+COPY tools/package.json ./tools/
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 # --- runtime ----------------------------------------------------------------------------------

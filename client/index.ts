@@ -8,6 +8,8 @@ import { isCustomerToken, type Tokens } from './tokens'
 import { upload, type UploadOptions } from './upload'
 
 export type * from './schema'
+/** Shorter names for the models used most. */
+export type { ChatConversation as Conversation, ChatMessage as Message, PersonaMemory as Memory } from './schema'
 export type { FetchLike } from './fetcher'
 export { apiError, EcobaseError, type ErrorCode } from './errors'
 export type { ChatEvent, StreamOptions } from './chat'

@@ -126,7 +126,11 @@ function type(schema: Schema, indent: string): string {
   if (schema.const !== undefined) return JSON.stringify(schema.const)
   if (schema.enum) return schema.enum.map((v) => JSON.stringify(v)).join(' | ')
   const union = schema.anyOf ?? schema.oneOf
-  if (union) return union.map((s) => wrap(type(s, indent))).join(' | ')
+  if (union) {
+    // Listed strings beside any string (an open list of codes): keep the listed ones for completion.
+    const open = union.some((s) => s.type === 'string' && Object.keys(s).length === 1) && union.some((s) => s.enum)
+    return union.map((s) => (open && s.type === 'string' && !s.enum ? '(string & {})' : wrap(type(s, indent)))).join(' | ')
+  }
   if (schema.allOf) return schema.allOf.map((s) => wrap(type(s, indent))).join(' & ')
   if (Array.isArray(schema.type)) return schema.type.map((t) => type({ ...schema, type: t }, indent)).join(' | ')
   switch (schema.type) {

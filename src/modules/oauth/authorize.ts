@@ -34,7 +34,7 @@ export type CheckedRequest =
   /** The client or its redirect URI cannot be trusted: show an error, never redirect. */
   | { kind: 'fatal'; code: 'invalid_request' | 'invalid_client' | 'invalid_redirect_uri'; message: string }
   /** Any other problem: tell the client through its redirect URI (RFC 6749 §4.1.2.1). */
-  | { kind: 'error'; client: ClientRow; redirectTo: string; error: string; description: string }
+  | { kind: 'error'; client: ClientRow; redirectTo: string; error: 'invalid_request' | 'invalid_scope' | 'unsupported_response_type'; description: string }
   | { kind: 'ok'; client: ClientRow; redirectUri: string; scopes: Scope[]; state?: string; codeChallenge: string }
 
 /** The authorization step: checks requests and issues authorization codes. */
@@ -59,7 +59,7 @@ export class Authorizations {
       return { kind: 'fatal', code: 'invalid_redirect_uri', message: 'The redirect_uri is not one this application registered.' }
     }
     const redirectUri = params.redirect_uri
-    const fail = (error: string, description: string): CheckedRequest => ({
+    const fail = (error: (CheckedRequest & { kind: 'error' })['error'], description: string): CheckedRequest => ({
       kind: 'error',
       client,
       error,
