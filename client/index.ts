@@ -150,11 +150,12 @@ export function createClient(options: ClientOptions) {
     register: async (body: AuthRegister) => keep(await plain.auth.register.post(body)),
     /**
      * Signs out: forgets the tokens, and revokes this session on the server (with `everywhere`,
-     * every session of the account). The tokens are forgotten even when the server cannot be
-     * reached; resolves whether the server confirmed the revocation.
+     * every session of the account; a customer session has no account, so only it is revoked).
+     * The tokens are forgotten even when the server cannot be reached; resolves whether the
+     * server confirmed the revocation.
      */
     async logout({ everywhere = false }: { everywhere?: boolean } = {}): Promise<boolean> {
-      if (everywhere && session.accessToken) {
+      if (everywhere && session.accessToken && !isCustomerToken(session.accessToken)) {
         // Needs the bearer token, so the tokens are forgotten after the call, not before.
         const res = await api.auth['revoke-all'].post()
         if (session.get()) session.set(null)

@@ -87,8 +87,10 @@ async function hash(file: Blob, signal: AbortSignal | undefined, onProgress: Upl
       loaded += value.byteLength
       onProgress?.({ phase: 'hash', loaded, total: file.size })
     }
-  } finally {
-    reader.releaseLock()
+  } catch (err) {
+    // Stop reading the file (an aborted upload should not keep a file handle busy).
+    await reader.cancel().catch(() => {})
+    throw err
   }
   return hasher.hex()
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type ChatEvent, EcobaseError } from '../../client'
+import { type ChatEvent, EcobaseError } from '../../client/index'
 import { chatActor, type ChatActor, newConversation } from '../chat/support'
 import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai'
 import { createHarness, type Harness } from '../support/harness'

@@ -1,4 +1,4 @@
-import { createClient, type ClientOptions, type Tokens } from '../../client'
+import { createClient, type ClientOptions, type Tokens } from '../../client/index'
 import type { Harness } from '../support/harness'
 
 let accounts = 0

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { FeedEvent } from '../../client'
+import type { FeedEvent } from '../../client/index'
 import { createHarness, type Harness } from '../support/harness'
 import { customerOf, provision } from '../support/tenancy'
 import { connect } from './connect'

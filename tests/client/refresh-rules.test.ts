@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { apiError, createClient } from '../../client'
+import { apiError, createClient } from '../../client/index'
 import { createHarness, type Harness } from '../support/harness'
 import { ACCESS_TTL_MS, connect, newAccount, PAST_EXPIRY_MS } from './connect'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { apiError } from '../../client'
+import { apiError } from '../../client/index'
 import { createHarness, type Harness } from '../support/harness'
 import { connect, newAccount, PAST_EXPIRY_MS } from './connect'
 

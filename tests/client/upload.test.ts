@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
-import { createClient } from '../../client'
+import { createClient } from '../../client/index'
 import { sha256, STORE_KINDS, storageApp, type StorageApp } from '../support/storage'
 
 for (const kind of STORE_KINDS) {
