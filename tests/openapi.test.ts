@@ -41,6 +41,17 @@ describe('OpenAPI document', () => {
     const ui = await h.app.handle(new Request('http://localhost/openapi'))
     expect(ui.status).toBe(200)
     expect(ui.headers.get('content-type')).toContain('text/html')
+    // Served by the service from its own npm packages: nothing from a CDN, so it works offline.
+    const html = await ui.text()
+    expect(html).not.toMatch(/(src|href)="(https?:)?\/\//)
+    const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!)
+    expect(assets.length).toBe(3)
+    for (const asset of assets) {
+      const res = await h.app.handle(new Request(`http://localhost/${asset}`))
+      expect(res.status, asset).toBe(200)
+      expect(res.headers.get('cache-control'), asset).toBe('public, max-age=31536000, immutable')
+    }
+    expect((await h.app.handle(new Request('http://localhost/openapi/assets/0.0.0/swagger-ui.css'))).status).toBe(404)
   })
 
   test('every operation has a spec tag, a unique operationId and typed responses for each status', () => {

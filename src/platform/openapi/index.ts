@@ -3,6 +3,7 @@ import { FormatRegistry } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { fullFormats } from 'elysia/type-system/format'
 import { hoistNamedSchemas } from './components'
+import { docsPage } from './docs-page'
 
 // Importing @elysiajs/openapi replaces TypeBox's string formats (email, uuid, url, ...) with
 // valibot-based checks that build a schema on every call: measurably slower on every response
@@ -146,12 +147,13 @@ function dropKeywords(node: unknown): void {
   }
 }
 
-/** The document at /openapi/json (tidied) and the Scalar UI at /openapi. */
+/** The document at /openapi/json (tidied) and the reference page at /openapi (see docs-page.ts). */
 export function openApiPlugin(documentation: ElysiaOpenAPIConfig['documentation']) {
   return new Elysia({ name: 'openapi-docs' })
     .onAfterHandle(({ path, response }) => (path === OPENAPI_JSON_PATH ? tidyOpenApi(response) : undefined))
     // staticFile: false keeps routes with a dot in their path, e.g. /.well-known/oauth-authorization-server.
-    .use(openapi({ path: '/openapi', specPath: OPENAPI_JSON_PATH, documentation, exclude: { staticFile: false } }))
+    .use(openapi({ path: '/openapi', specPath: OPENAPI_JSON_PATH, provider: null, documentation, exclude: { staticFile: false } }))
+    .use(docsPage(documentation?.info?.title ?? 'API', OPENAPI_JSON_PATH))
 }
 
 /** The document as the running app serves it, serialised the way openapi.json is committed. */
