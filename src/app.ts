@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from './deps'
 import { cors } from './platform/cors'
 import { AppError, describeError, errorBody } from './platform/errors'
+import { createGuards } from './platform/guards'
 import { throttledLog } from './platform/logger'
 import { requestContext } from './platform/http'
 import { openApiPlugin } from './platform/openapi'
@@ -147,6 +148,7 @@ export function createApp(deps: Deps) {
   const searchBox = new SearchBox(deps)
   const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory), search: conversationSearchFor(search, searchBox, persona.personas) })
   emitWebhookEvents(webhooks, { customers, attachments: storage.attachments, chat, community, messaging })
+  const guards = createGuards({ tokens: deps.tokens, users: auth, tenancy: customers })
 
   const logUnhandled = throttledLog(deps.logger.error, 10)
   const app = new Elysia()
@@ -190,28 +192,28 @@ export function createApp(deps: Deps) {
       return status(500, errorBody('internal_error', 'Internal server error'))
     })
     .use(systemRoutes(system))
-    .use(authRoutes(deps, auth))
-    .use(accountEmailRoutes(deps, accountEmails, auth))
-    .use(settingsRoutes(settings, auth))
-    .use(oauthRoutes(deps, oauth, auth))
-    .use(registryRoutes(registry, identifiers, auth))
-    .use(teamRoutes(team, auth))
-    .use(customerRoutes(deps, customers, auth))
-    .use(storageRoutes(deps, storage, auth, customers))
-    .use(personaAreaRoutes(deps, persona, auth, customers))
-    .use(chatRoutes(deps, chat, auth, customers))
-    .use(personaMemoryRoutes(deps, personaMemory, auth, customers))
-    .use(searchRoutes(deps, search, searchBox, auth, customers))
-    .use(dataRoutes(deps, auth, customers))
-    .use(userdataRoutes(deps, auth, customers))
-    .use(contractRoutes(deps, new ContractService(deps), auth, customers))
-    .use(siteRoutes(deps, site, auth, customers))
-    .use(feedRoutes(deps, feed, auth, customers))
-    .use(messagingRoutes(deps, messaging, auth, customers))
-    .use(notificationRoutes(deps, notifications, auth, customers))
-    .use(communityRoutes(deps, community, auth, customers))
-    .use(integrationRoutes(deps, webhooks, auth, customers))
-    .use(monitoredSiteRoutes(deps, monitor, auth, customers))
+    .use(authRoutes(auth, guards, deps))
+    .use(accountEmailRoutes(accountEmails, guards, deps.config.trustProxy))
+    .use(settingsRoutes(settings, guards))
+    .use(oauthRoutes(oauth, guards, deps.config.oauth.consentUrl))
+    .use(registryRoutes(registry, identifiers, guards))
+    .use(teamRoutes(team, guards))
+    .use(customerRoutes(customers, guards))
+    .use(storageRoutes(storage, guards, deps.storage))
+    .use(personaAreaRoutes(persona, guards))
+    .use(chatRoutes(chat, guards))
+    .use(personaMemoryRoutes(personaMemory, guards))
+    .use(searchRoutes(search, searchBox, guards))
+    .use(dataRoutes(guards, deps))
+    .use(userdataRoutes(guards, deps))
+    .use(contractRoutes(new ContractService(deps), guards))
+    .use(siteRoutes(site, guards))
+    .use(feedRoutes(feed, guards))
+    .use(messagingRoutes(messaging, guards))
+    .use(notificationRoutes(notifications, guards))
+    .use(communityRoutes(community, guards, deps))
+    .use(integrationRoutes(webhooks, guards))
+    .use(monitoredSiteRoutes(monitor, guards))
 
   /** Subscribes every session kind to revocations, the ecosystem cache to renames and deletions, and feed streams to new items, from any replica (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {

@@ -1,7 +1,6 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import { authGuard, type PrincipalSource } from '../../platform/auth'
 import { errors } from '../../platform/errors'
+import type { Guards } from '../../platform/guards'
 import { clientIp } from '../../platform/request'
 import { ACCOUNT_EMAIL_LIMITS, type AccountEmails } from './account-emails'
 import { Email, NewPassword } from './model'
@@ -11,13 +10,13 @@ const LIMITS = `Rate limited (429 with Retry-After): ${ACCOUNT_EMAIL_LIMITS.perI
 const Accepted = t.Object({}, { title: 'AuthAccepted', description: 'Accepted; an e-mail follows if there is someone to send it to' })
 
 /** Password reset and e-mail verification (tag `auth`). */
-export function accountEmailRoutes(deps: Deps, emails: AccountEmails, principals: PrincipalSource) {
+export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustProxy: boolean) {
   return new Elysia({ name: 'account-emails', prefix: '/auth', detail: { tags: ['auth'] } })
-    .use(authGuard(principals))
+    .use(guards.auth)
     .post(
       '/password-reset/request',
       async ({ body, request, server, set }) => {
-        await emails.requestReset(body.email, clientIp(request, server, deps.config.trustProxy))
+        await emails.requestReset(body.email, clientIp(request, server, trustProxy))
         set.status = 202
         return {}
       },
@@ -52,7 +51,7 @@ export function accountEmailRoutes(deps: Deps, emails: AccountEmails, principals
     .post(
       '/verify-email/request',
       async ({ principal, request, server, set }) => {
-        await emails.requestVerification(principal, clientIp(request, server, deps.config.trustProxy))
+        await emails.requestVerification(principal, clientIp(request, server, trustProxy))
         set.status = 202
         return {}
       },

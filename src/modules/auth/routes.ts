@@ -1,8 +1,8 @@
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps'
-import { authGuard } from '../../platform/auth'
 import { originMayUseCookie } from '../../platform/cors'
 import { AppError, errors } from '../../platform/errors'
+import type { Guards } from '../../platform/guards'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import { clientIp } from '../../platform/request'
 import {
@@ -25,7 +25,7 @@ import { IdParam } from '../../platform/params'
 
 export const REFRESH_COOKIE = 'ecobase_refresh'
 
-export function authRoutes(deps: Deps, auth: AuthService) {
+export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, 'config' | 'db'>) {
   // Front ends on CORS origins are cross-site: the cookie reaches them only as SameSite=None, which browsers accept only when Secure.
   const crossSite = deps.config.corsOrigins.length > 0
   const cookieOptions = {
@@ -48,7 +48,7 @@ export function authRoutes(deps: Deps, auth: AuthService) {
   }
 
   return new Elysia({ name: 'auth', prefix: '/auth', detail: { tags: ['auth'] } })
-    .use(authGuard(auth))
+    .use(guards.auth)
     .post(
       '/register',
       async ({ body, headers, cookie, status }) => {

@@ -1,11 +1,10 @@
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps'
-import type { PrincipalSource } from '../../platform/auth'
 import { ResourceService } from '../../platform/crud/resource'
 import { resourceRoutes } from '../../platform/crud/routes'
 import { errors } from '../../platform/errors'
+import type { Guards } from '../../platform/guards'
 import { pageParams, PageQuery, paged } from '../../platform/paging'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { DEFAULT_LEVELS, DEFAULT_RULES } from './points'
 import { communityResources } from './resources'
 import type { CommunityService } from './service'
@@ -50,16 +49,15 @@ const ADMINS = 'Ecosystem admins and owners.'
 const EVERYONE = 'Everyone in the ecosystem (customers and team members).'
 
 /** Community (tag `community`): the derived resources plus points, badges, levels and leaderboards. */
-export function communityRoutes(deps: Deps, community: CommunityService, users: PrincipalSource, tenancy: TenancySource) {
-  const guard = { tokens: deps.tokens, users, tenancy }
+export function communityRoutes(community: CommunityService, guards: Guards, deps: Pick<Deps, 'db' | 'now'>) {
   const [categories, threads, replies] = communityResources(community.hooks)
   return new Elysia({ name: 'community' })
-    .use(resourceRoutes(categories, new ResourceService(deps, categories), guard))
-    .use(resourceRoutes(threads, new ResourceService(deps, threads), guard))
-    .use(resourceRoutes(replies, new ResourceService(deps, replies), guard))
+    .use(resourceRoutes(categories, new ResourceService(deps, categories), guards))
+    .use(resourceRoutes(threads, new ResourceService(deps, threads), guards))
+    .use(resourceRoutes(replies, new ResourceService(deps, replies), guards))
     .use(
       new Elysia({ name: 'community-points', prefix: '/community', detail: { tags: ['community'] } })
-        .use(tenancyGuard(guard))
+        .use(guards.tenancy)
         .get('/points/rules', ({ tenant }) => community.rules(tenant), {
           tenant: 'customer',
           response: { 200: Rules, ...errors(400, 401, 403, 404) },

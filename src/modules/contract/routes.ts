@@ -1,10 +1,8 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import type { PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { rawQuery } from '../../platform/crud/query'
 import { LIST_GRAMMAR } from '../../platform/crud/routes'
 import { errors } from '../../platform/errors'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { Contract, ContractCreate, ContractPatch, ContractRow, ContractRowList, ContractValues, MAX_COLUMNS, MAX_CONTRACTS } from './model'
 import type { ContractService } from './service'
 
@@ -18,9 +16,9 @@ const ROWS_WHO =
   'Customers act as the contract\'s `access` allows (`own` = rows they created; 403 where it says `none`); ecosystem admins and owners (account credentials with X-Ecosystem-Id) do everything.'
 
 /** Run-time tables of an ecosystem (tag `contract`): definitions for admins, rows for customers. */
-export function contractRoutes(deps: Deps, service: ContractService, users: PrincipalSource, tenancy: TenancySource) {
+export function contractRoutes(service: ContractService, guards: Guards) {
   return new Elysia({ name: 'contract', prefix: '/contract', detail: { tags: ['contract'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .get('/contracts', ({ tenant }) => service.list(tenant), {
       tenant: 'member',
       response: { 200: t.Array(Contract), ...errors(400, 401, 403, 404) },

@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import type { PrincipalSource } from '../../platform/auth'
 import { errors } from '../../platform/errors'
+import type { Guards } from '../../platform/guards'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
-import { tenancyGuard } from '../../platform/tenancy'
 import {
   Customer,
   CustomerAuthResult,
@@ -22,9 +20,9 @@ import { IdParam } from '../../platform/params'
 const ADMIN = 'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id).'
 const RESERVED = 'External ids starting with `user:` are reserved for team members\' own customer records (400 `reserved_external_id`).'
 
-export function customerRoutes(deps: Deps, customers: CustomerService, users: PrincipalSource) {
+export function customerRoutes(customers: CustomerService, guards: Guards) {
   return new Elysia({ name: 'customer', prefix: '/customer', detail: { tags: ['customer'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy: customers }))
+    .use(guards.tenancy)
     .post('/resolve', async ({ tenant, body }) => ({ customerId: await customers.resolve(tenant.ecosystemId, body) }), {
       tenant: 'admin',
       body: ResolveBody,

@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import { authGuard, type PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { pageParams, PageQuery } from '../../platform/paging'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import {
   DeliveryIds,
   EVENT_CATALOGUE,
@@ -27,10 +25,10 @@ const EVENT_TYPES = {
 }
 
 /** Outbound webhooks (tag `integrations`). */
-export function integrationRoutes(deps: Deps, webhooks: WebhookService, users: PrincipalSource, tenancy: TenancySource) {
+export function integrationRoutes(webhooks: WebhookService, guards: Guards) {
   return new Elysia({ name: 'integrations', prefix: '/integrations', detail: { tags: ['integrations'] } })
-    .use(authGuard(users))
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.auth)
+    .use(guards.tenancy)
     .get('/events', () => EVENT_TYPES, {
       tenant: 'admin',
       response: { 200: WebhookEventTypes, ...errors(400, 401, 403, 404) },

@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import { authGuard, type PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { pageParams, PageQuery } from '../../platform/paging'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import {
   EmailSend,
   LogQuery,
@@ -29,10 +27,10 @@ const SEND =
   ADMINS
 
 /** E-mail and SMS to customers (tag `messaging`). */
-export function messagingRoutes(deps: Deps, messaging: MessagingService, users: PrincipalSource, tenancy: TenancySource) {
+export function messagingRoutes(messaging: MessagingService, guards: Guards) {
   return new Elysia({ name: 'messaging', prefix: '/messaging', detail: { tags: ['messaging'] } })
-    .use(authGuard(users))
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.auth)
+    .use(guards.tenancy)
     .get('/templates', ({ tenant, query }) => messaging.listTemplates(tenant, pageParams(query)), {
       tenant: 'admin',
       query: PageQuery,

@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import { authGuard, type PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { pageParams, PageQuery } from '../../platform/paging'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { MonitoredSite, MonitoredSiteDetail, MonitoredSitePage, SiteCheck, SiteCheckPage, SiteCreate, SitePatch } from './model'
 import type { MonitoredSites } from './service'
 import { IdParam } from '../../platform/params'
@@ -11,10 +9,10 @@ import { IdParam } from '../../platform/params'
 const ADMINS = 'Ecosystem admins and owners.'
 
 /** Monitored sites (tag `monitored_sites`). */
-export function monitoredSiteRoutes(deps: Deps, monitor: MonitoredSites, users: PrincipalSource, tenancy: TenancySource) {
+export function monitoredSiteRoutes(monitor: MonitoredSites, guards: Guards) {
   return new Elysia({ name: 'monitored-sites', prefix: '/monitored_sites/sites', detail: { tags: ['monitored_sites'] } })
-    .use(authGuard(users))
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.auth)
+    .use(guards.tenancy)
     .get('', ({ tenant, query }) => monitor.list(tenant, pageParams(query)), {
       tenant: 'admin',
       query: PageQuery,

@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import type { PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { pageParams, PageQuery } from '../../platform/paging'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { Announcement, CategoryName, Notification, NotificationPage, NotificationPreference } from './model'
 import { type NotificationService, UNSUBSCRIBE_PATH } from './service'
 import { IdParam } from '../../platform/params'
@@ -17,9 +15,9 @@ const page = (title: string, text: string, form?: string) =>
   `<body style="font-family:system-ui;max-width:32rem;margin:3rem auto;padding:0 1rem"><h1>${title}</h1><p>${text}</p>${form ?? ''}</body></html>`
 
 /** In-app notifications, preferences and announcements (tag `notifications`). */
-export function notificationRoutes(deps: Deps, notifications: NotificationService, users: PrincipalSource, tenancy: TenancySource) {
+export function notificationRoutes(notifications: NotificationService, guards: Guards) {
   return new Elysia({ name: 'notifications', prefix: '/notifications', detail: { tags: ['notifications'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .get('', ({ tenant, query }) => notifications.list(tenant, query, pageParams(query)), {
       tenant: 'customer',
       query: t.Composite([t.Object({ unread: t.Optional(t.Boolean({ description: 'Only unread ones' })) }), PageQuery]),

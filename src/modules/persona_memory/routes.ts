@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import type { PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import {
   EmbedBody,
   MemoryCreate,
@@ -27,9 +25,9 @@ const UNKNOWN_PERSONA =
   'A `personaId` that names no persona of the ecosystem (unknown, deleted, or of another ecosystem) matches no memory: 200 with nothing in it, not 404, ' +
   'so reads answer the same whether or not the id exists elsewhere.'
 
-export function personaMemoryRoutes(deps: Deps, service: PersonaMemoryService, users: PrincipalSource, tenancy: TenancySource) {
+export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guards) {
   return new Elysia({ name: 'persona_memory', prefix: '/persona_memory', detail: { tags: ['persona_memory'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .get('/memories', ({ tenant, query }) => service.list(tenant, query, pageParams(query)), {
       tenant: 'customer',
       query: t.Composite([PageQuery, MemoryListQuery]),

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { authGuard, type PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import type { IdentifierService } from './identifiers'
@@ -20,9 +20,9 @@ import type { RegistryService } from './service'
 import { IdParam } from '../../platform/params'
 
 
-export function registryRoutes(registry: RegistryService, ids: IdentifierService, principals: PrincipalSource) {
+export function registryRoutes(registry: RegistryService, ids: IdentifierService, guards: Guards) {
   return new Elysia({ name: 'registry', prefix: '/registry', detail: { tags: ['registry'] } })
-    .use(authGuard(principals))
+    .use(guards.auth)
     .post('/organizations', async ({ principal, body, status }) => status(201, await registry.provision(principal.userId, body)), {
       auth: true,
       body: ProvisionBody,

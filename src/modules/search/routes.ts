@@ -1,9 +1,7 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../../deps'
-import type { PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { pageParams, paged } from '../../platform/paging'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { CUSTOMER } from '../chat/routes/conversations'
 import { SEARCH_BOX_CANDIDATES, type SearchBox } from './box'
 import {
@@ -18,10 +16,10 @@ import {
 } from './model'
 import { CHAT_SEARCH_CANDIDATES, type SearchService } from './service'
 
-export function searchRoutes(deps: Deps, search: SearchService, box: SearchBox, users: PrincipalSource, tenancy: TenancySource) {
+export function searchRoutes(search: SearchService, box: SearchBox, guards: Guards) {
   const ranked = `Best match first (\`rank\`), then newest; the ecosystem only. When more than ${SEARCH_BOX_CANDIDATES} rows match, the newest ${SEARCH_BOX_CANDIDATES} are ranked and counted (\`total\` is then ${SEARCH_BOX_CANDIDATES}): add words to narrow the search.`
   return new Elysia({ name: 'search', prefix: '/search', detail: { tags: ['search'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .get('/chat/messages', ({ tenant, query }) => search.chatMessages(tenant, query.q, pageParams(query)), {
       tenant: 'customer',
       query: SearchQuery,

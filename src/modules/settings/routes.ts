@@ -1,14 +1,13 @@
 import { Elysia, t } from 'elysia'
-import type { PrincipalSource } from '../../platform/auth'
-import { authGuard } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import type { SettingsService } from './service'
 
 const AuthMethodSetting = t.Object({ method: t.String(), enabled: t.Boolean() }, { title: 'AuthMethodSetting' })
 
-export function settingsRoutes(settings: SettingsService, principals: PrincipalSource) {
+export function settingsRoutes(settings: SettingsService, guards: Guards) {
   return new Elysia({ name: 'settings', prefix: '/settings', detail: { tags: ['settings'] } })
-    .use(authGuard(principals))
+    .use(guards.auth)
     .get('/auth-methods', () => settings.listAuthMethods(), {
       auth: true,
       response: { 200: t.Array(AuthMethodSetting), ...errors(401) },

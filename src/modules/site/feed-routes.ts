@@ -1,10 +1,8 @@
 import { Elysia, sse, t } from 'elysia'
-import type { Deps } from '../../deps'
-import type { PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { MEDIA_TYPE } from '../../platform/openapi'
 import { pageParams, PageQuery, paged } from '../../platform/paging'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import type { FeedService } from './feed'
 import { IdParam } from '../../platform/params'
 
@@ -38,9 +36,9 @@ const SiteFeedEvent = t.Union(
 const OWN = 'The calling customer’s own items (a team member acts through its own customer record).'
 
 /** The site activity feed (tag `site`). */
-export function feedRoutes(deps: Deps, feed: FeedService, users: PrincipalSource, tenancy: TenancySource) {
+export function feedRoutes(feed: FeedService, guards: Guards) {
   return new Elysia({ name: 'site-feed', prefix: '/site/feed', detail: { tags: ['site'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .get('', ({ tenant, query }) => feed.list(tenant, query, pageParams(query)), {
       tenant: 'customer',
       query: t.Composite([t.Object({ unread: t.Optional(t.Boolean()), source: t.Optional(t.String({ maxLength: 50 })) }), PageQuery]),

@@ -1,8 +1,6 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import type { PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
-import { type TenancySource, tenancyGuard } from '../../platform/tenancy'
 import { SiteService, SiteServiceUpsert, SLUG_PATTERN } from './model'
 import type { SiteServices } from './service'
 
@@ -15,9 +13,9 @@ const KINDS_DOC =
 const ADMINS = 'Ecosystem admins and owners.'
 
 /** Provider settings per ecosystem (tag `site`). */
-export function siteRoutes(deps: Deps, services: SiteServices, users: PrincipalSource, tenancy: TenancySource) {
+export function siteRoutes(services: SiteServices, guards: Guards) {
   return new Elysia({ name: 'site', prefix: '/site', detail: { tags: ['site'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .get('/services', ({ tenant }) => services.list(tenant), {
       tenant: 'admin',
       response: { 200: t.Array(SiteService), ...errors(400, 401, 403, 404) },

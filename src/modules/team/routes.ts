@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { authGuard, type PrincipalSource } from '../../platform/auth'
+import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import { MemberAdd, MemberPatch, TeamMember } from './model'
@@ -7,9 +7,9 @@ import type { TeamService } from './service'
 import { IdParam } from '../../platform/params'
 
 
-export function teamRoutes(team: TeamService, principals: PrincipalSource) {
+export function teamRoutes(team: TeamService, guards: Guards) {
   return new Elysia({ name: 'team', prefix: '/team', detail: { tags: ['team'] } })
-    .use(authGuard(principals))
+    .use(guards.auth)
     .get('/members', ({ principal, query }) => team.list(principal.userId, query.organizationId, pageParams(query)), {
       auth: true,
       query: t.Composite([PageQuery, t.Object({ organizationId: t.String({ format: 'uuid' }) })]),

@@ -1,13 +1,12 @@
 import type { Static, TObject } from '@sinclair/typebox'
 import { Elysia, t } from 'elysia'
 import { errors, AppError } from '../errors'
+import type { Guards } from '../guards'
 import { MAX_PAGE, paged } from '../paging'
-import { tenancyGuard, type TenantLevel } from '../tenancy'
+import type { TenantLevel } from '../tenancy'
 import { parseListQuery, rawQuery } from './query'
 import type { Access, ResourceService, ResourceSpec } from './resource'
 import { IdParam } from '../params'
-
-type GuardDeps = Parameters<typeof tenancyGuard>[0]
 
 const LEVEL: Record<Access, TenantLevel> = { own: 'customer', member: 'member', admin: 'admin', shared: 'customer', 'shared-admin': 'customer' }
 const WHO: Record<Access, string> = {
@@ -52,7 +51,7 @@ function onlyWritable(allowed: readonly string[]) {
 export function resourceRoutes<S extends string, R extends string, Row extends TObject, Create extends TObject, Patch extends TObject>(
   spec: ResourceSpec<S, R, Row, Create, Patch>,
   service: ResourceService,
-  guard: GuardDeps,
+  guards: Guards,
 ) {
   const name = `${spec.schema}${pascal(spec.resource)}`
   const title = pascal(`${spec.schema}_${spec.resource}`)
@@ -64,7 +63,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
     ? 'Soft delete: the row gets `deletedAt` and is hidden from reads (admins list it with `includeDeleted=true`).'
     : 'The row is deleted.'
   return new Elysia({ name: `derived:${spec.schema}/${spec.resource}`, prefix: `/${spec.schema}`, detail: { tags: [spec.schema] } })
-    .use(tenancyGuard(guard))
+    .use(guards.tenancy)
     .get(`/${spec.resource}`, ({ tenant, request }) => service.list(tenant, parseListQuery(rawQuery(request.url), policy)) as Promise<never>, {
       tenant,
       query: ListQuery,

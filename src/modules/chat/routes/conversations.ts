@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../../deps'
-import type { PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
-import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import { ChatConversation, ChatConversationCreate, ChatConversationDetail, ChatConversationRename, ChatMessage, ChatMessageEdit } from '../model'
 import type { ChatService } from '../service'
 import { IdParam } from '../../../platform/params'
@@ -13,9 +11,9 @@ export const CUSTOMER =
   "The caller's own conversations: a customer token, or an account member with X-Ecosystem-Id (acting as its own customer record)."
 
 /** Conversations of the calling customer. */
-export function conversationRoutes(deps: Deps, chat: ChatService, users: PrincipalSource, tenancy: TenancySource) {
+export function conversationRoutes(chat: ChatService, guards: Guards) {
   return new Elysia({ name: 'chat-conversations', prefix: '/chat/conversations', detail: { tags: ['chat'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .post('', async ({ tenant, body, status }) => status(201, await chat.create(tenant, body ?? {})), {
       tenant: 'customer',
       body: t.Optional(ChatConversationCreate),

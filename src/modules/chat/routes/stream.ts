@@ -1,8 +1,6 @@
 import { Elysia, sse, t } from 'elysia'
-import type { Deps } from '../../../deps'
-import type { PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
-import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import { type ChatEvent, ChatSendMessage, ChatStreamEvent } from '../model'
 import type { ChatService } from '../service'
 import { CUSTOMER } from './conversations'
@@ -19,9 +17,9 @@ async function* relay(events: AsyncGenerator<ChatEvent>, set: { headers: Record<
 }
 
 /** The streamed chat turns. */
-export function streamRoutes(deps: Deps, chat: ChatService, users: PrincipalSource, tenancy: TenancySource) {
+export function streamRoutes(chat: ChatService, guards: Guards) {
   return new Elysia({ name: 'chat-stream', prefix: '/chat/conversations', detail: { tags: ['chat'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .post('/:id/messages', async function* ({ tenant, params, body, request, set }) {
       yield* relay(await chat.send(tenant, params.id, body, request.signal), set)
     }, {

@@ -1,8 +1,7 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../../../deps'
-import { authGuard, type PrincipalSource } from '../../../platform/auth'
 import { randomToken } from '../../../platform/crypto'
 import { errors } from '../../../platform/errors'
+import type { Guards } from '../../../platform/guards'
 import { AUTHORIZATION_PARAMS, type AuthorizationParams } from '../authorize'
 import { consentPage, errorPage, pageHeaders } from '../consent-page'
 import { AuthorizationServerMetadata, AuthorizeBody, AuthorizeResult } from '../model'
@@ -32,9 +31,9 @@ function authorizationQuery(url: URL): { params: AuthorizationParams; duplicated
 }
 
 /** The authorization step (GET: the page a client sends the browser to; POST: the approval) and the metadata. */
-export function authorizeRoutes(deps: Deps, oauth: OAuthService, principals: PrincipalSource) {
+export function authorizeRoutes(oauth: OAuthService, guards: Guards, consentUrl: string | null) {
   return new Elysia({ name: 'oauth-authorize', detail: { tags: ['oauth'] } })
-    .use(authGuard(principals))
+    .use(guards.auth)
     .get(
       OAUTH_PATHS.authorize,
       async ({ request, redirect }) => {
@@ -44,7 +43,6 @@ export function authorizeRoutes(deps: Deps, oauth: OAuthService, principals: Pri
         const nonce = randomToken(16)
         if (checked.kind === 'fatal') return new Response(errorPage(nonce, checked.message), { status: 400, headers: pageHeaders(nonce) })
         if (checked.kind === 'error') return redirect(checked.redirectTo, 302)
-        const consentUrl = deps.config.oauth.consentUrl
         if (consentUrl) return redirect(consentUrl + (consentUrl.includes('?') ? '&' : '?') + url.search.slice(1), 302)
         const page = consentPage({
           nonce,

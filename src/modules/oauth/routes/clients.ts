@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { authGuard, type PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { CreateClientBody, OAuthClient, OAuthClientCreated, UpdateClientBody } from '../model'
@@ -8,10 +8,10 @@ import { IdParam } from '../../../platform/params'
 
 
 /** Client applications, managed by the account that registered them (account credentials only). */
-export function clientRoutes(oauth: OAuthService, principals: PrincipalSource) {
+export function clientRoutes(oauth: OAuthService, guards: Guards) {
   const clients = oauth.clients
   return new Elysia({ name: 'oauth-clients', prefix: '/oauth/clients', detail: { tags: ['oauth'] } })
-    .use(authGuard(principals))
+    .use(guards.auth)
     .post('', async ({ principal, body, status }) => status(201, await clients.create(principal.userId, body)), {
       auth: true,
       body: CreateClientBody,

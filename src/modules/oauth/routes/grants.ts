@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { authGuard, type PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { OAuthGrant } from '../model'
@@ -7,9 +7,9 @@ import type { OAuthService } from '../service'
 import { IdParam } from '../../../platform/params'
 
 /** The applications a user has authorized (account credentials only). */
-export function grantRoutes(oauth: OAuthService, principals: PrincipalSource) {
+export function grantRoutes(oauth: OAuthService, guards: Guards) {
   return new Elysia({ name: 'oauth-grants', prefix: '/oauth/grants', detail: { tags: ['oauth'] } })
-    .use(authGuard(principals))
+    .use(guards.auth)
     .get('', ({ principal, query }) => oauth.grants.list(principal.userId, pageParams(query)), {
       auth: true,
       query: PageQuery,

@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../../../deps'
-import type { PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import type { OAuthService } from '../service'
 import { authorizeRoutes } from './authorize'
 import { clientRoutes } from './clients'
@@ -8,10 +7,10 @@ import { grantRoutes } from './grants'
 import { tokenRoutes } from './token'
 
 /** Every route of the OAuth area. */
-export function oauthRoutes(deps: Deps, oauth: OAuthService, principals: PrincipalSource) {
+export function oauthRoutes(oauth: OAuthService, guards: Guards, consentUrl: string | null) {
   return new Elysia({ name: 'oauth' })
-    .use(clientRoutes(oauth, principals))
-    .use(grantRoutes(oauth, principals))
-    .use(authorizeRoutes(deps, oauth, principals))
-    .use(tokenRoutes(oauth, principals))
+    .use(clientRoutes(oauth, guards))
+    .use(grantRoutes(oauth, guards))
+    .use(authorizeRoutes(oauth, guards, consentUrl))
+    .use(tokenRoutes(oauth, guards))
 }

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { authGuard, type PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { OAuthError as OAuthFailure } from '../errors'
 import { ExchangeRequest, OAuthError, OAuthUser, RefreshRequest, RevokeRequest, RevokeResult, TokenResponse } from '../model'
@@ -33,9 +33,9 @@ const ERRORS_DOC =
   'Errors answer `{ "error", "error_description" }` (RFC 6749 §5.2): 400 `invalid_request` (a parameter missing, repeated or malformed; wrong grant_type), 400 `invalid_grant`, 401 `invalid_client` (wrong client_id or client_secret).'
 
 /** The endpoints client applications call with their credentials, and the token check. */
-export function tokenRoutes(oauth: OAuthService, principals: PrincipalSource) {
+export function tokenRoutes(oauth: OAuthService, guards: Guards) {
   return new Elysia({ name: 'oauth-token', detail: { tags: ['oauth'] } })
-    .use(authGuard(principals))
+    .use(guards.auth)
     .post(
       OAUTH_PATHS.token,
       ({ body, headers, set, status }) => answer(tokenRequest(body, headers.authorization), set, status, (r) => oauth.tokens.exchange(r)),

@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../../deps'
-import type { PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
-import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import { Persona, PersonaCreate, PersonaPatch } from '../model'
 import type { PersonaArea } from '../service'
 import { IdParam } from '../../../platform/params'
@@ -12,10 +10,10 @@ const ADMIN = 'Needs the admin or owner role in the ecosystem (X-Ecosystem-Id).'
 const MEMBER = 'Any team member of the ecosystem (X-Ecosystem-Id) may read personas, whatever their visibility.'
 
 /** Personas of an ecosystem: admins manage them, members read them. */
-export function personaRoutes(deps: Deps, area: PersonaArea, users: PrincipalSource, tenancy: TenancySource) {
+export function personaRoutes(area: PersonaArea, guards: Guards) {
   const personas = area.personas
   return new Elysia({ name: 'persona-personas', prefix: '/persona/personas', detail: { tags: ['persona'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .get('', ({ tenant, query }) => personas.list(tenant, pageParams(query)), {
       tenant: 'member',
       query: PageQuery,

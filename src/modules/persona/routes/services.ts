@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../../deps'
-import type { PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
-import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import { PersonaService, PersonaServiceCreate, PersonaServicePatch, PersonaServiceTemplate } from '../model'
 import type { PersonaArea } from '../service'
 import { SERVICE_TEMPLATES } from '../templates'
@@ -14,10 +12,10 @@ const NOT_ALLOWED =
   '400 `base_url_not_allowed` when the host is an IP address the server may not reach for persona services: loopback, private (RFC 1918), carrier-grade NAT, unique-local and other non-public addresses unless the operator set PERSONA_SERVICE_PRIVATE_ADDRESSES=allow; link-local, cloud-metadata, multicast and reserved addresses always. Host names are checked when the service is called.'
 
 /** Persona services: the LLM providers an ecosystem's personas use. */
-export function serviceRoutes(deps: Deps, area: PersonaArea, users: PrincipalSource, tenancy: TenancySource) {
+export function serviceRoutes(area: PersonaArea, guards: Guards) {
   const services = area.services
   return new Elysia({ name: 'persona-services', prefix: '/persona', detail: { tags: ['persona'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .get('/service-templates', () => [...SERVICE_TEMPLATES], {
       response: { 200: t.Array(PersonaServiceTemplate) },
       detail: {

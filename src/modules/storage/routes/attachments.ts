@@ -1,9 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../../deps'
-import type { PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
-import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import {
   AttachmentListQuery,
   AttachmentPatch,
@@ -21,10 +19,10 @@ import { IdParam } from '../../../platform/params'
 const WHO =
   'The caller is the customer of a customer token, or an account member acting with X-Ecosystem-Id (its own customer record). Attachments are private to that customer.'
 
-export function attachmentRoutes(deps: Deps, storage: StorageService, users: PrincipalSource, tenancy: TenancySource) {
+export function attachmentRoutes(storage: StorageService, guards: Guards) {
   const { attachments } = storage
   return new Elysia({ name: 'storage-attachments', prefix: '/storage', detail: { tags: ['storage'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .post(
       '/uploads',
       async ({ tenant, body, status }) => {

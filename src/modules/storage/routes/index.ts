@@ -1,7 +1,6 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../../../deps'
-import type { PrincipalSource } from '../../../platform/auth'
-import type { TenancySource } from '../../../platform/tenancy'
+import type { Guards } from '../../../platform/guards'
+import type { ObjectStore } from '../../../providers/storage'
 import type { StorageService } from '../service'
 import { attachmentRoutes } from './attachments'
 import { objectRoutes } from './objects'
@@ -9,9 +8,9 @@ import { usageRoutes } from './usage'
 
 export { LOCAL_OBJECTS_PATH } from '../../../providers/storage'
 
-export function storageRoutes(deps: Deps, storage: StorageService, users: PrincipalSource, tenancy: TenancySource) {
+export function storageRoutes(storage: StorageService, guards: Guards, objects: ObjectStore) {
   return new Elysia({ name: 'storage' })
-    .use(attachmentRoutes(deps, storage, users, tenancy))
-    .use(usageRoutes(deps, storage, users, tenancy))
-    .use(objectRoutes(deps))
+    .use(attachmentRoutes(storage, guards))
+    .use(usageRoutes(storage, guards))
+    .use(objectRoutes(objects))
 }

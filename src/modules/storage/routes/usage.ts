@@ -1,19 +1,17 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../../deps'
-import type { PrincipalSource } from '../../../platform/auth'
+import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
-import { tenancyGuard, type TenancySource } from '../../../platform/tenancy'
 import { QuotaBody, UsageStorageQuota, UsageStorageQuotaRow } from '../model'
 import type { StorageService } from '../service'
 
 const UserId = t.Object({ userId: t.String({ format: 'uuid', description: 'The customer id' }) })
 const ADMIN = 'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id).'
 
-export function usageRoutes(deps: Deps, storage: StorageService, users: PrincipalSource, tenancy: TenancySource) {
+export function usageRoutes(storage: StorageService, guards: Guards) {
   const { quotas } = storage
   return new Elysia({ name: 'storage-usage', prefix: '/usage', detail: { tags: ['usage'] } })
-    .use(tenancyGuard({ tokens: deps.tokens, users, tenancy }))
+    .use(guards.tenancy)
     .get('/storage', ({ tenant }) => quotas.usage(tenant), {
       tenant: 'customer',
       response: { 200: UsageStorageQuota, ...errors(400, 401, 403, 404) },
