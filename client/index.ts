@@ -35,6 +35,13 @@ export interface ClientOptions {
   ecosystem?: string | null | (() => string | null | undefined)
   /** Sent with every request; a function is asked each time. */
   headers?: Record<string, string> | (() => Record<string, string> | undefined)
+  /**
+   * For a page served by the API's own origin (or a CORS origin): the refresh token stays in the
+   * server's httpOnly `ecobase_refresh` cookie and never reaches script. Sign-in keeps only the
+   * access token (in memory); `refresh()` on page load restores the session from the cookie;
+   * refresh and sign-out send the cookie.
+   */
+  refreshCookie?: boolean
   /** Refresh this long before the access token expires (default 30 s); 0 refreshes only on a 401. */
   refreshLeewaySeconds?: number
   /** The clock for proactive refresh, in ms (default `Date.now`). */
@@ -81,15 +88,21 @@ export function createClient(options: ClientOptions) {
   // Sign-in, refresh and sign-out go straight to the server, never through the refreshing fetch.
   const plain = typed(baseFetch)
 
+  const cookie = options.refreshCookie ?? false
+  const withCookie = { fetch: { credentials: 'include' as const } }
   const session = new Session({
+    cookie,
     tokens: options.tokens,
     onTokens: options.onTokens,
     leewayMs: (options.refreshLeewaySeconds ?? 30) * 1000,
     now: options.now ?? Date.now,
     async refresh(refreshToken, accessToken) {
       // A customer session (a token from POST /customer/token) rotates at /customer/refresh.
-      const res = accessToken && isCustomerToken(accessToken) ? await plain.customer.refresh.post({ refreshToken }) : await plain.auth.refresh.post({ refreshToken })
-      if (res.data) return { ok: true, tokens: { token: res.data.token, refreshToken: res.data.refreshToken } }
+      const res =
+        refreshToken && accessToken && isCustomerToken(accessToken)
+          ? await plain.customer.refresh.post({ refreshToken })
+          : await plain.auth.refresh.post(refreshToken ? { refreshToken } : {}, cookie ? withCookie : undefined)
+      if (res.data) return { ok: true, tokens: { token: res.data.token, refreshToken: cookie ? null : res.data.refreshToken } }
       // 400/401/403: the server refused this refresh token, so the session is over. Anything
       // else (offline, 429, 5xx) may pass; keep the tokens and let a later call try again.
       return { ok: false, definitive: res.status === 400 || res.status === 401 || res.status === 403 }
@@ -131,7 +144,7 @@ export function createClient(options: ClientOptions) {
 
   /** Keeps the tokens of a successful sign-in; the Eden response is returned as it is. */
   const keep = <R extends { data: { token: string; refreshToken: string } | null }>(res: R): R => {
-    if (res.data) session.set({ token: res.data.token, refreshToken: res.data.refreshToken }, true)
+    if (res.data) session.set({ token: res.data.token, refreshToken: cookie ? null : res.data.refreshToken }, true)
     return res
   }
 
@@ -145,9 +158,9 @@ export function createClient(options: ClientOptions) {
     },
 
     /** Signs in; on success the tokens are kept (and `onTokens` called). */
-    login: async (body: AuthLogin) => keep(await plain.auth.login.post(body)),
+    login: async (body: AuthLogin) => keep(await plain.auth.login.post(body, cookie ? withCookie : undefined)),
     /** Creates an account and signs in; on success the tokens are kept. */
-    register: async (body: AuthRegister) => keep(await plain.auth.register.post(body)),
+    register: async (body: AuthRegister) => keep(await plain.auth.register.post(body, cookie ? withCookie : undefined)),
     /**
      * Signs out: forgets the tokens, and revokes this session on the server (with `everywhere`,
      * every session of the account; a customer session has no account, so only it is revoked).
@@ -163,6 +176,7 @@ export function createClient(options: ClientOptions) {
       }
       const { refreshToken, accessToken } = session
       if (session.get()) session.set(null)
+      if (cookie && !refreshToken) return (await plain.auth.revoke.post({}, withCookie)).status === 204
       if (!refreshToken) return false
       const res = accessToken && isCustomerToken(accessToken) ? await plain.customer.revoke.post({ refreshToken }) : await plain.auth.revoke.post({ refreshToken })
       return res.status === 204

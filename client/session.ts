@@ -9,8 +9,10 @@ export type RotateResult = { ok: true; tokens: Tokens } | { ok: false; definitiv
 export interface SessionOptions {
   tokens?: Tokens | null
   onTokens?: (tokens: Tokens | null) => void | Promise<void>
-  /** Presents a refresh token (of the session `accessToken` belongs to) to the server. Must not go through the refreshing fetch. */
-  refresh: (refreshToken: string, accessToken: string) => Promise<RotateResult>
+  /** Presents a refresh token (of the session `accessToken` belongs to; null in cookie mode) to the server. Must not go through the refreshing fetch. */
+  refresh: (refreshToken: string | null, accessToken: string | null) => Promise<RotateResult>
+  /** The refresh token lives in the server's httpOnly cookie: refreshing needs no token here. */
+  cookie?: boolean
   /** Refresh this many ms before the access token expires; 0 turns proactive refresh off. */
   leewayMs: number
   now: () => number
@@ -59,9 +61,9 @@ export class Session {
   refresh(stale?: string): Promise<boolean> {
     if (this.#inflight) return this.#inflight
     const current = this.#tokens
-    if (!current?.refreshToken) return Promise.resolve(false)
-    if (stale !== undefined && current.token !== stale) return Promise.resolve(true)
-    const run = this.#rotate(current.refreshToken, current.token, this.#generation)
+    if (!current?.refreshToken && !this.options.cookie) return Promise.resolve(false)
+    if (stale !== undefined && current && current.token !== stale) return Promise.resolve(true)
+    const run = this.#rotate(current?.refreshToken ?? null, current?.token ?? null, this.#generation)
     this.#inflight = run
     void run.finally(() => {
       if (this.#inflight === run) this.#inflight = null
@@ -72,10 +74,10 @@ export class Session {
   /** Before a request: wait for a rotation under way, or start one if the token is about to expire. */
   async ready(): Promise<void> {
     if (this.#inflight) await this.#inflight
-    else if (this.#refreshAt !== null && this.refreshToken && this.options.now() >= this.#refreshAt) await this.refresh()
+    else if (this.#refreshAt !== null && (this.refreshToken || this.options.cookie) && this.options.now() >= this.#refreshAt) await this.refresh()
   }
 
-  async #rotate(refreshToken: string, accessToken: string, generation: number): Promise<boolean> {
+  async #rotate(refreshToken: string | null, accessToken: string | null, generation: number): Promise<boolean> {
     let result: RotateResult
     try {
       result = await this.options.refresh(refreshToken, accessToken)
@@ -95,7 +97,7 @@ export class Session {
   #store(tokens: Tokens | null, receivedAt: number | null): void {
     this.#tokens = tokens ? { token: tokens.token, refreshToken: tokens.refreshToken ?? null } : null
     this.#refreshAt =
-      tokens?.refreshToken ? refreshDeadline(tokens.token, this.options.leewayMs, receivedAt) : null
+      tokens?.refreshToken || (tokens && this.options.cookie) ? refreshDeadline(tokens.token, this.options.leewayMs, receivedAt) : null
   }
 
   #notify(): void {

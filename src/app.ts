@@ -15,6 +15,7 @@ import { chatRoutes } from './modules/chat/routes'
 import { ChatService } from './modules/chat/service'
 import { communityRoutes } from './modules/community/routes'
 import { CommunityService } from './modules/community/service'
+import { consoleRoutes } from './modules/console/routes'
 import { contractRoutes } from './modules/contract/routes'
 import { ContractService } from './modules/contract/service'
 import { customerRoutes } from './modules/customer/routes'
@@ -192,6 +193,7 @@ export function createApp(deps: Deps) {
       return status(500, errorBody('internal_error', 'Internal server error'))
     })
     .use(systemRoutes(system))
+    .use(consoleRoutes())
     .use(authRoutes(auth, guards, deps))
     .use(accountEmailRoutes(accountEmails, guards, deps.config.trustProxy))
     .use(settingsRoutes(settings, guards))

@@ -1,0 +1,2 @@
+/** Stylesheets are bundled by Bun (src/modules/console/assets.ts). */
+declare module '*.css'

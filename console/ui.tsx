@@ -1,0 +1,57 @@
+import type { ComponentChildren } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { message } from './api'
+
+/** Runs a loader when its inputs change; gives the data, the error (the API's message) and a reload. */
+export function useLoad<T>(load: () => Promise<T>, inputs: unknown[]) {
+  const [state, setState] = useState<{ data?: T; error?: string; loading: boolean }>({ loading: true })
+  const [tick, setTick] = useState(0)
+  useEffect(() => {
+    let live = true
+    setState((s) => ({ ...s, loading: true }))
+    load().then(
+      (data) => live && setState({ data, loading: false }),
+      (err) => live && setState({ error: message(err), loading: false }),
+    )
+    return () => {
+      live = false
+    }
+  }, [...inputs, tick])
+  return { ...state, reload: () => setTick((t) => t + 1) }
+}
+
+export function ErrorNote({ error }: { error?: string | null }) {
+  return error ? <p class="error" role="alert">{error}</p> : null
+}
+
+export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
+  const last = Math.max(1, Math.ceil(total / pageSize))
+  return (
+    <nav class="pager" aria-label="Pages">
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous</button>
+      <span>Page {page} of {last} ({total})</span>
+      <button type="button" disabled={page >= last} onClick={() => onPage(page + 1)}>Next</button>
+    </nav>
+  )
+}
+
+/** A bar for used against available (storage against quota). */
+export function UsageBar({ used, total, label }: { used: number; total: number; label: string }) {
+  const share = total > 0 ? Math.min(1, used / total) : 0
+  return (
+    <div class="usage">
+      <div class="bar" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={total} aria-valuenow={used}>
+        <div class={share > 0.9 ? 'fill high' : 'fill'} style={{ width: `${(share * 100).toFixed(1)}%` }} />
+      </div>
+    </div>
+  )
+}
+
+export function Section({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <section>
+      <h2>{title}</h2>
+      {children}
+    </section>
+  )
+}

@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+/**
+ * The console's static files: console/ (Preact pages on the typed client in client/) bundled by
+ * Bun into content-hashed files under node_modules/.cache/ecobase/console. Built at `npm install`
+ * (postinstall) and again at first use whenever the sources changed since (their fingerprint is
+ * kept beside the build), so a container installed with --ignore-scripts builds it on first start.
+ */
+const ROOT = resolve(import.meta.dir, '../../..')
+const SOURCES = [join(ROOT, 'console'), join(ROOT, 'client')]
+export const CONSOLE_BUILD_DIR = join(ROOT, 'node_modules', '.cache', 'ecobase', 'console')
+const MANIFEST = join(CONSOLE_BUILD_DIR, 'manifest.json')
+
+export interface ConsoleManifest {
+  fingerprint: string
+  script: string
+  styles: string[]
+  files: string[]
+}
+
+function fingerprint(): string {
+  const hash = createHash('sha256')
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (entry.name === 'dist' || entry.name === 'node_modules') continue
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (/\.(tsx?|css)$/.test(entry.name)) hash.update(path).update(readFileSync(path))
+    }
+  }
+  SOURCES.forEach(walk)
+  return hash.digest('hex')
+}
+
+/** The current build, building it first when there is none for these sources. */
+export async function consoleBuild(): Promise<ConsoleManifest> {
+  const current = fingerprint()
+  if (existsSync(MANIFEST)) {
+    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as ConsoleManifest
+    if (manifest.fingerprint === current) return manifest
+  }
+  rmSync(CONSOLE_BUILD_DIR, { recursive: true, force: true })
+  mkdirSync(CONSOLE_BUILD_DIR, { recursive: true })
+  const built = await Bun.build({
+    entrypoints: [join(ROOT, 'console', 'main.tsx')],
+    outdir: CONSOLE_BUILD_DIR,
+    target: 'browser',
+    minify: true,
+    sourcemap: 'linked',
+    naming: '[name]-[hash].[ext]',
+  })
+  if (!built.success) throw new AggregateError(built.logs, 'building the console failed')
+  const names = built.outputs.map((o) => o.path.slice(CONSOLE_BUILD_DIR.length + 1))
+  const manifest: ConsoleManifest = {
+    fingerprint: current,
+    script: names.find((n) => n.endsWith('.js'))!,
+    styles: names.filter((n) => n.endsWith('.css')),
+    files: names,
+  }
+  writeFileSync(MANIFEST, JSON.stringify(manifest))
+  return manifest
+}
+
+if (import.meta.main) {
+  const manifest = await consoleBuild()
+  console.log(`ecobase: console built (${manifest.files.length} files in ${CONSOLE_BUILD_DIR})`)
+}

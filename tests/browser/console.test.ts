@@ -1,0 +1,153 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { newConversation, send, type ChatActor } from '../chat/support'
+import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { customerOf, provision, type Provisioned } from '../support/tenancy'
+import { browserMissing, launch, SCREENSHOTS } from './support'
+
+// The console in a real Chromium against the service on a real port: what an operator does,
+// by labels and visible text, with every request that leaves the service refused.
+
+let h: Harness
+let server: ReturnType<typeof Bun.serve>
+let browser: Browser
+let origin: string
+let owner: RegisteredUser
+let org: Provisioned
+let ada: { customerId: string }
+beforeAll(async () => {
+  if (browserMissing) return
+  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => h.app.handle(request) })
+  origin = `http://127.0.0.1:${server.port}`
+  // Presigned upload URLs point at PUBLIC_URL, so it is the address the browser uses.
+  h = await createHarness({ PUBLIC_URL: origin })
+  owner = await h.register({ password: 'console-password-1' })
+  org = await provision(h, owner)
+  // A customer with a conversation, for the support view.
+  const tokens = await customerOf(h, org, owner, 'ada')
+  await h.call('PATCH', `/customer/customers/${tokens.customerId}`, { ...org.as(owner), body: { name: 'Ada Lovelace' } })
+  const actor = { org, owner, customer: tokens, auth: { token: tokens.token } } as ChatActor
+  const conversation = await newConversation(h, actor, { title: 'Engines' })
+  await send(h, actor, conversation.id, { message: 'Can the engine compose music?' })
+  ada = tokens
+  browser = await launch()
+}, 60_000)
+afterAll(async () => {
+  if (browserMissing) return
+  await browser.close()
+  await server.stop(true)
+  await h.close()
+})
+
+async function openConsole(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; elsewhere: string[] }> {
+  const page = await browser.newPage({ viewport })
+  const elsewhere: string[] = []
+  await page.route('**/*', (route) => {
+    if (route.request().url().startsWith(origin)) return route.continue()
+    elsewhere.push(route.request().url())
+    return route.abort()
+  })
+  await page.goto(`${origin}/console`)
+  return { page, elsewhere }
+}
+
+/** Polls until `read` gives `expected` (what a person waits for on screen), else fails with the last value. */
+async function until<T>(read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  let last = await read()
+  while (last !== expected && Date.now() < deadline) {
+    await Bun.sleep(100)
+    last = await read()
+  }
+  expect(last as unknown).toBe(expected)
+}
+
+async function signIn(page: Page) {
+  await page.getByLabel('E-mail').fill(owner.email)
+  await page.getByLabel('Password').fill('console-password-1')
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByLabel('Ecosystem').selectOption({ label: org.ecosystem.name })
+}
+
+describe.skipIf(!!browserMissing)('the console in a browser', () => {
+  test('sign in, pick the ecosystem, create a customer, read a conversation, upload, create an API token, sign out', async () => {
+    const { page, elsewhere } = await openConsole()
+    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-sign-in.png') })
+
+    // A wrong password shows the API's message.
+    await page.getByLabel('E-mail').fill(owner.email)
+    await page.getByLabel('Password').fill('not-the-password')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('invalid_credentials')
+
+    await signIn(page)
+    // The refresh token stays in the httpOnly cookie: nothing of the session is in page storage.
+    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))
+    expect(stored).not.toContain('eyJ')
+    expect(await page.evaluate(() => document.cookie)).toBe('')
+
+    // Customers: create one and see it listed; search narrows the list.
+    await page.getByRole('cell', { name: 'Ada Lovelace' }).waitFor()
+    await page.getByLabel('External id').fill('grace')
+    await page.getByLabel('Name', { exact: true }).fill('Grace Hopper')
+    await page.getByRole('button', { name: 'Create customer' }).click()
+    await page.getByRole('cell', { name: 'Grace Hopper' }).waitFor()
+    await page.getByLabel('Search').fill('grace')
+    await until(() => page.getByRole('row').count(), 2)
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-customers.png') })
+    await page.getByLabel('Search').fill('')
+
+    // Support: read Ada's conversation.
+    await page.getByRole('link', { name: 'Ada Lovelace' }).click()
+    await page.getByRole('button', { name: /Read conversations/ }).click()
+    await page.getByRole('button', { name: 'Engines' }).click()
+    await expect(page.getByLabel('Messages of Engines').textContent()).resolves.toContain('Can the engine compose music?')
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-customer.png') })
+
+    // Storage: an upload moves the usage bar.
+    await page.getByRole('link', { name: 'Storage' }).first().click()
+    await expect(page.getByTestId('usage').textContent()).resolves.toBe('0 B')
+    await page.getByLabel('Upload a file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x'.repeat(2048)) })
+    await until(() => page.getByTestId('usage').textContent(), '2.0 KB')
+    await page.getByRole('cell', { name: 'notes.txt' }).waitFor()
+    expect(await page.getByRole('meter', { name: 'Storage used' }).getAttribute('aria-valuenow')).toBe('2048')
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-storage.png') })
+
+    // API tokens: the secret is shown once.
+    await page.getByRole('link', { name: 'API tokens' }).click()
+    await page.getByLabel('Name').fill('deploy bot')
+    await page.getByRole('button', { name: 'Create token' }).click()
+    const secret = (await page.getByTestId('new-token').textContent())!
+    expect(secret).toStartWith('eco_')
+    const me = await h.call('GET', '/auth/me', { token: secret })
+    expect(me.body.email).toBe(owner.email)
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-tokens.png') })
+    await page.reload()
+    await page.getByRole('cell', { name: 'deploy bot', exact: true }).waitFor()
+    expect(await page.content()).not.toContain(secret)
+
+    // Sign out ends the session: a reload stays signed out.
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.reload()
+    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    expect(elsewhere).toEqual([])
+    await page.close()
+  }, 120_000)
+
+  test('a reload keeps the session (from the cookie), the customer can be deleted, and a phone width works', async () => {
+    const { page } = await openConsole({ width: 390, height: 844 })
+    await signIn(page)
+    await page.reload()
+    await page.getByRole('cell', { name: 'Ada Lovelace' }).waitFor()
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-phone.png') })
+    await page.getByRole('link', { name: 'Ada Lovelace' }).click()
+    page.once('dialog', (dialog) => void dialog.accept())
+    await page.getByRole('button', { name: 'Delete customer' }).click()
+    await page.getByRole('button', { name: 'Create customer' }).waitFor()
+    expect((await h.call('GET', `/customer/customers/${ada.customerId}`, org.as(owner))).status).toBe(404)
+    await page.close()
+  }, 120_000)
+})
