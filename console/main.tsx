@@ -1,17 +1,21 @@
-import { render, type ComponentType } from 'preact'
+import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { RegistryEcosystem, RegistryOrganization, User } from '../client/index'
 import { client, currentEcosystem, data, message, pickEcosystem } from './api'
+import type { PageEntry } from './nav'
 import { CustomerDetail, Customers } from './pages/customers'
+import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
 import { Storage } from './pages/storage'
+import { TEAM_AREA_PAGES } from './pages/team-area'
 import { Tokens } from './pages/tokens'
 import { ErrorNote } from './ui'
 import './styles.css'
 
-/** The sections: `ecosystem` ones act in the picked ecosystem; the others are the account's or the instance's. */
-const PAGES: { path: string; label: string; ecosystem: boolean; page: ComponentType }[] = [
+const PAGES: PageEntry[] = [
   { path: '#/customers', label: 'Customers', ecosystem: true, page: Customers },
   { path: '#/storage', label: 'Storage', ecosystem: true, page: Storage },
+  ...TEAM_AREA_PAGES,
+  ...ENGAGEMENT_AREA_PAGES,
   { path: '#/tokens', label: 'API tokens', ecosystem: false, page: Tokens },
 ]
 
