@@ -85,6 +85,8 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
   }
   const signOut = async () => {
     await client.logout()
+    // The next person to sign in on this tab starts without this one's ecosystem.
+    pickEcosystem(null)
     onSignedOut()
   }
   const inOrg = ecosystems.filter((e) => e.organizationId === organization)

@@ -1,4 +1,16 @@
 import type { PageEntry } from '../nav'
+import { Memories } from './memories'
+import { OAuthClients } from './oauth-clients'
+import { Personas } from './personas'
+import { SignInSettings } from './sign-in-settings'
+import { Team } from './team'
 
 /** Sections about who works in an ecosystem and what it runs: team, personas, memories, OAuth clients, sign-in settings. */
-export const TEAM_AREA_PAGES: PageEntry[] = []
+export const TEAM_AREA_PAGES: PageEntry[] = [
+  // The team is the organization's; the console knows it from the picked ecosystem.
+  { path: '#/team', label: 'Team', ecosystem: true, page: Team },
+  { path: '#/personas', label: 'Personas', ecosystem: true, page: Personas },
+  { path: '#/memories', label: 'Memories', ecosystem: true, page: Memories },
+  { path: '#/oauth-clients', label: 'OAuth clients', ecosystem: false, page: OAuthClients },
+  { path: '#/sign-in-settings', label: 'Sign-in settings', ecosystem: false, page: SignInSettings },
+]

@@ -45,13 +45,13 @@ export function Tokens() {
         </div>
       )}
       <table>
-        <thead><tr><th>Name</th><th>Prefix</th><th>Created</th><th>Last used</th><th /></tr></thead>
+        <thead><tr><th>Name</th><th>Prefix</th><th>Created</th><th>Last used</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
         <tbody>
           {list.data?.items.map((t) => (
             <tr key={t.id}>
               <td>{t.name}</td><td><code>{t.prefix}…</code></td><td>{new Date(t.createdAt).toLocaleString()}</td>
               <td>{t.lastUsedAt ? new Date(t.lastUsedAt).toLocaleString() : 'never'}</td>
-              <td><button type="button" class="danger" onClick={() => revoke(t.id)} aria-label={`Revoke ${t.name}`}>Revoke</button></td>
+              <td class="keep"><button type="button" class="danger" onClick={() => revoke(t.id)} aria-label={`Revoke ${t.name}`}>Revoke</button></td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 /**
@@ -41,25 +41,32 @@ export async function consoleBuild(): Promise<ConsoleManifest> {
     const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8')) as ConsoleManifest
     if (manifest.fingerprint === current) return manifest
   }
-  rmSync(CONSOLE_BUILD_DIR, { recursive: true, force: true })
-  mkdirSync(CONSOLE_BUILD_DIR, { recursive: true })
+  // Built beside and swapped in whole, so a server (or another test process) never serves half a build.
+  const staging = `${CONSOLE_BUILD_DIR}.${process.pid}-${Date.now()}`
   const built = await Bun.build({
     entrypoints: [join(ROOT, 'console', 'main.tsx')],
-    outdir: CONSOLE_BUILD_DIR,
+    outdir: staging,
     target: 'browser',
     minify: true,
     sourcemap: 'linked',
     naming: '[name]-[hash].[ext]',
   })
-  if (!built.success) throw new AggregateError(built.logs, 'building the console failed')
-  const names = built.outputs.map((o) => o.path.slice(CONSOLE_BUILD_DIR.length + 1))
+  if (!built.success) {
+    rmSync(staging, { recursive: true, force: true })
+    throw new AggregateError(built.logs, 'building the console failed')
+  }
+  const names = built.outputs.map((o) => o.path.slice(staging.length + 1))
   const manifest: ConsoleManifest = {
     fingerprint: current,
     script: names.find((n) => n.endsWith('.js'))!,
     styles: names.filter((n) => n.endsWith('.css')),
     files: names,
   }
-  writeFileSync(MANIFEST, JSON.stringify(manifest))
+  writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest))
+  const old = `${staging}.old`
+  if (existsSync(CONSOLE_BUILD_DIR)) renameSync(CONSOLE_BUILD_DIR, old)
+  renameSync(staging, CONSOLE_BUILD_DIR)
+  rmSync(old, { recursive: true, force: true })
   return manifest
 }
 

@@ -1,0 +1,126 @@
+import { useState } from 'preact/hooks'
+import type { PersonaMemory } from '../../client/index'
+import { client, data } from '../api'
+import { ErrorNote, Pager, Section, useLoad } from '../ui'
+import { useAction, when } from './team-kit'
+
+const PAGE_SIZE = 20
+const TYPES: PersonaMemory['memoryType'][] = ['user', 'feedback', 'project', 'reference']
+const STATUSES: PersonaMemory['status'][] = ['active', 'archived', 'superseded']
+
+interface Filters {
+  personaId: string
+  memoryType: '' | PersonaMemory['memoryType']
+  status: '' | PersonaMemory['status']
+  scope: '' | PersonaMemory['scope']
+  tag: string
+}
+
+/** Persona memories the signed-in member sees in the picked ecosystem (their own and the personas' global ones): filter, archive, restore. */
+export function Memories() {
+  const personas = useLoad(() => data(client.api.persona.personas.get({ query: { pageSize: 100 } })), [])
+  const [filters, setFilters] = useState<Filters>({ personaId: '', memoryType: '', status: 'active', scope: '', tag: '' })
+  const [page, setPage] = useState(1)
+  const list = useLoad(
+    () =>
+      data(
+        client.api.persona_memory.memories.get({
+          query: {
+            page,
+            pageSize: PAGE_SIZE,
+            personaId: filters.personaId || undefined,
+            memoryType: filters.memoryType || undefined,
+            status: filters.status || undefined,
+            scope: filters.scope || undefined,
+            tag: filters.tag.trim() || undefined,
+          },
+        }),
+      ),
+    [page, filters.personaId, filters.memoryType, filters.status, filters.scope, filters.tag],
+  )
+  const act = useAction()
+  const filter = (patch: Partial<Filters>) => {
+    setFilters({ ...filters, ...patch })
+    setPage(1)
+  }
+  const personaName = (id: string) => personas.data?.items.find((p) => p.id === id)?.name ?? id
+  const archive = async (m: PersonaMemory) => {
+    if (await act.run(() => data(client.api.persona_memory.memories({ id: m.id }).archive.post()))) list.reload()
+  }
+  const restore = async (m: PersonaMemory) => {
+    if (await act.run(() => data(client.api.persona_memory.memories({ id: m.id }).restore.post()))) list.reload()
+  }
+
+  return (
+    <div class="team-page">
+      <Section title="Persona memories">
+        <p class="muted">Your own memories with each persona (in the console you act as your own customer) and the personas' global ones.</p>
+        <form class="filters" role="search" aria-label="Filter memories" onSubmit={(e) => e.preventDefault()}>
+          <label>
+            Persona
+            <select value={filters.personaId} onChange={(e) => filter({ personaId: e.currentTarget.value })}>
+              <option value="">All personas</option>
+              {personas.data?.items.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+            </select>
+          </label>
+          <label>
+            Type
+            <select value={filters.memoryType} onChange={(e) => filter({ memoryType: e.currentTarget.value as Filters['memoryType'] })}>
+              <option value="">All types</option>
+              {TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
+            </select>
+          </label>
+          <label>
+            Status
+            <select value={filters.status} onChange={(e) => filter({ status: e.currentTarget.value as Filters['status'] })}>
+              {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
+              <option value="">any status</option>
+            </select>
+          </label>
+          <label>
+            Scope
+            <select value={filters.scope} onChange={(e) => filter({ scope: e.currentTarget.value as Filters['scope'] })}>
+              <option value="">Both scopes</option>
+              <option value="user">user (yours)</option>
+              <option value="persona">persona (global)</option>
+            </select>
+          </label>
+          <label>Tag <input type="search" value={filters.tag} onInput={(e) => filter({ tag: e.currentTarget.value })} /></label>
+        </form>
+        <ErrorNote error={personas.error ?? list.error} />
+        <ErrorNote error={act.error} />
+        <table>
+          <thead><tr><th>Memory</th><th class="keep">Status</th><th>Type</th><th>Persona</th><th>Scope</th><th>Created</th><th class="keep actions"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>
+            {list.data?.items.map((m) => (
+              <tr key={m.id}>
+                <td>
+                  <details>
+                    <summary><code>{m.slug}</code> {m.description}</summary>
+                    <p>{m.body}</p>
+                    {m.tags.length > 0 && <p>{m.tags.map((t) => <span key={t} class="badge">{t}</span>)}</p>}
+                  </details>
+                </td>
+                <td class="keep">{m.status}</td>
+                <td>{m.memoryType}</td>
+                <td>{personaName(m.personaId)}</td>
+                <td>{m.scope}</td>
+                <td>{when(m.createdAt)}</td>
+                <td class="keep actions">
+                  {m.status === 'active' && (
+                    <button type="button" disabled={act.busy} onClick={() => void archive(m)} aria-label={`Archive ${m.slug}`}>Archive</button>
+                  )}
+                  {m.status === 'archived' && (
+                    <button type="button" disabled={act.busy} onClick={() => void restore(m)} aria-label={`Restore ${m.slug}`}>Restore</button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {list.data?.items.length === 0 && <p>No memories match.</p>}
+        {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
+      </Section>
+    </div>
+  )
+}

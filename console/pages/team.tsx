@@ -1,0 +1,108 @@
+import { useState } from 'preact/hooks'
+import type { TeamMember } from '../../client/index'
+import { client, currentEcosystem, data } from '../api'
+import { ErrorNote, Pager, Section, useLoad } from '../ui'
+import { useAction, when } from './team-kit'
+
+const PAGE_SIZE = 20
+const ROLES: TeamMember['role'][] = ['owner', 'admin', 'member']
+
+/** The team of the picked ecosystem's organization: list, add by e-mail with a role, change a role, remove. */
+export function Team() {
+  const ecosystem = currentEcosystem()!
+  const org = useLoad(async () => {
+    const eco = await data(client.api.registry.ecosystems({ id: ecosystem }).get())
+    return data(client.api.registry.organizations({ id: eco.organizationId }).get())
+  }, [ecosystem])
+  const [page, setPage] = useState(1)
+  const organizationId = org.data?.id
+  const list = useLoad(
+    async () => (organizationId ? data(client.api.team.members.get({ query: { organizationId, page, pageSize: PAGE_SIZE } })) : null),
+    [organizationId, page],
+  )
+  const [form, setForm] = useState<{ email: string; role: TeamMember['role'] }>({ email: '', role: 'member' })
+  const add = useAction()
+  const act = useAction()
+
+  const submit = async (e: Event) => {
+    e.preventDefault()
+    if (!organizationId) return
+    const ok = await add.run(() => data(client.api.team.members.post({ organizationId, email: form.email.trim(), role: form.role })))
+    if (ok) {
+      setForm({ email: '', role: 'member' })
+      list.reload()
+    }
+  }
+  const changeRole = async (m: TeamMember, role: TeamMember['role']) => {
+    const ok = await act.run(() => data(client.api.team.members({ id: m.id }).patch({ role })))
+    list.reload()
+    return ok
+  }
+  const remove = async (m: TeamMember) => {
+    if (!confirm(`Remove ${m.email} from the team?`)) return
+    if (await act.run(() => data(client.api.team.members({ id: m.id }).delete()))) list.reload()
+  }
+
+  return (
+    <div class="team-page">
+      <Section title={org.data ? `Team of ${org.data.name}` : 'Team'}>
+        <ErrorNote error={org.error ?? list.error} />
+        <ErrorNote error={act.error} />
+        <table>
+          <thead><tr><th>Member</th><th class="keep">Role</th><th>Since</th><th class="keep actions"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <tbody>
+            {list.data?.items.map((m) => (
+              <MemberRow key={`${m.id}:${m.role}`} member={m} busy={act.busy} onRole={changeRole} onRemove={remove} />
+            ))}
+          </tbody>
+        </table>
+        {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
+      </Section>
+      <Section title="Add a member">
+        <p class="muted">The person needs an Ecobase account with this e-mail. Only owners can add owners.</p>
+        <form onSubmit={submit} class="inline">
+          <label>Member e-mail <input type="email" required value={form.email} onInput={(e) => setForm({ ...form, email: e.currentTarget.value })} /></label>
+          <label>
+            Role
+            <select value={form.role} onChange={(e) => setForm({ ...form, role: e.currentTarget.value as TeamMember['role'] })}>
+              {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+            </select>
+          </label>
+          <button type="submit" disabled={add.busy || !organizationId}>Add member</button>
+        </form>
+        <ErrorNote error={add.error} />
+      </Section>
+    </div>
+  )
+}
+
+/** One member: the role is picked, then saved with its button (arrow keys on a select do not change anyone's role). */
+function MemberRow({ member: m, busy, onRole, onRemove }: {
+  member: TeamMember
+  busy: boolean
+  onRole: (m: TeamMember, role: TeamMember['role']) => Promise<boolean>
+  onRemove: (m: TeamMember) => void
+}) {
+  const [role, setRole] = useState(m.role)
+  const save = async () => {
+    // Refused (e.g. last_owner): the select shows the role the member still has.
+    if (!(await onRole(m, role))) setRole(m.role)
+  }
+  return (
+    <tr>
+      <td>{m.name}<br /><small class="muted">{m.email}</small></td>
+      <td class="keep">
+        <select aria-label={`Role of ${m.email}`} value={role} disabled={busy} onChange={(e) => setRole(e.currentTarget.value as TeamMember['role'])}>
+          {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+        </select>
+        {role !== m.role && (
+          <button type="button" class="save-role" disabled={busy} onClick={() => void save()} aria-label={`Save role of ${m.email}`}>Save</button>
+        )}
+      </td>
+      <td>{when(m.createdAt)}</td>
+      <td class="keep actions">
+        <button type="button" class="danger" disabled={busy} onClick={() => onRemove(m)} aria-label={`Remove ${m.email}`}>Remove</button>
+      </td>
+    </tr>
+  )
+}
