@@ -2883,14 +2883,14 @@ export interface Api {
       /** One of categories */
       get(options?: RequestOptions<never>): Promise<Result<{ 200: CommunityCategory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
       /** Change one of categories */
-      patch(body?: CommunityCategoryPatch, options?: RequestOptions<never>): Promise<Result<{ 200: CommunityCategory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      patch(body?: CommunityCategoryPatch, options?: RequestOptions<never>): Promise<Result<{ 200: CommunityCategory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
       /** Delete one of categories */
-      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     }) & {
       /** List categories */
       get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: CommunityCategoriesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
       /** Create one of categories */
-      post(body: CommunityCategoryCreate, options?: RequestOptions<never>): Promise<Result<{ 201: CommunityCategory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body: CommunityCategoryCreate, options?: RequestOptions<never>): Promise<Result<{ 201: CommunityCategory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     }
     threads: ((params: { id: string | number }) => {
       /** One of threads */
@@ -2916,7 +2916,7 @@ export interface Api {
       /** List replies */
       get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: CommunityRepliesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
       /** Create one of replies */
-      post(body: CommunityReplyCreate, options?: RequestOptions<never>): Promise<Result<{ 201: CommunityReply; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body: CommunityReplyCreate, options?: RequestOptions<never>): Promise<Result<{ 201: CommunityReply; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     }
     points: {
       /** Award or deduct points */

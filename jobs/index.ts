@@ -10,10 +10,10 @@ import { deleteOrphanedObjects, expireUploads, purgeAttachments } from '../src/m
 import type { Job, JobReport } from '../src/platform/jobs'
 
 /** Every job Ecobase runs (each defined in the module whose tables it keeps); this is the one place that schedules them. */
-export const JOBS: Job[] = [purgeSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories, pruneFeed, checkSites, pruneSiteChecks]
+export const JOBS: Job<Deps>[] = [purgeSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories, pruneFeed, checkSites, pruneSiteChecks]
 
 /** Runs one job now under its advisory lock; `null` when another replica is running it. */
-export async function runJob(deps: Deps, job: Job): Promise<JobReport | null> {
+export async function runJob(deps: Deps, job: Job<Deps>): Promise<JobReport | null> {
   const name = `job:${job.name}`
   const outcome =
     job.lock === 'session'

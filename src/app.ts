@@ -20,6 +20,7 @@ import { contractRoutes } from './modules/contract/routes'
 import { ContractService } from './modules/contract/service'
 import { customerRoutes } from './modules/customer/routes'
 import { DATA_RESOURCES, dataRoutes } from './modules/data/routes'
+import { ERROR_CODES } from './modules/error-codes'
 import { webhooksDocumentation } from './modules/integrations/model'
 import { integrationRoutes } from './modules/integrations/routes'
 import { emitWebhookEvents } from './modules/integrations/events'
@@ -163,7 +164,7 @@ export function createApp(deps: Deps) {
           securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' }, ...oauthSecuritySchemes },
           parameters: { EcosystemId: ECOSYSTEM_PARAMETER },
         },
-      }),
+      }, ERROR_CODES),
     )
     .use(cors(deps.config.corsOrigins))
     .use(requestContext(deps, { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`], formBodyPaths: [...FORM_BODY_PATHS, UNSUBSCRIBE_PATH] }))

@@ -3,6 +3,10 @@ import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { renderOpenApi } from '../src/platform/openapi'
+import { AppError, PLATFORM_ERRORS } from '../src/platform/errors'
+import { CHAT_ERRORS, chatError, errors as chatErrors } from '../src/modules/chat/errors'
+import { storageError } from '../src/modules/storage/errors'
+import { ERROR_CATALOGUES, ERROR_CODES } from '../src/modules/error-codes'
 import { schemaTypes } from '../client/scripts/schema-types'
 import { createHarness, type Harness } from './support/harness'
 
@@ -180,5 +184,53 @@ describe('OpenAPI document', () => {
       expect(used.has(tag.name), tag.name).toBe(true)
       expect(tag.description?.length, tag.name).toBeGreaterThan(20)
     }
+  })
+
+  test('an operation lists the codes its module answers, with their meanings from the catalogue; other statuses stay generic', () => {
+    const responses = doc.paths['/chat/conversations/{id}/messages'].post.responses
+    for (const code of ['in_progress', 'client_message_id_reused', 'persona_unavailable'] as const) {
+      expect(responses['409'].description).toContain(`\`${code}\`: ${CHAT_ERRORS[code]}`)
+    }
+    expect(responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
+    expect(responses['401'].description).toBe('Response for status 401')
+    expect(doc.paths['/storage/attachments/{id}/download'].get.responses['409'].description).toContain('`attachment_pending`')
+    expect(doc.paths['/community/categories/{id}'].delete.responses['409'].description).toContain('`category_not_empty`')
+    // No marker of the generator's input is left in the document.
+    expect(JSON.stringify(doc)).not.toContain('x-error-')
+  })
+
+  test('every code in the Error schema has a meaning in some catalogue, and every catalogue code is listed', () => {
+    const listed = (schema: any) => schema.properties.error.properties.code.anyOf[0].enum as string[]
+    const codes = listed(doc.components.schemas.Error)
+    const meanings = new Map(Object.values<Record<string, string>>(ERROR_CATALOGUES).flatMap((c) => Object.entries(c)))
+    for (const code of codes) expect(meanings.get(code)?.length ?? 0, code).toBeGreaterThan(5)
+    expect(codes).toEqual([...meanings.keys()].sort())
+    expect(codes).toEqual([...ERROR_CODES])
+    // A schema that reuses the error object lists the same codes.
+    expect(listed(doc.components.schemas.StorageQuotaExceeded)).toEqual(codes)
+    // Every code an operation names in a response description is one of them.
+    for (const [where, op] of operations()) {
+      for (const [status, response] of Object.entries<any>(op.responses)) {
+        for (const [, code] of String(response.description).matchAll(/^(?:- )?`([a-z_]+)`: /gm)) expect(codes, `${where} ${status}`).toContain(code!)
+      }
+    }
+  })
+
+  test('AppError codes are type-checked: platform codes anywhere, a module\'s own codes only through its catalogue', () => {
+    const compileOnly = () => {
+      // @ts-expect-error a module's code is not a platform code
+      new AppError(409, 'in_progress', 'x')
+      // @ts-expect-error another area's code
+      chatError(409, 'upload_incomplete', 'x')
+      // @ts-expect-error a typo
+      storageError(409, 'upload_incompleted', 'x')
+      // @ts-expect-error a route lists only its area's codes
+      chatErrors({ 409: ['attachment_pending'] })
+      return [new AppError(404, 'not_found', 'x'), chatError(404, 'not_found', 'x'), chatError(409, 'in_progress', 'x'), storageError(409, 'upload_incomplete', 'x')]
+    }
+    const made = compileOnly()
+    expect(made.every((e) => e instanceof AppError)).toBe(true)
+    expect(made.map((e) => e.code)).toEqual(['not_found', 'not_found', 'in_progress', 'upload_incomplete'])
+    expect(Object.keys(PLATFORM_ERRORS)).toContain('validation_failed')
   })
 })

@@ -1,33 +1,43 @@
 import { t } from 'elysia'
 
 /**
- * Every `error.code` the API answers, closed: AppError takes only these, and the OpenAPI document
- * lists them on the Error schema, so the typed client's ErrorCode is this union. A new code is
- * added here first (an additive change for clients).
+ * The codes any route can answer, thrown by the platform (request parsing, authentication,
+ * tenancy, table-derived resources) or by app.ts's error handler: code → one-line meaning. Each
+ * module keeps its own codes in its own catalogue (`src/modules/<area>/errors.ts`, made with
+ * `errorCatalogue`); src/modules/error-codes.ts gathers them all for the OpenAPI document, whose
+ * Error schema lists every code (the typed client's ErrorCode). A new code is an additive change.
  */
-export const ERROR_CODES = [
-  'already_member', 'ambiguous_slug', 'attachment_pending', 'base_url_not_allowed',
-  'base_url_required', 'category_not_empty', 'category_not_found', 'client_message_id_reused', 'conflict',
-  'customer_exists', 'default_category', 'document_not_found', 'ecosystem_required', 'email_taken',
-  'embedding_unavailable', 'entity_not_found', 'file_too_large', 'forbidden', 'in_progress',
-  'insufficient_scope', 'internal_error', 'invalid_base_url', 'invalid_client', 'invalid_cookie',
-  'invalid_credentials', 'invalid_json', 'invalid_redirect_uri', 'invalid_refresh_token', 'invalid_request',
-  'invalid_scope', 'invalid_token', 'last_owner', 'length_required', 'limit_reached', 'missing_variable',
-  'no_recipient', 'not_active', 'not_archived', 'not_editable', 'not_found', 'nothing_to_regenerate',
-  'origin_not_allowed', 'payload_too_large', 'persona_not_found', 'persona_unavailable', 'query_rejected',
-  'quota_exceeded', 'rate_limited', 'rdid_taken', 'registration_disabled', 'reserved_external_id',
-  'service_not_found', 'slug_taken', 'superseded', 'supersedes_mismatch', 'template_name_taken',
-  'thread_locked', 'thread_not_found', 'token_expired', 'unauthorized', 'unknown_entity_type',
-  'unknown_template', 'unsupported_media_type', 'unsupported_response_type', 'upload_incomplete',
-  'user_not_found', 'validation_failed',
-] as const
-export type ErrorCode = (typeof ERROR_CODES)[number]
+export const PLATFORM_ERRORS = {
+  validation_failed: 'the request is invalid (the message names the field)',
+  invalid_json: 'the request body is not valid JSON',
+  invalid_cookie: 'a cookie is malformed',
+  length_required: 'a request with a body must say its length',
+  payload_too_large: 'the request body is larger than this route accepts',
+  unsupported_media_type: 'the request body is not of a media type this route accepts',
+  unauthorized: 'no credentials, or credentials that are not valid',
+  token_expired: 'the access token has expired: refresh it',
+  invalid_refresh_token: 'the refresh token is unknown, used, revoked or expired',
+  insufficient_scope: 'the token lacks a scope this operation needs',
+  forbidden: 'the caller may not do this',
+  ecosystem_required: 'account credentials must name the ecosystem (X-Ecosystem-Id)',
+  not_found: 'no such resource (or not visible to the caller)',
+  conflict: 'the change conflicts with existing data',
+  internal_error: 'an unexpected server error',
+} as const satisfies ErrorCatalogue
+export type PlatformErrorCode = keyof typeof PLATFORM_ERRORS
 
-/** The one error type services throw; `onError` in app.ts renders it as ErrorBody. */
-export class AppError extends Error {
+/** Error codes of one area, each with a one-line meaning (shown in the OpenAPI document). */
+export type ErrorCatalogue = Readonly<Record<string, string>>
+
+/**
+ * The one error type services throw; `onError` in app.ts renders it as ErrorBody. `new AppError`
+ * takes platform codes only (NoInfer: the code does not widen the type); a module throws its own
+ * codes through its catalogue's `error(...)`, typed to platform codes ∪ that catalogue.
+ */
+export class AppError<Code extends string = PlatformErrorCode> extends Error {
   constructor(
     readonly status: number,
-    readonly code: ErrorCode,
+    readonly code: NoInfer<Code>,
     message: string,
     /** Extra top-level fields some responses carry beside `error` (e.g. quota figures). */
     readonly extra?: Record<string, unknown>,
@@ -37,25 +47,76 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Put on an error response schema by `errors(...)`: the response description (the codes a status
+ * answers and their meanings). The OpenAPI tidy step moves it to the response and drops it.
+ */
+export const ERROR_DESCRIPTION = 'x-error-description'
+
+/** Marks the schema of `error.code`: the OpenAPI tidy step lists every code of every catalogue there. */
+export const ERROR_CODE_SCHEMA = 'x-error-code'
+
 export const ErrorBody = t.Object(
   {
     error: t.Object({
       message: t.String({ description: 'Human-readable explanation' }),
-      code: t.Union([t.UnionEnum(ERROR_CODES), t.String()], {
+      code: t.String({
         description: 'Stable snake_case error code: one of the listed ones (the operation says which it answers); more may be added, so treat an unknown one like its status',
+        [ERROR_CODE_SCHEMA]: true,
       }),
     }),
   },
   { title: 'Error' },
 )
 
-export function errorBody(code: ErrorCode, message: string) {
+export function errorBody(code: string, message: string) {
   return { error: { message, code } }
 }
 
-/** Response entries for the error statuses a route can answer; spread into `response`. */
-export function errors<const S extends number>(...statuses: S[]): { [K in S]: typeof ErrorBody } {
-  return Object.fromEntries(statuses.map((s) => [s, ErrorBody])) as { [K in S]: typeof ErrorBody }
+/** Status → the codes a route answers with it, e.g. `{ 409: ['in_progress'] }`. */
+type CodeMap<Code extends string> = { readonly [status: number]: readonly Code[] }
+type StatusOf<A> = A extends number ? A : keyof A & number
+type ErrorResponses<A extends readonly unknown[]> = { [K in StatusOf<A[number]>]: typeof ErrorBody }
+
+function errorResponses(meanings: ErrorCatalogue, args: readonly (number | CodeMap<string>)[]): Record<number, typeof ErrorBody> {
+  const responses: Record<number, typeof ErrorBody> = {}
+  for (const arg of args) {
+    if (typeof arg === 'number') responses[arg] = ErrorBody
+    else
+      for (const [status, codes] of Object.entries(arg)) {
+        const lines = codes.map((code) => `\`${code}\`: ${meanings[code]}`)
+        const description = lines.length === 1 ? lines[0]! : lines.map((line) => `- ${line}`).join('\n')
+        responses[Number(status)] = { ...ErrorBody, [ERROR_DESCRIPTION]: description } as typeof ErrorBody
+      }
+  }
+  return responses
+}
+
+/**
+ * Response entries for the error statuses a route can answer; spread into `response`. A status
+ * given as a number gets the generic description; one in a map lists its codes and their
+ * meanings: `errors(400, 401, { 404: ['not_found'] })`. Only platform codes: a module's routes
+ * use its catalogue's `errors`.
+ */
+export function errors<const A extends readonly (number | CodeMap<PlatformErrorCode>)[]>(...args: A): ErrorResponses<A> {
+  return errorResponses(PLATFORM_ERRORS, args) as ErrorResponses<A>
+}
+
+/**
+ * A module's error codes: `catalogue` (its own codes and meanings), `error(status, code, message)`
+ * making an AppError whose code must be a platform code or one of the catalogue's (a typo or
+ * another area's code does not compile), and `errors(...)` for its routes' responses, listing
+ * those codes with their meanings.
+ */
+export function errorCatalogue<const C extends ErrorCatalogue>(catalogue: C) {
+  type Code = PlatformErrorCode | (keyof C & string)
+  const meanings: ErrorCatalogue = { ...PLATFORM_ERRORS, ...catalogue }
+  return {
+    catalogue,
+    error: (status: number, code: Code, message: string, extra?: Record<string, unknown>, headers?: Record<string, string>) =>
+      new AppError<Code>(status, code, message, extra, headers),
+    errors: <const A extends readonly (number | CodeMap<Code>)[]>(...args: A): ErrorResponses<A> => errorResponses(meanings, args) as ErrorResponses<A>,
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../deps'
 import { AppError } from './errors'
+import type { Logger } from './logger'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -30,7 +30,7 @@ export function noteCaller(request: Request, caller: Caller): void {
  * `validation_failed` (Elysia would turn `[{}]` or `"x"` into `{}` for an all-optional schema), and
  * so is a NUL character anywhere in a body, path or query string: PostgreSQL cannot store it.
  */
-export function requestContext(deps: Pick<Deps, 'config' | 'logger'>, options: { rawBodyPaths?: string[]; formBodyPaths?: string[] } = {}) {
+export function requestContext(deps: { config: { maxBodyBytes: number }; logger: Pick<Logger, 'debug' | 'info'> }, options: { rawBodyPaths?: string[]; formBodyPaths?: string[] } = {}) {
   const rawBodyPaths = options.rawBodyPaths ?? []
   const formBodyPaths = new Set(options.formBodyPaths ?? [])
   const pathStart = (url: string) => url.indexOf('/', url.indexOf('//') + 2)

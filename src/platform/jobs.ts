@@ -1,12 +1,15 @@
-import type { Deps } from '../deps'
 import type { Db } from './db'
 
 export interface JobReport {
   [count: string]: number
 }
 
-/** One scheduled job: a croner pattern and a handler run under its advisory lock. Areas define theirs in `<module>/jobs.ts`; jobs/index.ts schedules them. */
-export interface Job {
+/**
+ * One scheduled job: a croner pattern and a handler run under its advisory lock. Areas define theirs
+ * in `<module>/jobs.ts`; jobs/index.ts schedules them. `D` is what the job reads of the app's deps
+ * (the scheduler passes all of them).
+ */
+export interface Job<D> {
   name: string
   schedule: string
   /**
@@ -15,5 +18,5 @@ export interface Job {
    * `deps.db`, opening short transactions of its own.
    */
   lock?: 'transaction' | 'session'
-  run(deps: Deps, db: Db): Promise<JobReport>
+  run(deps: D, db: Db): Promise<JobReport>
 }

@@ -1,11 +1,22 @@
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
 import { type AnyPgColumn, index, type PgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
-import type { Deps } from '../deps'
 import { randomToken, sha256Hex } from './crypto'
-import type { Db } from './db'
+import type { Database, Db } from './db'
 import { AppError } from './errors'
+import type { AccessTokens } from './jwt'
+import type { Logger } from './logger'
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/** What rotating sessions use of the app's deps. */
+export interface SessionDeps {
+  db: Db
+  /** Revocations reach every replica over PostgreSQL NOTIFY. */
+  database: Pick<Database, 'listen'>
+  logger: Pick<Logger, 'warn'>
+  now: () => Date
+  tokens: Pick<AccessTokens, 'sign'>
+}
 
 /**
  * The two tables behind rotating sessions, created in an area's own schema: `sessions` (one per
@@ -155,7 +166,7 @@ export class RotatingSessions {
   private readonly rotation: ReturnType<typeof prepareRotation>
 
   constructor(
-    private readonly deps: Pick<Deps, 'db' | 'database' | 'logger' | 'now' | 'tokens'>,
+    private readonly deps: SessionDeps,
     private readonly tables: SessionTables,
     private readonly options: RotatingSessionsOptions,
   ) {

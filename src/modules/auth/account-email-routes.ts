@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { errors } from '../../platform/errors'
+import { errors } from './errors'
 import type { Guards } from '../../platform/guards'
 import { clientIp } from '../../platform/request'
 import { ACCOUNT_EMAIL_LIMITS, type AccountEmails } from './account-emails'
@@ -22,7 +22,7 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
       },
       {
         body: t.Object({ email: Email }, { title: 'AuthPasswordResetRequest' }),
-        response: { 202: Accepted, ...errors(400, 429) },
+        response: { 202: Accepted, ...errors(400, { 429: ['rate_limited'] }) },
         detail: {
           operationId: 'authPasswordResetRequest',
           summary: 'E-mail a password-reset token',
@@ -39,7 +39,7 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
       },
       {
         body: t.Object({ token: Token, newPassword: NewPassword }, { title: 'AuthPasswordResetConfirm' }),
-        response: { 204: t.Void({ description: 'Password set; every session of the account revoked' }), ...errors(400) },
+        response: { 204: t.Void({ description: 'Password set; every session of the account revoked' }), ...errors({ 400: ['validation_failed', 'invalid_token'] }) },
         detail: {
           operationId: 'authPasswordResetConfirm',
           summary: 'Set a new password with a reset token',
@@ -57,7 +57,7 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
       },
       {
         auth: true,
-        response: { 202: Accepted, ...errors(401, 404, 429) },
+        response: { 202: Accepted, ...errors(401, 404, { 429: ['rate_limited'] }) },
         detail: {
           operationId: 'authVerifyEmailRequest',
           summary: 'E-mail a verification token to the signed-in account',
@@ -67,7 +67,7 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
     )
     .post('/verify-email/confirm', ({ body }) => emails.confirmVerification(body.token), {
       body: t.Object({ token: Token }, { title: 'AuthVerifyEmailConfirm' }),
-      response: { 200: t.Object({ emailVerified: t.Literal(true) }, { title: 'AuthEmailVerified' }), ...errors(400) },
+      response: { 200: t.Object({ emailVerified: t.Literal(true) }, { title: 'AuthEmailVerified' }), ...errors({ 400: ['validation_failed', 'invalid_token'] }) },
       detail: {
         operationId: 'authVerifyEmailConfirm',
         summary: 'Confirm the address with a verification token',

@@ -2,7 +2,7 @@ import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { randomToken, sha256Hex } from '../../platform/crypto'
-import { AppError } from '../../platform/errors'
+import { authError } from './errors'
 import type { Accounts } from './accounts'
 import { emailTokens, users } from './schema'
 
@@ -15,7 +15,7 @@ const LIFETIME_SECONDS: Record<Purpose, number> = { password_reset: 30 * 60, ver
 /** Requests per window: per client address, per e-mail address (reset) or per account (verification). */
 export const ACCOUNT_EMAIL_LIMITS = { perIp: 20, perAddress: 5, windowSeconds: 3600 }
 
-const invalid = () => new AppError(400, 'invalid_token', 'The link is invalid, expired or already used')
+const invalid = () => authError(400, 'invalid_token', 'The link is invalid, expired or already used')
 
 /**
  * Password reset and e-mail verification. A request only enqueues a job (the same work whether or
@@ -50,7 +50,7 @@ export class AccountEmails {
     await this.limit(`account-email:ip:${clientIp}`, ACCOUNT_EMAIL_LIMITS.perIp)
     await this.limit(`account-email:verify:${principal.userId}`, ACCOUNT_EMAIL_LIMITS.perAddress)
     const [user] = await this.deps.db.select({ emailKey: users.emailKey, verified: users.emailVerifiedAt }).from(users).where(eq(users.id, principal.userId))
-    if (!user) throw new AppError(404, 'not_found', 'The account no longer exists')
+    if (!user) throw authError(404, 'not_found', 'The account no longer exists')
     if (user.verified) return
     await this.deps.db.transaction((tx) => this.deps.queue.send(tx, JOB, { purpose: 'verify_email', emailKey: user.emailKey }))
   }
@@ -111,6 +111,6 @@ export class AccountEmails {
     const hit = await this.deps.rateLimits.hit(key, ACCOUNT_EMAIL_LIMITS.windowSeconds)
     if (hit.count <= max) return
     const retryAfter = Math.max(1, Math.ceil(hit.resetMs / 1000))
-    throw new AppError(429, 'rate_limited', `Too many requests; retry in ${retryAfter} s`, undefined, { 'retry-after': String(retryAfter) })
+    throw authError(429, 'rate_limited', `Too many requests; retry in ${retryAfter} s`, undefined, { 'retry-after': String(retryAfter) })
   }
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import type { IssuedSession, RotatingSessions } from '../../platform/sessions'
-import { AppError } from '../../platform/errors'
+import { authError } from './errors'
 import type { SettingsService } from '../settings/service'
 import type { Passwords } from './passwords'
 import { LoginLimiter } from './login-limiter'
@@ -60,7 +60,7 @@ export class Accounts {
 
   async register(input: { email: string; password: string; name: string }, userAgent: string | null): Promise<AuthResultView> {
     if (!(await this.settings.isEnabled('password'))) {
-      throw new AppError(403, 'registration_disabled', 'Registration with e-mail and password is disabled')
+      throw authError(403, 'registration_disabled', 'Registration with e-mail and password is disabled')
     }
     const emailKey = input.email.trim().toLowerCase()
     const passwordHash = await this.passwords.hash(input.password)
@@ -83,7 +83,7 @@ export class Accounts {
       if (firstAdmin) logger.info('first account registered; it holds the admin capability (ADMIN_EMAILS is empty)', { userId: user.id })
       return this.authResult(user, issued)
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'email_taken', 'An account with this e-mail already exists')
+      if (isUniqueViolation(err)) throw authError(409, 'email_taken', 'An account with this e-mail already exists')
       throw err
     }
   }
@@ -101,7 +101,7 @@ export class Accounts {
       : await this.passwords.verify(input.password, await this.decoy()).then(() => false)
     if (!ok || !row) {
       await this.limiter.failed(emailKey)
-      throw new AppError(401, 'invalid_credentials', 'E-mail or password is wrong')
+      throw authError(401, 'invalid_credentials', 'E-mail or password is wrong')
     }
     await this.limiter.succeeded(emailKey)
     if (this.passwords.needsRehash(row.hash!)) {
@@ -121,7 +121,7 @@ export class Accounts {
       .from(userMethods)
       .where(and(eq(userMethods.userId, principal.userId), eq(userMethods.provider, 'password')))
     if (!method?.passwordHash || !(await this.passwords.verify(input.currentPassword, method.passwordHash))) {
-      throw new AppError(401, 'invalid_credentials', 'The current password is wrong')
+      throw authError(401, 'invalid_credentials', 'The current password is wrong')
     }
     await this.deps.db.transaction((tx) => this.setPassword(tx, principal.userId, input.newPassword, 'password_changed'))
   }
@@ -150,10 +150,10 @@ export class Accounts {
         .set({ ...patch, updatedAt: this.deps.now() })
         .where(eq(users.id, principal.userId))
         .returning()
-      if (!user) throw new AppError(404, 'not_found', 'The account no longer exists')
+      if (!user) throw authError(404, 'not_found', 'The account no longer exists')
       return this.view(user)
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'This slug is already taken')
+      if (isUniqueViolation(err)) throw authError(409, 'slug_taken', 'This slug is already taken')
       throw err
     }
   }
@@ -233,7 +233,7 @@ export class Accounts {
 
   private async load(userId: string): Promise<UserRow> {
     const [user] = await this.userById.execute({ id: userId })
-    if (!user) throw new AppError(401, 'unauthorized', 'The account no longer exists')
+    if (!user) throw authError(401, 'unauthorized', 'The account no longer exists')
     return user
   }
 

@@ -1,13 +1,14 @@
 import { sessions, refreshTokens } from './schema'
 import { customerRefreshTokens, customerSessions } from '../customer/schema'
 import { purgeSessionTables } from '../../platform/sessions'
+import type { Deps } from '../../deps'
 import type { Job } from '../../platform/jobs'
 
 /** Ended sessions and used refresh tokens are kept this long (audit, replay answers), then purged. */
 const KEEP_MS = 7 * 24 * 3600 * 1000
 
 /** Account and customer sessions (OAuth grants have purge-oauth). */
-export const purgeSessions: Job = {
+export const purgeSessions: Job<Pick<Deps, 'now'>> = {
   name: 'purge-sessions',
   schedule: '17 * * * *',
   async run(deps, tx) {

@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps'
-import { AppError } from '../../platform/errors'
+import { authError } from './errors'
 
 /**
  * Login throttling: failures per e-mail (guessing one account) and attempts per client address
@@ -25,9 +25,9 @@ export class LoginLimiter {
   }
 }
 
-function limited(resetMs: number): AppError {
+function limited(resetMs: number) {
   const retryAfter = Math.max(1, Math.ceil(resetMs / 1000))
-  return new AppError(429, 'rate_limited', `Too many sign-in attempts; retry in ${retryAfter} s`, undefined, {
+  return authError(429, 'rate_limited', `Too many sign-in attempts; retry in ${retryAfter} s`, undefined, {
     'retry-after': String(retryAfter),
   })
 }

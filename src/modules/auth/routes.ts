@@ -1,7 +1,8 @@
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps'
 import { originMayUseCookie } from '../../platform/cors'
-import { AppError, errors } from '../../platform/errors'
+import { errors } from './errors'
+import { authError } from './errors'
 import type { Guards } from '../../platform/guards'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import { clientIp } from '../../platform/request'
@@ -25,7 +26,7 @@ import { IdParam } from '../../platform/params'
 
 export const REFRESH_COOKIE = 'ecobase_refresh'
 
-export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, 'config' | 'db'>) {
+export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, 'config'>) {
   // Front ends on CORS origins are cross-site: the cookie reaches them only as SameSite=None, which browsers accept only when Secure.
   const crossSite = deps.config.corsOrigins.length > 0
   const cookieOptions = {
@@ -42,7 +43,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     const fromCookie = cookie[REFRESH_COOKIE]?.value
     if (typeof fromCookie !== 'string' || !fromCookie) return undefined
     if (!originMayUseCookie(headers, deps.config.publicUrl, deps.config.corsOrigins)) {
-      throw new AppError(403, 'origin_not_allowed', 'This origin may not use the refresh cookie (CORS_ORIGINS)')
+      throw authError(403, 'origin_not_allowed', 'This origin may not use the refresh cookie (CORS_ORIGINS)')
     }
     return fromCookie
   }
@@ -58,7 +59,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       },
       {
         body: RegisterBody,
-        response: { 201: AuthResult, ...errors(400, 403, 409, 413) },
+        response: { 201: AuthResult, ...errors(400, 413, { 403: ['registration_disabled'], 409: ['email_taken'] }) },
         detail: {
           operationId: 'authRegister',
           summary: 'Create an account and sign in',
@@ -77,7 +78,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       },
       {
         body: LoginBody,
-        response: { 200: AuthResult, ...errors(400, 401, 429) },
+        response: { 200: AuthResult, ...errors(400, { 401: ['invalid_credentials'], 429: ['rate_limited'] }) },
         detail: {
           operationId: 'authLogin',
           summary: 'Sign in with e-mail and password',
@@ -96,7 +97,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       },
       {
         body: RefreshBody,
-        response: { 200: RefreshResult, ...errors(400, 401, 403) },
+        response: { 200: RefreshResult, ...errors(400, { 401: ['invalid_refresh_token'], 403: ['origin_not_allowed'] }) },
         detail: {
           operationId: 'authRefresh',
           summary: 'Rotate the refresh token',
@@ -115,7 +116,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       },
       {
         body: RefreshBody,
-        response: { 204: t.Void({ description: 'Signed out' }), ...errors(400, 403) },
+        response: { 204: t.Void({ description: 'Signed out' }), ...errors(400, { 403: ['origin_not_allowed'] }) },
         detail: {
           operationId: 'authRevoke',
           summary: 'Sign out (revoke the session of a refresh token)',
@@ -131,7 +132,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     .patch('/me', ({ principal, body }) => auth.accounts.updateProfile(principal, body), {
       auth: true,
       body: ProfilePatch,
-      response: { 200: User, ...errors(400, 401, 404, 409) },
+      response: { 200: User, ...errors(400, 401, 404, { 409: ['slug_taken'] }) },
       detail: {
         operationId: 'authUpdateMe',
         summary: 'Update name and/or slug',
@@ -147,7 +148,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     .post(
       '/revoke-all',
       async ({ principal, status }) => {
-        await auth.sessions.revoke(deps.db, { subjectId: principal.userId }, 'sign_out_everywhere')
+        await auth.signOutEverywhere(principal.userId)
         return status(204, undefined)
       },
       {
@@ -165,7 +166,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       {
         auth: true,
         body: ChangePasswordBody,
-        response: { 204: t.Void({ description: 'Password changed; every session revoked' }), ...errors(400, 401) },
+        response: { 204: t.Void({ description: 'Password changed; every session revoked' }), ...errors(400, { 401: ['unauthorized', 'invalid_credentials'] }) },
         detail: {
           operationId: 'authChangePassword',
           summary: 'Change the password',

@@ -55,4 +55,9 @@ export class AuthService implements PrincipalSource {
   capabilities(principal: Principal): Promise<string[]> {
     return this.accounts.capabilities(principal.userId)
   }
+
+  /** Revokes every session of the user (sign out everywhere); API tokens stay valid. */
+  signOutEverywhere(userId: string): Promise<void> {
+    return this.sessions.revoke(this.deps.db, { subjectId: userId }, 'sign_out_everywhere')
+  }
 }

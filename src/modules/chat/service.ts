@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { chatError } from './errors'
 import { type Listener, Listeners } from '../../platform/listeners'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
@@ -23,8 +23,8 @@ export interface ChatOptions {
 }
 
 const DEFAULT_TITLE = 'New conversation'
-const notFound = () => new AppError(404, 'not_found', 'No such conversation')
-const inProgress = () => new AppError(409, 'in_progress', 'A reply in this conversation is still streaming')
+const notFound = () => chatError(404, 'not_found', 'No such conversation')
+const inProgress = () => chatError(409, 'in_progress', 'A reply in this conversation is still streaming')
 
 /** Conversations of the calling customer, and the turns that stream their replies. */
 export class ChatService {
@@ -52,7 +52,7 @@ export class ChatService {
     let model = input.model
     if (input.personaSlug !== undefined) {
       const persona = await this.personas.forChat(tenant.ecosystemId, input.personaSlug)
-      if (!persona) throw new AppError(404, 'persona_not_found', 'No persona with this slug in the ecosystem')
+      if (!persona) throw chatError(404, 'persona_not_found', 'No persona with this slug in the ecosystem')
       model ??= persona.model ?? undefined
     }
     const [row] = await this.deps.db
@@ -101,8 +101,8 @@ export class ChatService {
     const row = await this.deps.db.transaction(async (tx) => {
       const { conversation, history } = await this.lock(tx, tenant, id)
       const message = history.find((m) => m.id === messageId)
-      if (!message) throw new AppError(404, 'not_found', 'No such message in this conversation')
-      if (message.role !== 'user') throw new AppError(409, 'not_editable', 'Only user messages can be edited')
+      if (!message) throw chatError(404, 'not_found', 'No such message in this conversation')
+      if (message.role !== 'user') throw chatError(409, 'not_editable', 'Only user messages can be edited')
       this.assertIdle(history)
       await this.dropAfter(tx, conversation, message)
       return this.updateUser(tx, message, { content, replyId: null, replyState: 'none' })
@@ -147,7 +147,7 @@ export class ChatService {
       const { conversation, history } = await this.lock(tx, tenant, id)
       this.assertIdle(history)
       const last = history.findLast((m) => m.role === 'user')
-      if (!last) throw new AppError(409, 'nothing_to_regenerate', 'The conversation has no user message to answer')
+      if (!last) throw chatError(409, 'nothing_to_regenerate', 'The conversation has no user message to answer')
       const target = await this.target(tx, conversation)
       await this.dropAfter(tx, conversation, last)
       const user = await this.updateUser(tx, last, { replyId: crypto.randomUUID(), replyState: 'streaming' })
@@ -158,9 +158,9 @@ export class ChatService {
 
   private async repeat(conversation: ConversationRow, user: MessageRow, message: string): Promise<AsyncGenerator<ChatEvent>> {
     if (user.content !== message) {
-      throw new AppError(409, 'client_message_id_reused', 'This clientMessageId was already used for a different message')
+      throw chatError(409, 'client_message_id_reused', 'This clientMessageId was already used for a different message')
     }
-    if (replyInProgress(user, this.deps.now())) throw new AppError(409, 'in_progress', 'The reply to this message is still streaming')
+    if (replyInProgress(user, this.deps.now())) throw chatError(409, 'in_progress', 'The reply to this message is still streaming')
     const [reply] = user.replyId
       ? await this.deps.db.select(messageColumns).from(messages).where(and(eq(messages.id, user.replyId), eq(messages.ownerId, conversation.ownerId)))
       : []
@@ -171,7 +171,7 @@ export class ChatService {
   private async target(tx: Db, conversation: ConversationRow): Promise<TurnTarget> {
     if (!conversation.personaSlug) return { client: this.deps.llm.fallback, model: conversation.model, personaId: null, systemPrompt: null }
     const persona = await this.personas.forChat(conversation.ownerId, conversation.personaSlug, tx)
-    if (!persona) throw new AppError(409, 'persona_unavailable', `The persona "${conversation.personaSlug}" of this conversation no longer exists`)
+    if (!persona) throw chatError(409, 'persona_unavailable', `The persona "${conversation.personaSlug}" of this conversation no longer exists`)
     return {
       client: persona.client ?? this.deps.llm.fallback,
       model: conversation.model,

@@ -2,6 +2,7 @@ import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
 import { t } from 'elysia'
 import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
 import type { ResourceHooks, ResourceSpec } from '../../platform/crud/resource'
+import { errors } from './errors'
 import { categories, replies, threads } from './schema'
 
 const times = { createdAt: Timestamp, updatedAt: Timestamp }
@@ -52,6 +53,7 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     defaultSort: [{ column: 'position', descending: false }, { column: 'name', descending: false }],
     softDelete: false,
     hooks: hooks.categories,
+    errors: { create: errors({ 409: ['conflict'] }), update: errors({ 409: ['conflict'] }), delete: errors({ 409: ['default_category', 'category_not_empty'] }) },
     example: () => ({ name: 'Probe', slug: `probe-${crypto.randomUUID().slice(0, 8)}` }),
     description: 'Thread categories. Every ecosystem has `general` (the default of new threads), which cannot be deleted; a category with threads cannot be deleted (409 `category_not_empty`).',
   } as const satisfies ResourceSpec<'community', 'categories', typeof CommunityCategory, any, any>
@@ -69,6 +71,7 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     defaultSort: [{ column: 'pinned', descending: true }, { column: 'createdAt', descending: true }],
     softDelete: true,
     hooks: hooks.threads,
+    errors: { create: errors({ 404: ['not_found', 'category_not_found'] }), update: errors({ 404: ['not_found', 'category_not_found'] }) },
     example: () => ({ title: 'Probe thread', body: 'probe' }),
     description: `Discussion threads; \`customerId\` is the author. \`title\` is required. \`locked\` and \`pinned\` are set by admins only (403 otherwise). Deleting a thread hides its replies. ${MENTIONS}`,
   } as const satisfies ResourceSpec<'community', 'threads', typeof CommunityThread, any, any>
@@ -86,6 +89,7 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     defaultSort: [{ column: 'createdAt', descending: false }],
     softDelete: true,
     hooks: hooks.replies,
+    errors: { create: errors({ 404: ['not_found', 'thread_not_found'], 409: ['thread_locked'] }) },
     example: (ids) => ({ threadId: ids.threads, body: 'probe reply' }),
     description: `Replies to a thread (\`threadId\`: a live thread of the ecosystem, 404 \`thread_not_found\`; a locked one is 409 \`thread_locked\`); \`customerId\` is the author. The thread's author gets a \`community_reply\` notification (not for their own replies). ${MENTIONS}`,
   } as const satisfies ResourceSpec<'community', 'replies', typeof CommunityReply, any, any>

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { communityError } from './errors'
 import { type Listener, Listeners } from '../../platform/listeners'
 import { isAdmin, type ResourceHooks } from '../../platform/crud/resource'
 import type { PageParams } from '../../platform/paging'
@@ -28,7 +28,7 @@ const badgeView = (r: typeof badges.$inferSelect) => ({
   criteriaThreshold: r.criteriaThreshold,
   pointValue: r.pointValue,
 })
-const badgeNotFound = () => new AppError(404, 'not_found', 'No such badge in this ecosystem')
+const badgeNotFound = () => communityError(404, 'not_found', 'No such badge in this ecosystem')
 
 /**
  * Community: categories, threads and replies (table-derived resources with these rules as hooks),
@@ -62,19 +62,19 @@ export class CommunityService {
       beforeRead: (tenant) => this.ensureGeneral(this.deps.db, tenant).then(() => undefined),
       beforeDelete: async (tx, tenant, id) => {
         const [row] = await tx.select({ slug: categories.slug }).from(categories).where(and(eq(categories.ownerId, tenant.ecosystemId), eq(categories.id, id)))
-        if (row?.slug === GENERAL.slug) throw new AppError(409, 'default_category', 'The general category cannot be deleted')
+        if (row?.slug === GENERAL.slug) throw communityError(409, 'default_category', 'The general category cannot be deleted')
         const [used] = await tx.select({ id: threads.id }).from(threads).where(eq(threads.categoryId, id)).limit(1)
-        if (used) throw new AppError(409, 'category_not_empty', 'Move or delete its threads first')
+        if (used) throw communityError(409, 'category_not_empty', 'Move or delete its threads first')
       },
     },
     threads: {
       beforeWrite: async (tx, tenant, values, op) => {
         if ((values.locked !== undefined || values.pinned !== undefined) && !isAdmin(tenant)) {
-          throw new AppError(403, 'forbidden', 'Only ecosystem admins lock or pin threads')
+          throw communityError(403, 'forbidden', 'Only ecosystem admins lock or pin threads')
         }
         if (typeof values.categoryId === 'string') {
           const [category] = await tx.select({ id: categories.id }).from(categories).where(and(eq(categories.ownerId, tenant.ecosystemId), eq(categories.id, values.categoryId)))
-          if (!category) throw new AppError(404, 'category_not_found', 'categoryId names no category of this ecosystem')
+          if (!category) throw communityError(404, 'category_not_found', 'categoryId names no category of this ecosystem')
         } else if (op === 'create') {
           values.categoryId = await this.ensureGeneral(tx, tenant)
         }
@@ -98,8 +98,8 @@ export class CommunityService {
           .from(threads)
           .where(and(eq(threads.ownerId, tenant.ecosystemId), eq(threads.id, values.threadId), isNull(threads.deletedAt)))
           .for('share')
-        if (!thread) throw new AppError(404, 'thread_not_found', 'threadId names no thread of this ecosystem')
-        if (thread.locked && !isAdmin(tenant)) throw new AppError(409, 'thread_locked', 'This thread is locked')
+        if (!thread) throw communityError(404, 'thread_not_found', 'threadId names no thread of this ecosystem')
+        if (thread.locked && !isAdmin(tenant)) throw communityError(409, 'thread_locked', 'This thread is locked')
       },
       afterCreate: async (tx, tenant, row) => {
         const rules = await this.ledger.rules(tx, tenant.ecosystemId)
@@ -167,7 +167,7 @@ export class CommunityService {
   async history(tenant: Tenant, customerId: string | undefined, page: PageParams) {
     const whose = customerId ?? tenant.customerId
     if (whose !== tenant.customerId) {
-      if (!isAdmin(tenant)) throw new AppError(403, 'forbidden', 'Only ecosystem admins read other customers’ points')
+      if (!isAdmin(tenant)) throw communityError(403, 'forbidden', 'Only ecosystem admins read other customers’ points')
       await this.customer(tenant, whose)
     }
     return this.ledger.history(tenant.ecosystemId, whose, page)
@@ -277,7 +277,7 @@ export class CommunityService {
 
   private async customer(tenant: Tenant, id: string) {
     const [row] = await this.deps.db.select({ name: customers.name, avatarUrl: customers.avatarUrl }).from(customers).where(and(eq(customers.ecosystemId, tenant.ecosystemId), eq(customers.id, id)))
-    if (!row) throw new AppError(404, 'not_found', 'No such customer in this ecosystem')
+    if (!row) throw communityError(404, 'not_found', 'No such customer in this ecosystem')
     return row
   }
 }

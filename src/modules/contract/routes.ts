@@ -2,7 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
 import { rawQuery } from '../../platform/crud/query'
 import { LIST_GRAMMAR } from '../../platform/crud/routes'
-import { errors } from '../../platform/errors'
+import { errors } from './errors'
 import { Contract, ContractCreate, ContractPatch, ContractRow, ContractRowList, ContractValues, MAX_COLUMNS, MAX_CONTRACTS } from './model'
 import type { ContractService } from './service'
 
@@ -27,7 +27,7 @@ export function contractRoutes(service: ContractService, guards: Guards) {
     .post('/contracts', async ({ tenant, body, status }) => status(201, await service.define(tenant, body)), {
       tenant: 'admin',
       body: ContractCreate,
-      response: { 201: Contract, ...errors(400, 401, 403, 404, 409) },
+      response: { 201: Contract, ...errors(400, 401, 403, 404, { 409: ['conflict', 'limit_reached'] }) },
       detail: {
         operationId: 'contractDefine',
         summary: 'Define a contract (a run-time table)',

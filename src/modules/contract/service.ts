@@ -3,7 +3,7 @@ import type { Deps } from '../../deps'
 import { isAdmin } from '../../platform/crud/resource'
 import { type ColumnKind, parseListQuery } from '../../platform/crud/query'
 import { type Db, isUniqueViolation } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { contractError } from './errors'
 import { pageOf } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { type ContractAccess, type ContractColumn, DEFAULT_ACCESS, MAX_COLUMNS, MAX_CONTRACTS } from './model'
@@ -16,8 +16,8 @@ type ContractRowRecord = typeof contracts.$inferSelect
 type RowRecord = typeof contractRows.$inferSelect
 type Scope = ContractAccess['read']
 
-const contractNotFound = (name: string) => new AppError(404, 'not_found', `No contract ${name}`)
-const rowNotFound = () => new AppError(404, 'not_found', 'No such row')
+const contractNotFound = (name: string) => contractError(404, 'not_found', `No contract ${name}`)
+const rowNotFound = () => contractError(404, 'not_found', 'No such row')
 const SYSTEM_KINDS: Record<string, ColumnKind> = { id: 'uuid', customerId: 'uuid', createdAt: 'timestamp', updatedAt: 'timestamp' }
 
 /**
@@ -44,7 +44,7 @@ export class ContractService {
       // Serialises definitions per ecosystem so the limit holds under concurrent requests.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`contracts:${tenant.ecosystemId}`}))`)
       const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(contracts).where(eq(contracts.ecosystemId, tenant.ecosystemId))
-      if (count!.n >= MAX_CONTRACTS) throw new AppError(409, 'limit_reached', `An ecosystem has at most ${MAX_CONTRACTS} contracts`)
+      if (count!.n >= MAX_CONTRACTS) throw contractError(409, 'limit_reached', `An ecosystem has at most ${MAX_CONTRACTS} contracts`)
       try {
         const [row] = await tx
           .insert(contracts)
@@ -52,7 +52,7 @@ export class ContractService {
           .returning()
         return view(row!)
       } catch (err) {
-        if (isUniqueViolation(err)) throw new AppError(409, 'conflict', `A contract named ${input.name} exists`)
+        if (isUniqueViolation(err)) throw contractError(409, 'conflict', `A contract named ${input.name} exists`)
         throw err
       }
     })
@@ -62,18 +62,18 @@ export class ContractService {
     return this.deps.db.transaction(async (tx) => {
       const current = await this.load(tx, tenant, name, 'update')
       const drop = new Set(patch.dropColumns ?? [])
-      for (const column of drop) if (!current.columns.some((c) => c.name === column)) throw new AppError(400, 'validation_failed', `dropColumns: ${column} is not a column`)
+      for (const column of drop) if (!current.columns.some((c) => c.name === column)) throw contractError(400, 'validation_failed', `dropColumns: ${column} is not a column`)
       const pending = new Set([...current.droppedColumns, ...drop])
       const added = patch.addColumns ?? []
       for (const column of added) {
         if (pending.has(column.name) && !patch.confirm) {
-          throw new AppError(409, 'conflict', `addColumns: ${column.name} was dropped and rows still hold its values; drop it with confirm: true first`)
+          throw contractError(409, 'conflict', `addColumns: ${column.name} was dropped and rows still hold its values; drop it with confirm: true first`)
         }
         checkDefault(column)
       }
       const columns = [...current.columns.filter((c) => !drop.has(c.name)), ...added]
       checkNames(current.name, columns)
-      if (columns.length > MAX_COLUMNS) throw new AppError(400, 'validation_failed', `columns: at most ${MAX_COLUMNS}`)
+      if (columns.length > MAX_COLUMNS) throw contractError(400, 'validation_failed', `columns: at most ${MAX_COLUMNS}`)
       if (patch.confirm && pending.size) {
         const gone = [...pending]
         const keys = sql`array[${sql.join(gone.map((g) => sql`${g}::text`), sql`, `)}]`
@@ -127,7 +127,7 @@ export class ContractService {
   async createRow(tenant: Tenant, name: string, input: Record<string, unknown>) {
     return this.deps.db.transaction(async (tx) => {
       const contract = await this.load(tx, tenant, name, 'share')
-      if (!isAdmin(tenant) && !contract.access.create) throw new AppError(403, 'forbidden', `Customers may not create rows of ${name}`)
+      if (!isAdmin(tenant) && !contract.access.create) throw contractError(403, 'forbidden', `Customers may not create rows of ${name}`)
       const data = checkValues(contract.columns, input, 'create')
       const [row] = await tx
         .insert(contractRows)
@@ -182,7 +182,7 @@ export class ContractService {
   private scope(tenant: Tenant, contract: ContractRowRecord, action: 'read' | 'update' | 'delete'): Scope {
     if (isAdmin(tenant)) return 'all'
     const scope = contract.access[action]
-    if (scope === 'none') throw new AppError(403, 'forbidden', `Customers may not ${action} rows of ${contract.name}`)
+    if (scope === 'none') throw contractError(403, 'forbidden', `Customers may not ${action} rows of ${contract.name}`)
     return scope
   }
 
@@ -200,7 +200,7 @@ export class ContractService {
       try {
         await tx.insert(contractUniqueValues).values({ contractId: contract.id, column: column.name, value: JSON.stringify(value), rowId })
       } catch (err) {
-        if (isUniqueViolation(err)) throw new AppError(409, 'conflict', `${column.name}: another row holds this value`)
+        if (isUniqueViolation(err)) throw contractError(409, 'conflict', `${column.name}: another row holds this value`)
         throw err
       }
     }
@@ -213,10 +213,10 @@ export class ContractService {
     const values: Record<string, unknown> = {}
     for (const column of added) {
       if (column.nullable === false && column.default === undefined) {
-        throw new AppError(400, 'validation_failed', `addColumns.${column.name}: a non-null column needs a default while the contract has rows`)
+        throw contractError(400, 'validation_failed', `addColumns.${column.name}: a non-null column needs a default while the contract has rows`)
       }
       if (column.unique && column.default !== undefined && column.default !== null) {
-        throw new AppError(400, 'validation_failed', `addColumns.${column.name}: a unique column cannot give existing rows one default`)
+        throw contractError(400, 'validation_failed', `addColumns.${column.name}: a unique column cannot give existing rows one default`)
       }
       values[column.name] = column.default ?? null
     }

@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { errors } from '../../platform/errors'
+import { errors } from './errors'
 import type { Guards } from '../../platform/guards'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import {
@@ -26,7 +26,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
     .post('/resolve', async ({ tenant, body }) => ({ customerId: await customers.resolve(tenant.ecosystemId, body) }), {
       tenant: 'admin',
       body: ResolveBody,
-      response: { 200: CustomerResolveResult, ...errors(400, 401, 403, 404) },
+      response: { 200: CustomerResolveResult, ...errors(401, 403, 404, { 400: ['validation_failed', 'reserved_external_id'] }) },
       detail: {
         operationId: 'customerResolve',
         summary: 'The customer id for an external id, created on first use',
@@ -36,7 +36,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
     .post('/register', async ({ tenant, body, status }) => status(201, { customerId: await customers.register(tenant, body) }), {
       tenant: 'admin',
       body: RegisterBody,
-      response: { 201: CustomerRegisterResult, ...errors(400, 401, 403, 404, 409) },
+      response: { 201: CustomerRegisterResult, ...errors(401, 403, 404, { 400: ['validation_failed', 'reserved_external_id'], 409: ['customer_exists'] }) },
       detail: {
         operationId: 'customerRegister',
         summary: 'Provision a new customer',
@@ -99,7 +99,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
       tenant: 'admin',
       params: IdParam,
       body: CustomerPatch,
-      response: { 200: Customer, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: Customer, ...errors(401, 403, 404, { 400: ['validation_failed', 'reserved_external_id'], 409: ['customer_exists'] }) },
       detail: {
         operationId: 'customerUpdate',
         summary: 'Change a customer',

@@ -1,7 +1,7 @@
 import { and, desc, eq, ilike, inArray, or } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { customerError } from './errors'
 import { type Listener, Listeners } from '../../platform/listeners'
 import { listPage, type PageParams } from '../../platform/paging'
 import { RotatingSessions } from '../../platform/sessions'
@@ -18,7 +18,7 @@ export interface CustomerProfile {
   avatarUrl?: string
 }
 
-const notFound = () => new AppError(404, 'not_found', 'No such customer in this ecosystem')
+const notFound = () => customerError(404, 'not_found', 'No such customer in this ecosystem')
 
 /**
  * External ids of team members' own customer records (`user:<userId>`). Only the service creates
@@ -30,11 +30,11 @@ const isMemberRecord = (externalId: string | null | undefined) => externalId?.st
 
 function assertNotReserved(externalId: string | undefined): void {
   if (isMemberRecord(externalId)) {
-    throw new AppError(400, 'reserved_external_id', `External ids starting with "${MEMBER_PREFIX}" are reserved for team members' own customer records`)
+    throw customerError(400, 'reserved_external_id', `External ids starting with "${MEMBER_PREFIX}" are reserved for team members' own customer records`)
   }
 }
 const memberRecord = (what: string) =>
-  new AppError(403, 'forbidden', `This is a team member's own customer record: it cannot ${what}; the member acts with its own credentials and X-Ecosystem-Id`)
+  customerError(403, 'forbidden', `This is a team member's own customer record: it cannot ${what}; the member acts with its own credentials and X-Ecosystem-Id`)
 
 export const customerView = (c: CustomerRow) => ({
   id: c.id,
@@ -113,7 +113,7 @@ export class CustomerService implements TenancySource {
         return row!.id
       })
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'customer_exists', 'A customer with this externalId already exists')
+      if (isUniqueViolation(err)) throw customerError(409, 'customer_exists', 'A customer with this externalId already exists')
       throw err
     }
   }
@@ -164,7 +164,7 @@ export class CustomerService implements TenancySource {
       if (!row) throw notFound()
       return customerView(row)
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'customer_exists', 'A customer with this externalId already exists')
+      if (isUniqueViolation(err)) throw customerError(409, 'customer_exists', 'A customer with this externalId already exists')
       throw err
     }
   }
@@ -185,7 +185,7 @@ export class CustomerService implements TenancySource {
   // --- TenancySource ---
 
   async customerSession(claims: { sub: string; sid?: unknown; eco?: unknown }) {
-    const unauthorized = () => new AppError(401, 'unauthorized', 'The customer session has been revoked or has expired')
+    const unauthorized = () => customerError(401, 'unauthorized', 'The customer session has been revoked or has expired')
     if (typeof claims.sid !== 'string' || typeof claims.eco !== 'string') throw unauthorized()
     if (!(await this.sessions.isAlive(claims.sid, claims.sub))) throw unauthorized()
     const ecosystem = await this.registry.findEcosystem(claims.eco)

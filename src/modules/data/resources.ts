@@ -3,7 +3,7 @@ import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
 import { t } from 'elysia'
 import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
 import { isAdmin, type ResourceSpec } from '../../platform/crud/resource'
-import { AppError } from '../../platform/errors'
+import { dataError, errors } from './errors'
 import { documentBlocks, documents } from './schema'
 
 const times = { createdAt: Timestamp, updatedAt: Timestamp }
@@ -60,6 +60,7 @@ export const documentBlocksResource = {
   defaultSort: [{ column: 'position', descending: false }],
   sortExpressions: { position: sql`${documentBlocks.position} collate "C"` },
   softDelete: false,
+  errors: { create: errors({ 404: ['not_found', 'document_not_found'] }) },
   hooks: {
     // A block belongs to a live document the caller may write (its own, or any of the ecosystem for admins).
     beforeWrite: async (tx, tenant, values) => {
@@ -67,7 +68,7 @@ export const documentBlocksResource = {
       const scope = [eq(documents.id, values.documentId), eq(documents.ownerId, tenant.ecosystemId), isNull(documents.deletedAt)]
       if (!isAdmin(tenant)) scope.push(eq(documents.customerId, tenant.customerId))
       const [doc] = await tx.select({ id: documents.id }).from(documents).where(and(...scope)).for('key share')
-      if (!doc) throw new AppError(404, 'document_not_found', 'documentId names no document of yours')
+      if (!doc) throw dataError(404, 'document_not_found', 'documentId names no document of yours')
     },
   },
   example: (ids) => ({ documentId: ids.documents, blockType: 'paragraph', position: 'a0', content: 'probe' }),

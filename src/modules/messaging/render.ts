@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/errors'
+import { messagingError } from './errors'
 
 /** `{{name}}` or `{{ name }}`; names are letters, digits, `_`, `.` and `-`. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g
@@ -18,7 +18,7 @@ export function placeholders(text: string): string[] {
 export function render(text: string, variables: Record<string, string>, mode: 'html' | 'plain'): string {
   return text.replace(PLACEHOLDER, (_, name: string) => {
     const value = Object.hasOwn(variables, name) ? variables[name] : undefined
-    if (value === undefined) throw new AppError(400, 'missing_variable', `variables.${name}: the template uses {{${name}}} but no value was given`)
+    if (value === undefined) throw messagingError(400, 'missing_variable', `variables.${name}: the template uses {{${name}}} but no value was given`)
     return mode === 'html' ? escapeHtml(value) : value
   })
 }

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
+import { errors } from './errors'
 import { pageParams, PageQuery } from '../../platform/paging'
 import {
   EmailSend,
@@ -47,7 +47,7 @@ export function messagingRoutes(messaging: MessagingService, guards: Guards) {
       {
         tenant: 'admin',
         body: TemplateCreate,
-        response: { 201: MessagingTemplate, ...errors(400, 401, 403, 404, 409) },
+        response: { 201: MessagingTemplate, ...errors(400, 401, 403, 404, { 409: ['template_name_taken'] }) },
         detail: { operationId: 'messagingTemplatesCreate', summary: 'Create a template', description: `Placeholders are \`{{name}}\`. ${ADMINS}` },
       },
     )
@@ -61,7 +61,7 @@ export function messagingRoutes(messaging: MessagingService, guards: Guards) {
       tenant: 'admin',
       params: IdParam,
       body: TemplatePatch,
-      response: { 200: MessagingTemplate, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: MessagingTemplate, ...errors(400, 401, 403, 404, { 409: ['template_name_taken'] }) },
       detail: { operationId: 'messagingTemplatesUpdate', summary: 'Change a template', description: `\`smsBody: null\` removes the SMS text. ${ADMINS}` },
     })
     .delete(
@@ -81,7 +81,7 @@ export function messagingRoutes(messaging: MessagingService, guards: Guards) {
       tenant: 'admin',
       params: IdParam,
       body: PreviewBody,
-      response: { 200: MessagingPreview, ...errors(400, 401, 403, 404) },
+      response: { 200: MessagingPreview, ...errors(401, 403, 404, { 400: ['validation_failed', 'missing_variable'] }) },
       detail: { operationId: 'messagingTemplatesPreview', summary: 'Render a template without sending it', description: `400 \`missing_variable\` names a placeholder without a value. ${ADMINS}` },
     })
     .get('/status', ({ tenant }) => messaging.status(tenant), {
@@ -92,13 +92,13 @@ export function messagingRoutes(messaging: MessagingService, guards: Guards) {
     .post('/email', ({ tenant, body }) => messaging.sendEmail(tenant, body), {
       tenant: 'admin',
       body: EmailSend,
-      response: { 200: MessagingSendResult, ...errors(400, 401, 403, 404) },
+      response: { 200: MessagingSendResult, ...errors(401, 403, 404, { 400: ['validation_failed', 'missing_variable', 'no_recipient'] }) },
       detail: { operationId: 'messagingSendEmail', summary: 'E-mail a customer', description: SEND },
     })
     .post('/sms', ({ tenant, body }) => messaging.sendSms(tenant, body), {
       tenant: 'admin',
       body: SmsSend,
-      response: { 200: MessagingSendResult, ...errors(400, 401, 403, 404) },
+      response: { 200: MessagingSendResult, ...errors(401, 403, 404, { 400: ['validation_failed', 'missing_variable', 'no_recipient'] }) },
       detail: { operationId: 'messagingSendSms', summary: 'Text a customer', description: `Uses the template’s smsBody, else its textBody. ${SEND}` },
     })
     .get('/log', ({ tenant, query }) => messaging.log(tenant, query, pageParams(query)), {

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, isNull, lt, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { messagingError } from './errors'
 import { type Listener, Listeners } from '../../platform/listeners'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
@@ -88,9 +88,9 @@ const outboxView = (r: OutboxRow) => ({
   createdAt: r.createdAt.toISOString(),
 })
 
-const templateNotFound = () => new AppError(404, 'not_found', 'No such template in this ecosystem')
-const nameTaken = (name: string) => new AppError(409, 'template_name_taken', `A template named ${name} already exists`)
-const noRecipient = (what: string) => new AppError(400, 'no_recipient', `The customer has no ${what}`)
+const templateNotFound = () => messagingError(404, 'not_found', 'No such template in this ecosystem')
+const nameTaken = (name: string) => messagingError(409, 'template_name_taken', `A template named ${name} already exists`)
+const noRecipient = (what: string) => messagingError(400, 'no_recipient', `The customer has no ${what}`)
 
 /** Plain text of an HTML body, for e-mails given only as HTML. */
 const textOf = (html: string) =>
@@ -216,7 +216,7 @@ export class MessagingService {
       content = { subject: rendered.subject, text: rendered.text, html: rendered.html }
     } else {
       if (input.subject === undefined || (input.text === undefined && input.html === undefined)) {
-        throw new AppError(400, 'validation_failed', 'body: give templateId, or subject with text and/or html')
+        throw messagingError(400, 'validation_failed', 'body: give templateId, or subject with text and/or html')
       }
       const html = input.html === undefined ? undefined : render(input.html, variables, 'html')
       content = { subject: oneLine(render(input.subject, variables, 'plain')), text: input.text === undefined ? textOf(html!) : render(input.text, variables, 'plain'), html }
@@ -234,7 +234,7 @@ export class MessagingService {
       const template = await this.template(tenant.ecosystemId, input.templateId)
       text = render(template.smsBody ?? template.textBody, variables, 'plain')
     } else {
-      if (input.body === undefined) throw new AppError(400, 'validation_failed', 'body: give templateId or body')
+      if (input.body === undefined) throw messagingError(400, 'validation_failed', 'body: give templateId or body')
       text = render(input.body, variables, 'plain')
     }
     return this.deliver(tenant.ecosystemId, 'sms', customer, { subject: null, text }, { templateId: input.templateId ?? null, sentBy: sentBy(tenant) })
@@ -328,7 +328,7 @@ export class MessagingService {
 
   private async customer(ecosystemId: string, id: string) {
     const row = await this.contact(ecosystemId, id)
-    if (!row) throw new AppError(404, 'not_found', 'No such customer in this ecosystem')
+    if (!row) throw messagingError(404, 'not_found', 'No such customer in this ecosystem')
     return row
   }
 }
@@ -356,7 +356,7 @@ function logConditions(filter: LogFilter): SQL[] {
 
 function instant(name: string, value: string): Date {
   const date = new Date(value)
-  if (Number.isNaN(date.getTime())) throw new AppError(400, 'validation_failed', `query.${name}: not a date-time (ISO 8601)`)
+  if (Number.isNaN(date.getTime())) throw messagingError(400, 'validation_failed', `query.${name}: not a date-time (ISO 8601)`)
   return date
 }
 

@@ -1,10 +1,11 @@
 import { lt } from 'drizzle-orm'
 import { CHECK_RETENTION_DAYS, dispatchDueChecks } from './service'
 import { checks } from './schema'
+import type { Deps } from '../../deps'
 import type { Job } from '../../platform/jobs'
 
 /** Every minute: queues the checks of monitored sites that are due (one per site per due time). */
-export const checkSites: Job = {
+export const checkSites: Job<Pick<Deps, 'queue' | 'now'>> = {
   name: 'check-sites',
   schedule: '* * * * *',
   async run(deps, tx) {
@@ -13,7 +14,7 @@ export const checkSites: Job = {
 }
 
 /** Checks older than the longest stats window (31 days) are deleted. */
-export const pruneSiteChecks: Job = {
+export const pruneSiteChecks: Job<Pick<Deps, 'now'>> = {
   name: 'prune-site-checks',
   schedule: '17 4 * * *',
   async run(deps, tx) {

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
+import { errors } from './errors'
 import { pageParams, PageQuery } from '../../platform/paging'
 import { Announcement, CategoryName, Notification, NotificationPage, NotificationPreference } from './model'
 import { type NotificationService, UNSUBSCRIBE_PATH } from './service'
@@ -83,7 +83,7 @@ export function notificationRoutes(notifications: NotificationService, guards: G
       {
       parse: 'none',
       query: Token,
-      response: { 200: NotificationPreference, ...errors(400, 404) },
+      response: { 200: NotificationPreference, ...errors(404, { 400: ['validation_failed', 'invalid_token'] }) },
       detail: {
         operationId: 'notificationsUnsubscribe',
         summary: 'One-click unsubscribe (RFC 8058)',

@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { safeEqual, signValue } from '../../platform/crypto'
-import { AppError } from '../../platform/errors'
+import { notificationError } from './errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
@@ -98,7 +98,7 @@ export class NotificationService {
       .set({ isRead: true })
       .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.id, id)))
       .returning()
-    if (!row) throw new AppError(404, 'not_found', 'No such notification')
+    if (!row) throw notificationError(404, 'not_found', 'No such notification')
     return view(row)
   }
 
@@ -140,9 +140,9 @@ export class NotificationService {
       mac !== undefined &&
       (CATEGORIES as readonly string[]).includes(category) &&
       safeEqual(mac, signValue(this.deps.secret, UNSUBSCRIBE, `${customerId}.${category}`))
-    if (!valid) throw new AppError(400, 'invalid_token', 'This unsubscribe link is not valid')
+    if (!valid) throw notificationError(400, 'invalid_token', 'This unsubscribe link is not valid')
     const [customer] = await this.deps.db.select({ id: customers.id }).from(customers).where(eq(customers.id, customerId))
-    if (!customer) throw new AppError(404, 'not_found', 'The recipient no longer exists')
+    if (!customer) throw notificationError(404, 'not_found', 'The recipient no longer exists')
     const current = await this.preferenceOf(this.deps.db, customerId, category as Category)
     const choice = { email: false, sms: current.sms }
     await this.save(this.deps.db, customerId, category as Category, choice)

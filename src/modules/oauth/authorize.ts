@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps'
 import { randomToken, sha256Hex } from '../../platform/crypto'
-import { AppError } from '../../platform/errors'
+import { oauthError } from './errors'
 import type { ClientRow, OAuthClients } from './clients'
 import { withParams } from './redirect-uris'
 import { oauthCodes } from './schema'
@@ -95,8 +95,8 @@ export class Authorizations {
    */
   async approve(userId: string, params: AuthorizationParams) {
     const checked = await this.check(params)
-    if (checked.kind === 'fatal') throw new AppError(400, checked.code, checked.message)
-    if (checked.kind === 'error') throw new AppError(400, checked.error, checked.description)
+    if (checked.kind === 'fatal') throw oauthError(400, checked.code, checked.message)
+    if (checked.kind === 'error') throw oauthError(400, checked.error, checked.description)
     const code = randomToken(32)
     await this.deps.db.insert(oauthCodes).values({
       codeHash: sha256Hex(code),

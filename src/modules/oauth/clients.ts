@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto'
-import { AppError } from '../../platform/errors'
+import { oauthError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { redirectUriProblem } from './redirect-uris'
 import { oauthClients } from './schema'
@@ -18,7 +18,7 @@ export interface ClientInput {
   scopes?: string[]
 }
 
-const notFound = () => new AppError(404, 'not_found', 'No such OAuth client')
+const notFound = () => oauthError(404, 'not_found', 'No such OAuth client')
 /** Verified against when the client_id is unknown, so both failures cost the same. */
 const DECOY_HASH = sha256Hex(randomToken(32))
 
@@ -126,14 +126,14 @@ function owned(ownerId: string, id: string) {
 function checkedRedirectUris(uris: string[]): string[] {
   for (const uri of uris) {
     const problem = redirectUriProblem(uri)
-    if (problem) throw new AppError(400, 'invalid_redirect_uri', `Redirect URI ${JSON.stringify(uri)} ${problem}`)
+    if (problem) throw oauthError(400, 'invalid_redirect_uri', `Redirect URI ${JSON.stringify(uri)} ${problem}`)
   }
   return [...new Set(uris)]
 }
 
 function checkedScopes(scopes: string[]) {
   const unknown = scopes.filter((s) => !isScope(s))
-  if (unknown.length) throw new AppError(400, 'invalid_scope', `Unknown scope(s): ${unknown.join(', ')}`)
+  if (unknown.length) throw oauthError(400, 'invalid_scope', `Unknown scope(s): ${unknown.join(', ')}`)
   return canonicalScopes(scopes)
 }
 

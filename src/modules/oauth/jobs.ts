@@ -1,5 +1,6 @@
 import { and, isNotNull, lt, or } from 'drizzle-orm'
 import { oauthCodes, oauthGrants, oauthRefreshTokens } from './schema'
+import type { Deps } from '../../deps'
 import type { Job } from '../../platform/jobs'
 
 const DAY_MS = 24 * 3600 * 1000
@@ -8,7 +9,7 @@ const CODE_KEEP_MS = DAY_MS
 /** Ended grants, and refresh tokens used long ago, are kept a week (audit, replay answers), then purged. */
 const KEEP_MS = 7 * DAY_MS
 
-export const purgeOAuth: Job = {
+export const purgeOAuth: Job<Pick<Deps, 'now'>> = {
   name: 'purge-oauth',
   schedule: '23 * * * *',
   async run(deps, tx) {

@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { personaError } from './errors'
 import { addressAllowed, hostAddress, type PrivateAddressPolicy } from '../../platform/ip-ranges'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
@@ -17,7 +17,7 @@ const KEY_PURPOSE = 'persona-service-api-key'
 /** Providers such as OpenRouter list hundreds of models; keep a bounded catalogue. */
 const MAX_MODELS = 1000
 
-const notFound = () => new AppError(404, 'not_found', 'No such persona service in this ecosystem')
+const notFound = () => personaError(404, 'not_found', 'No such persona service in this ecosystem')
 
 export const serviceView = (s: ServiceRow) => ({
   id: s.id,
@@ -47,15 +47,15 @@ function normalizeBaseUrl(raw: string, policy: PrivateAddressPolicy): string {
   try {
     url = new URL(raw)
   } catch {
-    throw new AppError(400, 'invalid_base_url', 'baseUrl is not a valid URL')
+    throw personaError(400, 'invalid_base_url', 'baseUrl is not a valid URL')
   }
   if (url.username || url.password || url.hash) {
-    throw new AppError(400, 'invalid_base_url', 'baseUrl must not carry credentials or a fragment; send the key as apiKey')
+    throw personaError(400, 'invalid_base_url', 'baseUrl must not carry credentials or a fragment; send the key as apiKey')
   }
   const address = hostAddress(url.hostname)
   if (address !== null && !addressAllowed(address, policy)) {
     const reach = policy === 'deny' ? 'a public address' : 'a public or private address (not link-local, cloud metadata or reserved)'
-    throw new AppError(400, 'base_url_not_allowed', `baseUrl must point at ${reach}; ${url.hostname} is not one`)
+    throw personaError(400, 'base_url_not_allowed', `baseUrl must point at ${reach}; ${url.hostname} is not one`)
   }
   return url.toString().replace(/\/+$/, '')
 }
@@ -75,9 +75,9 @@ export class ModelServices {
 
   async create(tenant: Tenant, input: { templateId?: string; name?: string; baseUrl?: string; apiKey?: string }) {
     const template = input.templateId === undefined ? undefined : findTemplate(input.templateId)
-    if (input.templateId !== undefined && !template) throw new AppError(400, 'unknown_template', `No service template "${input.templateId}"`)
+    if (input.templateId !== undefined && !template) throw personaError(400, 'unknown_template', `No service template "${input.templateId}"`)
     const baseUrl = input.baseUrl ?? template?.baseUrl
-    if (!baseUrl) throw new AppError(400, 'base_url_required', 'baseUrl is required without a template that has one')
+    if (!baseUrl) throw personaError(400, 'base_url_required', 'baseUrl is required without a template that has one')
     const [row] = await this.deps.db
       .insert(services)
       .values({

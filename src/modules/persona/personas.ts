@@ -2,7 +2,7 @@ import { type Listener, Listeners } from '../../platform/listeners'
 import { and, desc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { personaError } from './errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { ModelServices } from './model-services'
@@ -32,7 +32,7 @@ export interface ChatPersona {
   model: string | null
 }
 
-const notFound = () => new AppError(404, 'not_found', 'No such persona in this ecosystem')
+const notFound = () => personaError(404, 'not_found', 'No such persona in this ecosystem')
 
 export const personaView = (p: PersonaRow) => ({
   id: p.id,
@@ -156,7 +156,7 @@ export class Personas {
 
   private async checkService(tenant: Tenant, serviceId: string | null | undefined): Promise<void> {
     if (serviceId && !(await this.services.exists(tenant.ecosystemId, serviceId))) {
-      throw new AppError(404, 'service_not_found', 'serviceId names no persona service of this ecosystem')
+      throw personaError(404, 'service_not_found', 'serviceId names no persona service of this ecosystem')
     }
   }
 
@@ -164,7 +164,7 @@ export class Personas {
     try {
       return personaView(await fn())
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'Another persona of this ecosystem has this slug')
+      if (isUniqueViolation(err)) throw personaError(409, 'slug_taken', 'Another persona of this ecosystem has this slug')
       throw err
     }
   }

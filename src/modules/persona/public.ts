@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import { AppError } from '../../platform/errors'
+import { personaError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { PublicProfile } from '../auth/accounts'
 import { personas } from './schema'
@@ -57,9 +57,9 @@ export class PublicPersonas {
       .from(personas)
       .where(and(eq(personas.slug, slug), inArray(personas.visibility, ['public', 'unlisted']), scope))
       .limit(2)
-    if (rows.length === 0) throw new AppError(404, 'not_found', 'No public persona with this slug')
+    if (rows.length === 0) throw personaError(404, 'not_found', 'No public persona with this slug')
     if (rows.length > 1) {
-      throw new AppError(409, 'ambiguous_slug', 'Several ecosystems have a persona with this slug; name one with ?ecosystem=<id or rdid>')
+      throw personaError(409, 'ambiguous_slug', 'Several ecosystems have a persona with this slug; name one with ?ecosystem=<id or rdid>')
     }
     const p = rows[0]!
     const owners = await this.owners(rows)
@@ -80,7 +80,7 @@ export class PublicPersonas {
 
   async user(slug: string) {
     const [profile] = await this.sources.publicProfiles({ slug })
-    if (!profile) throw new AppError(404, 'not_found', 'No user with this slug')
+    if (!profile) throw personaError(404, 'not_found', 'No user with this slug')
     const rows = await this.deps.db
       .select()
       .from(personas)
@@ -97,7 +97,7 @@ export class PublicPersonas {
   private async scope(ecosystem: string | undefined): Promise<SQL | undefined> {
     if (ecosystem === undefined) return undefined
     const found = await this.sources.findEcosystem(ecosystem)
-    if (!found) throw new AppError(404, 'not_found', 'No such ecosystem')
+    if (!found) throw personaError(404, 'not_found', 'No such ecosystem')
     return eq(personas.ecosystemId, found.id)
   }
 

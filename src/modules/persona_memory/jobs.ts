@@ -1,4 +1,5 @@
 import { embedPending } from './embedding'
+import type { Deps } from '../../deps'
 import type { Job } from '../../platform/jobs'
 
 /** Memories per backfill call. */
@@ -10,7 +11,7 @@ const MAX_ROUNDS = 20
  * The persona-memory embed backfill for every ecosystem: calls again while the batch was full and
  * progress is made. It waits on the embedding service, so it holds its lock with no transaction open.
  */
-export const embedMemories: Job = {
+export const embedMemories: Job<Deps> = {
   name: 'embed-memories',
   schedule: '* * * * *',
   lock: 'session',

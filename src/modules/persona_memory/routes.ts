@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
+import { errors } from './errors'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import {
   EmbedBody,
@@ -37,7 +37,7 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
     .post('/memories', async ({ tenant, body, status }) => status(201, await service.create(tenant, body)), {
       tenant: 'customer',
       body: MemoryCreate,
-      response: { 201: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
+      response: { 201: PersonaMemory, ...errors(401, 403, { 400: ['validation_failed', 'supersedes_mismatch'], 404: ['not_found', 'persona_not_found'], 409: ['not_active', 'slug_taken'] }) },
       detail: {
         operationId: 'personaMemoryCreate',
         summary: 'Remember something',
@@ -58,7 +58,7 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
       tenant: 'customer',
       params: IdParam,
       body: MemoryPatch,
-      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, { 409: ['superseded', 'slug_taken'] }) },
       detail: {
         operationId: 'personaMemoryUpdate',
         summary: 'Edit a memory',
@@ -81,13 +81,13 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
     .post('/memories/:id/archive', ({ tenant, params }) => service.archive(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, { 409: ['not_active'] }) },
       detail: { operationId: 'personaMemoryArchive', summary: 'Archive a memory (no longer recalled)', description: `\`active\` → \`archived\`; 409 \`not_active\` otherwise. ${TRANSITIONS} ${WHO}` },
     })
     .post('/memories/:id/restore', ({ tenant, params }) => service.restore(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, { 409: ['not_archived', 'slug_taken'] }) },
       detail: {
         operationId: 'personaMemoryRestore',
         summary: 'Restore an archived memory',
@@ -97,7 +97,7 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
     .post('/recall', ({ tenant, body }) => service.recall(tenant, body), {
       tenant: 'customer',
       body: RecallBody,
-      response: { 200: PersonaMemoryRecallResult, ...errors(400, 401, 403, 404, 503) },
+      response: { 200: PersonaMemoryRecallResult, ...errors(401, 403, 404, { 400: ['validation_failed', 'query_rejected'], 503: ['embedding_unavailable'] }) },
       detail: {
         operationId: 'personaMemoryRecall',
         summary: 'The memories most similar to a query',

@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { registryError } from './errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { MintableNamespace, NamespaceService } from './namespaces'
 import { ecosystems, identifiers } from './schema'
@@ -32,7 +32,7 @@ export class IdentifierService {
   async resolve(rdid: string) {
     const [row] = await this.deps.db.select().from(identifiers).where(eq(identifiers.rdid, rdid.toLowerCase()))
     if (!row || !(SYSTEM_TYPES.has(row.entityType) || (await this.namesOwnEntity(row)))) {
-      throw new AppError(404, 'not_found', `No identifier ${rdid}`)
+      throw registryError(404, 'not_found', `No identifier ${rdid}`)
     }
     return view(row)
   }
@@ -53,23 +53,23 @@ export class IdentifierService {
    */
   async mint(userId: string, input: { rdid: string; entityType: string; entityId: string }) {
     if (SYSTEM_TYPES.has(input.entityType)) {
-      throw new AppError(403, 'forbidden', `Identifiers of type ${input.entityType} are registered by the service itself`)
+      throw registryError(403, 'forbidden', `Identifiers of type ${input.entityType} are registered by the service itself`)
     }
     const lookup = this.owners.get(input.entityType)
     if (!lookup) {
-      throw new AppError(400, 'unknown_entity_type', `entityType must be one of ${this.entityTypes.join(', ')}`)
+      throw registryError(400, 'unknown_entity_type', `entityType must be one of ${this.entityTypes.join(', ')}`)
     }
     const namespace = await this.namespaces.mintableFor(userId, input.rdid)
-    if (!namespace) throw new AppError(403, 'forbidden', 'The rdid must lie under a namespace you own or administer')
+    if (!namespace) throw registryError(403, 'forbidden', 'The rdid must lie under a namespace you own or administer')
     const owner = await lookup(input.entityId)
     if (!owner || !(await this.belongs(owner, namespace))) {
-      throw new AppError(404, 'entity_not_found', `No ${input.entityType} ${input.entityId} belongs to the owner of this namespace`)
+      throw registryError(404, 'entity_not_found', `No ${input.entityType} ${input.entityId} belongs to the owner of this namespace`)
     }
     try {
       const [row] = await this.deps.db.insert(identifiers).values({ ...input, createdBy: userId }).returning()
       return view(row!)
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'rdid_taken', 'This rdid is already registered')
+      if (isUniqueViolation(err)) throw registryError(409, 'rdid_taken', 'This rdid is already registered')
       throw err
     }
   }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { registryError } from './errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { TeamService } from '../team/service'
 import { isUnder, personalPrefix } from './rdid'
@@ -44,7 +44,7 @@ export class NamespaceService {
       const [updated] = await this.deps.db.update(namespaces).set(patch).where(eq(namespaces.id, row.id)).returning()
       return { id: updated!.id, slug: updated!.slug, name: updated!.name }
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'This namespace slug is already taken')
+      if (isUniqueViolation(err)) throw registryError(409, 'slug_taken', 'This namespace slug is already taken')
       throw err
     }
   }
@@ -114,9 +114,9 @@ export class NamespaceService {
   /** A namespace the user may change: its own, or its organization's as admin/owner; else 404/403. */
   private async controlled(userId: string, id: string): Promise<NamespaceRow> {
     const [row] = await this.deps.db.select().from(namespaces).where(eq(namespaces.id, id))
-    if (!row) throw new AppError(404, 'not_found', 'No such namespace')
+    if (!row) throw registryError(404, 'not_found', 'No such namespace')
     if (row.ownerKind === 'customer') {
-      if (row.ownerId !== userId) throw new AppError(404, 'not_found', 'No such namespace')
+      if (row.ownerId !== userId) throw registryError(404, 'not_found', 'No such namespace')
       return row
     }
     await this.team.require(userId, row.ownerId, 'admin')

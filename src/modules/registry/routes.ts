@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
+import { errors } from './errors'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import type { IdentifierService } from './identifiers'
 import {
@@ -26,7 +26,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     .post('/organizations', async ({ principal, body, status }) => status(201, await registry.provision(principal.userId, body)), {
       auth: true,
       body: ProvisionBody,
-      response: { 201: RegistryProvisionedOrganization, ...errors(400, 401, 409) },
+      response: { 201: RegistryProvisionedOrganization, ...errors(400, 401, { 409: ['slug_taken'] }) },
       detail: {
         operationId: 'registryProvisionOrganization',
         summary: 'Create an organization with its namespace, admin team and first ecosystem',
@@ -60,7 +60,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       auth: true,
       params: IdParam,
       body: NamespacePatch,
-      response: { 200: RegistryNamespaceUpdate, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: RegistryNamespaceUpdate, ...errors(400, 401, 403, 404, { 409: ['slug_taken'] }) },
       detail: {
         operationId: 'registryUpdateNamespace',
         summary: 'Rename a namespace (its rdid prefix never changes)',
@@ -70,7 +70,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     .post('/ecosystems', async ({ principal, body, status }) => status(201, await registry.createEcosystem(principal.userId, body)), {
       auth: true,
       body: EcosystemCreate,
-      response: { 201: RegistryEcosystem, ...errors(400, 401, 403, 404, 409) },
+      response: { 201: RegistryEcosystem, ...errors(400, 401, 403, 404, { 409: ['slug_taken'] }) },
       detail: { operationId: 'registryCreateEcosystem', summary: 'Add an ecosystem to an organization (admin or owner)' },
     })
     .get('/ecosystems', ({ principal, query }) => registry.listEcosystems(principal.userId, pageParams(query)), {
@@ -89,7 +89,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       auth: true,
       params: IdParam,
       body: EcosystemPatch,
-      response: { 200: RegistryEcosystem, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: RegistryEcosystem, ...errors(400, 401, 403, 404, { 409: ['slug_taken'] }) },
       detail: { operationId: 'registryUpdateEcosystem', summary: 'Rename an ecosystem (admin or owner)' },
     })
     .delete(
@@ -118,7 +118,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     .post('/identifiers', async ({ principal, body, status }) => status(201, await ids.mint(principal.userId, body)), {
       auth: true,
       body: IdentifierCreate,
-      response: { 201: RegistryIdentifier, ...errors(400, 401, 403, 404, 409) },
+      response: { 201: RegistryIdentifier, ...errors(401, 403, { 400: ['validation_failed', 'unknown_entity_type'], 404: ['not_found', 'entity_not_found'], 409: ['rdid_taken'] }) },
       detail: {
         operationId: 'registryMintIdentifier',
         summary: 'Map an rdid to an entity',

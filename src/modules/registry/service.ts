@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation, type Db } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { registryError } from './errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import type { TeamService } from '../team/service'
 import { orgPrefix, organizationRdid } from './rdid'
@@ -12,7 +12,7 @@ type EcosystemRow = typeof ecosystems.$inferSelect
 type OrganizationRow = typeof organizations.$inferSelect
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-const notFound = (what: string) => new AppError(404, 'not_found', `No such ${what}`)
+const notFound = (what: string) => registryError(404, 'not_found', `No such ${what}`)
 const ECOSYSTEM_CACHE_MS = 60_000
 /** NOTIFY channel: an ecosystem (payload: its id) was renamed or deleted; every replica drops it from its cache. */
 const ECOSYSTEM_CHANNEL = 'ecobase_ecosystem_changed'
@@ -72,7 +72,7 @@ export class RegistryService {
         }
       })
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'The organization or namespace slug is already taken')
+      if (isUniqueViolation(err)) throw registryError(409, 'slug_taken', 'The organization or namespace slug is already taken')
       throw err
     }
   }
@@ -96,7 +96,7 @@ export class RegistryService {
     const prefix = await this.prefixOf(input.organizationId)
     const rdid = input.rdid ?? `${prefix}.${input.slug}`
     if (!rdid.startsWith(prefix + '.')) {
-      throw new AppError(403, 'forbidden', `An ecosystem rdid must lie under the namespace prefix ${prefix}`)
+      throw registryError(403, 'forbidden', `An ecosystem rdid must lie under the namespace prefix ${prefix}`)
     }
     try {
       const row = await this.deps.db.transaction(async (tx) => {
@@ -109,7 +109,7 @@ export class RegistryService {
       })
       return ecosystemView(row)
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'This ecosystem slug or rdid is already taken')
+      if (isUniqueViolation(err)) throw registryError(409, 'slug_taken', 'This ecosystem slug or rdid is already taken')
       throw err
     }
   }
@@ -149,7 +149,7 @@ export class RegistryService {
       this.forgetEcosystem(id)
       return ecosystemView(row)
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'slug_taken', 'This ecosystem slug or rdid is already taken')
+      if (isUniqueViolation(err)) throw registryError(409, 'slug_taken', 'This ecosystem slug or rdid is already taken')
       throw err
     }
   }

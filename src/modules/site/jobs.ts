@@ -1,9 +1,10 @@
 import { and, eq, lt } from 'drizzle-orm'
 import { feedItems } from './schema'
+import type { Deps } from '../../deps'
 import type { Job } from '../../platform/jobs'
 
 /** Site feed items read more than FEED_RETENTION_DAYS ago are deleted; unread ones stay. */
-export const pruneFeed: Job = {
+export const pruneFeed: Job<Pick<Deps, 'now' | 'config'>> = {
   name: 'prune-feed',
   schedule: '41 3 * * *',
   async run(deps, tx) {

@@ -12,7 +12,7 @@ const BATCH = 500
  * records the object for it in this transaction). A complete racing with this either commits
  * first (the row is ready and not touched here) or finds the row gone (404).
  */
-export const expireUploads: Job = {
+export const expireUploads: Job<Pick<Deps, 'now' | 'config'>> = {
   name: 'expire-uploads',
   schedule: '*/15 * * * *',
   async run(deps, tx) {
@@ -36,7 +36,7 @@ export const expireUploads: Job = {
  * counting toward the quota when deleted.) Their bytes go with the delete-orphaned-objects job:
  * the row delete records each object for it in this transaction.
  */
-export const purgeAttachments: Job = {
+export const purgeAttachments: Job<Pick<Deps, 'now' | 'config'>> = {
   name: 'purge-attachments',
   schedule: '37 * * * *',
   async run(deps, tx) {
@@ -67,7 +67,7 @@ const CLOCK_SKEW_MS = 5 * 60_000
  * when the store fails and is retried on a later run, behind the others. Objects of another
  * store kind (STORAGE_DRIVER changed) wait for a server that has that store.
  */
-export const deleteOrphanedObjects: Job = {
+export const deleteOrphanedObjects: Job<Pick<Deps, 'now' | 'config' | 'storage' | 'logger'>> = {
   name: 'delete-orphaned-objects',
   // Object deletes wait on the store: hold the lock without a transaction, so a slow store never
   // keeps a transaction — on PGlite, the whole database — open.
@@ -102,7 +102,7 @@ export const deleteOrphanedObjects: Job = {
 }
 
 /** Deletes a few objects at a time; one failing key is logged and never stops the rest. */
-async function deleteFromStore(deps: Deps, keys: string[]): Promise<{ deleted: string[]; failed: string[] }> {
+async function deleteFromStore(deps: Pick<Deps, 'storage' | 'logger'>, keys: string[]): Promise<{ deleted: string[]; failed: string[] }> {
   const deleted: string[] = []
   const failed: string[] = []
   for (let i = 0; i < keys.length; i += PARALLEL) {

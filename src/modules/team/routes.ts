@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
+import { errors } from './errors'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
 import { MemberAdd, MemberPatch, TeamMember } from './model'
 import type { TeamService } from './service'
@@ -19,7 +19,7 @@ export function teamRoutes(team: TeamService, guards: Guards) {
     .post('/members', async ({ principal, body, status }) => status(201, await team.add(principal.userId, body)), {
       auth: true,
       body: MemberAdd,
-      response: { 201: TeamMember, ...errors(400, 401, 403, 404, 409) },
+      response: { 201: TeamMember, ...errors(400, 401, 403, { 404: ['not_found', 'user_not_found'], 409: ['already_member'] }) },
       detail: {
         operationId: 'teamAddMember',
         summary: 'Add an existing account to the team (admin or owner)',
@@ -30,7 +30,7 @@ export function teamRoutes(team: TeamService, guards: Guards) {
       auth: true,
       params: IdParam,
       body: MemberPatch,
-      response: { 200: TeamMember, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: TeamMember, ...errors(400, 401, 403, 404, { 409: ['last_owner'] }) },
       detail: {
         operationId: 'teamChangeRole',
         summary: "Change a member's role (admin or owner)",
@@ -46,7 +46,7 @@ export function teamRoutes(team: TeamService, guards: Guards) {
       {
         auth: true,
         params: IdParam,
-        response: { 204: t.Void({ description: 'Removed' }), ...errors(400, 401, 403, 404, 409) },
+        response: { 204: t.Void({ description: 'Removed' }), ...errors(400, 401, 403, 404, { 409: ['last_owner'] }) },
         detail: {
           operationId: 'teamRemoveMember',
           summary: 'Remove a member, or leave',

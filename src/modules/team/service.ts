@@ -2,15 +2,15 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { isUniqueViolation } from '../../platform/db'
-import { AppError } from '../../platform/errors'
+import { teamError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Role } from '../../platform/tenancy'
 import type { Accounts } from '../auth/accounts'
 import { members, teams } from './schema'
 
 const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 }
-const notFound = () => new AppError(404, 'not_found', 'No such organization or member')
-const lastOwner = () => new AppError(409, 'last_owner', 'An organization must keep at least one owner')
+const notFound = () => teamError(404, 'not_found', 'No such organization or member')
+const lastOwner = () => teamError(409, 'last_owner', 'An organization must keep at least one owner')
 
 type MemberRow = typeof members.$inferSelect
 
@@ -60,7 +60,7 @@ export class TeamService {
   async require(userId: string, organizationId: string, needed: Role, db: Db = this.deps.db): Promise<Role> {
     const role = await this.roleOf(userId, organizationId, db)
     if (!role) throw notFound()
-    if (RANK[role] < RANK[needed]) throw new AppError(403, 'forbidden', `This operation needs the ${needed} role`)
+    if (RANK[role] < RANK[needed]) throw teamError(403, 'forbidden', `This operation needs the ${needed} role`)
     return role
   }
 
@@ -77,9 +77,9 @@ export class TeamService {
 
   async add(userId: string, input: { organizationId: string; email: string; role: Role }) {
     const callerRole = await this.require(userId, input.organizationId, 'admin')
-    if (input.role === 'owner' && callerRole !== 'owner') throw new AppError(403, 'forbidden', 'Only owners can add owners')
+    if (input.role === 'owner' && callerRole !== 'owner') throw teamError(403, 'forbidden', 'Only owners can add owners')
     const memberId = await this.accounts.findIdByEmail(input.email)
-    if (!memberId) throw new AppError(404, 'user_not_found', 'No account has this e-mail; ask them to register first')
+    if (!memberId) throw teamError(404, 'user_not_found', 'No account has this e-mail; ask them to register first')
     try {
       const [row] = await this.deps.db
         .insert(members)
@@ -87,7 +87,7 @@ export class TeamService {
         .returning()
       return (await this.views([row!], input.organizationId))[0]!
     } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'already_member', 'This account is already a member')
+      if (isUniqueViolation(err)) throw teamError(409, 'already_member', 'This account is already a member')
       throw err
     }
   }
@@ -97,7 +97,7 @@ export class TeamService {
       const { member, organizationId } = await this.lockTeamOf(tx, memberId)
       const callerRole = await this.require(userId, organizationId, 'admin', tx)
       if ((role === 'owner' || member.role === 'owner') && callerRole !== 'owner') {
-        throw new AppError(403, 'forbidden', 'Only owners can grant or take away the owner role')
+        throw teamError(403, 'forbidden', 'Only owners can grant or take away the owner role')
       }
       if (member.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, member)
       const [row] = await tx.update(members).set({ role, updatedAt: this.deps.now() }).where(eq(members.id, memberId)).returning()
@@ -111,7 +111,7 @@ export class TeamService {
       const { member, organizationId } = await this.lockTeamOf(tx, memberId)
       if (member.userId !== userId) {
         const callerRole = await this.require(userId, organizationId, 'admin', tx)
-        if (member.role === 'owner' && callerRole !== 'owner') throw new AppError(403, 'forbidden', 'Only owners can remove owners')
+        if (member.role === 'owner' && callerRole !== 'owner') throw teamError(403, 'forbidden', 'Only owners can remove owners')
       }
       if (member.role === 'owner') await this.keepAnOwner(tx, member)
       await tx.delete(members).where(eq(members.id, memberId))

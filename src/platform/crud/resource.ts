@@ -1,6 +1,6 @@
 import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
-import type { TObject } from '@sinclair/typebox'
+import type { TObject, TSchema } from '@sinclair/typebox'
 import { type Db, isUniqueViolation } from '../db'
 import { AppError } from '../errors'
 import { pageOf } from '../paging'
@@ -57,6 +57,11 @@ export interface ResourceSpec<S extends string, R extends string, Row extends TO
   /** The table has `deletedAt`: DELETE sets it, reads hide such rows, admins may `includeDeleted=true`. */
   softDelete: boolean
   hooks?: ResourceHooks
+  /**
+   * Error responses the hooks add to an operation beyond the generic 400/401/403/404, made with
+   * the module's `errors(...)` so they list its codes, e.g. `{ delete: errors({ 409: ['category_not_empty'] }) }`.
+   */
+  errors?: Partial<Record<'create' | 'update' | 'delete', Readonly<Record<number, TSchema>>>>
   /** A body that creates a valid row, given ids of resources listed before it (the cross-tenant suite uses it). */
   example(ids: Readonly<Record<string, string>>): Record<string, unknown>
   /** One line on what the resource is, for the OpenAPI document. */

@@ -51,7 +51,7 @@ function onlyWritable(allowed: readonly string[]) {
 export function resourceRoutes<S extends string, R extends string, Row extends TObject, Create extends TObject, Patch extends TObject>(
   spec: ResourceSpec<S, R, Row, Create, Patch>,
   service: ResourceService,
-  guards: Guards,
+  guards: Pick<Guards, 'tenancy'>,
 ) {
   const name = `${spec.schema}${pascal(spec.resource)}`
   const title = pascal(`${spec.schema}_${spec.resource}`)
@@ -82,7 +82,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
       tenant,
       body: spec.create,
       transform: onlyWritable(Object.keys(spec.create.properties)),
-      response: { 201: spec.row, ...errors(400, 401, 403, 404) },
+      response: { 201: spec.row, ...errors(400, 401, 403, 404), ...spec.errors?.create },
       detail: {
         operationId: `${name}Create`,
         summary: `Create one of ${spec.resource.replaceAll('_', ' ')}`,
@@ -100,7 +100,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
       params: IdParam,
       body: spec.patch,
       transform: onlyWritable(Object.keys(spec.patch.properties)),
-      response: { 200: spec.row, ...errors(400, 401, 403, 404) },
+      response: { 200: spec.row, ...errors(400, 401, 403, 404), ...spec.errors?.update },
       detail: { operationId: `${name}Update`, summary: `Change one of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} Only the writable fields; unknown or foreign ids are 404.` },
     })
     .delete(
@@ -112,7 +112,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
       {
         tenant,
         params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404), ...spec.errors?.delete },
         detail: { operationId: `${name}Delete`, summary: `Delete one of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} ${deletes}` },
       },
     )

@@ -2,6 +2,7 @@ import { openapi, type ElysiaOpenAPIConfig } from '@elysiajs/openapi'
 import { FormatRegistry } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { fullFormats } from 'elysia/type-system/format'
+import { ERROR_CODE_SCHEMA, ERROR_DESCRIPTION } from '../errors'
 import { hoistNamedSchemas } from './components'
 import { docsPage } from './docs-page'
 
@@ -40,7 +41,7 @@ type Operation = {
   parameters?: Parameter[]
   [EXTRA_PARAMETERS]?: Parameter[]
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> }
-  responses?: Record<string, { content?: unknown; headers?: Record<string, unknown> }>
+  responses?: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>
 }
 
 /** Any operation answers this to a NUL character in its path or query string (requestContext), before anything else runs. */
@@ -68,9 +69,11 @@ const REQUEST_ID_HEADER = {
  * Then: an operation that declares no `security` is public (`security: []`), one that declares no
  * 400 gets the NUL-character 400 every operation can answer, every response
  * declares the X-Request-Id header, EXTRA_PARAMETERS join the parameters, tags no operation uses
- * are not published, and titled schemas become named components (see hoistNamedSchemas).
+ * are not published, an error response that lists its codes (`errors(...)`) says them as its
+ * description, titled schemas become named components (see hoistNamedSchemas), and the Error
+ * schema lists `errorCodes` (every code of every catalogue).
  */
-export function tidyOpenApi<T>(generated: T): T {
+export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = []): T {
   // The generator's objects may be the live route schemas: never edit them in place.
   const doc = structuredClone(generated) as Doc
   dropKeywords(doc)
@@ -92,6 +95,11 @@ export function tidyOpenApi<T>(generated: T): T {
     for (const response of Object.values(op.responses)) {
       response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
       const content = response.content as Record<string, unknown> | undefined
+      const errorSchema = (content?.['application/json'] as { schema?: Record<string, unknown> } | undefined)?.schema
+      if (typeof errorSchema?.[ERROR_DESCRIPTION] === 'string') {
+        response.description = errorSchema[ERROR_DESCRIPTION]
+        delete errorSchema[ERROR_DESCRIPTION]
+      }
       if (content && content.type === 'void') delete response.content
       else if (content) moveMediaType(content)
     }
@@ -104,7 +112,23 @@ export function tidyOpenApi<T>(generated: T): T {
   }
   doc.components = { ...doc.components, headers: { ...doc.components?.headers, RequestId: REQUEST_ID_HEADER } }
   hoistNamedSchemas(doc)
+  listErrorCodes(doc, errorCodes)
   return doc as T
+}
+
+/** Every `error.code` schema (ErrorBody's, also where another schema reuses it): one of the listed codes, or a string (a code added later). */
+function listErrorCodes(node: unknown, codes: readonly string[]): void {
+  if (Array.isArray(node)) node.forEach((item) => listErrorCodes(item, codes))
+  else if (node && typeof node === 'object') {
+    const record = node as Record<string, unknown>
+    if (record[ERROR_CODE_SCHEMA] === true) {
+      const { type: _, [ERROR_CODE_SCHEMA]: __, ...rest } = record
+      for (const key of Object.keys(record)) delete record[key]
+      Object.assign(record, codes.length ? { ...rest, anyOf: [{ type: 'string', enum: [...codes] }, { type: 'string' }] } : { ...rest, type: 'string' })
+      return
+    }
+    Object.values(record).forEach((value) => listErrorCodes(value, codes))
+  }
 }
 
 function operations(section: Doc['paths']): Operation[] {
@@ -147,10 +171,14 @@ function dropKeywords(node: unknown): void {
   }
 }
 
-/** The document at /openapi/json (tidied) and the reference page at /openapi (see docs-page.ts). */
-export function openApiPlugin(documentation: ElysiaOpenAPIConfig['documentation']) {
+/**
+ * The document at /openapi/json (tidied) and the reference page at /openapi (see docs-page.ts).
+ * `errorCodes` are listed on the Error schema: every code of every catalogue (app.ts gathers them
+ * from the modules, which platform/ does not import).
+ */
+export function openApiPlugin(documentation: ElysiaOpenAPIConfig['documentation'], errorCodes: readonly string[] = []) {
   return new Elysia({ name: 'openapi-docs' })
-    .onAfterHandle(({ path, response }) => (path === OPENAPI_JSON_PATH ? tidyOpenApi(response) : undefined))
+    .onAfterHandle(({ path, response }) => (path === OPENAPI_JSON_PATH ? tidyOpenApi(response, errorCodes) : undefined))
     // staticFile: false keeps routes with a dot in their path, e.g. /.well-known/oauth-authorization-server.
     .use(openapi({ path: '/openapi', specPath: OPENAPI_JSON_PATH, provider: null, documentation, exclude: { staticFile: false } }))
     .use(docsPage(documentation?.info?.title ?? 'API', OPENAPI_JSON_PATH))

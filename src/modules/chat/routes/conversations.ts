@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
-import { errors } from '../../../platform/errors'
+import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { ChatConversation, ChatConversationCreate, ChatConversationDetail, ChatConversationRename, ChatMessage, ChatMessageEdit } from '../model'
 import type { ChatService } from '../service'
@@ -17,7 +17,7 @@ export function conversationRoutes(chat: ChatService, guards: Guards) {
     .post('', async ({ tenant, body, status }) => status(201, await chat.create(tenant, body ?? {})), {
       tenant: 'customer',
       body: t.Optional(ChatConversationCreate),
-      response: { 201: ChatConversation, ...errors(400, 401, 403, 404) },
+      response: { 201: ChatConversation, ...errors(400, 401, 403, { 404: ['not_found', 'persona_not_found'] }) },
       detail: {
         operationId: 'chatCreateConversation',
         summary: 'Start a conversation',
@@ -64,7 +64,7 @@ export function conversationRoutes(chat: ChatService, guards: Guards) {
       tenant: 'customer',
       params: MessageId,
       body: ChatMessageEdit,
-      response: { 200: ChatMessage, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: ChatMessage, ...errors(400, 401, 403, 404, { 409: ['in_progress', 'not_editable'] }) },
       detail: {
         operationId: 'chatEditMessage',
         summary: 'Edit a user message',

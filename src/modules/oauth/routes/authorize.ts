@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { randomToken } from '../../../platform/crypto'
-import { errors } from '../../../platform/errors'
+import { errors } from '../errors'
 import type { Guards } from '../../../platform/guards'
 import { AUTHORIZATION_PARAMS, type AuthorizationParams } from '../authorize'
 import { consentPage, errorPage, pageHeaders } from '../consent-page'
@@ -82,7 +82,7 @@ export function authorizeRoutes(oauth: OAuthService, guards: Guards, consentUrl:
     .post(OAUTH_PATHS.authorize, ({ principal, body }) => oauth.authorizations.approve(principal.userId, body), {
       auth: true,
       body: AuthorizeBody,
-      response: { 200: AuthorizeResult, ...errors(400, 401) },
+      response: { 200: AuthorizeResult, ...errors(401, { 400: ['validation_failed', 'invalid_request', 'invalid_client', 'invalid_redirect_uri', 'invalid_scope', 'unsupported_response_type'] }) },
       detail: {
         operationId: 'oauthAuthorize',
         summary: 'Approve an authorization request for the signed-in user (issues the code)',

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
-import { errors } from '../../../platform/errors'
+import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { CreateClientBody, OAuthClient, OAuthClientCreated, UpdateClientBody } from '../model'
 import type { OAuthService } from '../service'
@@ -15,7 +15,7 @@ export function clientRoutes(oauth: OAuthService, guards: Guards) {
     .post('', async ({ principal, body, status }) => status(201, await clients.create(principal.userId, body)), {
       auth: true,
       body: CreateClientBody,
-      response: { 201: OAuthClientCreated, ...errors(400, 401) },
+      response: { 201: OAuthClientCreated, ...errors(401, { 400: ['validation_failed', 'invalid_redirect_uri', 'invalid_scope'] }) },
       detail: {
         operationId: 'oauthCreateClient',
         summary: 'Register a client application',
@@ -39,7 +39,7 @@ export function clientRoutes(oauth: OAuthService, guards: Guards) {
       auth: true,
       params: IdParam,
       body: UpdateClientBody,
-      response: { 200: OAuthClient, ...errors(400, 401, 404) },
+      response: { 200: OAuthClient, ...errors(401, 404, { 400: ['validation_failed', 'invalid_redirect_uri', 'invalid_scope'] }) },
       detail: {
         operationId: 'oauthUpdateClient',
         summary: 'Rename a client or change its redirect URIs or scopes',

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
-import { errors } from '../../../platform/errors'
+import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { Persona, PersonaCreate, PersonaPatch } from '../model'
 import type { PersonaArea } from '../service'
@@ -23,7 +23,7 @@ export function personaRoutes(area: PersonaArea, guards: Guards) {
     .post('', async ({ tenant, body, status }) => status(201, await personas.create(tenant, body)), {
       tenant: 'admin',
       body: PersonaCreate,
-      response: { 201: Persona, ...errors(400, 401, 403, 404, 409) },
+      response: { 201: Persona, ...errors(400, 401, 403, { 404: ['not_found', 'service_not_found'], 409: ['slug_taken'] }) },
       detail: {
         operationId: 'personaCreate',
         summary: 'Create a persona',
@@ -40,7 +40,7 @@ export function personaRoutes(area: PersonaArea, guards: Guards) {
       tenant: 'admin',
       params: IdParam,
       body: PersonaPatch,
-      response: { 200: Persona, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: Persona, ...errors(400, 401, 403, { 404: ['not_found', 'service_not_found'], 409: ['slug_taken'] }) },
       detail: { operationId: 'personaUpdate', summary: 'Change a persona', description: `409 \`slug_taken\`; 404 \`service_not_found\`. ${ADMIN}` },
     })
     .delete(

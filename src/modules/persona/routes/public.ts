@@ -1,5 +1,5 @@
 import { Elysia, t } from 'elysia'
-import { errors } from '../../../platform/errors'
+import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { SLUG_PATTERN } from '../../auth/accounts'
 import { EcosystemQuery, PublicPersona, PublicPersonaSummary, PublicUserProfile } from '../model'
@@ -24,7 +24,7 @@ export function publicRoutes(area: PersonaArea) {
     .get('/personas/:slug', ({ params, query }) => pub.get(params.slug, query.ecosystem), {
       params: SlugParams,
       query: EcosystemQuery,
-      response: { 200: PublicPersona, ...errors(400, 404, 409) },
+      response: { 200: PublicPersona, ...errors(400, 404, { 409: ['ambiguous_slug'] }) },
       detail: {
         operationId: 'publicPersonaGet',
         summary: 'A public or unlisted persona by slug',

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
-import { errors } from '../../../platform/errors'
+import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { PersonaService, PersonaServiceCreate, PersonaServicePatch, PersonaServiceTemplate } from '../model'
 import type { PersonaArea } from '../service'
@@ -33,7 +33,7 @@ export function serviceRoutes(area: PersonaArea, guards: Guards) {
     .post('/services', async ({ tenant, body, status }) => status(201, await services.create(tenant, body)), {
       tenant: 'admin',
       body: PersonaServiceCreate,
-      response: { 201: PersonaService, ...errors(400, 401, 403, 404) },
+      response: { 201: PersonaService, ...errors(401, 403, 404, { 400: ['validation_failed', 'unknown_template', 'base_url_required', 'invalid_base_url', 'base_url_not_allowed'] }) },
       detail: {
         operationId: 'personaServiceCreate',
         summary: 'Add a persona service',
@@ -50,7 +50,7 @@ export function serviceRoutes(area: PersonaArea, guards: Guards) {
       tenant: 'admin',
       params: IdParam,
       body: PersonaServicePatch,
-      response: { 200: PersonaService, ...errors(400, 401, 403, 404) },
+      response: { 200: PersonaService, ...errors(401, 403, 404, { 400: ['validation_failed', 'invalid_base_url', 'base_url_not_allowed'] }) },
       detail: {
         operationId: 'personaServiceUpdate',
         summary: 'Rename a persona service, or change its base URL or key',

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
-import { errors } from '../../../platform/errors'
+import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import {
   AttachmentListQuery,
@@ -34,7 +34,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
       {
         tenant: 'customer',
         body: UploadBody,
-        response: { 200: StorageDeduplicated, 201: StoragePresignedUpload, 413: StorageQuotaExceeded, ...errors(400, 401, 403, 404) },
+        response: { 200: StorageDeduplicated, 201: StoragePresignedUpload, 413: StorageQuotaExceeded, ...errors(401, 403, 404, { 400: ['validation_failed', 'file_too_large'] }) },
         detail: {
           operationId: 'storageUploadCreate',
           summary: 'Start an upload: a pending attachment and a presigned PUT URL',
@@ -49,7 +49,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
     .post('/attachments/:id/complete', async ({ tenant, params }) => ({ attachment: await attachments.complete(tenant, params.id) }), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: StorageAttachmentEnvelope, 413: StorageQuotaExceeded, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: StorageAttachmentEnvelope, 413: StorageQuotaExceeded, ...errors(400, 401, 403, 404, { 409: ['upload_incomplete'] }) },
       detail: {
         operationId: 'storageAttachmentComplete',
         summary: 'Confirm the bytes arrived: pending → ready',
@@ -102,7 +102,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
     .get('/attachments/:id/download', ({ tenant, params }) => attachments.download(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: StorageDownload, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: StorageDownload, ...errors(400, 401, 403, 404, { 409: ['attachment_pending'] }) },
       detail: {
         operationId: 'storageAttachmentDownload',
         summary: 'A presigned download URL',

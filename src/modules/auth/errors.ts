@@ -1,0 +1,15 @@
+import { errorCatalogue } from '../../platform/errors'
+
+/** The error codes the auth area answers besides the platform's (code → meaning, shown in the OpenAPI document). */
+export const AUTH_ERRORS = {
+  registration_disabled: 'registration with e-mail and password is disabled on this instance',
+  email_taken: 'an account with this e-mail already exists',
+  invalid_credentials: 'the e-mail or password is wrong',
+  slug_taken: 'another account has this handle',
+  invalid_token: 'the e-mailed link is invalid, expired or already used',
+  rate_limited: 'too many attempts: retry after the seconds in Retry-After',
+  origin_not_allowed: 'this origin may not use the refresh cookie (CORS_ORIGINS)',
+} as const
+
+/** `authError(status, code, message)` throws only platform or auth codes; `errors(...)` lists them on routes. */
+export const { error: authError, errors } = errorCatalogue(AUTH_ERRORS)
