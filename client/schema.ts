@@ -2588,6 +2588,10 @@ export interface Api {
     storage: {
       /** Your storage quota and usage */
       get(options?: RequestOptions<never>): Promise<Result<{ 200: UsageStorageQuota; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      customers: ((params: { userId: string | number }) => {
+        /** A customer's storage quota and usage */
+        get(options?: RequestOptions<never>): Promise<Result<{ 200: UsageStorageQuota; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      })
       quotas: ((params: { userId: string | number }) => {
         /** Set a customer's quota in this ecosystem */
         put(body: StorageQuota, options?: RequestOptions<never>): Promise<Result<{ 200: UsageStorageQuotaRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>

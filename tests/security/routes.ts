@@ -61,6 +61,7 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   () => ({ method: 'PUT', path: '/site/services/probe', body: { kind: 'webhook', enabled: true, config: { url: 'https://probe.example.test' } } }),
   () => ({ method: 'DELETE', path: '/site/services/probe' }),
   () => ({ method: 'GET', path: '/usage/storage/quotas' }),
+  (b) => ({ method: 'GET', path: `/usage/storage/customers/${b.customerId}` }),
   (b) => ({ method: 'PUT', path: `/usage/storage/quotas/${b.customerId}`, body: { quotaBytes: 1 } }),
   (b) => ({ method: 'DELETE', path: `/usage/storage/quotas/${b.customerId}` }),
   (b) => ({ method: 'GET', path: `/persona_memory/memories?personaId=${b.personaId}` }),

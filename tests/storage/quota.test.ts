@@ -64,6 +64,20 @@ for (const kind of STORE_KINDS) {
       expect(again.status).toBe(404)
     })
 
+    test("an admin reads a customer's usage as the customer sees it; not another ecosystem's customer, and not as a customer", async () => {
+      const c = await customerOf(s.h, s.org, s.owner)
+      await s.upload(bytesOf('seventeen bytes!!'), {}, { token: c.token })
+      await setQuota(c.customerId, 1000)
+      const seen = await s.h.call('GET', `/usage/storage/customers/${c.customerId}`, admin())
+      expect(seen.status).toBe(200)
+      expect(seen.body).toEqual((await usage(c.token)).body)
+      expect(seen.body).toEqual({ quotaBytes: 1000, usageBytes: 17, availableBytes: 983 })
+      const otherOwner = await s.h.register()
+      const stranger = await customerOf(s.h, await provision(s.h, otherOwner), otherOwner)
+      expect((await s.h.call('GET', `/usage/storage/customers/${stranger.customerId}`, admin())).status).toBe(404)
+      expect((await s.h.call('GET', `/usage/storage/customers/${c.customerId}`, { token: c.token })).status).toBe(403)
+    })
+
     test('overrides are per ecosystem and only for its customers; only admins set them', async () => {
       const c = await customerOf(s.h, s.org, s.owner)
       const otherOwner = await s.h.register()

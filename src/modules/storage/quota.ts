@@ -65,7 +65,13 @@ export class StorageQuotas {
       .where(usageOf(scope))
   }
 
-  // --- admin: overrides per customer of the ecosystem ---
+  // --- admin: usage and overrides per customer of the ecosystem ---
+
+  /** A customer's quota, usage and what is left (404 when the customer is not in the ecosystem). */
+  async usageOf(tenant: Tenant, customerId: string) {
+    await this.customers.get(tenant, customerId)
+    return this.usage({ ecosystemId: tenant.ecosystemId, customerId })
+  }
 
   async list(tenant: Tenant, page: PageParams) {
     const where = eq(storageQuotas.ecosystemId, tenant.ecosystemId)

@@ -22,6 +22,12 @@ export function usageRoutes(storage: StorageService, guards: Guards) {
           'Usage counts ready, non-deleted attachments. The quota is the override an admin set for you in this ecosystem, else STORAGE_DEFAULT_QUOTA_BYTES (5 GiB). The caller is as for /storage routes.',
       },
     })
+    .get('/storage/customers/:userId', ({ tenant, params }) => quotas.usageOf(tenant, params.userId), {
+      tenant: 'admin',
+      params: UserId,
+      response: { 200: UsageStorageQuota, ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'usageStorageCustomerGet', summary: "A customer's storage quota and usage", description: `As GET /usage/storage shows it to the customer. 404 when the customer is not in the ecosystem. ${ADMIN}` },
+    })
     .get('/storage/quotas', ({ tenant, query }) => quotas.list(tenant, pageParams(query)), {
       tenant: 'admin',
       query: PageQuery,
