@@ -20,6 +20,46 @@ export function useLoad<T>(load: () => Promise<T>, inputs: unknown[]) {
   return { ...state, reload: () => setTick((t) => t + 1) }
 }
 
+/** A date as the operator's locale shows it; '—' for none. */
+export function when(iso: string | null | undefined): string {
+  return iso ? new Date(iso).toLocaleString() : '—'
+}
+
+/**
+ * An action's runner: `run(fn)` clears the error, runs fn, keeps the API's message when it throws,
+ * and says whether it is busy (buttons disable themselves meanwhile).
+ */
+export function useAction() {
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const run = async (fn: () => Promise<unknown>): Promise<boolean> => {
+    setError(null)
+    setBusy(true)
+    try {
+      await fn()
+      return true
+    } catch (err) {
+      setError(message(err))
+      return false
+    } finally {
+      setBusy(false)
+    }
+  }
+  return { error, busy, run }
+}
+
+/** A one-time secret (a webhook's signing secret, an OAuth client's), shown right after it is made: copy, then Done forgets it. */
+export function SecretOnce({ label, value, testId, onDone }: { label: string; value: string; testId: string; onDone: () => void }) {
+  return (
+    <div class="secret" role="status">
+      <p>{label}</p>
+      <code data-testid={testId}>{value}</code>{' '}
+      <button type="button" onClick={() => void navigator.clipboard?.writeText(value)}>Copy</button>{' '}
+      <button type="button" onClick={onDone}>Done</button>
+    </div>
+  )
+}
+
 export function ErrorNote({ error }: { error?: string | null }) {
   return error ? <p class="error" role="alert">{error}</p> : null
 }

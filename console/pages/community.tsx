@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import type { CommunityThread } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useLoad } from '../ui'
-import { Badge, useAction, when } from './engagement-ui'
+import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { Badge } from './engagement-ui'
 
 const PAGE_SIZE = 20
 const PERIODS = [

@@ -1,3 +1,4 @@
+import './engagement.css'
 import type { PageEntry } from '../nav'
 import { Community } from './community'
 import { Messaging } from './messaging'

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { PersonaMemory } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useLoad } from '../ui'
-import { useAction, when } from './team-kit'
+import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 
 const PAGE_SIZE = 20
 const TYPES: PersonaMemory['memoryType'][] = ['user', 'feedback', 'project', 'reference']
@@ -15,6 +14,7 @@ interface Filters {
   scope: '' | PersonaMemory['scope']
   tag: string
 }
+type Option = [value: string, text: string]
 
 /** Persona memories the signed-in member sees in the picked ecosystem (their own and the personas' global ones): filter, archive, restore. */
 export function Memories() {
@@ -43,6 +43,15 @@ export function Memories() {
     setFilters({ ...filters, ...patch })
     setPage(1)
   }
+  /** A filter picked from a list: [value, text] options. */
+  const choice = (label: string, key: 'personaId' | 'memoryType' | 'status' | 'scope', options: Option[]) => (
+    <label>
+      {label}
+      <select value={filters[key]} onChange={(e) => filter({ [key]: e.currentTarget.value })}>
+        {options.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+      </select>
+    </label>
+  )
   const personaName = (id: string) => personas.data?.items.find((p) => p.id === id)?.name ?? id
   const archive = async (m: PersonaMemory) => {
     if (await act.run(() => data(client.api.persona_memory.memories({ id: m.id }).archive.post()))) list.reload()
@@ -56,41 +65,16 @@ export function Memories() {
       <Section title="Persona memories">
         <p class="muted">Your own memories with each persona (in the console you act as your own customer) and the personas' global ones.</p>
         <form class="filters" role="search" aria-label="Filter memories" onSubmit={(e) => e.preventDefault()}>
-          <label>
-            Persona
-            <select value={filters.personaId} onChange={(e) => filter({ personaId: e.currentTarget.value })}>
-              <option value="">All personas</option>
-              {personas.data?.items.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
-            </select>
-          </label>
-          <label>
-            Type
-            <select value={filters.memoryType} onChange={(e) => filter({ memoryType: e.currentTarget.value as Filters['memoryType'] })}>
-              <option value="">All types</option>
-              {TYPES.map((t) => <option key={t} value={t}>{t}</option>)}
-            </select>
-          </label>
-          <label>
-            Status
-            <select value={filters.status} onChange={(e) => filter({ status: e.currentTarget.value as Filters['status'] })}>
-              {STATUSES.map((s) => <option key={s} value={s}>{s}</option>)}
-              <option value="">any status</option>
-            </select>
-          </label>
-          <label>
-            Scope
-            <select value={filters.scope} onChange={(e) => filter({ scope: e.currentTarget.value as Filters['scope'] })}>
-              <option value="">Both scopes</option>
-              <option value="user">user (yours)</option>
-              <option value="persona">persona (global)</option>
-            </select>
-          </label>
+          {choice('Persona', 'personaId', [['', 'All personas'], ...(personas.data?.items.map((p): Option => [p.id, p.name]) ?? [])])}
+          {choice('Type', 'memoryType', [['', 'All types'], ...TYPES.map((t): Option => [t, t])])}
+          {choice('Status', 'status', [...STATUSES.map((s): Option => [s, s]), ['', 'any status']])}
+          {choice('Scope', 'scope', [['', 'Both scopes'], ['user', 'user (yours)'], ['persona', 'persona (global)']])}
           <label>Tag <input type="search" value={filters.tag} onInput={(e) => filter({ tag: e.currentTarget.value })} /></label>
         </form>
         <ErrorNote error={personas.error ?? list.error} />
         <ErrorNote error={act.error} />
         <table>
-          <thead><tr><th>Memory</th><th class="keep">Status</th><th>Type</th><th>Persona</th><th>Scope</th><th>Created</th><th class="keep actions"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th>Memory</th><th class="keep">Status</th><th>Type</th><th>Persona</th><th>Scope</th><th>Created</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
           <tbody>
             {list.data?.items.map((m) => (
               <tr key={m.id}>

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import type { MonitoredSite, MonitoredSiteCheck, MonitoredSiteDetail } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useLoad } from '../ui'
-import { Badge, ms, percent, useAction, useSubpath, when } from './engagement-ui'
+import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { Badge, ms, percent, useSubpath } from './engagement-ui'
 
 export const MONITORED_SITES_PATH = '#/monitored-sites'
 const PAGE_SIZE = 20

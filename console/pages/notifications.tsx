@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { NotificationPreference } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useLoad } from '../ui'
-import { useAction, when } from './engagement-ui'
+import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 
 const PAGE_SIZE = 20
 const CATEGORY_LABELS: Record<NotificationPreference['category'], string> = {

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import type { OAuthClient, OAuthClientCreated } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useLoad } from '../ui'
-import { lines, OnceSecret, useAction, useAutofocus, when } from './team-kit'
+import { ErrorNote, Pager, SecretOnce, Section, useAction, useLoad, when } from '../ui'
+import { lines, useAutofocus } from './team-kit'
 
 const PAGE_SIZE = 20
 
@@ -48,15 +48,15 @@ export function OAuthClients() {
         <p class="muted">Applications that sign people in with their Ecobase account. They belong to your account, not to an ecosystem.</p>
         <ErrorNote error={list.error ?? act.error} />
         {secret && (
-          <OnceSecret
+          <SecretOnce
             testId="new-client-secret"
-            intro={`Client secret of ${secret.created.name} (${secret.verb}, client id ${secret.created.clientId}). Copy it now: it is not shown again.`}
+            label={`Client secret of ${secret.created.name} (${secret.verb}, client id ${secret.created.clientId}). Copy it now: it is not shown again.`}
             value={secret.created.clientSecret}
             onDone={() => setSecret(null)}
           />
         )}
         <table>
-          <thead><tr><th>Name</th><th class="phone-hide">Client id</th><th>Redirect URIs</th><th>Scopes</th><th>Created</th><th class="keep actions"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th>Name</th><th class="phone-hide">Client id</th><th>Redirect URIs</th><th>Scopes</th><th>Created</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
           <tbody>
             {list.data?.items.map((c) => (
               <tr key={c.id}>

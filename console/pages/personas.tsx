@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import type { Persona, PersonaService, PersonaServicePage } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useLoad } from '../ui'
-import { useAction, useAutofocus, when } from './team-kit'
+import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { useAutofocus } from './team-kit'
 
 const PAGE_SIZE = 20
 
@@ -58,7 +58,7 @@ function Services({ list, page, setPage }: { list: { data?: PersonaServicePage; 
       <Section title="Persona services">
         <ErrorNote error={list.error ?? act.error} />
         <table>
-          <thead><tr><th>Name</th><th class="phone-hide">Base URL</th><th>Provider</th><th>API key</th><th>Connection</th><th class="keep actions"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th>Name</th><th class="phone-hide">Base URL</th><th>Provider</th><th>API key</th><th>Connection</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
           <tbody>
             {list.data?.items.map((s) => (
               <tr key={s.id}>
@@ -165,7 +165,7 @@ function PersonaList({ services }: { services: PersonaService[] }) {
       <Section title="Personas">
         <ErrorNote error={list.error ?? act.error} />
         <table>
-          <thead><tr><th>Name</th><th class="phone-hide">Slug</th><th>Visibility</th><th>Service</th><th>Model</th><th>Updated</th><th class="keep actions"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th>Name</th><th class="phone-hide">Slug</th><th>Visibility</th><th>Service</th><th>Model</th><th>Updated</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
           <tbody>
             {list.data?.items.map((p) => (
               <tr key={p.id}>

@@ -1,7 +1,6 @@
 import type { AuthMethodSetting } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Section, useLoad } from '../ui'
-import { useAction } from './team-kit'
+import { ErrorNote, Section, useAction, useLoad } from '../ui'
 
 const ABOUT: Record<string, string> = {
   password: 'E-mail and password. Disabled: no new registrations; existing accounts still sign in, so administrators cannot lock themselves out.',
@@ -23,7 +22,7 @@ export function SignInSettings() {
         <ErrorNote error={list.error ?? me.error} />
         <ErrorNote error={act.error} />
         <table>
-          <thead><tr><th>Method</th><th class="keep">Status</th><th>About</th><th class="keep actions"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th>Method</th><th class="keep">Status</th><th>About</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
           <tbody>
             {list.data?.map((m) => (
               <tr key={m.method}>

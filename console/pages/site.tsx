@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import type { SiteService } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Section, useLoad } from '../ui'
-import { Badge, useAction, when } from './engagement-ui'
+import { ErrorNote, Section, useAction, useLoad, when } from '../ui'
+import { Badge } from './engagement-ui'
 
 interface Field {
   key: string

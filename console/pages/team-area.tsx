@@ -1,3 +1,4 @@
+import './team-area.css'
 import type { PageEntry } from '../nav'
 import { Memories } from './memories'
 import { OAuthClients } from './oauth-clients'

@@ -1,8 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { TeamMember } from '../../client/index'
 import { client, currentEcosystem, data } from '../api'
-import { ErrorNote, Pager, Section, useLoad } from '../ui'
-import { useAction, when } from './team-kit'
+import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 
 const PAGE_SIZE = 20
 const ROLES: TeamMember['role'][] = ['owner', 'admin', 'member']
@@ -49,7 +48,7 @@ export function Team() {
         <ErrorNote error={org.error ?? list.error} />
         <ErrorNote error={act.error} />
         <table>
-          <thead><tr><th>Member</th><th class="keep">Role</th><th>Since</th><th class="keep actions"><span class="visually-hidden">Actions</span></th></tr></thead>
+          <thead><tr><th>Member</th><th class="keep">Role</th><th>Since</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
           <tbody>
             {list.data?.items.map((m) => (
               <MemberRow key={`${m.id}:${m.role}`} member={m} busy={act.busy} onRole={changeRole} onRemove={remove} />

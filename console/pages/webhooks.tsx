@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { Webhook, WebhookDelivery, WebhookWithSecret } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useLoad } from '../ui'
-import { Badge, ms, SecretOnce, useAction, useSubpath, when } from './engagement-ui'
+import { ErrorNote, Pager, SecretOnce, Section, useAction, useLoad, when } from '../ui'
+import { Badge, ms, useSubpath } from './engagement-ui'
 
 export const WEBHOOKS_PATH = '#/webhooks'
 const PAGE_SIZE = 20

@@ -1,28 +1,25 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { newConversation, send, type ChatActor } from '../chat/support'
-import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import type { Harness, RegisteredUser } from '../support/harness'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
-import { browserMissing, launch, SCREENSHOTS } from './support'
+import { browserMissing, PHONE, SCREENSHOTS, signIn, startConsoleServer, until, type ConsoleServer } from './support'
 
 // The console in a real Chromium against the service on a real port: what an operator does,
 // by labels and visible text, with every request that leaves the service refused.
 
+const PASSWORD = 'console-password-1'
+let app: ConsoleServer
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
-let browser: Browser
-let origin: string
 let owner: RegisteredUser
 let org: Provisioned
 let ada: { customerId: string }
 beforeAll(async () => {
   if (browserMissing) return
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => h.app.handle(request) })
-  origin = `http://127.0.0.1:${server.port}`
-  // Presigned upload URLs point at PUBLIC_URL, so it is the address the browser uses.
-  h = await createHarness({ PUBLIC_URL: origin })
-  owner = await h.register({ password: 'console-password-1' })
+  app = await startConsoleServer()
+  h = app.h
+  owner = await h.register({ password: PASSWORD })
   org = await provision(h, owner)
   // A customer with a conversation, for the support view.
   const tokens = await customerOf(h, org, owner, 'ada')
@@ -31,48 +28,17 @@ beforeAll(async () => {
   const conversation = await newConversation(h, actor, { title: 'Engines' })
   await send(h, actor, conversation.id, { message: 'Can the engine compose music?' })
   ada = tokens
-  browser = await launch()
 }, 60_000)
 afterAll(async () => {
   if (browserMissing) return
-  await browser.close()
-  await server.stop(true)
-  await h.close()
+  await app.close()
 })
 
-async function openConsole(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; elsewhere: string[] }> {
-  const page = await browser.newPage({ viewport })
-  const elsewhere: string[] = []
-  await page.route('**/*', (route) => {
-    if (route.request().url().startsWith(origin)) return route.continue()
-    elsewhere.push(route.request().url())
-    return route.abort()
-  })
-  await page.goto(`${origin}/console`)
-  return { page, elsewhere }
-}
-
-/** Polls until `read` gives `expected` (what a person waits for on screen), else fails with the last value. */
-async function until<T>(read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  let last = await read()
-  while (last !== expected && Date.now() < deadline) {
-    await Bun.sleep(100)
-    last = await read()
-  }
-  expect(last as unknown).toBe(expected)
-}
-
-async function signIn(page: Page) {
-  await page.getByLabel('E-mail').fill(owner.email)
-  await page.getByLabel('Password').fill('console-password-1')
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByLabel('Ecosystem').selectOption({ label: org.ecosystem.name })
-}
+const signInOwner = (page: Page) => signIn(page, owner.email, PASSWORD, org.ecosystem.name)
 
 describe.skipIf(!!browserMissing)('the console in a browser', () => {
   test('sign in, pick the ecosystem, create a customer, read a conversation, upload, create an API token, sign out', async () => {
-    const { page, elsewhere } = await openConsole()
+    const { page, elsewhere } = await app.open()
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-sign-in.png') })
 
@@ -82,7 +48,7 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click()
     await expect(page.getByRole('alert').textContent()).resolves.toContain('invalid_credentials')
 
-    await signIn(page)
+    await signInOwner(page)
     // The refresh token stays in the httpOnly cookie: nothing of the session is in page storage.
     const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))
     expect(stored).not.toContain('eyJ')
@@ -138,8 +104,8 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
   }, 120_000)
 
   test('a reload keeps the session (from the cookie), the customer can be deleted, and a phone width works', async () => {
-    const { page } = await openConsole({ width: 390, height: 844 })
-    await signIn(page)
+    const { page } = await app.open('/console', PHONE)
+    await signInOwner(page)
     await page.reload()
     await page.getByRole('cell', { name: 'Ada Lovelace' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-phone.png') })

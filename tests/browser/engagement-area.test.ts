@@ -1,101 +1,52 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
-import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import type { Harness, RegisteredUser } from '../support/harness'
 import { startReceiver } from '../support/receiver'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
-import { until } from '../support/wait'
-import { browserMissing, launch, SCREENSHOTS } from './support'
+import { browserMissing, DESKTOP, PHONE, reloadConsole, SCREENSHOTS, signIn, startConsoleServer, tab, until, type ConsoleServer } from './support'
 
 // The console's engagement pages (monitored sites, webhooks, community, notifications, messaging,
 // site services) in a real Chromium against the service on a real port, by labels and visible
 // text, with every request that leaves the service refused. The service's own outbound calls (a
 // monitored site, a webhook) go to local servers: the service itself and a local receiver.
 
+const PASSWORD = 'console-password-1'
+let app: ConsoleServer
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
 let receiver: ReturnType<typeof startReceiver>
-let browser: Browser
 let origin: string
 let owner: RegisteredUser
 let org: Provisioned
 let ada: { customerId: string; token: string }
 beforeAll(async () => {
   if (browserMissing) return
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => h.app.handle(request) })
-  origin = `http://127.0.0.1:${server.port}`
   receiver = startReceiver()
-  h = await createHarness({ PUBLIC_URL: origin, MONITORED_SITES_PRIVATE_ADDRESSES: 'allow', WEBHOOK_PRIVATE_ADDRESSES: 'allow', WEBHOOK_RETRY_SECONDS: '1' })
-  owner = await h.register({ password: 'console-password-1' })
+  app = await startConsoleServer({ MONITORED_SITES_PRIVATE_ADDRESSES: 'allow', WEBHOOK_PRIVATE_ADDRESSES: 'allow', WEBHOOK_RETRY_SECONDS: '1' })
+  h = app.h
+  origin = app.origin
+  owner = await h.register({ password: PASSWORD })
   org = await provision(h, owner)
   ada = await customerOf(h, org, owner, 'ada')
   await h.call('PATCH', `/customer/customers/${ada.customerId}`, { ...org.as(owner), body: { name: 'Ada Lovelace', email: 'ada@example.test' } })
-  browser = await launch()
 }, 60_000)
 afterAll(async () => {
   if (browserMissing) return
-  await browser.close()
-  await server.stop(true)
   receiver.close()
-  await h.close()
+  await app.close()
 })
 
-async function openConsole(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; elsewhere: string[] }> {
-  const page = await browser.newPage({ viewport })
-  const elsewhere: string[] = []
-  await page.route('**/*', (route) => {
-    if (route.request().url().startsWith(origin)) return route.continue()
-    elsewhere.push(route.request().url())
-    return route.abort()
-  })
+/** The console, signed in as the owner, with the ecosystem picked. */
+async function openSignedIn(viewport = DESKTOP) {
+  const opened = await app.open('/console', viewport)
   // Confirmations (delete, send to everyone) are accepted, as the operator would.
-  page.on('dialog', (dialog) => void dialog.accept())
-  await load(page, () => page.goto(`${origin}/console`))
-  return { page, elsewhere }
+  opened.page.on('dialog', (dialog) => void dialog.accept())
+  await signIn(opened.page, owner.email, PASSWORD, org.ecosystem.name)
+  return opened
 }
-
-/**
- * Loads the console until it renders. The console is rebuilt when its sources change, and a page
- * that asked for the old build's script in between gets a 404: that is retried, as a reload would.
- */
-async function load(page: Page, go: () => Promise<unknown>) {
-  for (let attempt = 1; ; attempt++) {
-    await go()
-    try {
-      await page.waitForFunction(() => (document.getElementById('app')?.childElementCount ?? 0) > 0, undefined, { timeout: 5_000 })
-      return
-    } catch (err) {
-      if (attempt >= 4) throw err
-      go = () => page.reload()
-    }
-  }
-}
-
-/** Polls until `read` gives a value `ok` accepts (what a person waits for on screen), else fails with the last value. */
-async function until2<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let last = await read()
-  while (!ok(last) && Date.now() < deadline) {
-    await Bun.sleep(150)
-    last = await read()
-  }
-  if (!ok(last)) throw new Error(`still ${JSON.stringify(last)}`)
-  return last
-}
-
-async function signIn(page: Page) {
-  await page.getByLabel('E-mail').fill(owner.email)
-  await page.getByLabel('Password').fill('console-password-1')
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByLabel('Ecosystem').selectOption({ label: org.ecosystem.name })
-}
-
-const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true })
 
 describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser', () => {
   test('monitored sites: add the service itself, check it now (by keyboard) and see the chart get a point', async () => {
-    const { page, elsewhere } = await openConsole()
-    await signIn(page)
+    const { page, elsewhere } = await openSignedIn()
     await tab(page, 'Monitored sites').click()
     await page.getByText('No sites watched yet.').waitFor()
     await page.getByLabel('Site name').fill('Ecobase itself')
@@ -112,7 +63,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     const result = page.getByRole('status').filter({ hasText: /^Checked:/ })
     await result.waitFor()
     expect(await result.textContent()).toMatch(/^Checked: up, status 200, \d+\sms/)
-    const label = await until2(() => chart.getAttribute('aria-label'), (l) => /of the last \d+ checks?: \d+ up, 0 failed; latency/.test(l ?? ''))
+    const label = await until(() => chart.getAttribute('aria-label'), (l) => /of the last \d+ checks?: \d+ up, 0 failed; latency/.test(l ?? ''))
     expect(Number(/last (\d+)/.exec(label!)![1])).toBeGreaterThan(before)
     expect(await chart.locator('circle').count()).toBeGreaterThanOrEqual(1)
     await page.getByRole('cell', { name: 'up', exact: true }).first().waitFor()
@@ -122,7 +73,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     // The list shows the state, the 24 h uptime and p95 latency.
     await page.getByRole('link', { name: '← Monitored sites' }).click()
     const row = page.getByRole('row', { name: /Ecobase itself/ })
-    await until2(() => row.textContent(), (t) => /up100\.00\s%\d+\sms/.test(t ?? ''))
+    await until(() => row.textContent(), (t) => /up100\.00\s%\d+\sms/.test(t ?? ''))
     await page.screenshot({ path: join(SCREENSHOTS, 'console-monitored-sites.png'), fullPage: true })
 
     // A site that answers 503 is down after two failed checks: red marks on the chart.
@@ -138,15 +89,15 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     let checked = Number(await flaky.getAttribute('data-checks'))
     while (checked < 2) {
       await page.getByRole('button', { name: 'Check now' }).click()
-      checked = Number(await until2(() => flaky.getAttribute('data-checks'), (n) => Number(n) > checked))
+      checked = Number(await until(() => flaky.getAttribute('data-checks'), (n) => Number(n) > checked))
     }
     await page.getByRole('status').filter({ hasText: 'Checked: failed, status 503' }).waitFor()
-    const failed = await until2(() => flaky.getAttribute('aria-label'), (l) => /last (\d+) checks: 0 up, \1 failed/.test(l ?? ''))
+    const failed = await until(() => flaky.getAttribute('aria-label'), (l) => /last (\d+) checks: 0 up, \1 failed/.test(l ?? ''))
     expect(await flaky.locator('rect.fail').count()).toBe(Number(/last (\d+)/.exec(failed!)![1]))
     await page.getByText('answered 503, expected 200').first().waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-monitored-site-down.png'), fullPage: true })
     await page.getByRole('link', { name: '← Monitored sites' }).click()
-    await until2(() => page.getByRole('row', { name: /Flaky shop/ }).textContent(), (t) => /down0\.00\s%/.test(t ?? ''))
+    await until(() => page.getByRole('row', { name: /Flaky shop/ }).textContent(), (t) => /down0\.00\s%/.test(t ?? ''))
     await page.screenshot({ path: join(SCREENSHOTS, 'console-monitored-sites.png'), fullPage: true })
 
     // Its settings can be changed.
@@ -165,8 +116,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
   }, 60_000)
 
   test('webhooks: create an endpoint and see its secret once, send a test event, see it delivered, retry it', async () => {
-    const { page, elsewhere } = await openConsole()
-    await signIn(page)
+    const { page, elsewhere } = await openSignedIn()
     await tab(page, 'Webhooks').click()
     await page.getByLabel('Endpoint URL').fill(`${receiver.url}/console-hook`)
     await page.getByLabel('Description (optional)').fill('CRM sync')
@@ -177,7 +127,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.getByRole('link', { name: `${receiver.url}/console-hook` }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-webhooks.png'), fullPage: true })
     await page.getByRole('button', { name: 'Done' }).click()
-    await load(page, () => page.reload())
+    await reloadConsole(page)
     await page.getByRole('link', { name: `${receiver.url}/console-hook` }).waitFor()
     expect(await page.content()).not.toContain(secret)
 
@@ -186,8 +136,8 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.getByRole('button', { name: 'Send test event' }).click()
     await page.getByRole('row', { name: /webhook\.test/ }).waitFor()
     const status = () => page.getByRole('row', { name: /webhook\.test/ }).getByRole('cell').nth(1).textContent()
-    await until2(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), status()), (s) => s === 'succeeded')
-    await until(() => receiver.to('/console-hook').length === 1)
+    await until(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), status()), 'succeeded')
+    await until(() => receiver.to('/console-hook').length, 1)
     expect(JSON.parse(receiver.to('/console-hook')[0]!.body).type).toBe('webhook.test')
 
     // Subscribe it to one more event.
@@ -200,8 +150,8 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
 
     await page.getByRole('button', { name: /^Retry delivery of webhook\.test/ }).click()
     await page.getByRole('status').filter({ hasText: 'queued again' }).waitFor()
-    await until(() => receiver.to('/console-hook').length === 2)
-    await until2(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), status()), (s) => s === 'succeeded')
+    await until(() => receiver.to('/console-hook').length, 2)
+    await until(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), status()), 'succeeded')
     expect(await page.getByRole('row', { name: /webhook\.test/ }).count()).toBe(1)
     await page.screenshot({ path: join(SCREENSHOTS, 'console-webhook.png'), fullPage: true })
     expect(elsewhere).toEqual([])
@@ -211,8 +161,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
   test('community: a customer’s thread is locked and pinned in the console; the leaderboard is a table by period', async () => {
     const thread = await h.call('POST', '/community/threads', { token: ada.token, body: { title: 'Analytical engines', body: 'Can they weave algebra?' } })
     expect(thread.status).toBe(201)
-    const { page, elsewhere } = await openConsole()
-    await signIn(page)
+    const { page, elsewhere } = await openSignedIn()
     await tab(page, 'Community').click()
     await page.getByRole('row', { name: /Analytical engines/ }).getByRole('link', { name: 'Ada Lovelace' }).waitFor()
     await page.getByRole('button', { name: 'Lock Analytical engines' }).click()
@@ -243,8 +192,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
   test('notifications and messaging: send an announcement, set a preference, write and edit a template, see the send log', async () => {
     // Ada wants announcements by e-mail (they are in-app only by default).
     expect((await h.call('PUT', '/notifications/preferences/admin_announcement', { token: ada.token, body: { email: true, sms: false } })).status).toBe(200)
-    const { page, elsewhere } = await openConsole()
-    await signIn(page)
+    const { page, elsewhere } = await openSignedIn()
     await tab(page, 'Notifications').click()
     await page.getByLabel('Subject').fill('Maintenance tonight')
     await page.getByLabel('Message').fill('The engine rests from 22:00 to 23:00.')
@@ -282,7 +230,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
 
     // The announcement's e-mail to Ada is in the send log (the harness keeps it in the local outbox).
     const logRow = page.getByRole('row', { name: /ada@example\.test/ })
-    await until2(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), logRow.count()), (n) => n >= 1)
+    await until(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), logRow.count()), (n) => n >= 1)
     expect(await logRow.first().textContent()).toContain('Maintenance tonight')
     await page.screenshot({ path: join(SCREENSHOTS, 'console-messaging.png'), fullPage: true })
     expect(elsewhere).toEqual([])
@@ -290,8 +238,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
   }, 60_000)
 
   test('site services: save an SMTP setting (its values never shown), see it listed, delete it', async () => {
-    const { page, elsewhere } = await openConsole()
-    await signIn(page)
+    const { page, elsewhere } = await openSignedIn()
     await tab(page, 'Site services').click()
     await page.getByText(/No services/).waitFor()
     await page.getByLabel('Service name').fill('mail')
@@ -323,11 +270,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
   }, 60_000)
 
   test('at phone width the pages keep their actions and the chart', async () => {
-    const { page, elsewhere } = await openConsole({ width: 390, height: 844 })
-    await signIn(page)
+    const { page, elsewhere } = await openSignedIn(PHONE)
     await tab(page, 'Monitored sites').click()
     // The list keeps the state, uptime and p95 latency; the page does not scroll sideways.
-    await until2(() => page.getByRole('row', { name: /Flaky shop/ }).textContent(), (t) => /down0\.00\s%\d+\sms/.test(t ?? ''))
+    await until(() => page.getByRole('row', { name: /Flaky shop/ }).textContent(), (t) => /down0\.00\s%\d+\sms/.test(t ?? ''))
     expect(await page.getByRole('columnheader', { name: 'p95 latency' }).isVisible()).toBe(true)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await page.screenshot({ path: join(SCREENSHOTS, 'console-monitored-sites-phone.png'), fullPage: true })

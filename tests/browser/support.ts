@@ -1,6 +1,8 @@
+import { expect } from 'bun:test'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { createHarness, type Harness } from '../support/harness'
 
 /** Where browser tests write a screenshot of each page they visit (named in the README). */
 export const SCREENSHOTS = join(import.meta.dir, 'screenshots')
@@ -19,3 +21,105 @@ export async function launch(): Promise<Browser> {
   // --no-sandbox: CI runs as root, where Chromium's sandbox cannot start.
   return chromium.launch({ executablePath: chromiumPath!, args: ['--no-sandbox', '--disable-dev-shm-usage'] })
 }
+
+export const DESKTOP = { width: 1280, height: 800 }
+export const PHONE = { width: 390, height: 844 }
+
+/** The service on a real port with a browser to drive it (see startConsoleServer). */
+export interface ConsoleServer {
+  h: Harness
+  /** Where the service listens, e.g. http://127.0.0.1:41234 (also its PUBLIC_URL). */
+  origin: string
+  browser: Browser
+  /**
+   * A new page at `to` (a path of the service, or a whole URL; the console by default) in which
+   * every request that leaves the service is refused; `elsewhere` collects those requests.
+   */
+  open(to?: string, viewport?: { width: number; height: number }): Promise<{ page: Page; elsewhere: string[] }>
+  /** Stops the browser, the server and the harness. */
+  close(): Promise<void>
+}
+
+/**
+ * Starts the harness app on a real port (127.0.0.1, a free port) and launches the browser. `env`
+ * configures the harness, as createHarness takes it; PUBLIC_URL is the server's own address, since
+ * presigned upload URLs point at it and the browser must reach them.
+ */
+export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
+  let h: Harness | undefined
+  const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => h!.app.handle(request) })
+  const origin = `http://127.0.0.1:${server.port}`
+  h = await createHarness({ PUBLIC_URL: origin, ...env })
+  const browser = await launch()
+
+  const open = async (to = '/console', viewport = DESKTOP) => {
+    const url = to.startsWith('/') ? `${origin}${to}` : to
+    const page = await browser.newPage({ viewport })
+    const elsewhere: string[] = []
+    await page.route('**/*', (route) => {
+      if (route.request().url().startsWith(origin)) return route.continue()
+      elsewhere.push(route.request().url())
+      return route.abort()
+    })
+    if (new URL(url).pathname === '/console') await reloadConsole(page, () => page.goto(url))
+    else await page.goto(url)
+    return { page, elsewhere }
+  }
+
+  const close = async () => {
+    await browser.close()
+    await server.stop(true)
+    await h!.close()
+  }
+  return { h, origin, browser, open, close }
+}
+
+/**
+ * Loads the console (by `go`, a reload by default) until it renders. The console is rebuilt when
+ * its sources change, and a page that asked for the old build's script in between gets a 404: that
+ * is retried, as a reload would.
+ */
+export async function reloadConsole(page: Page, go: () => Promise<unknown> = () => page.reload()) {
+  for (let attempt = 1; ; attempt++) {
+    await go()
+    try {
+      await page.waitForFunction(() => (document.getElementById('app')?.childElementCount ?? 0) > 0, undefined, { timeout: 5_000 })
+      return
+    } catch (err) {
+      if (attempt >= 4) throw err
+      go = () => page.reload()
+    }
+  }
+}
+
+/**
+ * Polls `read` (what a person waits for on screen) until it gives `expected`, or a value `expected`
+ * accepts when it is a test; gives that value, else fails with the last one.
+ */
+export async function until<T>(read: () => Promise<T> | T, expected: T | ((value: T) => boolean), timeoutMs = 15_000): Promise<T> {
+  const ok = typeof expected === 'function' ? (expected as (value: T) => boolean) : (value: T) => value === expected
+  const deadline = Date.now() + timeoutMs
+  let last = await read()
+  while (!ok(last) && Date.now() < deadline) {
+    await Bun.sleep(100)
+    last = await read()
+  }
+  if (typeof expected !== 'function') expect(last as unknown).toBe(expected)
+  else if (!ok(last)) throw new Error(`still ${JSON.stringify(last)}`)
+  return last
+}
+
+/**
+ * Signs in on the console's sign-in form, then picks the ecosystem by its name; without one, waits
+ * until signed in (an account with no ecosystem to pick).
+ */
+export async function signIn(page: Page, email: string, password: string, ecosystemName?: string) {
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  if (ecosystemName !== undefined) await page.getByLabel('Ecosystem').selectOption({ label: ecosystemName })
+  else await page.getByRole('button', { name: 'Sign out' }).waitFor()
+}
+
+/** A link of the console's section navigation. */
+export const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true })

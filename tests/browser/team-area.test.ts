@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import type { Browser, Locator, Page } from 'playwright-core'
-import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import type { Locator, Page } from 'playwright-core'
+import type { Harness, RegisteredUser } from '../support/harness'
 import { provision, type Provisioned } from '../support/tenancy'
-import { browserMissing, launch, SCREENSHOTS } from './support'
+import { browserMissing, PHONE, SCREENSHOTS, signIn as signInWith, startConsoleServer, tab, until, type ConsoleServer } from './support'
 
 // The console's team area in a real Chromium against the service on a real port: team members and
 // roles, persona services and personas, persona memories, OAuth clients and sign-in settings, by
 // labels and visible text, with every request that leaves the service refused.
 
+let app: ConsoleServer
 let h: Harness
-let server: ReturnType<typeof Bun.serve>
-let browser: Browser
-let origin: string
 let owner: RegisteredUser // the first account: a platform admin (ADMIN_EMAILS unset)
 let grace: RegisteredUser // added to the team in the browser
 let lin: RegisteredUser // no team, no admin capability
@@ -21,52 +19,20 @@ const PASSWORD = 'team-area-password-1'
 
 beforeAll(async () => {
   if (browserMissing) return
-  server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => h.app.handle(request) })
-  origin = `http://127.0.0.1:${server.port}`
-  h = await createHarness({ PUBLIC_URL: origin })
+  app = await startConsoleServer()
+  h = app.h
   owner = await h.register({ password: PASSWORD, name: 'Olive Owner' })
   grace = await h.register({ password: PASSWORD, name: 'Grace Hopper' })
   lin = await h.register({ password: PASSWORD, name: 'Lin Reader' })
   org = await provision(h, owner)
-  browser = await launch()
 }, 60_000)
 afterAll(async () => {
   if (browserMissing) return
-  await browser.close()
-  await server.stop(true)
-  await h.close()
+  await app.close()
 })
 
-async function openConsole(viewport = { width: 1280, height: 800 }): Promise<{ page: Page; elsewhere: string[] }> {
-  const page = await browser.newPage({ viewport })
-  const elsewhere: string[] = []
-  await page.route('**/*', (route) => {
-    if (route.request().url().startsWith(origin)) return route.continue()
-    elsewhere.push(route.request().url())
-    return route.abort()
-  })
-  await page.goto(`${origin}/console`)
-  return { page, elsewhere }
-}
-
-/** Polls until `read` gives `expected` (what a person waits for on screen), else fails with the last value. */
-async function until<T>(read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  let last = await read()
-  while (last !== expected && Date.now() < deadline) {
-    await Bun.sleep(100)
-    last = await read()
-  }
-  expect(last as unknown).toBe(expected)
-}
-
-async function signIn(page: Page, who: RegisteredUser, pickEcosystem = true) {
-  await page.getByLabel('E-mail').fill(who.email)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  if (pickEcosystem) await page.getByLabel('Ecosystem').selectOption({ label: org.ecosystem.name })
-  else await page.getByRole('button', { name: 'Sign out' }).waitFor()
-}
+/** Signs `who` in and picks the ecosystem; `pickEcosystem` false: one with none to pick. */
+const signIn = (page: Page, who: RegisteredUser, pickEcosystem = true) => signInWith(page, who.email, PASSWORD, pickEcosystem ? org.ecosystem.name : undefined)
 
 /** Waits for the API's refusal with this code on screen. */
 const alert = (page: Page, code: string) => page.getByRole('alert').filter({ hasText: `(${code})` }).waitFor({ timeout: 10_000 })
@@ -74,15 +40,13 @@ const alert = (page: Page, code: string) => page.getByRole('alert').filter({ has
 /** Whether the element is on screen without scrolling sideways at phone width. */
 async function inView(locator: Locator): Promise<boolean> {
   const box = await locator.boundingBox()
-  return !!box && box.x >= 0 && box.x + box.width <= 390
+  return !!box && box.x >= 0 && box.x + box.width <= PHONE.width
 }
-
-const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true })
 
 describe.skipIf(!!browserMissing)('the console team area in a browser', () => {
   test('team, personas, memories, OAuth clients and sign-in settings: each main action shows its result', async () => {
     expect(owner.user.capabilities).toContain('admin')
-    const { page, elsewhere } = await openConsole()
+    const { page, elsewhere } = await app.open()
     await signIn(page, owner)
 
     // Team: the owner is listed; add Grace as admin; change her role; the last owner cannot step down.
@@ -238,7 +202,7 @@ describe.skipIf(!!browserMissing)('the console team area in a browser', () => {
   }, 180_000)
 
   test('at phone width: the team page keeps its actions (remove a member), and a non-admin sees the refusal of sign-in settings', async () => {
-    const { page, elsewhere } = await openConsole({ width: 390, height: 844 })
+    const { page, elsewhere } = await app.open('/console', PHONE)
     await signIn(page, owner)
     await tab(page, 'Team').click()
     const remove = page.getByRole('button', { name: `Remove ${grace.email}` })
