@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { createClient, type ChatConversationDetail, type Customer } from '../../client/index'
-import { client, data, message } from '../api'
-import { ErrorNote, Pager, Section, useLoad } from '../ui'
+import { bytes, client, data, message } from '../api'
+import { ErrorNote, Pager, Section, UsageBar, useLoad } from '../ui'
 
 const PAGE_SIZE = 20
 
@@ -63,6 +63,7 @@ export function Customers() {
 /** One customer, their conversations (read through a short customer session, for support) and delete. */
 export function CustomerDetail({ id, go }: { id: string; go: (path: string) => void }) {
   const customer = useLoad(() => data(client.api.customer.customers({ id }).get()), [id])
+  const usage = useLoad(() => data(client.api.usage.storage.customers({ userId: id }).get()), [id])
   const [support, setSupport] = useState<ReturnType<typeof createClient> | null>(null)
   const [open, setOpen] = useState<ChatConversationDetail | null>(null)
   const [error, setError] = useState<string | null>(null)
@@ -103,6 +104,12 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
             <dt>External id</dt><dd>{c.externalId ?? '—'}</dd>
             <dt>Created</dt><dd>{new Date(c.createdAt).toLocaleString()}</dd>
           </dl>
+          {usage.data && (
+            <>
+              <UsageBar used={usage.data.usageBytes} total={usage.data.quotaBytes} label="Storage used by this customer" />
+              <p data-testid="customer-usage">{bytes(usage.data.usageBytes)} of {bytes(usage.data.quotaBytes)} used</p>
+            </>
+          )}
           <button type="button" class="danger" onClick={remove}>Delete customer</button>
         </Section>
       )}

@@ -109,7 +109,11 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
     await page.reload()
     await page.getByRole('cell', { name: 'Ada Lovelace' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-phone.png') })
+    // Her storage against her quota, as the API has it (an admin set 1 KB).
+    await h.call('PUT', `/usage/storage/quotas/${ada.customerId}`, { ...org.as(owner), body: { quotaBytes: 1024 } })
     await page.getByRole('link', { name: 'Ada Lovelace' }).click()
+    expect(await page.getByTestId('customer-usage').textContent()).toBe('0 B of 1.0 KB used')
+    expect(await page.getByRole('meter', { name: 'Storage used by this customer' }).getAttribute('aria-valuemax')).toBe('1024')
     page.once('dialog', (dialog) => void dialog.accept())
     await page.getByRole('button', { name: 'Delete customer' }).click()
     await page.getByRole('button', { name: 'Create customer' }).waitFor()
