@@ -12,9 +12,11 @@ import { searchSettings } from './schema'
 
 /**
  * At most this many matches, the newest, are ranked and counted (`total` is then this number): past
- * it, add words to narrow the search. Ranking reads every candidate row.
+ * it, add words to narrow the search (25 pages of 20). Finding them costs in proportion: a query the
+ * index cannot answer alone (a phrase, an exclusion, a short prefix) checks rows newest first until
+ * it has this many; 500 keeps those within 20 ms p95 at 1M rows (bench/README.md, P6b).
  */
-export const SEARCH_BOX_CANDIDATES = 1000
+export const SEARCH_BOX_CANDIDATES = 500
 
 /** A plain-text excerpt around the matches: no markup (tags in the text become spaces), about 30 words. */
 const excerpt = (text: SQL, query: SQL) =>
