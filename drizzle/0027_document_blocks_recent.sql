@@ -1,0 +1,1 @@
+CREATE INDEX "document_blocks_recent_idx" ON "data"."document_blocks" USING btree ("owner_id","created_at");
