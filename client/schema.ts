@@ -2119,7 +2119,7 @@ export interface MonitoredSiteDetail {
   }
 }
 
-/** A new `url` starts the site afresh (`state: "unknown"`) */
+/** A different `url` starts the site afresh (`state: "unknown"`); the same one sent again changes nothing */
 export interface MonitoredSitePatch {
   name?: string
   /** http or https; checked through the outbound address guard (no private addresses unless MONITORED_SITES_PRIVATE_ADDRESSES=allow); redirects are answers, not followed */

@@ -140,7 +140,11 @@ describe('monitored sites', () => {
     const s = await site({}, ['down', 'down'])
     await checkNow(s.id)
     await checkNow(s.id)
-    expect((await detail(s.id)).state).toBe('down')
+    const down = await detail(s.id)
+    expect(down.state).toBe('down')
+    // The same url sent again (as an edit form does) changes nothing.
+    const same = await h.call('PATCH', `/monitored_sites/sites/${s.id}`, { ...org.as(owner), body: { url: down.url, name: 'renamed' } })
+    expect(same.body).toMatchObject({ name: 'renamed', state: 'down', stateChangedAt: down.stateChangedAt })
     const moved = await h.call('PATCH', `/monitored_sites/sites/${s.id}`, { ...org.as(owner), body: { url: `${receiver.url}${s.path}-moved` } })
     expect(moved.body).toMatchObject({ state: 'unknown', stateChangedAt: null })
     await h.db.execute(sql`update monitored_sites.checks set checked_at = now() - interval '32 days' where site_id = ${s.id} and ok = false`)

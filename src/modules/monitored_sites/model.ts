@@ -15,7 +15,7 @@ const siteFields = {
   enabled: t.Optional(t.Boolean({ default: true, description: 'false pauses the checks' })),
 }
 export const SiteCreate = t.Object(siteFields, { title: 'MonitoredSiteCreate' })
-export const SitePatch = t.Partial(t.Object(siteFields), { title: 'MonitoredSitePatch', description: 'A new `url` starts the site afresh (`state: "unknown"`)' })
+export const SitePatch = t.Partial(t.Object(siteFields), { title: 'MonitoredSitePatch', description: 'A different `url` starts the site afresh (`state: "unknown"`); the same one sent again changes nothing' })
 
 const siteProperties = {
   id: t.String(),

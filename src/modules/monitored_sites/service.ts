@@ -110,14 +110,23 @@ export class MonitoredSites {
   async update(tenant: Tenant, id: string, patch: Partial<SiteInput>) {
     if (patch.url !== undefined) tenantUrl(patch.url)
     const now = this.deps.now()
+    const at = sql`${now.toISOString()}::timestamptz`
+    // A different address (the same one sent again is no change) starts the site afresh, and a new
+    // address or interval is checked at the next scheduler run; both decided against the stored row.
+    const moved = patch.url !== undefined ? sql`${sites.url} is distinct from ${patch.url}` : null
     const [row] = await this.deps.db
       .update(sites)
       .set({
         ...patch,
         ...(patch.keyword !== undefined ? { keyword: patch.keyword || null } : {}),
-        // A new address or rule starts afresh, checked at the next scheduler run.
-        ...(patch.url !== undefined || patch.intervalMinutes !== undefined ? { nextCheckAt: now } : {}),
-        ...(patch.url !== undefined ? { state: 'unknown' as SiteState, failures: 0, stateChangedAt: null } : {}),
+        ...(patch.intervalMinutes !== undefined ? { nextCheckAt: now } : moved ? { nextCheckAt: sql`case when ${moved} then ${at} else ${sites.nextCheckAt} end` } : {}),
+        ...(moved
+          ? {
+              state: sql<SiteState>`case when ${moved} then 'unknown' else ${sites.state} end`,
+              failures: sql<number>`case when ${moved} then 0 else ${sites.failures} end`,
+              stateChangedAt: sql<Date | null>`case when ${moved} then null else ${sites.stateChangedAt} end`,
+            }
+          : {}),
         updatedAt: now,
       })
       .where(and(eq(sites.ecosystemId, tenant.ecosystemId), eq(sites.id, id)))
