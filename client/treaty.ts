@@ -1,6 +1,6 @@
 /**
  * The shapes of a call through `client.api`, the way Eden treaty answers at run time; the route
- * tree itself (`Api` in schema.ts) is generated from the OpenAPI document.
+ * tree itself (`Api` in schema/index.ts) is generated from the OpenAPI document.
  */
 
 type SuccessStatus = 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 226

@@ -1,5 +1,5 @@
 // Rewrites openapi.json from the app's own document, and the client's types from it (`npm run openapi`); tests fail on drift.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../src/app'
@@ -7,7 +7,7 @@ import { buildDeps } from '../src/boot'
 import { loadConfig } from '../src/config'
 import { openPglite } from '../src/platform/db'
 import { renderOpenApi } from '../src/platform/openapi'
-import { schemaTypes } from '../client/scripts/schema-types'
+import { schemaFiles } from '../client/scripts/schema-types'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-openapi-'))
 const database = await openPglite()
@@ -15,8 +15,10 @@ const deps = buildDeps(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }), d
 const target = join(import.meta.dir, '..', 'openapi.json')
 const document = await renderOpenApi(createApp(deps))
 writeFileSync(target, document)
-const types = join(import.meta.dir, '..', 'client', 'schema.ts')
-writeFileSync(types, schemaTypes(JSON.parse(document)))
+const types = join(import.meta.dir, '..', 'client', 'schema')
+rmSync(types, { recursive: true, force: true })
+mkdirSync(types)
+for (const [file, text] of Object.entries(schemaFiles(JSON.parse(document)))) writeFileSync(join(types, file), text)
 await database.close()
 rmSync(dataDir, { recursive: true, force: true })
 console.log(`wrote ${target} and ${types}`)

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { renderOpenApi } from '../src/platform/openapi'
 import { AppError, PLATFORM_ERRORS } from '../src/platform/errors'
 import { CHAT_ERRORS, chatError, errors as chatErrors } from '../src/modules/chat/errors'
 import { storageError } from '../src/modules/storage/errors'
 import { ERROR_CATALOGUES, ERROR_CODES } from '../src/modules/error-codes'
-import { schemaTypes } from '../client/scripts/schema-types'
+import { schemaFiles } from '../client/scripts/schema-types'
 import { createHarness, type Harness } from './support/harness'
 
 let h: Harness
@@ -34,9 +34,12 @@ describe('OpenAPI document', () => {
     expect(await renderOpenApi(h.app)).toBe(committed)
   })
 
-  test('the client\'s types (client/schema.ts) are generated from the committed document (run `npm run openapi`)', () => {
+  test('the client\'s types (client/schema/) are generated from the committed document (run `npm run openapi`)', () => {
     const committed = readFileSync(join(import.meta.dir, '..', 'openapi.json'), 'utf8')
-    expect(readFileSync(join(import.meta.dir, '..', 'client', 'schema.ts'), 'utf8')).toBe(schemaTypes(JSON.parse(committed)))
+    const expected = schemaFiles(JSON.parse(committed))
+    const dir = join(import.meta.dir, '..', 'client', 'schema')
+    expect(readdirSync(dir).sort()).toEqual(Object.keys(expected).sort())
+    for (const [file, text] of Object.entries(expected)) expect(readFileSync(join(dir, file), 'utf8'), file).toBe(text)
   })
 
   test('is OpenAPI 3.1 with version 0.0.0 and a human UI', async () => {

@@ -1,8 +1,8 @@
 /**
- * Turns the OpenAPI document into the client's types (client/schema.ts): one type per component
- * schema, and `Api`, the route tree the way Eden treaty calls it at run time
+ * Turns the OpenAPI document into the client's types (client/schema/, a file per area): one type
+ * per component schema, and `Api`, the route tree the way Eden treaty calls it at run time
  * (`api.chat.conversations({ id }).messages.post(body, options)`). The client then needs no
- * server code: the document is the contract, and `npm run openapi` writes both files.
+ * server code: the document is the contract, and `npm run openapi` writes both.
  */
 
 type Schema = {
@@ -37,20 +37,106 @@ export interface Document {
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options']
 
-export function schemaTypes(doc: Document): string {
-  const out: string[] = [
-    '// Generated from openapi.json by `npm run openapi` (client/scripts/schema-types.ts). Do not edit.',
-    "import type { RequestOptions, Result } from './treaty'",
-    '',
-  ]
+const HEADER = '// Generated from openapi.json by `npm run openapi` (client/scripts/schema-types.ts). Do not edit.'
+
+/**
+ * The files of client/schema/, by name: one per area (the OpenAPI tag), holding the types of the
+ * components only that area uses and the routes under the top-level path segments it owns, plus
+ * `shared.ts` for components several areas use, and `index.ts` with `Api`, the whole route tree.
+ */
+export function schemaFiles(doc: Document): Record<string, string> {
+  const componentArea = componentAreas(doc)
+  const chunks = new Map<string, string[]>()
+  const add = (area: string, chunk: string) => chunks.set(area, [...(chunks.get(area) ?? []), chunk])
   for (const [component, schema] of Object.entries(doc.components.schemas)) {
     const body = type(schema, '')
     const name = typeName(component)
-    out.push(doc_(schema.description, '') + (isPlainObject(schema) && body.startsWith('{') ? `export interface ${name} ${body}` : `export type ${name} = ${body}`), '')
+    add(componentArea.get(component)!, doc_(schema.description, '') + (isPlainObject(schema) && body.startsWith('{') ? `export interface ${name} ${body}` : `export type ${name} = ${body}`))
   }
-  out.push('/** Every route of the API as Eden treaty calls it: path segments are properties, `{param}` segments are calls. */')
-  out.push(`export interface Api ${node(tree(doc), doc, '')}`)
-  return out.join('\n') + '\n'
+  const segments: [segment: string, routes: string][] = []
+  const segmentArea = segmentAreas(doc)
+  for (const [segment, child] of tree(doc).children) {
+    const routes = `${pascal(segment)}Routes`
+    segments.push([segment, routes])
+    add(segmentArea.get(segment)!, `/** The routes under /${segment}. */\nexport interface ${routes} ${node(child, doc, '')}`)
+  }
+
+  // Each file imports what it names of the others (type-only, so cycles are harmless).
+  const declaredIn = new Map<string, string>()
+  for (const [area, list] of chunks) for (const chunk of list) for (const m of chunk.matchAll(/^export (?:interface|type) (\w+)/gm)) declaredIn.set(m[1]!, area)
+  const files: Record<string, string> = {}
+  for (const [area, list] of [...chunks].sort(([a], [b]) => a.localeCompare(b))) {
+    const body = list.join('\n\n')
+    const used = new Set(bare(body).match(/\b[A-Z]\w*\b/g) ?? [])
+    const imports = new Map<string, string[]>()
+    for (const name of [...used].sort()) {
+      const from = declaredIn.get(name)
+      if (from && from !== area) imports.set(from, [...(imports.get(from) ?? []), name])
+    }
+    const lines = [HEADER]
+    const treaty = ['RequestOptions', 'Result'].filter((n) => used.has(n))
+    if (treaty.length) lines.push(`import type { ${treaty.join(', ')} } from '../treaty'`)
+    for (const [from, names] of [...imports].sort(([a], [b]) => a.localeCompare(b))) lines.push(`import type { ${names.join(', ')} } from './${from}'`)
+    files[`${area}.ts`] = `${lines.join('\n')}\n\n${body}\n`
+  }
+  const areas = Object.keys(files).map((f) => f.slice(0, -3))
+  files['index.ts'] = [
+    HEADER,
+    ...areas.map((area) => `export type * from './${area}'`),
+    ...areas.map((area) => [area, segments.filter(([s]) => segmentArea.get(s) === area).map(([, r]) => r)] as const).filter(([, r]) => r.length).map(([area, r]) => `import type { ${r.join(', ')} } from './${area}'`),
+    '',
+    '/** Every route of the API as Eden treaty calls it: path segments are properties, `{param}` segments are calls. */',
+    `export interface Api {\n${segments.map(([segment, routes]) => `  ${key(segment)}: ${routes}`).join('\n')}\n}`,
+  ].join('\n') + '\n'
+  return files
+}
+
+/** A component's area: the tag of the operations that use it (directly or through other components), or `shared` when several do. */
+function componentAreas(doc: Document & { webhooks?: Record<string, Record<string, Operation & { tags?: string[] }>> }): Map<string, string> {
+  const refs = (node: unknown, found = new Set<string>()): Set<string> => {
+    if (Array.isArray(node)) node.forEach((n) => refs(n, found))
+    else if (node && typeof node === 'object') {
+      const ref = (node as Schema).$ref
+      if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) found.add(ref.split('/').pop()!)
+      Object.values(node).forEach((n) => refs(n, found))
+    }
+    return found
+  }
+  const users = new Map<string, Set<string>>(Object.keys(doc.components.schemas).map((c) => [c, new Set<string>()]))
+  for (const section of [doc.paths, doc.webhooks ?? {}]) {
+    for (const ops of Object.values(section)) for (const op of Object.values(ops) as (Operation & { tags?: string[] })[]) for (const c of refs(op)) users.get(c)!.add(op.tags?.[0] ?? 'shared')
+  }
+  for (let changed = true; changed; ) {
+    changed = false
+    for (const [component, schema] of Object.entries(doc.components.schemas)) {
+      for (const inner of refs(schema)) {
+        const before = users.get(inner)!.size
+        for (const tag of users.get(component)!) users.get(inner)!.add(tag)
+        changed ||= users.get(inner)!.size !== before
+      }
+    }
+  }
+  return new Map([...users].map(([c, tags]) => [c, tags.size === 1 ? [...tags][0]! : 'shared']))
+}
+
+/** A top-level path segment's area: the tag of its first operation. */
+function segmentAreas(doc: Document): Map<string, string> {
+  const areas = new Map<string, string>()
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    const segment = path.split('/').filter(Boolean)[0]!
+    const tag = (Object.values(ops)[0] as { tags?: string[] } | undefined)?.tags?.[0] ?? 'shared'
+    if (!areas.has(segment)) areas.set(segment, tag)
+  }
+  return areas
+}
+
+/** Type text without its comments and string literals, for finding the type names it uses. */
+function bare(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/"(?:[^"\\]|\\.)*"/g, '""')
+}
+
+function pascal(segment: string): string {
+  return segment.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')
 }
 
 interface Node {

@@ -1,0 +1,211 @@
+// Generated from openapi.json by `npm run openapi` (client/scripts/schema-types.ts). Do not edit.
+import type { RequestOptions, Result } from '../treaty'
+import type { ErrorBody } from './shared'
+
+export interface AuthRegister {
+  /** E-mail address; unique regardless of case */
+  email: string
+  /** At least 8 characters */
+  password: string
+  name: string
+}
+
+export interface User {
+  id: string
+  email: string
+  name: string
+  avatarUrl: string
+  slug: string | null
+  /** `admin` for platform administrators */
+  capabilities: string[]
+}
+
+export interface AuthResult {
+  /** JWT access token (bearer credential) */
+  token: string
+  /** Opaque refresh token, single use, rotated on refresh */
+  refreshToken: string
+  user: User
+}
+
+export interface AuthLogin {
+  email: string
+  password: string
+}
+
+export interface AuthRefresh {
+  /** The refresh token; browsers may omit it and send the ecobase_refresh cookie */
+  refreshToken?: string
+}
+
+export interface RefreshResult {
+  token: string
+  refreshToken: string
+}
+
+export interface UserSelf {
+  id: string
+  email: string
+  name: string
+  avatarUrl: string
+  slug: string | null
+  /** `admin` for platform administrators */
+  capabilities: string[]
+  /** The owner of the address proved it (verification or password reset) */
+  emailVerified: boolean
+}
+
+export interface AuthProfilePatch {
+  name?: string
+  /** Public login slug */
+  slug?: string
+}
+
+export interface AuthSlugAvailability {
+  available: boolean
+  reason?: "format" | "taken"
+}
+
+export interface AuthChangePassword {
+  currentPassword: string
+  /** At least 8 characters */
+  newPassword: string
+}
+
+export interface ApiToken {
+  id: string
+  name: string
+  /** Non-secret leading characters of the token, for display */
+  prefix: string
+  createdAt: string
+  expiresAt: string | null
+  lastUsedAt: string | null
+}
+
+export interface ApiTokenPage {
+  items: ApiToken[]
+  total: number
+  page: number
+  pageSize: number
+}
+
+export interface AuthCreateApiToken {
+  name: string
+  /** ISO 8601; must be in the future */
+  expiresAt?: string
+}
+
+export interface ApiTokenCreated {
+  id: string
+  name: string
+  /** Non-secret leading characters of the token, for display */
+  prefix: string
+  createdAt: string
+  expiresAt: string | null
+  lastUsedAt: string | null
+  /** The raw token; returned exactly once */
+  token: string
+}
+
+export interface AuthUserMethod {
+  id: string
+  userId: string
+  provider: string
+  providerId: string | null
+  hasCredential: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+export interface AuthPasswordResetRequest {
+  /** E-mail address; unique regardless of case */
+  email: string
+}
+
+/** Accepted; an e-mail follows if there is someone to send it to */
+export type AuthAccepted = Record<string, never>
+
+export interface AuthPasswordResetConfirm {
+  token: string
+  /** At least 8 characters */
+  newPassword: string
+}
+
+export interface AuthVerifyEmailConfirm {
+  token: string
+}
+
+export interface AuthEmailVerified {
+  emailVerified: true
+}
+
+/** The routes under /auth. */
+export interface AuthRoutes {
+  register: {
+    /** Create an account and sign in */
+    post(body: AuthRegister, options?: RequestOptions<never>): Promise<Result<{ 201: AuthResult; 400: ErrorBody; 403: ErrorBody; 409: ErrorBody; 413: ErrorBody }>>
+  }
+  login: {
+    /** Sign in with e-mail and password */
+    post(body: AuthLogin, options?: RequestOptions<never>): Promise<Result<{ 200: AuthResult; 400: ErrorBody; 401: ErrorBody; 429: ErrorBody }>>
+  }
+  refresh: {
+    /** Rotate the refresh token */
+    post(body?: AuthRefresh, options?: RequestOptions<never>): Promise<Result<{ 200: RefreshResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+  }
+  revoke: {
+    /** Sign out (revoke the session of a refresh token) */
+    post(body?: AuthRefresh, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 403: ErrorBody }>>
+  }
+  me: {
+    /** The signed-in user */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: UserSelf; 400: ErrorBody; 401: ErrorBody }>>
+    /** Update name and/or slug */
+    patch(body?: AuthProfilePatch, options?: RequestOptions<never>): Promise<Result<{ 200: User; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+  }
+  "slug-available": ((params: { slug: string | number }) => {
+    /** Whether a slug is free and well-formed */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthSlugAvailability; 400: ErrorBody; 401: ErrorBody }>>
+  })
+  "revoke-all": {
+    /** Sign out everywhere (revoke every session) */
+    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody }>>
+  }
+  "change-password": {
+    /** Change the password */
+    post(body: AuthChangePassword, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody }>>
+  }
+  tokens: ((params: { id: string | number }) => {
+    /** Delete an API token */
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody }>>
+  }) & {
+    /** List API tokens (newest first; never the secret) */
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ApiTokenPage; 400: ErrorBody; 401: ErrorBody }>>
+    /** Create an API token */
+    post(body: AuthCreateApiToken, options?: RequestOptions<never>): Promise<Result<{ 201: ApiTokenCreated; 400: ErrorBody; 401: ErrorBody }>>
+  }
+  methods: {
+    /** The caller's sign-in methods */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthUserMethod[]; 400: ErrorBody; 401: ErrorBody }>>
+  }
+  "password-reset": {
+    request: {
+      /** E-mail a password-reset token */
+      post(body: AuthPasswordResetRequest, options?: RequestOptions<never>): Promise<Result<{ 202: AuthAccepted; 400: ErrorBody; 429: ErrorBody }>>
+    }
+    confirm: {
+      /** Set a new password with a reset token */
+      post(body: AuthPasswordResetConfirm, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody }>>
+    }
+  }
+  "verify-email": {
+    request: {
+      /** E-mail a verification token to the signed-in account */
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 202: AuthAccepted; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
+    }
+    confirm: {
+      /** Confirm the address with a verification token */
+      post(body: AuthVerifyEmailConfirm, options?: RequestOptions<never>): Promise<Result<{ 200: AuthEmailVerified; 400: ErrorBody }>>
+    }
+  }
+}

@@ -1,0 +1,160 @@
+// Generated from openapi.json by `npm run openapi` (client/scripts/schema-types.ts). Do not edit.
+import type { RequestOptions, Result } from '../treaty'
+import type { ErrorBody } from './shared'
+
+export interface MonitoredSite {
+  id: string
+  name: string
+  url: string
+  intervalMinutes: number
+  expectedStatus: number
+  keyword: string | null
+  timeoutMs: number
+  enabled: boolean
+  state: "unknown" | "up" | "down"
+  stateChangedAt: string | null
+  lastCheckedAt: string | null
+  lastStatusCode: number | null
+  lastLatencyMs: number | null
+  lastError: string | null
+  /** https: days until the server’s certificate expires (read even when it is not trusted) */
+  tlsDaysLeft: number | null
+  /** ISO 8601, UTC */
+  nextCheckAt: string
+  /** ISO 8601, UTC */
+  createdAt: string
+  /** ISO 8601, UTC */
+  updatedAt: string
+}
+
+export interface MonitoredSitePage {
+  items: MonitoredSite[]
+  total: number
+  page: number
+  pageSize: number
+}
+
+export interface MonitoredSiteCreate {
+  name: string
+  /** http or https; checked through the outbound address guard (no private addresses unless MONITORED_SITES_PRIVATE_ADDRESSES=allow); redirects are answers, not followed */
+  url: string
+  /** How often it is checked */
+  intervalMinutes: number
+  /** The status a healthy answer has */
+  expectedStatus?: number
+  /** Text that must appear in the first 1 MiB of the body */
+  keyword?: string | null
+  /** No answer within this is a failed check */
+  timeoutMs?: number
+  /** false pauses the checks */
+  enabled?: boolean
+}
+
+export interface MonitoredSiteDetail {
+  id: string
+  name: string
+  url: string
+  intervalMinutes: number
+  expectedStatus: number
+  keyword: string | null
+  timeoutMs: number
+  enabled: boolean
+  state: "unknown" | "up" | "down"
+  stateChangedAt: string | null
+  lastCheckedAt: string | null
+  lastStatusCode: number | null
+  lastLatencyMs: number | null
+  lastError: string | null
+  /** https: days until the server’s certificate expires (read even when it is not trusted) */
+  tlsDaysLeft: number | null
+  /** ISO 8601, UTC */
+  nextCheckAt: string
+  /** ISO 8601, UTC */
+  createdAt: string
+  /** ISO 8601, UTC */
+  updatedAt: string
+  stats: {
+    "24h": {
+      checks: number
+      /** Share of checks that passed, to 0.01 %; null without checks */
+      uptimePercent: number | null
+      /** 95th percentile of the answer time of checks that got an answer */
+      p95LatencyMs: number | null
+    }
+    "7d": {
+      checks: number
+      /** Share of checks that passed, to 0.01 %; null without checks */
+      uptimePercent: number | null
+      /** 95th percentile of the answer time of checks that got an answer */
+      p95LatencyMs: number | null
+    }
+    "30d": {
+      checks: number
+      /** Share of checks that passed, to 0.01 %; null without checks */
+      uptimePercent: number | null
+      /** 95th percentile of the answer time of checks that got an answer */
+      p95LatencyMs: number | null
+    }
+  }
+}
+
+/** A different `url` starts the site afresh (`state: "unknown"`); the same one sent again changes nothing */
+export interface MonitoredSitePatch {
+  name?: string
+  /** http or https; checked through the outbound address guard (no private addresses unless MONITORED_SITES_PRIVATE_ADDRESSES=allow); redirects are answers, not followed */
+  url?: string
+  /** How often it is checked */
+  intervalMinutes?: number
+  /** The status a healthy answer has */
+  expectedStatus?: number
+  /** Text that must appear in the first 1 MiB of the body */
+  keyword?: string | null
+  /** No answer within this is a failed check */
+  timeoutMs?: number
+  /** false pauses the checks */
+  enabled?: boolean
+}
+
+export interface MonitoredSiteCheck {
+  id: string
+  siteId: string
+  /** ISO 8601, UTC */
+  checkedAt: string
+  ok: boolean
+  statusCode: number | null
+  latencyMs: number | null
+  error: string | null
+  tlsDaysLeft: number | null
+}
+
+export interface MonitoredSiteCheckPage {
+  items: MonitoredSiteCheck[]
+  total: number
+  page: number
+  pageSize: number
+}
+
+/** The routes under /monitored_sites. */
+export interface MonitoredSitesRoutes {
+  sites: ((params: { id: string | number }) => {
+    /** One site, with uptime % and p95 latency over 24 h, 7 and 30 days */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: MonitoredSiteDetail; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    /** Change a site */
+    patch(body?: MonitoredSitePatch, options?: RequestOptions<never>): Promise<Result<{ 200: MonitoredSite; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    /** Stop watching a site */
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    checks: {
+      /** Checks of a site, newest first (kept 31 days) */
+      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MonitoredSiteCheckPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    }
+    check: {
+      /** Check a site now */
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: MonitoredSiteCheck; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    }
+  }) & {
+    /** The ecosystem’s monitored sites, oldest first */
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MonitoredSitePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    /** Watch a URL */
+    post(body: MonitoredSiteCreate, options?: RequestOptions<never>): Promise<Result<{ 201: MonitoredSite; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+  }
+}

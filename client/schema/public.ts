@@ -1,0 +1,81 @@
+// Generated from openapi.json by `npm run openapi` (client/scripts/schema-types.ts). Do not edit.
+import type { RequestOptions, Result } from '../treaty'
+import type { ErrorBody } from './shared'
+
+export interface SystemHealth {
+  status: "ok" | "degraded"
+  database: "ok" | "down"
+}
+
+/** The account that created the persona; null when it has no public profile (no slug) */
+export interface PublicOwner {
+  slug: string
+  displayName: string | null
+  avatarUrl: string | null
+}
+
+export interface PublicPersonaSummary {
+  slug: string
+  name: string
+  description: string | null
+  visibility: "public"
+  /** ISO 8601 UTC */
+  createdAt: string
+  owner: PublicOwner | null
+  /** The ecosystem the persona belongs to (pass it as ?ecosystem= when a slug is ambiguous) */
+  ecosystemId: string
+}
+
+export interface PublicPersonaPage {
+  items: PublicPersonaSummary[]
+  total: number
+  page: number
+  pageSize: number
+}
+
+export interface PublicPersona {
+  slug: string
+  name: string
+  description: string | null
+  modelPrompt: string
+  voice: string | null
+  character: string | null
+  examples: string | null
+  visibility: "public" | "unlisted"
+  /** ISO 8601 UTC */
+  createdAt: string
+  owner: PublicOwner | null
+  /** The ecosystem the persona belongs to (pass it as ?ecosystem= when a slug is ambiguous) */
+  ecosystemId: string
+}
+
+export interface PublicUserProfile {
+  slug: string
+  displayName: string | null
+  avatarUrl: string | null
+  /** ISO 8601 UTC */
+  createdAt: string
+  /** Public personas the user created, newest first (at most 100) */
+  personas: PublicPersonaSummary[]
+}
+
+/** The routes under /health. */
+export interface HealthRoutes {
+  /** Liveness probe with a database check (503 when the database is down) */
+  get(options?: RequestOptions<never>): Promise<Result<{ 200: SystemHealth; 400: ErrorBody; 503: SystemHealth }>>
+}
+
+/** The routes under /public. */
+export interface PublicRoutes {
+  personas: ((params: { slug: string | number }) => {
+    /** A public or unlisted persona by slug */
+    get(options?: RequestOptions<{ ecosystem?: string }>): Promise<Result<{ 200: PublicPersona; 400: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+  }) & {
+    /** Public personas, newest first */
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; ecosystem?: string }>): Promise<Result<{ 200: PublicPersonaPage; 400: ErrorBody; 404: ErrorBody }>>
+  }
+  users: ((params: { slug: string | number }) => {
+    /** The public profile of a user, by login slug */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: PublicUserProfile; 400: ErrorBody; 404: ErrorBody }>>
+  })
+}
