@@ -57,8 +57,13 @@ export async function responseError(res: Response, fallback: ErrorCode, message:
 /** The `error.code` of an error response, read from a copy so the caller still gets the body. */
 export async function errorCode(res: Response): Promise<ErrorCode | undefined> {
   if (!res.headers.get('content-type')?.includes('json')) return undefined
+  return codeIn(await res.clone().text())
+}
+
+/** The `error.code` in a JSON error body's text, if it is one. */
+export function codeIn(text: string): ErrorCode | undefined {
   try {
-    const body = (await res.clone().json()) as { error?: { code?: unknown } } | null
+    const body = JSON.parse(text) as { error?: { code?: unknown } } | null
     return typeof body?.error?.code === 'string' ? (body.error.code as ErrorCode) : undefined
   } catch {
     return undefined

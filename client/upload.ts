@@ -1,4 +1,4 @@
-import { apiError, EcobaseError, responseError, thrown } from './errors'
+import { apiError, codeIn, EcobaseError, responseError, thrown } from './errors'
 import type { FetchLike } from './fetcher'
 import type { Api, StorageAttachment } from './schema'
 import { Sha256 } from './sha256'
@@ -120,13 +120,7 @@ function sendWithXhr(req: StoreRequest, file: Blob, signal: AbortSignal | undefi
     xhr.upload.onprogress = (e) => onProgress?.({ phase: 'upload', loaded: e.loaded, total: file.size })
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) return resolve(null)
-      let code: string | undefined
-      try {
-        code = (JSON.parse(xhr.responseText) as { error?: { code?: string } }).error?.code
-      } catch {
-        code = undefined
-      }
-      resolve(new EcobaseError(xhr.status, (code ?? 'upload_failed') as EcobaseError['code'], `The store refused the upload (HTTP ${xhr.status})`))
+      resolve(new EcobaseError(xhr.status, codeIn(xhr.responseText) ?? 'upload_failed', `The store refused the upload (HTTP ${xhr.status})`))
     }
     xhr.onerror = () => reject(new TypeError('The upload could not reach the store'))
     xhr.onabort = () => reject(new DOMException('The upload was aborted', 'AbortError'))

@@ -93,16 +93,6 @@ function errorResponses(meanings: ErrorCatalogue, args: readonly (number | CodeM
 }
 
 /**
- * Response entries for the error statuses a route can answer; spread into `response`. A status
- * given as a number gets the generic description; one in a map lists its codes and their
- * meanings: `errors(400, 401, { 404: ['not_found'] })`. Only platform codes: a module's routes
- * use its catalogue's `errors`.
- */
-export function errors<const A extends readonly (number | CodeMap<PlatformErrorCode>)[]>(...args: A): ErrorResponses<A> {
-  return errorResponses(PLATFORM_ERRORS, args) as ErrorResponses<A>
-}
-
-/**
  * A module's error codes: `catalogue` (its own codes and meanings), `error(status, code, message)`
  * making an AppError whose code must be a platform code or one of the catalogue's (a typo or
  * another area's code does not compile), and `errors(...)` for its routes' responses, listing
@@ -138,3 +128,11 @@ export function describeError(error: unknown): { error: string; message: string;
     at: (e.stack ?? '').split('\n').filter((line) => line.startsWith('    at ')).slice(0, 6).map((line) => line.trim()),
   }
 }
+
+/**
+ * Response entries for the error statuses a route can answer; spread into `response`. A status
+ * given as a number gets the generic description; one in a map lists its codes and their
+ * meanings: `errors(400, 401, { 404: ['not_found'] })`. Only platform codes: a module's routes
+ * use its catalogue's `errors`.
+ */
+export const { errors } = errorCatalogue({})
