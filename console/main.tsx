@@ -8,7 +8,7 @@ import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
 import { Storage } from './pages/storage'
 import { TEAM_AREA_PAGES } from './pages/team-area'
 import { Tokens } from './pages/tokens'
-import { ErrorNote } from './ui'
+import { ErrorNote, useAction } from './ui'
 import './styles.css'
 
 const PAGES: PageEntry[] = [
@@ -32,19 +32,10 @@ function useHash(): [string, (path: string) => void] {
 function SignIn({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
-  const submit = async (e: Event) => {
+  const { error, busy, run } = useAction()
+  const submit = (e: Event) => {
     e.preventDefault()
-    setBusy(true)
-    setError(null)
-    try {
-      onSignedIn((await data(client.login({ email, password }))).user)
-    } catch (err) {
-      setError(message(err))
-    } finally {
-      setBusy(false)
-    }
+    void run(async () => onSignedIn((await data(client.login({ email, password }))).user))
   }
   return (
     <main class="signin">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { createClient, type ChatConversationDetail, type Customer } from '../../client/index'
-import { bytes, client, data, message } from '../api'
-import { ErrorNote, Pager, Section, UsageBar, useLoad } from '../ui'
+import { bytes, client, data } from '../api'
+import { ErrorNote, Pager, Section, UsageBar, useAction, useLoad } from '../ui'
 
 const PAGE_SIZE = 20
 
@@ -10,18 +10,15 @@ export function Customers() {
   const [page, setPage] = useState(1)
   const list = useLoad(() => data(client.api.customer.customers.get({ query: { q: q || undefined, page, pageSize: PAGE_SIZE } })), [q, page])
   const [form, setForm] = useState({ externalId: '', name: '', email: '' })
-  const [error, setError] = useState<string | null>(null)
+  const { error, run } = useAction()
 
-  const create = async (e: Event) => {
+  const create = (e: Event) => {
     e.preventDefault()
-    setError(null)
-    try {
+    void run(async () => {
       await data(client.api.customer.register.post({ externalId: form.externalId || undefined, name: form.name || undefined, email: form.email || undefined }))
       setForm({ externalId: '', name: '', email: '' })
       list.reload()
-    } catch (err) {
-      setError(message(err))
-    }
+    })
   }
 
   return (
@@ -66,29 +63,23 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
   const usage = useLoad(() => data(client.api.usage.storage.customers({ userId: id }).get()), [id])
   const [support, setSupport] = useState<ReturnType<typeof createClient> | null>(null)
   const [open, setOpen] = useState<ChatConversationDetail | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const { error, run } = useAction()
   // The support session ends when the page does.
   useEffect(() => () => void support?.logout(), [support])
 
   const conversations = useLoad(async () => (support ? data(support.api.chat.conversations.get({ query: { pageSize: 50 } })) : null), [support])
 
-  const readAsCustomer = async () => {
-    setError(null)
-    try {
+  const readAsCustomer = () =>
+    run(async () => {
       const tokens = await data(client.api.customer.token.post({ customerId: id }))
       setSupport(createClient({ baseUrl: '', tokens: { token: tokens.token, refreshToken: tokens.refreshToken } }))
-    } catch (err) {
-      setError(message(err))
-    }
-  }
-  const remove = async () => {
+    })
+  const remove = () => {
     if (!confirm('Delete this customer and everything they own?')) return
-    try {
+    void run(async () => {
       await data(client.api.customer.customers({ id }).delete())
       go('#/customers')
-    } catch (err) {
-      setError(message(err))
-    }
+    })
   }
   const c: Customer | undefined = customer.data
   return (
@@ -119,7 +110,7 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
         <ul class="list">
           {conversations.data?.items.map((conv) => (
             <li key={conv.id}>
-              <button type="button" class="link" onClick={async () => support && setOpen(await data(support.api.chat.conversations({ id: conv.id }).get()))}>
+              <button type="button" class="link" onClick={() => support && run(async () => setOpen(await data(support.api.chat.conversations({ id: conv.id }).get())))}>
                 {conv.title || '(untitled)'}
               </button>{' '}
               <small>{new Date(conv.updatedAt).toLocaleString()}</small>

@@ -1,6 +1,7 @@
 import { expect } from 'bun:test'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { consoleBuild } from '../../src/modules/console/assets'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { createHarness, type Harness } from '../support/harness'
 
@@ -50,6 +51,8 @@ export async function startConsoleServer(env: Record<string, string> = {}): Prom
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => h!.app.handle(request) })
   const origin = `http://127.0.0.1:${server.port}`
   h = await createHarness({ PUBLIC_URL: origin, ...env })
+  // Built (or found current) before any page is timed: a rebuild after the sources changed takes seconds.
+  await consoleBuild()
   const browser = await launch()
 
   const open = async (to = '/console', viewport = DESKTOP) => {
