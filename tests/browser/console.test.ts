@@ -46,7 +46,7 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
     await page.getByLabel('E-mail').fill(owner.email)
     await page.getByLabel('Password').fill('not-the-password')
     await page.getByRole('button', { name: 'Sign in' }).click()
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('invalid_credentials')
+    expect(await page.getByRole('alert').textContent()).toContain('invalid_credentials')
 
     await signInOwner(page)
     // The refresh token stays in the httpOnly cookie: nothing of the session is in page storage.
@@ -69,12 +69,12 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
     await page.getByRole('link', { name: 'Ada Lovelace' }).click()
     await page.getByRole('button', { name: /Read conversations/ }).click()
     await page.getByRole('button', { name: 'Engines' }).click()
-    await expect(page.getByLabel('Messages of Engines').textContent()).resolves.toContain('Can the engine compose music?')
+    expect(await page.getByLabel('Messages of Engines').textContent()).toContain('Can the engine compose music?')
     await page.screenshot({ path: join(SCREENSHOTS, 'console-customer.png') })
 
     // Storage: an upload moves the usage bar.
     await page.getByRole('link', { name: 'Storage' }).first().click()
-    await expect(page.getByTestId('usage').textContent()).resolves.toBe('0 B')
+    expect(await page.getByTestId('usage').textContent()).toBe('0 B')
     await page.getByLabel('Upload a file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x'.repeat(2048)) })
     await until(() => page.getByTestId('usage').textContent(), '2.0 KB')
     await page.getByRole('cell', { name: 'notes.txt' }).waitFor()

@@ -259,7 +259,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.getByLabel('Kind').selectOption({ label: 'SMS (Twilio)' })
     await page.getByLabel('Account SID').fill('nope')
     await page.getByRole('button', { name: 'Save service' }).click()
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('validation_failed')
+    expect(await page.getByRole('alert').textContent()).toContain('validation_failed')
     await page.screenshot({ path: join(SCREENSHOTS, 'console-site-services.png'), fullPage: true })
 
     await page.getByRole('button', { name: 'Delete mail' }).click()

@@ -237,7 +237,7 @@ describe.skipIf(!!browserMissing)('the console team area in a browser', () => {
     await page.getByRole('button', { name: 'Disable password sign-in' }).click()
     const refusal = await h.call('PUT', '/settings/auth-methods/password', { token: lin.token, body: { enabled: false } })
     expect(refusal.status).toBe(403)
-    await expect(page.getByRole('alert').textContent()).resolves.toBe(`${refusal.body.error.message} (${refusal.body.error.code})`)
+    expect(await page.getByRole('alert').textContent()).toBe(`${refusal.body.error.message} (${refusal.body.error.code})`)
     await until(() => page.getByTestId('method-password').textContent(), 'enabled')
     await page.screenshot({ path: join(SCREENSHOTS, 'console-sign-in-settings-refused.png'), fullPage: true })
     expect(elsewhere).toEqual([])

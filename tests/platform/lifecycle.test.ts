@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { resolve } from 'node:path'
 import { startFakeOpenAi } from '../support/fake-openai'
 import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
+import { rejection } from '../support/wait'
 
 // Real processes on the embedded database (the data-directory lock is the embedded mode's); the
 // database the suite runs against does not matter here.
@@ -76,7 +77,7 @@ describe('SIGTERM drains', () => {
       expect(await proc.exited).toBe(0)
       const out = (await new Response(proc.stdout as ReadableStream).text()).trim().split('\n').map((l) => JSON.parse(l))
       expect(out.filter((l) => l.msg === 'ecobase stopped')).toEqual([expect.objectContaining({ signal: 'SIGTERM', drained: true })])
-      await expect(fetch(`${base}/health`)).rejects.toThrow()
+      await rejection(fetch(`${base}/health`))
     } finally {
       await fake.stop()
     }

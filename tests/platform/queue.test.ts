@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import { queryRows } from '../../src/platform/db'
 import { JobQueue } from '../../src/platform/queue'
 import { createHarness, type Harness } from '../support/harness'
-import { until } from '../support/wait'
+import { rejection, until } from '../support/wait'
 
 let h: Harness
 const queues: JobQueue[] = []
@@ -29,12 +29,13 @@ test('a job enqueued in a transaction that rolls back never exists; a committed 
   const seen: number[] = []
   const q = replica('tx-jobs', async (d) => void seen.push(d.n))
   await q.start()
-  await expect(
+  await rejection(
     h.db.transaction(async (tx) => {
       await q.send(tx, 'tx-jobs', { n: 1 })
       throw new Error('the change failed')
     }),
-  ).rejects.toThrow('the change failed')
+    'the change failed',
+  )
   await h.db.transaction(async (tx) => {
     await q.send(tx, 'tx-jobs', { n: 2 })
   })
@@ -120,5 +121,5 @@ test('jobs fetched together are settled one by one: a failure retries only itsel
 
 test('sending a job kind nobody defined is a programming error, caught at once', async () => {
   const q = replica('known', async () => {})
-  await expect(h.db.transaction(async (tx) => q.send(tx, 'unknown', { n: 1 }))).rejects.toThrow('no job kind unknown')
+  await rejection(h.db.transaction(async (tx) => q.send(tx, 'unknown', { n: 1 })), 'no job kind unknown')
 })

@@ -4,6 +4,7 @@ import { pruneFeed } from '../../src/modules/site/jobs'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { createPersona } from '../support/personas'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
+import { rejection } from '../support/wait'
 
 let h: Harness
 let owner: RegisteredUser
@@ -99,12 +100,13 @@ describe('site feed', () => {
 
   test('an item written in a transaction that rolls back does not exist', async () => {
     const c = await customerOf(h, org, owner)
-    await expect(
+    await rejection(
       h.db.transaction(async (tx) => {
         await h.app.services.feed.record(tx, { ecosystemId: org.ecosystem.id, customerId: c.customerId, source: 'test', entityType: 'x', action: 'y', summary: 'never' })
         throw new Error('the change failed')
       }),
-    ).rejects.toThrow('the change failed')
+      'the change failed',
+    )
     expect((await items(c.token)).total).toBe(0)
   })
 
