@@ -57,6 +57,7 @@ export const EnvSchema = T.Object({
   PERSONA_SERVICE_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
   WEBHOOK_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
   MONITORED_SITES_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
+  SITE_SERVICE_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
   WEBHOOK_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 60 })),
   WEBHOOK_RETRY_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
   EMBEDDING_BASE_URL: T.Optional(T.String({ pattern: '^https?://' })),
@@ -129,6 +130,12 @@ export interface Config {
   webhooks: { privateAddresses: PrivateAddressPolicy; timeoutSeconds: number; retrySeconds: number }
   /** Monitored sites: the same address policy for the (http or https) URLs checked. */
   monitoredSites: { privateAddresses: PrivateAddressPolicy }
+  /**
+   * Site services (provider settings ecosystems store): the same address policy for the hosts and
+   * URLs they name (an `smtp` server, an `openai` base URL, a `webhook` URL). The instance's own
+   * SMTP_URL is the operator's and not checked.
+   */
+  siteServices: { privateAddresses: PrivateAddressPolicy }
   /** Memory embeddings: an OpenAI-compatible service when baseUrl is set, else the local embedder; vectors of `dimensions`. */
   embedding: { baseUrl: string | null; apiKey: string | null; model: string; dimensions: number }
   /** Instance-wide providers for ecosystems without their own site service of the kind; null = none configured. */
@@ -231,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     personaServices: { privateAddresses: e.PERSONA_SERVICE_PRIVATE_ADDRESSES ?? 'deny' },
     monitoredSites: { privateAddresses: e.MONITORED_SITES_PRIVATE_ADDRESSES ?? 'deny' },
+    siteServices: { privateAddresses: e.SITE_SERVICE_PRIVATE_ADDRESSES ?? 'deny' },
     webhooks: { privateAddresses: e.WEBHOOK_PRIVATE_ADDRESSES ?? 'deny', timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS ?? 10, retrySeconds: e.WEBHOOK_RETRY_SECONDS ?? 60 },
     embedding: {
       baseUrl: e.EMBEDDING_BASE_URL?.replace(/\/+$/, '') ?? null,

@@ -28,7 +28,7 @@ export interface WebhookList {
 }
 
 export interface WebhookCreate {
-  /** https; http only to a private (e.g. loopback) address where the instance allows them (WEBHOOK_PRIVATE_ADDRESSES=allow). Redirects are not followed. */
+  /** https; http only to a private (e.g. loopback) address where the instance allows them (WEBHOOK_PRIVATE_ADDRESSES=allow). Its host is checked when saved (400 `validation_failed` for a private address, or a name resolving to one, under the default deny; link-local and metadata addresses always) and at every delivery, which connects to the address checked. Redirects are not followed. */
   url: string
   /** Event types sent to this endpoint (none: it only gets what POST …/test sends) */
   events: string[]
@@ -54,7 +54,7 @@ export interface WebhookWithSecret {
 
 /** `enabled: true` also clears `disabledReason` */
 export interface WebhookPatch {
-  /** https; http only to a private (e.g. loopback) address where the instance allows them (WEBHOOK_PRIVATE_ADDRESSES=allow). Redirects are not followed. */
+  /** https; http only to a private (e.g. loopback) address where the instance allows them (WEBHOOK_PRIVATE_ADDRESSES=allow). Its host is checked when saved (400 `validation_failed` for a private address, or a name resolving to one, under the default deny; link-local and metadata addresses always) and at every delivery, which connects to the address checked. Redirects are not followed. */
   url?: string
   /** Event types sent to this endpoint (none: it only gets what POST …/test sends) */
   events?: string[]

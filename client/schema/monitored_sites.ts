@@ -36,7 +36,7 @@ export interface MonitoredSitePage {
 
 export interface MonitoredSiteCreate {
   name: string
-  /** http or https; checked through the outbound address guard (no private addresses unless MONITORED_SITES_PRIVATE_ADDRESSES=allow); redirects are answers, not followed */
+  /** http or https; its host is checked through the outbound address gate when saved (400 `validation_failed` for a private address, or a name resolving to one, unless MONITORED_SITES_PRIVATE_ADDRESSES=allow; link-local and metadata addresses always) and at every check, which connects to the address checked; redirects are answers, not followed */
   url: string
   /** How often it is checked */
   intervalMinutes: number
@@ -101,7 +101,7 @@ export interface MonitoredSiteDetail {
 /** A different `url` starts the site afresh (`state: "unknown"`); the same one sent again changes nothing */
 export interface MonitoredSitePatch {
   name?: string
-  /** http or https; checked through the outbound address guard (no private addresses unless MONITORED_SITES_PRIVATE_ADDRESSES=allow); redirects are answers, not followed */
+  /** http or https; its host is checked through the outbound address gate when saved (400 `validation_failed` for a private address, or a name resolving to one, unless MONITORED_SITES_PRIVATE_ADDRESSES=allow; link-local and metadata addresses always) and at every check, which connects to the address checked; redirects are answers, not followed */
   url?: string
   /** How often it is checked */
   intervalMinutes?: number

@@ -1,27 +1,145 @@
 import { lookup } from 'node:dns/promises'
+import { isIPv4 } from 'node:net'
 import { AppError } from './errors'
 import { addressAllowed, classifyAddress, hostAddress, type PrivateAddressPolicy } from './ip-ranges'
 
+/**
+ * The one gate for connections the server makes on a tenant's behalf (webhooks, monitored sites,
+ * tenant SMTP and site-service URLs, persona services): a host is resolved once, every address it
+ * has must be allowed under the policy, and the connection goes to that checked address — never to
+ * a second lookup, so a name that changes its answer in between (DNS rebinding) cannot slip
+ * through. The name stays where the protocol needs it (Host header, TLS SNI and certificate check).
+ * No message says which address a name resolved to, so tenants cannot map the operator's DNS.
+ */
+
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
-/** A request the guard did not send (or whose redirect it did not follow); the message is safe to show to the tenant. */
+/** Every address a host name has. Injectable so tests can stub DNS. */
+export type Resolver = (hostname: string) => Promise<string[]>
+
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address)
+
+/** A request the gate did not send (or whose redirect it did not follow); the message is safe to show to the tenant. */
 export class OutboundRefused extends Error {}
 
+/** A host whose name did not resolve at use; the message names the host only. */
+export class OutboundUnresolved extends Error {}
+
+/** A host checked and fixed to one address: connect to `address`, speak to `hostname`. */
+export interface PinnedHost {
+  /** The host as given, normalised (lower case; IP addresses in canonical form, without brackets). */
+  hostname: string
+  /** The checked address to connect to. */
+  address: string
+  /** Whether the host was an IP address to begin with (then there is no name for SNI). */
+  literal: boolean
+}
+
 /**
- * A fetch for URLs a tenant chose. Right before each request it resolves the host (every address)
- * and refuses when any address is not allowed under `policy`; it never follows a redirect, which
- * could bounce the request from an allowed host to a forbidden one (with `redirects: 'return'` the
- * 3xx answer itself is returned, e.g. for a monitor that expects it). The messages never say which
- * address a name resolved to, so tenants cannot map the operator's internal DNS.
- *
- * What remains: the connection resolves the name again, so a name that changes its answer between
- * the two lookups (DNS rebinding) can still reach a forbidden address.
+ * A host as WHATWG URLs normalise it: lower case, an IPv4 address in any spelling (decimal
+ * `2130706433`, hex `0x7f000001`, octal `0177.0.0.1`, shortened `127.1`) as a dotted quad, IPv6
+ * compressed; no brackets. Null when it is not a plain host (user info, path or port included).
  */
-export function guardedFetch(policy: PrivateAddressPolicy, options: { redirects?: 'refuse' | 'return' } = {}): Fetch {
+export function canonicalHost(host: string): string | null {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
+  const v6 = bare.includes(':')
+  if (!(v6 ? /^[0-9A-Fa-f:.]+$/ : /^[A-Za-z0-9._-]+$/).test(bare)) return null
+  try {
+    const hostname = new URL(`http://${v6 ? `[${bare}]` : bare}/`).hostname
+    return hostname.startsWith('[') ? hostname.slice(1, -1) : hostname
+  } catch {
+    return null
+  }
+}
+
+const wording = (address: string) =>
+  classifyAddress(address) === 'private' ? 'a private address (loopback, private network, carrier-grade NAT or unique-local)' : 'a link-local, cloud-metadata or reserved address'
+
+/** Races `work` against `signal`, rejecting with its reason (e.g. a TimeoutError) when it fires first. */
+function abortable<T>(work: Promise<T>, signal?: AbortSignal | null): Promise<T> {
+  if (!signal) return work
+  if (signal.aborted) return Promise.reject(signal.reason)
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason)
+    signal.addEventListener('abort', abort, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', abort))
+  })
+}
+
+/**
+ * Resolves `host` once and checks every address under `policy`: OutboundRefused when one is not
+ * allowed, OutboundUnresolved when the name has none. Returns the address to connect to (IPv4
+ * first, as most networks route it). Messages name the host as given, never an address it has.
+ */
+export async function pinHost(host: string, policy: PrivateAddressPolicy, options: { resolve?: Resolver; signal?: AbortSignal | null } = {}): Promise<PinnedHost> {
+  const display = host
+  const hostname = canonicalHost(host)
+  if (hostname === null) throw new OutboundRefused(`Refused to connect to ${display}: not a host name`)
+  const literal = hostAddress(hostname)
+  let addresses: string[]
+  if (literal !== null) addresses = [literal]
+  else {
+    try {
+      addresses = await abortable((options.resolve ?? systemResolver)(hostname), options.signal)
+    } catch (err) {
+      if (options.signal?.aborted) throw err
+      addresses = []
+    }
+    if (addresses.length === 0) throw new OutboundUnresolved(`${display} does not resolve`)
+  }
+  const refused = addresses.find((address) => !addressAllowed(address, policy))
+  if (refused !== undefined) throw new OutboundRefused(`Refused to connect to ${display}: it has ${wording(refused)}`)
+  return { hostname, address: addresses.find((a) => isIPv4(a)) ?? addresses[0]!, literal: literal !== null }
+}
+
+/** Replaces the pinned address in an error's text by the host name, so the error can be shown. */
+export function hideAddress(text: string, pinned: PinnedHost): string {
+  if (pinned.literal) return text
+  return text.split(`[${pinned.address}]`).join(pinned.hostname).split(pinned.address).join(pinned.hostname)
+}
+
+function hideInError(err: unknown, pinned: PinnedHost): unknown {
+  if (pinned.literal || !(err instanceof Error)) return err
+  try {
+    err.message = hideAddress(err.message, pinned)
+    const withPath = err as Error & { path?: unknown }
+    if (typeof withPath.path === 'string') withPath.path = hideAddress(withPath.path, pinned)
+  } catch {}
+  return err
+}
+
+/**
+ * One request for `url`, sent to the pinned address: the URL's host becomes the address, the Host
+ * header keeps the name (and port), and for https the TLS server name (SNI and the certificate
+ * check) is the name. Redirects are answers here, never followed.
+ */
+export async function fetchPinned(url: URL, pinned: PinnedHost, init: RequestInit = {}): Promise<Response> {
+  const target = new URL(url)
+  target.hostname = pinned.address.includes(':') ? `[${pinned.address}]` : pinned.address
+  const headers = new Headers(init.headers)
+  headers.set('host', url.host)
+  const given = (init as BunFetchRequestInit).tls
+  const tls = url.protocol === 'https:' && !pinned.literal ? { tls: { ...given, serverName: pinned.hostname } } : {}
+  try {
+    return await fetch(target, { ...init, headers, redirect: 'manual', ...tls } as BunFetchRequestInit)
+  } catch (err) {
+    throw hideInError(err, pinned)
+  }
+}
+
+/**
+ * A fetch for URLs a tenant chose, through the gate: each request resolves the host once, is
+ * refused when any address is not allowed under `policy`, and goes to the checked address. It never
+ * follows a redirect, which could bounce the request from an allowed host to a forbidden one (with
+ * `redirects: 'return'` the 3xx answer itself is returned, e.g. for a monitor that expects it).
+ */
+export function guardedFetch(policy: PrivateAddressPolicy, options: { redirects?: 'refuse' | 'return'; resolve?: Resolver } = {}): Fetch {
   return async (input, init) => {
+    const request = input instanceof Request ? input : null
     const url = new URL(input instanceof Request ? input.url : input)
-    await assertHostAllowed(url.hostname, policy)
-    const response = await fetch(input, { ...init, redirect: 'manual' })
+    const merged: RequestInit = request ? { method: request.method, headers: request.headers, body: request.body, signal: request.signal, ...init } : { ...init }
+    const pinned = await pinHost(url.hostname, policy, { resolve: options.resolve, signal: merged.signal })
+    const response = await fetchPinned(url, pinned, merged)
     if (options.redirects !== 'return' && response.status >= 300 && response.status < 400 && response.headers.has('location')) {
       await response.body?.cancel()
       throw new OutboundRefused(`Refused to follow the redirect (${response.status}) the service answered: use its final address`)
@@ -43,12 +161,107 @@ export function tenantUrl(value: string, field = 'url'): URL {
   return url
 }
 
-/** Resolves `hostname` (every address) and throws OutboundRefused when one is not allowed under `policy`. */
-export async function assertHostAllowed(hostname: string, policy: PrivateAddressPolicy): Promise<void> {
+/**
+ * Who chose the server a provider config names: the operator (SMTP_URL: trusted, connected to as
+ * configured) or a tenant (through the gate, under `policy`). Carried on the config under a symbol
+ * key, which nothing parsed from JSON can forge; a config without it counts as a tenant's under
+ * `deny`.
+ */
+export type ChosenBy = { by: 'operator' } | { by: 'tenant'; policy: PrivateAddressPolicy }
+const CHOSEN_BY = Symbol('outbound.chosenBy')
+
+export function markChosenBy<T extends object>(config: T, who: ChosenBy): T {
+  return Object.assign(config, { [CHOSEN_BY]: who })
+}
+
+export function chosenBy(config: object): ChosenBy {
+  return (config as { [CHOSEN_BY]?: ChosenBy })[CHOSEN_BY] ?? { by: 'tenant', policy: 'deny' }
+}
+
+export interface SmtpServer {
+  host: string
+  port?: number
+  secure: boolean
+  auth?: { user: string; pass: string }
+}
+
+/**
+ * The server an SMTP setting names: `url` (`smtp://` or `smtps://`, credentials in it; query
+ * options are not taken) or `host` with `port`, `secure`, `user` and `pass`. Null when the url is
+ * none.
+ */
+export function smtpServer(config: Record<string, unknown>): SmtpServer | null {
+  if (config.url === undefined) {
+    return {
+      host: String(config.host),
+      port: config.port === undefined ? undefined : Number(config.port),
+      secure: config.secure === true,
+      auth: config.user ? { user: String(config.user), pass: String(config.pass ?? '') } : undefined,
+    }
+  }
+  let url: URL
+  try {
+    url = new URL(String(config.url))
+  } catch {
+    return null
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') return null
+  const decode = (text: string) => {
+    try {
+      return decodeURIComponent(text)
+    } catch {
+      return text
+    }
+  }
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    secure: url.protocol === 'smtps:',
+    auth: url.username || url.password ? { user: decode(url.username), pass: decode(url.password) } : undefined,
+  }
+}
+
+/** How long a check at creation waits for DNS before it lets the name through (to be checked at use). */
+const SAVE_LOOKUP_MS = 2000
+
+/** Why a tenant may not save a host: it is (`resolved`: its name resolves to) a `private` or a `never` address. */
+export type HostRefusal = { kind: 'private' | 'never'; resolved: boolean } | { kind: 'not_a_host' }
+
+/**
+ * Whether a tenant may save a host (for a URL or a server it names): null when it may; a refusal
+ * for a literal address not allowed under `policy`, or a name with an address that is not
+ * (resolved now). A name that does not resolve now passes: every use checks it again.
+ */
+export async function hostRefusal(host: string, policy: PrivateAddressPolicy, resolve: Resolver = systemResolver): Promise<HostRefusal | null> {
+  const hostname = canonicalHost(host)
+  if (hostname === null) return { kind: 'not_a_host' }
   const literal = hostAddress(hostname)
-  const addresses = literal ? [literal] : (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address)
+  let addresses: string[]
+  if (literal !== null) addresses = [literal]
+  else {
+    try {
+      addresses = await abortable(resolve(hostname), AbortSignal.timeout(SAVE_LOOKUP_MS))
+    } catch {
+      return null
+    }
+  }
   const refused = addresses.find((address) => !addressAllowed(address, policy))
-  if (refused === undefined) return
-  const what = classifyAddress(refused) === 'private' ? 'a private address (loopback, private network, carrier-grade NAT or unique-local)' : 'a link-local, cloud-metadata or reserved address'
-  throw new OutboundRefused(`Refused to connect to ${hostname}: it has ${what}`)
+  if (refused === undefined) return null
+  return { kind: classifyAddress(refused) === 'private' ? 'private' : 'never', resolved: literal === null }
+}
+
+/**
+ * 400 `validation_failed` naming `field` and saying why, when a tenant may not save `host` (see
+ * hostRefusal); `setting` is the environment variable that allows private addresses.
+ */
+export async function assertTenantHost(field: string, host: string, policy: PrivateAddressPolicy, setting: string, resolve?: Resolver): Promise<void> {
+  const refusal = await hostRefusal(host, policy, resolve)
+  if (refusal === null) return
+  if (refusal.kind === 'not_a_host') throw new AppError(400, 'validation_failed', `${field}: ${host} is not a host name`)
+  const is = refusal.resolved ? `${host} resolves to` : `${host} is`
+  const why =
+    refusal.kind === 'private'
+      ? `${is} a private address (loopback, private network, carrier-grade NAT or unique-local), which this instance does not connect to on a tenant's behalf (${setting}=${policy})`
+      : `${is} a link-local, cloud-metadata, multicast or reserved address, which is never connected to`
+  throw new AppError(400, 'validation_failed', `${field}: ${why}`)
 }

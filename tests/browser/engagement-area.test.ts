@@ -21,7 +21,7 @@ let ada: { customerId: string; token: string }
 beforeAll(async () => {
   if (browserMissing) return
   receiver = startReceiver()
-  app = await startConsoleServer({ MONITORED_SITES_PRIVATE_ADDRESSES: 'allow', WEBHOOK_PRIVATE_ADDRESSES: 'allow', WEBHOOK_RETRY_SECONDS: '1' })
+  app = await startConsoleServer({ MONITORED_SITES_PRIVATE_ADDRESSES: 'allow', WEBHOOK_PRIVATE_ADDRESSES: 'allow', SITE_SERVICE_PRIVATE_ADDRESSES: 'allow', WEBHOOK_RETRY_SECONDS: '1' })
   h = app.h
   origin = app.origin
   owner = await h.register({ password: PASSWORD })

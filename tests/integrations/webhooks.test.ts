@@ -13,7 +13,7 @@ let h: Harness
 let owner: RegisteredUser
 let org: Provisioned
 beforeAll(async () => {
-  h = await createHarness({ WEBHOOK_PRIVATE_ADDRESSES: 'allow', WEBHOOK_TIMEOUT_SECONDS: '1', WEBHOOK_RETRY_SECONDS: '1' })
+  h = await createHarness({ WEBHOOK_PRIVATE_ADDRESSES: 'allow', WEBHOOK_TIMEOUT_SECONDS: '1', WEBHOOK_RETRY_SECONDS: '1', SITE_SERVICE_PRIVATE_ADDRESSES: 'allow' })
   owner = await h.register()
   org = await provision(h, owner)
 })
@@ -195,15 +195,20 @@ describe('outbound webhooks', () => {
     expect((await deliveries(closed.body.id)).items[0].lastError).toStartWith('could not connect')
   }, 30_000)
 
-  test('with private addresses denied, a loopback endpoint is refused at creation (http) or at delivery (https)', async () => {
+  test('with private addresses denied, a loopback endpoint is refused at creation (http or https) and, stored before, at delivery', async () => {
     const strict = await createHarness()
     try {
       const admin = await strict.register()
       const tenant = await provision(strict, admin)
       const http = await strict.call('POST', '/integrations/webhooks', { ...tenant.as(admin), body: { url: `${receiver.url}/private`, events: ['customer.created'] } })
       expect(http.status).toBe(400)
-      const https = await strict.call('POST', '/integrations/webhooks', { ...tenant.as(admin), body: { url: 'https://127.0.0.1:9/private', events: ['customer.created'] } })
+      const refused = await strict.call('POST', '/integrations/webhooks', { ...tenant.as(admin), body: { url: 'https://127.0.0.1:9/private', events: ['customer.created'] } })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error).toEqual({ code: 'validation_failed', message: expect.stringMatching(/^url: 127\.0\.0\.1 is a private address/) })
+      // A row saved before the check existed (or a name that moved since) is refused at delivery.
+      const https = await strict.call('POST', '/integrations/webhooks', { ...tenant.as(admin), body: { url: 'https://hooks.example.test/private', events: ['customer.created'] } })
       expect(https.status).toBe(201)
+      await strict.db.execute(sql`update integrations.webhooks set url = 'https://127.0.0.1:9/private' where id = ${https.body.id}`)
       await strict.call('POST', `/integrations/webhooks/${https.body.id}/test`, tenant.as(admin))
       await until(async () => (await strict.call('GET', `/integrations/webhooks/${https.body.id}/deliveries`, tenant.as(admin))).body.items[0].attempts >= 1)
       const [delivery] = (await strict.call('GET', `/integrations/webhooks/${https.body.id}/deliveries`, tenant.as(admin))).body.items

@@ -20,7 +20,8 @@ let owner: RegisteredUser
 let org: Provisioned
 const bodies: string[] = []
 beforeAll(async () => {
-  h = await createHarness({ SMTP_URL: instanceSmtp.url, MAIL_FROM: 'Acme <no-reply@acme.test>', TWILIO_API_URL: twilio.url, MESSAGING_TIMEOUT_SECONDS: '1' })
+  // The ecosystem's own SMTP server is on loopback too: a tenant's server needs the opt-in (the instance's does not).
+  h = await createHarness({ SMTP_URL: instanceSmtp.url, MAIL_FROM: 'Acme <no-reply@acme.test>', TWILIO_API_URL: twilio.url, MESSAGING_TIMEOUT_SECONDS: '1', SITE_SERVICE_PRIVATE_ADDRESSES: 'allow' })
   owner = await h.register()
   org = await provision(h, owner)
 })

@@ -209,12 +209,18 @@ describe('monitored sites', () => {
     }
   })
 
-  test('with private addresses denied, a check of a loopback site is refused', async () => {
+  test('with private addresses denied, a loopback site is refused at creation and, stored before, at its check', async () => {
     const strict = await createHarness()
     try {
       const admin = await strict.register()
       const tenant = await provision(strict, admin)
-      const res = await strict.call('POST', '/monitored_sites/sites', { ...tenant.as(admin), body: { name: 'Local', url: `${receiver.url}/private`, intervalMinutes: 5 } })
+      const refused = await strict.call('POST', '/monitored_sites/sites', { ...tenant.as(admin), body: { name: 'Local', url: `${receiver.url}/private`, intervalMinutes: 5 } })
+      expect(refused.status).toBe(400)
+      expect(refused.body.error.code).toBe('validation_failed')
+      // A row saved before the check existed (or a name that moved since) is refused at its check.
+      const res = await strict.call('POST', '/monitored_sites/sites', { ...tenant.as(admin), body: { name: 'Local', url: 'https://local.example.test/', intervalMinutes: 5 } })
+      expect(res.status).toBe(201)
+      await strict.db.execute(sql`update monitored_sites.sites set url = ${`${receiver.url}/private`} where id = ${res.body.id}`)
       const check = (await strict.call('POST', `/monitored_sites/sites/${res.body.id}/check`, tenant.as(admin))).body
       expect(check).toMatchObject({ ok: false, statusCode: null, error: 'Refused to connect to 127.0.0.1: it has a private address (loopback, private network, carrier-grade NAT or unique-local)' })
       expect(receiver.to('/private')).toEqual([])

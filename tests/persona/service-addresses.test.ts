@@ -77,9 +77,22 @@ describe('default (PERSONA_SERVICE_PRIVATE_ADDRESSES=deny): persona services rea
     expect((await h.call('GET', `/persona/services/${created.body.id}`, t.admin)).body.baseUrl).toBe('https://llm.example.com/v1')
   })
 
-  test('a host name resolving to loopback is refused at connect, before any request, with the reason in connectError', async () => {
-    const created = await t.create(`http://localhost:${new URL(fake.url).port}/v1`)
+  test('a host name resolving to loopback is refused at creation, with 400 base_url_not_allowed', async () => {
+    const res = await t.create(`http://localhost:${new URL(fake.url).port}/v1`)
+    expect(res.status).toBe(400)
+    expect(res.body.error).toEqual({ code: 'base_url_not_allowed', message: 'baseUrl must point at a public address; localhost resolves to an address that is not one' })
+  })
+
+  /** A service whose stored host resolves to loopback (saved before the check, or a name that moved since). */
+  async function storedOnLoopback() {
+    const created = await t.create('https://llm.example.com/v1')
     expect(created.status).toBe(201)
+    await h.db.execute(sql`update persona.services set base_url = ${`http://localhost:${new URL(fake.url).port}/v1`} where id = ${created.body.id}`)
+    return created
+  }
+
+  test('a stored host name resolving to loopback is refused at connect, before any request, with the reason in connectError', async () => {
+    const created = await storedOnLoopback()
     const before = fake.requests.length
     const res = await t.connect(created.body.id)
     expect(res.status).toBe(200)
@@ -88,7 +101,7 @@ describe('default (PERSONA_SERVICE_PRIVATE_ADDRESSES=deny): persona services rea
   })
 
   test('a chat turn on such a service ends with an error event naming the reason; nothing reaches the host', async () => {
-    const created = await t.create(`http://localhost:${new URL(fake.url).port}/v1`)
+    const created = await storedOnLoopback()
     const before = fake.requests.length
     const { status, events } = await chatThrough(h, t, created.body.id)
     expect(status).toBe(200)

@@ -18,6 +18,7 @@ describe('loadConfig', () => {
       loginLimits: { failuresPerEmail: 10, failureWindow: 900, attemptsPerIp: 300, ipWindow: 60 },
       jobs: true,
       personaServices: { privateAddresses: 'deny' },
+      siteServices: { privateAddresses: 'deny' },
     })
     expect(Object.isFrozen(config)).toBe(true)
   })
@@ -43,6 +44,7 @@ describe('loadConfig', () => {
     ['EMBEDDING_DIMENSIONS', '4096'],
     ['EMBEDDING_BASE_URL', 'ftp://models.example.com'],
     ['PERSONA_SERVICE_PRIVATE_ADDRESSES', 'yes'],
+    ['SITE_SERVICE_PRIVATE_ADDRESSES', 'yes'],
   ])('%s=%s is refused with a message naming the variable', (name, value) => {
     let error: unknown
     try {

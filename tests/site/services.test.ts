@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ConfigError, loadConfig } from '../../src/config'
+import { chosenBy } from '../../src/platform/outbound'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { addMember, customerOf, provision, type Provisioned } from '../support/tenancy'
 
@@ -83,10 +84,16 @@ describe('/site/services', () => {
 
   test("a send uses the ecosystem's own enabled service, else the instance default", async () => {
     const site = h.app.services.site
-    expect(await site.effectiveProvider(org.ecosystem.id, 'smtp')).toEqual({ source: 'ecosystem', config: expect.objectContaining({ host: 'smtp.example.test', pass: SECRETS[0] }) })
-    expect(await site.effectiveProvider(org.ecosystem.id, 'twilio')).toEqual({ source: 'instance', config: { accountSid: SID, authToken: SECRETS[4], from: '+15550100000' } })
+    const own = await site.effectiveProvider(org.ecosystem.id, 'smtp')
+    expect(own).toMatchObject({ source: 'ecosystem', config: { host: 'smtp.example.test', pass: SECRETS[0] } })
+    // The ecosystem's server goes through the outbound gate when used; the operator's is trusted.
+    expect(chosenBy(own!.config)).toEqual({ by: 'tenant', policy: 'deny' })
+    const twilio = await site.effectiveProvider(org.ecosystem.id, 'twilio')
+    expect(JSON.parse(JSON.stringify(twilio))).toEqual({ source: 'instance', config: { accountSid: SID, authToken: SECRETS[4], from: '+15550100000' } })
     const other = await provision(h, owner)
-    expect(await site.effectiveProvider(other.ecosystem.id, 'smtp')).toEqual({ source: 'instance', config: { url: 'smtp://127.0.0.1:2525', from: 'Ecobase <no-reply@example.test>' } })
+    const instance = await site.effectiveProvider(other.ecosystem.id, 'smtp')
+    expect(JSON.parse(JSON.stringify(instance))).toEqual({ source: 'instance', config: { url: 'smtp://127.0.0.1:2525', from: 'Ecobase <no-reply@example.test>' } })
+    expect(chosenBy(instance!.config)).toEqual({ by: 'operator' })
   })
 
   test('no secret value ever appeared in a response or a log line', () => {

@@ -5,7 +5,7 @@ import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { hostAddress } from '../../platform/ip-ranges'
-import { guardedFetch, OutboundRefused, tenantUrl } from '../../platform/outbound'
+import { assertTenantHost, guardedFetch, OutboundRefused, tenantUrl } from '../../platform/outbound'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { EVENTS, type EventType } from './model'
@@ -102,7 +102,7 @@ export class WebhookService implements EventSink {
 
   /** Creates an endpoint; the signing secret is in this answer only. */
   async create(tenant: Tenant, input: WebhookInput) {
-    this.checkUrl(input.url)
+    await this.checkUrl(input.url)
     const secret = newSecret()
     const [row] = await this.deps.db
       .insert(webhooks)
@@ -112,7 +112,7 @@ export class WebhookService implements EventSink {
   }
 
   async update(tenant: Tenant, id: string, patch: Partial<WebhookInput>) {
-    if (patch.url !== undefined) this.checkUrl(patch.url)
+    if (patch.url !== undefined) await this.checkUrl(patch.url)
     const [row] = await this.deps.db
       .update(webhooks)
       .set({
@@ -269,12 +269,17 @@ export class WebhookService implements EventSink {
     return row
   }
 
-  /** https, or http to a private (e.g. loopback) address where WEBHOOK_PRIVATE_ADDRESSES=allow. */
-  private checkUrl(url: string) {
+  /**
+   * https, or http to a private (e.g. loopback) address where WEBHOOK_PRIVATE_ADDRESSES=allow; and
+   * a host the outbound gate allows now (a name is resolved; each delivery checks it again).
+   */
+  private async checkUrl(url: string) {
     const parsed = tenantUrl(url)
+    const policy = this.deps.config.webhooks.privateAddresses
+    await assertTenantHost('url', parsed.hostname, policy, 'WEBHOOK_PRIVATE_ADDRESSES')
     if (parsed.protocol === 'https:') return
     const local = hostAddress(parsed.hostname) !== null || parsed.hostname === 'localhost'
-    if (parsed.protocol === 'http:' && local && this.deps.config.webhooks.privateAddresses === 'allow') return
+    if (local && policy === 'allow') return
     throw new AppError(400, 'validation_failed', 'url: must be https (http only to a private address, with WEBHOOK_PRIVATE_ADDRESSES=allow)')
   }
 }

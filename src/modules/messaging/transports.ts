@@ -1,6 +1,7 @@
 import type { Transporter } from 'nodemailer'
 import type SMTPPool from 'nodemailer/lib/smtp-pool'
 import type TwilioSdk from 'twilio'
+import { chosenBy, hideAddress, OutboundRefused, OutboundUnresolved, pinHost, type PinnedHost, type Resolver, smtpServer } from '../../platform/outbound'
 
 /**
  * The provider SDKs load at their first send: importing them at boot cost the embedded server
@@ -40,17 +41,21 @@ const MAX_CACHED = 100
 /**
  * Provider clients, built from a site-service or instance config and kept per distinct config
  * (pooled SMTP connections are reused between sends). Every call has a deadline; failures come
- * back as `{ ok: false, error }` with the provider's reason, never as a throw.
+ * back as `{ ok: false, error }` with the provider's reason, never as a throw. An SMTP server a
+ * tenant chose goes through the outbound gate at each send: its host is resolved once, refused
+ * when an address is not allowed, and connected to at the address checked (the name kept for TLS).
  */
 export class Transports {
   private readonly smtp = new Map<string, Transporter>()
 
-  constructor(private readonly options: { timeoutMs: number; twilioApiUrl: string | null }) {}
+  constructor(private readonly options: { timeoutMs: number; twilioApiUrl: string | null; resolve?: Resolver }) {}
 
   async sendEmail(config: Record<string, unknown>, message: EmailMessage): Promise<Delivery> {
     if (!PLAIN_ADDRESS.test(message.to)) return { ok: false, error: 'The recipient is not a plain e-mail address' }
+    let pinned: PinnedHost | null = null
     try {
-      const info = await (await this.mailer(config)).sendMail({
+      const mailer = await this.mailer(config, (p) => (pinned = p))
+      const info = await mailer.sendMail({
         from: message.from,
         to: { name: message.toName ?? '', address: message.to },
         envelope: { from: envelopeSender(message.from), to: [message.to] },
@@ -63,7 +68,9 @@ export class Transports {
       })
       return { ok: true, providerId: String(info.messageId) }
     } catch (err) {
-      return { ok: false, error: providerReason(err) }
+      if (err instanceof OutboundRefused || err instanceof OutboundUnresolved) return { ok: false, error: err.message }
+      const reason = providerReason(err)
+      return { ok: false, error: pinned ? hideAddress(reason, pinned) : reason }
     }
   }
 
@@ -91,8 +98,32 @@ export class Transports {
     this.smtp.clear()
   }
 
-  private async mailer(config: Record<string, unknown>): Promise<Transporter> {
-    const key = JSON.stringify(config)
+  /** The pooled transport for a config; a tenant's server is pinned first (`onPinned` gets it). */
+  private async mailer(config: Record<string, unknown>, onPinned: (pinned: PinnedHost) => void): Promise<Transporter> {
+    const who = chosenBy(config)
+    let server: SMTPPool.Options & { url?: string }
+    let key: string
+    if (who.by === 'operator') {
+      server = config.url
+        ? { url: String(config.url) }
+        : {
+            host: String(config.host),
+            port: config.port === undefined ? undefined : Number(config.port),
+            secure: config.secure === true,
+            auth: config.user ? { user: String(config.user), pass: String(config.pass ?? '') } : undefined,
+          }
+      key = JSON.stringify(['operator', config])
+    } else {
+      const target = smtpServer(config)
+      if (!target) throw new OutboundRefused('Refused to connect: the SMTP url is not an smtp:// or smtps:// URL')
+      const pinned = await pinHost(target.host, who.policy, { resolve: this.options.resolve, signal: AbortSignal.timeout(this.options.timeoutMs) })
+      onPinned(pinned)
+      // The checked address, never the name again; the name stays the TLS server name (SNI and certificate).
+      const name = pinned.literal ? {} : { servername: pinned.hostname, tls: { servername: pinned.hostname } }
+      server = { host: pinned.address, port: target.port, secure: target.secure, auth: target.auth, ...name }
+      // Per address: a name that moves gets a pool of its own instead of the old address's.
+      key = JSON.stringify(['tenant', who.policy, pinned.address, config])
+    }
     const cached = this.smtp.get(key)
     if (cached) return cached
     const nodemailer = await loadNodemailer()
@@ -100,14 +131,6 @@ export class Transports {
     let transport = this.smtp.get(key)
     if (transport) return transport
     const timeouts = { connectionTimeout: this.options.timeoutMs, greetingTimeout: this.options.timeoutMs, socketTimeout: this.options.timeoutMs }
-    const server: SMTPPool.Options & { url?: string } = config.url
-      ? { url: String(config.url) }
-      : {
-          host: String(config.host),
-          port: config.port === undefined ? undefined : Number(config.port),
-          secure: config.secure === true,
-          auth: config.user ? { user: String(config.user), pass: String(config.pass ?? '') } : undefined,
-        }
     transport = nodemailer.createTransport({ ...server, pool: true, ...timeouts })
     if (this.smtp.size >= MAX_CACHED) {
       const [oldestKey, oldest] = this.smtp.entries().next().value!

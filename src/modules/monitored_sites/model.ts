@@ -7,7 +7,7 @@ const NullableString = t.Union([t.String(), t.Null()])
 
 const siteFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
-  url: t.String({ maxLength: 2000, description: 'http or https; checked through the outbound address guard (no private addresses unless MONITORED_SITES_PRIVATE_ADDRESSES=allow); redirects are answers, not followed' }),
+  url: t.String({ maxLength: 2000, description: 'http or https; its host is checked through the outbound address gate when saved (400 `validation_failed` for a private address, or a name resolving to one, unless MONITORED_SITES_PRIVATE_ADDRESSES=allow; link-local and metadata addresses always) and at every check, which connects to the address checked; redirects are answers, not followed' }),
   intervalMinutes: t.Integer({ minimum: 1, maximum: 60, description: 'How often it is checked' }),
   expectedStatus: t.Optional(t.Integer({ minimum: 100, maximum: 599, default: 200, description: 'The status a healthy answer has' })),
   keyword: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], { description: 'Text that must appear in the first 1 MiB of the body' })),

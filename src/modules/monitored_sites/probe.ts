@@ -1,6 +1,6 @@
 import { connect, type PeerCertificate } from 'node:tls'
 import type { PrivateAddressPolicy } from '../../platform/ip-ranges'
-import { assertHostAllowed, guardedFetch, OutboundRefused } from '../../platform/outbound'
+import { fetchPinned, OutboundRefused, pinHost, type PinnedHost, type Resolver } from '../../platform/outbound'
 
 /** At most this much of a body is read, to look for the keyword. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -22,31 +22,41 @@ export interface ProbeResult {
 }
 
 /**
- * One check: a GET through the outbound address guard (redirects are answers, not followed), the
- * status compared with the expected one, the first MAX_BODY_BYTES searched for the keyword, and for
- * https the days until the server's certificate expires (read even when it is not trusted).
+ * One check: the host resolved once through the outbound gate, then a GET to that checked address
+ * (redirects are answers, not followed), the status compared with the expected one, the first
+ * MAX_BODY_BYTES searched for the keyword, and for https the days until the server's certificate
+ * expires (read even when it is not trusted), over a connection to the same address.
  */
 export class Prober {
-  private readonly fetch: ReturnType<typeof guardedFetch>
-
   constructor(
     private readonly policy: PrivateAddressPolicy,
     private readonly now: () => Date,
-  ) {
-    this.fetch = guardedFetch(policy, { redirects: 'return' })
-  }
+    private readonly resolve?: Resolver,
+  ) {}
 
   async probe(target: ProbeTarget): Promise<ProbeResult> {
     const url = new URL(target.url)
-    const [http, tlsDaysLeft] = await Promise.all([this.get(target), url.protocol === 'https:' ? this.certificateDaysLeft(url, target.timeoutMs) : null])
+    const started = performance.now()
+    const signal = AbortSignal.timeout(target.timeoutMs)
+    let pinned: PinnedHost
+    try {
+      pinned = await pinHost(url.hostname, this.policy, { resolve: this.resolve, signal })
+    } catch (err) {
+      const latencyMs = Math.round(performance.now() - started)
+      const error =
+        err instanceof OutboundRefused ? err.message : signal.aborted ? `no answer within ${target.timeoutMs} ms` : `could not connect: ${(err as Error).message}`
+      return { ok: false, statusCode: null, latencyMs: err instanceof OutboundRefused ? null : latencyMs, error, tlsDaysLeft: null }
+    }
+    const [http, tlsDaysLeft] = await Promise.all([
+      this.get(target, url, pinned, started, signal),
+      url.protocol === 'https:' ? this.certificateDaysLeft(url, pinned, target.timeoutMs) : null,
+    ])
     return { ...http, tlsDaysLeft }
   }
 
-  private async get(target: ProbeTarget): Promise<Omit<ProbeResult, 'tlsDaysLeft'>> {
-    const started = performance.now()
-    const signal = AbortSignal.timeout(target.timeoutMs)
+  private async get(target: ProbeTarget, url: URL, pinned: PinnedHost, started: number, signal: AbortSignal): Promise<Omit<ProbeResult, 'tlsDaysLeft'>> {
     try {
-      const res = await this.fetch(target.url, { method: 'GET', headers: { 'user-agent': 'Ecobase-Monitor' }, signal })
+      const res = await fetchPinned(url, pinned, { method: 'GET', headers: { 'user-agent': 'Ecobase-Monitor' }, signal })
       const latencyMs = Math.round(performance.now() - started)
       const statusCode = res.status
       if (statusCode !== target.expectedStatus) {
@@ -60,22 +70,21 @@ export class Prober {
       return { ok: true, statusCode, latencyMs, error: null }
     } catch (err) {
       const latencyMs = Math.round(performance.now() - started)
-      if (err instanceof OutboundRefused) return { ok: false, statusCode: null, latencyMs: null, error: err.message }
       if (signal.aborted) return { ok: false, statusCode: null, latencyMs, error: `no answer within ${target.timeoutMs} ms` }
       return { ok: false, statusCode: null, latencyMs, error: `could not connect: ${(err as Error).message}` }
     }
   }
 
   /** Days until the certificate's notAfter (negative once expired); null when no TLS handshake happened. */
-  private async certificateDaysLeft(url: URL, timeoutMs: number): Promise<number | null> {
-    try {
-      await assertHostAllowed(url.hostname, this.policy)
-    } catch {
-      return null
-    }
-    const hostname = url.hostname.replace(/^\[|\]$/g, '')
+  private async certificateDaysLeft(url: URL, pinned: PinnedHost, timeoutMs: number): Promise<number | null> {
     const certificate = await new Promise<PeerCertificate | null>((resolve) => {
-      const socket = connect({ host: hostname, port: Number(url.port || 443), servername: isIp(hostname) ? undefined : hostname, rejectUnauthorized: false, timeout: timeoutMs })
+      const socket = connect({
+        host: pinned.address,
+        port: Number(url.port || 443),
+        servername: pinned.literal ? undefined : pinned.hostname,
+        rejectUnauthorized: false,
+        timeout: timeoutMs,
+      })
       const done = (cert: PeerCertificate | null) => {
         socket.destroy()
         resolve(cert)
@@ -88,8 +97,6 @@ export class Prober {
     return Math.floor((new Date(certificate.valid_to).getTime() - this.now().getTime()) / DAY_MS)
   }
 }
-
-const isIp = (host: string) => /^[\d.]+$/.test(host) || host.includes(':')
 
 /** Reads at most MAX_BODY_BYTES, stopping as soon as the keyword shows up. */
 async function bodyContains(res: Response, keyword: string): Promise<boolean> {

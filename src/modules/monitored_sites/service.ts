@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
-import { tenantUrl } from '../../platform/outbound'
+import { assertTenantHost, tenantUrl } from '../../platform/outbound'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { EventSink } from '../integrations/service'
@@ -99,7 +99,7 @@ export class MonitoredSites {
   }
 
   async create(tenant: Tenant, input: SiteInput) {
-    tenantUrl(input.url)
+    await this.checkUrl(input.url)
     const [row] = await this.deps.db
       .insert(sites)
       .values({ ecosystemId: tenant.ecosystemId, ...input, keyword: input.keyword || null })
@@ -108,7 +108,7 @@ export class MonitoredSites {
   }
 
   async update(tenant: Tenant, id: string, patch: Partial<SiteInput>) {
-    if (patch.url !== undefined) tenantUrl(patch.url)
+    if (patch.url !== undefined) await this.checkUrl(patch.url)
     const now = this.deps.now()
     const at = sql`${now.toISOString()}::timestamptz`
     // A different address (the same one sent again is no change) starts the site afresh, and a new
@@ -239,6 +239,12 @@ export class MonitoredSites {
         ]
       }),
     ) as Record<keyof typeof WINDOWS, { checks: number; uptimePercent: number | null; p95LatencyMs: number | null }>
+  }
+
+  /** http(s), and a host the outbound gate allows now (a name is resolved; each check resolves it again). */
+  private async checkUrl(url: string) {
+    const parsed = tenantUrl(url)
+    await assertTenantHost('url', parsed.hostname, this.deps.config.monitoredSites.privateAddresses, 'MONITORED_SITES_PRIVATE_ADDRESSES')
   }
 
   private async site(tenant: Tenant, id: string) {

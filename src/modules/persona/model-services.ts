@@ -3,7 +3,8 @@ import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
 import { personaError } from './errors'
-import { addressAllowed, hostAddress, type PrivateAddressPolicy } from '../../platform/ip-ranges'
+import type { PrivateAddressPolicy } from '../../platform/ip-ranges'
+import { hostRefusal } from '../../platform/outbound'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { type ChatModel, LlmError } from '../../providers/llm'
@@ -38,11 +39,11 @@ export const serviceView = (s: ServiceRow) => ({
 })
 
 /**
- * A base URL without credentials or fragment, and without the trailing slash. A host written as an
- * IP address must be one the policy allows; host names are checked at each request (they may
- * resolve to anything).
+ * A base URL without credentials or fragment, and without the trailing slash, whose host the
+ * outbound gate allows now: an IP address the policy allows, or a name whose addresses all are (a
+ * name that does not resolve yet passes; every call resolves and checks it again).
  */
-function normalizeBaseUrl(raw: string, policy: PrivateAddressPolicy): string {
+async function normalizeBaseUrl(raw: string, policy: PrivateAddressPolicy): Promise<string> {
   let url: URL
   try {
     url = new URL(raw)
@@ -52,10 +53,11 @@ function normalizeBaseUrl(raw: string, policy: PrivateAddressPolicy): string {
   if (url.username || url.password || url.hash) {
     throw personaError(400, 'invalid_base_url', 'baseUrl must not carry credentials or a fragment; send the key as apiKey')
   }
-  const address = hostAddress(url.hostname)
-  if (address !== null && !addressAllowed(address, policy)) {
+  const refusal = await hostRefusal(url.hostname, policy)
+  if (refusal !== null) {
     const reach = policy === 'deny' ? 'a public address' : 'a public or private address (not link-local, cloud metadata or reserved)'
-    throw personaError(400, 'base_url_not_allowed', `baseUrl must point at ${reach}; ${url.hostname} is not one`)
+    const which = 'resolved' in refusal && refusal.resolved ? `${url.hostname} resolves to an address that is not one` : `${url.hostname} is not one`
+    throw personaError(400, 'base_url_not_allowed', `baseUrl must point at ${reach}; ${which}`)
   }
   return url.toString().replace(/\/+$/, '')
 }
@@ -85,7 +87,7 @@ export class ModelServices {
         templateId: template?.id ?? null,
         providerKind: template?.providerKind ?? 'openai_compatible',
         name: input.name ?? template?.name ?? 'OpenAI-compatible service',
-        baseUrl: normalizeBaseUrl(baseUrl, this.deps.config.personaServices.privateAddresses),
+        baseUrl: await normalizeBaseUrl(baseUrl, this.deps.config.personaServices.privateAddresses),
         apiKeySealed: input.apiKey ? sealSecret(this.deps.secret, KEY_PURPOSE, input.apiKey) : null,
         documentationUrl: template?.documentationUrl ?? null,
         statusUrl: template?.statusUrl ?? null,
@@ -98,11 +100,12 @@ export class ModelServices {
   /** A new base URL or key invalidates the last connection result. */
   async update(tenant: Tenant, id: string, patch: { name?: string; baseUrl?: string; apiKey?: string | null }) {
     const reconnect = patch.baseUrl !== undefined || patch.apiKey !== undefined
+    const baseUrl = patch.baseUrl === undefined ? undefined : await normalizeBaseUrl(patch.baseUrl, this.deps.config.personaServices.privateAddresses)
     const [row] = await this.deps.db
       .update(services)
       .set({
         ...(patch.name !== undefined ? { name: patch.name } : {}),
-        ...(patch.baseUrl !== undefined ? { baseUrl: normalizeBaseUrl(patch.baseUrl, this.deps.config.personaServices.privateAddresses) } : {}),
+        ...(baseUrl !== undefined ? { baseUrl } : {}),
         ...(patch.apiKey !== undefined ? { apiKeySealed: patch.apiKey === null ? null : sealSecret(this.deps.secret, KEY_PURPOSE, patch.apiKey) } : {}),
         ...(reconnect ? { connectStatus: 'never' as const, connectError: null } : {}),
         updatedAt: this.deps.now(),

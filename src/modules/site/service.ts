@@ -3,6 +3,8 @@ import { and, asc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import { AppError } from '../../platform/errors'
+import type { PrivateAddressPolicy } from '../../platform/ip-ranges'
+import { assertTenantHost, markChosenBy, smtpServer } from '../../platform/outbound'
 import type { Tenant } from '../../platform/tenancy'
 import { KINDS } from './model'
 import { siteServices } from './schema'
@@ -37,6 +39,7 @@ export class SiteServices {
 
   async upsert(tenant: Tenant, slug: string, input: { kind: string; enabled: boolean; config: Record<string, unknown> }) {
     checkConfig(input.kind, input.config)
+    await checkHosts(input.kind, input.config, this.deps.config.siteServices.privateAddresses)
     const values = {
       kind: input.kind,
       enabled: input.enabled,
@@ -68,9 +71,11 @@ export class SiteServices {
       .where(and(eq(siteServices.ecosystemId, ecosystemId), eq(siteServices.kind, kind), eq(siteServices.enabled, true)))
       .orderBy(asc(siteServices.slug))
       .limit(1)
-    if (row) return { source: 'ecosystem', config: JSON.parse(openSecret(this.deps.secret, PURPOSE, row.configSealed)) }
+    // Marked for the transports: a tenant's server goes through the outbound gate, the operator's does not.
+    const policy = this.deps.config.siteServices.privateAddresses
+    if (row) return { source: 'ecosystem', config: markChosenBy(JSON.parse(openSecret(this.deps.secret, PURPOSE, row.configSealed)), { by: 'tenant', policy }) }
     const instance = this.deps.config.providers[kind]
-    return instance ? { source: 'instance', config: { ...instance } } : null
+    return instance ? { source: 'instance', config: markChosenBy({ ...instance }, { by: 'operator' }) } : null
   }
 
   private key(tenant: Tenant, slug: string) {
@@ -92,4 +97,29 @@ function checkConfig(kind: string, config: Record<string, unknown>): void {
   if (spec.oneOf && !spec.oneOf.some((keys) => keys.every((k) => config[k] !== undefined))) {
     throw new AppError(400, 'validation_failed', `config: give ${spec.oneOf.map((keys) => keys.join(' + ')).join(' or ')}`)
   }
+}
+
+/**
+ * The servers a config names, through the outbound gate: 400 naming the key when one is (or is a
+ * name resolving to) an address tenants may not reach under SITE_SERVICE_PRIVATE_ADDRESSES. A name
+ * that does not resolve yet passes; every connection checks it again.
+ */
+async function checkHosts(kind: string, config: Record<string, unknown>, policy: PrivateAddressPolicy): Promise<void> {
+  const check = (key: string, host: string) => assertTenantHost(`config.${key}`, host, policy, 'SITE_SERVICE_PRIVATE_ADDRESSES')
+  const urlHost = (key: string) => {
+    try {
+      return new URL(String(config[key])).hostname
+    } catch {
+      throw new AppError(400, 'validation_failed', `config.${key}: not a URL`)
+    }
+  }
+  if (kind === 'smtp' && config.url !== undefined) {
+    if (/[?#]/.test(String(config.url))) throw new AppError(400, 'validation_failed', 'config.url: query options are not taken; give host, port, secure, user and pass instead')
+    const server = smtpServer({ url: config.url })
+    if (!server) throw new AppError(400, 'validation_failed', 'config.url: not an smtp:// or smtps:// URL')
+    await check('url', server.host)
+  }
+  if (kind === 'smtp' && config.host !== undefined) await check('host', String(config.host))
+  if (kind === 'openai' && config.baseUrl !== undefined) await check('baseUrl', urlHost('baseUrl'))
+  if (kind === 'webhook') await check('url', urlHost('url'))
 }

@@ -1,5 +1,5 @@
 import type { Config } from '../../config'
-import { guardedFetch } from '../../platform/outbound'
+import { guardedFetch, type Resolver } from '../../platform/outbound'
 import { DevChatModel } from './dev'
 import { OpenAiChatModel } from './openai'
 import type { ChatModel } from './types'
@@ -17,8 +17,9 @@ export interface LlmProviders {
   /** The model conversations get by default (CHAT_MODEL; `dev` for the development model). */
   readonly defaultModel: string
   /**
-   * A client for a persona service: any OpenAI-compatible base URL a tenant chose, reached only
-   * at addresses PERSONA_SERVICE_PRIVATE_ADDRESSES allows, without following redirects.
+   * A client for a persona service: any OpenAI-compatible base URL a tenant chose, reached through
+   * the outbound gate (each request resolves the host once and connects to the address checked)
+   * only at addresses PERSONA_SERVICE_PRIVATE_ADDRESSES allows, without following redirects.
    */
   forService(settings: ServiceSettings): ChatModel
 }
@@ -30,9 +31,9 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1'
  * OPENAI_API_KEY is set, otherwise the built-in dev model. The operator's own service is trusted
  * (it may well be Ollama on localhost); persona services are not.
  */
-export function createLlmProviders(config: Pick<Config, 'openai' | 'chat' | 'personaServices'>): LlmProviders {
+export function createLlmProviders(config: Pick<Config, 'openai' | 'chat' | 'personaServices'>, options: { resolve?: Resolver } = {}): LlmProviders {
   const idleTimeoutMs = config.chat.timeoutSeconds * 1000
-  const tenantFetch = guardedFetch(config.personaServices.privateAddresses)
+  const tenantFetch = guardedFetch(config.personaServices.privateAddresses, { resolve: options.resolve })
   const { baseUrl, apiKey } = config.openai
   return {
     fallback: baseUrl || apiKey ? new OpenAiChatModel({ baseUrl: baseUrl ?? OPENAI_BASE_URL, apiKey, idleTimeoutMs }) : new DevChatModel(),

@@ -1,6 +1,6 @@
 import OpenAI from 'openai'
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
-import { type Fetch, OutboundRefused } from '../../platform/outbound'
+import { type Fetch, OutboundRefused, OutboundUnresolved } from '../../platform/outbound'
 import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, LlmError } from './types'
 
 
@@ -17,7 +17,7 @@ export interface OpenAiSettings {
   apiKey: string | null
   /** Longest silence allowed: before the response starts and between two chunks. */
   idleTimeoutMs: number
-  /** Absent: the global fetch. Tenant-chosen URLs get platform/outbound's guardedFetch. */
+  /** Absent: the global fetch. Tenant-chosen URLs get platform/outbound's guardedFetch (the outbound gate). */
   fetch?: Fetch
 }
 
@@ -132,6 +132,7 @@ class Watchdog {
     if (err instanceof SyntaxError) return new LlmError('malformed', 'The model service sent a malformed chunk')
     // The SDK wraps whatever its fetch throws; a refusal says why, in words fit for the tenant.
     if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundRefused) return new LlmError('upstream', err.cause.message)
+    if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundUnresolved) return new LlmError('upstream', `The model service cannot be reached: ${err.cause.message}`)
     if (err instanceof OpenAI.APIConnectionError) return new LlmError('upstream', 'The model service cannot be reached')
     if (err instanceof OpenAI.APIError) {
       const detail = err.error && typeof err.error === 'object' ? (err.error as { message?: unknown }).message : undefined

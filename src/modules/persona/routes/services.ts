@@ -9,7 +9,7 @@ import { IdParam } from '../../../platform/params'
 
 const ADMIN = 'Needs the admin or owner role in the ecosystem (X-Ecosystem-Id). The API key is stored encrypted and shown only as `hasApiKey`.'
 const NOT_ALLOWED =
-  '400 `base_url_not_allowed` when the host is an IP address the server may not reach for persona services: loopback, private (RFC 1918), carrier-grade NAT, unique-local and other non-public addresses unless the operator set PERSONA_SERVICE_PRIVATE_ADDRESSES=allow; link-local, cloud-metadata, multicast and reserved addresses always. Host names are checked when the service is called.'
+  '400 `base_url_not_allowed` when the host is, or is a name resolving to, an address the server may not reach for persona services: loopback, private (RFC 1918), carrier-grade NAT, unique-local and other non-public addresses unless the operator set PERSONA_SERVICE_PRIVATE_ADDRESSES=allow; link-local, cloud-metadata, multicast and reserved addresses always. A name that does not resolve yet is accepted; every call resolves it again and connects to the address checked.'
 
 /** Persona services: the LLM providers an ecosystem's personas use. */
 export function serviceRoutes(area: PersonaArea, guards: Guards) {
