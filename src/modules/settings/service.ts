@@ -25,7 +25,7 @@ export class SettingsService {
   }
 
   async setAuthMethod(method: string, enabled: boolean, by: string): Promise<{ method: string; enabled: boolean }> {
-    if (!(method in AUTH_METHODS)) throw new AppError(404, 'not_found', `Unknown sign-in method "${method}"`)
+    if (!Object.hasOwn(AUTH_METHODS, method)) throw new AppError(404, 'not_found', `Unknown sign-in method "${method}"`)
     const values = { method, enabled, updatedBy: by, updatedAt: this.deps.now() }
     await this.deps.db
       .insert(authMethods)

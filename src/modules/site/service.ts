@@ -85,7 +85,8 @@ export class SiteServices {
 
 /** 400 naming the first bad key; never echoes a value (configs hold secrets). */
 function checkConfig(kind: string, config: Record<string, unknown>): void {
-  const spec = KINDS[kind]
+  // Own keys only: a kind such as `constructor` must not find Object.prototype's member.
+  const spec = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined
   if (!spec) throw new AppError(400, 'validation_failed', `kind: one of ${Object.keys(KINDS).join(', ')}`)
   const error = Value.Errors(spec.schema, config).First()
   if (error) {

@@ -47,7 +47,8 @@ export function parseListQuery(raw: Record<string, string | string[] | undefined
   const filters: Filter[] = []
   for (const [key, value] of Object.entries(raw)) {
     if (value === undefined || (RESERVED_KEYS as readonly string[]).includes(key)) continue
-    const kind = policy.filterable[key]
+    // Own keys only: `constructor` or `__proto__` must not find Object.prototype's members.
+    const kind = Object.hasOwn(policy.filterable, key) ? policy.filterable[key] : undefined
     if (!kind) throw invalid(`query.${key}: not a filterable column (filterable: ${Object.keys(policy.filterable).join(', ') || 'none'})`)
     for (const expression of Array.isArray(value) ? value : [value]) filters.push(parseFilter(key, kind, expression))
   }
@@ -61,9 +62,12 @@ export function parseListQuery(raw: Record<string, string | string[] | undefined
   }
 }
 
-/** A URL's query string as given, repeated keys as arrays: the grammar reads this, not Elysia's coercion. */
+/**
+ * A URL's query string as given, repeated keys as arrays: the grammar reads this, not Elysia's
+ * coercion. A null-prototype object, so `__proto__=…` is a key like any other.
+ */
 export function rawQuery(url: string): Record<string, string | string[]> {
-  const raw: Record<string, string | string[]> = {}
+  const raw: Record<string, string | string[]> = Object.create(null)
   for (const [key, value] of new URL(url).searchParams) {
     const seen = raw[key]
     raw[key] = seen === undefined ? value : Array.isArray(seen) ? [...seen, value] : [seen, value]
@@ -72,7 +76,7 @@ export function rawQuery(url: string): Record<string, string | string[]> {
 }
 
 function single(raw: Record<string, string | string[] | undefined>, key: string): string | undefined {
-  const value = raw[key]
+  const value = Object.hasOwn(raw, key) ? raw[key] : undefined
   if (Array.isArray(value)) throw invalid(`query.${key}: give it once`)
   return value
 }
