@@ -21,7 +21,7 @@ export async function writeIndexed(tx: Db, contractId: string, rowId: string, sl
   if (!names.length) return
   await tx.delete(iv).where(and(eq(iv.rowId, rowId), inArray(iv.column, names)))
   const values = names
-    .filter((name) => data[name] !== null && data[name] !== undefined)
+    .filter((name) => Object.hasOwn(data, name) && data[name] !== null && data[name] !== undefined)
     .map((name) => ({ contractId, rowId, column: name, [slots.get(name)!]: stored(slots.get(name)!, data[name]) }))
   if (values.length) await tx.insert(iv).values(values)
 }

@@ -4,6 +4,11 @@ import { Timestamp } from '../../platform/crud/model'
 export const NAME_PATTERN = '^[a-z][a-z0-9_]{0,62}$'
 export const MAX_COLUMNS = 64
 export const MAX_CONTRACTS = 100
+/**
+ * How long a value of a `unique` column (as JSON) or an `indexed` text column may be, in bytes: both
+ * are btree keys, and PostgreSQL refuses a key over about 2,700 bytes (a 500 if it got that far).
+ */
+export const MAX_KEY_BYTES = 2000
 
 const Name = (what: string) => t.String({ pattern: NAME_PATTERN, description: `${what}: ^[a-z][a-z0-9_]{0,62}$, not an SQL reserved word or a system column` })
 const Scope = t.Union([t.Literal('none'), t.Literal('own'), t.Literal('all')], { title: 'ContractScope' })

@@ -3,12 +3,12 @@ import type { Guards } from '../../platform/guards'
 import { rawQuery } from '../../platform/crud/query'
 import { LIST_GRAMMAR } from '../../platform/crud/routes'
 import { errors } from './errors'
-import { Contract, ContractCreate, ContractPatch, ContractRow, ContractRowList, ContractValues, MAX_COLUMNS, MAX_CONTRACTS } from './model'
+import { Contract, ContractCreate, ContractPatch, ContractRow, ContractRowList, ContractValues, MAX_COLUMNS, MAX_CONTRACTS, MAX_KEY_BYTES } from './model'
 import type { ContractService } from './service'
 
 const Name = t.Object({ name: t.String({ maxLength: 63 }) })
 const RowId = t.Object({ name: t.String({ maxLength: 63 }), id: t.String({ format: 'uuid' }) })
-const LIMITS = `At most ${MAX_CONTRACTS} contracts per ecosystem and ${MAX_COLUMNS} columns per contract; a row is at most MAX_BODY_BYTES of JSON.`
+const LIMITS = `At most ${MAX_CONTRACTS} contracts per ecosystem and ${MAX_COLUMNS} columns per contract; a row is at most MAX_BODY_BYTES of JSON; a value of a \`unique\` column (as JSON) or of an \`indexed\` text column at most ${MAX_KEY_BYTES} bytes (400).`
 const STORAGE =
   'No table is created per contract: rows of every contract live in one table, their values in a JSONB document with a GIN index that serves `eq` filters on any column; ' +
   '`unique` columns are enforced by a constraint table written in the same transaction. A definition is read in each request\'s transaction, so a change reaches every replica at once; changes lock it and bump `version`.'

@@ -10,7 +10,7 @@ import { type ContractAccess, type ContractColumn, DEFAULT_ACCESS, MAX_COLUMNS, 
 import { backfillIndexed, indexedFilter, indexedSlots, writeIndexed } from './indexes'
 import { checkNames } from './names'
 import { contractIndexedValues, contractRows, contracts, contractUniqueValues } from './schema'
-import { checkValue, checkValues, rowFilters, rowOrder } from './values'
+import { checkValue, checkValues, ownValue, rowFilters, rowOrder } from './values'
 
 type ContractRowRecord = typeof contracts.$inferSelect
 type RowRecord = typeof contractRows.$inferSelect
@@ -149,7 +149,7 @@ export class ContractService {
         .where(and(this.rowScope(tenant, contract, this.scope(tenant, contract, 'update')), eq(contractRows.id, id)))
         .returning()
       if (!row) throw rowNotFound()
-      const uniqueChanged = contract.columns.filter((c) => c.unique && c.name in changes)
+      const uniqueChanged = contract.columns.filter((c) => c.unique && Object.hasOwn(changes, c.name))
       if (uniqueChanged.length) {
         await tx.delete(contractUniqueValues).where(and(eq(contractUniqueValues.rowId, id), inArray(contractUniqueValues.column, uniqueChanged.map((c) => c.name))))
         await this.claimUnique(tx, { ...contract, columns: uniqueChanged }, id, row.data)
@@ -195,7 +195,7 @@ export class ContractService {
   /** Records the values of unique columns; a taken one is 409 naming the column (also under concurrent writes). */
   private async claimUnique(tx: Db, contract: Pick<ContractRowRecord, 'id' | 'columns'>, rowId: string, data: Record<string, unknown>) {
     for (const column of contract.columns) {
-      const value = data[column.name]
+      const value = ownValue(data, column.name)
       if (!column.unique || value === null || value === undefined) continue
       try {
         await tx.insert(contractUniqueValues).values({ contractId: contract.id, column: column.name, value: JSON.stringify(value), rowId })
@@ -243,6 +243,6 @@ function view(row: ContractRowRecord) {
 /** A row as the API shows it: the values of the contract's columns (never a dropped one's), then the system fields. */
 function rowView(contract: ContractRowRecord, row: RowRecord) {
   const out: Record<string, unknown> = {}
-  for (const column of contract.columns) out[column.name] = row.data[column.name] ?? null
+  for (const column of contract.columns) out[column.name] = ownValue(row.data, column.name) ?? null
   return { ...out, id: row.id, customerId: row.customerId, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() }
 }

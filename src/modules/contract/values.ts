@@ -1,18 +1,25 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { ColumnKind, Filter, SortKey } from '../../platform/crud/query'
 import { AppError } from '../../platform/errors'
-import type { ContractColumn } from './model'
+import { type ContractColumn, MAX_KEY_BYTES } from './model'
 import { contractRows } from './schema'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const invalid = (message: string) => new AppError(400, 'validation_failed', message)
 
 /** A value as a column of `type` stores it (timestamps as ISO strings in UTC), or a 400 naming the column. */
-export function checkValue(column: Pick<ContractColumn, 'name' | 'type' | 'nullable'>, value: unknown, where = `body.${column.name}`): unknown {
+export function checkValue(column: Pick<ContractColumn, 'name' | 'type' | 'nullable' | 'unique' | 'indexed'>, value: unknown, where = `body.${column.name}`): unknown {
   if (value === null) {
     if (column.nullable === false) throw invalid(`${where}: may not be null`)
     return null
   }
+  const typed = typedValue(column, value, where)
+  const key = column.unique ? JSON.stringify(typed) : column.indexed && column.type === 'text' ? (typed as string) : null
+  if (key !== null && Buffer.byteLength(key) > MAX_KEY_BYTES) throw invalid(`${where}: at most ${MAX_KEY_BYTES} bytes in a unique or indexed column`)
+  return typed
+}
+
+function typedValue(column: Pick<ContractColumn, 'type'>, value: unknown, where: string): unknown {
   switch (column.type) {
     case 'text':
       if (typeof value !== 'string') throw invalid(`${where}: expected text`)
@@ -48,7 +55,8 @@ export function checkValues(columns: readonly ContractColumn[], input: Record<st
   for (const key of Object.keys(input)) if (!byName.has(key)) throw invalid(`body.${key}: not a column of this contract`)
   const out: Record<string, unknown> = {}
   for (const column of columns) {
-    if (column.name in input) out[column.name] = checkValue(column, input[column.name])
+    // Own keys: a column may be called `constructor`, which every object has by inheritance.
+    if (Object.hasOwn(input, column.name)) out[column.name] = checkValue(column, input[column.name])
     else if (mode === 'create') out[column.name] = checkValue(column, column.default ?? null)
   }
   return out
@@ -70,13 +78,14 @@ function valueOf(name: string, kind: ColumnKind): SQL {
   }
 }
 
-const SYSTEM: Record<string, SQL> = {
-  id: sql`${contractRows.id}`,
-  customerId: sql`${contractRows.customerId}`,
-  createdAt: sql`${contractRows.createdAt}`,
-  updatedAt: sql`${contractRows.updatedAt}`,
-}
-const expression = (f: { column: string; kind: ColumnKind }) => SYSTEM[f.column] ?? valueOf(f.column, f.kind)
+/** A Map, not an object: a column named `constructor` must not find Object.prototype's. */
+const SYSTEM = new Map<string, SQL>([
+  ['id', sql`${contractRows.id}`],
+  ['customerId', sql`${contractRows.customerId}`],
+  ['createdAt', sql`${contractRows.createdAt}`],
+  ['updatedAt', sql`${contractRows.updatedAt}`],
+])
+const expression = (f: { column: string; kind: ColumnKind }) => SYSTEM.get(f.column) ?? valueOf(f.column, f.kind)
 /** A value for comparison with `expression`: timestamps of values are compared as timestamptz. */
 const param = (value: unknown) => (value instanceof Date ? sql`${value.toISOString()}::timestamptz` : sql`${value}`)
 
@@ -86,7 +95,7 @@ export function rowFilters(filters: readonly Filter[], viaIndex: (f: Filter) => 
     const indexed = viaIndex(f)
     if (indexed) return indexed
     const expr = expression(f)
-    const system = f.column in SYSTEM
+    const system = SYSTEM.has(f.column)
     switch (f.op) {
       case 'eq':
         // Containment uses the rows' GIN index; values are stored normalised, so it is exact.
@@ -114,7 +123,12 @@ export function rowFilters(filters: readonly Filter[], viaIndex: (f: Filter) => 
 
 export function rowOrder(sort: readonly SortKey[], kinds: Readonly<Record<string, ColumnKind>>): SQL[] {
   return [
-    ...sort.map((k) => sql`${expression({ column: k.column, kind: kinds[k.column]! })} ${k.descending ? sql`desc nulls last` : sql`asc nulls last`}`),
+    ...sort.map((k) => sql`${expression({ column: k.column, kind: ownValue(kinds, k.column) ?? 'text' })} ${k.descending ? sql`desc nulls last` : sql`asc nulls last`}`),
     sql`${contractRows.id} asc`,
   ]
+}
+
+/** `record[key]` when it is the record's own key: never an inherited member such as `constructor`. */
+export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined
 }
