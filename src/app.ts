@@ -5,6 +5,7 @@ import { AppError, describeError, errorBody } from './platform/errors'
 import { createGuards } from './platform/guards'
 import { throttledLog } from './platform/logger'
 import { requestContext } from './platform/http'
+import { MAX_JSON_DEPTH } from './platform/request'
 import { openApiPlugin } from './platform/openapi'
 import { ECOSYSTEM_PARAMETER } from './platform/tenancy'
 import { accountEmailRoutes } from './modules/auth/account-email-routes'
@@ -67,7 +68,7 @@ import pkg from '../package.json'
 export const API_DESCRIPTION = `Ecobase: a multi-tenant backend service (accounts, OAuth, chat, storage, ...).
 
 Errors answer \`{ "error": { "message", "code" } }\` with a stable snake_case code: \`validation_failed\` (400, the message names the field), \`invalid_json\` (400), \`unauthorized\` / \`token_expired\` (401), \`forbidden\` (403), \`not_found\` (404), \`payload_too_large\` (413), \`unsupported_media_type\` (415), \`rate_limited\` (429, with Retry-After), and per-route codes named in each operation.
-Request bodies are JSON objects (\`Content-Type: application/json\`); other media types get 415 before anything runs, so no HTML form can post to the API. Invalid JSON is 400 \`invalid_json\` and any other JSON value than an object 400 \`validation_failed\`, also on routes whose body is optional. A NUL character (\`\\u0000\`) anywhere in a body, path or query string is 400 \`validation_failed\`: text columns cannot store it. The OAuth token endpoints also take form-encoded bodies, as OAuth clients send them.
+Request bodies are JSON objects (\`Content-Type: application/json\`); other media types get 415 before anything runs, so no HTML form can post to the API. Invalid JSON is 400 \`invalid_json\` and any other JSON value than an object 400 \`validation_failed\`, also on routes whose body is optional. A NUL character (\`\\u0000\`) or a lone surrogate (an unpaired \`\\ud800\`–\`\\udfff\`, in a URL \`%ED%A0%80\`–\`%ED%BF%BF\`) anywhere in a body, path or query string is 400 \`validation_failed\`: text columns cannot store them. A JSON body nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects is 400 \`validation_failed\`, refused before it is parsed. The OAuth token endpoints also take form-encoded bodies, as OAuth clients send them.
 Lists answer \`{ items, total, page, pageSize }\`; \`page\` starts at 1 and is at most 10,000 (narrow deeper lists with their filters), \`pageSize\` defaults to 20 and is at most 100.
 Every response carries \`X-Request-Id\` (the caller's, when it sends a well-formed one).
 Account access tokens live ACCESS_TOKEN_TTL_SECONDS (default 900 s).`

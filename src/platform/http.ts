@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { AppError } from './errors'
 import type { Logger } from './logger'
+import { MAX_JSON_DEPTH, refusedJson, urlHasLoneSurrogate } from './request'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -28,7 +29,10 @@ export function noteCaller(request: Request, caller: Caller): void {
  * Parsed bodies are checked here, once for every route, before validation: invalid JSON is 400
  * `invalid_json` (also where the body is optional), anything but an object is 400
  * `validation_failed` (Elysia would turn `[{}]` or `"x"` into `{}` for an all-optional schema), and
- * so is a NUL character anywhere in a body, path or query string: PostgreSQL cannot store it.
+ * so is a NUL character or a lone surrogate anywhere in a body, path or query string: PostgreSQL
+ * cannot store either. A JSON body is scanned as text before it is parsed (the request is cloned
+ * for it): nested deeper than MAX_JSON_DEPTH (64) or holding a lone surrogate is 400
+ * `validation_failed` before any recursive code (validation, cleaning, the database) sees it.
  */
 export function requestContext(deps: { config: { maxBodyBytes: number }; logger: Pick<Logger, 'debug' | 'info'> }, options: { rawBodyPaths?: string[]; formBodyPaths?: string[] } = {}) {
   const rawBodyPaths = options.rawBodyPaths ?? []
@@ -45,7 +49,7 @@ export function requestContext(deps: { config: { maxBodyBytes: number }; logger:
   }
   const started = new WeakMap<Request, { at: number; id: string }>()
   return new Elysia({ name: 'request-context' })
-    .onRequest(({ request, set }) => {
+    .onRequest(async ({ request, set }) => {
       const incoming = request.headers.get('x-request-id')
       const id = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
       started.set(request, { at: performance.now(), id })
@@ -60,6 +64,12 @@ export function requestContext(deps: { config: { maxBodyBytes: number }; logger:
         throw new AppError(415, 'unsupported_media_type', 'Send the request body as JSON (Content-Type: application/json)')
       }
       if (request.url.includes('%00')) throw nulRefused('the path or query string')
+      if (urlHasLoneSurrogate(request.url)) throw surrogateRefused('the path or query string')
+      if (request.method !== 'GET' && request.method !== 'HEAD' && isJson(request.headers.get('content-type')) && !isRawBody(request.url)) {
+        const refused = refusedJson(await request.clone().text())
+        if (refused === 'too_deep') throw new AppError(400, 'validation_failed', `body: JSON nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects`)
+        if (refused === 'lone_surrogate') throw surrogateRefused('the request body')
+      }
     })
     .onTransform({ as: 'global' }, ({ body, request }) => {
       if (isRawBody(request.url)) return
@@ -73,7 +83,9 @@ export function requestContext(deps: { config: { maxBodyBytes: number }; logger:
       if (!takesForm(request.url) && (body === null || typeof body !== 'object' || Array.isArray(body))) {
         throw new AppError(400, 'validation_failed', 'body: the request body must be a JSON object')
       }
-      if (hasNul(body)) throw nulRefused('the request body')
+      const text = refusedText(body)
+      if (text === 'nul') throw nulRefused('the request body')
+      if (text === 'lone_surrogate') throw surrogateRefused('the request body')
     })
     .onAfterResponse({ as: 'global' }, ({ request, set }) => {
       const info = started.get(request)
@@ -93,17 +105,34 @@ export function requestContext(deps: { config: { maxBodyBytes: number }; logger:
 
 const invalidJson = () => new AppError(400, 'invalid_json', 'The request body is not valid JSON')
 
-/** Whether a NUL character stands in any string (key or value) of a parsed body. */
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\0')
-  if (Array.isArray(value)) return value.some(hasNul)
-  if (value !== null && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) if (key.includes('\0') || hasNul(inner)) return true
+/**
+ * Whether a NUL character or a lone surrogate stands in any string (key or value) of a parsed body.
+ * Iterative: form bodies, which the JSON scan does not see, must not be able to overflow the stack.
+ */
+function refusedText(body: unknown): 'nul' | 'lone_surrogate' | null {
+  const pending: unknown[] = [body]
+  const check = (s: string) => (s.includes('\0') ? 'nul' : s.isWellFormed() ? null : 'lone_surrogate')
+  while (pending.length) {
+    const value = pending.pop()
+    if (typeof value === 'string') {
+      const refused = check(value)
+      if (refused) return refused
+    } else if (Array.isArray(value)) {
+      for (const inner of value) pending.push(inner)
+    } else if (value !== null && typeof value === 'object') {
+      for (const [key, inner] of Object.entries(value)) {
+        const refused = check(key)
+        if (refused) return refused
+        pending.push(inner)
+      }
+    }
   }
-  return false
+  return null
 }
 
 const nulRefused = (where: string) => new AppError(400, 'validation_failed', `${where} contains a NUL character (\\u0000), which is not allowed`)
+const surrogateRefused = (where: string) =>
+  new AppError(400, 'validation_failed', `${where} contains a lone surrogate (an unpaired \\ud800-\\udfff), which is not valid Unicode text and is not allowed`)
 
 /** `application/json`, with or without parameters such as charset; in lower case, as Elysia's parser matches it. */
 function isJson(contentType: string | null): boolean {

@@ -85,3 +85,61 @@ test('no operation answers 5xx to hostile input, with or without credentials', a
   expect(sent).toBeGreaterThan(2000)
   expect(failures).toEqual([])
 }, 120_000)
+
+/** `depth` levels of arrays and objects (`{"a":[{"a":…}]}`), an object at the top. */
+const nested = (depth: number) => {
+  let open = ''
+  let close = ''
+  for (let level = 1; level <= depth; level++) {
+    open += level % 2 ? '{"a":' : '['
+    close = (level % 2 ? '}' : ']') + close
+  }
+  return `${open}1${close}`
+}
+const LONE_SURROGATE_BODIES = ['{"name":"x\\ud800y"}', '{"name":"\\udc00"}', '{"x\\uDBFFkey":1}', '{"a":{"b":["ok","\\ud83d"]}}', '{"a":"\\ud83d\\u0041"}']
+const LONE_SURROGATE_QUERIES = ['x%ED%A0%80y', '%ed%bf%bf', 'eq.%ED%B0%80']
+const TOO_DEEP = '{"a":' + '['.repeat(9_999) + ']'.repeat(9_999) + '}'
+
+test('every operation refuses lone surrogates (body and query) and JSON nested deeper than 64 with 400 validation_failed', async () => {
+  const doc = (await h.call('GET', '/openapi/json')).body as { paths: Record<string, Record<string, Operation>> }
+  const failures: string[] = []
+  let operations = 0
+  const expectRefused = (what: string, res: { status: number; body: any }, message: RegExp) => {
+    if (res.status !== 400 || res.body?.error?.code !== 'validation_failed' || !message.test(res.body.error.message)) {
+      failures.push(`${what} → ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`)
+    }
+  }
+  for (const [template, ops] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(ops)) {
+      if (longLived(method, op)) continue
+      operations++
+      const verb = method.toUpperCase()
+      const path = template.replace(/\{[^}]+\}/g, crypto.randomUUID())
+      const name = op.parameters?.find((p) => p.in === 'query')?.name ?? 'q'
+      for (const value of LONE_SURROGATE_QUERIES) {
+        expectRefused(`${verb} ${path}?${name}=${value}`, await h.call(verb, `${path}?${name}=${value}`), /lone surrogate/)
+      }
+      if (method === 'get' || method === 'head') continue
+      const json = (body: string) => h.call(verb, path, { body, headers: { 'content-type': 'application/json' } })
+      for (const body of LONE_SURROGATE_BODIES) expectRefused(`${verb} ${path} ${body}`, await json(body), /lone surrogate/)
+      expectRefused(`${verb} ${path} nested 10,000 deep (arrays)`, await json(TOO_DEEP), /nested deeper than 64/)
+      expectRefused(`${verb} ${path} nested 10,000 deep (objects)`, await json('{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000)), /nested deeper than 64/)
+      expectRefused(`${verb} ${path} nested 65 deep`, await json(nested(65)), /nested deeper than 64/)
+      // 64 levels pass the parser: the route may still refuse the body (schema, credentials), never as too deep.
+      const atLimit = await json(nested(64))
+      if (atLimit.status >= 500 || /nested deeper/.test(atLimit.body?.error?.message ?? '')) failures.push(`${verb} ${path} nested 64 deep → ${atLimit.status} ${JSON.stringify(atLimit.body).slice(0, 160)}`)
+    }
+  }
+  expect(operations).toBeGreaterThan(100)
+  expect(failures).toEqual([])
+}, 120_000)
+
+test('the depth limit counts arrays and objects, not brackets inside strings', async () => {
+  expect(nested(64).split('').filter((c) => c === '{' || c === '[').length).toBe(64)
+  // Brackets in strings, an escaped backslash before `ud800` (text, not an escape), a surrogate pair: all fine.
+  const body = JSON.stringify({ email: `${'[[[[{{{{'.repeat(20)}@example.test`, password: '\\ud800 \ud83d\ude00 is text here' })
+  expect(body).toContain('\\\\ud800')
+  const res = await h.call('POST', '/auth/login', { body })
+  expect(res.status).toBe(401)
+  expect(res.body.error.code).toBe('invalid_credentials')
+})
