@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { ErrorBody } from '../../platform/errors'
+import { AppError, ErrorBody } from '../../platform/errors'
 
 /**
  * A plain JSON integer. Elysia's `t.Integer` also accepts numeric strings (for query strings) and
@@ -127,6 +127,17 @@ export const AttachmentPatch = t.Object(
   },
   { title: 'StorageAttachmentPatch', minProperties: 1 },
 )
+
+/**
+ * A route `transform`: `metadata` must be a JSON object (or null). The schema says so, but Elysia
+ * reshapes a body to its schema before it validates it (exact mirror), turning `5` into `{}` and
+ * `"ab"` or `[1]` into `{"0": …}`, so the check has to see the body as it was sent.
+ */
+export function metadataIsObject({ body }: { body: unknown }): void {
+  const metadata = body !== null && typeof body === 'object' && Object.hasOwn(body, 'metadata') ? (body as { metadata: unknown }).metadata : undefined
+  if (metadata === undefined || metadata === null) return
+  if (typeof metadata !== 'object' || Array.isArray(metadata)) throw new AppError(400, 'validation_failed', 'body.metadata: must be a JSON object (or null)')
+}
 
 export const AttachmentListQuery = t.Object({
   ownerType: t.Optional(OwnerType),

@@ -12,6 +12,7 @@ import {
   StoragePresignedUpload,
   StorageQuotaExceeded,
   UploadBody,
+  metadataIsObject,
 } from '../model'
 import type { StorageService } from '../service'
 import { IdParam } from '../../../platform/params'
@@ -34,6 +35,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
       {
         tenant: 'customer',
         body: UploadBody,
+        transform: metadataIsObject,
         response: { 200: StorageDeduplicated, 201: StoragePresignedUpload, 413: StorageQuotaExceeded, ...errors(401, 403, 404, { 400: ['validation_failed', 'file_too_large'] }) },
         detail: {
           operationId: 'storageUploadCreate',
@@ -75,6 +77,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
       tenant: 'customer',
       params: IdParam,
       body: AttachmentPatch,
+      transform: metadataIsObject,
       response: { 200: StorageAttachmentEnvelope, ...errors(400, 401, 403, 404) },
       detail: {
         operationId: 'storageAttachmentUpdate',
