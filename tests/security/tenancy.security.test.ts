@@ -14,7 +14,9 @@ let b: VictimFixture
 let bSecrets: string[]
 
 beforeAll(async () => {
-  h = await createHarness()
+  // The route list creates a persona service from the ollama template (localhost): allowed here, so
+  // that A acting in its own ecosystem succeeds and only the cross-tenant refusals are in question.
+  h = await createHarness({ PERSONA_SERVICE_PRIVATE_ADDRESSES: 'allow' })
   ownerA = await h.register()
   memberA = await h.register()
   const ownerB = await h.register()
