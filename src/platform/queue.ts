@@ -7,9 +7,22 @@ import type { Logger } from './logger'
 /** The PostgreSQL schema pg-boss keeps its tables in (it creates and migrates them itself at start). */
 export const QUEUE_SCHEMA = 'pgboss'
 
+/**
+ * A running job's worker marks it alive every HEARTBEAT_SECONDS / 2; a job whose worker was killed
+ * (kill -9, a lost machine) misses that, and the next supervision pass, at most SUPERVISE_SECONDS
+ * later, hands it back for a retry. So such a job runs again within about 30 s of the crash instead
+ * of after pg-boss's 15-minute expiry (the retry's own delay comes on top, 5 s at first).
+ */
+const HEARTBEAT_SECONDS = 10
+const SUPERVISE_SECONDS = 10
+
 export interface JobDefinition<T extends object> {
   name: string
-  /** Retries (default 5, exponential backoff from 5 s), expiry, retention; see pg-boss's queue options. */
+  /**
+   * Retries (default 5, exponential backoff from 5 s), expiry, retention; see pg-boss's queue
+   * options. Give `expireInSeconds` near the job's own timeout: a worker that is alive but stuck is
+   * given up on after it (default 5 minutes). A worker that died is noticed by its missing heartbeat.
+   */
   options?: Omit<Queue, 'name'>
   /** Run the jobs of a fetched batch at once (for handlers that mostly wait on the network). */
   parallel?: boolean
@@ -46,6 +59,10 @@ export class JobQueue {
       schema: QUEUE_SCHEMA,
       backend: database.kind === 'pglite' ? 'pglite' : 'postgres',
       useListenNotify: true,
+      // How often a replica looks for jobs whose heartbeat stopped (a worker killed mid-job) and
+      // hands them back for a retry; pg-boss's default of a minute would add up to a minute to that.
+      superviseIntervalSeconds: SUPERVISE_SECONDS,
+      monitorIntervalSeconds: SUPERVISE_SECONDS,
     })
     this.boss.on('error', (err) => options.logger.error('queue error', describeError(err)))
   }
@@ -59,7 +76,18 @@ export class JobQueue {
   async start(): Promise<void> {
     await this.boss.start()
     for (const definition of this.definitions.values()) {
-      await this.boss.createQueue(definition.name, { retryLimit: 5, retryDelay: 5, retryBackoff: true, notify: true, ...definition.options })
+      const { policy, ...settings } = {
+        retryLimit: 5,
+        retryDelay: 5,
+        retryBackoff: true,
+        notify: true,
+        heartbeatSeconds: HEARTBEAT_SECONDS,
+        expireInSeconds: 300,
+        ...definition.options,
+      }
+      await this.boss.createQueue(definition.name, { policy, ...settings })
+      // createQueue leaves an existing queue as it was: an upgraded instance gets today's settings here.
+      await this.boss.updateQueue(definition.name, settings)
       if (!this.options.workers) continue
       // NOTIFY wakes workers for new jobs; polling still finds retries and delayed jobs at the usual pace.
       const interval = this.options.pollingIntervalSeconds ?? 2

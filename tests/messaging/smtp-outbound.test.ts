@@ -22,7 +22,7 @@ const smtp = await startSmtp()
 const authed = await startSmtp({ auth: { user: 'mailer', pass: 'p@ss w0rd' } })
 afterAll(() => Promise.all([smtp.close(), authed.close()]))
 
-const message = (subject: string) => ({ from: 'Shop <shop@example.test>', to: 'ada@example.test', subject, text: 'hello' })
+const message = (subject: string) => ({ from: 'Shop <shop@example.test>', to: 'ada@example.test', subject, text: 'hello', messageId: `<${subject.replace(/\W/g, '-')}@example.test>` })
 const tenant = (config: Record<string, unknown>, policy: 'deny' | 'allow') => markChosenBy(config, { by: 'tenant', policy })
 
 describe('Transports: a tenant SMTP server through the outbound gate', () => {

@@ -9,11 +9,12 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server (smtp-server) on a free port that keeps what it receives, parsed back with
- * mailparser. `mode`: `accept`, `reject` (550 on RCPT), `hang` (never answers DATA), and with
- * `auth` only those credentials are accepted (535 otherwise).
+ * mailparser. `mode`: `accept`, `reject` (550 on RCPT), `hang` (never answers DATA; the message
+ * is kept in `hung`), and with `auth` only those credentials are accepted (535 otherwise).
  */
 export async function startSmtp(options: { auth?: { user: string; pass: string } } = {}) {
   const received: ReceivedMail[] = []
+  const hung: ReceivedMail[] = []
   const state = { mode: 'accept' as 'accept' | 'reject' | 'hang' }
   const server = new SMTPServer({
     disabledCommands: options.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
@@ -33,14 +34,14 @@ export async function startSmtp(options: { auth?: { user: string; pass: string }
       const chunks: Buffer[] = []
       stream.on('data', (c: Buffer) => chunks.push(c))
       stream.on('end', async () => {
-        if (state.mode === 'hang') return
+        const hang = state.mode === 'hang'
         const raw = Buffer.concat(chunks).toString('utf8')
-        received.push({
+        ;(hang ? hung : received).push({
           envelope: { from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '', to: session.envelope.rcptTo.map((r) => r.address) },
           raw,
           parsed: await simpleParser(raw),
         })
-        callback()
+        if (!hang) callback()
       })
     },
   })
@@ -50,6 +51,7 @@ export async function startSmtp(options: { auth?: { user: string; pass: string }
     port,
     url: options.auth ? `smtp://${options.auth.user}:${options.auth.pass}@127.0.0.1:${port}` : `smtp://127.0.0.1:${port}`,
     received,
+    hung,
     state,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }

@@ -73,3 +73,22 @@ export const outbox = messagingSchema.table(
   },
   (t) => [index('outbox_ecosystem_created_idx').on(sql`coalesce(${t.ecosystemId}, '00000000-0000-0000-0000-000000000000'::uuid)`, t.createdAt.desc())],
 )
+
+/**
+ * Claims of queued sends, so a retry after a crash does not send again what already went out: a
+ * claim is written before the provider is called and marked sent after, by `key` (what the send is
+ * for, e.g. a notification's e-mail copy). `messageId` is stable across the retries of one send
+ * (the e-mail's Message-ID is made from it), so a receiver can tell a repeat from a new message.
+ * Kept a week, long past the last retry of the job that made it.
+ */
+export const sendClaims = messagingSchema.table(
+  'send_claims',
+  {
+    key: text('key').primaryKey(),
+    messageId: uuid('message_id').notNull().defaultRandom(),
+    ecosystemId: uuid('ecosystem_id').references(() => ecosystems.id, { onDelete: 'cascade' }),
+    claimedAt: at('claimed_at').notNull().defaultNow(),
+    sentAt: at('sent_at'),
+  },
+  (t) => [index('send_claims_claimed_idx').on(t.claimedAt)],
+)

@@ -1,4 +1,5 @@
-import { and, desc, eq, gte, isNull, lt, type SQL } from 'drizzle-orm'
+import { randomUUID } from 'node:crypto'
+import { and, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { messagingError } from './errors'
@@ -8,7 +9,7 @@ import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import type { SiteServices } from '../site/service'
 import { oneLine, render, renderTemplate } from './render'
-import { outbox, sendLog, templates } from './schema'
+import { outbox, sendClaims, sendLog, templates } from './schema'
 import { type Delivery, Transports } from './transports'
 
 type TemplateRow = typeof templates.$inferSelect
@@ -243,21 +244,29 @@ export class MessagingService {
   /**
    * One attempt to one customer through the ecosystem's provider, written to the log whatever the
    * outcome. Used by the admin sends (at once) and by queued notification deliveries.
+   *
+   * A queued send passes `key` (what it is for): the send is claimed in the database before the
+   * provider is called and marked sent after, in the transaction that logs it. A retry of a send
+   * that went out (its job ran again after a crash) is then skipped; only a crash during the
+   * provider call itself can repeat a message, and then with the same Message-ID.
    */
   async deliver(
     ecosystemId: string,
     channel: Channel,
     to: { id: string; email: string | null; phone: string | null; name: string | null },
     content: Content,
-    meta: { templateId: string | null; sentBy: string | null },
+    meta: { templateId: string | null; sentBy: string | null; key?: string },
   ): Promise<SendResult> {
     const recipient = channel === 'email' ? to.email : to.phone
     if (!recipient) throw noRecipient(channel === 'email' ? 'e-mail address' : 'phone number')
-    const delivery = await this.transmit(ecosystemId, channel, { to: recipient, toName: to.name }, content)
+    const claim = meta.key === undefined ? { messageId: randomUUID(), sent: false } : await this.claim(meta.key, ecosystemId)
+    if (claim.sent) return { status: 'sent' }
+    const delivery = await this.transmit(ecosystemId, channel, { to: recipient, toName: to.name }, content, claim.messageId)
     await this.deps.db.transaction(async (tx) => {
       const [entry] = await tx
         .insert(sendLog)
         .values({
+          ...(meta.key === undefined ? { id: claim.messageId } : {}),
           ecosystemId,
           customerId: to.id,
           channel,
@@ -271,6 +280,7 @@ export class MessagingService {
           sentBy: meta.sentBy,
         })
         .returning({ id: sendLog.id })
+      if (meta.key !== undefined && delivery.ok) await tx.update(sendClaims).set({ sentAt: this.deps.now() }).where(eq(sendClaims.key, meta.key))
       const status = delivery.ok ? 'sent' : 'failed'
       await this.logged.run(tx, { id: entry!.id, ecosystemId, customerId: to.id, channel, status, templateId: meta.templateId, error: delivery.ok ? null : delivery.error })
     })
@@ -278,9 +288,19 @@ export class MessagingService {
     return delivery.ok ? { status: 'sent', providerId: delivery.providerId } : { status: 'failed', error: delivery.error }
   }
 
+  /** Claims the send `key` (or finds its claim): its stable message id, and whether it was sent already. */
+  private async claim(key: string, ecosystemId: string | null): Promise<{ messageId: string; sent: boolean }> {
+    const [row] = await this.deps.db
+      .insert(sendClaims)
+      .values({ key, ecosystemId, claimedAt: this.deps.now() })
+      .onConflictDoUpdate({ target: sendClaims.key, set: { claimedAt: sql`excluded.claimed_at` } })
+      .returning({ messageId: sendClaims.messageId, sentAt: sendClaims.sentAt })
+    return { messageId: row!.messageId, sent: row!.sentAt !== null }
+  }
+
   /** The instance's own e-mail (password reset, verification): SMTP_URL, else the instance outbox. Not in any ecosystem's log. */
   async sendInstanceEmail(to: string, content: Content): Promise<Delivery> {
-    return this.transmit(null, 'email', { to, toName: null }, content)
+    return this.transmit(null, 'email', { to, toName: null }, content, randomUUID())
   }
 
   close(): void {
@@ -296,7 +316,8 @@ export class MessagingService {
     return row ?? null
   }
 
-  private async transmit(ecosystemId: string | null, channel: Channel, to: { to: string; toName: string | null }, content: Content): Promise<Delivery> {
+  /** Sends through the provider; an e-mail's Message-ID is made from `messageId`. */
+  private async transmit(ecosystemId: string | null, channel: Channel, to: { to: string; toName: string | null }, content: Content, messageId: string): Promise<Delivery> {
     const kind = channel === 'email' ? 'smtp' : 'twilio'
     const provider = await this.site.effectiveProvider(ecosystemId, kind)
     if (!provider) return this.toOutbox(ecosystemId, channel, to.to, content)
@@ -309,6 +330,7 @@ export class MessagingService {
       text: content.text,
       html: content.html,
       headers: content.headers,
+      messageId: `<${messageId}@${new URL(this.deps.config.publicUrl).hostname}>`,
     })
   }
 

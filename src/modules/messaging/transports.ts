@@ -25,6 +25,8 @@ export interface EmailMessage {
   text: string
   html?: string
   headers?: Record<string, string>
+  /** The Message-ID header (`<id@host>`): the same for every retry of one send, so receivers can drop repeats. */
+  messageId: string
 }
 
 export interface SmsMessage {
@@ -63,6 +65,7 @@ export class Transports {
         text: message.text,
         html: message.html,
         headers: message.headers,
+        messageId: message.messageId,
         disableFileAccess: true,
         disableUrlAccess: true,
       })

@@ -226,7 +226,7 @@ export class NotificationService {
       channel === 'sms'
         ? { subject: null, text: `${n.subject}: ${n.body}` }
         : this.emailContent(n, this.unsubscribeUrl(n.customerId, category))
-    const result = await this.messaging.deliver(n.ecosystemId, channel, to, content, { templateId: null, sentBy: null })
+    const result = await this.messaging.deliver(n.ecosystemId, channel, to, content, { templateId: null, sentBy: null, key: `notification:${n.id}:${channel}` })
     if (result.status === 'failed') throw new Error(`notification ${channel} not delivered: ${result.error}`)
   }
 
