@@ -16,6 +16,7 @@ import { command as leaderboard } from './leaderboard'
 import { command as login } from './login'
 import { command as chatLatency } from './chat-latency'
 import { command as contractInsert } from './contract-insert'
+import { command as crashSends } from './crash-sends'
 import { command as derivedList } from './derived-list'
 import { command as emailSend } from './email-send'
 import { command as feedFanout } from './feed-fanout'
@@ -114,6 +115,11 @@ export const BENCHES: Bench[] = [
     ...feedFanout,
     id: 'P12b',
     what: 'site feed: commit to item on 1,000 open SSE streams, one item each, p95 (target ≤ 50 ms)',
+  },
+  {
+    ...crashSends,
+    id: 'P15',
+    what: 'kill -9 during 300 webhooks and 200 e-mails, restart: 0 lost, all delivered ≤ 2 min, e-mail repeats ≤ those in flight',
   },
 ]
 

@@ -79,7 +79,7 @@ export class WebhookService implements EventSink {
     private readonly deps: Deps,
     private readonly alerts: Pick<AdminAlerts, 'send'>,
   ) {
-    const { privateAddresses, retrySeconds } = deps.config.webhooks
+    const { privateAddresses } = deps.config.webhooks
     this.fetch = guardedFetch(privateAddresses)
     deps.queue.define<{ deliveryId: string }>({
       name: JOB,
@@ -87,7 +87,9 @@ export class WebhookService implements EventSink {
       // A receiver that takes its 10 s holds up neither the rest of its batch nor the other workers.
       parallel: true,
       concurrency: 4,
-      options: { retryLimit: MAX_ATTEMPTS - 1, retryDelay: retrySeconds, retryBackoff: true, retryDelayMax: MAX_RETRY_DELAY_SECONDS },
+      // The queue's own retries are for a worker that died or got stuck mid-delivery: soon, and
+      // limited. A receiver's refusal is retried by deliver() itself, with the backoff below.
+      options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: deps.config.webhooks.timeoutSeconds + 60 },
     })
   }
 
@@ -215,7 +217,16 @@ export class WebhookService implements EventSink {
     }
     const last = delivery.attempts + 1 >= MAX_ATTEMPTS
     await this.finish(delivery, webhook, outcome, last)
-    if (!outcome.ok && !last) throw new Error(`webhook delivery failed: ${outcome.error}`)
+  }
+
+  /**
+   * The next attempt after a refusal, as a new job due after `WEBHOOK_RETRY_SECONDS` × 2^(attempt − 1),
+   * at most 6 h: queued in the transaction that records the refusal, so one of the two never
+   * happens without the other.
+   */
+  private retryLater(tx: Db, delivery: Delivery) {
+    const delay = Math.min(MAX_RETRY_DELAY_SECONDS, this.deps.config.webhooks.retrySeconds * 2 ** delivery.attempts)
+    return this.deps.queue.send(tx, JOB, { deliveryId: delivery.id }, { startAfter: delay })
   }
 
   private async finish(delivery: Delivery, webhook: Webhook, outcome: { ok: boolean; code?: number; error?: string; latencyMs?: number }, last: boolean) {
@@ -236,7 +247,10 @@ export class WebhookService implements EventSink {
         if (webhook.failingSince) await tx.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, webhook.id))
         return
       }
-      if (!last) return
+      if (!last) {
+        await this.retryLater(tx, delivery)
+        return
+      }
       const since = webhook.failingSince ?? now
       if (now.getTime() - since.getTime() >= DISABLE_AFTER_MS && webhook.enabled) {
         await tx.update(webhooks).set({ enabled: false, disabledReason: `every delivery failed since ${since.toISOString()}`, updatedAt: now }).where(eq(webhooks.id, webhook.id))
