@@ -198,8 +198,9 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.getByLabel('Message').fill('The engine rests from 22:00 to 23:00.')
     await page.getByRole('button', { name: 'Send announcement' }).click()
     await page.getByRole('status').filter({ hasText: /Announcement “Maintenance tonight” sent to \d+ customers?\./ }).waitFor()
-    const notes = await h.call('GET', '/notifications', { token: ada.token })
-    expect(notes.body.items.map((n: { subject: string }) => n.subject)).toContain('Maintenance tonight')
+    // The announcement reaches customers through a queued fan-out: Ada's notification comes soon after the answer.
+    const subjects = async () => (await h.call('GET', '/notifications', { token: ada.token })).body.items.map((n: { subject: string }) => n.subject) as string[]
+    await until(subjects, (seen) => seen.includes('Maintenance tonight'))
 
     const sms = page.getByRole('checkbox', { name: 'Announcements by SMS' })
     expect(await sms.isChecked()).toBe(false)
