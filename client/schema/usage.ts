@@ -28,7 +28,7 @@ export interface UsageStorageQuotaPage {
 }
 
 export interface StorageQuota {
-  /** Total bytes this customer may keep */
+  /** Total bytes this customer may keep (at most 2^53 − 1) */
   quotaBytes: number
 }
 

@@ -45,6 +45,16 @@ for (const kind of STORE_KINDS) {
       expect((await usage(c.token)).body.usageBytes).toBe(0)
     })
 
+    test('a quota beyond 2^53 − 1 bytes (1e308, 1e20, 2^63) is a 400, never a database error', async () => {
+      const c = await customerOf(s.h, s.org, s.owner)
+      for (const quotaBytes of [1e308, 1e20, 2 ** 63, Number.MAX_SAFE_INTEGER + 1]) {
+        const res = await setQuota(c.customerId, quotaBytes)
+        expect(res.status).toBe(400)
+        expect(res.body.error.code).toBe('validation_failed')
+      }
+      expect((await setQuota(c.customerId, Number.MAX_SAFE_INTEGER)).body.quotaBytes).toBe(Number.MAX_SAFE_INTEGER)
+    })
+
     test('an admin override: PUT sets it, GET lists it, DELETE returns to the default', async () => {
       const c = await customerOf(s.h, s.org, s.owner)
       const put = await setQuota(c.customerId, 100)

@@ -145,4 +145,4 @@ export const AttachmentListQuery = t.Object({
   status: t.Optional(Status),
 })
 
-export const QuotaBody = t.Object({ quotaBytes: Int({ minimum: 0, description: 'Total bytes this customer may keep' }) }, { title: 'StorageQuota' })
+export const QuotaBody = t.Object({ quotaBytes: Int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Total bytes this customer may keep (at most 2^53 − 1)' }) }, { title: 'StorageQuota' })
