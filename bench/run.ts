@@ -20,6 +20,7 @@ import { command as crashSends } from './crash-sends'
 import { command as derivedList } from './derived-list'
 import { command as emailSend } from './email-send'
 import { command as feedFanout } from './feed-fanout'
+import { command as fuzz } from './fuzz'
 import { command as memoryRecall } from './memory-recall'
 import { command as refresh } from './refresh'
 import { command as search } from './search'
@@ -120,6 +121,11 @@ export const BENCHES: Bench[] = [
     ...crashSends,
     id: 'P15',
     what: 'kill -9 during 300 webhooks and 200 e-mails, restart: 0 lost, all delivered ≤ 2 min, e-mail repeats ≤ those in flight',
+  },
+  {
+    ...fuzz,
+    id: 'I24',
+    what: 'issue 24 fuzz: every OpenAPI operation and the derived lists / contract rows, hostile input under every kind of credential: 0 answers ≥ 500 over ≥ 25,000 requests per database',
   },
 ]
 
