@@ -285,6 +285,9 @@ export class RotatingSessions {
   }
 }
 
+/** Ended sessions and used refresh tokens are kept this long (audit, replay answers), then purged. */
+export const SESSION_KEEP_MS = 7 * 24 * 3600 * 1000
+
 /**
  * Deletes sessions that ended (expired, or revoked) before `before`, with their refresh tokens, and
  * refresh tokens used before `before` in sessions still alive: a replay of one that old is refused

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { and, eq, isNotNull } from 'drizzle-orm'
 import { runJob } from '../../jobs'
 import { purgeSessions } from '../../src/modules/auth/jobs'
+import { purgeCustomerSessions } from '../../src/modules/customer/jobs'
 import { refreshTokens, sessions } from '../../src/modules/auth/schema'
 import { customerRefreshTokens, customerSessions } from '../../src/modules/customer/schema'
 import { openPostgres } from '../../src/platform/db'
@@ -29,12 +30,12 @@ test('purges sessions revoked or expired over a week ago, with their refresh tok
   const purgedId = (await sessionOf(revokedLongAgo.user.id))!.id
 
   const report = await runJob(h.deps, purgeSessions)
-  expect(report).toEqual({ sessions: 1, refreshTokens: 0, customerSessions: 0, customerRefreshTokens: 0 })
+  expect(report).toEqual({ sessions: 1, refreshTokens: 0 })
   expect(await sessionOf(revokedLongAgo.user.id)).toBeUndefined()
   expect(await h.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, purgedId))).toEqual([])
   expect(await sessionOf(revokedRecently.user.id)).toBeDefined()
   expect((await h.call('GET', '/auth/me', { token: live.token })).status).toBe(200)
-  expect(await runJob(h.deps, purgeSessions)).toEqual({ sessions: 0, refreshTokens: 0, customerSessions: 0, customerRefreshTokens: 0 })
+  expect(await runJob(h.deps, purgeSessions)).toEqual({ sessions: 0, refreshTokens: 0 })
 })
 
 test('purges customer sessions, and refresh tokens used over a week ago in sessions still alive', async () => {
@@ -54,8 +55,8 @@ test('purges customer sessions, and refresh tokens used over a week ago in sessi
   const [session] = await h.db.select().from(customerSessions).where(eq(customerSessions.subjectId, active.customerId))
   await h.db.update(customerRefreshTokens).set({ usedAt: old }).where(and(eq(customerRefreshTokens.sessionId, session!.id), isNotNull(customerRefreshTokens.usedAt)))
 
-  const report = await runJob(h.deps, purgeSessions)
-  expect(report).toMatchObject({ customerSessions: 1, customerRefreshTokens: 3 })
+  const report = await runJob(h.deps, purgeCustomerSessions)
+  expect(report).toEqual({ customerSessions: 1, customerRefreshTokens: 3 })
   expect(await h.db.select().from(customerSessions).where(eq(customerSessions.subjectId, ended.customerId))).toEqual([])
   const left = await h.db.select().from(customerRefreshTokens).where(eq(customerRefreshTokens.sessionId, session!.id))
   expect(left.map((t) => t.usedAt)).toEqual([null])

@@ -9,7 +9,7 @@ import { assertTenantHost, guardedFetch, OutboundRefused, tenantUrl } from '../.
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { EVENTS, type EventType } from './model'
-import type { AdminAlerts } from '../site/admin-alerts'
+import type { AdminAlerts } from '../notifications/admin-alerts'
 import { deliveries, webhooks } from './schema'
 
 /** What areas call, in the transaction of the change, to announce an event to subscribed endpoints. */

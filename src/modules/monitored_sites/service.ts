@@ -6,7 +6,7 @@ import { assertTenantHost, tenantUrl } from '../../platform/outbound'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { EventSink } from '../integrations/service'
-import type { AdminAlerts } from '../site/admin-alerts'
+import type { AdminAlerts } from '../notifications/admin-alerts'
 import { Prober, type ProbeResult } from './probe'
 import { checks, type SiteState, sites } from './schema'
 

@@ -1,7 +1,7 @@
 import type { Db } from '../../platform/db'
 import type { CustomerService } from '../customer/service'
-import type { NotificationService } from '../notifications/service'
-import type { FeedWriter } from './feed'
+import type { NotificationService } from './service'
+import type { FeedWriter } from '../site/feed'
 
 export interface AdminAlert {
   ecosystemId: string
