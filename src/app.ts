@@ -151,7 +151,7 @@ export function createApp(deps: Deps) {
   const searchBox = new SearchBox(deps)
   const chat = new ChatService(deps, persona, { memory: memoryToolsFor(personaMemory), search: conversationSearchFor(search, searchBox, persona.personas) })
   emitWebhookEvents(webhooks, { customers, attachments: storage.attachments, chat, community, messaging })
-  const guards = createGuards({ tokens: deps.tokens, users: auth, tenancy: customers })
+  const guards = createGuards({ tokens: deps.tokens, users: auth, tenancy: customers, trustProxy: deps.config.trustProxy })
 
   const logUnhandled = throttledLog(deps.logger.error, 10)
   const app = new Elysia()

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { AppError } from './errors'
-import { noteCaller } from './http'
+import { noteCaller, requestInfo, type RequestInfo } from './http'
 
 /** Who is calling. Later areas add kinds (customer, oauth) beside `user`. */
 export interface UserPrincipal {
@@ -12,6 +12,8 @@ export interface UserPrincipal {
   apiTokenId: string | null
   /** Set for an OAuth access token: a client application acting for the user within `scopes`. */
   oauth?: OAuthAccess
+  /** Where the request came from (set by the auth guard; absent outside a request), for the audit log. */
+  request?: RequestInfo
 }
 export interface OAuthAccess {
   clientId: string
@@ -51,9 +53,12 @@ export function requireScope<P extends Principal>(principal: P, scope: string): 
   return principal
 }
 
-function noted<P extends Principal>(request: Request, principal: P): P {
+type Server = Parameters<typeof requestInfo>[1]
+
+/** Notes the caller for the request log line and attaches where the request came from. */
+function noted<P extends Principal>(request: Request, server: Server, trustProxy: boolean, principal: P): P {
   noteCaller(request, { principalId: principal.userId })
-  return principal
+  return { ...principal, request: requestInfo(request, server, trustProxy) }
 }
 
 /**
@@ -62,24 +67,24 @@ function noted<P extends Principal>(request: Request, principal: P): P {
  * `scope: 'name'` is `auth: true` that also admits OAuth access tokens granted that scope.
  * Without `scope`, OAuth access tokens get 401.
  */
-export function authGuard(source: PrincipalSource) {
+export function authGuard(source: PrincipalSource, trustProxy = false) {
   return new Elysia({ name: 'auth-guard' }).macro({
     auth: {
       detail: { security: bearerSecurity },
-      async resolve({ headers, request }) {
-        return { principal: noted(request, accountOnly(await source.resolveBearer(bearerToken(headers.authorization)))) }
+      async resolve({ headers, request, server }) {
+        return { principal: noted(request, server, trustProxy, accountOnly(await source.resolveBearer(bearerToken(headers.authorization)))) }
       },
     },
     scope: (scope: string) => ({
       detail: { security: [...bearerSecurity, { oauth2: [scope] }] },
-      async resolve({ headers, request }: { headers: Record<string, string | undefined>; request: Request }) {
-        return { principal: noted(request, requireScope(await source.resolveBearer(bearerToken(headers.authorization)), scope)) }
+      async resolve({ headers, request, server }: { headers: Record<string, string | undefined>; request: Request; server: Server }) {
+        return { principal: noted(request, server, trustProxy, requireScope(await source.resolveBearer(bearerToken(headers.authorization)), scope)) }
       },
     }),
     admin: {
       detail: { security: bearerSecurity },
-      async resolve({ headers, request }) {
-        const principal = noted(request, accountOnly(await source.resolveBearer(bearerToken(headers.authorization))))
+      async resolve({ headers, request, server }) {
+        const principal = noted(request, server, trustProxy, accountOnly(await source.resolveBearer(bearerToken(headers.authorization))))
         if (!(await source.capabilities(principal)).includes('admin')) {
           throw new AppError(403, 'forbidden', 'This operation needs the admin capability')
         }

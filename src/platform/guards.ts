@@ -14,10 +14,12 @@ export interface Guards {
    * token carries its ecosystem; account credentials name it in the X-Ecosystem-Id header
    * (ECOSYSTEM_HEADER; ecosystem id or rdid), checked against team membership. The guard adds
    * that header to each operation's OpenAPI parameters (`components.parameters.EcosystemId`).
+   * `tenantOrAdmin: 'admin'`: the same, or without the header a platform admin (tenant null).
    */
   tenancy: ReturnType<typeof tenancyGuard>
 }
 
-export function createGuards(sources: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource }): Guards {
-  return { auth: authGuard(sources.users), tenancy: tenancyGuard(sources) }
+/** `trustProxy` (TRUST_PROXY): whether the client address the guards attach for the audit log comes from X-Forwarded-For. */
+export function createGuards(sources: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource; trustProxy?: boolean }): Guards {
+  return { auth: authGuard(sources.users, sources.trustProxy), tenancy: tenancyGuard(sources) }
 }

@@ -1,7 +1,8 @@
+import type { Server } from 'bun'
 import { Elysia } from 'elysia'
 import { AppError } from './errors'
 import type { Logger } from './logger'
-import { MAX_JSON_DEPTH, refusedJson, urlHasLoneSurrogate } from './request'
+import { clientIp, MAX_JSON_DEPTH, refusedJson, urlHasLoneSurrogate } from './request'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 
@@ -11,6 +12,30 @@ export interface Caller {
   ecosystemId?: string
 }
 const callers = new WeakMap<Request, Caller>()
+
+/** The id each request was given (X-Request-Id), by request. */
+const requestIds = new WeakMap<Request, string>()
+
+/**
+ * Where a request came from, for the audit log: the client address (as `clientIp` reads it; null
+ * when unknown), its User-Agent (at most 512 characters) and its request id. The auth and tenancy
+ * guards attach it to the principal and tenant they resolve, so a service that records an audit
+ * event gets it with the caller it already takes; routes without credentials pass it themselves.
+ */
+export interface RequestInfo {
+  ip: string | null
+  userAgent: string | null
+  requestId: string | null
+}
+
+export function requestInfo(request: Request, server: Server<unknown> | null | undefined, trustProxy: boolean): RequestInfo {
+  const ip = clientIp(request, server, trustProxy)
+  return {
+    ip: ip === 'unknown' ? null : ip.slice(0, 100),
+    userAgent: request.headers.get('user-agent')?.slice(0, 512) || null,
+    requestId: requestIds.get(request) ?? null,
+  }
+}
 
 /** Records the principal and ecosystem a request resolved to (request log line). */
 export function noteCaller(request: Request, caller: Caller): void {
@@ -53,6 +78,7 @@ export function requestContext(deps: { config: { maxBodyBytes: number }; logger:
       const incoming = request.headers.get('x-request-id')
       const id = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
       started.set(request, { at: performance.now(), id })
+      requestIds.set(request, id)
       set.headers['x-request-id'] = id
       const chunked = request.headers.has('transfer-encoding')
       const length = Number(request.headers.get('content-length') ?? 0)

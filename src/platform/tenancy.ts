@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { AccessTokens } from './jwt'
 import { accountOnly, bearerSecurity, bearerToken, type PrincipalSource } from './auth'
 import { AppError } from './errors'
-import { noteCaller } from './http'
+import { noteCaller, requestInfo, type RequestInfo } from './http'
 import { EXTRA_PARAMETERS } from './openapi'
 
 export type Role = 'owner' | 'admin' | 'member'
@@ -16,7 +16,10 @@ export interface Tenant {
   organizationId: string
   /** The customer acting: the token's own, or the account user's customer record (`user:<id>`). */
   customerId: string
-  actor: { kind: 'customer' } | { kind: 'user'; userId: string; role: Role }
+  /** `apiTokenId`: the API token the user acts with (null or absent for a session). */
+  actor: { kind: 'customer' } | { kind: 'user'; userId: string; role: Role; apiTokenId?: string | null }
+  /** Where the request came from (set by the tenancy guard; absent outside a request), for the audit log. */
+  request?: RequestInfo
 }
 
 /** What tenancy needs from the registry, team and customer areas (wired in app.ts). */
@@ -80,18 +83,57 @@ export async function resolveTenant(
     ecosystemId: ecosystem.id,
     organizationId: ecosystem.organizationId,
     customerId: await deps.tenancy.selfCustomer(ecosystem.id, principal.userId),
-    actor: { kind: 'user', userId: principal.userId, role },
+    actor: { kind: 'user', userId: principal.userId, role, apiTokenId: principal.apiTokenId },
   }
 }
 
-/** `tenant: 'customer' | 'member' | 'admin' | 'owner'` on a route resolves `tenant` or answers 400/401/403/404. */
-export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource }) {
+/**
+ * Who reads an area that has both an ecosystem view and an instance-wide one (the audit log): with
+ * X-Ecosystem-Id (or a customer token), the tenant at `level`; without, an account credential that
+ * holds the platform `admin` capability (403 otherwise), and `tenant` is null. Customers are 403 in
+ * both cases, as on any route above the `customer` level.
+ */
+export async function resolveTenantOrAdmin(
+  level: Role,
+  headers: Record<string, string | undefined>,
+  deps: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource },
+): Promise<{ tenant: Tenant | null; userId: string }> {
+  if (headers[ECOSYSTEM_HEADER]) {
+    const tenant = await resolveTenant(level, headers, deps)
+    return { tenant, userId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId }
+  }
+  const token = bearerToken(headers.authorization)
+  if (!token.startsWith('eco_') && (await deps.tokens.verify(token)).typ === 'customer') {
+    throw new AppError(403, 'forbidden', 'This operation needs an ecosystem team role')
+  }
+  const principal = accountOnly(await deps.users.resolveBearer(token))
+  if (!(await deps.users.capabilities(principal)).includes('admin')) {
+    throw new AppError(403, 'forbidden', 'Without X-Ecosystem-Id this operation needs the admin capability')
+  }
+  return { tenant: null, userId: principal.userId }
+}
+
+/**
+ * `tenant: 'customer' | 'member' | 'admin' | 'owner'` on a route resolves `tenant` or answers 400/401/403/404;
+ * `tenantOrAdmin: 'admin' | 'owner'` resolves `tenant` as that, or null for a platform admin without X-Ecosystem-Id (resolveTenantOrAdmin).
+ * Either tenant carries where the request came from (`request`), for the audit log.
+ */
+export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource; trustProxy?: boolean }) {
+  const trustProxy = deps.trustProxy ?? false
   return new Elysia({ name: 'tenancy-guard' }).macro({
     tenant: (level: TenantLevel) => ({
       detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }] },
-      async resolve({ headers, request }) {
+      async resolve({ headers, request, server }) {
         const tenant = await resolveTenant(level, headers, deps)
         noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
+        return { tenant: { ...tenant, request: requestInfo(request, server, trustProxy) } }
+      },
+    }),
+    tenantOrAdmin: (level: Role) => ({
+      detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }] },
+      async resolve({ headers, request }) {
+        const { tenant, userId } = await resolveTenantOrAdmin(level, headers, deps)
+        noteCaller(request, { principalId: userId, ...(tenant ? { ecosystemId: tenant.ecosystemId } : {}) })
         return { tenant }
       },
     }),
