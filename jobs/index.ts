@@ -1,6 +1,7 @@
 import { Cron } from 'croner'
 import type { Deps } from '../src/deps'
 import { withAdvisoryLock, withSessionLock } from '../src/platform/db/locks'
+import { pruneAudit } from '../src/modules/audit/jobs'
 import { purgeSessions } from '../src/modules/auth/jobs'
 import { purgeCustomerSessions } from '../src/modules/customer/jobs'
 import { pruneSendClaims } from '../src/modules/messaging/jobs'
@@ -12,7 +13,7 @@ import { deleteOrphanedObjects, expireUploads, purgeAttachments } from '../src/m
 import type { Job, JobReport } from '../src/platform/jobs'
 
 /** Every job Ecobase runs (each defined in the module whose tables it keeps); this is the one place that schedules them. */
-export const JOBS: Job<Deps>[] = [purgeSessions, purgeCustomerSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories, pruneFeed, checkSites, pruneSiteChecks, pruneSendClaims]
+export const JOBS: Job<Deps>[] = [purgeSessions, purgeCustomerSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories, pruneFeed, checkSites, pruneSiteChecks, pruneSendClaims, pruneAudit]
 
 /** Runs one job now under its advisory lock; `null` when another replica is running it. */
 export async function runJob(deps: Deps, job: Job<Deps>): Promise<JobReport | null> {

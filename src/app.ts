@@ -8,6 +8,8 @@ import { requestContext } from './platform/http'
 import { MAX_JSON_DEPTH } from './platform/request'
 import { openApiPlugin } from './platform/openapi'
 import { ECOSYSTEM_PARAMETER } from './platform/tenancy'
+import { auditRoutes } from './modules/audit/routes'
+import { AuditLog } from './modules/audit/service'
 import { accountEmailRoutes } from './modules/auth/account-email-routes'
 import { AccountEmails } from './modules/auth/account-emails'
 import { authRoutes } from './modules/auth/routes'
@@ -77,7 +79,7 @@ Account access tokens live ACCESS_TOKEN_TTL_SECONDS (default 900 s).`
 const TAGS: Record<string, string> = {
   public: 'What anyone may read without credentials: liveness, public persona and user profiles.',
   auth: 'Accounts: register, sign in, refresh and revoke sessions (rotating single-use refresh tokens), profile, password and e-mail flows, API tokens (`eco_…`, shown once).',
-  settings: 'Instance settings for platform admins, such as which sign-in methods are enabled.',
+  settings: 'Instance settings for platform admins, such as which sign-in methods are enabled, and the audit log (GET /audit/events) of administrative changes and security events.',
   oauth: 'The OAuth 2.1 authorization server: clients (secrets shown once), authorization code with PKCE, token exchange, refresh and revocation, grants, and the server metadata.',
   registry: 'Organizations, ecosystems (tenants), namespaces and readable identifiers (rdids).',
   team: 'Members of an organization and their roles (owner, admin, member).',
@@ -199,6 +201,7 @@ export function createApp(deps: Deps) {
     .use(authRoutes(auth, guards, deps))
     .use(accountEmailRoutes(accountEmails, guards, deps.config.trustProxy))
     .use(settingsRoutes(settings, guards))
+    .use(auditRoutes(new AuditLog(deps), guards))
     .use(oauthRoutes(oauth, guards, deps.config.oauth.consentUrl))
     .use(registryRoutes(registry, identifiers, guards))
     .use(teamRoutes(team, guards))

@@ -75,6 +75,7 @@ export const EnvSchema = T.Object({
   PASSWORD_RESET_URL: T.Optional(T.String({ pattern: '^https?://.*\\{token\\}' })),
   VERIFY_EMAIL_URL: T.Optional(T.String({ pattern: '^https?://.*\\{token\\}' })),
   FEED_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 3650 })),
+  AUDIT_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 36500 })),
   QUEUE_POLL_SECONDS: T.Optional(T.Number({ minimum: 0.5, maximum: 60 })),
   NOTIFICATION_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
@@ -109,6 +110,8 @@ export interface Config {
   jobs: boolean
   /** Site feed items are deleted this many days after they were read. */
   feedRetentionDays: number
+  /** Audit events are deleted this many days after they were written. */
+  auditRetentionDays: number
   /** How often idle queue workers look for new jobs. */
   queuePollSeconds: number
   /** On SIGTERM/SIGINT, how long in-flight requests (and chat streams) may take to finish before they are cut. */
@@ -229,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobs: (e.JOBS ?? 'on') === 'on',
     queuePollSeconds: e.QUEUE_POLL_SECONDS ?? 2,
     feedRetentionDays: e.FEED_RETENTION_DAYS ?? 90,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 365,
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,
     storage: storageConfig(e),
     openai: { baseUrl: e.OPENAI_BASE_URL?.replace(/\/+$/, '') ?? null, apiKey: e.OPENAI_API_KEY ?? null },

@@ -38,7 +38,7 @@ import type { PersonaMemoryRoutes } from './persona_memory'
 import type { HealthRoutes, PublicRoutes } from './public'
 import type { RegistryRoutes } from './registry'
 import type { SearchRoutes } from './search'
-import type { SettingsRoutes } from './settings'
+import type { SettingsRoutes, AuditRoutes } from './settings'
 import type { SiteRoutes } from './site'
 import type { StorageRoutes } from './storage'
 import type { TeamRoutes } from './team'
@@ -51,6 +51,7 @@ export interface Api {
   site: SiteRoutes
   auth: AuthRoutes
   settings: SettingsRoutes
+  audit: AuditRoutes
   oauth: OauthRoutes
   api: ApiRoutes
   ".well-known": WellKnownRoutes

@@ -11,6 +11,52 @@ export interface AuthMethodSettingUpdate {
   enabled: boolean
 }
 
+export interface AuditActor {
+  type: "user" | "customer" | "api_token" | "system"
+  /** The account, customer, API token or job; null for a caller not identified (a failed sign-in) */
+  id: string | null
+  /** For `api_token`: the account the token belongs to */
+  userId?: string
+}
+
+export interface AuditTarget {
+  /** What was changed, e.g. `user`, `webhook`, `site_service`, `team_member`, `customer` */
+  type: string
+  /** Its id (or name, e.g. a site service slug); null when there is none */
+  id: string | null
+}
+
+export interface AuditEvent {
+  id: string
+  /** ISO 8601, UTC */
+  at: string
+  actor: AuditActor
+  /** The ecosystem the change belongs to; null for account, organization and instance events */
+  ecosystemId: string | null
+  /** The organization, for ecosystem and organization events (team changes); null for account events */
+  organizationId: string | null
+  /** `<area>.<noun>.<verb>`, e.g. `auth.session.signed_in`, `integrations.webhook.secret_rotated`, `team.member.role_changed` */
+  action: string
+  target: AuditTarget
+  /** Client address (X-Forwarded-For only with TRUST_PROXY=on); null when unknown */
+  ip: string | null
+  /** User-Agent of the request, at most 512 characters */
+  userAgent: string | null
+  /** X-Request-Id of the request */
+  requestId: string | null
+  /** Details of the change: names, kinds, roles, changed key names. Never a secret, token, password or configuration value. */
+  metadata: {
+    [key: string]: unknown
+  }
+}
+
+export interface AuditEventPage {
+  items: AuditEvent[]
+  total: number
+  page: number
+  pageSize: number
+}
+
 /** The routes under /settings. */
 export interface SettingsRoutes {
   "auth-methods": ((params: { method: string | number }) => {
@@ -19,5 +65,13 @@ export interface SettingsRoutes {
   }) & {
     /** Platform sign-in methods and whether each is enabled */
     get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthMethodSetting[]; 400: ErrorBody; 401: ErrorBody }>>
+  }
+}
+
+/** The routes under /audit. */
+export interface AuditRoutes {
+  events: {
+    /** The audit log: administrative changes and security events */
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; actor?: string; action?: string; targetType?: string; targetId?: string; from?: string; to?: string }>): Promise<Result<{ 200: AuditEventPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }
 }
