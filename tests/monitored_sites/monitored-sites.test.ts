@@ -209,6 +209,43 @@ describe('monitored sites', () => {
     }
   })
 
+  test('a 1-minute site is checked in every minute, however early the tick; after a pause, once, then on its beat', async () => {
+    const stranger = await h.register()
+    const other = await provision(h, stranger)
+    const site = await h.call('POST', '/monitored_sites/sites', { ...other.as(stranger), body: { name: 'Beat', url: `${receiver.url}/beat`, intervalMinutes: 1 } })
+    expect(site.status).toBe(201)
+    await h.db.execute(sql`update monitored_sites.sites set next_check_at = now() + interval '1 hour' where id <> ${site.body.id}`)
+    const dueAt = async () => new Date((await queryRows<{ at: string }>(h.db, sql`select next_check_at as at from monitored_sites.sites where id = ${site.body.id}`))[0]!.at).getTime()
+    const tick = () => h.db.transaction((tx) => dispatchDueChecks(h.deps, tx))
+    let shifted = 0
+    const clockTo = (at: number) => {
+      const step = at - h.deps.now().getTime()
+      h.advanceClock(step)
+      shifted += step
+    }
+    try {
+      const first = await dueAt()
+      // Minute ticks that each come 3 ms before the site's due time: every one of them checks it.
+      const dispatched: number[] = []
+      for (let minute = 0; minute < 10; minute++) {
+        clockTo(first + minute * 60_000 - 3)
+        dispatched.push(await tick())
+      }
+      expect(dispatched).toEqual(Array(10).fill(1))
+      expect(await dueAt()).toBe(first + 10 * 60_000)
+      // A tick in between finds nothing due.
+      clockTo(first + 10 * 60_000 - 30_000)
+      expect(await tick()).toBe(0)
+      // Ten and a half minutes with no tick at all: one check, then the next minute of its beat.
+      clockTo(first + 20 * 60_000 + 30_000)
+      expect(await tick()).toBe(1)
+      expect(await tick()).toBe(0)
+      expect(await dueAt()).toBe(first + 21 * 60_000)
+    } finally {
+      h.advanceClock(-shifted)
+    }
+  })
+
   test('with private addresses denied, a loopback site is refused at creation and, stored before, at its check', async () => {
     const strict = await createHarness()
     try {

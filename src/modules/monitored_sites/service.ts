@@ -15,6 +15,8 @@ const JOB = 'monitored-site-check'
 export const DOWN_AFTER = 2
 /** Sites queued per scheduler run (each minute). */
 const DISPATCH_BATCH = 500
+/** How early a check may run: the scheduler's minute tick can come a little before a due time. */
+const DUE_EARLY = sql`interval '2 seconds'`
 export const CHECK_RETENTION_DAYS = 31
 const WINDOWS = { '24h': 1, '7d': 7, '30d': 30 } as const
 
@@ -256,21 +258,29 @@ export class MonitoredSites {
 
 /**
  * Queues a check of every enabled site that is due and moves its next due time on, in the caller's
- * transaction; rows another replica is queuing are skipped, and the queue holds at most one check
- * per site (queued or running). Returns how many were queued. The `check-sites` job runs it.
+ * transaction, and the queue holds at most one check per site (queued or running). A site row
+ * locked elsewhere (its check recording a result, another replica dispatching) is waited for, not
+ * skipped: it is due again or not once that commits, and skipping it lost that minute's check. Returns how many were queued. The `check-sites` job runs it.
+ *
+ * Due times keep their own beat: the next is the previous plus the interval, not the time of this
+ * run (a run a few milliseconds early would otherwise find a 1-minute site not yet due and skip a
+ * minute), and a site is due up to DUE_EARLY before its time. After a pause (no replica running)
+ * it is checked once and its beat moves to the first time still ahead: no burst of checks to catch up.
  */
 export async function dispatchDueChecks(deps: Pick<Deps, 'queue' | 'now'>, tx: Db): Promise<number> {
-  const now = sql`${deps.now().toISOString()}::timestamptz`
+  const now = sql`(${deps.now().toISOString()}::timestamptz + ${DUE_EARLY})`
   const dueNow = tx
     .select({ id: sites.id })
     .from(sites)
     .where(and(eq(sites.enabled, true), lte(sites.nextCheckAt, now)))
     .orderBy(asc(sites.nextCheckAt))
     .limit(DISPATCH_BATCH)
-    .for('update', { skipLocked: true })
+    .for('update')
+  const period = sql`(${sites.intervalMinutes} * interval '1 minute')`
+  const periodsPast = sql`floor(extract(epoch from ${now} - ${sites.nextCheckAt}) / (${sites.intervalMinutes} * 60))`
   const due = await tx
     .update(sites)
-    .set({ nextCheckAt: sql`${now} + ${sites.intervalMinutes} * interval '1 minute'` })
+    .set({ nextCheckAt: sql`${sites.nextCheckAt} + ${period} * (${periodsPast} + 1)` })
     .where(inArray(sites.id, dueNow))
     .returning({ id: sites.id })
   for (const site of due) await deps.queue.send(tx, JOB, { siteId: site.id }, { singletonKey: site.id })
