@@ -29,6 +29,10 @@ export interface NotificationPage {
   pageSize: number
 }
 
+export interface NotificationUnreadCount {
+  count: number
+}
+
 export interface NotificationsReadAllResult {
   updated: number
 }
@@ -58,7 +62,11 @@ export interface NotificationAnnouncementResult {
 /** The routes under /notifications. */
 export interface NotificationsRoutes {
   /** Notifications, newest first */
-  get(options?: RequestOptions<{ unread?: boolean; page?: number; pageSize?: number }>): Promise<Result<{ 200: NotificationPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+  get(options?: RequestOptions<{ unread?: boolean; type?: "account" | "community_reply" | "community_mention" | "admin_announcement"; page?: number; pageSize?: number }>): Promise<Result<{ 200: NotificationPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+  "unread-count": {
+    /** How many notifications are unread (for a badge) */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: NotificationUnreadCount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+  }
   "read-all": {
     /** Mark every notification read */
     post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: NotificationsReadAllResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>

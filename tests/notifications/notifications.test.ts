@@ -73,6 +73,27 @@ describe('notifications', () => {
     expect((await h.call('GET', '/notifications')).status).toBe(401)
   })
 
+  test('the unread count is the customer’s own; the list filters by type', async () => {
+    const me = await customer()
+    const other = await customer()
+    const unread = async (who: typeof me) => (await h.call('GET', '/notifications/unread-count', who.as)).body
+    expect(await unread(me)).toEqual({ count: 0 })
+    const reply = await notify({ customerId: me.customerId })
+    await notify({ customerId: me.customerId, type: 'community_mention' })
+    await notify({ customerId: other.customerId })
+    expect(await unread(me)).toEqual({ count: 2 })
+    await h.call('POST', `/notifications/read/${reply}`, me.as)
+    expect(await unread(me)).toEqual({ count: 1 })
+    expect(await unread(other)).toEqual({ count: 1 })
+    const mentions = (await h.call('GET', '/notifications?type=community_mention', me.as)).body
+    expect(mentions.items.map((n: { type: string }) => n.type)).toEqual(['community_mention'])
+    expect(mentions.total).toBe(1)
+    const refused = await h.call('GET', '/notifications?type=marketing', me.as)
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.code).toBe('validation_failed')
+    expect((await h.call('GET', '/notifications/unread-count')).status).toBe(401)
+  })
+
   test('preferences: documented defaults, changed per category', async () => {
     const me = await customer()
     expect((await h.call('GET', '/notifications/preferences', me.as)).body).toEqual([

@@ -20,9 +20,20 @@ export function notificationRoutes(notifications: NotificationService, guards: G
     .use(guards.tenancy)
     .get('', ({ tenant, query }) => notifications.list(tenant, query, pageParams(query)), {
       tenant: 'customer',
-      query: t.Composite([t.Object({ unread: t.Optional(t.Boolean({ description: 'Only unread ones' })) }), PageQuery]),
+      query: t.Composite([
+        t.Object({
+          unread: t.Optional(t.Boolean({ description: 'Only unread ones' })),
+          type: t.Optional(t.Union(CategoryName.anyOf, { description: 'Only notifications of this type (category)' })),
+        }),
+        PageQuery,
+      ]),
       response: { 200: NotificationPage, ...errors(400, 401, 403, 404) },
       detail: { operationId: 'notificationsList', summary: 'Notifications, newest first', description: OWN },
+    })
+    .get('/unread-count', ({ tenant }) => notifications.unreadCount(tenant), {
+      tenant: 'customer',
+      response: { 200: t.Object({ count: t.Integer({ minimum: 0 }) }, { title: 'NotificationUnreadCount' }), ...errors(400, 401, 403, 404) },
+      detail: { operationId: 'notificationsUnreadCount', summary: 'How many notifications are unread (for a badge)', description: OWN },
     })
     .post('/read-all', ({ tenant }) => notifications.markAllRead(tenant), {
       tenant: 'customer',

@@ -87,9 +87,21 @@ export class NotificationService {
     return row!.id
   }
 
-  async list(tenant: Tenant, filter: { unread?: boolean }, page: PageParams) {
-    const where = and(eq(notifications.customerId, tenant.customerId), filter.unread ? eq(notifications.isRead, false) : undefined)
+  async list(tenant: Tenant, filter: { unread?: boolean; type?: Category }, page: PageParams) {
+    const where = and(
+      eq(notifications.customerId, tenant.customerId),
+      filter.unread ? eq(notifications.isRead, false) : undefined,
+      filter.type ? eq(notifications.type, filter.type) : undefined,
+    )
     return listPage(this.deps.db, notifications, where, [desc(notifications.createdAt), desc(notifications.id)], page, view)
+  }
+
+  async unreadCount(tenant: Tenant): Promise<{ count: number }> {
+    const [row] = await this.deps.db
+      .select({ count: count() })
+      .from(notifications)
+      .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.isRead, false)))
+    return { count: row!.count }
   }
 
   async markRead(tenant: Tenant, id: string) {
