@@ -267,6 +267,9 @@ describe('outbound webhooks', () => {
     expect(feed.items[0]).toMatchObject({ entityType: 'webhook', entityId: hook.id, action: 'disabled' })
     const notes = (await h.call('GET', '/notifications', org.as(owner))).body
     expect(notes.items[0]).toMatchObject({ type: 'account', subject: expect.stringContaining('turned off') })
+    // The audit log names the job that turned it off.
+    const audit = (await h.call('GET', `/audit/events?action=integrations.webhook.disabled&targetId=${hook.id}`, org.as(owner))).body
+    expect(audit.items).toMatchObject([{ actor: { type: 'system', id: 'webhook-deliver' }, ecosystemId: org.ecosystem.id, target: { type: 'webhook', id: hook.id }, metadata: { enabled: false } }])
 
     const customer = await customerOf(h, org, owner)
     await h.call('DELETE', `/customer/customers/${customer.customerId}`, org.as(owner))

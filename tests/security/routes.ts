@@ -168,6 +168,8 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   (b) => ({ method: 'DELETE', path: `/monitored_sites/sites/${b.siteId}` }),
   (b) => ({ method: 'GET', path: `/monitored_sites/sites/${b.siteId}/checks` }),
   (b) => ({ method: 'POST', path: `/monitored_sites/sites/${b.siteId}/check` }),
+  (b) => ({ method: 'GET', path: `/audit/events?pageSize=100&targetId=${b.webhookId}` }),
+  () => ({ method: 'GET', path: '/audit/events?pageSize=100' }),
 ]
 
 /** Organization-scoped account routes, addressed at B's organization (account credentials only). */

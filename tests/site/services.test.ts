@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ConfigError, loadConfig } from '../../src/config'
+import { auditEvents } from '../../src/modules/audit/schema'
 import { chosenBy } from '../../src/platform/outbound'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { addMember, customerOf, provision, type Provisioned } from '../support/tenancy'
@@ -96,9 +97,14 @@ describe('/site/services', () => {
     expect(chosenBy(instance!.config)).toEqual({ by: 'operator' })
   })
 
-  test('no secret value ever appeared in a response or a log line', () => {
+  test('no secret value ever appeared in a response, a log line or an audit event', async () => {
     const seen = [...responses, ...h.logLines].join('\n')
     for (const secret of SECRETS) expect(seen).not.toContain(secret)
+    // Every stored audit event, metadata included: the services' changes are there by key name only.
+    const events = await h.db.select().from(auditEvents)
+    expect(events.filter((e) => e.action.startsWith('site.service.')).length).toBeGreaterThan(0)
+    const stored = JSON.stringify(events)
+    for (const secret of SECRETS) expect(stored).not.toContain(secret)
   })
 })
 

@@ -1,6 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { errors } from './errors'
 import type { Guards } from '../../platform/guards'
+import { requestInfo } from '../../platform/http'
 import { clientIp } from '../../platform/request'
 import { ACCOUNT_EMAIL_LIMITS, type AccountEmails } from './account-emails'
 import { Email, NewPassword } from './model'
@@ -33,8 +34,8 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
     )
     .post(
       '/password-reset/confirm',
-      async ({ body, status }) => {
-        await emails.confirmReset(body.token, body.newPassword)
+      async ({ body, request, server, status }) => {
+        await emails.confirmReset(body.token, body.newPassword, requestInfo(request, server, trustProxy))
         return status(204, undefined)
       },
       {

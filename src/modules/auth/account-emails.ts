@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
+import type { RequestInfo } from '../../platform/http'
 import { randomToken, sha256Hex } from '../../platform/crypto'
 import { authError } from './errors'
 import type { Accounts } from './accounts'
@@ -38,10 +39,11 @@ export class AccountEmails {
     await this.deps.db.transaction((tx) => this.deps.queue.send(tx, JOB, { purpose: 'password_reset', emailKey }))
   }
 
-  async confirmReset(token: string, newPassword: string): Promise<void> {
+  /** `request`: where it came from, for the audit event (`auth.password.reset`, by the account the token proves). */
+  async confirmReset(token: string, newPassword: string, request: RequestInfo): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const row = await this.consume(tx, token, 'password_reset')
-      await this.accounts.setPassword(tx, row.userId, newPassword, 'password_reset')
+      await this.accounts.setPassword(tx, row.userId, newPassword, 'password_reset', { actor: { type: 'user', id: row.userId }, request })
       await tx.update(users).set({ emailVerifiedAt: this.deps.now() }).where(and(eq(users.id, row.userId), eq(users.emailKey, row.emailKey), isNull(users.emailVerifiedAt)))
     })
   }

@@ -2,7 +2,9 @@ import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { type Db, isUniqueViolation } from '../../platform/db'
+import type { RequestInfo } from '../../platform/http'
 import type { IssuedSession, RotatingSessions } from '../../platform/sessions'
+import { type AuditBy, AuditLog } from '../audit/service'
 import { authError } from './errors'
 import type { SettingsService } from '../settings/service'
 import type { Passwords } from './passwords'
@@ -43,6 +45,7 @@ export interface AuthResultView {
 /** Registration, sign-in and the profile of an account user. */
 export class Accounts {
   private readonly limiter: LoginLimiter
+  private readonly audit: AuditLog
   /** GET /auth/me's one query, prepared once: PostgreSQL then skips parsing and planning it. */
   private readonly userById: ReturnType<typeof prepareUserById>
   /** A real hash to verify against for unknown e-mails, so both failures take the same time. */
@@ -55,10 +58,12 @@ export class Accounts {
     private readonly settings: SettingsService,
   ) {
     this.limiter = new LoginLimiter(deps)
+    this.audit = new AuditLog(deps)
     this.userById = prepareUserById(deps.db)
   }
 
-  async register(input: { email: string; password: string; name: string }, userAgent: string | null): Promise<AuthResultView> {
+  /** `request`: where the request came from, for the audit log (`auth.account.registered`); its User-Agent names the session. */
+  async register(input: { email: string; password: string; name: string }, request: RequestInfo): Promise<AuthResultView> {
     if (!(await this.settings.isEnabled('password'))) {
       throw authError(403, 'registration_disabled', 'Registration with e-mail and password is disabled')
     }
@@ -78,7 +83,13 @@ export class Accounts {
           .values({ email: input.email.trim(), emailKey, name: input.name, isAdmin: firstAdmin })
           .returning()
         await tx.insert(userMethods).values({ userId: user!.id, provider: 'password', providerId: emailKey, passwordHash })
-        return { user: user!, issued: await this.sessions.start(tx, user!.id, userAgent), firstAdmin }
+        const issued = await this.sessions.start(tx, user!.id, request.userAgent)
+        await this.audit.record(tx, { actor: { type: 'user', id: user!.id }, request }, {
+          action: 'auth.account.registered',
+          target: { type: 'user', id: user!.id },
+          metadata: { sessionId: issued.sessionId, ...(firstAdmin ? { admin: true } : {}) },
+        })
+        return { user: user!, issued, firstAdmin }
       })
       if (firstAdmin) logger.info('first account registered; it holds the admin capability (ADMIN_EMAILS is empty)', { userId: user.id })
       return this.authResult(user, issued)
@@ -88,7 +99,12 @@ export class Accounts {
     }
   }
 
-  async login(input: { email: string; password: string }, clientIp: string, userAgent: string | null): Promise<AuthResultView> {
+  /**
+   * `clientIp` is the throttle's key; `request` goes to the audit log: `auth.session.signed_in` in
+   * the transaction that starts the session, `auth.sign_in.failed` on its own (no change to join).
+   * Attempts refused by the throttle are not recorded: that would turn a flood into as many writes.
+   */
+  async login(input: { email: string; password: string }, clientIp: string, request: RequestInfo): Promise<AuthResultView> {
     const emailKey = input.email.trim().toLowerCase()
     await this.limiter.admit(emailKey, clientIp)
     const [row] = await this.deps.db
@@ -101,6 +117,12 @@ export class Accounts {
       : await this.passwords.verify(input.password, await this.decoy()).then(() => false)
     if (!ok || !row) {
       await this.limiter.failed(emailKey)
+      // Never the e-mail as typed: people type their password into that field.
+      await this.audit.record(this.deps.db, { actor: { type: 'user', id: null }, request }, {
+        action: 'auth.sign_in.failed',
+        target: { type: 'user', id: row?.user.id ?? null },
+        metadata: { method: 'password', reason: row ? 'wrong_password' : 'unknown_account' },
+      })
       throw authError(401, 'invalid_credentials', 'E-mail or password is wrong')
     }
     await this.limiter.succeeded(emailKey)
@@ -111,7 +133,15 @@ export class Accounts {
         .set({ passwordHash: upgraded, updatedAt: this.deps.now() })
         .where(eq(userMethods.id, row.methodId))
     }
-    const issued = await this.deps.db.transaction((tx) => this.sessions.start(tx, row.user.id, userAgent))
+    const issued = await this.deps.db.transaction(async (tx) => {
+      const issued = await this.sessions.start(tx, row.user.id, request.userAgent)
+      await this.audit.record(tx, { actor: { type: 'user', id: row.user.id }, request }, {
+        action: 'auth.session.signed_in',
+        target: { type: 'user', id: row.user.id },
+        metadata: { method: 'password', sessionId: issued.sessionId },
+      })
+      return issued
+    })
     return this.authResult(row.user, issued)
   }
 
@@ -123,11 +153,14 @@ export class Accounts {
     if (!method?.passwordHash || !(await this.passwords.verify(input.currentPassword, method.passwordHash))) {
       throw authError(401, 'invalid_credentials', 'The current password is wrong')
     }
-    await this.deps.db.transaction((tx) => this.setPassword(tx, principal.userId, input.newPassword, 'password_changed'))
+    await this.deps.db.transaction((tx) => this.setPassword(tx, principal.userId, input.newPassword, 'password_changed', principal))
   }
 
-  /** Sets (or first gives) the account a password and revokes every session, in the caller's transaction. */
-  async setPassword(tx: Db, userId: string, password: string, reason: 'password_changed' | 'password_reset'): Promise<void> {
+  /**
+   * Sets (or first gives) the account a password and revokes every session, in the caller's
+   * transaction, with its audit event (`auth.password.changed` or `auth.password.reset`) by `by`.
+   */
+  async setPassword(tx: Db, userId: string, password: string, reason: 'password_changed' | 'password_reset', by: AuditBy): Promise<void> {
     const passwordHash = await this.passwords.hash(password)
     const now = this.deps.now()
     await tx
@@ -135,6 +168,11 @@ export class Accounts {
       .values({ userId, provider: 'password', passwordHash })
       .onConflictDoUpdate({ target: [userMethods.userId, userMethods.provider], set: { passwordHash, updatedAt: now } })
     await this.sessions.revoke(tx, { subjectId: userId }, reason)
+    await this.audit.record(tx, by, {
+      action: reason === 'password_changed' ? 'auth.password.changed' : 'auth.password.reset',
+      target: { type: 'user', id: userId },
+      metadata: { sessionsRevoked: true },
+    })
   }
 
   /** The signed-in user, with `emailVerified` added (only here: User itself is as the spec lists it). */

@@ -4,6 +4,7 @@ import type { Principal } from '../../platform/auth'
 import { randomToken, sha256Hex } from '../../platform/crypto'
 import { AppError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
+import { AuditLog } from '../audit/service'
 import { apiTokens } from './schema'
 
 export const API_TOKEN_PREFIX = 'eco_'
@@ -13,7 +14,11 @@ const LAST_USED_RESOLUTION_MS = 60_000
 type Row = typeof apiTokens.$inferSelect
 
 export class ApiTokens {
-  constructor(private readonly deps: Deps) {}
+  private readonly audit: AuditLog
+
+  constructor(private readonly deps: Deps) {
+    this.audit = new AuditLog(deps)
+  }
 
   async create(principal: Principal, input: { name: string; expiresAt?: string }) {
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null
@@ -21,11 +26,19 @@ export class ApiTokens {
       throw new AppError(400, 'validation_failed', 'expiresAt must be in the future')
     }
     const token = API_TOKEN_PREFIX + randomToken(32)
-    const [row] = await this.deps.db
-      .insert(apiTokens)
-      .values({ userId: principal.userId, name: input.name, prefix: token.slice(0, 12), tokenHash: sha256Hex(token), expiresAt })
-      .returning()
-    return { ...view(row!), token }
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(apiTokens)
+        .values({ userId: principal.userId, name: input.name, prefix: token.slice(0, 12), tokenHash: sha256Hex(token), expiresAt })
+        .returning()
+      await this.audit.record(tx, principal, {
+        action: 'auth.api_token.created',
+        target: { type: 'api_token', id: row!.id },
+        metadata: { name: row!.name, expiresAt: row!.expiresAt?.toISOString() ?? null },
+      })
+      return row!
+    })
+    return { ...view(row), token }
   }
 
   async list(principal: Principal, page: PageParams) {
@@ -34,11 +47,14 @@ export class ApiTokens {
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
-    const deleted = await this.deps.db
-      .delete(apiTokens)
-      .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, principal.userId)))
-      .returning({ id: apiTokens.id })
-    if (deleted.length === 0) throw new AppError(404, 'not_found', 'No such API token')
+    await this.deps.db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(apiTokens)
+        .where(and(eq(apiTokens.id, id), eq(apiTokens.userId, principal.userId)))
+        .returning({ id: apiTokens.id, name: apiTokens.name })
+      if (!deleted) throw new AppError(404, 'not_found', 'No such API token')
+      await this.audit.record(tx, principal, { action: 'auth.api_token.revoked', target: { type: 'api_token', id }, metadata: { name: deleted.name } })
+    })
   }
 
   /** The principal behind a raw API token, or 401 for an unknown, deleted or expired one. */

@@ -5,6 +5,7 @@ import { errors } from './errors'
 import { authError } from './errors'
 import type { Guards } from '../../platform/guards'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
+import { requestInfo } from '../../platform/http'
 import { clientIp } from '../../platform/request'
 import {
   ApiToken,
@@ -52,8 +53,8 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     .use(guards.auth)
     .post(
       '/register',
-      async ({ body, headers, cookie, status }) => {
-        const result = await auth.accounts.register(body, headers['user-agent'] ?? null)
+      async ({ body, request, server, cookie, status }) => {
+        const result = await auth.accounts.register(body, requestInfo(request, server, deps.config.trustProxy))
         keepRefresh(cookie as Jar, result.refreshToken)
         return status(201, result)
       },
@@ -70,9 +71,9 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     )
     .post(
       '/login',
-      async ({ body, request, server, headers, cookie }) => {
+      async ({ body, request, server, cookie }) => {
         const ip = clientIp(request, server, deps.config.trustProxy)
-        const result = await auth.accounts.login(body, ip, headers['user-agent'] ?? null)
+        const result = await auth.accounts.login(body, ip, requestInfo(request, server, deps.config.trustProxy))
         keepRefresh(cookie as Jar, result.refreshToken)
         return result
       },
@@ -148,7 +149,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     .post(
       '/revoke-all',
       async ({ principal, status }) => {
-        await auth.signOutEverywhere(principal.userId)
+        await auth.signOutEverywhere(principal)
         return status(204, undefined)
       },
       {

@@ -7,6 +7,7 @@ import { Accounts } from './accounts'
 import { API_TOKEN_PREFIX, ApiTokens } from './api-tokens'
 import { Passwords } from './passwords'
 import { RotatingSessions } from '../../platform/sessions'
+import { AuditLog } from '../audit/service'
 import { refreshTokens, sessions } from './schema'
 
 /** The accounts area, assembled once per app from its deps. */
@@ -16,6 +17,7 @@ export class AuthService implements PrincipalSource {
   readonly apiTokens: ApiTokens
   /** Access-token kinds (`typ`) other areas sign and resolve themselves, e.g. `oauth`. */
   private readonly tokenKinds = new Map<string, (claims: AccessClaims) => Promise<Principal>>()
+  private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Deps,
@@ -30,6 +32,7 @@ export class AuthService implements PrincipalSource {
     })
     this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings)
     this.apiTokens = new ApiTokens(deps)
+    this.audit = new AuditLog(deps)
   }
 
   async resolveBearer(token: string): Promise<Principal> {
@@ -56,8 +59,11 @@ export class AuthService implements PrincipalSource {
     return this.accounts.capabilities(principal.userId)
   }
 
-  /** Revokes every session of the user (sign out everywhere); API tokens stay valid. */
-  signOutEverywhere(userId: string): Promise<void> {
-    return this.sessions.revoke(this.deps.db, { subjectId: userId }, 'sign_out_everywhere')
+  /** Revokes every session of the user (sign out everywhere), with its audit event; API tokens stay valid. */
+  signOutEverywhere(principal: Principal): Promise<void> {
+    return this.deps.db.transaction(async (tx) => {
+      await this.sessions.revoke(tx, { subjectId: principal.userId }, 'sign_out_everywhere')
+      await this.audit.record(tx, principal, { action: 'auth.session.revoked_all', target: { type: 'user', id: principal.userId } })
+    })
   }
 }

@@ -9,6 +9,7 @@ import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import type { NotificationService } from '../notifications/service'
 import type { FeedWriter } from '../site/feed'
+import { AuditLog } from '../audit/service'
 import { type Award, DEFAULT_RULES, type Period, PointsLedger, pointsView } from './points'
 import { badges, categories, type Criteria, replies, threads, userBadges } from './schema'
 
@@ -43,6 +44,7 @@ export class CommunityService {
   private readonly created = new Listeners<CreatedPost>()
   /** Ecosystems known to have their `general` category (it is never deleted). */
   private readonly withGeneral = new Set<string>()
+  private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Deps,
@@ -50,6 +52,7 @@ export class CommunityService {
     private readonly feed: FeedWriter,
   ) {
     this.ledger = new PointsLedger(deps, feed)
+    this.audit = new AuditLog(deps)
   }
 
   /** `listener` runs in the transaction that creates a thread or a reply. */
@@ -66,6 +69,7 @@ export class CommunityService {
         const [used] = await tx.select({ id: threads.id }).from(threads).where(eq(threads.categoryId, id)).limit(1)
         if (used) throw communityError(409, 'category_not_empty', 'Move or delete its threads first')
       },
+      afterDelete: (tx, tenant, id) => this.audit.record(tx, tenant, { action: 'community.category.deleted', target: { type: 'category', id } }),
     },
     threads: {
       beforeWrite: async (tx, tenant, values, op) => {
@@ -86,8 +90,9 @@ export class CommunityService {
         await this.mention(tx, tenant, `${row.title} ${row.body}`, { threadId: String(row.id), replyId: null, skip: [] })
         await this.created.run(tx, 'thread', tenant, row)
       },
-      afterDelete: async (tx, _tenant, id) => {
+      afterDelete: async (tx, tenant, id) => {
         await tx.update(replies).set({ deletedAt: this.deps.now() }).where(and(eq(replies.threadId, id), isNull(replies.deletedAt)))
+        if (isAdmin(tenant)) await this.recordModeration(tx, tenant, 'thread', id)
       },
     },
     replies: {
@@ -135,7 +140,17 @@ export class CommunityService {
         await this.mention(tx, tenant, String(row.body), { threadId: String(row.threadId), replyId, skip: thread ? [thread.author] : [] })
         await this.created.run(tx, 'reply', tenant, row)
       },
+      afterDelete: async (tx, tenant, id) => {
+        if (isAdmin(tenant)) await this.recordModeration(tx, tenant, 'reply', id)
+      },
     },
+  }
+
+  /** An admin deleting a thread or reply (moderation, or their own post): recorded in the audit log with its author. */
+  private async recordModeration(tx: Db, tenant: Tenant, kind: 'thread' | 'reply', id: string) {
+    const table = kind === 'thread' ? threads : replies
+    const [row] = await tx.select({ author: table.customerId }).from(table).where(eq(table.id, id))
+    await this.audit.record(tx, tenant, { action: `community.${kind}.deleted`, target: { type: kind, id }, metadata: { authorId: row?.author ?? null } })
   }
 
   // ---- points

@@ -6,6 +6,7 @@ import { type Db, isUniqueViolation } from '../../platform/db'
 import { contractError } from './errors'
 import { pageOf } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
+import { AuditLog } from '../audit/service'
 import { type ContractAccess, type ContractColumn, DEFAULT_ACCESS, MAX_COLUMNS, MAX_CONTRACTS } from './model'
 import { backfillIndexed, indexedFilter, indexedSlots, writeIndexed } from './indexes'
 import { checkNames } from './names'
@@ -26,7 +27,11 @@ const SYSTEM_KINDS: Record<string, ColumnKind> = { id: 'uuid', customerId: 'uuid
  * a change reaches every replica at once); changes lock the definition and bump its version.
  */
 export class ContractService {
-  constructor(private readonly deps: Deps) {}
+  private readonly audit: AuditLog
+
+  constructor(private readonly deps: Deps) {
+    this.audit = new AuditLog(deps)
+  }
 
   async list(tenant: Tenant) {
     const rows = await this.deps.db.select().from(contracts).where(eq(contracts.ecosystemId, tenant.ecosystemId)).orderBy(contracts.name)
@@ -50,6 +55,11 @@ export class ContractService {
           .insert(contracts)
           .values({ ecosystemId: tenant.ecosystemId, name: input.name, columns: input.columns, access: { ...DEFAULT_ACCESS, ...input.access } })
           .returning()
+        await this.audit.record(tx, tenant, {
+          action: 'contract.contract.created',
+          target: { type: 'contract', id: row!.name },
+          metadata: { contractId: row!.id, name: row!.name, columns: row!.columns.map((c) => c.name), access: row!.access },
+        })
         return view(row!)
       } catch (err) {
         if (isUniqueViolation(err)) throw contractError(409, 'conflict', `A contract named ${input.name} exists`)
@@ -89,16 +99,32 @@ export class ContractService {
         .set({ columns, droppedColumns, access: { ...current.access, ...patch.access }, version: sql`${contracts.version} + 1`, updatedAt: this.deps.now() })
         .where(eq(contracts.id, current.id))
         .returning()
+      await this.audit.record(tx, tenant, {
+        action: 'contract.contract.altered',
+        target: { type: 'contract', id: current.name },
+        metadata: {
+          contractId: current.id,
+          name: current.name,
+          addedColumns: added.map((c) => c.name),
+          droppedColumns: [...drop],
+          ...(patch.confirm && pending.size ? { purgedColumns: [...pending] } : {}),
+          ...(patch.access ? { access: row!.access } : {}),
+          version: row!.version,
+        },
+      })
       return view(row!)
     })
   }
 
   async remove(tenant: Tenant, name: string): Promise<void> {
-    const deleted = await this.deps.db
-      .delete(contracts)
-      .where(and(eq(contracts.ecosystemId, tenant.ecosystemId), eq(contracts.name, name)))
-      .returning({ id: contracts.id })
-    if (!deleted[0]) throw contractNotFound(name)
+    await this.deps.db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(contracts)
+        .where(and(eq(contracts.ecosystemId, tenant.ecosystemId), eq(contracts.name, name)))
+        .returning({ id: contracts.id })
+      if (!deleted) throw contractNotFound(name)
+      await this.audit.record(tx, tenant, { action: 'contract.contract.deleted', target: { type: 'contract', id: name }, metadata: { contractId: deleted.id, name } })
+    })
   }
 
   async listRows(tenant: Tenant, name: string, raw: Record<string, string | string[]>) {
@@ -165,8 +191,12 @@ export class ContractService {
       const deleted = await tx
         .delete(contractRows)
         .where(and(this.rowScope(tenant, contract, this.scope(tenant, contract, 'delete')), eq(contractRows.id, id)))
-        .returning({ id: contractRows.id })
+        .returning({ id: contractRows.id, customerId: contractRows.customerId })
       if (!deleted[0]) throw rowNotFound()
+      // Customers deleting their rows is their business; an admin deleting content is recorded.
+      if (isAdmin(tenant)) {
+        await this.audit.record(tx, tenant, { action: 'contract.row.deleted', target: { type: 'contract_row', id }, metadata: { contract: contract.name, customerId: deleted[0].customerId } })
+      }
     })
   }
 

@@ -8,6 +8,7 @@ import { RotatingSessions } from '../../platform/sessions'
 import type { Tenant, TenancySource } from '../../platform/tenancy'
 import type { RegistryService } from '../registry/service'
 import type { TeamService } from '../team/service'
+import { AuditLog } from '../audit/service'
 import { customerRefreshTokens, customers, customerSessions } from './schema'
 
 type CustomerRow = typeof customers.$inferSelect
@@ -53,12 +54,14 @@ export class CustomerService implements TenancySource {
   readonly sessions: RotatingSessions
   private readonly created = new Listeners<[ReturnType<typeof customerView>]>()
   private readonly removed = new Listeners<[ecosystemId: string, customerId: string]>()
+  private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Deps,
     private readonly registry: RegistryService,
     private readonly team: TeamService,
   ) {
+    this.audit = new AuditLog(deps)
     this.sessions = new RotatingSessions(deps, { sessions: customerSessions, refreshTokens: customerRefreshTokens }, {
       kind: 'customer',
       refreshTtlSeconds: deps.config.refreshTokenTtl,
@@ -121,7 +124,12 @@ export class CustomerService implements TenancySource {
   async issueToken(tenant: Tenant, customerId: string, userAgent: string | null) {
     const customer = await this.row(tenant, customerId)
     if (isMemberRecord(customer.externalId)) throw memberRecord('get customer tokens')
-    const issued = await this.deps.db.transaction((tx) => this.sessions.start(tx, customerId, userAgent))
+    const issued = await this.deps.db.transaction(async (tx) => {
+      const issued = await this.sessions.start(tx, customerId, userAgent)
+      // Whoever holds these tokens acts as the customer: who had them issued is on record.
+      await this.audit.record(tx, tenant, { action: 'customer.session.issued', target: { type: 'customer', id: customerId }, metadata: { sessionId: issued.sessionId } })
+      return issued
+    })
     return { token: issued.token, refreshToken: issued.refreshToken, customerId }
   }
 
@@ -178,6 +186,8 @@ export class CustomerService implements TenancySource {
         .returning({ id: customers.id })
       if (!deleted[0]) throw notFound()
       await this.sessions.revoke(tx, { subjectId: id }, 'customer_deleted')
+      // Only the id: the customer's profile and external id (often an e-mail) go with it.
+      await this.audit.record(tx, tenant, { action: 'customer.customer.deleted', target: { type: 'customer', id } })
       await this.removed.run(tx, tenant.ecosystemId, id)
     })
   }

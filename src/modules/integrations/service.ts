@@ -10,6 +10,7 @@ import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { EVENTS, type EventType } from './model'
 import type { AdminAlerts } from '../notifications/admin-alerts'
+import { AuditLog, systemActor } from '../audit/service'
 import { deliveries, webhooks } from './schema'
 
 /** What areas call, in the transaction of the change, to announce an event to subscribed endpoints. */
@@ -52,6 +53,8 @@ const deliveryView = (d: Delivery) => ({
   updatedAt: d.updatedAt.toISOString(),
 })
 const notFound = () => new AppError(404, 'not_found', 'No such webhook in this ecosystem')
+/** What an audit event says of an endpoint: its host, never the URL (paths and queries of receivers often carry a token). */
+const webhookFacts = (w: Webhook) => ({ host: new URL(w.url).host, events: w.events, enabled: w.enabled })
 const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`
 
 /** Standard Webhooks signature: base64 HMAC-SHA256 of `id.timestamp.body` keyed by the secret's base64 part. */
@@ -74,6 +77,7 @@ export interface WebhookInput {
  */
 export class WebhookService implements EventSink {
   private readonly fetch: ReturnType<typeof guardedFetch>
+  private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Deps,
@@ -81,6 +85,7 @@ export class WebhookService implements EventSink {
   ) {
     const { privateAddresses } = deps.config.webhooks
     this.fetch = guardedFetch(privateAddresses)
+    this.audit = new AuditLog(deps)
     deps.queue.define<{ deliveryId: string }>({
       name: JOB,
       handle: (job) => this.deliver(job.deliveryId),
@@ -106,50 +111,64 @@ export class WebhookService implements EventSink {
   async create(tenant: Tenant, input: WebhookInput) {
     await this.checkUrl(input.url)
     const secret = newSecret()
-    const [row] = await this.deps.db
-      .insert(webhooks)
-      .values({ ecosystemId: tenant.ecosystemId, url: input.url, events: checkEvents(input.events), enabled: input.enabled ?? true, description: input.description ?? '', secretSealed: sealSecret(this.deps.secret, PURPOSE, secret) })
-      .returning()
-    return { ...webhookView(row!), secret }
+    const values = { ecosystemId: tenant.ecosystemId, url: input.url, events: checkEvents(input.events), enabled: input.enabled ?? true, description: input.description ?? '', secretSealed: sealSecret(this.deps.secret, PURPOSE, secret) }
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.insert(webhooks).values(values).returning()
+      await this.audit.record(tx, tenant, { action: 'integrations.webhook.created', target: { type: 'webhook', id: row!.id }, metadata: webhookFacts(row!) })
+      return row!
+    })
+    return { ...webhookView(row), secret }
   }
 
   async update(tenant: Tenant, id: string, patch: Partial<WebhookInput>) {
     if (patch.url !== undefined) await this.checkUrl(patch.url)
-    const [row] = await this.deps.db
-      .update(webhooks)
-      .set({
-        ...patch,
-        ...(patch.events ? { events: checkEvents(patch.events) } : {}),
-        // Turning an endpoint back on gives it a fresh start.
-        ...(patch.enabled ? { disabledReason: null, failingSince: null } : {}),
-        updatedAt: this.deps.now(),
-      })
-      .where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
-      .returning()
-    if (!row) throw notFound()
+    const set = {
+      ...patch,
+      ...(patch.events ? { events: checkEvents(patch.events) } : {}),
+      // Turning an endpoint back on gives it a fresh start.
+      ...(patch.enabled ? { disabledReason: null, failingSince: null } : {}),
+      updatedAt: this.deps.now(),
+    }
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(webhooks)
+        .set(set)
+        .where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
+        .returning()
+      if (!row) throw notFound()
+      await this.audit.record(tx, tenant, { action: 'integrations.webhook.updated', target: { type: 'webhook', id }, metadata: { ...webhookFacts(row), changed: Object.keys(patch).sort() } })
+      return row
+    })
     return webhookView(row)
   }
 
   async remove(tenant: Tenant, id: string) {
-    const gone = await this.deps.db.delete(webhooks).where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id))).returning({ id: webhooks.id })
-    if (!gone[0]) throw notFound()
+    await this.deps.db.transaction(async (tx) => {
+      const [gone] = await tx.delete(webhooks).where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id))).returning()
+      if (!gone) throw notFound()
+      await this.audit.record(tx, tenant, { action: 'integrations.webhook.deleted', target: { type: 'webhook', id }, metadata: webhookFacts(gone) })
+    })
   }
 
   /** A new secret, in this answer only; the old one keeps signing for 24 h so receivers can switch. */
   async rotate(tenant: Tenant, id: string) {
-    const current = await this.webhook(tenant, id)
     const secret = newSecret()
-    const [row] = await this.deps.db
-      .update(webhooks)
-      .set({
-        secretSealed: sealSecret(this.deps.secret, PURPOSE, secret),
-        previousSecretSealed: current.secretSealed,
-        previousExpiresAt: new Date(this.deps.now().getTime() + ROTATION_GRACE_MS),
-        updatedAt: this.deps.now(),
-      })
-      .where(eq(webhooks.id, current.id))
-      .returning()
-    return { ...webhookView(row!), secret }
+    const row = await this.deps.db.transaction(async (tx) => {
+      const current = await this.webhook(tenant, id, tx, true)
+      const [row] = await tx
+        .update(webhooks)
+        .set({
+          secretSealed: sealSecret(this.deps.secret, PURPOSE, secret),
+          previousSecretSealed: current.secretSealed,
+          previousExpiresAt: new Date(this.deps.now().getTime() + ROTATION_GRACE_MS),
+          updatedAt: this.deps.now(),
+        })
+        .where(eq(webhooks.id, current.id))
+        .returning()
+      await this.audit.record(tx, tenant, { action: 'integrations.webhook.secret_rotated', target: { type: 'webhook', id }, metadata: webhookFacts(row!) })
+      return row!
+    })
+    return { ...webhookView(row), secret }
   }
 
   async deliveries(tenant: Tenant, id: string, page: PageParams) {
@@ -254,6 +273,12 @@ export class WebhookService implements EventSink {
       const since = webhook.failingSince ?? now
       if (now.getTime() - since.getTime() >= DISABLE_AFTER_MS && webhook.enabled) {
         await tx.update(webhooks).set({ enabled: false, disabledReason: `every delivery failed since ${since.toISOString()}`, updatedAt: now }).where(eq(webhooks.id, webhook.id))
+        await this.audit.record(tx, systemActor(JOB), {
+          action: 'integrations.webhook.disabled',
+          target: { type: 'webhook', id: webhook.id },
+          ecosystemId: webhook.ecosystemId,
+          metadata: { ...webhookFacts(webhook), enabled: false, failingSince: since.toISOString() },
+        })
         this.deps.logger.warn('webhook disabled', { ecosystemId: webhook.ecosystemId, webhookId: webhook.id, failingSince: since.toISOString() })
         await this.alerts.send(tx, {
           ecosystemId: webhook.ecosystemId,
@@ -277,8 +302,9 @@ export class WebhookService implements EventSink {
     return row!
   }
 
-  private async webhook(tenant: Tenant, id: string) {
-    const [row] = await this.deps.db.select().from(webhooks).where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
+  private async webhook(tenant: Tenant, id: string, db: Db = this.deps.db, lock = false) {
+    const query = db.select().from(webhooks).where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
+    const [row] = lock ? await query.for('update') : await query
     if (!row) throw notFound()
     return row
   }

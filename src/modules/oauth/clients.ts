@@ -1,9 +1,11 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { Principal } from '../../platform/auth'
 import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto'
 import { oauthError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { redirectUriProblem } from './redirect-uris'
+import { AuditLog } from '../audit/service'
 import { oauthClients } from './schema'
 import { DEFAULT_CLIENT_SCOPES, canonicalScopes, isScope } from './scopes'
 
@@ -24,22 +26,29 @@ const DECOY_HASH = sha256Hex(randomToken(32))
 
 /** Client applications: registered and managed by their owner, authenticated at the token endpoints. */
 export class OAuthClients {
-  constructor(private readonly deps: Deps) {}
+  private readonly audit: AuditLog
 
-  async create(ownerId: string, input: ClientInput) {
+  constructor(private readonly deps: Deps) {
+    this.audit = new AuditLog(deps)
+  }
+
+  /** Registers a client for `owner`; every change below writes its audit event (`oauth.client.*`) in its transaction. */
+  async create(owner: Principal, input: ClientInput) {
     const secret = newSecret()
-    const [row] = await this.deps.db
-      .insert(oauthClients)
-      .values({
-        ownerId,
-        clientId: CLIENT_ID_PREFIX + randomToken(18),
-        secretHash: sha256Hex(secret),
-        name: input.name,
-        redirectUris: checkedRedirectUris(input.redirectUris),
-        scopes: checkedScopes(input.scopes ?? DEFAULT_CLIENT_SCOPES),
-      })
-      .returning()
-    return { ...view(row!), clientSecret: secret }
+    const values = {
+      ownerId: owner.userId,
+      clientId: CLIENT_ID_PREFIX + randomToken(18),
+      secretHash: sha256Hex(secret),
+      name: input.name,
+      redirectUris: checkedRedirectUris(input.redirectUris),
+      scopes: checkedScopes(input.scopes ?? DEFAULT_CLIENT_SCOPES),
+    }
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.insert(oauthClients).values(values).returning()
+      await this.audit.record(tx, owner, { action: 'oauth.client.created', target: { type: 'oauth_client', id: row!.id }, metadata: clientFacts(row!) })
+      return row!
+    })
+    return { ...view(row), clientSecret: secret }
   }
 
   async list(ownerId: string, page: PageParams) {
@@ -63,36 +72,47 @@ export class OAuthClients {
     return view(row)
   }
 
-  async update(ownerId: string, id: string, patch: Partial<ClientInput>) {
-    const [row] = await this.deps.db
-      .update(oauthClients)
-      .set({
-        ...(patch.name !== undefined && { name: patch.name }),
-        ...(patch.redirectUris !== undefined && { redirectUris: checkedRedirectUris(patch.redirectUris) }),
-        ...(patch.scopes !== undefined && { scopes: checkedScopes(patch.scopes) }),
-        updatedAt: this.deps.now(),
-      })
-      .where(owned(ownerId, id))
-      .returning()
-    if (!row) throw notFound()
+  async update(owner: Principal, id: string, patch: Partial<ClientInput>) {
+    const set = {
+      ...(patch.name !== undefined && { name: patch.name }),
+      ...(patch.redirectUris !== undefined && { redirectUris: checkedRedirectUris(patch.redirectUris) }),
+      ...(patch.scopes !== undefined && { scopes: checkedScopes(patch.scopes) }),
+    }
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(oauthClients)
+        .set({ ...set, updatedAt: this.deps.now() })
+        .where(owned(owner.userId, id))
+        .returning()
+      if (!row) throw notFound()
+      await this.audit.record(tx, owner, { action: 'oauth.client.updated', target: { type: 'oauth_client', id }, metadata: { ...clientFacts(row), changed: Object.keys(set).sort() } })
+      return row
+    })
     return view(row)
   }
 
   /** Deletes the client with every code, grant and token issued to it. */
-  async remove(ownerId: string, id: string): Promise<void> {
-    const deleted = await this.deps.db.delete(oauthClients).where(owned(ownerId, id)).returning({ id: oauthClients.id })
-    if (deleted.length === 0) throw notFound()
+  async remove(owner: Principal, id: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const [deleted] = await tx.delete(oauthClients).where(owned(owner.userId, id)).returning()
+      if (!deleted) throw notFound()
+      await this.audit.record(tx, owner, { action: 'oauth.client.deleted', target: { type: 'oauth_client', id }, metadata: clientFacts(deleted) })
+    })
   }
 
   /** Replaces the secret; the old one stops working at once. Issued tokens are not affected. */
-  async rotateSecret(ownerId: string, id: string) {
+  async rotateSecret(owner: Principal, id: string) {
     const secret = newSecret()
-    const [row] = await this.deps.db
-      .update(oauthClients)
-      .set({ secretHash: sha256Hex(secret), updatedAt: this.deps.now() })
-      .where(owned(ownerId, id))
-      .returning()
-    if (!row) throw notFound()
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(oauthClients)
+        .set({ secretHash: sha256Hex(secret), updatedAt: this.deps.now() })
+        .where(owned(owner.userId, id))
+        .returning()
+      if (!row) throw notFound()
+      await this.audit.record(tx, owner, { action: 'oauth.client.secret_rotated', target: { type: 'oauth_client', id }, metadata: clientFacts(row) })
+      return row
+    })
     return { ...view(row), clientSecret: secret }
   }
 
@@ -114,6 +134,9 @@ export class OAuthClients {
     return row && ok ? row : null
   }
 }
+
+/** What an audit event says of a client: its public id and name (never the secret or its hash). */
+const clientFacts = (row: ClientRow) => ({ clientId: row.clientId, name: row.name })
 
 function newSecret(): string {
   return CLIENT_SECRET_PREFIX + randomToken(32)

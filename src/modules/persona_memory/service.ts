@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { PersonaArea } from '../persona/service'
+import { AuditLog } from '../audit/service'
 import { embedAndStore, embedPending, ON_WRITE_TIMEOUT_MS } from './embedding'
 import { memoryErrors, rethrowSlugTaken } from './errors'
 import { recall, type RecallInput } from './recall'
@@ -58,10 +59,14 @@ function checkValidity(from: Date | null, to: Date | null) {
 export class PersonaMemoryService {
   private readonly createListeners = new Listeners<[Tenant, MemoryRow]>()
 
+  private readonly audit: AuditLog
+
   constructor(
     private readonly deps: Deps,
     private readonly personas: Pick<PersonaArea['personas'], 'exists'>,
-  ) {}
+  ) {
+    this.audit = new AuditLog(deps)
+  }
 
   async list(tenant: Tenant, filter: MemoryFilter, page: PageParams) {
     const where = and(
@@ -174,9 +179,13 @@ export class PersonaMemoryService {
   /** Soft delete: the memory disappears from every read and recall. */
   async remove(tenant: Tenant, id: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      await this.lockWritable(tx, tenant, id)
+      const row = await this.lockWritable(tx, tenant, id)
       const now = this.deps.now()
       await tx.update(memories).set({ deletedAt: now, updatedAt: now }).where(eq(memories.id, id))
+      // A persona's global memories are content only admins delete: recorded (a customer's own are not).
+      if (row.customerId === null) {
+        await this.audit.record(tx, tenant, { action: 'persona_memory.memory.deleted', target: { type: 'memory', id }, metadata: { personaId: row.personaId, slug: row.slug } })
+      }
     })
   }
 

@@ -23,7 +23,7 @@ import { IdParam } from '../../platform/params'
 export function registryRoutes(registry: RegistryService, ids: IdentifierService, guards: Guards) {
   return new Elysia({ name: 'registry', prefix: '/registry', detail: { tags: ['registry'] } })
     .use(guards.auth)
-    .post('/organizations', async ({ principal, body, status }) => status(201, await registry.provision(principal.userId, body)), {
+    .post('/organizations', async ({ principal, body, status }) => status(201, await registry.provision(principal, body)), {
       auth: true,
       body: ProvisionBody,
       response: { 201: RegistryProvisionedOrganization, ...errors(400, 401, { 409: ['slug_taken'] }) },
@@ -67,7 +67,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
         description: 'Own namespace, or an organization namespace as admin/owner. 409 `slug_taken`.',
       },
     })
-    .post('/ecosystems', async ({ principal, body, status }) => status(201, await registry.createEcosystem(principal.userId, body)), {
+    .post('/ecosystems', async ({ principal, body, status }) => status(201, await registry.createEcosystem(principal, body)), {
       auth: true,
       body: EcosystemCreate,
       response: { 201: RegistryEcosystem, ...errors(400, 401, 403, 404, { 409: ['slug_taken'] }) },
@@ -85,7 +85,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       response: { 200: RegistryEcosystem, ...errors(400, 401, 404) },
       detail: { operationId: 'registryGetEcosystem', summary: 'One ecosystem (members of its organization only)' },
     })
-    .patch('/ecosystems/:id', ({ principal, params, body }) => registry.updateEcosystem(principal.userId, params.id, body), {
+    .patch('/ecosystems/:id', ({ principal, params, body }) => registry.updateEcosystem(principal, params.id, body), {
       auth: true,
       params: IdParam,
       body: EcosystemPatch,
@@ -95,7 +95,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     .delete(
       '/ecosystems/:id',
       async ({ principal, params, status }) => {
-        await registry.deleteEcosystem(principal.userId, params.id)
+        await registry.deleteEcosystem(principal, params.id)
         return status(204, undefined)
       },
       {

@@ -1,9 +1,11 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { Principal } from '../../platform/auth'
 import { isUniqueViolation, type Db } from '../../platform/db'
 import { registryError } from './errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import type { TeamService } from '../team/service'
+import { AuditLog } from '../audit/service'
 import { orgPrefix, organizationRdid } from './rdid'
 import { ecosystems, identifiers, namespaces, organizations } from './schema'
 import { NamespaceService } from './namespaces'
@@ -30,16 +32,23 @@ export const ecosystemView = (e: EcosystemRow) => ({
 export class RegistryService {
   readonly namespaces: NamespaceService
   private readonly ecosystemCache = new Map<string, { id: string; organizationId: string; until: number }>()
+  private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Deps,
     private readonly team: TeamService,
   ) {
     this.namespaces = new NamespaceService(deps, team)
+    this.audit = new AuditLog(deps)
   }
 
-  /** Organization + namespace + admin team (caller as owner) + first ecosystem, or nothing at all. */
-  async provision(userId: string, input: { slug: string; name: string; namespaceSlug?: string; ecosystemSlug?: string }) {
+  /**
+   * Organization + namespace + admin team (caller as owner) + first ecosystem, or nothing at all.
+   * Organization and ecosystem changes are audited as organization events (no ecosystem), so the
+   * organization's other ecosystems and platform admins see them, also once an ecosystem is gone.
+   */
+  async provision(by: Principal, input: { slug: string; name: string; namespaceSlug?: string; ecosystemSlug?: string }) {
+    const userId = by.userId
     const nsSlug = input.namespaceSlug ?? input.slug
     const ecoSlug = input.ecosystemSlug ?? 'main'
     const organizationId = crypto.randomUUID()
@@ -64,6 +73,12 @@ export class RegistryService {
           { rdid: organizationRdid(input.slug), entityType: 'organization', entityId: organizationId, createdBy: null },
           { rdid: ecosystem!.rdid, entityType: 'ecosystem', entityId: ecosystem!.id, createdBy: null },
         ])
+        await this.audit.record(tx, by, {
+          action: 'registry.organization.created',
+          target: { type: 'organization', id: organizationId },
+          organizationId,
+          metadata: { slug: input.slug, ecosystemId: ecosystem!.id, ecosystemSlug: ecoSlug },
+        })
         return {
           organization: organizationView(organization!),
           namespace: this.namespaces.view(namespace!),
@@ -91,7 +106,8 @@ export class RegistryService {
     return organizationView(row)
   }
 
-  async createEcosystem(userId: string, input: { organizationId: string; slug: string; name?: string; rdid?: string }) {
+  async createEcosystem(by: Principal, input: { organizationId: string; slug: string; name?: string; rdid?: string }) {
+    const userId = by.userId
     await this.team.require(userId, input.organizationId, 'admin')
     const prefix = await this.prefixOf(input.organizationId)
     const rdid = input.rdid ?? `${prefix}.${input.slug}`
@@ -105,6 +121,7 @@ export class RegistryService {
           .values({ organizationId: input.organizationId, slug: input.slug, name: input.name ?? null, rdid })
           .returning()
         await tx.insert(identifiers).values({ rdid, entityType: 'ecosystem', entityId: row!.id, createdBy: userId })
+        await this.audit.record(tx, by, { action: 'registry.ecosystem.created', target: { type: 'ecosystem', id: row!.id }, organizationId: input.organizationId, metadata: { slug: input.slug, rdid } })
         return row!
       })
       return ecosystemView(row)
@@ -128,7 +145,8 @@ export class RegistryService {
   }
 
   /** Renames; a new slug moves an rdid that still has its default form along with it. */
-  async updateEcosystem(userId: string, id: string, patch: { slug?: string; name?: string }) {
+  async updateEcosystem(by: Principal, id: string, patch: { slug?: string; name?: string }) {
+    const userId = by.userId
     const current = await this.ecosystemRow(id)
     await this.memberOrNotFound(userId, current.organizationId)
     await this.team.require(userId, current.organizationId, 'admin')
@@ -143,6 +161,12 @@ export class RegistryService {
           .where(eq(ecosystems.id, id))
           .returning()
         if (rdid !== current.rdid) await tx.update(identifiers).set({ rdid }).where(eq(identifiers.rdid, current.rdid))
+        await this.audit.record(tx, by, {
+          action: 'registry.ecosystem.updated',
+          target: { type: 'ecosystem', id },
+          organizationId: current.organizationId,
+          metadata: { changed: Object.keys(patch).sort(), slug: row!.slug, rdid },
+        })
         await this.announce(tx, id)
         return row!
       })
@@ -155,13 +179,15 @@ export class RegistryService {
   }
 
   /** Deletes the ecosystem and, by cascade, everything scoped to it (customers and their data). */
-  async deleteEcosystem(userId: string, id: string): Promise<void> {
+  async deleteEcosystem(by: Principal, id: string): Promise<void> {
+    const userId = by.userId
     const current = await this.ecosystemRow(id)
     await this.memberOrNotFound(userId, current.organizationId)
     await this.team.require(userId, current.organizationId, 'owner')
     await this.deps.db.transaction(async (tx) => {
       await tx.delete(identifiers).where(eq(identifiers.entityId, id))
       await tx.delete(ecosystems).where(eq(ecosystems.id, id))
+      await this.audit.record(tx, by, { action: 'registry.ecosystem.deleted', target: { type: 'ecosystem', id }, organizationId: current.organizationId, metadata: { slug: current.slug, rdid: current.rdid } })
       await this.announce(tx, id)
     })
     this.forgetEcosystem(id)

@@ -15,7 +15,7 @@ export function settingsRoutes(settings: SettingsService, guards: Guards) {
     })
     .put(
       '/auth-methods/:method',
-      ({ params, body, principal }) => settings.setAuthMethod(params.method, body.enabled, principal.userId),
+      ({ params, body, principal }) => settings.setAuthMethod(params.method, body.enabled, principal),
       {
         admin: true,
         params: t.Object({ method: t.String({ maxLength: 50 }) }),

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { Principal } from '../../platform/auth'
 import { AppError } from '../../platform/errors'
+import { AuditLog } from '../audit/service'
 import { authMethods } from './schema'
 
 /** Sign-in methods the platform knows, with their default when no admin has set them. */
@@ -8,7 +10,11 @@ export const AUTH_METHODS = { password: true } as const
 export type AuthMethod = keyof typeof AUTH_METHODS
 
 export class SettingsService {
-  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {}
+  private readonly audit: AuditLog
+
+  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
+    this.audit = new AuditLog(deps)
+  }
 
   async listAuthMethods(): Promise<{ method: string; enabled: boolean }[]> {
     const rows = await this.deps.db.select().from(authMethods)
@@ -24,13 +30,16 @@ export class SettingsService {
     return row?.enabled ?? AUTH_METHODS[method]
   }
 
-  async setAuthMethod(method: string, enabled: boolean, by: string): Promise<{ method: string; enabled: boolean }> {
+  async setAuthMethod(method: string, enabled: boolean, by: Principal): Promise<{ method: string; enabled: boolean }> {
     if (!Object.hasOwn(AUTH_METHODS, method)) throw new AppError(404, 'not_found', `Unknown sign-in method "${method}"`)
-    const values = { method, enabled, updatedBy: by, updatedAt: this.deps.now() }
-    await this.deps.db
-      .insert(authMethods)
-      .values(values)
-      .onConflictDoUpdate({ target: authMethods.method, set: { enabled, updatedBy: by, updatedAt: values.updatedAt } })
+    const values = { method, enabled, updatedBy: by.userId, updatedAt: this.deps.now() }
+    await this.deps.db.transaction(async (tx) => {
+      await tx
+        .insert(authMethods)
+        .values(values)
+        .onConflictDoUpdate({ target: authMethods.method, set: { enabled, updatedBy: by.userId, updatedAt: values.updatedAt } })
+      await this.audit.record(tx, by, { action: 'settings.auth_method.changed', target: { type: 'auth_method', id: method }, metadata: { method, enabled } })
+    })
     return { method, enabled }
   }
 }

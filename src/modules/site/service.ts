@@ -6,6 +6,7 @@ import { AppError } from '../../platform/errors'
 import type { PrivateAddressPolicy } from '../../platform/ip-ranges'
 import { assertTenantHost, markChosenBy, smtpServer } from '../../platform/outbound'
 import type { Tenant } from '../../platform/tenancy'
+import { AuditLog } from '../audit/service'
 import { KINDS } from './model'
 import { siteServices } from './schema'
 
@@ -24,7 +25,11 @@ export interface EffectiveProvider {
 
 /** Provider settings per ecosystem: validated per kind, sealed with the server key, never shown. */
 export class SiteServices {
-  constructor(private readonly deps: Deps) {}
+  private readonly audit: AuditLog
+
+  constructor(private readonly deps: Deps) {
+    this.audit = new AuditLog(deps)
+  }
 
   async list(tenant: Tenant) {
     const rows = await this.deps.db.select().from(siteServices).where(eq(siteServices.ecosystemId, tenant.ecosystemId)).orderBy(asc(siteServices.slug))
@@ -47,17 +52,38 @@ export class SiteServices {
       configKeys: Object.keys(input.config).sort(),
       updatedAt: this.deps.now(),
     }
-    const [row] = await this.deps.db
-      .insert(siteServices)
-      .values({ ecosystemId: tenant.ecosystemId, slug, ...values })
-      .onConflictDoUpdate({ target: [siteServices.ecosystemId, siteServices.slug], set: values })
-      .returning()
-    return view(row!)
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(siteServices).where(this.key(tenant, slug)).for('update')
+      const [row] = await tx
+        .insert(siteServices)
+        .values({ ecosystemId: tenant.ecosystemId, slug, ...values })
+        .onConflictDoUpdate({ target: [siteServices.ecosystemId, siteServices.slug], set: values })
+        .returning()
+      // The audit event names the keys whose value changed, never a value.
+      const changedKeys = before ? this.changedKeys(before, input.config) : values.configKeys
+      await this.audit.record(tx, tenant, {
+        action: before ? 'site.service.updated' : 'site.service.created',
+        target: { type: 'site_service', id: slug },
+        metadata: { slug, kind: input.kind, enabled: input.enabled, ...(before && before.kind !== input.kind ? { previousKind: before.kind } : {}), changedKeys },
+      })
+      return row!
+    })
+    return view(row)
   }
 
   async remove(tenant: Tenant, slug: string): Promise<void> {
-    const deleted = await this.deps.db.delete(siteServices).where(this.key(tenant, slug)).returning({ slug: siteServices.slug })
-    if (!deleted[0]) throw notFound(slug)
+    await this.deps.db.transaction(async (tx) => {
+      const [deleted] = await tx.delete(siteServices).where(this.key(tenant, slug)).returning({ slug: siteServices.slug, kind: siteServices.kind })
+      if (!deleted) throw notFound(slug)
+      await this.audit.record(tx, tenant, { action: 'site.service.deleted', target: { type: 'site_service', id: slug }, metadata: { slug, kind: deleted.kind } })
+    })
+  }
+
+  /** Names of the config keys added, removed or given another value (compared with the stored config). */
+  private changedKeys(before: Row, config: Record<string, unknown>): string[] {
+    const old = JSON.parse(openSecret(this.deps.secret, PURPOSE, before.configSealed)) as Record<string, unknown>
+    const keys = new Set([...Object.keys(old), ...Object.keys(config)])
+    return [...keys].filter((k) => !Object.hasOwn(old, k) || !Object.hasOwn(config, k) || JSON.stringify(old[k]) !== JSON.stringify(config[k])).sort()
   }
 
   /**

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
+import { AuditLog } from '../audit/service'
 import { storageErrors } from './errors'
 import { storageQuotas, storageUsage } from './schema'
 
@@ -25,10 +26,14 @@ const overrideOf = (s: Scope) => and(eq(storageQuotas.ecosystemId, s.ecosystemId
  * it happens in the transaction of the attachment transition that causes it, after `lock`.
  */
 export class StorageQuotas {
+  private readonly audit: AuditLog
+
   constructor(
     private readonly deps: Deps,
     private readonly customers: CustomerLookup,
-  ) {}
+  ) {
+    this.audit = new AuditLog(deps)
+  }
 
   /** The caller's quota, usage and what is left. */
   async usage(tenant: Scope) {
@@ -91,21 +96,33 @@ export class StorageQuotas {
   async set(tenant: Tenant, customerId: string, quotaBytes: number) {
     await this.customers.get(tenant, customerId)
     const values = { ecosystemId: tenant.ecosystemId, customerId, quotaBytes, updatedAt: this.deps.now() }
-    const [row] = await this.deps.db
-      .insert(storageQuotas)
-      .values(values)
-      .onConflictDoUpdate({ target: [storageQuotas.ecosystemId, storageQuotas.customerId], set: { quotaBytes, updatedAt: values.updatedAt } })
-      .returning()
-    return quotaRowView(row!)
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [before] = await tx.select({ quotaBytes: storageQuotas.quotaBytes }).from(storageQuotas).where(overrideOf(values)).for('update')
+      const [row] = await tx
+        .insert(storageQuotas)
+        .values(values)
+        .onConflictDoUpdate({ target: [storageQuotas.ecosystemId, storageQuotas.customerId], set: { quotaBytes, updatedAt: values.updatedAt } })
+        .returning()
+      await this.audit.record(tx, tenant, {
+        action: 'storage.quota.set',
+        target: { type: 'customer', id: customerId },
+        metadata: { quotaBytes, previousQuotaBytes: before?.quotaBytes ?? null },
+      })
+      return row!
+    })
+    return quotaRowView(row)
   }
 
   async remove(tenant: Tenant, customerId: string): Promise<void> {
     await this.customers.get(tenant, customerId)
-    const deleted = await this.deps.db
-      .delete(storageQuotas)
-      .where(overrideOf({ ecosystemId: tenant.ecosystemId, customerId }))
-      .returning({ id: storageQuotas.customerId })
-    if (!deleted[0]) throw storageErrors.noQuotaOverride()
+    await this.deps.db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(storageQuotas)
+        .where(overrideOf({ ecosystemId: tenant.ecosystemId, customerId }))
+        .returning({ quotaBytes: storageQuotas.quotaBytes })
+      if (!deleted) throw storageErrors.noQuotaOverride()
+      await this.audit.record(tx, tenant, { action: 'storage.quota.removed', target: { type: 'customer', id: customerId }, metadata: { previousQuotaBytes: deleted.quotaBytes } })
+    })
   }
 }
 

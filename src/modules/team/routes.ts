@@ -16,7 +16,7 @@ export function teamRoutes(team: TeamService, guards: Guards) {
       response: { 200: paged(TeamMember, 'TeamMemberPage'), ...errors(400, 401, 404) },
       detail: { operationId: 'teamListMembers', summary: "Members of an organization's team (members only)" },
     })
-    .post('/members', async ({ principal, body, status }) => status(201, await team.add(principal.userId, body)), {
+    .post('/members', async ({ principal, body, status }) => status(201, await team.add(principal, body)), {
       auth: true,
       body: MemberAdd,
       response: { 201: TeamMember, ...errors(400, 401, 403, { 404: ['not_found', 'user_not_found'], 409: ['already_member'] }) },
@@ -26,7 +26,7 @@ export function teamRoutes(team: TeamService, guards: Guards) {
         description: 'Only owners may add owners. 404 `user_not_found` when no account has the e-mail; 409 `already_member`.',
       },
     })
-    .patch('/members/:id', ({ principal, params, body }) => team.changeRole(principal.userId, params.id, body.role), {
+    .patch('/members/:id', ({ principal, params, body }) => team.changeRole(principal, params.id, body.role), {
       auth: true,
       params: IdParam,
       body: MemberPatch,
@@ -40,7 +40,7 @@ export function teamRoutes(team: TeamService, guards: Guards) {
     .delete(
       '/members/:id',
       async ({ principal, params, status }) => {
-        await team.remove(principal.userId, params.id)
+        await team.remove(principal, params.id)
         return status(204, undefined)
       },
       {

@@ -1,11 +1,13 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { Principal } from '../../platform/auth'
 import type { Db } from '../../platform/db'
 import { isUniqueViolation } from '../../platform/db'
 import { teamError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Role } from '../../platform/tenancy'
 import type { Accounts } from '../auth/accounts'
+import { AuditLog } from '../audit/service'
 import { members, teams } from './schema'
 
 const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 }
@@ -16,10 +18,14 @@ type MemberRow = typeof members.$inferSelect
 
 /** Organization teams: roles owner > admin > member, and the rule that one owner always remains. */
 export class TeamService {
+  private readonly audit: AuditLog
+
   constructor(
     private readonly deps: Deps,
     private readonly accounts: Accounts,
-  ) {}
+  ) {
+    this.audit = new AuditLog(deps)
+  }
 
   /** The admin team of a new organization, with its creator as owner (in the caller's transaction). */
   async createTeam(tx: Db, organizationId: string, name: string, ownerId: string): Promise<string> {
@@ -75,46 +81,68 @@ export class TeamService {
     return pageOf(await this.views(rows, organizationId), count!.n, page)
   }
 
-  async add(userId: string, input: { organizationId: string; email: string; role: Role }) {
-    const callerRole = await this.require(userId, input.organizationId, 'admin')
+  /** Team changes are organization-wide: their audit events (`team.member.*`) carry the organization and no ecosystem. */
+  async add(by: Principal, input: { organizationId: string; email: string; role: Role }) {
+    const callerRole = await this.require(by.userId, input.organizationId, 'admin')
     if (input.role === 'owner' && callerRole !== 'owner') throw teamError(403, 'forbidden', 'Only owners can add owners')
     const memberId = await this.accounts.findIdByEmail(input.email)
     if (!memberId) throw teamError(404, 'user_not_found', 'No account has this e-mail; ask them to register first')
+    const teamId = await this.teamOf(input.organizationId)
     try {
-      const [row] = await this.deps.db
-        .insert(members)
-        .values({ teamId: await this.teamOf(input.organizationId), userId: memberId, role: input.role })
-        .returning()
-      return (await this.views([row!], input.organizationId))[0]!
+      const row = await this.deps.db.transaction(async (tx) => {
+        const [row] = await tx.insert(members).values({ teamId, userId: memberId, role: input.role }).returning()
+        await this.audit.record(tx, by, {
+          action: 'team.member.added',
+          target: { type: 'team_member', id: row!.id },
+          organizationId: input.organizationId,
+          metadata: { userId: memberId, role: input.role },
+        })
+        return row!
+      })
+      return (await this.views([row], input.organizationId))[0]!
     } catch (err) {
       if (isUniqueViolation(err)) throw teamError(409, 'already_member', 'This account is already a member')
       throw err
     }
   }
 
-  async changeRole(userId: string, memberId: string, role: Role) {
+  async changeRole(by: Principal, memberId: string, role: Role) {
     return this.deps.db.transaction(async (tx) => {
       const { member, organizationId } = await this.lockTeamOf(tx, memberId)
-      const callerRole = await this.require(userId, organizationId, 'admin', tx)
+      const callerRole = await this.require(by.userId, organizationId, 'admin', tx)
       if ((role === 'owner' || member.role === 'owner') && callerRole !== 'owner') {
         throw teamError(403, 'forbidden', 'Only owners can grant or take away the owner role')
       }
       if (member.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, member)
       const [row] = await tx.update(members).set({ role, updatedAt: this.deps.now() }).where(eq(members.id, memberId)).returning()
+      if (member.role !== role) {
+        await this.audit.record(tx, by, {
+          action: 'team.member.role_changed',
+          target: { type: 'team_member', id: memberId },
+          organizationId,
+          metadata: { userId: member.userId, from: member.role, to: role },
+        })
+      }
       return { row: row!, organizationId }
     }).then(({ row, organizationId }) => this.views([row], organizationId).then((v) => v[0]!))
   }
 
   /** Removes a member; anyone may leave, admins remove members, only owners remove owners. */
-  async remove(userId: string, memberId: string): Promise<void> {
+  async remove(by: Principal, memberId: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const { member, organizationId } = await this.lockTeamOf(tx, memberId)
-      if (member.userId !== userId) {
-        const callerRole = await this.require(userId, organizationId, 'admin', tx)
+      if (member.userId !== by.userId) {
+        const callerRole = await this.require(by.userId, organizationId, 'admin', tx)
         if (member.role === 'owner' && callerRole !== 'owner') throw teamError(403, 'forbidden', 'Only owners can remove owners')
       }
       if (member.role === 'owner') await this.keepAnOwner(tx, member)
       await tx.delete(members).where(eq(members.id, memberId))
+      await this.audit.record(tx, by, {
+        action: member.userId === by.userId ? 'team.member.left' : 'team.member.removed',
+        target: { type: 'team_member', id: memberId },
+        organizationId,
+        metadata: { userId: member.userId, role: member.role },
+      })
     })
   }
 

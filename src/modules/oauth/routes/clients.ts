@@ -12,7 +12,7 @@ export function clientRoutes(oauth: OAuthService, guards: Guards) {
   const clients = oauth.clients
   return new Elysia({ name: 'oauth-clients', prefix: '/oauth/clients', detail: { tags: ['oauth'] } })
     .use(guards.auth)
-    .post('', async ({ principal, body, status }) => status(201, await clients.create(principal.userId, body)), {
+    .post('', async ({ principal, body, status }) => status(201, await clients.create(principal, body)), {
       auth: true,
       body: CreateClientBody,
       response: { 201: OAuthClientCreated, ...errors(401, { 400: ['validation_failed', 'invalid_redirect_uri', 'invalid_scope'] }) },
@@ -35,7 +35,7 @@ export function clientRoutes(oauth: OAuthService, guards: Guards) {
       response: { 200: OAuthClient, ...errors(400, 401, 404) },
       detail: { operationId: 'oauthGetClient', summary: 'One of the caller’s client applications' },
     })
-    .patch('/:id', ({ principal, params, body }) => clients.update(principal.userId, params.id, body), {
+    .patch('/:id', ({ principal, params, body }) => clients.update(principal, params.id, body), {
       auth: true,
       params: IdParam,
       body: UpdateClientBody,
@@ -49,7 +49,7 @@ export function clientRoutes(oauth: OAuthService, guards: Guards) {
     .delete(
       '/:id',
       async ({ principal, params, status }) => {
-        await clients.remove(principal.userId, params.id)
+        await clients.remove(principal, params.id)
         return status(204, undefined)
       },
       {
@@ -59,7 +59,7 @@ export function clientRoutes(oauth: OAuthService, guards: Guards) {
         detail: { operationId: 'oauthDeleteClient', summary: 'Delete a client application and end all its grants' },
       },
     )
-    .post('/:id/secret', ({ principal, params }) => clients.rotateSecret(principal.userId, params.id), {
+    .post('/:id/secret', ({ principal, params }) => clients.rotateSecret(principal, params.id), {
       auth: true,
       params: IdParam,
       response: { 200: OAuthClientCreated, ...errors(400, 401, 404) },
