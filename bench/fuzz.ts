@@ -32,7 +32,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import postgres from 'postgres'
 import { createApp, DERIVED_RESOURCES } from '../src/app'
 import { buildDeps, prepareDatabase } from '../src/boot'
 import { loadConfig } from '../src/config'
@@ -40,15 +39,18 @@ import { communityResources } from '../src/modules/community/resources'
 import type { ColumnKind } from '../src/platform/crud/query'
 import { openPglite, openPostgres } from '../src/platform/db'
 import { createLogger } from '../src/platform/logger'
+import { FUZZ_CONTRACT_COLUMNS, nested } from '../tests/support/fuzz'
 import {
   type Backend,
   benchArgs,
   type BenchCommand,
   cleanup,
+  createTempDatabase,
   fmt,
   hookSignals,
   markdownTable,
-  onCleanup,
+  PG_ADMIN_URL,
+  postgresAvailable,
   printResult,
   type RunInfo,
   runInfo,
@@ -130,17 +132,6 @@ const rngUuid = (rng: Rng) => `${hex(rng, 8)}-${hex(rng, 4)}-4${hex(rng, 3)}-a${
 
 // ---------------------------------------------------------------------------------------------
 // Hostile values
-
-/** `{"a":[{"a":…}]}`: `depth` levels of objects and arrays in turn (refused past 64). */
-function nested(depth: number): string {
-  let open = ''
-  let close = ''
-  for (let level = 1; level <= depth; level++) {
-    open += level % 2 ? '{"a":' : '['
-    close = (level % 2 ? '}' : ']') + close
-  }
-  return `${open}1${close}`
-}
 const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '__defineGetter__', 'isPrototypeOf']
 
 /** JSON texts that replace one field of a valid body. */
@@ -243,7 +234,7 @@ function errorLogCapture() {
 
 async function fuzzApp(backend: Backend) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-bench-fuzz-'))
-  const temp = backend === 'postgres' ? await throwawayDatabase() : undefined
+  const temp = backend === 'postgres' ? await createTempDatabase() : undefined
   const database = temp ? await openPostgres(temp.url, { max: 10 }) : await openPglite({})
   const log = errorLogCapture()
   const config = loadConfig({
@@ -277,41 +268,6 @@ async function fuzzApp(backend: Backend) {
   }
 }
 
-/** The PostgreSQL server for throwaway databases: BENCH_PG_URL, else TEST_DATABASE_URL, else the loopback default. */
-const PG_URL = process.env.BENCH_PG_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres'
-let tempCount = 0
-async function throwawayDatabase() {
-  const name = `ecobase_bench_fuzz_${process.pid}_${++tempCount}`
-  const admin = (fn: (sql: postgres.Sql) => Promise<unknown>) =>
-    (async () => {
-      const sql = postgres(PG_URL, { max: 1, connect_timeout: 5, onnotice: () => {} })
-      try {
-        await fn(sql)
-      } finally {
-        await sql.end({ timeout: 5 })
-      }
-    })()
-  await admin(async (sql) => {
-    await sql.unsafe(`drop database if exists ${name} with (force)`)
-    await sql.unsafe(`create database ${name}`)
-  })
-  const url = new URL(PG_URL)
-  url.pathname = `/${name}`
-  const drop = onCleanup(() => admin((sql) => sql.unsafe(`drop database if exists ${name} with (force)`)))
-  return { url: url.toString(), drop }
-}
-
-async function pgReachable(): Promise<boolean> {
-  const sql = postgres(PG_URL, { max: 1, connect_timeout: 3, onnotice: () => {} })
-  try {
-    await sql`select 1`
-    return true
-  } catch {
-    return false
-  } finally {
-    await sql.end({ timeout: 2 })
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // OpenAPI: operations, $refs, valid-shaped values
@@ -482,8 +438,8 @@ export async function benchFuzz(options: FuzzOptions = {}): Promise<FuzzResult> 
   const wanted = options.backends ?? (process.env.TEST_DATABASE_URL || process.env.BENCH_PG_URL ? ['pglite', 'postgres'] : ['pglite'])
   const results: BackendResult[] = []
   for (const backend of wanted) {
-    if (backend === 'postgres' && !(await pgReachable())) {
-      log(`  postgres: skipped (no PostgreSQL at ${PG_URL.replace(/\/\/[^@]*@/, '//')})`)
+    if (backend === 'postgres' && !(await postgresAvailable())) {
+      log(`  postgres: skipped (no PostgreSQL at ${PG_ADMIN_URL.replace(/\/\/[^@]*@/, '//')})`)
       results.push({ backend, skipped: 'PostgreSQL not reachable' })
       continue
     }
@@ -675,18 +631,7 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
       if (other.status === 201) target.otherRow = exampleIds.other![spec.resource] = other.json.id
       targets.push(target)
     }
-    const columns = [
-      { name: 'title', type: 'text', indexed: true },
-      { name: 'note', type: 'text' },
-      { name: 'n', type: 'integer', indexed: true },
-      { name: 'score', type: 'number' },
-      { name: 'done', type: 'boolean' },
-      { name: 'at', type: 'timestamp', indexed: true },
-      { name: 'meta', type: 'json' },
-      { name: 'ref', type: 'uuid' },
-      { name: 'constructor', type: 'text', unique: true },
-      { name: 'prototype', type: 'integer', indexed: true },
-    ] as const
+    const columns = FUZZ_CONTRACT_COLUMNS
     for (const name of ['fuzz', 'fuzzops']) {
       await ok('POST', '/contract/contracts', actors.admin, { name, columns, access: { read: 'all', create: true, update: 'own', delete: 'own' } })
     }

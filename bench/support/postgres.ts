@@ -3,8 +3,8 @@ import postgres from 'postgres'
 import { cleanup, onCleanup } from './cleanup'
 import { LOOPBACK } from './utils'
 
-/** The server that holds throwaway databases; BENCH_PG_URL overrides it. */
-export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? `postgres://postgres@${LOOPBACK}:5432/postgres`
+/** The server that holds throwaway databases: BENCH_PG_URL, else the tests' TEST_DATABASE_URL, else the loopback default. */
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL || process.env.TEST_DATABASE_URL || `postgres://postgres@${LOOPBACK}:5432/postgres`
 
 export interface TempDatabase {
   name: string

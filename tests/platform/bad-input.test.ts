@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { nested } from '../support/fuzz'
 import { createHarness, type Harness } from '../support/harness'
 import { provision } from '../support/tenancy'
 
@@ -85,17 +86,6 @@ test('no operation answers 5xx to hostile input, with or without credentials', a
   expect(sent).toBeGreaterThan(2000)
   expect(failures).toEqual([])
 }, 120_000)
-
-/** `depth` levels of arrays and objects (`{"a":[{"a":…}]}`), an object at the top. */
-const nested = (depth: number) => {
-  let open = ''
-  let close = ''
-  for (let level = 1; level <= depth; level++) {
-    open += level % 2 ? '{"a":' : '['
-    close = (level % 2 ? '}' : ']') + close
-  }
-  return `${open}1${close}`
-}
 const LONE_SURROGATE_BODIES = ['{"name":"x\\ud800y"}', '{"name":"\\udc00"}', '{"x\\uDBFFkey":1}', '{"a":{"b":["ok","\\ud83d"]}}', '{"a":"\\ud83d\\u0041"}']
 const LONE_SURROGATE_QUERIES = ['x%ED%A0%80y', '%ed%bf%bf', 'eq.%ED%B0%80']
 const TOO_DEEP = '{"a":' + '['.repeat(9_999) + ']'.repeat(9_999) + '}'

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { DERIVED_RESOURCES } from '../../src/app'
 import { communityResources } from '../../src/modules/community/resources'
 import type { ColumnKind } from '../../src/platform/crud/query'
+import { FUZZ_CONTRACT_COLUMNS, nested } from '../support/fuzz'
 import { createHarness, type Harness, type Reply } from '../support/harness'
 import { customerOf, provision } from '../support/tenancy'
 
@@ -107,19 +108,7 @@ beforeAll(async () => {
     targets.push(target)
   }
 
-  const columns = [
-    { name: 'title', type: 'text', indexed: true },
-    { name: 'note', type: 'text' },
-    { name: 'n', type: 'integer', indexed: true },
-    { name: 'score', type: 'number' },
-    { name: 'done', type: 'boolean' },
-    { name: 'at', type: 'timestamp', indexed: true },
-    { name: 'meta', type: 'json' },
-    { name: 'ref', type: 'uuid' },
-    // Names every object inherits (or nearly): a column may be called so.
-    { name: 'constructor', type: 'text', unique: true },
-    { name: 'prototype', type: 'integer', indexed: true },
-  ] as const
+  const columns = FUZZ_CONTRACT_COLUMNS
   const defined = await h.call('POST', '/contract/contracts', {
     ...actors.admin,
     body: { name: 'fuzz', columns, access: { read: 'all', create: true, update: 'own', delete: 'own' } },
@@ -184,17 +173,6 @@ function checker() {
       }
     },
   }
-}
-
-/** `{"a":[{"a":[…]}]}`: depth levels of objects and arrays in turn. */
-function nested(depth: number): string {
-  let open = ''
-  let close = ''
-  for (let level = 1; level <= depth; level++) {
-    open += level % 2 ? '{"a":' : '['
-    close = (level % 2 ? '}' : ']') + close
-  }
-  return `${open}1${close}`
 }
 
 /** A create body as JSON text with `value` (JSON text) under `key`, which may be `__proto__`. */
