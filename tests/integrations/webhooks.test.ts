@@ -101,6 +101,8 @@ describe('outbound webhooks', () => {
     expect(byType.get('chat.message.completed')).toMatchObject({ conversationId: conversation.body.id, status: 'complete' })
     expect(byType.get('customer.deleted')).toEqual({ id: customer.customerId })
 
+    // The receiver answers before the delivery records its outcome: wait for the records, as a person would.
+    await until(async () => (await deliveries(hook.id)).items.every((d: { status: string }) => d.status === 'succeeded'))
     const page = await deliveries(hook.id)
     expect(page.total).toBe(6)
     expect(page.items[0]).toEqual({
