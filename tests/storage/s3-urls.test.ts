@@ -41,14 +41,16 @@ describe('s3 store: presigned URLs from the API', () => {
   })
 
   test('expired upload and download URLs are refused by the store', async () => {
-    const short = await storageApp('s3', { STORAGE_URL_TTL_SECONDS: '1' })
+    // S3 signs to the second (X-Amz-Date), so a URL made late in a second has less than its TTL:
+    // 3 s leaves the upload before the wait at least 2 s on a loaded machine.
+    const short = await storageApp('s3', { STORAGE_URL_TTL_SECONDS: '3' })
     try {
       const ready = await short.upload(bytesOf('downloadable'))
       const d = (await short.h.call('GET', `/storage/attachments/${ready.id}/download`, short.creds)).body
       const bytes = bytesOf('arrives too late')
       const p = (await short.presign(bytes)).body
-      expect(new URL(p.uploadUrl).searchParams.get('X-Amz-Expires')).toBe('1')
-      await Bun.sleep(2100)
+      expect(new URL(p.uploadUrl).searchParams.get('X-Amz-Expires')).toBe('3')
+      await Bun.sleep(4100)
       const put = await short.put(p, bytes)
       expect(put.status).toBe(403)
       expect(await put.text()).toContain('expired')
