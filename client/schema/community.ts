@@ -230,7 +230,7 @@ export interface CommunityRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }) & {
     /** List categories */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: CommunityCategoriesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; slug?: string; name?: string }>): Promise<Result<{ 200: CommunityCategoriesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Create one of categories */
     post(body: CommunityCategoryCreate, options?: RequestOptions<never>): Promise<Result<{ 201: CommunityCategory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }
@@ -243,7 +243,7 @@ export interface CommunityRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** List threads */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: CommunityThreadsPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; categoryId?: string; customerId?: string; pinned?: string; locked?: string; createdAt?: string; title?: string }>): Promise<Result<{ 200: CommunityThreadsPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Create one of threads */
     post(body: CommunityThreadCreate, options?: RequestOptions<never>): Promise<Result<{ 201: CommunityThread; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }
@@ -256,7 +256,7 @@ export interface CommunityRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** List replies */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: CommunityRepliesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; threadId?: string; customerId?: string; createdAt?: string }>): Promise<Result<{ 200: CommunityRepliesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Create one of replies */
     post(body: CommunityReplyCreate, options?: RequestOptions<never>): Promise<Result<{ 201: CommunityReply; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }

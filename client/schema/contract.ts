@@ -102,7 +102,7 @@ export interface ContractRoutes {
       delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     }) & {
       /** A contract's rows */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: ContractRowList; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: ContractRowList; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
       /** Add a row */
       post(body?: ContractValues, options?: RequestOptions<never>): Promise<Result<{ 201: ContractRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     }

@@ -77,7 +77,7 @@ export interface DataRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** List documents */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: DataDocumentsPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; title?: string; createdAt?: string; updatedAt?: string }>): Promise<Result<{ 200: DataDocumentsPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Create one of documents */
     post(body: DataDocumentCreate, options?: RequestOptions<never>): Promise<Result<{ 201: DataDocument; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }
@@ -90,7 +90,7 @@ export interface DataRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** List document blocks */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: DataDocumentBlocksPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; documentId?: string; blockType?: string; createdAt?: string }>): Promise<Result<{ 200: DataDocumentBlocksPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Create one of document blocks */
     post(body: DataDocumentBlockCreate, options?: RequestOptions<never>): Promise<Result<{ 201: DataDocumentBlock; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }

@@ -56,7 +56,7 @@ export interface UserdataRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** List notes */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: UserdataNotesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; subjectTable?: string; subjectId?: string; occurredAt?: string; createdAt?: string; title?: string }>): Promise<Result<{ 200: UserdataNotesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Create one of notes */
     post(body: UserdataNoteCreate, options?: RequestOptions<never>): Promise<Result<{ 201: UserdataNote; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }

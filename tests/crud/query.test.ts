@@ -1,13 +1,16 @@
 import { describe, expect, test } from 'bun:test'
 import { AppError } from '../../src/platform/errors'
-import { type ListQueryPolicy, parseListQuery } from '../../src/platform/crud/query'
+import { type Filter, type ListQueryPolicy, parseListQuery } from '../../src/platform/crud/query'
 
 const policy: ListQueryPolicy = {
   filterable: { title: 'text', n: 'integer', score: 'number', done: 'boolean', at: 'timestamp', meta: 'json', ref: 'uuid' },
   sortable: ['title', 'at', 'n'],
   defaultSort: [{ column: 'at', descending: true }],
 }
-const parse = (raw: Record<string, string | string[]>) => parseListQuery(raw, policy)
+const parse = (raw: Record<string, string | string[]>) => {
+  const query = parseListQuery(raw, policy)
+  return { ...query, filters: query.filters as Filter[] }
+}
 const refused = (raw: Record<string, string | string[]>) => {
   try {
     parse(raw)
@@ -67,8 +70,8 @@ describe('filters', () => {
     [{ ref: 'eq.not-a-uuid' }, 'is not a UUID'],
     [{ done: 'eq.yes' }, 'true or false'],
     [{ title: 'is.true' }, 'query.title: is.null'],
-    [{ title: 'hello' }, 'write <op>.<value>'],
-    [{ title: 'like.x' }, 'write <op>.<value>'],
+    [{ title: 'hello' }, 'write [not.]<op>.<value>'],
+    [{ title: 'likes.x' }, 'write [not.]<op>.<value>'],
     [{ n: 'in.1,2' }, 'write in.(a,b,c)'],
     [{ n: `in.(${Array.from({ length: 101 }, (_, i) => i).join(',')})` }, 'at most 100 values'],
   ])('%j is 400 naming the field: %s', (raw, message) => {
@@ -103,5 +106,42 @@ describe('sort and paging', () => {
     expect(parse({ page: '3', pageSize: '25' }).page).toEqual({ page: 3, pageSize: 25, offset: 50 })
     expect(parse({}).page).toEqual({ page: 1, pageSize: 20, offset: 0 })
     expect(parse({ includeDeleted: 'true' }).includeDeleted).toBe(true)
+  })
+})
+
+describe('PostgREST forms', () => {
+  test('quoted in-list items keep commas, parentheses and escaped quotes; not. marks the filter', () => {
+    expect(parse({ title: 'in.("a,b","say \\"hi\\"",plain,"(x)","back\\\\slash")' }).filters[0]!.value).toEqual(['a,b', 'say "hi"', 'plain', '(x)', 'back\\slash'])
+    expect(parse({ title: 'not.in.(a)' }).filters[0]).toEqual({ column: 'title', kind: 'text', op: 'in', value: ['a'], not: true })
+    expect(parse({ title: 'like.A*_' }).filters[0]).toMatchObject({ op: 'like', value: 'A%\\_' })
+  })
+
+  test('or/and trees', () => {
+    expect(parseListQuery({ or: '(n.eq.1,not.and(at.gt.2026-01-01,title.not.eq."x,y"))' }, policy).filters).toEqual([
+      {
+        combine: 'or',
+        conditions: [
+          { column: 'n', kind: 'integer', op: 'eq', value: 1 },
+          {
+            combine: 'and',
+            not: true,
+            conditions: [
+              { column: 'at', kind: 'timestamp', op: 'gt', value: new Date('2026-01-01') },
+              { column: 'title', kind: 'text', op: 'eq', value: 'x,y', not: true },
+            ],
+          },
+        ],
+      },
+    ])
+    expect(refused({ or: '(n.eq.1,and(n.eq.2,or(n.eq.3,and(n.eq.4))))' })).toStartWith('query.or: and/or nest at most 3 levels')
+    expect(refused({ or: `(${Array.from({ length: 101 }, () => 'n.eq.1').join(',')})` })).toContain('at most 100 conditions')
+  })
+
+  test('order and select', () => {
+    expect(parse({ order: 'at.desc.nullslast,title' }).sort).toEqual([{ column: 'at', descending: true, nulls: 'last' }, { column: 'title', descending: false }])
+    expect(parse({ order: '-n.nullsfirst' }).sort).toEqual([{ column: 'n', descending: true, nulls: 'first' }])
+    expect(parse({ select: 'title,n' }).select).toEqual(['title', 'n'])
+    expect(parse({}).select).toBeNull()
+    expect(refused({ select: 'title,constructor' })).toStartWith('query.select:')
   })
 })

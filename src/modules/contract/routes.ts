@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
 import { rawQuery } from '../../platform/crud/query'
-import { LIST_GRAMMAR } from '../../platform/crud/routes'
+import { LIST_GRAMMAR, listQueryParams } from '../../platform/crud/routes'
 import { errors } from './errors'
 import { Contract, ContractCreate, ContractPatch, ContractRow, ContractRowList, ContractValues, MAX_COLUMNS, MAX_CONTRACTS, MAX_KEY_BYTES } from './model'
 import type { ContractService } from './service'
@@ -12,6 +12,14 @@ const LIMITS = `At most ${MAX_CONTRACTS} contracts per ecosystem and ${MAX_COLUM
 const STORAGE =
   'No table is created per contract: rows of every contract live in one table, their values in a JSONB document with a GIN index that serves `eq` filters on any column; ' +
   '`unique` columns are enforced by a constraint table written in the same transaction. A definition is read in each request\'s transaction, so a change reaches every replica at once; changes lock it and bump `version`.'
+/** Columns are defined at run time: the known parameters are declared, column filters are an open set (additionalProperties). */
+const RowsQuery = t.Object(
+  listQueryParams({
+    select: 'Comma-separated columns (any column, json ones too, and the system fields): rows hold only these columns, beside `id`, `customerId`, `createdAt` and `updatedAt`, which every row shows',
+    includeDeleted: 'Accepted for symmetry with derived lists; contract rows have no soft delete, so it changes nothing',
+  }),
+  { additionalProperties: t.String({ description: 'A column filter, `?<column>=[not.]<op>.<value>`' }) },
+)
 const ROWS_WHO =
   'Customers act as the contract\'s `access` allows (`own` = rows they created; 403 where it says `none`); ecosystem admins and owners (account credentials with X-Ecosystem-Id) do everything.'
 
@@ -68,12 +76,12 @@ export function contractRoutes(service: ContractService, guards: Guards) {
     .get('/contracts/:name/rows', ({ tenant, params, request }) => service.listRows(tenant, params.name, rawQuery(request.url)), {
       tenant: 'customer',
       params: Name,
-      query: t.Object({}, { additionalProperties: true }),
+      query: RowsQuery,
       response: { 200: ContractRowList, ...errors(400, 401, 403, 404) },
       detail: {
         operationId: 'contractRowsList',
         summary: "A contract's rows",
-        description: `Newest first by default. Every column but json ones is filterable and sortable, and so are \`id\`, \`customerId\`, \`createdAt\`, \`updatedAt\` (json columns: \`is.null\` only). ${LIST_GRAMMAR} ${ROWS_WHO}`,
+        description: `Newest first by default. Column filters are query parameters named after the contract's columns (defined at run time, so not listed here): \`?<column>=[not.]<op>.<value>\`, e.g. \`?title=ilike.*plan*\`. Every column but json ones is filterable and sortable, and so are \`id\`, \`customerId\`, \`createdAt\`, \`updatedAt\` (json columns: \`is.null\` only). ${LIST_GRAMMAR} ${ROWS_WHO}`,
       },
     })
     .post('/contracts/:name/rows', async ({ tenant, params, body, status }) => status(201, await service.createRow(tenant, params.name, body)), {

@@ -11,7 +11,7 @@ import { type ContractAccess, type ContractColumn, DEFAULT_ACCESS, MAX_COLUMNS, 
 import { backfillIndexed, indexedFilter, indexedSlots, writeIndexed } from './indexes'
 import { checkNames } from './names'
 import { contractIndexedValues, contractRows, contracts, contractUniqueValues } from './schema'
-import { checkValue, checkValues, ownValue, rowFilters, rowOrder } from './values'
+import { checkValue, checkValues, ownValue, rowFilters, rowOrder, selectValues } from './values'
 
 type ContractRowRecord = typeof contracts.$inferSelect
 type RowRecord = typeof contractRows.$inferSelect
@@ -132,14 +132,14 @@ export class ContractService {
     const scope = this.scope(tenant, contract, 'read')
     const kinds: Record<string, ColumnKind> = { ...SYSTEM_KINDS }
     for (const c of contract.columns) kinds[c.name] = c.type
-    const query = parseListQuery(raw, { filterable: kinds, sortable: Object.keys(kinds).filter((k) => kinds[k] !== 'json'), defaultSort: [{ column: 'createdAt', descending: true }] })
+    const query = parseListQuery(raw, { filterable: kinds, sortable: Object.keys(kinds).filter((k) => kinds[k] !== 'json'), defaultSort: [{ column: 'createdAt', descending: true }], selectable: Object.keys(kinds) })
     const slots = indexedSlots(contract.columns)
     const where = and(this.rowScope(tenant, contract, scope), ...rowFilters(query.filters, (f) => indexedFilter(contract.id, slots, f)))
     const [rows, [count]] = await Promise.all([
       this.deps.db.select().from(contractRows).where(where).orderBy(...rowOrder(query.sort, kinds)).limit(query.page.pageSize).offset(query.page.offset),
       this.deps.db.select({ n: sql<number>`count(*)::int` }).from(contractRows).where(where),
     ])
-    const page = pageOf(rows.map((r) => rowView(contract, r)), count!.n, query.page)
+    const page = pageOf(rows.map((r) => selectValues(rowView(contract, r), query.select)), count!.n, query.page)
     return { rows: page.items, total: page.total, page: page.page, pageSize: page.pageSize }
   }
 

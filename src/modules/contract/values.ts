@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
-import type { ColumnKind, Filter, SortKey } from '../../platform/crud/query'
+import type { ColumnKind, Condition, Filter, SortKey } from '../../platform/crud/query'
+import { conditionsSql } from '../../platform/crud/sql'
 import { AppError } from '../../platform/errors'
 import { type ContractColumn, MAX_KEY_BYTES } from './model'
 import { contractRows } from './schema'
@@ -89,17 +90,22 @@ const expression = (f: { column: string; kind: ColumnKind }) => SYSTEM.get(f.col
 /** A value for comparison with `expression`: timestamps of values are compared as timestamptz. */
 const param = (value: unknown) => (value instanceof Date ? sql`${value.toISOString()}::timestamptz` : sql`${value}`)
 
-/** WHERE conditions for parsed filters; `viaIndex` may answer one with an index lookup instead. */
-export function rowFilters(filters: readonly Filter[], viaIndex: (f: Filter) => SQL | null = () => null): SQL[] {
-  return filters.map((f) => {
-    const indexed = viaIndex(f)
+/**
+ * WHERE conditions for parsed filters (and/or trees); `viaIndex` may answer a filter with an
+ * index lookup instead. Under a `not` (its own or a group's) a filter keeps the column comparison
+ * (`not (x = 1)` is null, so unmatched, for a null x, as on derived lists), never the containment
+ * or index forms, which are false rather than null there, so their negation would match such rows.
+ */
+export function rowFilters(filters: readonly Condition[], viaIndex: (f: Filter) => SQL | null = () => null): SQL[] {
+  return conditionsSql(filters, (f, negated) => {
+    const indexed = negated ? null : viaIndex(f)
     if (indexed) return indexed
     const expr = expression(f)
     const system = SYSTEM.has(f.column)
     switch (f.op) {
       case 'eq':
         // Containment uses the rows' GIN index; values are stored normalised, so it is exact.
-        if (!system) return sql`${contractRows.data} @> ${JSON.stringify({ [f.column]: f.value instanceof Date ? f.value.toISOString() : f.value })}::jsonb`
+        if (!system && !negated) return sql`${contractRows.data} @> ${JSON.stringify({ [f.column]: f.value instanceof Date ? f.value.toISOString() : f.value })}::jsonb`
         return sql`${expr} = ${param(f.value)}`
       case 'neq':
         return sql`${expr} <> ${param(f.value)}`
@@ -115,6 +121,8 @@ export function rowFilters(filters: readonly Filter[], viaIndex: (f: Filter) => 
         return sql`${expr} in (${sql.join((f.value as unknown[]).map(param), sql`, `)})`
       case 'is':
         return f.value === null ? sql`${expr} is null` : f.value ? sql`${expr} is true` : sql`${expr} is false`
+      case 'like':
+        return sql`${expr} like ${f.value} escape '\\'`
       case 'ilike':
         return sql`${expr} ilike ${f.value} escape '\\'`
     }
@@ -123,7 +131,7 @@ export function rowFilters(filters: readonly Filter[], viaIndex: (f: Filter) => 
 
 export function rowOrder(sort: readonly SortKey[], kinds: Readonly<Record<string, ColumnKind>>): SQL[] {
   return [
-    ...sort.map((k) => sql`${expression({ column: k.column, kind: ownValue(kinds, k.column) ?? 'text' })} ${k.descending ? sql`desc nulls last` : sql`asc nulls last`}`),
+    ...sort.map((k) => sql`${expression({ column: k.column, kind: ownValue(kinds, k.column) ?? 'text' })} ${k.descending ? sql`desc` : sql`asc`} ${k.nulls === 'first' ? sql`nulls first` : sql`nulls last`}`),
     sql`${contractRows.id} asc`,
   ]
 }
@@ -131,4 +139,13 @@ export function rowOrder(sort: readonly SortKey[], kinds: Readonly<Record<string
 /** `record[key]` when it is the record's own key: never an inherited member such as `constructor`. */
 export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined
+}
+
+/** The system fields every row shows: ContractRow requires them, so `select=` keeps them. */
+const ALWAYS = ['id', 'customerId', 'createdAt', 'updatedAt']
+
+/** A row with only the columns `select=` named (plus the system fields), or as it is when none were. */
+export function selectValues<Row extends Record<string, unknown>>(row: Row, select: readonly string[] | null): Row {
+  if (!select) return row
+  return Object.fromEntries(Object.entries(row).filter(([key]) => ALWAYS.includes(key) || select.includes(key))) as Row
 }

@@ -1,10 +1,10 @@
-import type { Static, TObject } from '@sinclair/typebox'
+import type { Static, TObject, TString } from '@sinclair/typebox'
 import { Elysia, t } from 'elysia'
 import { errors, AppError } from '../errors'
 import type { Guards } from '../guards'
 import { MAX_PAGE, paged } from '../paging'
 import type { TenantLevel } from '../tenancy'
-import { parseListQuery, rawQuery } from './query'
+import { type ColumnKind, parseListQuery, rawQuery } from './query'
 import type { Access, ResourceService, ResourceSpec } from './resource'
 import { IdParam } from '../params'
 
@@ -18,20 +18,49 @@ const WHO: Record<Access, string> = {
 }
 
 export const LIST_GRAMMAR =
-  'Filters, PostgREST style: `?<field>=<op>.<value>` with `eq`, `neq`, `gt`, `gte`, `lt`, `lte` (numbers and timestamps), `in.(a,b)`, `is.null`, `is.true`, `is.false`, ' +
-  '`ilike.*word*` (text; `*` is any run of characters); repeat a field to combine conditions (AND). `sort=-createdAt,title` (`-` = descending). ' +
-  'A filter or sort on a field not listed as filterable or sortable, an operator that does not fit the field, or a malformed value is 400 `validation_failed` naming the field. ' +
+  'Filters, PostgREST style: `?<field>=<op>.<value>` with `eq`, `neq`, `gt`, `gte`, `lt`, `lte` (numbers and timestamps), `in.(a,b)` (double-quote an item holding `,` `(` `)` or `"`, with `\\"` and `\\\\` escapes: `in.("a,b",c)`), `is.null`, `is.true`, `is.false`, ' +
+  '`like.*Word*` (text, case-sensitive) and `ilike.*word*` (text, any case): `*` is any run of characters, `%` and `_` are themselves; `not.` before any operator negates it (`not.in.(a,b)`, `not.is.null`; a null value matches neither form). ' +
+  'Repeat a field to combine conditions (AND); `or=(a.eq.1,b.gt.2)` and `and=(…)` combine conditions written `field.[not.]op.value` (a value may be double-quoted) and nest `and(…)`, `or(…)`, `not.and(…)`, `not.or(…)` up to 3 levels in all. ' +
+  '`sort=-createdAt,title` (`-` = descending), or its alias `order=createdAt.desc.nullslast,title.asc` (`.nullsfirst` too); give one of them. `select=a,b` names readable fields. ' +
+  'A filter, sort or select naming a field not listed as filterable, sortable or readable, an operator that does not fit the field, malformed syntax or a tree deeper than 3 levels is 400 `validation_failed` naming the parameter. ' +
   'Values are always sent to the database as bound parameters.'
 
-const ListQuery = t.Object(
-  {
+const OPS: Record<ColumnKind, string> = {
+  text: 'eq, neq, in, is.null, like, ilike',
+  integer: 'eq, neq, gt, gte, lt, lte, in, is.null',
+  number: 'eq, neq, gt, gte, lt, lte, in, is.null',
+  timestamp: 'eq, neq, gt, gte, lt, lte, in, is.null (ISO 8601 values)',
+  boolean: 'eq, neq, in, is.null, is.true, is.false',
+  uuid: 'eq, neq, in, is.null',
+  json: 'is.null only',
+}
+
+/** The query parameters every list (derived or contract rows) knows, beside its filters. */
+export function listQueryParams(about: { select: string; includeDeleted: string }) {
+  return {
     page: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE, description: `Page number, starting at 1 (at most ${MAX_PAGE})` })),
     pageSize: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: 'Items per page (1-100, default 20)' })),
-    sort: t.Optional(t.String({ description: 'Comma-separated sortable fields, `-` for descending' })),
-    includeDeleted: t.Optional(t.Boolean({ description: 'Soft-deleted rows too (ecosystem admins only)' })),
-  },
-  { additionalProperties: true },
-)
+    sort: t.Optional(t.String({ description: 'Comma-separated sortable fields, `-` for descending (e.g. `-createdAt,title`)' })),
+    order: t.Optional(t.String({ description: 'Alias of `sort`, PostgREST form: `createdAt.desc.nullslast,title.asc` (`.asc`, `.desc`, `.nullsfirst`, `.nullslast`); not with `sort`' })),
+    select: t.Optional(t.String({ description: about.select })),
+    or: t.Optional(t.String({ description: 'Any of the conditions holds: `(title.eq.a,and(createdAt.gt.2026-01-01,title.ilike.*x*))`; `field.[not.]op.value` items, nested `and(…)`/`or(…)`/`not.and(…)`/`not.or(…)` up to 3 levels' })),
+    and: t.Optional(t.String({ description: 'All of the conditions hold, written as for `or`' })),
+    includeDeleted: t.Optional(t.Boolean({ description: about.includeDeleted })),
+  }
+}
+
+/** A derived list's query: the common parameters and one optional string per filterable field. */
+function listQuery(spec: Pick<ResourceSpec<string, string, TObject, TObject, TObject>, 'filterable'>) {
+  const filters: Record<string, TString> = {}
+  for (const [field, kind] of Object.entries(spec.filterable)) {
+    filters[field] = t.String({ description: `Filter on ${field} (${kind}): \`[not.]<op>.<value>\` with ${OPS[kind]}; repeat the parameter to AND conditions` })
+  }
+  const common = listQueryParams({
+    select: 'Comma-separated readable fields. Validated (400 naming a field the item schema does not have), but items still hold every field: the item schema requires them all',
+    includeDeleted: 'Soft-deleted rows too (ecosystem admins only)',
+  })
+  return t.Object({ ...common, ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, t.Optional(v)])) }, { additionalProperties: true })
+}
 
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
 
@@ -56,7 +85,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
   const name = `${spec.schema}${pascal(spec.resource)}`
   const title = pascal(`${spec.schema}_${spec.resource}`)
   const tenant = LEVEL[spec.access]
-  const policy = { filterable: spec.filterable, sortable: spec.sortable, defaultSort: spec.defaultSort }
+  const policy = { filterable: spec.filterable, sortable: spec.sortable, defaultSort: spec.defaultSort, selectable: Object.keys(spec.row.properties) }
   const fields = (keys: Iterable<string>) => [...keys].map((k) => `\`${k}\``).join(', ')
   const about = `${spec.description} ${WHO[spec.access]}`
   const deletes = spec.softDelete
@@ -66,7 +95,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
     .use(guards.tenancy)
     .get(`/${spec.resource}`, ({ tenant, request }) => service.list(tenant, parseListQuery(rawQuery(request.url), policy)) as Promise<never>, {
       tenant,
-      query: ListQuery,
+      query: listQuery(spec),
       response: { 200: paged(spec.row, `${title}Page`), ...errors(400, 401, 403, 404) },
       detail: {
         operationId: `${name}List`,
