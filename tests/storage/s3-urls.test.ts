@@ -61,7 +61,7 @@ describe('s3 store: presigned URLs from the API', () => {
     } finally {
       await short.close()
     }
-  })
+  }, 15_000)
 
   test('the download URL names the file and type for the response', async () => {
     const a = await s.upload(bytesOf('%PDF-1.7'), { filename: 'Rapport d’été.pdf', contentType: 'application/pdf' })
