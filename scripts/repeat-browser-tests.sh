@@ -24,7 +24,7 @@ for file in "${files[@]}"; do
     passed=0 failed=0
     for i in $(seq 1 "$runs"); do
       log="$logs/$(basename "$file" .test.ts)-$db-$i.log"
-      if TEST_DATABASE_URL=$url npx bun test "$file" >"$log" 2>&1 && ! grep -q '^ 0 pass' "$log"; then
+      if TEST_DATABASE_URL=$url npm test --silent -- "$file" >"$log" 2>&1 && ! grep -q '^ 0 pass' "$log"; then
         passed=$((passed + 1))
         rm -f "$log"
       else
