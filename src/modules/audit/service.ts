@@ -5,6 +5,7 @@ import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import type { RequestInfo } from '../../platform/http'
 import { listPage, type PageParams } from '../../platform/paging'
+import { queryInstant } from '../../platform/params'
 import type { Tenant } from '../../platform/tenancy'
 import { auditEvents } from './schema'
 
@@ -127,8 +128,8 @@ export class AuditLog {
     if (filter.action !== undefined) conditions.push(like(e.action, likePrefix(filter.action)))
     if (filter.targetType !== undefined) conditions.push(eq(e.targetType, filter.targetType))
     if (filter.targetId !== undefined) conditions.push(eq(e.targetId, filter.targetId))
-    const from = instant('from', filter.from)
-    const to = instant('to', filter.to)
+    const from = filter.from === undefined ? null : queryInstant('from', filter.from)
+    const to = filter.to === undefined ? null : queryInstant('to', filter.to)
     if (from && to && from > to) throw new AppError(400, 'validation_failed', 'query.from: must not be after `to`')
     if (from) conditions.push(gte(e.at, from))
     if (to) conditions.push(lte(e.at, to))
@@ -136,10 +137,3 @@ export class AuditLog {
   }
 }
 
-/** An ISO 8601 date-time from the query; 400 naming the parameter when it is no real time (e.g. month 13). */
-function instant(name: string, value: string | undefined): Date | null {
-  if (value === undefined) return null
-  const date = new Date(value)
-  if (Number.isNaN(date.getTime())) throw new AppError(400, 'validation_failed', `query.${name}: not an ISO 8601 date-time`)
-  return date
-}

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../platform/db'
 import { messagingError } from './errors'
 import { type Listener, Listeners } from '../../platform/listeners'
 import { listPage, type PageParams } from '../../platform/paging'
+import { queryInstant } from '../../platform/params'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import type { SiteServices } from '../site/service'
@@ -371,14 +372,8 @@ function logConditions(filter: LogFilter): SQL[] {
   if (filter.channel) where.push(eq(sendLog.channel, filter.channel))
   if (filter.status) where.push(eq(sendLog.status, filter.status))
   if (filter.customerId) where.push(eq(sendLog.customerId, filter.customerId))
-  if (filter.since) where.push(gte(sendLog.createdAt, instant('since', filter.since)))
-  if (filter.until) where.push(lt(sendLog.createdAt, instant('until', filter.until)))
+  if (filter.since) where.push(gte(sendLog.createdAt, queryInstant('since', filter.since)))
+  if (filter.until) where.push(lt(sendLog.createdAt, queryInstant('until', filter.until)))
   return where
-}
-
-function instant(name: string, value: string): Date {
-  const date = new Date(value)
-  if (Number.isNaN(date.getTime())) throw messagingError(400, 'validation_failed', `query.${name}: not a date-time (ISO 8601)`)
-  return date
 }
 
