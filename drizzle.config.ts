@@ -2,6 +2,7 @@ import { defineConfig } from 'drizzle-kit'
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/schema.ts',
+  // Each module's tables are its own schema.ts.
+  schema: './src/modules/*/schema.ts',
   out: './drizzle',
 })

@@ -104,7 +104,7 @@ export async function benchFeedFanout(options: FeedFanoutOptions = {}): Promise<
         const started = performance.now()
         await bench.deps.db.transaction(async (tx) => {
           for (const c of customers) {
-            await bench.app.services.feed.record(tx, { ecosystemId: eco, customerId: c.id, source: 'bench', entityType: 'bench', action: 'created', summary: `round ${round}` })
+            await bench.app.services.site.feed.record(tx, { ecosystemId: eco, customerId: c.id, source: 'bench', entityType: 'bench', action: 'created', summary: `round ${round}` })
           }
         })
         const committed = performance.now()

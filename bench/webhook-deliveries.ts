@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm'
 import { sign } from '../src/modules/integrations/service'
 import { queryRows } from '../src/platform/db'
 import { BACKENDS, type Backend, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, markdownTable, type RunInfo, runInfo, sleep } from './support'
+import { customerCreated } from '../src/modules/customer/events'
 
 export interface WebhookDeliveriesOptions {
   backends?: Backend[]
@@ -75,7 +76,7 @@ export async function benchWebhookDeliveries(options: WebhookDeliveriesOptions =
 
       const enqueueStarted = performance.now()
       await bench.deps.db.transaction(async (tx) => {
-        for (let i = 0; i < count; i++) await bench.app.services.webhooks.emit(tx, eco, 'customer.created', { id: crypto.randomUUID() })
+        for (let i = 0; i < count; i++) await bench.app.bus.emit(tx, customerCreated, eco, { id: crypto.randomUUID(), externalId: null, email: null, name: null, createdAt: new Date().toISOString() })
       })
       const started = performance.now()
       const enqueueMs = started - enqueueStarted

@@ -1,4 +1,4 @@
-import { startJobs } from '../jobs'
+import { startJobs } from './jobs'
 import { createApp } from './app'
 import { BootError, buildDeps, loadConfig, openDatabase } from './boot'
 import { ConfigError } from './config'
@@ -48,7 +48,7 @@ try {
     // Running jobs get what is left of the deadline; unfinished ones run again on another replica or the next start.
     await deps.queue.stop(Math.max(1000, config.shutdownTimeoutSeconds * 1000 - (performance.now() - from)))
     await stopFollowing()
-    app.services.messaging.close()
+    app.close()
     await deps.rateLimits.close()
     await database.close()
     logger.info('ecobase stopped', { signal, drained, stopMs: Math.round(performance.now() - from) })

@@ -72,3 +72,25 @@ test('the cycle check sees a cycle when there is one', () => {
   expect(cycles(graph).map((c) => c.sort())).toEqual([['a/service.ts → b/service', 'b/service.ts → c/service', 'c/service.ts → a/service']])
   expect(moduleGraph().get('notifications')?.has('messaging')).toBe(true)
 })
+
+/** The files of a module that other modules may import: its manifest, its services, its tables (for foreign keys), its events and its HTTP shapes. */
+const PUBLIC_FACE = /^[a-z_]+\/(index|service|schema|events|model)$/
+
+/** Every import of another module's file that is not part of its public face: `file → target`. */
+function privateImports(): string[] {
+  const found: string[] = []
+  for (const file of new Glob('*/**/*.{ts,tsx}').scanSync(MODULES)) {
+    const from = file.split('/')[0]!
+    for (const [, spec] of readFileSync(join(MODULES, file), 'utf8').matchAll(IMPORT)) {
+      const target = relative(MODULES, normalize(join(MODULES, dirname(file), spec!)))
+      const to = target.split('/')[0]!
+      if (target.startsWith('..') || to === from || !target.includes('/')) continue
+      if (!PUBLIC_FACE.test(target)) found.push(`${file} → ${target}`)
+    }
+  }
+  return found
+}
+
+test("no module imports another module's private files", () => {
+  expect(privateImports()).toEqual([])
+})

@@ -6,7 +6,7 @@ import { renderOpenApi } from '../src/platform/openapi'
 import { AppError, PLATFORM_ERRORS } from '../src/platform/errors'
 import { CHAT_ERRORS, chatError, errors as chatErrors } from '../src/modules/chat/errors'
 import { storageError } from '../src/modules/storage/errors'
-import { ERROR_CATALOGUES, ERROR_CODES } from '../src/modules/error-codes'
+import { ERROR_CATALOGUES, ERROR_CODES } from '../src/modules'
 import { schemaFiles } from '../client/scripts/schema-types'
 import { createHarness, type Harness } from './support/harness'
 

@@ -107,18 +107,6 @@ export interface WebhookEventCustomerDeleted {
   }
 }
 
-export interface WebhookEventChatMessageCompleted {
-  type: "chat.message.completed"
-  /** When the event happened (ISO 8601) */
-  timestamp: string
-  data: {
-    conversationId: string
-    messageId: string
-    customerId: string
-    status: string
-  }
-}
-
 export interface WebhookEventStorageAttachmentReady {
   type: "storage.attachment.ready"
   /** When the event happened (ISO 8601) */
@@ -132,26 +120,15 @@ export interface WebhookEventStorageAttachmentReady {
   }
 }
 
-export interface WebhookEventCommunityThreadCreated {
-  type: "community.thread.created"
+export interface WebhookEventChatMessageCompleted {
+  type: "chat.message.completed"
   /** When the event happened (ISO 8601) */
   timestamp: string
   data: {
-    id: string
-    categoryId: string
+    conversationId: string
+    messageId: string
     customerId: string
-    title: string
-  }
-}
-
-export interface WebhookEventCommunityReplyCreated {
-  type: "community.reply.created"
-  /** When the event happened (ISO 8601) */
-  timestamp: string
-  data: {
-    id: string
-    threadId: string
-    customerId: string
+    status: string
   }
 }
 
@@ -177,6 +154,29 @@ export interface WebhookEventMessagingFailed {
     channel: string
     templateId: string | null
     error: string
+  }
+}
+
+export interface WebhookEventCommunityThreadCreated {
+  type: "community.thread.created"
+  /** When the event happened (ISO 8601) */
+  timestamp: string
+  data: {
+    id: string
+    categoryId: string
+    customerId: string
+    title: string
+  }
+}
+
+export interface WebhookEventCommunityReplyCreated {
+  type: "community.reply.created"
+  /** When the event happened (ISO 8601) */
+  timestamp: string
+  data: {
+    id: string
+    threadId: string
+    customerId: string
   }
 }
 

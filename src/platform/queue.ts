@@ -16,6 +16,12 @@ export const QUEUE_SCHEMA = 'pgboss'
 const HEARTBEAT_SECONDS = 10
 const SUPERVISE_SECONDS = 10
 
+/** A job kind with its handler, as a module's setup hands it to the app (which defines it on the queue). */
+export type QueueHandler = JobDefinition<object>
+
+/** Types a handler's data where it is written, then erases it for the list of a module's handlers. */
+export const defineQueueHandler = <T extends object>(definition: JobDefinition<T>): QueueHandler => definition as QueueHandler
+
 export interface JobDefinition<T extends object> {
   name: string
   /**

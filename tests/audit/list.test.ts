@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq, gte } from 'drizzle-orm'
-import { runJob } from '../../jobs'
+import { runJob } from '../../src/jobs'
 import { pruneAudit } from '../../src/modules/audit/jobs'
 import { auditEvents } from '../../src/modules/audit/schema'
 import { AuditLog } from '../../src/modules/audit/service'

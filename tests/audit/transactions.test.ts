@@ -5,6 +5,7 @@ import { createHarness, type Harness, type RegisteredUser } from '../support/har
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
 import { rejection } from '../support/wait'
 import { from, only, stored } from './support'
+import { customerDeleted } from '../../src/modules/customer/events'
 
 let h: Harness
 let owner: RegisteredUser
@@ -15,8 +16,8 @@ beforeAll(async () => {
   h = await createHarness({ TRUST_PROXY: 'on' })
   owner = await h.register()
   org = await provision(h, owner)
-  h.app.services.customers.onRemove(async (_tx, _ecosystemId, customerId) => {
-    if (customerId === doomed) throw new Error('a later step of the deletion failed')
+  h.app.bus.on(customerDeleted, async (_tx, { payload }) => {
+    if (payload.id === doomed) throw new Error('a later step of the deletion failed')
   })
 })
 afterAll(() => h.close())

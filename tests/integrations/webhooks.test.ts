@@ -7,6 +7,7 @@ import { createHarness, type Harness, type RegisteredUser } from '../support/har
 import { startReceiver } from '../support/receiver'
 import { addMember, customerOf, provision, type Provisioned } from '../support/tenancy'
 import { rejection, until } from '../support/wait'
+import { customerDeleted } from '../../src/modules/customer/events'
 
 const receiver = startReceiver({ slowMs: 2500 })
 let h: Harness
@@ -149,7 +150,7 @@ describe('outbound webhooks', () => {
     const hook = await endpoint(['customer.deleted'])
     await rejection(
       h.db.transaction(async (tx) => {
-        await h.app.services.webhooks.emit(tx, org.ecosystem.id, 'customer.deleted', { id: 'rolled-back' })
+        await h.app.bus.emit(tx, customerDeleted, org.ecosystem.id, { id: 'rolled-back' })
         throw new Error('the change failed')
       }),
       'the change failed',
@@ -157,8 +158,8 @@ describe('outbound webhooks', () => {
     await customerOf(h, org, owner)
     const stranger = await h.register()
     const elsewhere = await provision(h, stranger)
-    await h.db.transaction((tx) => h.app.services.webhooks.emit(tx, elsewhere.ecosystem.id, 'customer.deleted', { id: 'elsewhere' }))
-    await h.db.transaction((tx) => h.app.services.webhooks.emit(tx, org.ecosystem.id, 'customer.deleted', { id: 'committed' }))
+    await h.db.transaction((tx) => h.app.bus.emit(tx, customerDeleted, elsewhere.ecosystem.id, { id: 'elsewhere' }))
+    await h.db.transaction((tx) => h.app.bus.emit(tx, customerDeleted, org.ecosystem.id, { id: 'committed' }))
     await until(() => receiver.to(hook.path).length >= 1)
     await Bun.sleep(1000)
     expect(eventsAt(hook.path).map((e) => e.data.id)).toEqual(['committed'])
@@ -247,7 +248,7 @@ describe('outbound webhooks', () => {
     await until(async () => (await deliveries(hook.id)).items[0].attempts >= 1)
     // Skip the day of retries: this is the last attempt.
     await h.db.execute(sql`update integrations.deliveries set attempts = ${MAX_ATTEMPTS - 1} where id = ${queued.id}`)
-    await h.app.services.webhooks.deliver(queued.id)
+    await h.app.services.integrations.deliver(queued.id)
     expect((await deliveries(hook.id)).items[0]).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, responseCode: 500, lastError: 'answered 500' })
 
     receiver.plan.set(hook.path, [])
@@ -261,7 +262,7 @@ describe('outbound webhooks', () => {
     await until(async () => (await deliveries(hook.id)).items[0].attempts >= 1)
     await h.db.execute(sql`update integrations.webhooks set failing_since = now() - interval '4 days' where id = ${hook.id}`)
     await h.db.execute(sql`update integrations.deliveries set attempts = ${MAX_ATTEMPTS - 1} where id = ${again.id}`)
-    await h.app.services.webhooks.deliver(again.id)
+    await h.app.services.integrations.deliver(again.id)
     const disabled = (await h.call('GET', `/integrations/webhooks/${hook.id}`, org.as(owner))).body
     expect(disabled.enabled).toBe(false)
     expect(disabled.disabledReason).toContain('every delivery failed since')

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { and, eq, isNotNull } from 'drizzle-orm'
-import { runJob } from '../../jobs'
+import { runJob } from '../../src/jobs'
 import { purgeSessions } from '../../src/modules/auth/jobs'
 import { purgeCustomerSessions } from '../../src/modules/customer/jobs'
 import { refreshTokens, sessions } from '../../src/modules/auth/schema'

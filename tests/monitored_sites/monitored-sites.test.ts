@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { runJob } from '../../jobs'
+import { runJob } from '../../src/jobs'
 import { checkSites, pruneSiteChecks } from '../../src/modules/monitored_sites/jobs'
 import { dispatchDueChecks } from '../../src/modules/monitored_sites/service'
 import { queryRows } from '../../src/platform/db'

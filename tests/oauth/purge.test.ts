@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { eq, inArray } from 'drizzle-orm'
-import { runJob } from '../../jobs'
+import { runJob } from '../../src/jobs'
 import { purgeOAuth } from '../../src/modules/oauth/jobs'
 import { oauthCodes, oauthGrants, oauthRefreshTokens } from '../../src/modules/oauth/schema'
 import { sha256Hex } from '../../src/platform/crypto'

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { runJob } from '../../jobs'
+import { runJob } from '../../src/jobs'
 import { embedMemories } from '../../src/modules/persona_memory/jobs'
 import { buildDeps } from '../../src/boot'
 import { loadConfig } from '../../src/config'
@@ -136,7 +136,7 @@ describe('the embed-memories job', () => {
     (await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from persona_memory.memories where embedding_model is null and deleted_at is null and status <> 'superseded'`))[0]!.n
 
   test('is scheduled in JOBS and holds a session lock, not a transaction', async () => {
-    const { JOBS } = await import('../../jobs')
+    const { JOBS } = await import('../../src/modules')
     expect(JOBS).toContain(embedMemories)
     expect(embedMemories.lock).toBe('session')
   })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { runJob } from '../../jobs'
+import { runJob } from '../../src/jobs'
 import { pruneFeed } from '../../src/modules/site/jobs'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { createPersona } from '../support/personas'
@@ -84,7 +84,7 @@ describe('site feed', () => {
     await h.call('POST', '/community/badges', { ...org.as(owner), body: { name: 'Starter', criteriaType: 'threads_created', criteriaThreshold: 1 } })
     await h.call('POST', '/community/threads', { token: c.token, body: { title: 'first' } })
     const persona = await createPersona(h, org.as(owner))
-    await h.app.services.personaMemory.create(
+    await h.app.services.persona_memory.memories.create(
       { ecosystemId: org.ecosystem.id, customerId: c.customerId, organizationId: '', actor: { kind: 'customer' } },
       { personaId: persona.id, scope: 'user', source: 'tool', slug: 'tea', memoryType: 'user', description: 'Likes green tea', body: 'green tea' },
     )
@@ -102,7 +102,7 @@ describe('site feed', () => {
     const c = await customerOf(h, org, owner)
     await rejection(
       h.db.transaction(async (tx) => {
-        await h.app.services.feed.record(tx, { ecosystemId: org.ecosystem.id, customerId: c.customerId, source: 'test', entityType: 'x', action: 'y', summary: 'never' })
+        await h.app.services.site.feed.record(tx, { ecosystemId: org.ecosystem.id, customerId: c.customerId, source: 'test', entityType: 'x', action: 'y', summary: 'never' })
         throw new Error('the change failed')
       }),
       'the change failed',
@@ -140,8 +140,8 @@ describe('site feed', () => {
     const received = readItems(stream, 2)
     await Bun.sleep(200)
     const entry = { ecosystemId: org.ecosystem.id, customerId: ada.customerId, source: 'bench', entityType: 'note', action: 'created' }
-    await h.db.transaction((tx) => h.app.services.feed.record(tx, { ...entry, summary: 'large', metadata: { text: 'x'.repeat(10_000) } }))
-    await h.db.transaction((tx) => h.app.services.feed.record(tx, { ...entry, summary: 'small' }))
+    await h.db.transaction((tx) => h.app.services.site.feed.record(tx, { ...entry, summary: 'large', metadata: { text: 'x'.repeat(10_000) } }))
+    await h.db.transaction((tx) => h.app.services.site.feed.record(tx, { ...entry, summary: 'small' }))
     const events = await received
     expect(events.map((e) => e.data.summary)).toEqual(['large', 'small'])
     expect(new Set(events.map((e) => e.id)).size).toBe(2)

@@ -84,7 +84,7 @@ describe('/site/services', () => {
   })
 
   test("a send uses the ecosystem's own enabled service, else the instance default", async () => {
-    const site = h.app.services.site
+    const site = h.app.services.site.sites
     const own = await site.effectiveProvider(org.ecosystem.id, 'smtp')
     expect(own).toMatchObject({ source: 'ecosystem', config: { host: 'smtp.example.test', pass: SECRETS[0] } })
     // The ecosystem's server goes through the outbound gate when used; the operator's is trusted.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { runJob } from '../../jobs'
+import { runJob } from '../../src/jobs'
 import { deleteOrphanedObjects, expireUploads, purgeAttachments } from '../../src/modules/storage/jobs'
 import { attachments } from '../../src/modules/storage/schema'
 import { bytesOf, STORE_KINDS, storageApp, type StorageApp } from '../support/storage'

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { eq } from 'drizzle-orm'
-import { JOBS, runJob } from '../../jobs'
+import { JOBS } from '../../src/modules'
+import { runJob } from '../../src/jobs'
 import { deleteOrphanedObjects, purgeAttachments } from '../../src/modules/storage/jobs'
 import { customers } from '../../src/modules/customer/schema'
 import { orphanedObjects } from '../../src/modules/storage/schema'

@@ -1,5 +1,6 @@
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import type { Principal } from '../../platform/auth'
 import type { RequestInfo } from '../../platform/http'
 import { randomToken, sha256Hex } from '../../platform/crypto'
@@ -28,8 +29,11 @@ export class AccountEmails {
     private readonly deps: Deps,
     private readonly accounts: Accounts,
     private readonly mail: InstanceMailer,
-  ) {
-    deps.queue.define<{ purpose: Purpose; emailKey: string }>({ name: JOB, handle: (job) => this.send(job.purpose, job.emailKey) })
+  ) {}
+
+  /** The queue job that sends the e-mails (the module's manifest registers it). */
+  queueHandlers(): QueueHandler[] {
+    return [defineQueueHandler<{ purpose: Purpose; emailKey: string }>({ name: JOB, handle: (job) => this.send(job.purpose, job.emailKey) })]
   }
 
   async requestReset(email: string, clientIp: string): Promise<void> {

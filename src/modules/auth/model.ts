@@ -1,6 +1,8 @@
 import { t } from 'elysia'
 import { SLUG_PATTERN } from './accounts'
 
+export { SLUG_PATTERN }
+
 export const Email = t.String({ format: 'email', maxLength: 254, description: 'E-mail address; unique regardless of case' })
 const Name = t.String({ minLength: 1, maxLength: 255 })
 const Slug = t.String({ pattern: SLUG_PATTERN, description: 'Public login slug' })

@@ -4,6 +4,8 @@ import { AppError } from '../../platform/errors'
 import type { AccessClaims } from '../../platform/jwt'
 import { SettingsService } from '../settings/service'
 import { Accounts } from './accounts'
+
+export type { Accounts, PublicProfile } from './accounts'
 import { API_TOKEN_PREFIX, ApiTokens } from './api-tokens'
 import { Passwords } from './passwords'
 import { RotatingSessions } from '../../platform/sessions'

@@ -3,6 +3,10 @@ import { MEDIA_TYPE } from '../../platform/openapi'
 
 const Timestamp = t.String({ description: 'ISO 8601 UTC' })
 
+/** Who may call the conversation routes (and search them), as their descriptions say. */
+export const CUSTOMER =
+  "The caller's own conversations: a customer token, or an account member with X-Ecosystem-Id (acting as its own customer record)."
+
 export const ChatConversation = t.Object(
   {
     id: t.String({ format: 'uuid' }),

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { chatError } from './errors'
-import { type Listener, Listeners } from '../../platform/listeners'
+import type { EventBus } from '../../platform/events'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { PersonaArea } from '../persona/service'
@@ -13,7 +13,10 @@ import { currentTime } from './tools/clock'
 import { memoryTools, type MemoryTools } from './tools/memory'
 import { ToolRegistry } from './tools/registry'
 import { type ConversationSearch, searchTool } from './tools/search'
-import { type ReplyStored, replyInProgress, type TurnTarget, TurnRunner } from './turns'
+import { replyInProgress, type TurnTarget, TurnRunner } from './turns'
+
+export type { MemoryTools } from './tools/memory'
+export type { ConversationSearch } from './tools/search'
 
 export interface ChatOptions {
   /** Persona memory; when given, conversations with a persona get memory_recall and memory_save. */
@@ -30,22 +33,17 @@ const inProgress = () => chatError(409, 'in_progress', 'A reply in this conversa
 export class ChatService {
   readonly tools: ToolRegistry
   private readonly turns: TurnRunner
-  private readonly replies = new Listeners<[ReplyStored]>()
 
   constructor(
     private readonly deps: Deps,
     private readonly personas: Pick<PersonaArea, 'forChat'>,
+    events: Pick<EventBus, 'emit'>,
     options: ChatOptions = {},
   ) {
     this.tools = new ToolRegistry().register(currentTime)
     if (options.memory) this.tools.register(...memoryTools(options.memory))
     if (options.search) this.tools.register(searchTool(options.search))
-    this.turns = new TurnRunner(deps, this.tools, this.replies)
-  }
-
-  /** `listener` runs in the transaction that stores a turn's reply (complete, cancelled or failed). */
-  onReply(listener: Listener<[ReplyStored]>): void {
-    this.replies.add(listener)
+    this.turns = new TurnRunner(deps, this.tools, events)
   }
 
   async create(tenant: Tenant, input: { title?: string; model?: string; personaSlug?: string }) {

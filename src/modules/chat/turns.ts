@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import type { Listeners } from '../../platform/listeners'
+import type { EventBus } from '../../platform/events'
+import { chatMessageCompleted } from './events'
 import { type ChatModel, type LlmToolCall, LlmError } from '../../providers/llm'
 import { type ConversationRow, type MessageRow, toLlmMessages } from './history'
 import type { ChatEvent } from './model'
@@ -37,19 +38,11 @@ export function replyInProgress(user: MessageRow, now: Date): boolean {
 
 /** Streams one chat turn: model output and tool calls out as events, the reply into the database. */
 /** What a finished turn stored: the assistant message and how it ended. */
-export interface ReplyStored {
-  ecosystemId: string
-  customerId: string
-  conversationId: string
-  messageId: string
-  status: MessageStatus
-}
-
 export class TurnRunner {
   constructor(
     private readonly deps: Deps,
     private readonly tools: ToolRegistry,
-    private readonly replyListeners: Listeners<[ReplyStored]>,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {}
 
   /**
@@ -169,7 +162,7 @@ export class TurnRunner {
           .update(conversations)
           .set({ updatedAt: now })
           .where(and(eq(conversations.id, conversation.id), eq(conversations.ownerId, conversation.ownerId)))
-        await this.replyListeners.run(tx, { ecosystemId: conversation.ownerId, customerId: conversation.customerId, conversationId: conversation.id, messageId: user.replyId!, status })
+        await this.events.emit(tx, chatMessageCompleted, conversation.ownerId, { customerId: conversation.customerId, conversationId: conversation.id, messageId: user.replyId!, status })
       })
     } catch (err) {
       this.deps.logger.warn('chat reply not stored', { conversationId: conversation.id, error: String((err as Error)?.message ?? err) })

@@ -4,7 +4,7 @@ import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import { customers } from '../customer/schema'
-import type { FeedWriter } from '../site/feed'
+import type { FeedWriter } from '../site/service'
 import { badges, type Criteria, levels, memberStats, pointBoards, pointRules, points, pointTotals, userBadges } from './schema'
 
 export const PERIODS = ['all_time', 'year', 'month', 'week', 'day'] as const

@@ -2,13 +2,14 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { communityError } from './errors'
-import { type Listener, Listeners } from '../../platform/listeners'
+import type { EventBus } from '../../platform/events'
+import { replyCreated, threadCreated } from './events'
 import { isAdmin, type ResourceHooks } from '../../platform/crud/resource'
 import type { PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import type { NotificationService } from '../notifications/service'
-import type { FeedWriter } from '../site/feed'
+import type { FeedWriter } from '../site/service'
 import { AuditLog } from '../audit/service'
 import { type Award, DEFAULT_RULES, type Period, PointsLedger, pointsView } from './points'
 import { badges, categories, type Criteria, replies, threads, userBadges } from './schema'
@@ -36,12 +37,8 @@ const badgeNotFound = () => communityError(404, 'not_found', 'No such badge in t
  * the points ledger with its rules, badges, levels, leaderboards and profiles. Everything an action
  * causes (points, badges, notifications) is written in the action's own transaction.
  */
-/** A thread or reply as created (the resource's row view). */
-export type CreatedPost = [kind: 'thread' | 'reply', tenant: Tenant, row: Record<string, unknown>]
-
 export class CommunityService {
   readonly ledger: PointsLedger
-  private readonly created = new Listeners<CreatedPost>()
   /** Ecosystems known to have their `general` category (it is never deleted). */
   private readonly withGeneral = new Set<string>()
   private readonly audit: AuditLog
@@ -50,14 +47,10 @@ export class CommunityService {
     private readonly deps: Deps,
     private readonly notifications: NotificationService,
     private readonly feed: FeedWriter,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.ledger = new PointsLedger(deps, feed)
     this.audit = new AuditLog(deps)
-  }
-
-  /** `listener` runs in the transaction that creates a thread or a reply. */
-  onCreate(listener: Listener<CreatedPost>): void {
-    this.created.add(listener)
   }
 
   readonly hooks: { categories: ResourceHooks; threads: ResourceHooks; replies: ResourceHooks } = {
@@ -88,7 +81,7 @@ export class CommunityService {
         await this.ledger.bump(tx, tenant.ecosystemId, tenant.customerId, 'threadsCreated')
         await this.award(tx, tenant, rules.threadCreated, 'Thread created', 'thread', String(row.id))
         await this.mention(tx, tenant, `${row.title} ${row.body}`, { threadId: String(row.id), replyId: null, skip: [] })
-        await this.created.run(tx, 'thread', tenant, row)
+        await this.events.emit(tx, threadCreated, tenant.ecosystemId, { id: String(row.id), categoryId: String(row.categoryId), customerId: String(row.customerId), title: String(row.title) })
       },
       afterDelete: async (tx, tenant, id) => {
         await tx.update(replies).set({ deletedAt: this.deps.now() }).where(and(eq(replies.threadId, id), isNull(replies.deletedAt)))
@@ -138,7 +131,7 @@ export class CommunityService {
           })
         }
         await this.mention(tx, tenant, String(row.body), { threadId: String(row.threadId), replyId, skip: thread ? [thread.author] : [] })
-        await this.created.run(tx, 'reply', tenant, row)
+        await this.events.emit(tx, replyCreated, tenant.ecosystemId, { id: replyId, threadId: String(row.threadId), customerId: String(row.customerId) })
       },
       afterDelete: async (tx, tenant, id) => {
         if (isAdmin(tenant)) await this.recordModeration(tx, tenant, 'reply', id)

@@ -2,13 +2,14 @@ import { and, desc, eq, ilike, inArray, or } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import { customerError } from './errors'
-import { type Listener, Listeners } from '../../platform/listeners'
+import type { EventBus } from '../../platform/events'
 import { listPage, type PageParams } from '../../platform/paging'
 import { RotatingSessions } from '../../platform/sessions'
 import type { Tenant, TenancySource } from '../../platform/tenancy'
 import type { RegistryService } from '../registry/service'
 import type { TeamService } from '../team/service'
 import { AuditLog } from '../audit/service'
+import { customerCreated, customerDeleted } from './events'
 import { customerRefreshTokens, customers, customerSessions } from './schema'
 
 type CustomerRow = typeof customers.$inferSelect
@@ -52,14 +53,13 @@ export const customerView = (c: CustomerRow) => ({
 /** End customers of an ecosystem, their tokens, and the tenancy lookups other areas rely on. */
 export class CustomerService implements TenancySource {
   readonly sessions: RotatingSessions
-  private readonly created = new Listeners<[ReturnType<typeof customerView>]>()
-  private readonly removed = new Listeners<[ecosystemId: string, customerId: string]>()
   private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Deps,
     private readonly registry: RegistryService,
     private readonly team: TeamService,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.audit = new AuditLog(deps)
     this.sessions = new RotatingSessions(deps, { sessions: customerSessions, refreshTokens: customerRefreshTokens }, {
@@ -72,16 +72,6 @@ export class CustomerService implements TenancySource {
         return row ? { sub: customerId, typ: 'customer', eco: row.eco } : null
       },
     })
-  }
-
-  /** `listener` runs in the transaction that creates a customer (not a team member's own record). */
-  onCreate(listener: Listener<[ReturnType<typeof customerView>]>): void {
-    this.created.add(listener)
-  }
-
-  /** `listener` runs in the transaction that deletes a customer, after the row is gone. */
-  onRemove(listener: Listener<[ecosystemId: string, customerId: string]>): void {
-    this.removed.add(listener)
   }
 
   /** The same externalId always yields the same customer, also under concurrent calls. */
@@ -99,7 +89,7 @@ export class CustomerService implements TenancySource {
         .values({ ecosystemId, ...input })
         .onConflictDoNothing({ target: [customers.ecosystemId, customers.externalId] })
         .returning()
-      if (row && !isMemberRecord(row.externalId)) await this.created.run(tx, customerView(row))
+      if (row && !isMemberRecord(row.externalId)) await this.announce(tx, row)
     })
     return (await this.byExternalId(ecosystemId, input.externalId))!
   }
@@ -112,7 +102,7 @@ export class CustomerService implements TenancySource {
           .insert(customers)
           .values({ ecosystemId: tenant.ecosystemId, ...input })
           .returning()
-        await this.created.run(tx, customerView(row!))
+        await this.announce(tx, row!)
         return row!.id
       })
     } catch (err) {
@@ -177,6 +167,11 @@ export class CustomerService implements TenancySource {
     }
   }
 
+  private announce(tx: Db, row: CustomerRow) {
+    const { id, externalId, email, name, createdAt } = customerView(row)
+    return this.events.emit(tx, customerCreated, row.ecosystemId, { id, externalId, email, name, createdAt })
+  }
+
   /** Deletes the customer and, by cascade, its sessions and customer-scoped data. */
   async remove(tenant: Tenant, id: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
@@ -188,7 +183,7 @@ export class CustomerService implements TenancySource {
       await this.sessions.revoke(tx, { subjectId: id }, 'customer_deleted')
       // Only the id: the customer's profile and external id (often an e-mail) go with it.
       await this.audit.record(tx, tenant, { action: 'customer.customer.deleted', target: { type: 'customer', id } })
-      await this.removed.run(tx, tenant.ecosystemId, id)
+      await this.events.emit(tx, customerDeleted, tenant.ecosystemId, { id })
     })
   }
 

@@ -1,51 +1,29 @@
 import { type TSchema, t } from 'elysia'
 import { Timestamp } from '../../platform/crud/model'
+import type { EventDefinition } from '../../platform/events'
 import { paged } from '../../platform/paging'
 
 const Uuid = t.String({ format: 'uuid' })
-const NullableString = t.Union([t.String(), t.Null()])
 
-/** Every event type with what its `data` holds; the OpenAPI document publishes them under `webhooks`. */
-export const EVENT_CATALOGUE = {
-  'customer.created': {
-    description: 'A customer was registered or first resolved by its externalId (not a team member’s own record).',
-    data: t.Object({ id: t.String(), externalId: NullableString, email: NullableString, name: NullableString, createdAt: t.String() }),
-  },
-  'customer.deleted': { description: 'A customer was deleted, with everything it owned.', data: t.Object({ id: t.String() }) },
-  'chat.message.completed': {
-    description: 'A chat turn stored its reply; `status` is `complete`, `cancelled` or `failed`.',
-    data: t.Object({ conversationId: t.String(), messageId: t.String(), customerId: t.String(), status: t.String() }),
-  },
-  'storage.attachment.ready': {
-    description: 'An upload completed and counts toward its owner’s quota.',
-    data: t.Object({ id: t.String(), customerId: NullableString, filename: t.String(), contentType: t.String(), sizeBytes: t.Integer() }),
-  },
-  'community.thread.created': {
-    description: 'A thread was started.',
-    data: t.Object({ id: t.String(), categoryId: t.String(), customerId: t.String(), title: t.String() }),
-  },
-  'community.reply.created': { description: 'A reply was posted.', data: t.Object({ id: t.String(), threadId: t.String(), customerId: t.String() }) },
-  'messaging.sent': {
-    description: 'An e-mail or SMS was accepted by the provider (or written to the local outbox).',
-    data: t.Object({ logId: t.String(), customerId: t.String(), channel: t.String(), templateId: NullableString }),
-  },
-  'messaging.failed': {
-    description: 'The provider refused an e-mail or SMS, or could not be reached.',
-    data: t.Object({ logId: t.String(), customerId: t.String(), channel: t.String(), templateId: NullableString, error: t.String() }),
-  },
-  'monitored_site.down': {
-    description: 'A monitored site failed two checks in a row.',
-    data: t.Object({ siteId: t.String(), name: t.String(), url: t.String(), error: NullableString, statusCode: t.Union([t.Integer(), t.Null()]) }),
-  },
-  'monitored_site.up': {
-    description: 'A monitored site that was down answered as expected again.',
-    data: t.Object({ siteId: t.String(), name: t.String(), url: t.String(), statusCode: t.Union([t.Integer(), t.Null()]) }),
-  },
-  'webhook.test': { description: 'Sent by `POST /integrations/webhooks/{id}/test`, subscribed or not.', data: t.Object({ webhookId: t.String() }) },
-} as const satisfies Record<string, { description: string; data: TSchema }>
+/** What a webhook event's `data` holds, by type. */
+export type WebhookCatalogue = Record<string, { description: string; data: TSchema }>
 
-export type EventType = keyof typeof EVENT_CATALOGUE
-export const EVENTS = Object.keys(EVENT_CATALOGUE) as EventType[]
+/** Sent by `POST /integrations/webhooks/{id}/test` only: not a domain event. */
+export const TEST_EVENT = 'webhook.test'
+
+/**
+ * The webhook event types: every domain event that names a `webhook` type (its payload is the
+ * `data`), in module order, then `webhook.test`. The OpenAPI document publishes them under `webhooks`.
+ */
+export function webhookCatalogue(events: readonly EventDefinition[]): WebhookCatalogue {
+  const catalogue: WebhookCatalogue = {}
+  for (const event of events) if (event.webhook) catalogue[event.webhook] = { description: event.description, data: event.payload }
+  catalogue[TEST_EVENT] = { description: 'Sent by `POST /integrations/webhooks/{id}/test`, subscribed or not.', data: t.Object({ webhookId: t.String() }) }
+  return catalogue
+}
+
+/** The types an endpoint may subscribe to: all but `webhook.test`. */
+export const subscribable = (catalogue: WebhookCatalogue) => Object.keys(catalogue).filter((type) => type !== TEST_EVENT)
 
 const HEADERS =
   'Standard Webhooks: `webhook-id` (the delivery id, the same on every attempt: deduplicate on it), `webhook-timestamp` (Unix seconds; refuse old ones), `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body` keyed by the secret’s base64 part after `whsec_`; during the 24 h after a rotation two signatures, space-separated). Answer 2xx within 10 s.'
@@ -54,9 +32,9 @@ const HEADERS =
 type WebhooksSection = Record<string, never>
 
 /** The `webhooks` section of the OpenAPI 3.1 document: one POST per event type, as receivers get it. */
-export function webhooksDocumentation(): WebhooksSection {
+export function webhooksDocumentation(catalogue: WebhookCatalogue): WebhooksSection {
   const section = Object.fromEntries(
-    Object.entries(EVENT_CATALOGUE).map(([type, event]) => [
+    Object.entries(catalogue).map(([type, event]) => [
       type,
       {
         post: {
@@ -80,19 +58,25 @@ export function webhooksDocumentation(): WebhooksSection {
   return section as unknown as WebhooksSection
 }
 
-const EventName = t.String({ description: `One of: ${EVENTS.filter((e) => e !== 'webhook.test').join(', ')}` })
-const webhookFields = {
+const webhookFields = (types: string[]) => ({
   url: t.String({
     maxLength: 2000,
     format: 'uri',
     description: 'https; http only to a private (e.g. loopback) address where the instance allows them (WEBHOOK_PRIVATE_ADDRESSES=allow). Its host is checked when saved (400 `validation_failed` for a private address, or a name resolving to one, under the default deny; link-local and metadata addresses always) and at every delivery, which connects to the address checked. Redirects are not followed.',
   }),
-  events: t.Array(EventName, { maxItems: EVENTS.length, description: 'Event types sent to this endpoint (none: it only gets what POST …/test sends)' }),
+  events: t.Array(t.String({ description: `One of: ${types.join(', ')}` }), { maxItems: types.length + 1 /* one repeat fits; repeats are dropped */, description: 'Event types sent to this endpoint (none: it only gets what POST …/test sends)' }),
   enabled: t.Optional(t.Boolean({ default: true })),
   description: t.Optional(t.String({ maxLength: 500 })),
+})
+
+/** The bodies that name event types, whose descriptions list the types this app has (`subscribable`). */
+export function webhookBodies(types: string[]) {
+  const fields = webhookFields(types)
+  return {
+    WebhookCreate: t.Object(fields, { title: 'WebhookCreate' }),
+    WebhookPatch: t.Partial(t.Object(fields), { title: 'WebhookPatch', description: '`enabled: true` also clears `disabledReason`' }),
+  }
 }
-export const WebhookCreate = t.Object(webhookFields, { title: 'WebhookCreate' })
-export const WebhookPatch = t.Partial(t.Object(webhookFields), { title: 'WebhookPatch', description: '`enabled: true` also clears `disabledReason`' })
 
 export const Webhook = t.Object(
   {

@@ -4,32 +4,28 @@ import { errors } from '../../platform/errors'
 import { pageParams, PageQuery } from '../../platform/paging'
 import {
   DeliveryIds,
-  EVENT_CATALOGUE,
   Webhook,
-  WebhookCreate,
+  webhookBodies,
   WebhookDelivery,
   WebhookDeliveryPage,
   WebhookEventTypes,
   WebhookList,
-  WebhookPatch,
   WebhookWithSecret,
+  subscribable,
+  type WebhookCatalogue,
 } from './model'
 import type { WebhookService } from './service'
 import { IdParam } from '../../platform/params'
 
 const ADMINS = 'Ecosystem admins and owners.'
-const EVENT_TYPES = {
-  items: Object.entries(EVENT_CATALOGUE)
-    .filter(([type]) => type !== 'webhook.test')
-    .map(([type, e]) => ({ type, description: e.description })),
-}
-
-/** Outbound webhooks (tag `integrations`). */
-export function integrationRoutes(webhooks: WebhookService, guards: Guards) {
+/** Outbound webhooks (tag `integrations`); `catalogue` is every event type endpoints may subscribe to. */
+export function integrationRoutes(webhooks: WebhookService, guards: Guards, catalogue: WebhookCatalogue) {
+  const eventTypes = { items: subscribable(catalogue).map((type) => ({ type, description: catalogue[type]!.description })) }
+  const { WebhookCreate, WebhookPatch } = webhookBodies(subscribable(catalogue))
   return new Elysia({ name: 'integrations', prefix: '/integrations', detail: { tags: ['integrations'] } })
     .use(guards.auth)
     .use(guards.tenancy)
-    .get('/events', () => EVENT_TYPES, {
+    .get('/events', () => eventTypes, {
       tenant: 'admin',
       response: { 200: WebhookEventTypes, ...errors(400, 401, 403, 404) },
       detail: {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
@@ -8,15 +9,11 @@ import { hostAddress } from '../../platform/ip-ranges'
 import { assertTenantHost, guardedFetch, OutboundRefused, tenantUrl } from '../../platform/outbound'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
-import { EVENTS, type EventType } from './model'
-import type { AdminAlerts } from '../notifications/admin-alerts'
+import type { EventBus, EventDefinition, EventEnvelope } from '../../platform/events'
+import { webhookDisabled } from './events'
+import { TEST_EVENT } from './model'
 import { AuditLog, systemActor } from '../audit/service'
 import { deliveries, webhooks } from './schema'
-
-/** What areas call, in the transaction of the change, to announce an event to subscribed endpoints. */
-export interface EventSink {
-  emit(tx: Db, ecosystemId: string, type: EventType, data: Record<string, unknown>): Promise<void>
-}
 
 const PURPOSE = 'webhook-secret'
 const JOB = 'webhook-deliver'
@@ -75,27 +72,35 @@ export interface WebhookInput {
  * the transaction of the change, sent by queue jobs with signatures, retried with backoff for
  * about a day, then failed; an endpoint failing for days is disabled.
  */
-export class WebhookService implements EventSink {
+export class WebhookService {
   private readonly fetch: ReturnType<typeof guardedFetch>
   private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Deps,
-    private readonly alerts: Pick<AdminAlerts, 'send'>,
+    /** The types endpoints may subscribe to. */
+    private readonly types: readonly string[],
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {
     const { privateAddresses } = deps.config.webhooks
     this.fetch = guardedFetch(privateAddresses)
     this.audit = new AuditLog(deps)
-    deps.queue.define<{ deliveryId: string }>({
-      name: JOB,
-      handle: (job) => this.deliver(job.deliveryId),
-      // A receiver that takes its 10 s holds up neither the rest of its batch nor the other workers.
-      parallel: true,
-      concurrency: 4,
-      // The queue's own retries are for a worker that died or got stuck mid-delivery: soon, and
-      // limited. A receiver's refusal is retried by deliver() itself, with the backoff below.
-      options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: deps.config.webhooks.timeoutSeconds + 60 },
-    })
+  }
+
+  /** The queue job that makes delivery attempts (the module's manifest registers it). */
+  queueHandlers(): QueueHandler[] {
+    return [
+      defineQueueHandler<{ deliveryId: string }>({
+        name: JOB,
+        handle: (job) => this.deliver(job.deliveryId),
+        // A receiver that takes its 10 s holds up neither the rest of its batch nor the other workers.
+        parallel: true,
+        concurrency: 4,
+        // The queue's own retries are for a worker that died or got stuck mid-delivery: soon, and
+        // limited. A receiver's refusal is retried by deliver() itself, with the backoff below.
+        options: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: this.deps.config.webhooks.timeoutSeconds + 60 },
+      }),
+    ]
   }
 
   async list(tenant: Tenant) {
@@ -111,7 +116,7 @@ export class WebhookService implements EventSink {
   async create(tenant: Tenant, input: WebhookInput) {
     await this.checkUrl(input.url)
     const secret = newSecret()
-    const values = { ecosystemId: tenant.ecosystemId, url: input.url, events: checkEvents(input.events), enabled: input.enabled ?? true, description: input.description ?? '', secretSealed: sealSecret(this.deps.secret, PURPOSE, secret) }
+    const values = { ecosystemId: tenant.ecosystemId, url: input.url, events: this.checkEvents(input.events), enabled: input.enabled ?? true, description: input.description ?? '', secretSealed: sealSecret(this.deps.secret, PURPOSE, secret) }
     const row = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx.insert(webhooks).values(values).returning()
       await this.audit.record(tx, tenant, { action: 'integrations.webhook.created', target: { type: 'webhook', id: row!.id }, metadata: webhookFacts(row!) })
@@ -124,7 +129,7 @@ export class WebhookService implements EventSink {
     if (patch.url !== undefined) await this.checkUrl(patch.url)
     const set = {
       ...patch,
-      ...(patch.events ? { events: checkEvents(patch.events) } : {}),
+      ...(patch.events ? { events: this.checkEvents(patch.events) } : {}),
       // Turning an endpoint back on gives it a fresh start.
       ...(patch.enabled ? { disabledReason: null, failingSince: null } : {}),
       updatedAt: this.deps.now(),
@@ -195,10 +200,13 @@ export class WebhookService implements EventSink {
   /** Queues a `webhook.test` event to this endpoint (subscribed to it or not). */
   async test(tenant: Tenant, id: string) {
     const webhook = await this.webhook(tenant, id)
-    return this.deps.db.transaction(async (tx) => deliveryView(await this.enqueue(tx, webhook, 'webhook.test', { webhookId: id })))
+    return this.deps.db.transaction(async (tx) => deliveryView(await this.enqueue(tx, webhook, TEST_EVENT, { webhookId: id })))
   }
 
-  async emit(tx: Db, ecosystemId: string, type: EventType, data: Record<string, unknown>): Promise<void> {
+  /** Subscribed to every domain event with a webhook type: queues a delivery to each enabled endpoint that takes it, in the event's transaction. */
+  async emit(tx: Db, { ecosystemId, payload }: EventEnvelope<unknown>, event: EventDefinition): Promise<void> {
+    const type = event.webhook!
+    const data = payload as Record<string, unknown>
     const targets = await tx
       .select()
       .from(webhooks)
@@ -211,7 +219,7 @@ export class WebhookService implements EventSink {
     const [row] = await this.deps.db.select().from(deliveries).innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId)).where(eq(deliveries.id, deliveryId))
     if (!row || row.deliveries.status !== 'pending') return
     const { deliveries: delivery, webhooks: webhook } = row
-    if (!webhook.enabled && delivery.eventType !== 'webhook.test') return this.finish(delivery, webhook, { ok: false, error: `endpoint disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}` }, true)
+    if (!webhook.enabled && delivery.eventType !== TEST_EVENT) return this.finish(delivery, webhook, { ok: false, error: `endpoint disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}` }, true)
     const timestamp = Math.floor(this.deps.now().getTime() / 1000)
     const signatures = [sign(openSecret(this.deps.secret, PURPOSE, webhook.secretSealed), delivery.id, timestamp, delivery.payload)]
     if (webhook.previousSecretSealed && webhook.previousExpiresAt && webhook.previousExpiresAt > this.deps.now()) {
@@ -280,22 +288,14 @@ export class WebhookService implements EventSink {
           metadata: { ...webhookFacts(webhook), enabled: false, failingSince: since.toISOString() },
         })
         this.deps.logger.warn('webhook disabled', { ecosystemId: webhook.ecosystemId, webhookId: webhook.id, failingSince: since.toISOString() })
-        await this.alerts.send(tx, {
-          ecosystemId: webhook.ecosystemId,
-          source: 'integrations',
-          entityType: 'webhook',
-          entityId: webhook.id,
-          action: 'disabled',
-          summary: `Webhook to ${new URL(webhook.url).host} turned off: every delivery failed for 3 days`,
-          body: `Every delivery to ${webhook.url} has failed since ${since.toISOString()}, so the endpoint is now disabled. Fix the receiver, then set enabled to true; failed deliveries can be sent again from their list.`,
-        })
+        await this.events.emit(tx, webhookDisabled, webhook.ecosystemId, { webhookId: webhook.id, url: webhook.url, failingSince: since.toISOString() })
       } else if (!webhook.failingSince) {
         await tx.update(webhooks).set({ failingSince: now }).where(eq(webhooks.id, webhook.id))
       }
     })
   }
 
-  private async enqueue(tx: Db, webhook: Webhook, type: EventType, data: Record<string, unknown>) {
+  private async enqueue(tx: Db, webhook: Webhook, type: string, data: Record<string, unknown>) {
     const payload = JSON.stringify({ type, timestamp: this.deps.now().toISOString(), data })
     const [row] = await tx.insert(deliveries).values({ webhookId: webhook.id, ecosystemId: webhook.ecosystemId, eventType: type, payload }).returning()
     await this.deps.queue.send(tx, JOB, { deliveryId: row!.id })
@@ -322,11 +322,11 @@ export class WebhookService implements EventSink {
     if (local && policy === 'allow') return
     throw new AppError(400, 'validation_failed', 'url: must be https (http only to a private address, with WEBHOOK_PRIVATE_ADDRESSES=allow)')
   }
-}
 
-/** The event types an endpoint may subscribe to (`webhook.test` is sent on request, to any endpoint). */
-function checkEvents(events: string[]): string[] {
-  const unknown = events.find((e) => !(EVENTS as string[]).includes(e) || e === 'webhook.test')
-  if (unknown) throw new AppError(400, 'validation_failed', `events: ${unknown} is not an event (known: ${EVENTS.filter((e) => e !== 'webhook.test').join(', ')})`)
-  return [...new Set(events)]
+  /** The event types an endpoint may subscribe to (`webhook.test` is sent on request, to any endpoint). */
+  private checkEvents(events: string[]): string[] {
+    const unknown = events.find((e) => !this.types.includes(e))
+    if (unknown) throw new AppError(400, 'validation_failed', `events: ${unknown} is not an event (known: ${this.types.join(', ')})`)
+    return [...new Set(events)]
+  }
 }

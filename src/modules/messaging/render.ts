@@ -1,10 +1,9 @@
+import { escapeHtml } from '../../platform/html'
 import { messagingError } from './errors'
 
 /** `{{name}}` or `{{ name }}`; names are letters, digits, `_`, `.` and `-`. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
-export const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)
 
 /** Placeholders a text uses, in order of first use. */
 export function placeholders(text: string): string[] {

@@ -3,7 +3,8 @@ import { and, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { messagingError } from './errors'
-import { type Listener, Listeners } from '../../platform/listeners'
+import type { EventBus } from '../../platform/events'
+import { messageFailed, messageSent } from './events'
 import { listPage, type PageParams } from '../../platform/paging'
 import { queryInstant } from '../../platform/params'
 import type { Tenant } from '../../platform/tenancy'
@@ -108,31 +109,15 @@ const textOf = (html: string) =>
  * E-mail and SMS: templates, sends through the ecosystem's provider (its site service, else the
  * instance default, else the local outbox), and the append-only log of every attempt.
  */
-/** A log entry as written, for listeners (outbound webhooks). */
-export interface LoggedSend {
-  id: string
-  ecosystemId: string
-  customerId: string
-  channel: Channel
-  status: 'sent' | 'failed'
-  templateId: string | null
-  error: string | null
-}
-
 export class MessagingService {
   private readonly transports: Transports
-  private readonly logged = new Listeners<[LoggedSend]>()
 
   constructor(
     private readonly deps: Deps,
     private readonly site: SiteServices,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.transports = new Transports({ timeoutMs: deps.config.messaging.timeoutSeconds * 1000, twilioApiUrl: deps.config.messaging.twilioApiUrl })
-  }
-
-  /** `listener` runs in the transaction that writes a send to the ecosystem's log. */
-  onLogged(listener: Listener<[LoggedSend]>): void {
-    this.logged.add(listener)
   }
 
   // ---- templates
@@ -282,8 +267,9 @@ export class MessagingService {
         })
         .returning({ id: sendLog.id })
       if (meta.key !== undefined && delivery.ok) await tx.update(sendClaims).set({ sentAt: this.deps.now() }).where(eq(sendClaims.key, meta.key))
-      const status = delivery.ok ? 'sent' : 'failed'
-      await this.logged.run(tx, { id: entry!.id, ecosystemId, customerId: to.id, channel, status, templateId: meta.templateId, error: delivery.ok ? null : delivery.error })
+      const logged = { logId: entry!.id, customerId: to.id, channel, templateId: meta.templateId }
+      if (delivery.ok) await this.events.emit(tx, messageSent, ecosystemId, logged)
+      else await this.events.emit(tx, messageFailed, ecosystemId, { ...logged, error: delivery.error })
     })
     if (!delivery.ok) this.deps.logger.warn('message not sent', { ecosystemId, channel, customerId: to.id, error: delivery.error })
     return delivery.ok ? { status: 'sent', providerId: delivery.providerId } : { status: 'failed', error: delivery.error }

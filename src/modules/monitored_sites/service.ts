@@ -1,18 +1,19 @@
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { assertTenantHost, tenantUrl } from '../../platform/outbound'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
-import type { EventSink } from '../integrations/service'
-import type { AdminAlerts } from '../notifications/admin-alerts'
+import type { EventBus } from '../../platform/events'
+import { siteDown, siteUp } from './events'
 import { Prober, type ProbeResult } from './probe'
 import { checks, type SiteState, sites } from './schema'
 
 const JOB = 'monitored-site-check'
 /** Failed checks in a row that make a site `down`. */
-export const DOWN_AFTER = 2
+const DOWN_AFTER = 2
 /** Sites queued per scheduler run (each minute). */
 const DISPATCH_BATCH = 500
 /** How early a check may run: the scheduler's minute tick can come a little before a due time. */
@@ -76,17 +77,22 @@ export class MonitoredSites {
 
   constructor(
     private readonly deps: Deps,
-    private readonly alerts: Pick<AdminAlerts, 'send'>,
-    private readonly events: EventSink,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.prober = new Prober(deps.config.monitoredSites.privateAddresses, deps.now)
-    deps.queue.define<{ siteId: string }>({
-      name: JOB,
-      handle: (job) => this.check(job.siteId).then(() => undefined),
-      parallel: true,
-      // A check that could not run is not retried: the next due time checks again.
-      options: { policy: 'exclusive', retryLimit: 0 },
-    })
+  }
+
+  /** The queue job that runs a check (the module's manifest registers it). */
+  queueHandlers(): QueueHandler[] {
+    return [
+      defineQueueHandler<{ siteId: string }>({
+        name: JOB,
+        handle: (job) => this.check(job.siteId).then(() => undefined),
+        parallel: true,
+        // A check that could not run is not retried: the next due time checks again.
+        options: { policy: 'exclusive', retryLimit: 0 },
+      }),
+    ]
   }
 
   async list(tenant: Tenant, page: PageParams) {
@@ -197,22 +203,9 @@ export class MonitoredSites {
   }
 
   private async announce(tx: Db, site: Site, state: SiteState, result: ProbeResult) {
-    const down = state === 'down'
-    await this.alerts.send(tx, {
-      ecosystemId: site.ecosystemId,
-      source: 'monitored_sites',
-      entityType: 'site',
-      entityId: site.id,
-      action: down ? 'down' : 'up',
-      summary: down ? `${site.name} is down: ${result.error}` : `${site.name} is up again`,
-      body: down
-        ? `${site.url} failed ${DOWN_AFTER} checks in a row. Last error: ${result.error}.`
-        : `${site.url} answered ${result.statusCode} in ${result.latencyMs} ms.`,
-      metadata: { url: site.url, statusCode: result.statusCode },
-    })
     const data = { siteId: site.id, name: site.name, url: site.url, statusCode: result.statusCode }
-    if (down) await this.events.emit(tx, site.ecosystemId, 'monitored_site.down', { ...data, error: result.error })
-    else await this.events.emit(tx, site.ecosystemId, 'monitored_site.up', data)
+    if (state === 'down') await this.events.emit(tx, siteDown, site.ecosystemId, { ...data, error: result.error })
+    else await this.events.emit(tx, siteUp, site.ecosystemId, data)
   }
 
   private async stats(siteId: string) {

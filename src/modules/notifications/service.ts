@@ -1,12 +1,13 @@
 import { and, count, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { type Db, queryRows } from '../../platform/db'
 import { safeEqual, signValue } from '../../platform/crypto'
 import { notificationError } from './errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
-import { escapeHtml } from '../messaging/render'
+import { escapeHtml } from '../../platform/html'
 import type { Channel, MessagingService } from '../messaging/service'
 import { announcements, CATEGORIES, type Category, notifications, preferences } from './schema'
 
@@ -61,9 +62,14 @@ export class NotificationService {
   constructor(
     private readonly deps: Deps,
     private readonly messaging: MessagingService,
-  ) {
-    deps.queue.define<{ notificationId: string; channel: Channel }>({ name: DELIVER, handle: (job) => this.deliver(job.notificationId, job.channel) })
-    deps.queue.define<{ announcementId: string }>({ name: FAN_OUT, handle: (job) => this.fanOutBatch(job.announcementId) })
+  ) {}
+
+  /** The queue jobs that deliver copies and fan announcements out (the module's manifest registers them). */
+  queueHandlers(): QueueHandler[] {
+    return [
+      defineQueueHandler<{ notificationId: string; channel: Channel }>({ name: DELIVER, handle: (job) => this.deliver(job.notificationId, job.channel) }),
+      defineQueueHandler<{ announcementId: string }>({ name: FAN_OUT, handle: (job) => this.fanOutBatch(job.announcementId) }),
+    ]
   }
 
   /** Records a notification in the caller's transaction and queues the e-mail/SMS its recipient wants. */

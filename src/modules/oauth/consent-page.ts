@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../platform/html'
+
 /** The minimal built-in sign-in + consent page and the error page of the authorization step. */
 
 export interface ConsentPage {
@@ -9,8 +11,6 @@ export interface ConsentPage {
   denyUrl: string
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 /** JSON safe inside a <script> element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')

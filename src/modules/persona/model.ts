@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { SLUG_PATTERN } from '../auth/accounts'
+import { SLUG_PATTERN } from '../auth/model'
 
 const Text = (maxLength: number, description?: string) => t.String({ maxLength, ...(description ? { description } : {}) })
 const NullableText = (maxLength: number) => t.Nullable(Text(maxLength))

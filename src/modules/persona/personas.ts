@@ -1,4 +1,5 @@
-import { type Listener, Listeners } from '../../platform/listeners'
+import type { EventBus } from '../../platform/events'
+import { personaDeleted } from './events'
 import { and, desc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
@@ -63,17 +64,11 @@ export function systemPrompt(p: Pick<PersonaRow, 'modelPrompt' | 'character' | '
 
 /** Personas of an ecosystem: managed by its admins, read by its members, used by chat and persona memory. */
 export class Personas {
-  private readonly removals = new Listeners<[ecosystemId: string, personaId: string]>()
-
   constructor(
     private readonly deps: Deps,
     private readonly services: ModelServices,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {}
-
-  /** `removal` runs in every persona delete's transaction, after the persona row is gone, so what belongs to the persona goes with it. */
-  onRemove(removal: Listener<[ecosystemId: string, personaId: string]>): void {
-    this.removals.add(removal)
-  }
 
   async list(tenant: Tenant, page: PageParams) {
     const where = eq(personas.ecosystemId, tenant.ecosystemId)
@@ -110,7 +105,7 @@ export class Personas {
     })
   }
 
-  /** Deletes the persona and, in the same transaction, what the `onRemove` hooks attach to it. */
+  /** Deletes the persona and, in the same transaction, what subscribers of `persona.persona.deleted` attach to it. */
   async remove(tenant: Tenant, id: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       const deleted = await tx
@@ -118,14 +113,14 @@ export class Personas {
         .where(and(eq(personas.id, id), eq(personas.ecosystemId, tenant.ecosystemId)))
         .returning({ id: personas.id })
       if (!deleted[0]) throw notFound()
-      await this.removals.run(tx, tenant.ecosystemId, id)
+      await this.events.emit(tx, personaDeleted, tenant.ecosystemId, { id })
     })
   }
 
   /**
    * Whether `id` names a persona of the ecosystem. Inside a transaction (`db`) a found persona also
    * stays undeletable until that transaction ends (FOR KEY SHARE): a delete waits for it, then its
-   * `onRemove` hooks see what the transaction wrote for the persona.
+   * `persona.persona.deleted` subscribers see what the transaction wrote for the persona.
    */
   async exists(ecosystemId: string, id: string, db: Db = this.deps.db): Promise<boolean> {
     const [row] = await db

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { personaError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
-import type { PublicProfile } from '../auth/accounts'
+import type { PublicProfile } from '../auth/service'
 import { personas } from './schema'
 
 type PersonaRow = typeof personas.$inferSelect

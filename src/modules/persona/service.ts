@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
+import type { EventBus } from '../../platform/events'
 import type { ChatModel } from '../../providers/llm'
 import { ModelServices } from './model-services'
 import { type ChatPersona, Personas } from './personas'
@@ -11,9 +12,9 @@ export class PersonaArea {
   readonly personas: Personas
   readonly public: PublicPersonas
 
-  constructor(deps: Deps, sources: PublicSources) {
+  constructor(deps: Deps, sources: PublicSources, events: Pick<EventBus, 'emit'>) {
     this.services = new ModelServices(deps)
-    this.personas = new Personas(deps, this.services)
+    this.personas = new Personas(deps, this.services, events)
     this.public = new PublicPersonas(deps, sources)
   }
 

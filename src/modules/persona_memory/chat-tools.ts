@@ -1,5 +1,5 @@
 import type { Tenant } from '../../platform/tenancy'
-import type { MemoryTools } from '../chat/tools/memory'
+import type { MemoryTools } from '../chat/service'
 import type { PersonaMemoryService } from './service'
 
 /** The chat turn's caller as persona memory sees it: the conversation's customer, acting for itself. */

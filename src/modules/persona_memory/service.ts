@@ -1,4 +1,5 @@
-import { type Listener, Listeners } from '../../platform/listeners'
+import type { EventBus } from '../../platform/events'
+import { memoryCreated } from './events'
 import { and, arrayContains, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
@@ -57,13 +58,12 @@ function checkValidity(from: Date | null, to: Date | null) {
  * Reads filter by ecosystem, so a persona id of another ecosystem only ever matches nothing.
  */
 export class PersonaMemoryService {
-  private readonly createListeners = new Listeners<[Tenant, MemoryRow]>()
-
   private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Deps,
     private readonly personas: Pick<PersonaArea['personas'], 'exists'>,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.audit = new AuditLog(deps)
   }
@@ -90,11 +90,6 @@ export class PersonaMemoryService {
     const [row] = await this.deps.db.select(memoryColumns).from(memories).where(and(eq(memories.id, id), visibleTo(tenant)))
     if (!row) throw memoryErrors.notFound()
     return memoryView(row)
-  }
-
-  /** `listener` runs in every transaction that creates a memory (e.g. the site feed for memories saved by chat). */
-  onCreate(listener: Listener<[Tenant, MemoryRow]>): void {
-    this.createListeners.add(listener)
   }
 
   /** Creates a memory; with `supersedesId`, the memory it names becomes `superseded` in the same transaction. */
@@ -134,7 +129,8 @@ export class PersonaMemoryService {
           await tx.update(memories).set({ status: 'superseded', updatedAt: now }).where(eq(memories.id, old.id))
         }
         const [inserted] = await tx.insert(memories).values(values).returning(memoryColumns)
-        await this.createListeners.run(tx, tenant, inserted!)
+        const { id, personaId, customerId, source, description } = inserted!
+        await this.events.emit(tx, memoryCreated, tenant.ecosystemId, { id, personaId, customerId, source, description })
         return inserted!
       })
       .catch(rethrowSlugTaken)

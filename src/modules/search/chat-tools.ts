@@ -1,5 +1,5 @@
-import type { ConversationSearch } from '../chat/tools/search'
-import type { Personas } from '../persona/personas'
+import type { ConversationSearch } from '../chat/service'
+import type { PersonaArea } from '../persona/service'
 import type { SearchBox } from './box'
 import type { SearchService } from './service'
 
@@ -7,7 +7,7 @@ import type { SearchService } from './service'
  * Search as chat's `search` tool: the first page of the customer's matching messages elsewhere, and,
  * for personas with `searchCommunity`, of the ecosystem's threads (in the ecosystem's search language).
  */
-export function conversationSearchFor(search: SearchService, box: SearchBox, personas: Pick<Personas, 'searchesCommunity'>): ConversationSearch {
+export function conversationSearchFor(search: SearchService, box: SearchBox, personas: Pick<PersonaArea['personas'], 'searchesCommunity'>): ConversationSearch {
   return {
     async conversations(tenant, query, limit, excludeConversationId) {
       const { items } = await search.chatMessages(tenant, query, { page: 1, pageSize: limit, offset: 0 }, { excludeConversationId })

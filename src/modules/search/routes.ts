@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { Guards } from '../../platform/guards'
 import { errors } from '../../platform/errors'
 import { pageParams, paged } from '../../platform/paging'
-import { CUSTOMER } from '../chat/routes/conversations'
+import { CUSTOMER } from '../chat/model'
 import { SEARCH_BOX_CANDIDATES, type SearchBox } from './box'
 import {
   SearchBoxQuery,

@@ -6,6 +6,8 @@ import { AppError } from '../../platform/errors'
 import type { PrivateAddressPolicy } from '../../platform/ip-ranges'
 import { assertTenantHost, markChosenBy, smtpServer } from '../../platform/outbound'
 import type { Tenant } from '../../platform/tenancy'
+
+export type { FeedWriter } from './feed'
 import { AuditLog } from '../audit/service'
 import { KINDS } from './model'
 import { siteServices } from './schema'

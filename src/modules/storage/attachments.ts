@@ -1,4 +1,5 @@
-import { type Listener, Listeners } from '../../platform/listeners'
+import type { EventBus } from '../../platform/events'
+import { attachmentReady } from './events'
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { listPage, type PageParams } from '../../platform/paging'
@@ -57,17 +58,11 @@ const live = (s: Scope): SQL => and(eq(attachments.ecosystemId, s.ecosystemId), 
  * toward the quota), soft delete (uncounted at once; bytes purged later by a job).
  */
 export class Attachments {
-  private readonly readyListeners = new Listeners<[typeof attachments.$inferSelect]>()
-
   constructor(
     private readonly deps: Deps,
     private readonly quotas: StorageQuotas,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {}
-
-  /** `listener` runs in every transaction that makes an attachment ready (e.g. the site feed). */
-  onReady(listener: Listener<[typeof attachments.$inferSelect]>): void {
-    this.readyListeners.add(listener)
-  }
 
   /** A `pending` attachment and a presigned PUT; or the caller's ready attachment with the same bytes. */
   async presign(scope: Scope, input: UploadInput) {
@@ -153,7 +148,8 @@ export class Attachments {
         .set({ status: 'ready', updatedAt: this.deps.now() })
         .where(eq(attachments.id, id))
         .returning()
-      await this.readyListeners.run(tx, ready!)
+      const { ecosystemId, customerId, filename, contentType, sizeBytes } = ready!
+      await this.events.emit(tx, attachmentReady, ecosystemId, { id, customerId, filename, contentType, sizeBytes })
       return { row: ready! }
     })
     if ('exceeded' in outcome) {

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps'
+import type { EventBus } from '../../platform/events'
 import { Attachments } from './attachments'
 import { StorageQuotas, type CustomerLookup } from './quota'
 
@@ -7,8 +8,8 @@ export class StorageService {
   readonly quotas: StorageQuotas
   readonly attachments: Attachments
 
-  constructor(deps: Deps, customers: CustomerLookup) {
+  constructor(deps: Deps, customers: CustomerLookup, events: Pick<EventBus, 'emit'>) {
     this.quotas = new StorageQuotas(deps, customers)
-    this.attachments = new Attachments(deps, this.quotas)
+    this.attachments = new Attachments(deps, this.quotas, events)
   }
 }

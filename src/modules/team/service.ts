@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../../platform/db'
 import { teamError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Role } from '../../platform/tenancy'
-import type { Accounts } from '../auth/accounts'
+import type { Accounts } from '../auth/service'
 import { AuditLog } from '../audit/service'
 import { members, teams } from './schema'
 

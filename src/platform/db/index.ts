@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
+import { trackCommits } from './commit'
 
 /** A database or a transaction: services take this so they run inside a caller's transaction. */
 export type Db = PgDatabase<PgQueryResultHKT>
@@ -56,7 +57,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     postgresqlconf: ['shared_buffers=16MB'],
     ...(load ? { loadDataDir: load } : {}),
   })
-  const db = drizzlePglite(client) as unknown as Db
+  const db = trackCommits(drizzlePglite(client) as unknown as Db)
   // A PGlite data directory belongs to one process, so its locks need not leave the process.
   const held = new Set<string>()
   return {
@@ -82,7 +83,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
 export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
   const client = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connect_timeout: 10 })
   await client`select 1`
-  const db = drizzlePostgres(client) as unknown as Db
+  const db = trackCommits(drizzlePostgres(client) as unknown as Db)
   const [probe] = await client`select 1 as ok from pg_available_extensions where name = 'vector'`
   return {
     db,

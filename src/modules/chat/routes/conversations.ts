@@ -2,13 +2,11 @@ import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
 import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
-import { ChatConversation, ChatConversationCreate, ChatConversationDetail, ChatConversationRename, ChatMessage, ChatMessageEdit } from '../model'
+import { CUSTOMER, ChatConversation, ChatConversationCreate, ChatConversationDetail, ChatConversationRename, ChatMessage, ChatMessageEdit } from '../model'
 import type { ChatService } from '../service'
 import { IdParam } from '../../../platform/params'
 
 const MessageId = t.Object({ id: t.String({ format: 'uuid' }), messageId: t.String({ format: 'uuid' }) })
-export const CUSTOMER =
-  "The caller's own conversations: a customer token, or an account member with X-Ecosystem-Id (acting as its own customer record)."
 
 /** Conversations of the calling customer. */
 export function conversationRoutes(chat: ChatService, guards: Guards) {

@@ -3,7 +3,7 @@ import type { Guards } from '../../../platform/guards'
 import { errors } from '../errors'
 import { type ChatEvent, ChatSendMessage, ChatStreamEvent } from '../model'
 import type { ChatService } from '../service'
-import { CUSTOMER } from './conversations'
+import { CUSTOMER } from '../model'
 import { IdParam } from '../../../platform/params'
 
 

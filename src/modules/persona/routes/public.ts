@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
-import { SLUG_PATTERN } from '../../auth/accounts'
+import { SLUG_PATTERN } from '../../auth/model'
 import { EcosystemQuery, PublicPersona, PublicPersonaSummary, PublicUserProfile } from '../model'
 import type { PersonaArea } from '../service'
 

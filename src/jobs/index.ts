@@ -1,19 +1,8 @@
 import { Cron } from 'croner'
-import type { Deps } from '../src/deps'
-import { withAdvisoryLock, withSessionLock } from '../src/platform/db/locks'
-import { pruneAudit } from '../src/modules/audit/jobs'
-import { purgeSessions } from '../src/modules/auth/jobs'
-import { purgeCustomerSessions } from '../src/modules/customer/jobs'
-import { pruneSendClaims } from '../src/modules/messaging/jobs'
-import { checkSites, pruneSiteChecks } from '../src/modules/monitored_sites/jobs'
-import { purgeOAuth } from '../src/modules/oauth/jobs'
-import { embedMemories } from '../src/modules/persona_memory/jobs'
-import { pruneFeed } from '../src/modules/site/jobs'
-import { deleteOrphanedObjects, expireUploads, purgeAttachments } from '../src/modules/storage/jobs'
-import type { Job, JobReport } from '../src/platform/jobs'
-
-/** Every job Ecobase runs (each defined in the module whose tables it keeps); this is the one place that schedules them. */
-export const JOBS: Job<Deps>[] = [purgeSessions, purgeCustomerSessions, purgeOAuth, expireUploads, purgeAttachments, deleteOrphanedObjects, embedMemories, pruneFeed, checkSites, pruneSiteChecks, pruneSendClaims, pruneAudit]
+import type { Deps } from '../deps'
+import { JOBS } from '../modules'
+import { withAdvisoryLock, withSessionLock } from '../platform/db/locks'
+import type { Job, JobReport } from '../platform/jobs'
 
 /** Runs one job now under its advisory lock; `null` when another replica is running it. */
 export async function runJob(deps: Deps, job: Job<Deps>): Promise<JobReport | null> {
@@ -25,7 +14,7 @@ export async function runJob(deps: Deps, job: Job<Deps>): Promise<JobReport | nu
   return outcome.skipped ? null : outcome.value
 }
 
-/** Schedules every job (unless JOBS=off); returns a function that stops them. */
+/** Schedules every module's jobs (unless JOBS=off); returns a function that stops them. */
 export function startJobs(deps: Deps): () => void {
   if (!deps.config.jobs) return () => {}
   const crons = JOBS.map(

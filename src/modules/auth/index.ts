@@ -1,0 +1,35 @@
+import { defineModule } from '../module'
+import { accountEmailRoutes } from './account-email-routes'
+import { AccountEmails } from './account-emails'
+import { AUTH_ERRORS } from './errors'
+import { purgeSessions } from './jobs'
+import { authRoutes } from './routes'
+import { AuthService } from './service'
+
+declare module '../module' {
+  interface Services {
+    auth: AuthService
+  }
+}
+
+export default defineModule({
+  name: 'auth',
+  tags: {
+    auth:
+      'Accounts: register, sign in, refresh and revoke sessions (rotating single-use refresh tokens), profile, password and e-mail flows, API tokens (`eco_…`, shown once).',
+  },
+  errors: AUTH_ERRORS,
+  jobs: [purgeSessions],
+  setup: (ctx) => {
+    const { deps } = ctx
+    const auth = new AuthService(deps, ctx.use('settings'))
+    const messaging = () => ctx.use('messaging')
+    const emails = new AccountEmails(deps, auth.accounts, (to, content) => messaging().sendInstanceEmail(to, content))
+    return {
+      services: auth,
+      queues: emails.queueHandlers(),
+      routes: () => [authRoutes(auth, ctx.guards, deps), accountEmailRoutes(emails, ctx.guards, deps.config.trustProxy)],
+      listen: () => auth.sessions.listen(),
+    }
+  },
+})

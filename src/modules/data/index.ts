@@ -1,0 +1,13 @@
+import { defineModule } from '../module'
+import { DATA_ERRORS } from './errors'
+import { dataRoutes } from './routes'
+
+export default defineModule({
+  name: 'data',
+  tags: {
+    data:
+      'Table-derived resources of the `data` schema (documents and their blocks): list, read, create, update, delete.',
+  },
+  errors: DATA_ERRORS,
+  setup: (ctx) => ({ routes: () => [dataRoutes(ctx.guards, ctx.deps)] }),
+})

@@ -1,0 +1,26 @@
+import { defineModule } from '../module'
+import { INTEGRATIONS_EVENTS } from './events'
+import { subscribable, webhookCatalogue } from './model'
+import { integrationRoutes } from './routes'
+import { WebhookService } from './service'
+
+declare module '../module' {
+  interface Services {
+    integrations: WebhookService
+  }
+}
+
+export default defineModule({
+  name: 'integrations',
+  tags: {
+    integrations:
+      'Outbound webhooks. An ecosystem’s admins register endpoints (`url`, `events`, `enabled`, `description`); events of the ecosystem are queued as deliveries in the transaction of the change that causes them and POSTed as JSON signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). 2xx within WEBHOOK_TIMEOUT_SECONDS (10) succeeds; otherwise 13 attempts with exponential backoff over about a day, then `failed`; an endpoint failing for 3 days is disabled and its admins told. Event payloads are under `webhooks` in this document.',
+  },
+  events: INTEGRATIONS_EVENTS,
+  setup: (ctx) => {
+    const catalogue = webhookCatalogue(ctx.events)
+    const webhooks = new WebhookService(ctx.deps, subscribable(catalogue), ctx.bus)
+    ctx.bus.onEach((event) => event.webhook !== undefined, (tx, event, definition) => webhooks.emit(tx, event, definition))
+    return { services: webhooks, queues: webhooks.queueHandlers(), routes: () => [integrationRoutes(webhooks, ctx.guards, catalogue)] }
+  },
+})

@@ -1,0 +1,27 @@
+import { defineModule } from '../module'
+import { MESSAGING_ERRORS } from './errors'
+import { MESSAGING_EVENTS } from './events'
+import { pruneSendClaims } from './jobs'
+import { messagingRoutes } from './routes'
+import { MessagingService } from './service'
+
+declare module '../module' {
+  interface Services {
+    messaging: MessagingService
+  }
+}
+
+export default defineModule({
+  name: 'messaging',
+  tags: {
+    messaging:
+      'E-mail and SMS: templates, sends through a durable queue, send results and the send log.',
+  },
+  errors: MESSAGING_ERRORS,
+  events: MESSAGING_EVENTS,
+  jobs: [pruneSendClaims],
+  setup: (ctx) => {
+    const messaging = new MessagingService(ctx.deps, ctx.use('site').sites, ctx.bus)
+    return { services: messaging, routes: () => [messagingRoutes(messaging, ctx.guards)], close: () => messaging.close() }
+  },
+})

@@ -1,0 +1,18 @@
+import { t } from 'elysia'
+import { defineEvent } from '../../platform/events'
+
+const StatusCode = t.Union([t.Integer(), t.Null()])
+
+export const siteDown = defineEvent('monitored_sites.site.down', {
+  description: 'A monitored site failed two checks in a row.',
+  payload: t.Object({ siteId: t.String(), name: t.String(), url: t.String(), error: t.Union([t.String(), t.Null()]), statusCode: StatusCode }),
+  webhook: 'monitored_site.down',
+})
+
+export const siteUp = defineEvent('monitored_sites.site.up', {
+  description: 'A monitored site that was down answered as expected again.',
+  payload: t.Object({ siteId: t.String(), name: t.String(), url: t.String(), statusCode: StatusCode }),
+  webhook: 'monitored_site.up',
+})
+
+export const MONITORED_SITES_EVENTS = [siteDown, siteUp]

@@ -1,0 +1,25 @@
+import { defineModule } from '../module'
+import { MONITORED_SITES_EVENTS } from './events'
+import { checkSites, pruneSiteChecks } from './jobs'
+import { monitoredSiteRoutes } from './routes'
+import { MonitoredSites } from './service'
+
+declare module '../module' {
+  interface Services {
+    monitored_sites: MonitoredSites
+  }
+}
+
+export default defineModule({
+  name: 'monitored_sites',
+  tags: {
+    monitored_sites:
+      'Uptime checks. An ecosystem’s admins watch http(s) URLs at 1–60 minute intervals; each due time is checked once across replicas (a GET through the outbound address guard: expected status, optional keyword, timeout, TLS certificate days left). Two failed checks in a row make a site `down`, a good one `up`; each change writes a feed item and a notification for the admins and the webhook event `monitored_site.down` / `.up`. Checks are kept 31 days; each site shows uptime % and p95 latency over 24 h, 7 and 30 days.',
+  },
+  events: MONITORED_SITES_EVENTS,
+  jobs: [checkSites, pruneSiteChecks],
+  setup: (ctx) => {
+    const monitor = new MonitoredSites(ctx.deps, ctx.bus)
+    return { services: monitor, queues: monitor.queueHandlers(), routes: () => [monitoredSiteRoutes(monitor, ctx.guards)] }
+  },
+})

@@ -1,0 +1,21 @@
+import { defineModule } from '../module'
+import { settingsRoutes } from './routes'
+import { SettingsService } from './service'
+
+declare module '../module' {
+  interface Services {
+    settings: SettingsService
+  }
+}
+
+export default defineModule({
+  name: 'settings',
+  tags: {
+    settings:
+      'Instance settings for platform admins, such as which sign-in methods are enabled, and the audit log (GET /audit/events) of administrative changes and security events.',
+  },
+  setup: (ctx) => {
+    const settings = new SettingsService(ctx.deps)
+    return { services: settings, routes: () => [settingsRoutes(settings, ctx.guards)] }
+  },
+})

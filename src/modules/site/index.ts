@@ -1,0 +1,37 @@
+import { defineModule } from '../module'
+import { memoryCreated } from '../persona_memory/events'
+import { attachmentReady } from '../storage/events'
+import { FeedService } from './feed'
+import { feedRoutes } from './feed-routes'
+import { pruneFeed } from './jobs'
+import { siteRoutes } from './routes'
+import { SiteServices } from './service'
+
+declare module '../module' {
+  interface Services {
+    site: { sites: SiteServices; feed: FeedService }
+  }
+}
+
+export default defineModule({
+  name: 'site',
+  tags: {
+    site:
+      'Site services of an ecosystem, the activity feed (paged and streamed), and version information.',
+  },
+  jobs: [pruneFeed],
+  setup: (ctx) => {
+    const sites = new SiteServices(ctx.deps)
+    const feed = new FeedService(ctx.deps)
+    ctx.bus.on(attachmentReady, async (tx, { ecosystemId, payload: a }) => {
+      if (!a.customerId) return
+      await feed.record(tx, { ecosystemId, customerId: a.customerId, source: 'storage', entityType: 'attachment', entityId: a.id, action: 'ready', summary: `${a.filename} is uploaded and ready` })
+    })
+    ctx.bus.on(memoryCreated, async (tx, { ecosystemId, payload: m }) => {
+      if (m.source !== 'tool' || !m.customerId) return
+      const summary = `Saved to memory in chat: ${m.description}`.replace(/\s+/g, ' ').slice(0, 300)
+      await feed.record(tx, { ecosystemId, customerId: m.customerId, source: 'persona_memory', entityType: 'memory', entityId: m.id, action: 'saved', summary, metadata: { personaId: m.personaId } })
+    })
+    return { services: { sites, feed }, routes: () => [siteRoutes(sites, ctx.guards), feedRoutes(feed, ctx.guards)], listen: () => feed.listen() }
+  },
+})

@@ -1,0 +1,30 @@
+import { defineModule } from '../module'
+import { STORAGE_ERRORS } from './errors'
+import { STORAGE_EVENTS } from './events'
+import { deleteOrphanedObjects, expireUploads, purgeAttachments } from './jobs'
+import { LOCAL_OBJECTS_PATH, storageRoutes } from './routes'
+import { StorageService } from './service'
+
+declare module '../module' {
+  interface Services {
+    storage: StorageService
+  }
+}
+
+export default defineModule({
+  name: 'storage',
+  tags: {
+    storage:
+      'Files: presigned uploads straight to the object store, deduplicated by SHA-256, completion, downloads, and per-customer quotas.',
+    usage:
+      'Storage use against quota, per customer.',
+  },
+  errors: STORAGE_ERRORS,
+  events: STORAGE_EVENTS,
+  jobs: [expireUploads, purgeAttachments, deleteOrphanedObjects],
+  http: { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`] },
+  setup: (ctx) => {
+    const storage = new StorageService(ctx.deps, ctx.use('customer'), ctx.bus)
+    return { services: storage, routes: () => [storageRoutes(storage, ctx.guards, ctx.deps.storage)] }
+  },
+})

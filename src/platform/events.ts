@@ -1,0 +1,107 @@
+import type { Static, TSchema } from '@sinclair/typebox'
+import { afterCommit } from './db/commit'
+import type { Db } from './db'
+import type { Logger } from './logger'
+
+/**
+ * A domain event: `<area>.<noun>.<verb>` (`storage.attachment.ready`), emitted by the module `<area>`
+ * and declared in its `events.ts` with the TypeBox schema of its payload. `webhook` is the type
+ * under which outbound webhooks deliver it, when they do (the names webhooks published before the
+ * bus, kept so receivers see no change); the payload is then exactly the webhook's `data`.
+ */
+export interface EventDefinition<Name extends string = string, Payload extends TSchema = TSchema> {
+  name: Name
+  description: string
+  payload: Payload
+  webhook?: string
+}
+
+export function defineEvent<const Name extends `${string}.${string}.${string}`, Payload extends TSchema>(
+  name: Name,
+  definition: { description: string; payload: Payload; webhook?: string },
+): EventDefinition<Name, Payload> {
+  return { name, ...definition }
+}
+
+/** The module that emits an event: the first part of its name. */
+export const emitterOf = (event: EventDefinition) => event.name.split('.')[0]!
+
+/** What every event carries beside its payload: the ecosystem it happened in. */
+export interface EventEnvelope<Payload> {
+  ecosystemId: string
+  payload: Payload
+}
+
+type InTransaction = (tx: Db, event: EventEnvelope<unknown>, definition: EventDefinition) => Promise<void>
+type AfterCommit = (event: EventEnvelope<unknown>, definition: EventDefinition) => void
+
+/**
+ * The one way areas react to each other. `on` handlers run inside the emitter's transaction, in the
+ * order they subscribed, before `emit` returns: for durable work (a feed item, a queued webhook
+ * delivery, a notification) that must commit or roll back with the change. `afterCommit` handlers
+ * run in memory once that transaction has committed (in-process fan-out, such as open streams); one
+ * that throws is logged and does not reach the emitter.
+ */
+export class EventBus {
+  private readonly known = new Map<string, EventDefinition>()
+  private readonly inTransaction = new Map<string, InTransaction[]>()
+  private readonly committed = new Map<string, AfterCommit[]>()
+
+  constructor(private readonly logger: Pick<Logger, 'error'>) {}
+
+  /** Makes events known (each module's manifest declares its own); emitting or subscribing to an undeclared one throws. */
+  declare(events: readonly EventDefinition[]): void {
+    for (const event of events) {
+      if (this.known.has(event.name)) throw new Error(`event ${event.name} is declared twice`)
+      this.known.set(event.name, event)
+    }
+  }
+
+  /** Every declared event, in declaration order. */
+  events(): EventDefinition[] {
+    return [...this.known.values()]
+  }
+
+  on<E extends EventDefinition>(event: E, handler: (tx: Db, event: EventEnvelope<Static<E['payload']>>) => Promise<void>): void {
+    this.list(this.inTransaction, event).push(handler as InTransaction)
+  }
+
+  /** One handler for every declared event that `select` picks (outbound webhooks take every event with a webhook type). */
+  onEach(select: (event: EventDefinition) => boolean, handler: InTransaction): void {
+    for (const event of this.known.values()) if (select(event)) this.list(this.inTransaction, event).push(handler)
+  }
+
+  afterCommit<E extends EventDefinition>(event: E, handler: (event: EventEnvelope<Static<E['payload']>>) => void): void {
+    this.list(this.committed, event).push(handler as AfterCommit)
+  }
+
+  async emit<E extends EventDefinition>(tx: Db, event: E, ecosystemId: string, payload: Static<E['payload']>): Promise<void> {
+    const definition = this.definition(event)
+    const envelope = { ecosystemId, payload }
+    for (const handler of this.inTransaction.get(definition.name) ?? []) await handler(tx, envelope, definition)
+    const later = this.committed.get(definition.name)
+    if (!later?.length) return
+    afterCommit(tx, () => {
+      for (const handler of later) {
+        try {
+          handler(envelope, definition)
+        } catch (err) {
+          this.logger.error('event handler failed', { event: definition.name, error: String(err) })
+        }
+      }
+    })
+  }
+
+  private list<H>(handlers: Map<string, H[]>, event: EventDefinition): H[] {
+    const name = this.definition(event).name
+    const list = handlers.get(name) ?? []
+    handlers.set(name, list)
+    return list
+  }
+
+  private definition(event: EventDefinition): EventDefinition {
+    const known = this.known.get(event.name)
+    if (!known) throw new Error(`event ${event.name} is not declared by any module`)
+    return known
+  }
+}

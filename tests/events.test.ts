@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { t } from 'elysia'
+import { sql } from 'drizzle-orm'
+import { EVENTS, MODULES } from '../src/modules'
+import { EventBus, defineEvent, emitterOf } from '../src/platform/events'
+import { renderEvents } from '../scripts/events-doc'
+import { createHarness, type Harness } from './support/harness'
+import { rejection } from './support/wait'
+
+let h: Harness
+beforeAll(async () => {
+  h = await createHarness()
+})
+afterAll(() => h.close())
+
+const pinged = defineEvent('test.thing.pinged', { description: 'A test event.', payload: t.Object({ n: t.Integer() }) })
+const silent = { error: () => {} }
+
+describe('the event bus', () => {
+  test('in-transaction handlers write with the change; after-commit handlers run only once it commits', async () => {
+    const bus = new EventBus(silent)
+    bus.declare([pinged])
+    const committed: number[] = []
+    bus.on(pinged, async (tx, { payload }) => {
+      await tx.execute(sql`insert into bus_probe values (${payload.n})`)
+    })
+    bus.afterCommit(pinged, ({ payload }) => committed.push(payload.n))
+    await h.db.execute(sql`create table if not exists bus_probe (n int)`)
+
+    await h.db.transaction(async (tx) => {
+      await bus.emit(tx, pinged, 'eco', { n: 1 })
+      // Not yet: the transaction is open.
+      expect(committed).toEqual([])
+    })
+    expect(committed).toEqual([1])
+
+    await rejection(
+      h.db.transaction(async (tx) => {
+        await bus.emit(tx, pinged, 'eco', { n: 2 })
+        throw new Error('the change failed')
+      }),
+      'the change failed',
+    )
+    // A savepoint that rolls back drops its hooks; the outer transaction's run after its commit.
+    await h.db.transaction(async (tx) => {
+      await rejection(
+        tx.transaction(async (inner) => {
+          await bus.emit(inner, pinged, 'eco', { n: 3 })
+          throw new Error('the savepoint failed')
+        }),
+        'the savepoint failed',
+      )
+      await tx.transaction((inner) => bus.emit(inner, pinged, 'eco', { n: 4 }))
+      expect(committed).toEqual([1])
+    })
+    expect(committed).toEqual([1, 4])
+    const rows = (await h.db.execute(sql`select n from bus_probe order by n`)) as unknown
+    const ns = (Array.isArray(rows) ? rows : (rows as { rows: { n: number }[] }).rows).map((r: { n: number }) => r.n)
+    expect(ns).toEqual([1, 4])
+  })
+
+  test('a failing in-transaction handler rolls the change back; a failing after-commit handler is logged and reaches no one', async () => {
+    const logged: string[] = []
+    const bus = new EventBus({ error: (message) => logged.push(message) })
+    bus.declare([pinged])
+    bus.afterCommit(pinged, () => {
+      throw new Error('stream gone')
+    })
+    await h.db.transaction((tx) => bus.emit(tx, pinged, 'eco', { n: 1 }))
+    expect(logged).toEqual(['event handler failed'])
+    bus.on(pinged, async () => {
+      throw new Error('refused')
+    })
+    await rejection(h.db.transaction((tx) => bus.emit(tx, pinged, 'eco', { n: 2 })), 'refused')
+  })
+
+  test('an undeclared event, or one declared twice, is a programming error', () => {
+    const bus = new EventBus(silent)
+    expect(() => bus.on(pinged, async () => {})).toThrow('test.thing.pinged is not declared')
+    bus.declare([pinged])
+    expect(() => bus.declare([pinged])).toThrow('declared twice')
+  })
+})
+
+describe('the modules', () => {
+  test('every event is named <area>.<noun>.<verb> after the module that declares it', () => {
+    for (const module of MODULES) for (const event of module.events ?? []) expect(emitterOf(event), event.name).toBe(module.name)
+    for (const event of EVENTS) expect(event.name).toMatch(/^[a-z_]+\.[a-z_]+\.[a-z_]+$/)
+  })
+
+  test('names and tags are unique, and every module folder is in the list', () => {
+    const names: string[] = MODULES.map((m) => m.name)
+    expect(new Set(names).size).toBe(names.length)
+    const tags = MODULES.flatMap((m) => Object.keys(m.tags ?? {}))
+    expect(new Set(tags).size).toBe(tags.length)
+    const folders = [...new Bun.Glob('*/index.ts').scanSync(join(import.meta.dir, '..', 'src', 'modules'))].map((f) => f.split('/')[0]).sort()
+    expect([...names].sort()).toEqual(folders)
+  })
+
+  test('docs/events.md is generated from the modules (run `npm run openapi`)', () => {
+    expect(readFileSync(join(import.meta.dir, '..', 'docs', 'events.md'), 'utf8')).toBe(renderEvents(EVENTS))
+  })
+})
