@@ -195,11 +195,26 @@ describe('OpenAPI document', () => {
       expect(responses['409'].description).toContain(`\`${code}\`: ${CHAT_ERRORS[code]}`)
     }
     expect(responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
-    expect(responses['401'].description).toBe('Response for status 401')
+    // A status the route lists without codes stays generic (here an account route, which no tenancy guard describes).
+    expect(doc.paths['/auth/me'].get.responses['401'].description).toBe('Response for status 401')
     expect(doc.paths['/storage/attachments/{id}/download'].get.responses['409'].description).toContain('`attachment_pending`')
     expect(doc.paths['/community/categories/{id}'].delete.responses['409'].description).toContain('`category_not_empty`')
     // No marker of the generator's input is left in the document.
     expect(JSON.stringify(doc)).not.toContain('x-error-')
+  })
+
+  test("a route that declares a tenant role gets the tenancy guard's responses and role sentence without writing them", () => {
+    const list = doc.paths['/monitored_sites/sites'].get
+    expect(list.responses['401'].description).toBe(`- \`unauthorized\`: ${PLATFORM_ERRORS.unauthorized}\n- \`token_expired\`: ${PLATFORM_ERRORS.token_expired}`)
+    expect(list.responses['403'].description).toBe(`\`forbidden\`: ${PLATFORM_ERRORS.forbidden}`)
+    expect(list.responses['404'].description).toBe(`\`not_found\`: ${PLATFORM_ERRORS.not_found}`)
+    expect(list.responses['400'].description).toContain('`ecosystem_required`')
+    expect(list.description).toEndWith('Ecosystem admins and owners.')
+    expect(doc.paths['/audit/events'].get.description).toEndWith('Ecosystem admins and owners; without X-Ecosystem-Id, platform admins.')
+    // A route's own codes for a status win over the guard's.
+    expect(doc.paths['/persona_memory/memories'].post.responses['404'].description).toContain('`persona_not_found`')
+    // Said once, also where a route's own description already says it.
+    for (const [where, op] of operations()) expect(String(op.description ?? '').split('Ecosystem admins and owners.').length, where).toBeLessThanOrEqual(2)
   })
 
   test('every code in the Error schema has a meaning in some catalogue, and every catalogue code is listed', () => {

@@ -4,7 +4,7 @@ import { t } from 'elysia'
  * The codes any route can answer, thrown by the platform (request parsing, authentication,
  * tenancy, table-derived resources) or by app.ts's error handler: code → one-line meaning. Each
  * module keeps its own codes in its own catalogue (`src/modules/<area>/errors.ts`, made with
- * `errorCatalogue`); src/modules/error-codes.ts gathers them all for the OpenAPI document, whose
+ * `errorCatalogue`); src/modules/index.ts gathers them all for the OpenAPI document, whose
  * Error schema lists every code (the typed client's ErrorCode). A new code is an additive change.
  */
 export const PLATFORM_ERRORS = {
@@ -78,16 +78,17 @@ type CodeMap<Code extends string> = { readonly [status: number]: readonly Code[]
 type StatusOf<A> = A extends number ? A : keyof A & number
 type ErrorResponses<A extends readonly unknown[]> = { [K in StatusOf<A[number]>]: typeof ErrorBody }
 
+/** An error response's description: each code with its meaning (one line, or a list). */
+export function codesDescription(meanings: ErrorCatalogue, codes: readonly string[]): string {
+  const lines = codes.map((code) => `\`${code}\`: ${meanings[code]}`)
+  return lines.length === 1 ? lines[0]! : lines.map((line) => `- ${line}`).join('\n')
+}
+
 function errorResponses(meanings: ErrorCatalogue, args: readonly (number | CodeMap<string>)[]): Record<number, typeof ErrorBody> {
   const responses: Record<number, typeof ErrorBody> = {}
   for (const arg of args) {
     if (typeof arg === 'number') responses[arg] = ErrorBody
-    else
-      for (const [status, codes] of Object.entries(arg)) {
-        const lines = codes.map((code) => `\`${code}\`: ${meanings[code]}`)
-        const description = lines.length === 1 ? lines[0]! : lines.map((line) => `- ${line}`).join('\n')
-        responses[Number(status)] = { ...ErrorBody, [ERROR_DESCRIPTION]: description } as typeof ErrorBody
-      }
+    else for (const [status, codes] of Object.entries(arg)) responses[Number(status)] = { ...ErrorBody, [ERROR_DESCRIPTION]: codesDescription(meanings, codes) } as typeof ErrorBody
   }
   return responses
 }

@@ -3,7 +3,7 @@ import type { AccessTokens } from './jwt'
 import { accountOnly, bearerSecurity, bearerToken, type PrincipalSource } from './auth'
 import { AppError } from './errors'
 import { noteCaller, requestInfo, type RequestInfo } from './http'
-import { EXTRA_PARAMETERS } from './openapi'
+import { EXTRA_PARAMETERS, TENANT_LEVEL } from './openapi'
 
 export type Role = 'owner' | 'admin' | 'member'
 /** What a route needs: `customer` admits customers and team members acting as customers. */
@@ -122,7 +122,7 @@ export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSourc
   const trustProxy = deps.trustProxy ?? false
   return new Elysia({ name: 'tenancy-guard' }).macro({
     tenant: (level: TenantLevel) => ({
-      detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }] },
+      detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }], [TENANT_LEVEL]: level },
       async resolve({ headers, request, server }) {
         const tenant = await resolveTenant(level, headers, deps)
         noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
@@ -130,7 +130,7 @@ export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSourc
       },
     }),
     tenantOrAdmin: (level: Role) => ({
-      detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }] },
+      detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }], [TENANT_LEVEL]: `${level}-or-platform` },
       async resolve({ headers, request }) {
         const { tenant, userId } = await resolveTenantOrAdmin(level, headers, deps)
         noteCaller(request, { principalId: userId, ...(tenant ? { ecosystemId: tenant.ecosystemId } : {}) })

@@ -2,7 +2,6 @@ import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps'
 import { ResourceService } from '../../platform/crud/resource'
 import { resourceRoutes } from '../../platform/crud/routes'
-import { errors } from '../../platform/errors'
 import type { Guards } from '../../platform/guards'
 import { pageParams, PageQuery, paged } from '../../platform/paging'
 import { DEFAULT_LEVELS, DEFAULT_RULES } from './points'
@@ -45,7 +44,6 @@ const Rules = t.Object(
 )
 const Period = t.Union([t.Literal('all_time'), t.Literal('year'), t.Literal('month'), t.Literal('week'), t.Literal('day')], { title: 'CommunityPeriod', default: 'all_time' })
 
-const ADMINS = 'Ecosystem admins and owners.'
 const EVERYONE = 'Everyone in the ecosystem (customers and team members).'
 
 /** Community (tag `community`): the derived resources plus points, badges, levels and leaderboards. */
@@ -60,14 +58,14 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
         .use(guards.tenancy)
         .get('/points/rules', ({ tenant }) => community.rules(tenant), {
           tenant: 'customer',
-          response: { 200: Rules, ...errors(400, 401, 403, 404) },
+          response: { 200: Rules },
           detail: { operationId: 'communityPointRules', summary: 'Points per action', description: EVERYONE },
         })
         .put('/points/rules', ({ tenant, body }) => community.setRules(tenant, body), {
           tenant: 'admin',
           body: Rules,
-          response: { 200: Rules, ...errors(400, 401, 403, 404) },
-          detail: { operationId: 'communitySetPointRules', summary: 'Change the points per action', description: `Applies to later actions; the ledger is never rewritten. ${ADMINS}` },
+          response: { 200: Rules },
+          detail: { operationId: 'communitySetPointRules', summary: 'Change the points per action', description: `Applies to later actions; the ledger is never rewritten.` },
         })
         .post(
           '/points',
@@ -85,23 +83,23 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
               sourceType: t.String({ minLength: 1, maxLength: 100 }),
               sourceId: t.String({ minLength: 1, maxLength: 200 }),
             }, { title: 'CommunityPointsAward' }),
-            response: { 200: CommunityPoints, 201: CommunityPoints, ...errors(400, 401, 403, 404) },
+            response: { 200: CommunityPoints, 201: CommunityPoints },
             detail: {
               operationId: 'communityAwardPoints',
               summary: 'Award or deduct points',
-              description: `A negative amount deducts. A (customerId, sourceType, sourceId) is awarded at most once, also under concurrent requests: 201 with the new row, 200 with the existing one when it was already awarded. Totals, leaderboards and badges follow in the same transaction. ${ADMINS}`,
+              description: `A negative amount deducts. A (customerId, sourceType, sourceId) is awarded at most once, also under concurrent requests: 201 with the new row, 200 with the existing one when it was already awarded. Totals, leaderboards and badges follow in the same transaction.`,
             },
           },
         )
         .get('/points', ({ tenant, query }) => community.history(tenant, query.customerId, pageParams(query)), {
           tenant: 'customer',
           query: t.Composite([t.Object({ customerId: t.Optional(Uuid) }), PageQuery]),
-          response: { 200: paged(CommunityPoints, 'CommunityPointsPage'), ...errors(400, 401, 403, 404) },
+          response: { 200: paged(CommunityPoints, 'CommunityPointsPage') },
           detail: { operationId: 'communityPoints', summary: 'A customer’s points ledger, newest first', description: 'The caller’s own; ecosystem admins may name any customer (`customerId`).' },
         })
         .get('/badges', ({ tenant }) => community.listBadges(tenant), {
           tenant: 'customer',
-          response: { 200: t.Array(CommunityBadge), ...errors(400, 401, 403, 404) },
+          response: { 200: t.Array(CommunityBadge) },
           detail: { operationId: 'communityBadges', summary: 'Badge definitions', description: `Awarded automatically, once per customer, in the transaction that reaches \`criteriaThreshold\` of \`criteriaType\` (points_total, threads_created, replies_created, replies_received). ${EVERYONE}` },
         })
         .post(
@@ -114,16 +112,16 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           {
             tenant: 'admin',
             body: t.Object(BadgeWrite, { title: 'CommunityBadgeCreate' }),
-            response: { 201: CommunityBadge, ...errors(400, 401, 403, 404) },
-            detail: { operationId: 'communityCreateBadge', summary: 'Define a badge', description: `Customers already past the threshold get it at their next qualifying action. ${ADMINS}` },
+            response: { 201: CommunityBadge },
+            detail: { operationId: 'communityCreateBadge', summary: 'Define a badge', description: `Customers already past the threshold get it at their next qualifying action.` },
           },
         )
         .patch('/badges/:id', ({ tenant, params, body }) => community.updateBadge(tenant, params.id, body), {
           tenant: 'admin',
           params: IdParam,
           body: t.Partial(t.Object(BadgeWrite), { title: 'CommunityBadgePatch', minProperties: 1 }),
-          response: { 200: CommunityBadge, ...errors(400, 401, 403, 404) },
-          detail: { operationId: 'communityUpdateBadge', summary: 'Change a badge', description: ADMINS },
+          response: { 200: CommunityBadge },
+          detail: { operationId: 'communityUpdateBadge', summary: 'Change a badge' },
         })
         .delete(
           '/badges/:id',
@@ -134,14 +132,14 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           {
             tenant: 'admin',
             params: IdParam,
-            response: { 204: t.Void({ description: 'Deleted, with its awards (points already given stay in the ledger)' }), ...errors(400, 401, 403, 404) },
-            detail: { operationId: 'communityDeleteBadge', summary: 'Delete a badge', description: ADMINS },
+            response: { 204: t.Void({ description: 'Deleted, with its awards (points already given stay in the ledger)' }) },
+            detail: { operationId: 'communityDeleteBadge', summary: 'Delete a badge' },
           },
         )
         .get('/users/:customerId/badges', ({ tenant, params }) => community.userBadges(tenant, params.customerId), {
           tenant: 'customer',
           params: t.Object({ customerId: Uuid }),
-          response: { 200: t.Array(CommunityUserBadge), ...errors(400, 401, 403, 404) },
+          response: { 200: t.Array(CommunityUserBadge) },
           detail: { operationId: 'communityUserBadges', summary: 'A customer’s badges, in the order earned', description: EVERYONE },
         })
         .get('/users/:customerId', ({ tenant, params }) => community.profile(tenant, params.customerId), {
@@ -152,25 +150,24 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
               { userId: t.String(), name: t.Union([t.String(), t.Null()]), avatarUrl: t.String(), totalPoints: t.Integer(), level: t.String(), rank: t.Integer({ description: 'All time: 1 + the customers with more points (ties share a rank)' }), badges: t.Array(CommunityUserBadge) },
               { title: 'CommunityProfile' },
             ),
-            ...errors(400, 401, 403, 404),
           },
           detail: { operationId: 'communityProfile', summary: 'A customer’s community summary', description: EVERYONE },
         })
         .get('/levels', ({ tenant }) => community.levels(tenant), {
           tenant: 'customer',
-          response: { 200: t.Array(CommunityLevel), ...errors(400, 401, 403, 404) },
+          response: { 200: t.Array(CommunityLevel) },
           detail: { operationId: 'communityLevels', summary: 'Levels, by minPoints', description: `A customer is at the highest level whose minPoints (inclusive) its all-time total reaches. Defaults: ${DEFAULT_LEVELS.map((l) => `${l.name} ${l.minPoints}`).join(', ')}. ${EVERYONE}` },
         })
         .put('/levels', ({ tenant, body }) => community.setLevels(tenant, body.levels), {
           tenant: 'admin',
           body: t.Object({ levels: t.Array(CommunityLevel, { minItems: 1, maxItems: 100 }) }, { title: 'CommunityLevelsReplace' }),
-          response: { 200: t.Array(CommunityLevel), ...errors(400, 401, 403, 404) },
-          detail: { operationId: 'communitySetLevels', summary: 'Replace the levels', description: `One level must start at 0; floors are distinct. Levels are computed from totals, so everyone is re-levelled at once. ${ADMINS}` },
+          response: { 200: t.Array(CommunityLevel) },
+          detail: { operationId: 'communitySetLevels', summary: 'Replace the levels', description: `One level must start at 0; floors are distinct. Levels are computed from totals, so everyone is re-levelled at once.` },
         })
         .get('/leaderboard', ({ tenant, query }) => community.leaderboard(tenant, query.period ?? 'all_time', pageParams(query)), {
           tenant: 'customer',
           query: t.Composite([t.Object({ period: t.Optional(Period) }), PageQuery]),
-          response: { 200: paged(Entry, 'CommunityLeaderboard'), ...errors(400, 401, 403, 404) },
+          response: { 200: paged(Entry, 'CommunityLeaderboard') },
           detail: {
             operationId: 'communityLeaderboard',
             summary: 'Ranking by points in a period',

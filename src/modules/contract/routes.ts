@@ -29,35 +29,35 @@ export function contractRoutes(service: ContractService, guards: Guards) {
     .use(guards.tenancy)
     .get('/contracts', ({ tenant }) => service.list(tenant), {
       tenant: 'member',
-      response: { 200: t.Array(Contract), ...errors(400, 401, 403, 404) },
+      response: { 200: t.Array(Contract) },
       detail: { operationId: 'contractList', summary: "The ecosystem's contracts", description: 'Team members of the ecosystem.' },
     })
     .post('/contracts', async ({ tenant, body, status }) => status(201, await service.define(tenant, body)), {
       tenant: 'admin',
       body: ContractCreate,
-      response: { 201: Contract, ...errors(400, 401, 403, 404, { 409: ['conflict', 'limit_reached'] }) },
+      response: { 201: Contract, ...errors({ 409: ['conflict', 'limit_reached'] }) },
       detail: {
         operationId: 'contractDefine',
         summary: 'Define a contract (a run-time table)',
-        description: `Names match ^[a-z][a-z0-9_]{0,62}$ and are never an SQL reserved word or a system name (400). Column types: text, integer, number, boolean, timestamp (ISO 8601, stored in UTC), json, uuid. \`access\` defaults to \`{ read: own, create: true, update: own, delete: own }\`. 409 \`conflict\` for a taken name, \`limit_reached\` past the limit. ${LIMITS} ${STORAGE} Ecosystem admins and owners.`,
+        description: `Names match ^[a-z][a-z0-9_]{0,62}$ and are never an SQL reserved word or a system name (400). Column types: text, integer, number, boolean, timestamp (ISO 8601, stored in UTC), json, uuid. \`access\` defaults to \`{ read: own, create: true, update: own, delete: own }\`. 409 \`conflict\` for a taken name, \`limit_reached\` past the limit. ${LIMITS} ${STORAGE}`,
       },
     })
     .get('/contracts/:name', ({ tenant, params }) => service.get(tenant, params.name), {
       tenant: 'member',
       params: Name,
-      response: { 200: Contract, ...errors(400, 401, 403, 404) },
+      response: { 200: Contract },
       detail: { operationId: 'contractGet', summary: 'One contract', description: 'Team members of the ecosystem.' },
     })
     .patch('/contracts/:name', ({ tenant, params, body }) => service.alter(tenant, params.name, body), {
       tenant: 'admin',
       params: Name,
       body: ContractPatch,
-      response: { 200: Contract, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: Contract, ...errors(409) },
       detail: {
         operationId: 'contractAlter',
         summary: 'Add or drop columns, change access',
         description:
-          'Added columns give existing rows their default (a non-null column needs one while rows exist). Dropped columns vanish from rows and filters at once; their values stay in the rows (`droppedColumns`) until a PATCH with `confirm: true` removes them, and a dropped name cannot be added again before that (409). Ecosystem admins and owners.',
+          'Added columns give existing rows their default (a non-null column needs one while rows exist). Dropped columns vanish from rows and filters at once; their values stay in the rows (`droppedColumns`) until a PATCH with `confirm: true` removes them, and a dropped name cannot be added again before that (409).',
       },
     })
     .delete(
@@ -69,15 +69,15 @@ export function contractRoutes(service: ContractService, guards: Guards) {
       {
         tenant: 'admin',
         params: Name,
-        response: { 204: t.Void({ description: 'Deleted with all its rows' }), ...errors(400, 401, 403, 404) },
-        detail: { operationId: 'contractDelete', summary: 'Delete a contract and its rows', description: 'Ecosystem admins and owners.' },
+        response: { 204: t.Void({ description: 'Deleted with all its rows' }) },
+        detail: { operationId: 'contractDelete', summary: 'Delete a contract and its rows' },
       },
     )
     .get('/contracts/:name/rows', ({ tenant, params, request }) => service.listRows(tenant, params.name, rawQuery(request.url)), {
       tenant: 'customer',
       params: Name,
       query: RowsQuery,
-      response: { 200: ContractRowList, ...errors(400, 401, 403, 404) },
+      response: { 200: ContractRowList },
       detail: {
         operationId: 'contractRowsList',
         summary: "A contract's rows",
@@ -88,7 +88,7 @@ export function contractRoutes(service: ContractService, guards: Guards) {
       tenant: 'customer',
       params: Name,
       body: ContractValues,
-      response: { 201: ContractRow, ...errors(400, 401, 403, 404, 409) },
+      response: { 201: ContractRow, ...errors(409) },
       detail: {
         operationId: 'contractRowsCreate',
         summary: 'Add a row',
@@ -98,14 +98,14 @@ export function contractRoutes(service: ContractService, guards: Guards) {
     .get('/contracts/:name/rows/:id', ({ tenant, params }) => service.getRow(tenant, params.name, params.id), {
       tenant: 'customer',
       params: RowId,
-      response: { 200: ContractRow, ...errors(400, 401, 403, 404) },
+      response: { 200: ContractRow },
       detail: { operationId: 'contractRowsGet', summary: 'One row', description: ROWS_WHO },
     })
     .patch('/contracts/:name/rows/:id', ({ tenant, params, body }) => service.updateRow(tenant, params.name, params.id, body), {
       tenant: 'customer',
       params: RowId,
       body: ContractValues,
-      response: { 200: ContractRow, ...errors(400, 401, 403, 404, 409) },
+      response: { 200: ContractRow, ...errors(409) },
       detail: { operationId: 'contractRowsUpdate', summary: 'Change values of a row', description: `Only the columns given change. ${ROWS_WHO}` },
     })
     .delete(
@@ -117,7 +117,7 @@ export function contractRoutes(service: ContractService, guards: Guards) {
       {
         tenant: 'customer',
         params: RowId,
-        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        response: { 204: t.Void({ description: 'Deleted' }) },
         detail: { operationId: 'contractRowsDelete', summary: 'Delete a row', description: ROWS_WHO },
       },
     )

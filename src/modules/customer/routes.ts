@@ -26,7 +26,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
     .post('/resolve', async ({ tenant, body }) => ({ customerId: await customers.resolve(tenant.ecosystemId, body) }), {
       tenant: 'admin',
       body: ResolveBody,
-      response: { 200: CustomerResolveResult, ...errors(401, 403, 404, { 400: ['validation_failed', 'reserved_external_id'] }) },
+      response: { 200: CustomerResolveResult, ...errors({ 400: ['validation_failed', 'reserved_external_id'] }) },
       detail: {
         operationId: 'customerResolve',
         summary: 'The customer id for an external id, created on first use',
@@ -36,7 +36,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
     .post('/register', async ({ tenant, body, status }) => status(201, { customerId: await customers.register(tenant, body) }), {
       tenant: 'admin',
       body: RegisterBody,
-      response: { 201: CustomerRegisterResult, ...errors(401, 403, 404, { 400: ['validation_failed', 'reserved_external_id'], 409: ['customer_exists'] }) },
+      response: { 201: CustomerRegisterResult, ...errors({ 400: ['validation_failed', 'reserved_external_id'], 409: ['customer_exists'] }) },
       detail: {
         operationId: 'customerRegister',
         summary: 'Provision a new customer',
@@ -46,7 +46,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
     .post('/token', ({ tenant, body, headers }) => customers.issueToken(tenant, body.customerId, headers['user-agent'] ?? null), {
       tenant: 'admin',
       body: TokenBody,
-      response: { 200: CustomerAuthResult, ...errors(400, 401, 403, 404) },
+      response: { 200: CustomerAuthResult },
       detail: {
         operationId: 'customerToken',
         summary: 'Issue tokens for a customer (from your backend)',
@@ -76,7 +76,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
     )
     .get('/me', ({ tenant }) => customers.me(tenant), {
       tenant: 'customer',
-      response: { 200: Customer, ...errors(400, 401, 403, 404) },
+      response: { 200: Customer },
       detail: {
         operationId: 'customerMe',
         summary: 'The calling customer',
@@ -86,20 +86,20 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
     .get('/customers', ({ tenant, query }) => customers.list(tenant, query, pageParams(query)), {
       tenant: 'admin',
       query: t.Composite([PageQuery, CustomerListQuery]),
-      response: { 200: paged(Customer, 'CustomerPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(Customer, 'CustomerPage') },
       detail: { operationId: 'customerList', summary: 'Customers of the ecosystem, newest first', description: ADMIN },
     })
     .get('/customers/:id', ({ tenant, params }) => customers.get(tenant, params.id), {
       tenant: 'admin',
       params: IdParam,
-      response: { 200: Customer, ...errors(400, 401, 403, 404) },
+      response: { 200: Customer },
       detail: { operationId: 'customerGet', summary: 'One customer', description: ADMIN },
     })
     .patch('/customers/:id', ({ tenant, params, body }) => customers.update(tenant, params.id, body), {
       tenant: 'admin',
       params: IdParam,
       body: CustomerPatch,
-      response: { 200: Customer, ...errors(401, 403, 404, { 400: ['validation_failed', 'reserved_external_id'], 409: ['customer_exists'] }) },
+      response: { 200: Customer, ...errors({ 400: ['validation_failed', 'reserved_external_id'], 409: ['customer_exists'] }) },
       detail: {
         operationId: 'customerUpdate',
         summary: 'Change a customer',
@@ -115,7 +115,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
       {
         tenant: 'admin',
         params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        response: { 204: t.Void({ description: 'Deleted' }) },
         detail: {
           operationId: 'customerDelete',
           summary: 'Delete a customer with its sessions and data',

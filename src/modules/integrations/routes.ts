@@ -1,6 +1,5 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
 import { pageParams, PageQuery } from '../../platform/paging'
 import {
   DeliveryIds,
@@ -17,7 +16,6 @@ import {
 import type { WebhookService } from './service'
 import { IdParam } from '../../platform/params'
 
-const ADMINS = 'Ecosystem admins and owners.'
 /** Outbound webhooks (tag `integrations`); `catalogue` is every event type endpoints may subscribe to. */
 export function integrationRoutes(webhooks: WebhookService, guards: Guards, catalogue: WebhookCatalogue) {
   const eventTypes = { items: subscribable(catalogue).map((type) => ({ type, description: catalogue[type]!.description })) }
@@ -27,17 +25,17 @@ export function integrationRoutes(webhooks: WebhookService, guards: Guards, cata
     .use(guards.tenancy)
     .get('/events', () => eventTypes, {
       tenant: 'admin',
-      response: { 200: WebhookEventTypes, ...errors(400, 401, 403, 404) },
+      response: { 200: WebhookEventTypes },
       detail: {
         operationId: 'integrationsEventTypes',
         summary: 'The event types an endpoint can subscribe to',
-        description: `Their payloads are published under \`webhooks\` in this document. ${ADMINS}`,
+        description: `Their payloads are published under \`webhooks\` in this document.`,
       },
     })
     .get('/webhooks', async ({ tenant }) => ({ items: await webhooks.list(tenant) }), {
       tenant: 'admin',
-      response: { 200: WebhookList, ...errors(400, 401, 403, 404) },
-      detail: { operationId: 'integrationsWebhooksList', summary: 'The ecosystem’s webhook endpoints', description: ADMINS },
+      response: { 200: WebhookList },
+      detail: { operationId: 'integrationsWebhooksList', summary: 'The ecosystem’s webhook endpoints' },
     })
     .post(
       '/webhooks',
@@ -49,26 +47,26 @@ export function integrationRoutes(webhooks: WebhookService, guards: Guards, cata
       {
         tenant: 'admin',
         body: WebhookCreate,
-        response: { 201: WebhookWithSecret, ...errors(400, 401, 403, 404) },
+        response: { 201: WebhookWithSecret },
         detail: {
           operationId: 'integrationsWebhooksCreate',
           summary: 'Add an endpoint',
-          description: `The signing \`secret\` is in this answer only (stored sealed with the server key). Events of the ecosystem are queued for it in the transaction of the change that causes them, so a rolled-back change sends nothing. ${ADMINS}`,
+          description: `The signing \`secret\` is in this answer only (stored sealed with the server key). Events of the ecosystem are queued for it in the transaction of the change that causes them, so a rolled-back change sends nothing.`,
         },
       },
     )
     .get('/webhooks/:id', ({ tenant, params }) => webhooks.get(tenant, params.id), {
       tenant: 'admin',
       params: IdParam,
-      response: { 200: Webhook, ...errors(400, 401, 403, 404) },
-      detail: { operationId: 'integrationsWebhooksGet', summary: 'One endpoint (never its secret)', description: ADMINS },
+      response: { 200: Webhook },
+      detail: { operationId: 'integrationsWebhooksGet', summary: 'One endpoint (never its secret)' },
     })
     .patch('/webhooks/:id', ({ tenant, params, body }) => webhooks.update(tenant, params.id, body), {
       tenant: 'admin',
       params: IdParam,
       body: WebhookPatch,
-      response: { 200: Webhook, ...errors(400, 401, 403, 404) },
-      detail: { operationId: 'integrationsWebhooksUpdate', summary: 'Change an endpoint', description: ADMINS },
+      response: { 200: Webhook },
+      detail: { operationId: 'integrationsWebhooksUpdate', summary: 'Change an endpoint' },
     })
     .delete(
       '/webhooks/:id',
@@ -79,45 +77,45 @@ export function integrationRoutes(webhooks: WebhookService, guards: Guards, cata
       {
         tenant: 'admin',
         params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted, with its deliveries' }), ...errors(400, 401, 403, 404) },
-        detail: { operationId: 'integrationsWebhooksDelete', summary: 'Delete an endpoint', description: ADMINS },
+        response: { 204: t.Void({ description: 'Deleted, with its deliveries' }) },
+        detail: { operationId: 'integrationsWebhooksDelete', summary: 'Delete an endpoint' },
       },
     )
     .post('/webhooks/:id/rotate-secret', ({ tenant, params }) => webhooks.rotate(tenant, params.id), {
       tenant: 'admin',
       params: IdParam,
-      response: { 200: WebhookWithSecret, ...errors(400, 401, 403, 404) },
+      response: { 200: WebhookWithSecret },
       detail: {
         operationId: 'integrationsWebhooksRotateSecret',
         summary: 'A new signing secret',
-        description: `The new secret is in this answer only. For 24 h every delivery carries two signatures (new and old, space-separated in \`webhook-signature\`) so a receiver can switch without missing one. ${ADMINS}`,
+        description: `The new secret is in this answer only. For 24 h every delivery carries two signatures (new and old, space-separated in \`webhook-signature\`) so a receiver can switch without missing one.`,
       },
     })
     .post('/webhooks/:id/test', ({ tenant, params }) => webhooks.test(tenant, params.id), {
       tenant: 'admin',
       params: IdParam,
-      response: { 200: WebhookDelivery, ...errors(400, 401, 403, 404) },
+      response: { 200: WebhookDelivery },
       detail: {
         operationId: 'integrationsWebhooksTest',
         summary: 'Queue a `webhook.test` event to this endpoint',
-        description: `Sent whether the endpoint subscribes to it or is disabled; follow it in the deliveries. ${ADMINS}`,
+        description: `Sent whether the endpoint subscribes to it or is disabled; follow it in the deliveries.`,
       },
     })
     .get('/webhooks/:id/deliveries', ({ tenant, params, query }) => webhooks.deliveries(tenant, params.id, pageParams(query)), {
       tenant: 'admin',
       params: IdParam,
       query: PageQuery,
-      response: { 200: WebhookDeliveryPage, ...errors(400, 401, 403, 404) },
-      detail: { operationId: 'integrationsWebhooksDeliveries', summary: 'Deliveries to this endpoint, newest first', description: ADMINS },
+      response: { 200: WebhookDeliveryPage },
+      detail: { operationId: 'integrationsWebhooksDeliveries', summary: 'Deliveries to this endpoint, newest first' },
     })
     .post('/webhooks/:id/deliveries/:deliveryId/retry', ({ tenant, params }) => webhooks.retry(tenant, params.id, params.deliveryId), {
       tenant: 'admin',
       params: DeliveryIds,
-      response: { 200: WebhookDelivery, ...errors(400, 401, 403, 404) },
+      response: { 200: WebhookDelivery },
       detail: {
         operationId: 'integrationsWebhooksRetryDelivery',
         summary: 'Send a delivery again',
-        description: `A fresh round of attempts, whatever its state (a failed one after the endpoint is fixed, say). ${ADMINS}`,
+        description: `A fresh round of attempts, whatever its state (a failed one after the endpoint is fixed, say).`,
       },
     })
 }

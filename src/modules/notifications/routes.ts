@@ -27,22 +27,22 @@ export function notificationRoutes(notifications: NotificationService, guards: G
         }),
         PageQuery,
       ]),
-      response: { 200: NotificationPage, ...errors(400, 401, 403, 404) },
+      response: { 200: NotificationPage },
       detail: { operationId: 'notificationsList', summary: 'Notifications, newest first', description: OWN },
     })
     .get('/unread-count', ({ tenant }) => notifications.unreadCount(tenant), {
       tenant: 'customer',
-      response: { 200: t.Object({ count: t.Integer({ minimum: 0 }) }, { title: 'NotificationUnreadCount' }), ...errors(400, 401, 403, 404) },
+      response: { 200: t.Object({ count: t.Integer({ minimum: 0 }) }, { title: 'NotificationUnreadCount' }) },
       detail: { operationId: 'notificationsUnreadCount', summary: 'How many notifications are unread (for a badge)', description: OWN },
     })
     .post('/read-all', ({ tenant }) => notifications.markAllRead(tenant), {
       tenant: 'customer',
-      response: { 200: t.Object({ updated: t.Integer() }, { title: 'NotificationsReadAllResult' }), ...errors(400, 401, 403, 404) },
+      response: { 200: t.Object({ updated: t.Integer() }, { title: 'NotificationsReadAllResult' }) },
       detail: { operationId: 'notificationsReadAll', summary: 'Mark every notification read', description: OWN },
     })
     .get('/preferences', ({ tenant }) => notifications.preferences(tenant), {
       tenant: 'customer',
-      response: { 200: t.Array(NotificationPreference), ...errors(400, 401, 403, 404) },
+      response: { 200: t.Array(NotificationPreference) },
       detail: {
         operationId: 'notificationsPreferences',
         summary: 'E-mail and SMS choices per category',
@@ -53,7 +53,7 @@ export function notificationRoutes(notifications: NotificationService, guards: G
       tenant: 'customer',
       params: t.Object({ category: CategoryName }),
       body: t.Object({ email: t.Boolean(), sms: t.Boolean() }, { title: 'NotificationPreferenceUpdate' }),
-      response: { 200: NotificationPreference, ...errors(400, 401, 403, 404) },
+      response: { 200: NotificationPreference },
       detail: { operationId: 'notificationsSetPreference', summary: 'Choose e-mail and SMS for a category', description: OWN },
     })
     .post(
@@ -66,19 +66,19 @@ export function notificationRoutes(notifications: NotificationService, guards: G
       {
         tenant: 'admin',
         body: Announcement,
-        response: { 202: t.Object({ recipients: t.Integer() }, { title: 'NotificationAnnouncementResult' }), ...errors(400, 401, 403, 404) },
+        response: { 202: t.Object({ recipients: t.Integer() }, { title: 'NotificationAnnouncementResult' }) },
         detail: {
           operationId: 'notificationsAnnounce',
           summary: 'Notify every customer of the ecosystem',
           description:
-            'One `admin_announcement` notification per customer (team members’ own records excepted), written by queued batches after the answer; `recipients` is the count at the time of the request. Each customer gets it exactly once, also when the fan-out is interrupted by a restart. E-mail/SMS copies follow each customer’s preference. Ecosystem admins and owners.',
+            'One `admin_announcement` notification per customer (team members’ own records excepted), written by queued batches after the answer; `recipients` is the count at the time of the request. Each customer gets it exactly once, also when the fan-out is interrupted by a restart. E-mail/SMS copies follow each customer’s preference.',
         },
       },
     )
     .post('/read/:id', ({ tenant, params }) => notifications.markRead(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: Notification, ...errors(400, 401, 403, 404) },
+      response: { 200: Notification },
       detail: { operationId: 'notificationsRead', summary: 'Mark a notification read', description: OWN },
     })
     .post(

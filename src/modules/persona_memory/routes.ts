@@ -31,13 +31,13 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
     .get('/memories', ({ tenant, query }) => service.list(tenant, query, pageParams(query)), {
       tenant: 'customer',
       query: t.Composite([PageQuery, MemoryListQuery]),
-      response: { 200: paged(PersonaMemory, 'PersonaMemoryPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(PersonaMemory, 'PersonaMemoryPage') },
       detail: { operationId: 'personaMemoryList', summary: 'Memories the caller sees, newest first', description: `Deleted memories are never listed. ${UNKNOWN_PERSONA} ${WHO}` },
     })
     .post('/memories', async ({ tenant, body, status }) => status(201, await service.create(tenant, body)), {
       tenant: 'customer',
       body: MemoryCreate,
-      response: { 201: PersonaMemory, ...errors(401, 403, { 400: ['validation_failed', 'supersedes_mismatch'], 404: ['not_found', 'persona_not_found'], 409: ['not_active', 'slug_taken'] }) },
+      response: { 201: PersonaMemory, ...errors({ 400: ['validation_failed', 'supersedes_mismatch'], 404: ['not_found', 'persona_not_found'], 409: ['not_active', 'slug_taken'] }) },
       detail: {
         operationId: 'personaMemoryCreate',
         summary: 'Remember something',
@@ -51,14 +51,14 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
     .get('/memories/:id', ({ tenant, params }) => service.get(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404) },
+      response: { 200: PersonaMemory },
       detail: { operationId: 'personaMemoryGet', summary: 'One memory', description: WHO },
     })
     .patch('/memories/:id', ({ tenant, params, body }) => service.update(tenant, params.id, body), {
       tenant: 'customer',
       params: IdParam,
       body: MemoryPatch,
-      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, { 409: ['superseded', 'slug_taken'] }) },
+      response: { 200: PersonaMemory, ...errors({ 409: ['superseded', 'slug_taken'] }) },
       detail: {
         operationId: 'personaMemoryUpdate',
         summary: 'Edit a memory',
@@ -74,20 +74,20 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
       {
         tenant: 'customer',
         params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        response: { 204: t.Void({ description: 'Deleted' }) },
         detail: { operationId: 'personaMemoryDelete', summary: 'Delete a memory (soft delete)', description: `It sets \`deletedAt\`; the memory is then gone from every read and recall. ${WHO}` },
       },
     )
     .post('/memories/:id/archive', ({ tenant, params }) => service.archive(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, { 409: ['not_active'] }) },
+      response: { 200: PersonaMemory, ...errors({ 409: ['not_active'] }) },
       detail: { operationId: 'personaMemoryArchive', summary: 'Archive a memory (no longer recalled)', description: `\`active\` → \`archived\`; 409 \`not_active\` otherwise. ${TRANSITIONS} ${WHO}` },
     })
     .post('/memories/:id/restore', ({ tenant, params }) => service.restore(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: PersonaMemory, ...errors(400, 401, 403, 404, { 409: ['not_archived', 'slug_taken'] }) },
+      response: { 200: PersonaMemory, ...errors({ 409: ['not_archived', 'slug_taken'] }) },
       detail: {
         operationId: 'personaMemoryRestore',
         summary: 'Restore an archived memory',
@@ -97,7 +97,7 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
     .post('/recall', ({ tenant, body }) => service.recall(tenant, body), {
       tenant: 'customer',
       body: RecallBody,
-      response: { 200: PersonaMemoryRecallResult, ...errors(401, 403, 404, { 400: ['validation_failed', 'query_rejected'], 503: ['embedding_unavailable'] }) },
+      response: { 200: PersonaMemoryRecallResult, ...errors({ 400: ['validation_failed', 'query_rejected'], 503: ['embedding_unavailable'] }) },
       detail: {
         operationId: 'personaMemoryRecall',
         summary: 'The memories most similar to a query',
@@ -110,7 +110,7 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
     .post('/embed', ({ tenant, body }) => service.embedPending(tenant, body.limit ?? 100), {
       tenant: 'admin',
       body: EmbedBody,
-      response: { 200: PersonaMemoryEmbedResult, ...errors(400, 401, 403, 404) },
+      response: { 200: PersonaMemoryEmbedResult },
       detail: {
         operationId: 'personaMemoryEmbed',
         summary: 'Embed memories waiting for an embedding',

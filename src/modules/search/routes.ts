@@ -1,6 +1,5 @@
 import { Elysia } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
 import { pageParams, paged } from '../../platform/paging'
 import { CUSTOMER } from '../chat/model'
 import { SEARCH_BOX_CANDIDATES, type SearchBox } from './box'
@@ -23,7 +22,7 @@ export function searchRoutes(search: SearchService, box: SearchBox, guards: Guar
     .get('/chat/messages', ({ tenant, query }) => search.chatMessages(tenant, query.q, pageParams(query)), {
       tenant: 'customer',
       query: SearchQuery,
-      response: { 200: paged(SearchChatMessageResult, 'SearchChatMessagePage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(SearchChatMessageResult, 'SearchChatMessagePage') },
       detail: {
         operationId: 'searchChatMessages',
         summary: "Full-text search of the caller's chat messages",
@@ -36,37 +35,37 @@ export function searchRoutes(search: SearchService, box: SearchBox, guards: Guar
     })
     .get('/settings', ({ tenant }) => box.settings(tenant), {
       tenant: 'customer',
-      response: { 200: SearchSettings, ...errors(400, 401, 403, 404) },
+      response: { 200: SearchSettings },
       detail: { operationId: 'searchSettings', summary: 'The ecosystem’s search defaults', description: 'Anyone of the ecosystem (customers, members) reads them.' },
     })
     .put('/settings', ({ tenant, body }) => box.saveSettings(tenant, body), {
       tenant: 'admin',
       body: SearchSettings,
-      response: { 200: SearchSettings, ...errors(400, 401, 403, 404) },
-      detail: { operationId: 'searchSettingsUpdate', summary: 'Change the ecosystem’s search defaults', description: 'Ecosystem admins and owners.' },
+      response: { 200: SearchSettings },
+      detail: { operationId: 'searchSettingsUpdate', summary: 'Change the ecosystem’s search defaults' },
     })
     .get('/threads', async ({ tenant, query }) => box.threads(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
-      response: { 200: paged(SearchDiscussionThreadResult, 'SearchDiscussionThreadPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(SearchDiscussionThreadResult, 'SearchDiscussionThreadPage') },
       detail: { operationId: 'searchThreads', summary: 'Full-text search of community threads (title and body)', description: `Live threads of the ecosystem's community. ${ranked}` },
     })
     .get('/replies', async ({ tenant, query }) => box.replies(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
-      response: { 200: paged(SearchDiscussionReplyResult, 'SearchDiscussionReplyPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(SearchDiscussionReplyResult, 'SearchDiscussionReplyPage') },
       detail: { operationId: 'searchReplies', summary: 'Full-text search of community replies', description: `Live replies of live threads. ${ranked}` },
     })
     .get('/documents', async ({ tenant, query }) => box.documents(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
-      response: { 200: paged(SearchDocumentResult, 'SearchDocumentPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(SearchDocumentResult, 'SearchDocumentPage') },
       detail: { operationId: 'searchDocuments', summary: 'Full-text search of document blocks', description: `One result per matching block of the caller's own live documents (ecosystem admins: every document of the ecosystem), with a plain-text snippet. ${ranked}` },
     })
     .get('/notes', async ({ tenant, query }) => box.notes(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
-      response: { 200: paged(SearchNoteResult, 'SearchNotePage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(SearchNoteResult, 'SearchNotePage') },
       detail: { operationId: 'searchNotes', summary: "Full-text search of the caller's notes (title and body)", description: `The caller's own live notes. ${ranked}` },
     })
 }

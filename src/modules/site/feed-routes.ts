@@ -1,6 +1,5 @@
 import { Elysia, sse, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
 import { MEDIA_TYPE } from '../../platform/openapi'
 import { pageParams, PageQuery, paged } from '../../platform/paging'
 import type { FeedService } from './feed'
@@ -42,7 +41,7 @@ export function feedRoutes(feed: FeedService, guards: Guards) {
     .get('', ({ tenant, query }) => feed.list(tenant, query, pageParams(query)), {
       tenant: 'customer',
       query: t.Composite([t.Object({ unread: t.Optional(t.Boolean()), source: t.Optional(t.String({ maxLength: 50 })) }), PageQuery]),
-      response: { 200: paged(SiteFeedItem, 'SiteFeedPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(SiteFeedItem, 'SiteFeedPage') },
       detail: {
         operationId: 'siteFeed',
         summary: 'Activity items, newest first',
@@ -51,12 +50,12 @@ export function feedRoutes(feed: FeedService, guards: Guards) {
     })
     .get('/unread-count', ({ tenant }) => feed.unreadCount(tenant), {
       tenant: 'customer',
-      response: { 200: t.Object({ count: t.Integer() }, { title: 'SiteFeedUnreadCount' }), ...errors(400, 401, 403, 404) },
+      response: { 200: t.Object({ count: t.Integer() }, { title: 'SiteFeedUnreadCount' }) },
       detail: { operationId: 'siteFeedUnreadCount', summary: 'How many items are unread', description: OWN },
     })
     .post('/read-all', ({ tenant }) => feed.markAllRead(tenant), {
       tenant: 'customer',
-      response: { 200: t.Object({ updated: t.Integer() }, { title: 'SiteFeedReadAllResult' }), ...errors(400, 401, 403, 404) },
+      response: { 200: t.Object({ updated: t.Integer() }, { title: 'SiteFeedReadAllResult' }) },
       detail: { operationId: 'siteFeedReadAll', summary: 'Mark every item read', description: OWN },
     })
     .get(
@@ -72,7 +71,7 @@ export function feedRoutes(feed: FeedService, guards: Guards) {
       },
       {
         tenant: 'customer',
-        response: { 200: SiteFeedEvent, ...errors(400, 401, 403, 404) },
+        response: { 200: SiteFeedEvent },
         detail: {
           operationId: 'siteFeedStream',
           summary: 'New items, live',
@@ -83,7 +82,7 @@ export function feedRoutes(feed: FeedService, guards: Guards) {
     .post('/:id/read', ({ tenant, params }) => feed.markRead(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: SiteFeedItem, ...errors(400, 401, 403, 404) },
+      response: { 200: SiteFeedItem },
       detail: { operationId: 'siteFeedRead', summary: 'Mark an item read', description: OWN },
     })
 }

@@ -1,6 +1,5 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
 import { SiteService, SiteServiceUpsert, SLUG_PATTERN } from './model'
 import type { SiteServices } from './service'
 
@@ -10,7 +9,6 @@ const KINDS_DOC =
   '`twilio` — `accountSid`, `authToken`, and `from` (E.164) or `messagingServiceSid`; `openai` — `apiKey`, `baseUrl`, `model`; `webhook` — `url`, `secret`. ' +
   'An unknown kind or key, or a bad value, is 400 naming the key (never its value). The config is sealed with the server key; responses list only `configKeys`. ' +
   'Ecosystems without an enabled `smtp` or `twilio` service send through the instance defaults (SMTP_URL, TWILIO_*).'
-const ADMINS = 'Ecosystem admins and owners.'
 
 /** Provider settings per ecosystem (tag `site`). */
 export function siteRoutes(services: SiteServices, guards: Guards) {
@@ -18,21 +16,21 @@ export function siteRoutes(services: SiteServices, guards: Guards) {
     .use(guards.tenancy)
     .get('/services', ({ tenant }) => services.list(tenant), {
       tenant: 'admin',
-      response: { 200: t.Array(SiteService), ...errors(400, 401, 403, 404) },
-      detail: { operationId: 'siteServicesList', summary: "The ecosystem's provider settings", description: ADMINS },
+      response: { 200: t.Array(SiteService) },
+      detail: { operationId: 'siteServicesList', summary: "The ecosystem's provider settings" },
     })
     .get('/services/:slug', ({ tenant, params }) => services.get(tenant, params.slug), {
       tenant: 'admin',
       params: Slug,
-      response: { 200: SiteService, ...errors(400, 401, 403, 404) },
-      detail: { operationId: 'siteServicesGet', summary: 'One provider setting', description: ADMINS },
+      response: { 200: SiteService },
+      detail: { operationId: 'siteServicesGet', summary: 'One provider setting' },
     })
     .put('/services/:slug', ({ tenant, params, body }) => services.upsert(tenant, params.slug, body), {
       tenant: 'admin',
       params: Slug,
       body: SiteServiceUpsert,
-      response: { 200: SiteService, ...errors(400, 401, 403, 404) },
-      detail: { operationId: 'siteServicesUpsert', summary: 'Create or replace a provider setting', description: `${KINDS_DOC} ${ADMINS}` },
+      response: { 200: SiteService },
+      detail: { operationId: 'siteServicesUpsert', summary: 'Create or replace a provider setting', description: KINDS_DOC },
     })
     .delete(
       '/services/:slug',
@@ -43,8 +41,8 @@ export function siteRoutes(services: SiteServices, guards: Guards) {
       {
         tenant: 'admin',
         params: Slug,
-        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
-        detail: { operationId: 'siteServicesDelete', summary: 'Delete a provider setting', description: ADMINS },
+        response: { 204: t.Void({ description: 'Deleted' }) },
+        detail: { operationId: 'siteServicesDelete', summary: 'Delete a provider setting' },
       },
     )
 }

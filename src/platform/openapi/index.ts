@@ -2,7 +2,7 @@ import { openapi, type ElysiaOpenAPIConfig } from '@elysiajs/openapi'
 import { FormatRegistry } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { fullFormats } from 'elysia/type-system/format'
-import { ERROR_CODE_SCHEMA, ERROR_DESCRIPTION } from '../errors'
+import { codesDescription, ERROR_CODE_SCHEMA, ERROR_DESCRIPTION, PLATFORM_ERRORS } from '../errors'
 import { hoistNamedSchemas } from './components'
 import { docsPage } from './docs-page'
 
@@ -28,6 +28,33 @@ export const MEDIA_TYPE = 'x-media-type'
  */
 export const EXTRA_PARAMETERS = 'x-extra-parameters'
 
+/**
+ * Put in `detail` by the tenancy guard: the role an operation needs (`customer`, `member`, `admin`,
+ * `owner`, or `<role>-or-platform` for tenantOrAdmin). The tidy step adds the error responses the
+ * guard can answer, where the route does not declare its own, and the role sentence to the
+ * description, so routes write neither.
+ */
+export const TENANT_LEVEL = 'x-tenant-level'
+
+const ERROR_SCHEMA = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }
+
+/** What the tenancy guard answers: a missing X-Ecosystem-Id, credentials, role, an unknown ecosystem. */
+const TENANCY_RESPONSES = Object.fromEntries(
+  Object.entries({ 400: ['validation_failed', 'ecosystem_required'], 401: ['unauthorized', 'token_expired'], 403: ['forbidden'], 404: ['not_found'] }).map(([status, codes]) => [
+    status,
+    { description: codesDescription(PLATFORM_ERRORS, codes), content: ERROR_SCHEMA },
+  ]),
+)
+
+/** The sentence a description ends with, by the role its operation needs (customers' routes say who they serve themselves). */
+const ROLES = { member: 'Ecosystem members (any role)', admin: 'Ecosystem admins and owners', owner: 'Ecosystem owners' }
+const ROLE_SENTENCES: Record<string, string> = Object.fromEntries(
+  Object.entries(ROLES).flatMap(([role, who]) => [
+    [role, `${who}.`],
+    [`${role}-or-platform`, `${who}; without X-Ecosystem-Id, platform admins.`],
+  ]),
+)
+
 type Parameter = { name?: string; in?: string; $ref?: string }
 type Doc = {
   tags?: { name: string }[]
@@ -40,6 +67,8 @@ type Operation = {
   security?: unknown[]
   parameters?: Parameter[]
   [EXTRA_PARAMETERS]?: Parameter[]
+  [TENANT_LEVEL]?: string
+  description?: string
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> }
   responses?: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>
 }
@@ -67,7 +96,8 @@ const REQUEST_ID_HEADER = {
  * should ignore fields they do not know anyway. OpenAPI 3.0's `nullable` (beside 3.1's type
  * arrays) goes too.
  * Then: an operation that declares no `security` is public (`security: []`), one that declares no
- * 400 gets the NUL-character 400 every operation can answer, every response
+ * 400 gets the NUL-character 400 every operation can answer, one that needs a tenant role
+ * (TENANT_LEVEL) gets the guard's 400/401/403/404 where it declares none and its role sentence, every response
  * declares the X-Request-Id header, EXTRA_PARAMETERS join the parameters, tags no operation uses
  * are not published, an error response that lists its codes (`errors(...)`) says them as its
  * description, titled schemas become named components (see hoistNamedSchemas), and the Error
@@ -91,7 +121,11 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
       const params = (op.parameters ??= [])
       if (!params.some((p) => (p.$ref ?? `${p.in}:${p.name}`) === (parameter.$ref ?? `${parameter.in}:${parameter.name}`))) params.push(parameter)
     }
-    op.responses = { '400': EVERY_OPERATION_400, ...op.responses }
+    const level = op[TENANT_LEVEL]
+    delete op[TENANT_LEVEL]
+    op.responses = { '400': EVERY_OPERATION_400, ...(level ? structuredClone(TENANCY_RESPONSES) : {}), ...op.responses }
+    const sentence = level ? ROLE_SENTENCES[level] : undefined
+    if (sentence && !op.description?.includes(sentence)) op.description = op.description ? `${op.description} ${sentence}` : sentence
     for (const response of Object.values(op.responses)) {
       response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
       const content = response.content as Record<string, unknown> | undefined

@@ -15,7 +15,7 @@ export function conversationRoutes(chat: ChatService, guards: Guards) {
     .post('', async ({ tenant, body, status }) => status(201, await chat.create(tenant, body ?? {})), {
       tenant: 'customer',
       body: t.Optional(ChatConversationCreate),
-      response: { 201: ChatConversation, ...errors(400, 401, 403, { 404: ['not_found', 'persona_not_found'] }) },
+      response: { 201: ChatConversation, ...errors({ 404: ['not_found', 'persona_not_found'] }) },
       detail: {
         operationId: 'chatCreateConversation',
         summary: 'Start a conversation',
@@ -25,13 +25,13 @@ export function conversationRoutes(chat: ChatService, guards: Guards) {
     .get('', ({ tenant, query }) => chat.list(tenant, pageParams(query)), {
       tenant: 'customer',
       query: PageQuery,
-      response: { 200: paged(ChatConversation, 'ChatConversationPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(ChatConversation, 'ChatConversationPage') },
       detail: { operationId: 'chatListConversations', summary: 'Conversations, newest first', description: CUSTOMER },
     })
     .get('/:id', ({ tenant, params }) => chat.detail(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: ChatConversationDetail, ...errors(400, 401, 403, 404) },
+      response: { 200: ChatConversationDetail },
       detail: {
         operationId: 'chatGetConversation',
         summary: 'A conversation with its messages',
@@ -42,7 +42,7 @@ export function conversationRoutes(chat: ChatService, guards: Guards) {
       tenant: 'customer',
       params: IdParam,
       body: ChatConversationRename,
-      response: { 200: ChatConversation, ...errors(400, 401, 403, 404) },
+      response: { 200: ChatConversation },
       detail: { operationId: 'chatRenameConversation', summary: 'Rename a conversation', description: CUSTOMER },
     })
     .delete(
@@ -54,7 +54,7 @@ export function conversationRoutes(chat: ChatService, guards: Guards) {
       {
         tenant: 'customer',
         params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted with its messages' }), ...errors(400, 401, 403, 404) },
+        response: { 204: t.Void({ description: 'Deleted with its messages' }) },
         detail: { operationId: 'chatDeleteConversation', summary: 'Delete a conversation', description: CUSTOMER },
       },
     )
@@ -62,7 +62,7 @@ export function conversationRoutes(chat: ChatService, guards: Guards) {
       tenant: 'customer',
       params: MessageId,
       body: ChatMessageEdit,
-      response: { 200: ChatMessage, ...errors(400, 401, 403, 404, { 409: ['in_progress', 'not_editable'] }) },
+      response: { 200: ChatMessage, ...errors({ 409: ['in_progress', 'not_editable'] }) },
       detail: {
         operationId: 'chatEditMessage',
         summary: 'Edit a user message',

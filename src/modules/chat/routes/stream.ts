@@ -26,7 +26,7 @@ export function streamRoutes(chat: ChatService, guards: Guards) {
       tenant: 'customer',
       params: IdParam,
       body: ChatSendMessage,
-      response: { 200: ChatStreamEvent, ...errors(400, 401, 403, 404, { 409: ['in_progress', 'client_message_id_reused', 'persona_unavailable'] }) },
+      response: { 200: ChatStreamEvent, ...errors({ 409: ['in_progress', 'client_message_id_reused', 'persona_unavailable'] }) },
       detail: {
         operationId: 'chatSendMessage',
         summary: 'Send a message and stream the reply',
@@ -38,7 +38,7 @@ export function streamRoutes(chat: ChatService, guards: Guards) {
     }, {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: ChatStreamEvent, ...errors(400, 401, 403, 404, { 409: ['in_progress', 'nothing_to_regenerate', 'persona_unavailable'] }) },
+      response: { 200: ChatStreamEvent, ...errors({ 409: ['in_progress', 'nothing_to_regenerate', 'persona_unavailable'] }) },
       detail: {
         operationId: 'chatRegenerate',
         summary: 'Stream a new reply to the last user message',

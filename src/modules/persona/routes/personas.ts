@@ -17,13 +17,13 @@ export function personaRoutes(area: PersonaArea, guards: Guards) {
     .get('', ({ tenant, query }) => personas.list(tenant, pageParams(query)), {
       tenant: 'member',
       query: PageQuery,
-      response: { 200: paged(Persona, 'PersonaPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(Persona, 'PersonaPage') },
       detail: { operationId: 'personaList', summary: 'Personas of the ecosystem, newest first', description: MEMBER },
     })
     .post('', async ({ tenant, body, status }) => status(201, await personas.create(tenant, body)), {
       tenant: 'admin',
       body: PersonaCreate,
-      response: { 201: Persona, ...errors(400, 401, 403, { 404: ['not_found', 'service_not_found'], 409: ['slug_taken'] }) },
+      response: { 201: Persona, ...errors({ 404: ['not_found', 'service_not_found'], 409: ['slug_taken'] }) },
       detail: {
         operationId: 'personaCreate',
         summary: 'Create a persona',
@@ -33,14 +33,14 @@ export function personaRoutes(area: PersonaArea, guards: Guards) {
     .get('/:id', ({ tenant, params }) => personas.get(tenant, params.id), {
       tenant: 'member',
       params: IdParam,
-      response: { 200: Persona, ...errors(400, 401, 403, 404) },
+      response: { 200: Persona },
       detail: { operationId: 'personaGet', summary: 'One persona', description: MEMBER },
     })
     .patch('/:id', ({ tenant, params, body }) => personas.update(tenant, params.id, body), {
       tenant: 'admin',
       params: IdParam,
       body: PersonaPatch,
-      response: { 200: Persona, ...errors(400, 401, 403, { 404: ['not_found', 'service_not_found'], 409: ['slug_taken'] }) },
+      response: { 200: Persona, ...errors({ 404: ['not_found', 'service_not_found'], 409: ['slug_taken'] }) },
       detail: { operationId: 'personaUpdate', summary: 'Change a persona', description: `409 \`slug_taken\`; 404 \`service_not_found\`. ${ADMIN}` },
     })
     .delete(
@@ -52,7 +52,7 @@ export function personaRoutes(area: PersonaArea, guards: Guards) {
       {
         tenant: 'admin',
         params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        response: { 204: t.Void({ description: 'Deleted' }) },
         detail: {
           operationId: 'personaDelete',
           summary: 'Delete a persona',

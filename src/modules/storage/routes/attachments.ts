@@ -36,7 +36,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
         tenant: 'customer',
         body: UploadBody,
         transform: metadataIsObject,
-        response: { 200: StorageDeduplicated, 201: StoragePresignedUpload, 413: StorageQuotaExceeded, ...errors(401, 403, 404, { 400: ['validation_failed', 'file_too_large'] }) },
+        response: { 200: StorageDeduplicated, 201: StoragePresignedUpload, 413: StorageQuotaExceeded, ...errors({ 400: ['validation_failed', 'file_too_large'] }) },
         detail: {
           operationId: 'storageUploadCreate',
           summary: 'Start an upload: a pending attachment and a presigned PUT URL',
@@ -51,7 +51,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
     .post('/attachments/:id/complete', async ({ tenant, params }) => ({ attachment: await attachments.complete(tenant, params.id) }), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: StorageAttachmentEnvelope, 413: StorageQuotaExceeded, ...errors(400, 401, 403, 404, { 409: ['upload_incomplete'] }) },
+      response: { 200: StorageAttachmentEnvelope, 413: StorageQuotaExceeded, ...errors({ 409: ['upload_incomplete'] }) },
       detail: {
         operationId: 'storageAttachmentComplete',
         summary: 'Confirm the bytes arrived: pending → ready',
@@ -64,13 +64,13 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
     .get('/attachments', ({ tenant, query }) => attachments.list(tenant, query, pageParams(query)), {
       tenant: 'customer',
       query: t.Composite([PageQuery, AttachmentListQuery]),
-      response: { 200: paged(StorageAttachment, 'StorageAttachmentPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(StorageAttachment, 'StorageAttachmentPage') },
       detail: { operationId: 'storageAttachmentList', summary: 'Your attachments, newest first (deleted ones excluded)', description: WHO },
     })
     .get('/attachments/:id', async ({ tenant, params }) => ({ attachment: await attachments.get(tenant, params.id) }), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: StorageAttachmentEnvelope, ...errors(400, 401, 403, 404) },
+      response: { 200: StorageAttachmentEnvelope },
       detail: { operationId: 'storageAttachmentGet', summary: 'One attachment', description: WHO },
     })
     .patch('/attachments/:id', async ({ tenant, params, body }) => ({ attachment: await attachments.update(tenant, params.id, body) }), {
@@ -78,7 +78,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
       params: IdParam,
       body: AttachmentPatch,
       transform: metadataIsObject,
-      response: { 200: StorageAttachmentEnvelope, ...errors(400, 401, 403, 404) },
+      response: { 200: StorageAttachmentEnvelope },
       detail: {
         operationId: 'storageAttachmentUpdate',
         summary: 'Rename, re-attach (ownerType/ownerId) or change metadata',
@@ -94,7 +94,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
       {
         tenant: 'customer',
         params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404) },
+        response: { 204: t.Void({ description: 'Deleted' }) },
         detail: {
           operationId: 'storageAttachmentDelete',
           summary: 'Delete an attachment',
@@ -105,7 +105,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
     .get('/attachments/:id/download', ({ tenant, params }) => attachments.download(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: StorageDownload, ...errors(400, 401, 403, 404, { 409: ['attachment_pending'] }) },
+      response: { 200: StorageDownload, ...errors({ 409: ['attachment_pending'] }) },
       detail: {
         operationId: 'storageAttachmentDownload',
         summary: 'A presigned download URL',

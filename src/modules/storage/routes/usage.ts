@@ -1,6 +1,5 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
-import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { QuotaBody, UsageStorageQuota, UsageStorageQuotaRow } from '../model'
 import type { StorageService } from '../service'
@@ -14,7 +13,7 @@ export function usageRoutes(storage: StorageService, guards: Guards) {
     .use(guards.tenancy)
     .get('/storage', ({ tenant }) => quotas.usage(tenant), {
       tenant: 'customer',
-      response: { 200: UsageStorageQuota, ...errors(400, 401, 403, 404) },
+      response: { 200: UsageStorageQuota },
       detail: {
         operationId: 'usageStorageGet',
         summary: 'Your storage quota and usage',
@@ -25,20 +24,20 @@ export function usageRoutes(storage: StorageService, guards: Guards) {
     .get('/storage/customers/:userId', ({ tenant, params }) => quotas.usageOf(tenant, params.userId), {
       tenant: 'admin',
       params: UserId,
-      response: { 200: UsageStorageQuota, ...errors(400, 401, 403, 404) },
+      response: { 200: UsageStorageQuota },
       detail: { operationId: 'usageStorageCustomerGet', summary: "A customer's storage quota and usage", description: `As GET /usage/storage shows it to the customer. 404 when the customer is not in the ecosystem. ${ADMIN}` },
     })
     .get('/storage/quotas', ({ tenant, query }) => quotas.list(tenant, pageParams(query)), {
       tenant: 'admin',
       query: PageQuery,
-      response: { 200: paged(UsageStorageQuotaRow, 'UsageStorageQuotaPage'), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(UsageStorageQuotaRow, 'UsageStorageQuotaPage') },
       detail: { operationId: 'usageStorageQuotaList', summary: 'Quota overrides in the ecosystem, latest first', description: ADMIN },
     })
     .put('/storage/quotas/:userId', ({ tenant, params, body }) => quotas.set(tenant, params.userId, body.quotaBytes), {
       tenant: 'admin',
       params: UserId,
       body: QuotaBody,
-      response: { 200: UsageStorageQuotaRow, ...errors(400, 401, 403, 404) },
+      response: { 200: UsageStorageQuotaRow },
       detail: {
         operationId: 'usageStorageQuotaSet',
         summary: "Set a customer's quota in this ecosystem",
@@ -54,7 +53,7 @@ export function usageRoutes(storage: StorageService, guards: Guards) {
       {
         tenant: 'admin',
         params: UserId,
-        response: { 204: t.Void({ description: 'Back to the default quota' }), ...errors(400, 401, 403, 404) },
+        response: { 204: t.Void({ description: 'Back to the default quota' }) },
         detail: { operationId: 'usageStorageQuotaDelete', summary: "Remove a customer's quota override", description: `404 when there is none. ${ADMIN}` },
       },
     )
