@@ -2,12 +2,12 @@ import { and, desc, eq, gte, isNull, like, lte, or, type SQL } from 'drizzle-orm
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import type { Db } from '../../platform/db'
-import { AppError } from '../../platform/errors'
 import type { RequestInfo } from '../../platform/http'
 import { listPage, type PageParams } from '../../platform/paging'
 import { queryInstant } from '../../platform/params'
 import type { Tenant } from '../../platform/tenancy'
 import { auditEvents } from './schema'
+import { auditError } from './errors'
 
 export type ActorType = 'user' | 'customer' | 'api_token' | 'system'
 export interface AuditActor {
@@ -130,7 +130,7 @@ export class AuditLog {
     if (filter.targetId !== undefined) conditions.push(eq(e.targetId, filter.targetId))
     const from = filter.from === undefined ? null : queryInstant('from', filter.from)
     const to = filter.to === undefined ? null : queryInstant('to', filter.to)
-    if (from && to && from > to) throw new AppError(400, 'validation_failed', 'query.from: must not be after `to`')
+    if (from && to && from > to) throw auditError(400, 'validation_failed', 'query.from: must not be after `to`')
     if (from) conditions.push(gte(e.at, from))
     if (to) conditions.push(lte(e.at, to))
     return listPage(this.deps.db, e, and(...conditions), [desc(e.at), desc(e.id)], page, view)

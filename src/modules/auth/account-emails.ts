@@ -26,7 +26,7 @@ const invalid = () => authError(400, 'invalid_token', 'The link is invalid, expi
  */
 export class AccountEmails {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue' | 'rateLimits'>,
     private readonly accounts: Accounts,
     private readonly mail: InstanceMailer,
   ) {}

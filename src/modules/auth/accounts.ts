@@ -52,7 +52,7 @@ export class Accounts {
   private decoyHash: Promise<string> | undefined
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'rateLimits'>,
     private readonly passwords: Passwords,
     private readonly sessions: RotatingSessions,
     private readonly settings: SettingsService,

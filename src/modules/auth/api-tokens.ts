@@ -16,7 +16,7 @@ type Row = typeof apiTokens.$inferSelect
 export class ApiTokens {
   private readonly audit: AuditLog
 
-  constructor(private readonly deps: Deps) {
+  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
     this.audit = new AuditLog(deps)
   }
 

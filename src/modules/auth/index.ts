@@ -1,9 +1,9 @@
 import { defineModule } from '../module'
-import { accountEmailRoutes } from './account-email-routes'
+import { accountEmailRoutes } from './routes/account-emails'
 import { AccountEmails } from './account-emails'
 import { AUTH_ERRORS } from './errors'
 import { purgeSessions } from './jobs'
-import { authRoutes } from './routes'
+import { authRoutes } from './routes/accounts'
 import { AuthService } from './service'
 
 declare module '../module' {

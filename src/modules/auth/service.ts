@@ -22,7 +22,7 @@ export class AuthService implements PrincipalSource {
   private readonly audit: AuditLog
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'rateLimits' | 'tokens'>,
     settings: SettingsService,
   ) {
     this.sessions = new RotatingSessions(deps, { sessions, refreshTokens }, {

@@ -35,7 +35,7 @@ export class ChatService {
   private readonly turns: TurnRunner
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db' | 'llm' | 'logger' | 'now'>,
     private readonly personas: Pick<PersonaArea, 'forChat'>,
     events: Pick<EventBus, 'emit'>,
     options: ChatOptions = {},

@@ -40,7 +40,7 @@ export function replyInProgress(user: MessageRow, now: Date): boolean {
 /** What a finished turn stored: the assistant message and how it ended. */
 export class TurnRunner {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db' | 'logger' | 'now'>,
     private readonly tools: ToolRegistry,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {}

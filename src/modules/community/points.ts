@@ -66,7 +66,7 @@ export const pointsView = (r: typeof points.$inferSelect) => ({
  */
 export class PointsLedger {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db' | 'now'>,
     private readonly feed: FeedWriter,
   ) {}
 

@@ -4,45 +4,11 @@ import { ResourceService } from '../../platform/crud/resource'
 import { resourceRoutes } from '../../platform/crud/routes'
 import type { Guards } from '../../platform/guards'
 import { pageParams, PageQuery, paged } from '../../platform/paging'
-import { DEFAULT_LEVELS, DEFAULT_RULES } from './points'
+import { DEFAULT_LEVELS } from './points'
 import { communityResources } from './resources'
+import { Amount, BadgeWrite, CommunityBadge, CommunityLevel, CommunityPoints, CommunityUserBadge, Entry, Period, Rules, Uuid } from './model'
 import type { CommunityService } from './service'
 import { IdParam } from '../../platform/params'
-
-const Uuid = t.String({ format: 'uuid' })
-const Amount = t.Integer({ minimum: -1_000_000, maximum: 1_000_000 })
-const Criteria = t.Union([t.Literal('points_total'), t.Literal('threads_created'), t.Literal('replies_created'), t.Literal('replies_received')], { title: 'CommunityCriteria' })
-
-export const CommunityLevel = t.Object({ name: t.String({ minLength: 1, maxLength: 100 }), minPoints: t.Integer({ minimum: 0, maximum: 1_000_000_000 }) }, { title: 'CommunityLevel' })
-export const CommunityBadge = t.Object(
-  { id: t.String(), name: t.String(), description: t.String(), icon: t.String(), criteriaType: t.String(), criteriaThreshold: t.Integer(), pointValue: t.Integer() },
-  { title: 'CommunityBadge' },
-)
-const BadgeWrite = {
-  name: t.String({ minLength: 1, maxLength: 100 }),
-  description: t.Optional(t.String({ maxLength: 1000 })),
-  icon: t.Optional(t.String({ maxLength: 2000, description: 'An emoji, icon name or image URL, as your front end shows it' })),
-  criteriaType: Criteria,
-  criteriaThreshold: t.Integer({ minimum: 1, maximum: 1_000_000_000 }),
-  pointValue: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
-}
-export const CommunityUserBadge = t.Object(
-  { id: t.String(), badgeType: t.String({ description: 'The badge definition’s id' }), name: t.String(), description: t.String(), icon: t.String(), awardedAt: t.String() },
-  { title: 'CommunityUserBadge' },
-)
-export const CommunityPoints = t.Object(
-  { id: t.String(), amount: t.Integer(), reason: t.String(), sourceType: t.String(), sourceId: t.String(), createdAt: t.String() },
-  { title: 'CommunityPoints' },
-)
-const Entry = t.Object(
-  { userId: t.String(), name: t.Union([t.String(), t.Null()]), avatarUrl: t.String(), totalPoints: t.Integer(), level: t.String() },
-  { title: 'CommunityLeaderboardEntry' },
-)
-const Rules = t.Object(
-  { threadCreated: Amount, replyCreated: Amount, replyReceived: Amount },
-  { title: 'CommunityPointRules', description: `Points per action; defaults ${JSON.stringify(DEFAULT_RULES)}. A badge earned gives its own pointValue.` },
-)
-const Period = t.Union([t.Literal('all_time'), t.Literal('year'), t.Literal('month'), t.Literal('week'), t.Literal('day')], { title: 'CommunityPeriod', default: 'all_time' })
 
 const EVERYONE = 'Everyone in the ecosystem (customers and team members).'
 

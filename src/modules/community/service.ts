@@ -44,7 +44,7 @@ export class CommunityService {
   private readonly audit: AuditLog
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db' | 'now'>,
     private readonly notifications: NotificationService,
     private readonly feed: FeedWriter,
     private readonly events: Pick<EventBus, 'emit'>,

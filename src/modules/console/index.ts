@@ -1,7 +1,9 @@
 import { defineModule } from '../module'
+import { CONSOLE_ERRORS } from './errors'
 import { consoleRoutes } from './routes'
 
 export default defineModule({
   name: 'console',
+  errors: CONSOLE_ERRORS,
   setup: () => ({ routes: () => [consoleRoutes()] }),
 })

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { join } from 'node:path'
-import { AppError } from '../../platform/errors'
 import { CONSOLE_BUILD_DIR, consoleBuild, type ConsoleManifest } from './assets'
+import { consoleError } from './errors'
 
 /**
  * The web console at /console: one HTML page and its content-hashed assets (cached a year),
@@ -22,7 +22,7 @@ export function consoleRoutes() {
     }, { detail: { hide: true } })
     .get('/console/assets/:file', async ({ params, set }) => {
       const { files } = await manifest()
-      if (!files.includes(params.file)) throw new AppError(404, 'not_found', 'No such console asset')
+      if (!files.includes(params.file)) throw consoleError(404, 'not_found', 'No such console asset')
       set.headers['cache-control'] = 'public, max-age=31536000, immutable'
       return Bun.file(join(CONSOLE_BUILD_DIR, params.file))
     }, { detail: { hide: true } })

@@ -29,7 +29,7 @@ const SYSTEM_KINDS: Record<string, ColumnKind> = { id: 'uuid', customerId: 'uuid
 export class ContractService {
   private readonly audit: AuditLog
 
-  constructor(private readonly deps: Deps) {
+  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
     this.audit = new AuditLog(deps)
   }
 

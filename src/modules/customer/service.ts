@@ -56,7 +56,7 @@ export class CustomerService implements TenancySource {
   private readonly audit: AuditLog
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'tokens'>,
     private readonly registry: RegistryService,
     private readonly team: TeamService,
     private readonly events: Pick<EventBus, 'emit'>,

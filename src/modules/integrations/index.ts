@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { INTEGRATIONS_ERRORS } from './errors'
 import { INTEGRATIONS_EVENTS } from './events'
 import { subscribable, webhookCatalogue } from './model'
 import { integrationRoutes } from './routes'
@@ -16,6 +17,7 @@ export default defineModule({
     integrations:
       'Outbound webhooks. An ecosystem’s admins register endpoints (`url`, `events`, `enabled`, `description`); events of the ecosystem are queued as deliveries in the transaction of the change that causes them and POSTed as JSON signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`). 2xx within WEBHOOK_TIMEOUT_SECONDS (10) succeeds; otherwise 13 attempts with exponential backoff over about a day, then `failed`; an endpoint failing for 3 days is disabled and its admins told. Event payloads are under `webhooks` in this document.',
   },
+  errors: INTEGRATIONS_ERRORS,
   events: INTEGRATIONS_EVENTS,
   setup: (ctx) => {
     const catalogue = webhookCatalogue(ctx.events)

@@ -4,7 +4,6 @@ import type { Deps } from '../../deps'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
-import { AppError } from '../../platform/errors'
 import { hostAddress } from '../../platform/ip-ranges'
 import { assertTenantHost, guardedFetch, OutboundRefused, tenantUrl } from '../../platform/outbound'
 import { listPage, type PageParams } from '../../platform/paging'
@@ -14,6 +13,7 @@ import { webhookDisabled } from './events'
 import { TEST_EVENT } from './model'
 import { AuditLog, systemActor } from '../audit/service'
 import { deliveries, webhooks } from './schema'
+import { integrationsError } from './errors'
 
 const PURPOSE = 'webhook-secret'
 const JOB = 'webhook-deliver'
@@ -49,7 +49,7 @@ const deliveryView = (d: Delivery) => ({
   createdAt: d.createdAt.toISOString(),
   updatedAt: d.updatedAt.toISOString(),
 })
-const notFound = () => new AppError(404, 'not_found', 'No such webhook in this ecosystem')
+const notFound = () => integrationsError(404, 'not_found', 'No such webhook in this ecosystem')
 /** What an audit event says of an endpoint: its host, never the URL (paths and queries of receivers often carry a token). */
 const webhookFacts = (w: Webhook) => ({ host: new URL(w.url).host, events: w.events, enabled: w.enabled })
 const newSecret = () => `whsec_${randomBytes(24).toString('base64')}`
@@ -77,7 +77,7 @@ export class WebhookService {
   private readonly audit: AuditLog
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'queue' | 'secret'>,
     /** The types endpoints may subscribe to. */
     private readonly types: readonly string[],
     private readonly events: Pick<EventBus, 'emit'>,
@@ -191,7 +191,7 @@ export class WebhookService {
         .set({ status: 'pending', attempts: 0, updatedAt: this.deps.now() })
         .where(and(eq(deliveries.webhookId, id), eq(deliveries.id, deliveryId)))
         .returning()
-      if (!row) throw new AppError(404, 'not_found', 'No such delivery of this webhook')
+      if (!row) throw integrationsError(404, 'not_found', 'No such delivery of this webhook')
       await this.deps.queue.send(tx, JOB, { deliveryId })
       return deliveryView(row)
     })
@@ -320,13 +320,13 @@ export class WebhookService {
     if (parsed.protocol === 'https:') return
     const local = hostAddress(parsed.hostname) !== null || parsed.hostname === 'localhost'
     if (local && policy === 'allow') return
-    throw new AppError(400, 'validation_failed', 'url: must be https (http only to a private address, with WEBHOOK_PRIVATE_ADDRESSES=allow)')
+    throw integrationsError(400, 'validation_failed', 'url: must be https (http only to a private address, with WEBHOOK_PRIVATE_ADDRESSES=allow)')
   }
 
   /** The event types an endpoint may subscribe to (`webhook.test` is sent on request, to any endpoint). */
   private checkEvents(events: string[]): string[] {
     const unknown = events.find((e) => !this.types.includes(e))
-    if (unknown) throw new AppError(400, 'validation_failed', `events: ${unknown} is not an event (known: ${this.types.join(', ')})`)
+    if (unknown) throw integrationsError(400, 'validation_failed', `events: ${unknown} is not an event (known: ${this.types.join(', ')})`)
     return [...new Set(events)]
   }
 }

@@ -113,7 +113,7 @@ export class MessagingService {
   private readonly transports: Transports
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now'>,
     private readonly site: SiteServices,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {

@@ -2,7 +2,6 @@ import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { type Db, queryRows } from '../../platform/db'
-import { AppError } from '../../platform/errors'
 import { assertTenantHost, tenantUrl } from '../../platform/outbound'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
@@ -10,6 +9,7 @@ import type { EventBus } from '../../platform/events'
 import { siteDown, siteUp } from './events'
 import { Prober, type ProbeResult } from './probe'
 import { checks, type SiteState, sites } from './schema'
+import { monitoredSitesError } from './errors'
 
 const JOB = 'monitored-site-check'
 /** Failed checks in a row that make a site `down`. */
@@ -64,7 +64,7 @@ const checkView = (c: Check) => ({
   error: c.error,
   tlsDaysLeft: c.tlsDaysLeft,
 })
-const notFound = () => new AppError(404, 'not_found', 'No such monitored site in this ecosystem')
+const notFound = () => monitoredSitesError(404, 'not_found', 'No such monitored site in this ecosystem')
 
 /**
  * Monitored sites: URLs an ecosystem's admins watch. A scheduler queues each due site once per due
@@ -76,7 +76,7 @@ export class MonitoredSites {
   private readonly prober: Prober
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue'>,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.prober = new Prober(deps.config.monitoredSites.privateAddresses, deps.now)

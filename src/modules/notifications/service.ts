@@ -60,7 +60,7 @@ const view = (r: NotificationRow) => ({
  */
 export class NotificationService {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue' | 'secret'>,
     private readonly messaging: MessagingService,
   ) {}
 

@@ -40,7 +40,7 @@ export type CheckedRequest =
 /** The authorization step: checks requests and issues authorization codes. */
 export class Authorizations {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now'>,
     private readonly clients: OAuthClients,
   ) {}
 

@@ -28,7 +28,7 @@ const DECOY_HASH = sha256Hex(randomToken(32))
 export class OAuthClients {
   private readonly audit: AuditLog
 
-  constructor(private readonly deps: Deps) {
+  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
     this.audit = new AuditLog(deps)
   }
 

@@ -7,7 +7,7 @@ import { oauthClients, oauthGrants } from './schema'
 
 /** What users see of the applications they have authorized, and how grants end. */
 export class OAuthGrants {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {}
 
   /** The user's live grants (not revoked, not expired), newest first. */
   async list(userId: string, page: PageParams) {

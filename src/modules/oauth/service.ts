@@ -16,7 +16,7 @@ export class OAuthService {
   readonly tokens: OAuthTokens
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'tokens'>,
     private readonly auth: AuthService,
   ) {
     this.clients = new OAuthClients(deps)

@@ -46,7 +46,7 @@ export class OAuthTokens {
   private readonly rotation: ReturnType<typeof prepareRotation>
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'tokens'>,
     private readonly clients: OAuthClients,
     private readonly grants: OAuthGrants,
   ) {

@@ -64,7 +64,7 @@ async function normalizeBaseUrl(raw: string, policy: PrivateAddressPolicy): Prom
 
 /** Persona services: LLM providers an ecosystem configures, with their API keys sealed at rest. */
 export class ModelServices {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'llm' | 'now' | 'secret'>) {}
 
   async list(tenant: Tenant, page: PageParams) {
     const where = eq(services.ecosystemId, tenant.ecosystemId)

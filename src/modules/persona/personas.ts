@@ -65,7 +65,7 @@ export function systemPrompt(p: Pick<PersonaRow, 'modelPrompt' | 'character' | '
 /** Personas of an ecosystem: managed by its admins, read by its members, used by chat and persona memory. */
 export class Personas {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db' | 'now'>,
     private readonly services: ModelServices,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {}

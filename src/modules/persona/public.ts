@@ -34,7 +34,7 @@ const summaryView = (p: PersonaRow, owner: PublicProfile | undefined) => ({
  */
 export class PublicPersonas {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db'>,
     private readonly sources: PublicSources,
   ) {}
 

@@ -12,7 +12,7 @@ export class PersonaArea {
   readonly personas: Personas
   readonly public: PublicPersonas
 
-  constructor(deps: Deps, sources: PublicSources, events: Pick<EventBus, 'emit'>) {
+  constructor(deps: Pick<Deps, 'config' | 'db' | 'llm' | 'now' | 'secret'>, sources: PublicSources, events: Pick<EventBus, 'emit'>) {
     this.services = new ModelServices(deps)
     this.personas = new Personas(deps, this.services, events)
     this.public = new PublicPersonas(deps, sources)

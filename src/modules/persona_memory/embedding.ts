@@ -26,7 +26,7 @@ const md5 = (text: string) => createHash('md5').update(text).digest('hex')
  * if the row still holds the text that was embedded: an edit made meanwhile wins. Rows that
  * failed are marked, so the backfill tries rows that never failed first.
  */
-export async function embedAndStore(deps: Deps, rows: Embeddable[], timeoutMs: number): Promise<{ stored: Set<string>; failed: number }> {
+export async function embedAndStore(deps: Pick<Deps, 'db' | 'embeddings' | 'logger' | 'now'>, rows: Embeddable[], timeoutMs: number): Promise<{ stored: Set<string>; failed: number }> {
   const provider = deps.embeddings
   const { vectors, unavailable } = await embedIsolating(provider, rows.map(textOf), { timeoutMs })
   if (unavailable) deps.logger.warn('embedding service unavailable', { model: provider.model, error: unavailable.message })
@@ -50,7 +50,7 @@ export async function embedAndStore(deps: Deps, rows: Embeddable[], timeoutMs: n
  * (superseded ones are never recalled and are skipped), in the ecosystem `ownerId` or in all.
  * `more` is true when the batch was full.
  */
-export async function embedPending(deps: Deps, options: { ownerId?: string; limit: number }) {
+export async function embedPending(deps: Pick<Deps, 'db' | 'embeddings' | 'logger' | 'now'>, options: { ownerId?: string; limit: number }) {
   const model = deps.embeddings.model
   const rows = await deps.db
     .select({ id: memories.id, description: memories.description, body: memories.body })

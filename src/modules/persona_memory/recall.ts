@@ -30,7 +30,7 @@ const clamp = (x: number) => (Number.isFinite(x) ? Math.min(1, Math.max(0, x)) :
  * The persona's active memories that `tenant` sees and that are valid now, most similar to the
  * query first. Every returned memory has its recallCount and lastRecalledAt updated.
  */
-export async function recall(deps: Deps, tenant: Tenant, input: RecallInput) {
+export async function recall(deps: Pick<Deps, 'database' | 'db' | 'embeddings' | 'logger' | 'now'>, tenant: Tenant, input: RecallInput) {
   const query = await embedQuery(deps, input.query)
   // A text with nothing to embed is similar to nothing.
   if (query.every((x) => x === 0)) return { memories: [] }
@@ -83,7 +83,7 @@ export async function recall(deps: Deps, tenant: Tenant, input: RecallInput) {
   })
 }
 
-async function embedQuery(deps: Deps, text: string): Promise<number[]> {
+async function embedQuery(deps: Pick<Deps, 'database' | 'db' | 'embeddings' | 'logger' | 'now'>, text: string): Promise<number[]> {
   try {
     const [vector] = await deps.embeddings.embed([text], { signal: AbortSignal.timeout(QUERY_TIMEOUT_MS) })
     return vector!

@@ -61,7 +61,7 @@ export class PersonaMemoryService {
   private readonly audit: AuditLog
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'database' | 'db' | 'embeddings' | 'logger' | 'now'>,
     private readonly personas: Pick<PersonaArea['personas'], 'exists'>,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {

@@ -20,7 +20,7 @@ export class IdentifierService {
   private readonly owners = new Map<string, EntityOwnerLookup>()
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db'>,
     private readonly namespaces: NamespaceService,
   ) {}
 

@@ -17,7 +17,7 @@ export interface MintableNamespace {
 /** Namespaces: the rdid prefixes a user or an organization mints identifiers under. */
 export class NamespaceService {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db'>,
     private readonly team: TeamService,
   ) {}
 

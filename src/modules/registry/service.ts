@@ -35,7 +35,7 @@ export class RegistryService {
   private readonly audit: AuditLog
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'database' | 'db' | 'now'>,
     private readonly team: TeamService,
   ) {
     this.namespaces = new NamespaceService(deps, team)

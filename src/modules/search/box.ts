@@ -29,7 +29,7 @@ const iso = (value: unknown) => new Date(value as string).toISOString()
  * newest. One statement per page: the matching rows with their rank and the count.
  */
 export class SearchBox {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {}
 
   /** The language a search uses: the one asked for, else the ecosystem's default, else `english`. */
   async language(tenant: Pick<Tenant, 'ecosystemId'>, asked?: SearchLanguage): Promise<SearchLanguage> {

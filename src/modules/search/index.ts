@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { SEARCH_ERRORS } from './errors'
 import type { ConversationSearch } from '../chat/service'
 import { SearchBox } from './box'
 import { conversationSearchFor } from './chat-tools'
@@ -17,6 +18,7 @@ export default defineModule({
     search:
       'Full-text search of chat messages, community threads and replies, documents and notes, with per-ecosystem language settings.',
   },
+  errors: SEARCH_ERRORS,
   setup: (ctx) => {
     const search = new SearchService(ctx.deps)
     const box = new SearchBox(ctx.deps)

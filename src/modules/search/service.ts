@@ -29,7 +29,7 @@ export const CHAT_SEARCH_SCAN_MESSAGES = 2000
  * content, the caller's own records.
  */
 export class SearchService {
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'db'>) {}
 
   /** The caller's own user and assistant messages, best match first (then newest), among the newest matches. */
   async chatMessages(tenant: Pick<Tenant, 'ecosystemId' | 'customerId'>, text: string, page: PageParams, options: ChatMessageSearch = {}) {

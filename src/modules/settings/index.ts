@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { SETTINGS_ERRORS } from './errors'
 import { settingsRoutes } from './routes'
 import { SettingsService } from './service'
 
@@ -14,6 +15,7 @@ export default defineModule({
     settings:
       'Instance settings for platform admins, such as which sign-in methods are enabled, and the audit log (GET /audit/events) of administrative changes and security events.',
   },
+  errors: SETTINGS_ERRORS,
   setup: (ctx) => {
     const settings = new SettingsService(ctx.deps)
     return { services: settings, routes: () => [settingsRoutes(settings, ctx.guards)] }

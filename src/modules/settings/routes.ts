@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from '../../platform/errors'
+import { errors } from './errors'
 import type { SettingsService } from './service'
 
 const AuthMethodSetting = t.Object({ method: t.String(), enabled: t.Boolean() }, { title: 'AuthMethodSetting' })

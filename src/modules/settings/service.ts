@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
-import { AppError } from '../../platform/errors'
 import { AuditLog } from '../audit/service'
 import { authMethods } from './schema'
+import { settingsError } from './errors'
 
 /** Sign-in methods the platform knows, with their default when no admin has set them. */
 export const AUTH_METHODS = { password: true } as const
@@ -31,7 +31,7 @@ export class SettingsService {
   }
 
   async setAuthMethod(method: string, enabled: boolean, by: Principal): Promise<{ method: string; enabled: boolean }> {
-    if (!Object.hasOwn(AUTH_METHODS, method)) throw new AppError(404, 'not_found', `Unknown sign-in method "${method}"`)
+    if (!Object.hasOwn(AUTH_METHODS, method)) throw settingsError(404, 'not_found', `Unknown sign-in method "${method}"`)
     const values = { method, enabled, updatedBy: by.userId, updatedAt: this.deps.now() }
     await this.deps.db.transaction(async (tx) => {
       await tx

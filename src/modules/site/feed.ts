@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
-import { AppError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { feedItems } from './schema'
+import { siteError } from './errors'
 
 type Row = typeof feedItems.$inferSelect
 
@@ -62,7 +62,7 @@ type Notice = { c: string; s?: number; i?: FeedItemView }
 export class FeedService implements FeedWriter {
   private readonly waiting = new Map<string, Set<(notice: Notice) => void>>()
 
-  constructor(private readonly deps: Deps) {}
+  constructor(private readonly deps: Pick<Deps, 'database' | 'db' | 'now'>) {}
 
   async record(tx: Db, entry: FeedEntry): Promise<void> {
     const [row] = await tx
@@ -104,7 +104,7 @@ export class FeedService implements FeedWriter {
       .set({ isRead: true, readAt: sql`coalesce(${feedItems.readAt}, ${this.deps.now().toISOString()}::timestamptz)` })
       .where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.id, id)))
       .returning()
-    if (!row) throw new AppError(404, 'not_found', 'No such feed item')
+    if (!row) throw siteError(404, 'not_found', 'No such feed item')
     return feedView(row)
   }
 

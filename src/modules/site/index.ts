@@ -1,10 +1,11 @@
 import { defineModule } from '../module'
+import { SITE_ERRORS } from './errors'
 import { memoryCreated } from '../persona_memory/events'
 import { attachmentReady } from '../storage/events'
 import { FeedService } from './feed'
-import { feedRoutes } from './feed-routes'
+import { feedRoutes } from './routes/feed'
 import { pruneFeed } from './jobs'
-import { siteRoutes } from './routes'
+import { siteRoutes } from './routes/services'
 import { SiteServices } from './service'
 
 declare module '../module' {
@@ -19,6 +20,7 @@ export default defineModule({
     site:
       'Site services of an ecosystem, the activity feed (paged and streamed), and version information.',
   },
+  errors: SITE_ERRORS,
   jobs: [pruneFeed],
   setup: (ctx) => {
     const sites = new SiteServices(ctx.deps)

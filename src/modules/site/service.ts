@@ -2,10 +2,10 @@ import { Value } from '@sinclair/typebox/value'
 import { and, asc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
-import { AppError } from '../../platform/errors'
 import type { PrivateAddressPolicy } from '../../platform/ip-ranges'
 import { assertTenantHost, markChosenBy, smtpServer } from '../../platform/outbound'
 import type { Tenant } from '../../platform/tenancy'
+import { siteError } from './errors'
 
 export type { FeedWriter } from './feed'
 import { AuditLog } from '../audit/service'
@@ -17,7 +17,7 @@ const PURPOSE = 'site-service-config'
 type Row = typeof siteServices.$inferSelect
 
 const view = (r: Row) => ({ slug: r.slug, kind: r.kind, enabled: r.enabled, configKeys: r.configKeys, updatedAt: r.updatedAt.toISOString() })
-const notFound = (slug: string) => new AppError(404, 'not_found', `No site service ${slug}`)
+const notFound = (slug: string) => siteError(404, 'not_found', `No site service ${slug}`)
 
 /** What a sender uses: the ecosystem's own enabled service of a kind, else the instance default. */
 export interface EffectiveProvider {
@@ -29,7 +29,7 @@ export interface EffectiveProvider {
 export class SiteServices {
   private readonly audit: AuditLog
 
-  constructor(private readonly deps: Deps) {
+  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'secret'>) {
     this.audit = new AuditLog(deps)
   }
 
@@ -115,16 +115,16 @@ export class SiteServices {
 function checkConfig(kind: string, config: Record<string, unknown>): void {
   // Own keys only: a kind such as `constructor` must not find Object.prototype's member.
   const spec = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined
-  if (!spec) throw new AppError(400, 'validation_failed', `kind: one of ${Object.keys(KINDS).join(', ')}`)
+  if (!spec) throw siteError(400, 'validation_failed', `kind: one of ${Object.keys(KINDS).join(', ')}`)
   const error = Value.Errors(spec.schema, config).First()
   if (error) {
     const key = error.path.replace(/^\//, '').split('/')[0]
     const known = Object.keys(spec.schema.properties)
     const reason = key && !known.includes(key) ? 'not a setting of this kind' : error.message
-    throw new AppError(400, 'validation_failed', `config${key ? `.${key}` : ''}: ${reason}`)
+    throw siteError(400, 'validation_failed', `config${key ? `.${key}` : ''}: ${reason}`)
   }
   if (spec.oneOf && !spec.oneOf.some((keys) => keys.every((k) => config[k] !== undefined))) {
-    throw new AppError(400, 'validation_failed', `config: give ${spec.oneOf.map((keys) => keys.join(' + ')).join(' or ')}`)
+    throw siteError(400, 'validation_failed', `config: give ${spec.oneOf.map((keys) => keys.join(' + ')).join(' or ')}`)
   }
 }
 
@@ -139,13 +139,13 @@ async function checkHosts(kind: string, config: Record<string, unknown>, policy:
     try {
       return new URL(String(config[key])).hostname
     } catch {
-      throw new AppError(400, 'validation_failed', `config.${key}: not a URL`)
+      throw siteError(400, 'validation_failed', `config.${key}: not a URL`)
     }
   }
   if (kind === 'smtp' && config.url !== undefined) {
-    if (/[?#]/.test(String(config.url))) throw new AppError(400, 'validation_failed', 'config.url: query options are not taken; give host, port, secure, user and pass instead')
+    if (/[?#]/.test(String(config.url))) throw siteError(400, 'validation_failed', 'config.url: query options are not taken; give host, port, secure, user and pass instead')
     const server = smtpServer({ url: config.url })
-    if (!server) throw new AppError(400, 'validation_failed', 'config.url: not an smtp:// or smtps:// URL')
+    if (!server) throw siteError(400, 'validation_failed', 'config.url: not an smtp:// or smtps:// URL')
     await check('url', server.host)
   }
   if (kind === 'smtp' && config.host !== undefined) await check('host', String(config.host))

@@ -59,7 +59,7 @@ const live = (s: Scope): SQL => and(eq(attachments.ecosystemId, s.ecosystemId), 
  */
 export class Attachments {
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>,
     private readonly quotas: StorageQuotas,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {}

@@ -29,7 +29,7 @@ export class StorageQuotas {
   private readonly audit: AuditLog
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now'>,
     private readonly customers: CustomerLookup,
   ) {
     this.audit = new AuditLog(deps)

@@ -8,7 +8,7 @@ export class StorageService {
   readonly quotas: StorageQuotas
   readonly attachments: Attachments
 
-  constructor(deps: Deps, customers: CustomerLookup, events: Pick<EventBus, 'emit'>) {
+  constructor(deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>, customers: CustomerLookup, events: Pick<EventBus, 'emit'>) {
     this.quotas = new StorageQuotas(deps, customers)
     this.attachments = new Attachments(deps, this.quotas, events)
   }

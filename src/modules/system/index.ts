@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { SYSTEM_ERRORS } from './errors'
 import { systemRoutes } from './routes'
 import { SystemService } from './service'
 
@@ -14,6 +15,7 @@ export default defineModule({
     public:
       'What anyone may read without credentials: liveness, public persona and user profiles.',
   },
+  errors: SYSTEM_ERRORS,
   setup: ({ deps }) => {
     const system = new SystemService(deps)
     return { services: system, routes: () => [systemRoutes(system)] }

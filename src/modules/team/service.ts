@@ -21,7 +21,7 @@ export class TeamService {
   private readonly audit: AuditLog
 
   constructor(
-    private readonly deps: Deps,
+    private readonly deps: Pick<Deps, 'db' | 'now'>,
     private readonly accounts: Accounts,
   ) {
     this.audit = new AuditLog(deps)

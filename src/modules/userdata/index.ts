@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { USERDATA_ERRORS } from './errors'
 import { userdataRoutes } from './routes'
 
 export default defineModule({
@@ -7,5 +8,6 @@ export default defineModule({
     userdata:
       'Table-derived resources of the `userdata` schema (a customer’s own notes).',
   },
+  errors: USERDATA_ERRORS,
   setup: (ctx) => ({ routes: () => [userdataRoutes(ctx.guards, ctx.deps)] }),
 })

@@ -1,9 +1,9 @@
 import { Elysia, sse, t } from 'elysia'
-import type { Guards } from '../../platform/guards'
-import { MEDIA_TYPE } from '../../platform/openapi'
-import { pageParams, PageQuery, paged } from '../../platform/paging'
-import type { FeedService } from './feed'
-import { IdParam } from '../../platform/params'
+import type { Guards } from '../../../platform/guards'
+import { MEDIA_TYPE } from '../../../platform/openapi'
+import { pageParams, PageQuery, paged } from '../../../platform/paging'
+import type { FeedService } from '../feed'
+import { IdParam } from '../../../platform/params'
 
 const Nullable = (description?: string) => t.Optional(t.Union([t.String(), t.Null()], description ? { description } : {}))
 export const SiteFeedItem = t.Object(

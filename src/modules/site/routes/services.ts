@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { Guards } from '../../platform/guards'
-import { SiteService, SiteServiceUpsert, SLUG_PATTERN } from './model'
-import type { SiteServices } from './service'
+import type { Guards } from '../../../platform/guards'
+import { SiteService, SiteServiceUpsert, SLUG_PATTERN } from '../model'
+import type { SiteServices } from '../service'
 
 const Slug = t.Object({ slug: t.String({ pattern: SLUG_PATTERN, description: 'Your name for the service, e.g. `mail` or `sms`' }) })
 const KINDS_DOC =

@@ -1,12 +1,12 @@
 import { Elysia, t } from 'elysia'
-import type { Deps } from '../../deps'
-import { originMayUseCookie } from '../../platform/cors'
-import { errors } from './errors'
-import { authError } from './errors'
-import type { Guards } from '../../platform/guards'
-import { PageQuery, pageParams, paged } from '../../platform/paging'
-import { requestInfo } from '../../platform/http'
-import { clientIp } from '../../platform/request'
+import type { Deps } from '../../../deps'
+import { originMayUseCookie } from '../../../platform/cors'
+import { errors } from '../errors'
+import { authError } from '../errors'
+import type { Guards } from '../../../platform/guards'
+import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { requestInfo } from '../../../platform/http'
+import { clientIp } from '../../../platform/request'
 import {
   ApiToken,
   ApiTokenCreated,
@@ -21,9 +21,9 @@ import {
   RegisterBody,
   SlugAvailability,
   User,
-} from './model'
-import type { AuthService } from './service'
-import { IdParam } from '../../platform/params'
+} from '../model'
+import type { AuthService } from '../service'
+import { IdParam } from '../../../platform/params'
 
 export const REFRESH_COOKIE = 'ecobase_refresh'
 

@@ -1,10 +1,10 @@
 import { Elysia, t } from 'elysia'
-import { errors } from './errors'
-import type { Guards } from '../../platform/guards'
-import { requestInfo } from '../../platform/http'
-import { clientIp } from '../../platform/request'
-import { ACCOUNT_EMAIL_LIMITS, type AccountEmails } from './account-emails'
-import { Email, NewPassword } from './model'
+import { errors } from '../errors'
+import type { Guards } from '../../../platform/guards'
+import { requestInfo } from '../../../platform/http'
+import { clientIp } from '../../../platform/request'
+import { ACCOUNT_EMAIL_LIMITS, type AccountEmails } from '../account-emails'
+import { Email, NewPassword } from '../model'
 
 const Token = t.String({ minLength: 1, maxLength: 200 })
 const LIMITS = `Rate limited (429 with Retry-After): ${ACCOUNT_EMAIL_LIMITS.perIp} requests per client address and ${ACCOUNT_EMAIL_LIMITS.perAddress} per address or account per hour.`
