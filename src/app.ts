@@ -57,6 +57,7 @@ export function createApp(deps: Deps) {
     deps,
     bus,
     events: EVENTS,
+    modules: MODULES,
     use: (name) => {
       const services = setUp(name).services
       if (!services) throw new Error(`module ${name} offers no services`)

@@ -2,6 +2,7 @@ import type { AnyElysia } from 'elysia'
 import type { Deps } from '../deps'
 import type { ErrorCatalogue } from '../platform/errors'
 import type { EventBus, EventDefinition } from '../platform/events'
+import type { SearchSource } from '../platform/fulltext'
 import type { Guards } from '../platform/guards'
 import type { Job } from '../platform/jobs'
 import type { QueueHandler } from '../platform/queue'
@@ -22,6 +23,8 @@ export interface ModuleContext {
   use<Name extends keyof Services>(name: Name): Services[Name]
   /** Every declared event (outbound webhooks publish those with a webhook type). */
   events: readonly EventDefinition[]
+  /** Every module's definition, for areas that gather what the others contribute (search). */
+  modules: readonly ModuleDefinition[]
 }
 
 /** What a module's setup hands back to the app. */
@@ -52,6 +55,8 @@ export interface ModuleDefinition<Name extends string = string, Errors extends E
   events?: readonly EventDefinition[]
   /** Its scheduled jobs (its jobs.ts). */
   jobs?: readonly Job<Deps>[]
+  /** The resources of its tables the search box searches (search/box.ts), each with the rows a tenant may find. */
+  search?: readonly SearchSource[]
   /** What its routes need of the HTTP layer and the document beyond their own schemas. */
   http?: {
     /** Path prefixes whose bodies reach the route unparsed (uploads to the local object store). */

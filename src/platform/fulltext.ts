@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm'
 import { customType } from 'drizzle-orm/pg-core'
+import type { Tenant } from './tenancy'
 
 /**
  * Full-text search on PostgreSQL's own text search (works the same on PGlite and PostgreSQL).
@@ -115,3 +116,29 @@ export function searchBoxQuery(text: string, language: SearchLanguage): SQL | nu
   const [simple, english] = [one('simple'), one('english')]
   return sql`(case when ${simple} = ${english} then ${simple} else ${simple} || ${english} end)`
 }
+
+/**
+ * One resource the search box searches, as the module that owns its table describes it: the rows
+ * the tenant may find (`from` / `where`), their `searchBoxVector` column, the columns to select,
+ * the time that orders candidates, and the view of a found row. `late` is selected after ranking,
+ * on the page's rows only (an excerpt, say).
+ */
+export interface SearchShape<View> {
+  from: SQL
+  where: SQL
+  vector: SQL
+  select: SQL
+  late?: SQL
+  created: SQL
+  view: (row: Record<string, unknown>) => View
+}
+
+/** What a module contributes to search (its manifest's `search`): a named resource and how to search it. */
+export interface SearchSource<View = unknown> {
+  name: string
+  shape(tenant: Tenant, query: SQL): SearchShape<View>
+}
+
+/** A plain-text excerpt around the matches: no markup (tags in the text become spaces), about 30 words. */
+export const searchExcerpt = (text: SQL, query: SQL) =>
+  sql<string>`btrim(regexp_replace(ts_headline('english', left(${text}, ${INDEXED_CHARS}), ${query}, 'StartSel="",StopSel="",MaxFragments=1,MaxWords=30,MinWords=12,ShortWord=2'), '[[:space:]]+', ' ', 'g'))`

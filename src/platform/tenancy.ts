@@ -22,6 +22,14 @@ export interface Tenant {
   request?: RequestInfo
 }
 
+/** A customer acting for itself in its ecosystem, as work done on its behalf outside a request sees it (a chat turn's tools). */
+export const asCustomer = (tenant: Pick<Tenant, 'ecosystemId' | 'customerId'>): Tenant => ({
+  ecosystemId: tenant.ecosystemId,
+  customerId: tenant.customerId,
+  organizationId: '',
+  actor: { kind: 'customer' },
+})
+
 /** What tenancy needs from the registry, team and customer areas (wired in app.ts). */
 export interface TenancySource {
   /** Verifies a customer session (claims of a `typ: customer` token); 401 when it has ended. */

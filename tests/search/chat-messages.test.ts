@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { CHAT_SEARCH_CANDIDATES, CHAT_SEARCH_SCAN_MESSAGES } from '../../src/modules/search/service'
+import { CHAT_SEARCH_CANDIDATES, CHAT_SEARCH_SCAN_MESSAGES } from '../../src/modules/chat/search'
 import { chatActor, type ChatActor, newConversation, send } from '../chat/support'
 import { createHarness, type Harness } from '../support/harness'
 import { addMember } from '../support/tenancy'

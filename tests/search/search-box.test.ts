@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
-import { SEARCH_BOX_CANDIDATES } from '../../src/modules/search/box'
+import { SEARCH_BOX_CANDIDATES } from '../../src/modules/search/service'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
 

@@ -16,6 +16,7 @@ import { type ConversationSearch, searchTool } from './tools/search'
 import { replyInProgress, type TurnTarget, TurnRunner } from './turns'
 
 export type { MemoryTools } from './tools/memory'
+export { CHAT_SEARCH_CANDIDATES, ChatMessageSearch } from './search'
 export type { ConversationSearch } from './tools/search'
 
 export interface ChatOptions {

@@ -13,4 +13,19 @@ export const replyCreated = defineEvent('community.reply.created', {
   webhook: 'community.reply.created',
 })
 
-export const COMMUNITY_EVENTS = [threadCreated, replyCreated]
+export const replyReceived = defineEvent('community.reply.received', {
+  description: 'Someone replied to a thread another customer started (the thread’s author is told).',
+  payload: t.Object({ replyId: t.String(), threadId: t.String(), threadTitle: t.String(), threadAuthorId: t.String(), authorId: t.String(), body: t.String() }),
+})
+
+export const mentionCreated = defineEvent('community.mention.created', {
+  description: 'A thread or reply @named a customer of the ecosystem (neither its author nor a thread author already told of the reply).',
+  payload: t.Object({ customerId: t.String(), threadId: t.String(), replyId: t.Union([t.String(), t.Null()]), authorId: t.String(), text: t.String() }),
+})
+
+export const badgeEarned = defineEvent('community.badge.earned', {
+  description: 'A customer reached a badge’s threshold and was awarded it.',
+  payload: t.Object({ customerId: t.String(), badgeId: t.String(), name: t.String() }),
+})
+
+export const COMMUNITY_EVENTS = [threadCreated, replyCreated, replyReceived, mentionCreated, badgeEarned]

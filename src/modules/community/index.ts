@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { replySearch, threadSearch } from './search'
 import { COMMUNITY_ERRORS } from './errors'
 import { COMMUNITY_EVENTS } from './events'
 import { communityRoutes } from './routes'
@@ -12,8 +13,9 @@ export default defineModule({
   },
   errors: COMMUNITY_ERRORS,
   events: COMMUNITY_EVENTS,
+  search: [threadSearch, replySearch],
   setup: (ctx) => {
-    const community = new CommunityService(ctx.deps, ctx.use('notifications'), ctx.use('site').feed, ctx.bus)
+    const community = new CommunityService(ctx.deps, ctx.bus)
     return { routes: () => [communityRoutes(community, ctx.guards, ctx.deps)] }
   },
 })

@@ -4,7 +4,8 @@ import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import { customers } from '../customer/schema'
-import type { FeedWriter } from '../site/service'
+import type { EventBus } from '../../platform/events'
+import { badgeEarned } from './events'
 import { badges, type Criteria, levels, memberStats, pointBoards, pointRules, points, pointTotals, userBadges } from './schema'
 
 export const PERIODS = ['all_time', 'year', 'month', 'week', 'day'] as const
@@ -67,7 +68,7 @@ export const pointsView = (r: typeof points.$inferSelect) => ({
 export class PointsLedger {
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'now'>,
-    private readonly feed: FeedWriter,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {}
 
   /** Records an award; null when this (customer, sourceType, sourceId) was already awarded. */
@@ -192,7 +193,7 @@ export class PointsLedger {
           select won.badge_id, b.name, b.point_value from won join ${badges} b on b.id = won.badge_id order by b.criteria_threshold`,
     )
     for (const badge of earned) {
-      await this.feed.record(tx, { ecosystemId, customerId, source: 'community', entityType: 'badge', entityId: badge.badge_id, action: 'earned', summary: `You earned the badge “${badge.name}”` })
+      await this.events.emit(tx, badgeEarned, ecosystemId, { customerId, badgeId: badge.badge_id, name: badge.name })
       if (badge.point_value === 0) continue
       await this.award(tx, { ecosystemId, customerId, amount: badge.point_value, reason: `Badge earned: ${badge.name}`, sourceType: 'badge', sourceId: badge.badge_id })
     }

@@ -3,13 +3,11 @@ import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { communityError } from './errors'
 import type { EventBus } from '../../platform/events'
-import { replyCreated, threadCreated } from './events'
+import { mentionCreated, replyCreated, replyReceived, threadCreated } from './events'
 import { isAdmin, type ResourceHooks } from '../../platform/crud/resource'
 import type { PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
-import type { NotificationService } from '../notifications/service'
-import type { FeedWriter } from '../site/service'
 import { AuditLog } from '../audit/service'
 import { type Award, DEFAULT_RULES, type Period, PointsLedger, pointsView } from './points'
 import { badges, categories, type Criteria, replies, threads, userBadges } from './schema'
@@ -45,11 +43,9 @@ export class CommunityService {
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'now'>,
-    private readonly notifications: NotificationService,
-    private readonly feed: FeedWriter,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {
-    this.ledger = new PointsLedger(deps, feed)
+    this.ledger = new PointsLedger(deps, events)
     this.audit = new AuditLog(deps)
   }
 
@@ -108,25 +104,12 @@ export class CommunityService {
         if (thread && thread.author !== tenant.customerId) {
           await this.ledger.bump(tx, tenant.ecosystemId, thread.author, 'repliesReceived')
           await this.ledger.award(tx, { ecosystemId: tenant.ecosystemId, customerId: thread.author, amount: rules.replyReceived, reason: 'Reply received', sourceType: 'reply_received', sourceId: replyId })
-          await this.feed.record(tx, {
-            ecosystemId: tenant.ecosystemId,
-            customerId: thread.author,
-            source: 'community',
-            entityType: 'reply',
-            entityId: replyId,
-            action: 'created',
-            summary: `New reply to your thread “${thread.title}”`,
-            actorId: tenant.customerId,
-            metadata: { threadId: String(row.threadId) },
-          })
-          await this.notifications.notify(tx, {
-            ecosystemId: tenant.ecosystemId,
-            customerId: thread.author,
-            type: 'community_reply',
-            threadId: String(row.threadId),
+          await this.events.emit(tx, replyReceived, tenant.ecosystemId, {
             replyId,
-            actorId: tenant.customerId,
-            subject: `New reply to “${thread.title}”`,
+            threadId: String(row.threadId),
+            threadTitle: thread.title,
+            threadAuthorId: thread.author,
+            authorId: tenant.customerId,
             body: String(row.body).slice(0, 500),
           })
         }
@@ -242,7 +225,7 @@ export class CommunityService {
     await this.ledger.award(tx, { ecosystemId: tenant.ecosystemId, customerId: tenant.customerId, amount, reason, sourceType, sourceId })
   }
 
-  /** `community_mention` notifications for the customers `@named` in `text` (not the author, not those in `skip`). */
+  /** `community.mention.created` for the customers `@named` in `text` (not the author, not those in `skip`). */
   private async mention(tx: Db, tenant: Tenant, text: string, about: { threadId: string; replyId: string | null; skip: string[] }) {
     const names = [...new Set([...text.matchAll(MENTION)].map((m) => m[1]!.replace(/[.:-]+$/, '')))].slice(0, 20)
     if (names.length === 0) return
@@ -254,16 +237,7 @@ export class CommunityService {
       .limit(20)
     for (const { id } of found) {
       if (id === tenant.customerId || about.skip.includes(id)) continue
-      await this.notifications.notify(tx, {
-        ecosystemId: tenant.ecosystemId,
-        customerId: id,
-        type: 'community_mention',
-        threadId: about.threadId,
-        replyId: about.replyId,
-        actorId: tenant.customerId,
-        subject: 'You were mentioned',
-        body: text.slice(0, 500),
-      })
+      await this.events.emit(tx, mentionCreated, tenant.ecosystemId, { customerId: id, threadId: about.threadId, replyId: about.replyId, authorId: tenant.customerId, text: text.slice(0, 500) })
     }
   }
 

@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { documentSearch } from './search'
 import { DATA_ERRORS } from './errors'
 import { dataRoutes } from './routes'
 
@@ -9,5 +10,6 @@ export default defineModule({
       'Table-derived resources of the `data` schema (documents and their blocks): list, read, create, update, delete.',
   },
   errors: DATA_ERRORS,
+  search: [documentSearch],
   setup: (ctx) => ({ routes: () => [dataRoutes(ctx.guards, ctx.deps)] }),
 })

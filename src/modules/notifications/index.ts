@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { mentionCreated, replyReceived } from '../community/events'
 import { AdminAlerts } from './admin-alerts'
 import { NOTIFICATION_ERRORS } from './errors'
 import { notificationRoutes } from './routes'
@@ -21,6 +22,12 @@ export default defineModule({
   setup: (ctx) => {
     const notifications = new NotificationService(ctx.deps, ctx.use('messaging'))
     new AdminAlerts(ctx.use('customer'), ctx.use('site').feed, notifications).subscribe(ctx.bus)
+    ctx.bus.on(replyReceived, async (tx, { ecosystemId, payload: r }) => {
+      await notifications.notify(tx, { ecosystemId, customerId: r.threadAuthorId, type: 'community_reply', threadId: r.threadId, replyId: r.replyId, actorId: r.authorId, subject: `New reply to “${r.threadTitle}”`, body: r.body })
+    })
+    ctx.bus.on(mentionCreated, async (tx, { ecosystemId, payload: m }) => {
+      await notifications.notify(tx, { ecosystemId, customerId: m.customerId, type: 'community_mention', threadId: m.threadId, replyId: m.replyId, actorId: m.authorId, subject: 'You were mentioned', body: m.text })
+    })
     return { services: notifications, queues: notifications.queueHandlers(), routes: () => [notificationRoutes(notifications, ctx.guards)] }
   },
 })

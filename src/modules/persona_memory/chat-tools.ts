@@ -1,14 +1,6 @@
-import type { Tenant } from '../../platform/tenancy'
+import { asCustomer } from '../../platform/tenancy'
 import type { MemoryTools } from '../chat/service'
 import type { PersonaMemoryService } from './service'
-
-/** The chat turn's caller as persona memory sees it: the conversation's customer, acting for itself. */
-const asCustomer = (tenant: Pick<Tenant, 'ecosystemId' | 'customerId'>): Tenant => ({
-  ecosystemId: tenant.ecosystemId,
-  customerId: tenant.customerId,
-  organizationId: '',
-  actor: { kind: 'customer' },
-})
 
 /**
  * Persona memory as chat's `memory_recall` / `memory_save` tools. Saved memories are the

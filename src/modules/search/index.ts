@@ -1,10 +1,11 @@
 import { defineModule } from '../module'
 import { SEARCH_ERRORS } from './errors'
-import type { ConversationSearch } from '../chat/service'
-import { SearchBox } from './box'
+import { ChatMessageSearch, type ConversationSearch } from '../chat/service'
+import type { SearchSource } from '../../platform/fulltext'
+import type { ModuleDefinition } from '../module'
+import { SearchBox } from './service'
 import { conversationSearchFor } from './chat-tools'
 import { searchRoutes } from './routes'
-import { SearchService } from './service'
 
 declare module '../module' {
   interface Services {
@@ -20,8 +21,8 @@ export default defineModule({
   },
   errors: SEARCH_ERRORS,
   setup: (ctx) => {
-    const search = new SearchService(ctx.deps)
-    const box = new SearchBox(ctx.deps)
-    return { services: { chatTools: conversationSearchFor(search, box, ctx.use('persona').personas) }, routes: () => [searchRoutes(search, box, ctx.guards)] }
+    const messages = new ChatMessageSearch(ctx.deps)
+    const box = new SearchBox(ctx.deps, ctx.modules.flatMap((m: ModuleDefinition): readonly SearchSource[] => m.search ?? []))
+    return { services: { chatTools: conversationSearchFor(messages, box, ctx.use('persona').personas) }, routes: () => [searchRoutes(messages, box, ctx.guards)] }
   },
 })

@@ -1,8 +1,9 @@
-import { Elysia } from 'elysia'
+import { Elysia, type Static } from 'elysia'
 import type { Guards } from '../../platform/guards'
 import { pageParams, paged } from '../../platform/paging'
 import { CUSTOMER } from '../chat/model'
-import { SEARCH_BOX_CANDIDATES, type SearchBox } from './box'
+import { CHAT_SEARCH_CANDIDATES, type ChatMessageSearch } from '../chat/service'
+import { SEARCH_BOX_CANDIDATES, type SearchBox } from './service'
 import {
   SearchBoxQuery,
   SearchChatMessageResult,
@@ -13,13 +14,12 @@ import {
   SearchQuery,
   SearchSettings,
 } from './model'
-import { CHAT_SEARCH_CANDIDATES, type SearchService } from './service'
 
-export function searchRoutes(search: SearchService, box: SearchBox, guards: Guards) {
+export function searchRoutes(messages: ChatMessageSearch, box: SearchBox, guards: Guards) {
   const ranked = `Best match first (\`rank\`), then newest; the ecosystem only. When more than ${SEARCH_BOX_CANDIDATES} rows match, the newest ${SEARCH_BOX_CANDIDATES} are ranked and counted (\`total\` is then ${SEARCH_BOX_CANDIDATES}): add words to narrow the search.`
   return new Elysia({ name: 'search', prefix: '/search', detail: { tags: ['search'] } })
     .use(guards.tenancy)
-    .get('/chat/messages', ({ tenant, query }) => search.chatMessages(tenant, query.q, pageParams(query)), {
+    .get('/chat/messages', ({ tenant, query }) => messages.find(tenant, query.q, pageParams(query)), {
       tenant: 'customer',
       query: SearchQuery,
       response: { 200: paged(SearchChatMessageResult, 'SearchChatMessagePage') },
@@ -44,25 +44,25 @@ export function searchRoutes(search: SearchService, box: SearchBox, guards: Guar
       response: { 200: SearchSettings },
       detail: { operationId: 'searchSettingsUpdate', summary: 'Change the ecosystem’s search defaults' },
     })
-    .get('/threads', async ({ tenant, query }) => box.threads(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
+    .get('/threads', async ({ tenant, query }) => box.find<Static<typeof SearchDiscussionThreadResult>>('threads', tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
       response: { 200: paged(SearchDiscussionThreadResult, 'SearchDiscussionThreadPage') },
       detail: { operationId: 'searchThreads', summary: 'Full-text search of community threads (title and body)', description: `Live threads of the ecosystem's community. ${ranked}` },
     })
-    .get('/replies', async ({ tenant, query }) => box.replies(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
+    .get('/replies', async ({ tenant, query }) => box.find<Static<typeof SearchDiscussionReplyResult>>('replies', tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
       response: { 200: paged(SearchDiscussionReplyResult, 'SearchDiscussionReplyPage') },
       detail: { operationId: 'searchReplies', summary: 'Full-text search of community replies', description: `Live replies of live threads. ${ranked}` },
     })
-    .get('/documents', async ({ tenant, query }) => box.documents(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
+    .get('/documents', async ({ tenant, query }) => box.find<Static<typeof SearchDocumentResult>>('documents', tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
       response: { 200: paged(SearchDocumentResult, 'SearchDocumentPage') },
       detail: { operationId: 'searchDocuments', summary: 'Full-text search of document blocks', description: `One result per matching block of the caller's own live documents (ecosystem admins: every document of the ecosystem), with a plain-text snippet. ${ranked}` },
     })
-    .get('/notes', async ({ tenant, query }) => box.notes(tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
+    .get('/notes', async ({ tenant, query }) => box.find<Static<typeof SearchNoteResult>>('notes', tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
       tenant: 'customer',
       query: SearchBoxQuery,
       response: { 200: paged(SearchNoteResult, 'SearchNotePage') },

@@ -1,117 +1,85 @@
-import { and, count, desc, eq, ne, type SQL, sql } from 'drizzle-orm'
+import { eq, type SQL, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { queryRows } from '../../platform/db'
-import { lexemesOf, matches, prefixQuery, rank, snippet } from '../../platform/fulltext'
+import { type SearchLanguage, type SearchShape, type SearchSource, searchBoxQuery } from '../../platform/fulltext'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
-import { conversations, messages } from '../chat/schema'
-
-export interface ChatMessageSearch {
-  /** Leaves one conversation out (the chat tool's own conversation, which the model already sees). */
-  excludeConversationId?: string
-}
+import { searchSettings } from './schema'
 
 /**
- * At most this many matching messages, the newest, are ranked and counted: ranking reads every
- * candidate, so without a bound a common word costs one row read per message of the customer
- * (bench/search.ts: ≈ 0.3 s at 100k messages).
+ * At most this many matches, the newest, are ranked and counted (`total` is then this number): past
+ * it, add words to narrow the search (25 pages of 20). Finding them costs in proportion: a query the
+ * index cannot answer alone (a phrase, an exclusion, a short prefix) checks rows newest first until
+ * it has this many; 500 keeps those within 20 ms p95 at 1M rows (bench/README.md, P6b).
  */
-export const CHAT_SEARCH_CANDIDATES = 1000
+export const SEARCH_BOX_CANDIDATES = 500
 
 /**
- * A customer with at most this many messages is searched by reading them all (a few ms), never
- * through the full-text index, whose cost grows with the matches in the whole table.
+ * Search-box search (`searchBoxQuery`) of the resources modules contribute through their manifests'
+ * `search` (community threads and replies, document blocks, notes; each source says which rows a
+ * tenant may find), best match first, then newest. One statement per page: the matching rows with
+ * their rank and the count.
  */
-export const CHAT_SEARCH_SCAN_MESSAGES = 2000
+export class SearchBox {
+  private readonly sources: Map<string, SearchSource>
 
-/**
- * Full-text search across areas, always within the caller's ecosystem and, for customer-owned
- * content, the caller's own records.
- */
-export class SearchService {
-  constructor(private readonly deps: Pick<Deps, 'db'>) {}
-
-  /** The caller's own user and assistant messages, best match first (then newest), among the newest matches. */
-  async chatMessages(tenant: Pick<Tenant, 'ecosystemId' | 'customerId'>, text: string, page: PageParams, options: ChatMessageSearch = {}) {
-    const db = this.deps.db
-    const own = and(eq(messages.ownerId, tenant.ecosystemId), eq(messages.customerId, tenant.customerId))
-    const words = await this.words(own, text)
-    const query = prefixQuery(words.lexemes)
-    if (!query) return pageOf([], 0, page)
-    const candidates = db.$with('candidates').as(
-      db
-        .select({
-          id: messages.id,
-          conversationId: messages.conversationId,
-          role: messages.role,
-          content: messages.content,
-          createdAt: messages.createdAt,
-          searchVector: messages.searchVector,
-        })
-        .from(messages)
-        .where(
-          and(
-            own,
-            matches(messages.searchVector, query, words.many),
-            options.excludeConversationId ? ne(messages.conversationId, options.excludeConversationId) : undefined,
-          ),
-        )
-        .orderBy(desc(messages.createdAt), desc(messages.id))
-        .limit(CHAT_SEARCH_CANDIDATES),
-    )
-    const relevance = rank(candidates.searchVector, query)
-    const hits = db
-      .with(candidates)
-      .select({
-        id: candidates.id,
-        conversationId: candidates.conversationId,
-        role: candidates.role,
-        content: candidates.content,
-        createdAt: candidates.createdAt,
-        rank: relevance.as('rank'),
-        total: sql<number>`count(*) over ()`.as('total'),
-      })
-      .from(candidates)
-      .orderBy(desc(relevance), desc(candidates.createdAt), desc(candidates.id))
-      .limit(page.pageSize)
-      .offset(page.offset)
-      .as('hits')
-    const rows = await db
-      .select({
-        messageId: hits.id,
-        conversationId: hits.conversationId,
-        conversationTitle: conversations.title,
-        role: hits.role,
-        snippet: snippet(hits.content, query),
-        createdAt: hits.createdAt,
-        rank: hits.rank,
-        total: hits.total,
-      })
-      .from(hits)
-      .innerJoin(conversations, and(eq(conversations.id, hits.conversationId), eq(conversations.ownerId, tenant.ecosystemId)))
-      .orderBy(desc(hits.rank), desc(hits.createdAt), desc(hits.id))
-    const items = rows.map(({ total: _, ...r }) => ({
-      ...r,
-      role: r.role as 'user' | 'assistant',
-      createdAt: r.createdAt.toISOString(),
-      rank: Number(r.rank),
-    }))
-    // Past the last page there is no row to carry the total.
-    const total = rows[0]
-      ? Number(rows[0].total)
-      : page.offset === 0
-        ? 0
-        : (await db.with(candidates).select({ n: count() }).from(candidates))[0]!.n
-    return pageOf(items, total, page)
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'now'>,
+    sources: readonly SearchSource[],
+  ) {
+    this.sources = new Map(sources.map((source) => [source.name, source]))
   }
 
-  /** The query's words, and whether the customer has too many messages to read them all (one round trip). */
-  private async words(own: SQL | undefined, text: string) {
-    const [row] = await queryRows<{ lexemes: string[]; many: boolean }>(
+  /** The language a search uses: the one asked for, else the ecosystem's default, else `english`. */
+  async language(tenant: Pick<Tenant, 'ecosystemId'>, asked?: SearchLanguage): Promise<SearchLanguage> {
+    if (asked) return asked
+    return (await this.settings(tenant)).language
+  }
+
+  async settings(tenant: Pick<Tenant, 'ecosystemId'>): Promise<{ language: SearchLanguage }> {
+    const [row] = await this.deps.db.select({ language: searchSettings.language }).from(searchSettings).where(eq(searchSettings.ecosystemId, tenant.ecosystemId))
+    return { language: row?.language ?? 'english' }
+  }
+
+  async saveSettings(tenant: Tenant, settings: { language: SearchLanguage }): Promise<{ language: SearchLanguage }> {
+    const values = { ecosystemId: tenant.ecosystemId, language: settings.language, updatedAt: this.deps.now() }
+    await this.deps.db.insert(searchSettings).values(values).onConflictDoUpdate({ target: searchSettings.ecosystemId, set: values })
+    return { language: settings.language }
+  }
+
+  /** Searches the resource a module contributed under `name` (threads, replies, documents, notes, …). */
+  async find<View>(name: string, tenant: Tenant, q: string, language: SearchLanguage, page: PageParams) {
+    const source = this.sources.get(name)
+    if (!source) throw new Error(`no module contributes the search source ${name}`)
+    return this.run(q, language, page, (query) => source.shape(tenant, query) as SearchShape<View>)
+  }
+
+  private async run<T>(
+    q: string,
+    language: SearchLanguage,
+    page: PageParams,
+    shape: (query: SQL) => SearchShape<T>,
+  ) {
+    const tsquery = searchBoxQuery(q, language)
+    if (!tsquery) return pageOf([] as (T & { rank: number })[], 0, page)
+    const s = shape(tsquery)
+    // The newest matches, ranked (see SEARCH_BOX_CANDIDATES). The query is written out, not taken
+    // from a CTE, so PostgreSQL plans it as the constant it is and its statistics tell a rare word
+    // (read the GIN index) from a common one (walk the newest rows and stop at the limit).
+    const hits = sql`with hits as materialized (
+            select ${s.select}, ${s.vector} as vector, ${s.created} as matched_at from ${s.from}
+            where ${s.where} and ${s.vector} @@ ${tsquery}
+            order by ${s.created} desc limit ${SEARCH_BOX_CANDIDATES})`
+    const rows = await queryRows<Record<string, unknown>>(
       this.deps.db,
-      sql`select array(${lexemesOf(text)}) as lexemes,
-                 (select count(*) from (select 1 from ${messages} where ${own} limit ${CHAT_SEARCH_SCAN_MESSAGES + 1}) mine) > ${CHAT_SEARCH_SCAN_MESSAGES} as many`,
+      sql`${hits}
+          select hits.*, ts_rank_cd(hits.vector, ${tsquery}, 1) as rank, count(*) over () as total ${s.late ?? sql``}
+          from hits
+          order by rank desc, hits.matched_at desc
+          limit ${page.pageSize} offset ${page.offset}`,
     )
-    return row!
+    const total = rows[0] ? Number(rows[0].total) : page.offset === 0 ? 0 : (await queryRows<{ n: number }>(this.deps.db, sql`${hits} select count(*)::int as n from hits`))[0]!.n
+    return pageOf(rows.map((r) => ({ ...s.view(r), rank: Number(r.rank) })), total, page)
   }
+
 }

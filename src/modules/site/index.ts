@@ -1,5 +1,6 @@
 import { defineModule } from '../module'
 import { SITE_ERRORS } from './errors'
+import { badgeEarned, replyReceived } from '../community/events'
 import { memoryCreated } from '../persona_memory/events'
 import { attachmentReady } from '../storage/events'
 import { FeedService } from './feed'
@@ -34,6 +35,12 @@ export default defineModule({
       const summary = `Saved to memory in chat: ${m.description}`.replace(/\s+/g, ' ').slice(0, 300)
       await feed.record(tx, { ecosystemId, customerId: m.customerId, source: 'persona_memory', entityType: 'memory', entityId: m.id, action: 'saved', summary, metadata: { personaId: m.personaId } })
     })
+    ctx.bus.on(replyReceived, (tx, { ecosystemId, payload: r }) =>
+      feed.record(tx, { ecosystemId, customerId: r.threadAuthorId, source: 'community', entityType: 'reply', entityId: r.replyId, action: 'created', summary: `New reply to your thread “${r.threadTitle}”`, actorId: r.authorId, metadata: { threadId: r.threadId } }),
+    )
+    ctx.bus.on(badgeEarned, (tx, { ecosystemId, payload: b }) =>
+      feed.record(tx, { ecosystemId, customerId: b.customerId, source: 'community', entityType: 'badge', entityId: b.badgeId, action: 'earned', summary: `You earned the badge “${b.name}”` }),
+    )
     return { services: { sites, feed }, routes: () => [siteRoutes(sites, ctx.guards), feedRoutes(feed, ctx.guards)], listen: () => feed.listen() }
   },
 })

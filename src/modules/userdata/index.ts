@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { noteSearch } from './search'
 import { USERDATA_ERRORS } from './errors'
 import { userdataRoutes } from './routes'
 
@@ -9,5 +10,6 @@ export default defineModule({
       'Table-derived resources of the `userdata` schema (a customer’s own notes).',
   },
   errors: USERDATA_ERRORS,
+  search: [noteSearch],
   setup: (ctx) => ({ routes: () => [userdataRoutes(ctx.guards, ctx.deps)] }),
 })
