@@ -1,6 +1,6 @@
 import type { Static, TObject, TString } from '@sinclair/typebox'
 import { Elysia, t } from 'elysia'
-import { errors, AppError } from '../errors'
+import { AppError } from '../errors'
 import type { Guards } from '../guards'
 import { MAX_PAGE, paged } from '../paging'
 import type { TenantLevel } from '../tenancy'
@@ -11,7 +11,7 @@ import { IdParam } from '../params'
 const LEVEL: Record<Access, TenantLevel> = { own: 'customer', member: 'member', admin: 'admin', shared: 'customer', 'shared-admin': 'customer' }
 const WHO: Record<Access, string> = {
   own: 'Customers (and team members, as their own customer record) use their own rows; ecosystem admins and owners every row of the ecosystem.',
-  member: 'Team members of the ecosystem only, on every row.',
+  member: 'Ecosystem members (any role) only, on every row.',
   admin: 'Ecosystem admins and owners only.',
   shared: 'Everyone in the ecosystem (customers and team members) reads every row; authors change and delete their own (403 on another author’s), ecosystem admins and owners any.',
   'shared-admin': 'Everyone in the ecosystem reads every row; only ecosystem admins and owners create, change and delete (403 otherwise).',
@@ -96,7 +96,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
     .get(`/${spec.resource}`, ({ tenant, request }) => service.list(tenant, parseListQuery(rawQuery(request.url), policy)) as Promise<never>, {
       tenant,
       query: listQuery(spec),
-      response: { 200: paged(spec.row, `${title}Page`), ...errors(400, 401, 403, 404) },
+      response: { 200: paged(spec.row, `${title}Page`) },
       detail: {
         operationId: `${name}List`,
         summary: `List ${spec.resource.replaceAll('_', ' ')}`,
@@ -111,7 +111,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
       tenant,
       body: spec.create,
       transform: onlyWritable(Object.keys(spec.create.properties)),
-      response: { 201: spec.row, ...errors(400, 401, 403, 404), ...spec.errors?.create },
+      response: { 201: spec.row, ...spec.errors?.create },
       detail: {
         operationId: `${name}Create`,
         summary: `Create one of ${spec.resource.replaceAll('_', ' ')}`,
@@ -121,7 +121,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
     .get(`/${spec.resource}/:id`, ({ tenant, params }) => service.get(tenant, params.id) as Promise<Static<Row>>, {
       tenant,
       params: IdParam,
-      response: { 200: spec.row, ...errors(400, 401, 403, 404) },
+      response: { 200: spec.row },
       detail: { operationId: `${name}Get`, summary: `One of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} Unknown or foreign ids are 404.` },
     })
     .patch(`/${spec.resource}/:id`, ({ tenant, params, body }) => service.update(tenant, params.id, body as Record<string, unknown>) as Promise<Static<Row>>, {
@@ -129,7 +129,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
       params: IdParam,
       body: spec.patch,
       transform: onlyWritable(Object.keys(spec.patch.properties)),
-      response: { 200: spec.row, ...errors(400, 401, 403, 404), ...spec.errors?.update },
+      response: { 200: spec.row, ...spec.errors?.update },
       detail: { operationId: `${name}Update`, summary: `Change one of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} Only the writable fields; unknown or foreign ids are 404.` },
     })
     .delete(
@@ -141,7 +141,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
       {
         tenant,
         params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 403, 404), ...spec.errors?.delete },
+        response: { 204: t.Void({ description: 'Deleted' }), ...spec.errors?.delete },
         detail: { operationId: `${name}Delete`, summary: `Delete one of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} ${deletes}` },
       },
     )

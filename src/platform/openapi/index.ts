@@ -125,7 +125,7 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
     delete op[TENANT_LEVEL]
     op.responses = { '400': EVERY_OPERATION_400, ...(level ? structuredClone(TENANCY_RESPONSES) : {}), ...op.responses }
     const sentence = level ? ROLE_SENTENCES[level] : undefined
-    if (sentence && !op.description?.includes(sentence)) op.description = op.description ? `${op.description} ${sentence}` : sentence
+    if (sentence && !op.description?.includes(sentence.slice(0, -1))) op.description = op.description ? `${op.description} ${sentence}` : sentence
     for (const response of Object.values(op.responses)) {
       response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
       const content = response.content as Record<string, unknown> | undefined
