@@ -133,12 +133,21 @@ export function createApp(deps: Deps) {
 
 export type App = ReturnType<typeof createApp>
 
+/** The values an enum-like schema allows (a union of literals, possibly with null), for a message that lists them. */
+function allowedValues(schema: unknown): string[] | null {
+  const members = (schema as { anyOf?: { const?: unknown; type?: string }[] } | undefined)?.anyOf
+  if (!members?.length || !members.every((m) => m.const !== undefined || m.type === 'null')) return null
+  return members.map((m) => (m.type === 'null' ? 'null' : JSON.stringify(m.const)))
+}
+
 function validationMessage(error: unknown): string {
-  const e = error as { type?: string; valueError?: { path?: string; message?: string }; message?: string }
+  const e = error as { type?: string; valueError?: { path?: string; message?: string; schema?: unknown }; message?: string }
   // Elysia checks query parameters one by one as type `property`, without naming the parameter.
   const where = e.type === 'property' ? 'query' : (e.type ?? 'request')
   const first = e.valueError
   if (!first) return `Invalid ${where}`
   const field = first.path ? first.path.replace(/^\//, '').replaceAll('/', '.') : ''
-  return `${field ? `${where}.${field}` : where}: ${first.message ?? 'invalid value'}`
+  const allowed = allowedValues(first.schema)
+  const reason = allowed ? `must be one of ${allowed.join(', ')}` : (first.message ?? 'invalid value')
+  return `${field ? `${where}.${field}` : where}: ${reason}`
 }

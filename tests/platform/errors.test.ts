@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHarness, type Harness } from '../support/harness'
+import { provision } from '../support/tenancy'
 
 let h: Harness
 beforeAll(async () => {
@@ -24,6 +25,17 @@ describe('error responses', () => {
     const res = await h.call('POST', '/auth/login', { body: { email: 'a@b.c' } })
     expect(res.status).toBe(400)
     expect(res.body).toEqual({ error: { code: 'validation_failed', message: expect.stringContaining('body.password') } })
+  })
+
+  test('a value outside an enum: the message names the field and lists the allowed values', async () => {
+    const owner = await h.register()
+    const org = await provision(h, owner)
+    const query = await h.call('GET', '/community/leaderboard?period=decade', org.as(owner))
+    expect(query.status).toBe(400)
+    expect(query.body.error).toEqual({ code: 'validation_failed', message: 'query.period: must be one of "all_time", "year", "month", "week", "day"' })
+    const body = await h.call('PUT', '/search/settings', { ...org.as(owner), body: { language: 'klingon' } })
+    expect(body.status).toBe(400)
+    expect(body.body.error.message).toBe('body.language: must be one of "english", "simple"')
   })
 
   test('oversized bodies: 413 payload_too_large', async () => {
