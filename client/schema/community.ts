@@ -243,7 +243,7 @@ export interface CommunityRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** List threads */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; categoryId?: string; customerId?: string; pinned?: string; locked?: string; createdAt?: string; title?: string }>): Promise<Result<{ 200: CommunityThreadsPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; pinnedFirst?: boolean; categoryId?: string; customerId?: string; pinned?: string; locked?: string; createdAt?: string; title?: string }>): Promise<Result<{ 200: CommunityThreadsPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Create one of threads */
     post(body: CommunityThreadCreate, options?: RequestOptions<never>): Promise<Result<{ 201: CommunityThread; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }
@@ -262,7 +262,7 @@ export interface CommunityRoutes {
   }
   points: {
     /** Award or deduct points */
-    post(body: CommunityPointsAward, options?: RequestOptions<never>): Promise<Result<{ 200: CommunityPoints; 201: CommunityPoints; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: CommunityPointsAward, options?: RequestOptions<never>): Promise<Result<{ 200: CommunityPoints; 201: CommunityPoints; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     /** A customer’s points ledger, newest first */
     get(options?: RequestOptions<{ customerId?: string; page?: number; pageSize?: number }>): Promise<Result<{ 200: CommunityPointsPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     rules: {

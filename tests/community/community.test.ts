@@ -39,6 +39,14 @@ describe('threads and replies', () => {
     await h.call('POST', '/community/threads', { token: bob.token, body: { title: 'Second' } })
     const list = await h.call('GET', '/community/threads', { token: bob.token })
     expect(list.body.items[0].id).toBe(thread.id)
+    // Pinned first under any sort, unless turned off.
+    const titles = async (query: string) => (await h.call('GET', `/community/threads?${query}`, { token: bob.token })).body.items.map((t: { title: string }) => t.title)
+    expect((await titles('sort=title'))[0]).toBe('First!')
+    expect((await titles('order=createdAt.asc'))[0]).toBe('First!')
+    expect((await titles('sort=-title'))[0]).toBe('First!')
+    expect(await titles('sort=-title&pinnedFirst=false')).toEqual(['Second', 'First!'])
+    expect(await titles('sort=createdAt&pinnedFirst=false')).toEqual(['First!', 'Second'])
+    expect((await h.call('GET', '/community/threads?pinnedFirst=maybe', { token: bob.token })).body.error.message).toContain('query.pinnedFirst')
 
     expect((await h.call('DELETE', `/community/threads/${thread.id}`, admin())).status).toBe(204)
     expect((await h.call('GET', `/community/replies/${reply.id}`, { token: bob.token })).status).toBe(404)
@@ -91,6 +99,11 @@ describe('points, badges, levels', () => {
     expect(new Set(results.map((r) => r.body.id)).size).toBe(1)
     const ledger = await h.call('GET', `/community/points?customerId=${c.customerId}`, admin())
     expect(ledger.body.total).toBe(1)
+    expect((await h.call('GET', `/community/users/${c.customerId}`, { token: c.token })).body.totalPoints).toBe(7)
+    // The same source with another amount is another claim, not a retry: refused, nothing changes.
+    const changed = await award(c.customerId, 8, 'promo-1')
+    expect(changed.status).toBe(409)
+    expect(changed.body.error.code).toBe('conflict')
     expect((await h.call('GET', `/community/users/${c.customerId}`, { token: c.token })).body.totalPoints).toBe(7)
     expect((await award(c.customerId, -3, 'penalty-1')).status).toBe(201)
     expect((await h.call('GET', '/community/points', { token: c.token })).body.items.map((p: { amount: number }) => p.amount)).toEqual([-3, 7])

@@ -7,6 +7,7 @@ import { pageParams, PageQuery, paged } from '../../platform/paging'
 import { DEFAULT_LEVELS } from './points'
 import { communityResources } from './resources'
 import { Amount, BadgeWrite, CommunityBadge, CommunityLevel, CommunityPoints, CommunityUserBadge, Entry, Period, Rules, Uuid } from './model'
+import { errors } from './errors'
 import type { CommunityService } from './service'
 import { IdParam } from '../../platform/params'
 
@@ -49,11 +50,11 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
               sourceType: t.String({ minLength: 1, maxLength: 100 }),
               sourceId: t.String({ minLength: 1, maxLength: 200 }),
             }, { title: 'CommunityPointsAward' }),
-            response: { 200: CommunityPoints, 201: CommunityPoints },
+            response: { 200: CommunityPoints, 201: CommunityPoints, ...errors({ 409: ['conflict'] }) },
             detail: {
               operationId: 'communityAwardPoints',
               summary: 'Award or deduct points',
-              description: `A negative amount deducts. A (customerId, sourceType, sourceId) is awarded at most once, also under concurrent requests: 201 with the new row, 200 with the existing one when it was already awarded. Totals, leaderboards and badges follow in the same transaction.`,
+              description: `A negative amount deducts. A (customerId, sourceType, sourceId) is awarded at most once, also under concurrent requests: 201 with the new row, 200 with the existing one when the same amount was already awarded for it (a safe retry), 409 \`conflict\` when another amount was (an award is never changed). Totals, leaderboards and badges follow in the same transaction.`,
             },
           },
         )

@@ -150,6 +150,10 @@ export class CommunityService {
         sql`select id, amount, reason, source_type, source_id, created_at from community.points where customer_id = ${input.customerId} and source_type = ${input.sourceType} and source_id = ${input.sourceId}`,
       )
       const e = existing!
+      // The same award again is idempotent; another amount for the same source is a different claim.
+      if (e.amount !== input.amount) {
+        throw communityError(409, 'conflict', `This source was already awarded ${e.amount} points (id ${e.id}); an award is never changed: award another source, or deduct with one`)
+      }
       return { created: false, points: { id: e.id, amount: e.amount, reason: e.reason, sourceType: e.source_type, sourceId: e.source_id, createdAt: new Date(e.created_at).toISOString() } }
     })
   }

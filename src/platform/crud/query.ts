@@ -45,6 +45,14 @@ export interface ListQueryPolicy {
   defaultSort: readonly SortKey[]
   /** Fields `select=` may name (the caller can read them all); absent = every filterable field. */
   selectable?: readonly string[]
+  /** A key that comes first under any sort unless the caller sends `<param>=false` (pinned threads first). */
+  leadingSort?: LeadingSort
+}
+
+export interface LeadingSort {
+  param: string
+  key: SortKey
+  description: string
 }
 export interface ListQuery {
   filters: Condition[]
@@ -72,7 +80,7 @@ type Raw = Record<string, string | string[] | undefined>
 export function parseListQuery(raw: Raw, policy: ListQueryPolicy): ListQuery {
   const filters: Condition[] = []
   for (const [key, value] of Object.entries(raw)) {
-    if (value === undefined || (RESERVED_KEYS as readonly string[]).includes(key)) continue
+    if (value === undefined || (RESERVED_KEYS as readonly string[]).includes(key) || key === policy.leadingSort?.param) continue
     const expressions = Array.isArray(value) ? value : [value]
     if ((LOGIC_KEYS as readonly string[]).includes(key)) {
       const [not, combine] = key.startsWith('not.') ? [true, key.slice(4)] : [false, key]
@@ -89,9 +97,12 @@ export function parseListQuery(raw: Raw, policy: ListQueryPolicy): ListQuery {
   const sort = single(raw, 'sort')
   const order = single(raw, 'order')
   if (sort !== undefined && order !== undefined) throw invalid('query.order: an alias of sort; give one of them')
+  const lead = policy.leadingSort
+  const leading = lead && parseBool(single(raw, lead.param) ?? 'true', `query.${lead.param}`) ? lead.key : undefined
+  const sorted = parseSort(order ?? sort, order !== undefined ? 'order' : 'sort', policy)
   return {
     filters,
-    sort: parseSort(order ?? sort, order !== undefined ? 'order' : 'sort', policy),
+    sort: leading ? [leading, ...sorted.filter((k) => k.column !== leading.column)] : sorted,
     page: { page, pageSize, offset: (page - 1) * pageSize },
     includeDeleted: parseBool(single(raw, 'includeDeleted') ?? 'false', 'query.includeDeleted'),
     select: parseSelect(single(raw, 'select'), policy.selectable ?? Object.keys(policy.filterable)),

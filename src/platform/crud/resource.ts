@@ -5,7 +5,7 @@ import { type Db, isUniqueViolation } from '../db'
 import { AppError } from '../errors'
 import { pageOf } from '../paging'
 import type { Tenant } from '../tenancy'
-import type { ColumnKind, ListQuery, SortKey } from './query'
+import type { ColumnKind, LeadingSort, ListQuery, SortKey } from './query'
 import { filterConditions, orderBy } from './sql'
 
 /**
@@ -52,6 +52,8 @@ export interface ResourceSpec<S extends string, R extends string, Row extends TO
   filterable: Readonly<Record<string, ColumnKind>>
   sortable: readonly string[]
   defaultSort: readonly SortKey[]
+  /** A key that comes first under any sort, unless turned off (see LeadingSort). */
+  leadingSort?: LeadingSort
   /** Sort expressions other than the plain column, by field name (e.g. a byte-wise collation). */
   sortExpressions?: Readonly<Record<string, SQL>>
   /** The table has `deletedAt`: DELETE sets it, reads hide such rows, admins may `includeDeleted=true`. */

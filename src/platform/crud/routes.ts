@@ -50,7 +50,7 @@ export function listQueryParams(about: { select: string; includeDeleted: string 
 }
 
 /** A derived list's query: the common parameters and one optional string per filterable field. */
-function listQuery(spec: Pick<ResourceSpec<string, string, TObject, TObject, TObject>, 'filterable'>) {
+function listQuery(spec: Pick<ResourceSpec<string, string, TObject, TObject, TObject>, 'filterable' | 'leadingSort'>) {
   const filters: Record<string, TString> = {}
   for (const [field, kind] of Object.entries(spec.filterable)) {
     filters[field] = t.String({ description: `Filter on ${field} (${kind}): \`[not.]<op>.<value>\` with ${OPS[kind]}; repeat the parameter to AND conditions` })
@@ -59,7 +59,8 @@ function listQuery(spec: Pick<ResourceSpec<string, string, TObject, TObject, TOb
     select: 'Comma-separated readable fields. Validated (400 naming a field the item schema does not have), but items still hold every field: the item schema requires them all',
     includeDeleted: 'Soft-deleted rows too (ecosystem admins only)',
   })
-  return t.Object({ ...common, ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, t.Optional(v)])) }, { additionalProperties: true })
+  const lead = spec.leadingSort ? { [spec.leadingSort.param]: t.Optional(t.Boolean({ default: true, description: spec.leadingSort.description })) } : {}
+  return t.Object({ ...common, ...lead, ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, t.Optional(v)])) }, { additionalProperties: true })
 }
 
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
@@ -85,7 +86,7 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
   const name = `${spec.schema}${pascal(spec.resource)}`
   const title = pascal(`${spec.schema}_${spec.resource}`)
   const tenant = LEVEL[spec.access]
-  const policy = { filterable: spec.filterable, sortable: spec.sortable, defaultSort: spec.defaultSort, selectable: Object.keys(spec.row.properties) }
+  const policy = { filterable: spec.filterable, sortable: spec.sortable, defaultSort: spec.defaultSort, selectable: Object.keys(spec.row.properties), leadingSort: spec.leadingSort }
   const fields = (keys: Iterable<string>) => [...keys].map((k) => `\`${k}\``).join(', ')
   const about = `${spec.description} ${WHO[spec.access]}`
   const deletes = spec.softDelete
