@@ -23,8 +23,11 @@ export interface Webhook {
   updatedAt: string
 }
 
-export interface WebhookList {
+export interface WebhookPage {
   items: Webhook[]
+  total: number
+  page: number
+  pageSize: number
 }
 
 export interface WebhookCreate {
@@ -83,6 +86,38 @@ export interface WebhookDeliveryPage {
   total: number
   page: number
   pageSize: number
+}
+
+export interface WebhookDeliveryAttempt {
+  /** ISO 8601, UTC */
+  attemptedAt: string
+  /** The receiver’s status code; null when it did not answer */
+  responseCode: number | null
+  durationMs: number | null
+  /** Why the attempt failed (null when it succeeded) */
+  error: string | null
+  /** The first 1 KB of the answer, as text */
+  responseBody: string | null
+}
+
+export interface WebhookDeliveryDetail {
+  /** Also the `webhook-id` header of every attempt */
+  id: string
+  webhookId: string
+  eventType: string
+  status: "pending" | "succeeded" | "failed"
+  attempts: number
+  responseCode: number | null
+  latencyMs: number | null
+  lastError: string | null
+  /** ISO 8601, UTC */
+  createdAt: string
+  /** ISO 8601, UTC */
+  updatedAt: string
+  /** The body every attempt sent */
+  payload: string
+  /** Every attempt, oldest first, across manual retries */
+  history: WebhookDeliveryAttempt[]
 }
 
 export interface WebhookEventCustomerCreated {
@@ -236,17 +271,19 @@ export interface IntegrationsRoutes {
       post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: WebhookDelivery; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     }
     deliveries: ((params: { deliveryId: string | number }) => {
+      /** One delivery with its payload and every attempt */
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: WebhookDeliveryDetail; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
       retry: {
         /** Send a delivery again */
         post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: WebhookDelivery; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
       }
     }) & {
       /** Deliveries to this endpoint, newest first */
-      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: WebhookDeliveryPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number; status?: "pending" | "succeeded" | "failed" }>): Promise<Result<{ 200: WebhookDeliveryPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     }
   }) & {
     /** The ecosystem’s webhook endpoints */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: WebhookList; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: WebhookPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Add an endpoint */
     post(body: WebhookCreate, options?: RequestOptions<never>): Promise<Result<{ 201: WebhookWithSecret; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }

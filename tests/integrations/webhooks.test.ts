@@ -56,6 +56,8 @@ describe('outbound webhooks', () => {
     const read = await h.call('GET', `/integrations/webhooks/${created.body.id}`, org.as(owner))
     expect(read.body.secret).toBeUndefined()
     const list = await h.call('GET', '/integrations/webhooks', org.as(owner))
+    expect(list.body).toMatchObject({ page: 1, pageSize: 20, total: expect.any(Number) })
+    expect(list.body.items.map((w: { id: string }) => w.id)).toContain(created.body.id)
     expect(JSON.stringify(list.body)).not.toContain(created.body.secret)
     const [stored] = await queryRows<{ secret_sealed: string }>(h.db, sql`select secret_sealed from integrations.webhooks where id = ${created.body.id}`)
     expect(stored!.secret_sealed).not.toContain(created.body.secret.slice(6))
@@ -178,6 +180,16 @@ describe('outbound webhooks', () => {
     expect(gaps[0]).toBeGreaterThanOrEqual(900)
     expect(gaps[1]).toBeGreaterThanOrEqual(1800)
     expect((await deliveries(hook.id)).items[0]).toMatchObject({ status: 'succeeded', attempts: 3, responseCode: 200, lastError: null })
+    // Every attempt is kept, with the start of what the receiver answered.
+    const detail = (await h.call('GET', `/integrations/webhooks/${hook.id}/deliveries/${queued.body.id}`, org.as(owner))).body
+    expect(JSON.parse(detail.payload)).toMatchObject({ type: 'webhook.test', data: { webhookId: hook.id } })
+    expect(detail.history.map((a: { responseCode: number; error: string | null; responseBody: string }) => [a.responseCode, a.error, a.responseBody])).toEqual([
+      [500, 'answered 500', 'broken'],
+      [500, 'answered 500', 'broken'],
+      [200, null, '<html>fine</html>'],
+    ])
+    expect(detail.history.every((a: { durationMs: number }) => a.durationMs >= 0)).toBe(true)
+    expect((await h.call('GET', `/integrations/webhooks/${hook.id}/deliveries/${crypto.randomUUID()}`, org.as(owner))).status).toBe(404)
   }, 30_000)
 
   test('no answer in time, a redirect, a refused connection: each attempt fails with its reason', async () => {
@@ -256,6 +268,11 @@ describe('outbound webhooks', () => {
     expect(retried.body).toMatchObject({ status: 'pending', attempts: 0 })
     await until(async () => (await deliveries(hook.id)).items[0].status === 'succeeded')
     expect((await h.call('POST', `/integrations/webhooks/${hook.id}/deliveries/${crypto.randomUUID()}/retry`, org.as(owner))).status).toBe(404)
+    // The retry added its attempt to the history; the failed round is still there.
+    const history = (await h.call('GET', `/integrations/webhooks/${hook.id}/deliveries/${queued.id}`, org.as(owner))).body.history
+    const codes = history.map((a: { responseCode: number }) => a.responseCode)
+    expect(codes.length).toBeGreaterThanOrEqual(3)
+    expect(codes).toEqual([...codes.slice(0, -1).map(() => 500), 200])
 
     receiver.plan.set(hook.path, ['fail', 'fail', 'fail'])
     const again = (await h.call('POST', `/integrations/webhooks/${hook.id}/test`, org.as(owner))).body
@@ -278,6 +295,12 @@ describe('outbound webhooks', () => {
     await h.call('DELETE', `/customer/customers/${customer.customerId}`, org.as(owner))
     await Bun.sleep(800)
     expect((await deliveries(hook.id)).total).toBe(2)
+    // ?status= narrows the list; a status that is none of the three is refused, naming them.
+    const byStatus = async (status: string) => (await h.call('GET', `/integrations/webhooks/${hook.id}/deliveries?status=${status}`, org.as(owner))).body
+    expect((await byStatus('succeeded')).items.map((d: { id: string }) => d.id)).toEqual([queued.id])
+    expect((await byStatus('failed')).items.map((d: { id: string }) => d.id)).toEqual([again.id])
+    expect((await byStatus('pending')).total).toBe(0)
+    expect((await byStatus('lost')).error.message).toBe('query.status: must be one of "pending", "succeeded", "failed"')
     const enabled = await h.call('PATCH', `/integrations/webhooks/${hook.id}`, { ...org.as(owner), body: { enabled: true, events: ['customer.deleted'] } })
     expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null, events: ['customer.deleted'] })
     expect((await h.call('DELETE', `/integrations/webhooks/${hook.id}`, org.as(owner))).status).toBe(204)

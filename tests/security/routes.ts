@@ -161,6 +161,7 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   (b) => ({ method: 'POST', path: `/integrations/webhooks/${b.webhookId}/test` }),
   (b) => ({ method: 'GET', path: `/integrations/webhooks/${b.webhookId}/deliveries` }),
   (b) => ({ method: 'POST', path: `/integrations/webhooks/${b.webhookId}/deliveries/${b.deliveryId}/retry` }),
+  (b) => ({ method: 'GET', path: `/integrations/webhooks/${b.webhookId}/deliveries/${b.deliveryId}` }),
   () => ({ method: 'GET', path: '/monitored_sites/sites' }),
   () => ({ method: 'POST', path: '/monitored_sites/sites', body: { name: 'probe', url: 'https://pwned.example/', intervalMinutes: 5 } }),
   (b) => ({ method: 'GET', path: `/monitored_sites/sites/${b.siteId}` }),

@@ -1,7 +1,7 @@
 import { type TSchema, t } from 'elysia'
 import { Timestamp } from '../../platform/crud/model'
 import type { EventDefinition } from '../../platform/events'
-import { paged } from '../../platform/paging'
+import { PageQuery, paged } from '../../platform/paging'
 
 const Uuid = t.String({ format: 'uuid' })
 
@@ -94,7 +94,7 @@ export const Webhook = t.Object(
 export const WebhookWithSecret = t.Composite([Webhook, t.Object({ secret: t.String({ description: 'The signing secret (`whsec_…`): shown in this answer only' }) })], {
   title: 'WebhookWithSecret',
 })
-export const WebhookList = t.Object({ items: t.Array(Webhook) }, { title: 'WebhookList' })
+export const WebhookPage = paged(Webhook, 'WebhookPage')
 export const WebhookEventTypes = t.Object({ items: t.Array(t.Object({ type: t.String(), description: t.String() })) }, { title: 'WebhookEventTypes' })
 
 export const WebhookDelivery = t.Object(
@@ -115,4 +115,21 @@ export const WebhookDelivery = t.Object(
   { title: 'WebhookDelivery' },
 )
 export const WebhookDeliveryPage = paged(WebhookDelivery, 'WebhookDeliveryPage')
+
+export const DeliveryStatus = t.Union([t.Literal('pending'), t.Literal('succeeded'), t.Literal('failed')])
+export const DeliveryListQuery = t.Composite([PageQuery, t.Object({ status: t.Optional(DeliveryStatus) })])
+
+export const WebhookDeliveryAttempt = t.Object(
+  {
+    attemptedAt: Timestamp,
+    responseCode: t.Union([t.Integer(), t.Null()], { description: 'The receiver’s status code; null when it did not answer' }),
+    durationMs: t.Union([t.Integer(), t.Null()]),
+    error: t.Union([t.String(), t.Null()], { description: 'Why the attempt failed (null when it succeeded)' }),
+    responseBody: t.Union([t.String(), t.Null()], { description: 'The first 1 KB of the answer, as text' }),
+  },
+  { title: 'WebhookDeliveryAttempt' },
+)
+export const WebhookDeliveryDetail = t.Composite([WebhookDelivery, t.Object({ payload: t.String({ description: 'The body every attempt sent' }), history: t.Array(WebhookDeliveryAttempt, { description: 'Every attempt, oldest first, across manual retries' }) })], {
+  title: 'WebhookDeliveryDetail',
+})
 export const DeliveryIds = t.Object({ id: Uuid, deliveryId: Uuid }, { title: 'WebhookDeliveryIds' })

@@ -8,7 +8,9 @@ import {
   WebhookDelivery,
   WebhookDeliveryPage,
   WebhookEventTypes,
-  WebhookList,
+  WebhookPage,
+  WebhookDeliveryDetail,
+  DeliveryListQuery,
   WebhookWithSecret,
   subscribable,
   type WebhookCatalogue,
@@ -32,9 +34,10 @@ export function integrationRoutes(webhooks: WebhookService, guards: Guards, cata
         description: `Their payloads are published under \`webhooks\` in this document.`,
       },
     })
-    .get('/webhooks', async ({ tenant }) => ({ items: await webhooks.list(tenant) }), {
+    .get('/webhooks', ({ tenant, query }) => webhooks.list(tenant, pageParams(query)), {
       tenant: 'admin',
-      response: { 200: WebhookList },
+      query: PageQuery,
+      response: { 200: WebhookPage },
       detail: { operationId: 'integrationsWebhooksList', summary: 'The ecosystem’s webhook endpoints' },
     })
     .post(
@@ -101,12 +104,22 @@ export function integrationRoutes(webhooks: WebhookService, guards: Guards, cata
         description: `Sent whether the endpoint subscribes to it or is disabled; follow it in the deliveries.`,
       },
     })
-    .get('/webhooks/:id/deliveries', ({ tenant, params, query }) => webhooks.deliveries(tenant, params.id, pageParams(query)), {
+    .get('/webhooks/:id/deliveries', ({ tenant, params, query }) => webhooks.deliveries(tenant, params.id, query.status, pageParams(query)), {
       tenant: 'admin',
       params: IdParam,
-      query: PageQuery,
+      query: DeliveryListQuery,
       response: { 200: WebhookDeliveryPage },
-      detail: { operationId: 'integrationsWebhooksDeliveries', summary: 'Deliveries to this endpoint, newest first' },
+      detail: { operationId: 'integrationsWebhooksDeliveries', summary: 'Deliveries to this endpoint, newest first', description: '`status` narrows them to `pending`, `succeeded` or `failed`.' },
+    })
+    .get('/webhooks/:id/deliveries/:deliveryId', ({ tenant, params }) => webhooks.delivery(tenant, params.id, params.deliveryId), {
+      tenant: 'admin',
+      params: DeliveryIds,
+      response: { 200: WebhookDeliveryDetail },
+      detail: {
+        operationId: 'integrationsWebhooksDelivery',
+        summary: 'One delivery with its payload and every attempt',
+        description: 'Each attempt keeps its time, status code, duration, error and the first 1 KB of the answer; a manual retry adds attempts and removes none.',
+      },
     })
     .post('/webhooks/:id/deliveries/:deliveryId/retry', ({ tenant, params }) => webhooks.retry(tenant, params.id, params.deliveryId), {
       tenant: 'admin',

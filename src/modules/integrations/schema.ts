@@ -46,5 +46,23 @@ export const deliveries = integrationsSchema.table(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('deliveries_webhook_idx').on(t.webhookId, t.createdAt.desc())],
+  (t) => [index('deliveries_webhook_idx').on(t.webhookId, t.createdAt.desc()), index('deliveries_webhook_status_idx').on(t.webhookId, t.status, t.createdAt.desc())],
+)
+
+/** Every attempt of a delivery, kept with it (manual retries add rounds; nothing is overwritten). */
+export const deliveryAttempts = integrationsSchema.table(
+  'delivery_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    deliveryId: uuid('delivery_id')
+      .notNull()
+      .references(() => deliveries.id, { onDelete: 'cascade' }),
+    attemptedAt: at('attempted_at').notNull(),
+    responseCode: integer('response_code'),
+    durationMs: integer('duration_ms'),
+    error: text('error'),
+    /** The first 1 KB of the receiver's answer (as text). */
+    responseBody: text('response_body'),
+  },
+  (t) => [index('delivery_attempts_delivery_idx').on(t.deliveryId, t.attemptedAt)],
 )

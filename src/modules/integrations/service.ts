@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { openSecret, sealSecret } from '../../platform/crypto'
@@ -12,7 +12,7 @@ import type { EventBus, EventDefinition, EventEnvelope } from '../../platform/ev
 import { webhookDisabled } from './events'
 import { TEST_EVENT } from './model'
 import { AuditLog, systemActor } from '../audit/service'
-import { deliveries, webhooks } from './schema'
+import { deliveries, deliveryAttempts, webhooks } from './schema'
 import { integrationsError } from './errors'
 
 const PURPOSE = 'webhook-secret'
@@ -25,6 +25,36 @@ const DISABLE_AFTER_MS = 3 * 24 * 3600 * 1000
 const ROTATION_GRACE_MS = 24 * 3600 * 1000
 
 type Webhook = typeof webhooks.$inferSelect
+/** What one attempt came to: the receiver's status, how long it took, why it failed, the start of its answer. */
+interface Outcome {
+  ok: boolean
+  code?: number
+  error?: string
+  latencyMs?: number
+  body?: string
+}
+/** How much of a receiver's answer each attempt keeps. */
+const RESPONSE_BODY_BYTES = 1024
+
+/** The first `limit` bytes of a response body as text (a cut character is dropped); the rest is never read. */
+async function firstBytes(res: Response, limit: number): Promise<string> {
+  const reader = res.body?.getReader()
+  if (!reader) return ''
+  const chunks: Uint8Array[] = []
+  let size = 0
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read()
+      if (done) break
+      chunks.push(value)
+      size += value.byteLength
+    }
+  } finally {
+    await reader.cancel().catch(() => {})
+  }
+  const bytes = Buffer.concat(chunks).subarray(0, limit)
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/\uFFFD$/, '').replaceAll('\u0000', '')
+}
 type Delivery = typeof deliveries.$inferSelect
 
 const webhookView = (w: Webhook) => ({
@@ -103,9 +133,8 @@ export class WebhookService {
     ]
   }
 
-  async list(tenant: Tenant) {
-    const rows = await this.deps.db.select().from(webhooks).where(eq(webhooks.ecosystemId, tenant.ecosystemId)).orderBy(webhooks.createdAt)
-    return rows.map(webhookView)
+  async list(tenant: Tenant, page: PageParams) {
+    return listPage(this.deps.db, webhooks, eq(webhooks.ecosystemId, tenant.ecosystemId), [asc(webhooks.createdAt), asc(webhooks.id)], page, webhookView)
   }
 
   async get(tenant: Tenant, id: string) {
@@ -176,10 +205,23 @@ export class WebhookService {
     return { ...webhookView(row), secret }
   }
 
-  async deliveries(tenant: Tenant, id: string, page: PageParams) {
+  async deliveries(tenant: Tenant, id: string, status: Delivery['status'] | undefined, page: PageParams) {
     await this.webhook(tenant, id)
-    const where = eq(deliveries.webhookId, id)
+    const where = and(eq(deliveries.webhookId, id), status ? eq(deliveries.status, status) : undefined)
     return listPage(this.deps.db, deliveries, where, [desc(deliveries.createdAt), desc(deliveries.id)], page, deliveryView)
+  }
+
+  /** One delivery with its payload and every attempt, oldest first. */
+  async delivery(tenant: Tenant, id: string, deliveryId: string) {
+    await this.webhook(tenant, id)
+    const [row] = await this.deps.db.select().from(deliveries).where(and(eq(deliveries.webhookId, id), eq(deliveries.id, deliveryId)))
+    if (!row) throw integrationsError(404, 'not_found', 'No such delivery of this webhook')
+    const history = await this.deps.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, deliveryId)).orderBy(asc(deliveryAttempts.attemptedAt), asc(deliveryAttempts.id))
+    return {
+      ...deliveryView(row),
+      payload: row.payload,
+      history: history.map((a) => ({ attemptedAt: a.attemptedAt.toISOString(), responseCode: a.responseCode, durationMs: a.durationMs, error: a.error, responseBody: a.responseBody })),
+    }
   }
 
   /** Sends a delivery again (a new round of attempts), whatever its state. */
@@ -227,7 +269,7 @@ export class WebhookService {
     }
     const { timeoutSeconds } = this.deps.config.webhooks
     const started = performance.now()
-    let outcome: { ok: boolean; code?: number; error?: string; latencyMs?: number }
+    let outcome: Outcome
     try {
       const res = await this.fetch(webhook.url, {
         method: 'POST',
@@ -235,9 +277,9 @@ export class WebhookService {
         body: delivery.payload,
         signal: AbortSignal.timeout(timeoutSeconds * 1000),
       })
-      await res.body?.cancel()
+      const body = await firstBytes(res, RESPONSE_BODY_BYTES)
       const latencyMs = Math.round(performance.now() - started)
-      outcome = res.ok ? { ok: true, code: res.status, latencyMs } : { ok: false, code: res.status, latencyMs, error: `answered ${res.status}` }
+      outcome = res.ok ? { ok: true, code: res.status, latencyMs, body } : { ok: false, code: res.status, latencyMs, body, error: `answered ${res.status}` }
     } catch (err) {
       const error = err instanceof OutboundRefused ? err.message : (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : `could not connect: ${(err as Error).message}`
       outcome = { ok: false, error, latencyMs: Math.round(performance.now() - started) }
@@ -256,7 +298,7 @@ export class WebhookService {
     return this.deps.queue.send(tx, JOB, { deliveryId: delivery.id }, { startAfter: delay })
   }
 
-  private async finish(delivery: Delivery, webhook: Webhook, outcome: { ok: boolean; code?: number; error?: string; latencyMs?: number }, last: boolean) {
+  private async finish(delivery: Delivery, webhook: Webhook, outcome: Outcome, last: boolean) {
     const now = this.deps.now()
     await this.deps.db.transaction(async (tx) => {
       await tx
@@ -270,6 +312,14 @@ export class WebhookService {
           updatedAt: now,
         })
         .where(eq(deliveries.id, delivery.id))
+      await tx.insert(deliveryAttempts).values({
+        deliveryId: delivery.id,
+        attemptedAt: now,
+        responseCode: outcome.code ?? null,
+        durationMs: outcome.latencyMs ?? null,
+        error: outcome.ok ? null : (outcome.error ?? null),
+        responseBody: outcome.body ?? null,
+      })
       if (outcome.ok) {
         if (webhook.failingSince) await tx.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, webhook.id))
         return
