@@ -154,6 +154,13 @@ export interface CommunityBadge {
   pointValue: number
 }
 
+export interface CommunityBadgePage {
+  items: CommunityBadge[]
+  total: number
+  page: number
+  pageSize: number
+}
+
 export interface CommunityBadgeCreate {
   name: string
   description?: string
@@ -184,6 +191,13 @@ export interface CommunityUserBadge {
   awardedAt: string
 }
 
+export interface CommunityUserBadgePage {
+  items: CommunityUserBadge[]
+  total: number
+  page: number
+  pageSize: number
+}
+
 export interface CommunityProfile {
   userId: string
   name: string | null
@@ -198,6 +212,13 @@ export interface CommunityProfile {
 export interface CommunityLevel {
   name: string
   minPoints: number
+}
+
+export interface CommunityLevelPage {
+  items: CommunityLevel[]
+  total: number
+  page: number
+  pageSize: number
 }
 
 export interface CommunityLevelsReplace {
@@ -279,7 +300,7 @@ export interface CommunityRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** Badge definitions */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: CommunityBadge[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: CommunityBadgePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Define a badge */
     post(body: CommunityBadgeCreate, options?: RequestOptions<never>): Promise<Result<{ 201: CommunityBadge; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }
@@ -288,12 +309,12 @@ export interface CommunityRoutes {
     get(options?: RequestOptions<never>): Promise<Result<{ 200: CommunityProfile; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     badges: {
       /** A customer’s badges, in the order earned */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: CommunityUserBadge[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: CommunityUserBadgePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     }
   })
   levels: {
     /** Levels, by minPoints */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: CommunityLevel[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: CommunityLevelPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Replace the levels */
     put(body: CommunityLevelsReplace, options?: RequestOptions<never>): Promise<Result<{ 200: CommunityLevel[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }

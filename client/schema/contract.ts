@@ -38,6 +38,13 @@ export interface Contract {
   updatedAt: string
 }
 
+export interface ContractPage {
+  items: Contract[]
+  total: number
+  page: number
+  pageSize: number
+}
+
 /** What customers may do (own = rows they created); ecosystem admins may do everything */
 export interface ContractAccessPatch {
   read?: "none" | "own" | "all"
@@ -108,7 +115,7 @@ export interface ContractRoutes {
     }
   }) & {
     /** The ecosystem's contracts */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: Contract[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ContractPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Define a contract (a run-time table) */
     post(body: ContractCreate, options?: RequestOptions<never>): Promise<Result<{ 201: Contract; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }

@@ -34,6 +34,11 @@ export function pageOf<T>(items: T[], total: number, params: PageParams) {
   return { items, total, page: params.page, pageSize: params.pageSize }
 }
 
+/** One page of a set read whole because it is small and bounded (an ecosystem's levels, its contracts). */
+export function pageOfAll<T>(all: T[], params: PageParams) {
+  return pageOf(all.slice(params.offset, params.offset + params.pageSize), all.length, params)
+}
+
 /**
  * One page of a table's rows that match `where`, in `orderBy` order, with the count of all that
  * match: the two queries run together. For lists that read one table; joins write their own.

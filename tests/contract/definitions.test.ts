@@ -27,7 +27,9 @@ describe('defining contracts', () => {
     expect((await h.call('PATCH', '/contract/contracts/orders', { ...w.org.as(member), body: { access: { read: 'none' } } })).status).toBe(403)
     expect((await h.call('POST', '/contract/contracts', { token: w.alice.token, body: { name: 'mine', columns: [{ name: 'x', type: 'text' }] } })).status).toBe(403)
     expect((await h.call('GET', '/contract/contracts', { token: w.alice.token })).status).toBe(403)
-    expect((await h.call('GET', '/contract/contracts', w.admin)).body.map((c: { name: string }) => c.name)).toContain('orders')
+    const listed = (await h.call('GET', '/contract/contracts', w.admin)).body
+    expect(listed).toMatchObject({ page: 1, pageSize: 20, total: listed.items.length })
+    expect(listed.items.map((c: { name: string }) => c.name)).toContain('orders')
     expect((await h.call('GET', '/contract/contracts/nothing', w.admin)).status).toBe(404)
   })
 

@@ -64,9 +64,10 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           response: { 200: paged(CommunityPoints, 'CommunityPointsPage') },
           detail: { operationId: 'communityPoints', summary: 'A customer’s points ledger, newest first', description: 'The caller’s own; ecosystem admins may name any customer (`customerId`).' },
         })
-        .get('/badges', ({ tenant }) => community.listBadges(tenant), {
+        .get('/badges', ({ tenant, query }) => community.listBadges(tenant, pageParams(query)), {
           tenant: 'customer',
-          response: { 200: t.Array(CommunityBadge) },
+          query: PageQuery,
+          response: { 200: paged(CommunityBadge, 'CommunityBadgePage') },
           detail: { operationId: 'communityBadges', summary: 'Badge definitions', description: `Awarded automatically, once per customer, in the transaction that reaches \`criteriaThreshold\` of \`criteriaType\` (points_total, threads_created, replies_created, replies_received). ${EVERYONE}` },
         })
         .post(
@@ -103,10 +104,11 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
             detail: { operationId: 'communityDeleteBadge', summary: 'Delete a badge' },
           },
         )
-        .get('/users/:customerId/badges', ({ tenant, params }) => community.userBadges(tenant, params.customerId), {
+        .get('/users/:customerId/badges', ({ tenant, params, query }) => community.userBadges(tenant, params.customerId, pageParams(query)), {
           tenant: 'customer',
           params: t.Object({ customerId: Uuid }),
-          response: { 200: t.Array(CommunityUserBadge) },
+          query: PageQuery,
+          response: { 200: paged(CommunityUserBadge, 'CommunityUserBadgePage') },
           detail: { operationId: 'communityUserBadges', summary: 'A customer’s badges, in the order earned', description: EVERYONE },
         })
         .get('/users/:customerId', ({ tenant, params }) => community.profile(tenant, params.customerId), {
@@ -120,9 +122,10 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           },
           detail: { operationId: 'communityProfile', summary: 'A customer’s community summary', description: EVERYONE },
         })
-        .get('/levels', ({ tenant }) => community.levels(tenant), {
+        .get('/levels', ({ tenant, query }) => community.levels(tenant, pageParams(query)), {
           tenant: 'customer',
-          response: { 200: t.Array(CommunityLevel) },
+          query: PageQuery,
+          response: { 200: paged(CommunityLevel, 'CommunityLevelPage') },
           detail: { operationId: 'communityLevels', summary: 'Levels, by minPoints', description: `A customer is at the highest level whose minPoints (inclusive) its all-time total reaches. Defaults: ${DEFAULT_LEVELS.map((l) => `${l.name} ${l.minPoints}`).join(', ')}. ${EVERYONE}` },
         })
         .put('/levels', ({ tenant, body }) => community.setLevels(tenant, body.levels), {

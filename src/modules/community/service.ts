@@ -5,7 +5,7 @@ import { communityError } from './errors'
 import type { EventBus } from '../../platform/events'
 import { mentionCreated, replyCreated, replyReceived, threadCreated } from './events'
 import { isAdmin, type ResourceHooks } from '../../platform/crud/resource'
-import type { PageParams } from '../../platform/paging'
+import { listPage, pageOf, pageOfAll, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import { AuditLog } from '../audit/service'
@@ -170,9 +170,8 @@ export class CommunityService {
 
   // ---- badges
 
-  async listBadges(tenant: Tenant) {
-    const rows = await this.deps.db.select().from(badges).where(eq(badges.ecosystemId, tenant.ecosystemId)).orderBy(asc(badges.criteriaType), asc(badges.criteriaThreshold), asc(badges.name))
-    return rows.map(badgeView)
+  async listBadges(tenant: Tenant, page: PageParams) {
+    return listPage(this.deps.db, badges, eq(badges.ecosystemId, tenant.ecosystemId), [asc(badges.criteriaType), asc(badges.criteriaThreshold), asc(badges.name), asc(badges.id)], page, badgeView)
   }
 
   async createBadge(tenant: Tenant, input: BadgeInput) {
@@ -191,21 +190,31 @@ export class CommunityService {
     if (!gone[0]) throw badgeNotFound()
   }
 
-  async userBadges(tenant: Tenant, customerId: string) {
+  async userBadges(tenant: Tenant, customerId: string, page: PageParams) {
     await this.customer(tenant, customerId)
-    const rows = await this.deps.db
+    const [items, [count]] = await Promise.all([
+      this.earned(tenant.ecosystemId, customerId, page),
+      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(userBadges).where(and(eq(userBadges.ecosystemId, tenant.ecosystemId), eq(userBadges.customerId, customerId))),
+    ])
+    return pageOf(items, count!.n, page)
+  }
+
+  /** The badges a customer earned, in the order earned: one page of them, or all. */
+  private async earned(ecosystemId: string, customerId: string, page?: PageParams) {
+    const query = this.deps.db
       .select({ id: userBadges.id, badgeType: badges.id, name: badges.name, description: badges.description, icon: badges.icon, awardedAt: userBadges.awardedAt })
       .from(userBadges)
       .innerJoin(badges, eq(badges.id, userBadges.badgeId))
-      .where(and(eq(userBadges.ecosystemId, tenant.ecosystemId), eq(userBadges.customerId, customerId)))
-      .orderBy(asc(userBadges.awardedAt), asc(badges.name))
+      .where(and(eq(userBadges.ecosystemId, ecosystemId), eq(userBadges.customerId, customerId)))
+      .orderBy(asc(userBadges.awardedAt), asc(badges.name), asc(userBadges.id))
+    const rows = page ? await query.limit(page.pageSize).offset(page.offset) : await query
     return rows.map((r) => ({ ...r, awardedAt: r.awardedAt.toISOString() }))
   }
 
   // ---- levels, leaderboard, profiles
 
-  levels(tenant: Tenant) {
-    return this.ledger.levels(this.deps.db, tenant.ecosystemId)
+  async levels(tenant: Tenant, page: PageParams) {
+    return pageOfAll(await this.ledger.levels(this.deps.db, tenant.ecosystemId), page)
   }
 
   setLevels(tenant: Tenant, list: { name: string; minPoints: number }[]) {
@@ -218,7 +227,7 @@ export class CommunityService {
 
   async profile(tenant: Tenant, customerId: string) {
     const customer = await this.customer(tenant, customerId)
-    const [standing, earned] = await Promise.all([this.ledger.standing(tenant.ecosystemId, customerId, this.deps.now()), this.userBadges(tenant, customerId)])
+    const [standing, earned] = await Promise.all([this.ledger.standing(tenant.ecosystemId, customerId, this.deps.now()), this.earned(tenant.ecosystemId, customerId)])
     return { userId: customerId, name: customer.name, avatarUrl: customer.avatarUrl ?? '', ...standing, badges: earned }
   }
 

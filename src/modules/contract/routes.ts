@@ -1,4 +1,5 @@
 import { Elysia, t } from 'elysia'
+import { PageQuery, pageParams, paged } from '../../platform/paging'
 import type { Guards } from '../../platform/guards'
 import { rawQuery } from '../../platform/crud/query'
 import { LIST_GRAMMAR, listQueryParams } from '../../platform/crud/routes'
@@ -27,9 +28,10 @@ const ROWS_WHO =
 export function contractRoutes(service: ContractService, guards: Guards) {
   return new Elysia({ name: 'contract', prefix: '/contract', detail: { tags: ['contract'] } })
     .use(guards.tenancy)
-    .get('/contracts', ({ tenant }) => service.list(tenant), {
+    .get('/contracts', ({ tenant, query }) => service.list(tenant, pageParams(query)), {
       tenant: 'member',
-      response: { 200: t.Array(Contract) },
+      query: PageQuery,
+      response: { 200: paged(Contract, 'ContractPage') },
       detail: { operationId: 'contractList', summary: "The ecosystem's contracts", description: 'Team members of the ecosystem.' },
     })
     .post('/contracts', async ({ tenant, body, status }) => status(201, await service.define(tenant, body)), {

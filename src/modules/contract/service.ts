@@ -4,7 +4,7 @@ import { isAdmin } from '../../platform/crud/resource'
 import { type ColumnKind, parseListQuery } from '../../platform/crud/query'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import { contractError } from './errors'
-import { pageOf } from '../../platform/paging'
+import { pageOf, pageOfAll, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { AuditLog } from '../audit/service'
 import { type ContractAccess, type ContractColumn, DEFAULT_ACCESS, MAX_COLUMNS, MAX_CONTRACTS } from './model'
@@ -33,9 +33,10 @@ export class ContractService {
     this.audit = new AuditLog(deps)
   }
 
-  async list(tenant: Tenant) {
+  /** The ecosystem's contracts by name: at most MAX_CONTRACTS, so read whole and paged here. */
+  async list(tenant: Tenant, page: PageParams) {
     const rows = await this.deps.db.select().from(contracts).where(eq(contracts.ecosystemId, tenant.ecosystemId)).orderBy(contracts.name)
-    return rows.map(view)
+    return pageOfAll(rows.map(view), page)
   }
 
   async get(tenant: Tenant, name: string) {
