@@ -225,6 +225,8 @@ export interface WebhookEventMonitoredSiteDown {
     url: string
     error: string | null
     statusCode: number | null
+    /** Failed checks in a row */
+    failures: number
   }
 }
 

@@ -11,6 +11,8 @@ export interface MonitoredSite {
   keyword: string | null
   timeoutMs: number
   enabled: boolean
+  failureThreshold: number
+  alertEmails: string[]
   state: "unknown" | "up" | "down"
   stateChangedAt: string | null
   lastCheckedAt: string | null
@@ -48,6 +50,10 @@ export interface MonitoredSiteCreate {
   timeoutMs?: number
   /** false pauses the checks */
   enabled?: boolean
+  /** Failed checks in a row that make the site `down` */
+  failureThreshold?: number
+  /** Addresses told of down and up besides the ecosystem’s admins and owners (who are told at their account address). Each gets an `account` notification e-mail with a one-click unsubscribe, and the send is in the messaging log */
+  alertEmails?: string[]
 }
 
 export interface MonitoredSiteDetail {
@@ -59,6 +65,8 @@ export interface MonitoredSiteDetail {
   keyword: string | null
   timeoutMs: number
   enabled: boolean
+  failureThreshold: number
+  alertEmails: string[]
   state: "unknown" | "up" | "down"
   stateChangedAt: string | null
   lastCheckedAt: string | null
@@ -76,21 +84,21 @@ export interface MonitoredSiteDetail {
   stats: {
     "24h": {
       checks: number
-      /** Share of checks that passed, to 0.01 %; null without checks */
+      /** Share of the time the site was up, to 0.01 %: each check’s result holds until the next check (the last until now), so an extra manual check weighs no more than the minutes it covers; null without checks */
       uptimePercent: number | null
       /** 95th percentile of the answer time of checks that got an answer */
       p95LatencyMs: number | null
     }
     "7d": {
       checks: number
-      /** Share of checks that passed, to 0.01 %; null without checks */
+      /** Share of the time the site was up, to 0.01 %: each check’s result holds until the next check (the last until now), so an extra manual check weighs no more than the minutes it covers; null without checks */
       uptimePercent: number | null
       /** 95th percentile of the answer time of checks that got an answer */
       p95LatencyMs: number | null
     }
     "30d": {
       checks: number
-      /** Share of checks that passed, to 0.01 %; null without checks */
+      /** Share of the time the site was up, to 0.01 %: each check’s result holds until the next check (the last until now), so an extra manual check weighs no more than the minutes it covers; null without checks */
       uptimePercent: number | null
       /** 95th percentile of the answer time of checks that got an answer */
       p95LatencyMs: number | null
@@ -113,6 +121,10 @@ export interface MonitoredSitePatch {
   timeoutMs?: number
   /** false pauses the checks */
   enabled?: boolean
+  /** Failed checks in a row that make the site `down` */
+  failureThreshold?: number
+  /** Addresses told of down and up besides the ecosystem’s admins and owners (who are told at their account address). Each gets an `account` notification e-mail with a one-click unsubscribe, and the send is in the messaging log */
+  alertEmails?: string[]
 }
 
 export interface MonitoredSiteCheck {

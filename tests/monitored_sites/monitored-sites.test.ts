@@ -55,6 +55,8 @@ describe('monitored sites', () => {
       keyword: 'ok',
       timeoutMs: 2000,
       enabled: true,
+      failureThreshold: 2,
+      alertEmails: [],
       state: 'unknown',
       stateChangedAt: null,
       lastCheckedAt: null,
@@ -120,20 +122,65 @@ describe('monitored sites', () => {
     await until(() => receiver.to('/monitor-hook').length >= 2)
     const events = receiver.to('/monitor-hook').map((r) => JSON.parse(r.body))
     expect(events.map((e) => e.type)).toEqual(['monitored_site.down', 'monitored_site.up'])
-    expect(events[0].data).toEqual({ siteId: s.id, name: `Site ${paths}`, url: `${receiver.url}${s.path}`, statusCode: 503, error: 'answered 503, expected 200' })
+    expect(events[0].data).toEqual({ siteId: s.id, name: `Site ${paths}`, url: `${receiver.url}${s.path}`, statusCode: 503, error: 'answered 503, expected 200', failures: 2 })
 
-    const history = (await h.call('GET', `/monitored_sites/sites/${s.id}/checks?pageSize=2`, org.as(owner))).body
+    const history = (await h.call('GET', `/monitored_sites/sites/${s.id}/checks?pageSize=5`, org.as(owner))).body
     expect(history.total).toBe(5)
-    expect(history.items.map((c: { ok: boolean }) => c.ok)).toEqual([true, false])
+    expect(history.items.map((c: { ok: boolean }) => c.ok)).toEqual([true, false, false, false, true])
+    // Ten minutes apart, newest ten minutes ago: up for the first and the last ten minutes of fifty.
+    for (const [i, check] of history.items.entries()) {
+      await h.db.execute(sql`update monitored_sites.checks set checked_at = now() - make_interval(mins => ${10 * (i + 1)}) where id = ${check.id}`)
+    }
     const { stats } = await detail(s.id)
     expect(stats['24h']).toEqual({ checks: 5, uptimePercent: 40, p95LatencyMs: expect.any(Number) })
     expect(stats['30d'].checks).toBe(5)
-    // A check older than a day counts for 7 and 30 days only.
-    await h.db.execute(sql`update monitored_sites.checks set checked_at = now() - interval '3 days' where id = ${history.items[1].id}`)
+    // A check older than a day counts for 7 and 30 days only, and its failure holds until the next check: three days down.
+    await h.db.execute(sql`update monitored_sites.checks set checked_at = now() - interval '3 days' where id = ${history.items[4].id}`)
+    await h.db.execute(sql`update monitored_sites.checks set ok = false where id = ${history.items[4].id}`)
     const later = (await detail(s.id)).stats
     expect(later['24h'].checks).toBe(4)
-    expect(later['7d']).toMatchObject({ checks: 5, uptimePercent: 40 })
+    expect(later['7d'].checks).toBe(5)
+    // Up 10 minutes (the last check) of the three days since the oldest.
+    expect(later['7d'].uptimePercent).toBeCloseTo((10 / (3 * 1440)) * 100, 1)
     await h.call('DELETE', `/integrations/webhooks/${hook.body.id}`, org.as(owner))
+  })
+
+  test('failureThreshold sets how many failures make a site down; alerts reach the admins at their account address and the alertEmails, in the messaging log', async () => {
+    const s = await site({ failureThreshold: 3, alertEmails: ['ops@example.test', 'OPS@example.test', 'pager@example.test'] }, ['ok', 'down', 'down', 'down', 'ok'] as Answer[])
+    expect(s).toMatchObject({ failureThreshold: 3, alertEmails: ['OPS@example.test', 'pager@example.test'] })
+    await checkNow(s.id)
+    await checkNow(s.id)
+    await checkNow(s.id)
+    expect((await detail(s.id)).state).toBe('up')
+    await checkNow(s.id)
+    expect((await detail(s.id)).state).toBe('down')
+    const subject = `Site ${paths} is down: answered 503, expected 200`
+    const sentTo = async () =>
+      (await h.call('GET', '/messaging/log?pageSize=100', org.as(owner))).body.items.filter((e: { subject: string | null }) => e.subject === subject).map((e: { recipient: string; status: string }) => `${e.recipient} ${e.status}`)
+    await until(async () => (await sentTo()).length >= 3)
+    expect((await sentTo()).sort()).toEqual([`${owner.email} sent`, 'OPS@example.test sent', 'pager@example.test sent'].sort())
+    const mail = (await h.call('GET', '/messaging/outbox?pageSize=100', org.as(owner))).body.items.find((m: { recipient: string; subject: string }) => m.recipient === 'pager@example.test' && m.subject === subject)
+    expect(mail.text).toContain('failed 3 checks in a row')
+    // The contacts' records are the service's own: not a customer anyone can claim.
+    expect((await h.call('POST', '/customer/register', { ...org.as(owner), body: { externalId: 'alert:pager@example.test' } })).body.error.code).toBe('reserved_external_id')
+    expect((await h.call('PATCH', `/monitored_sites/sites/${s.id}`, { ...org.as(owner), body: { failureThreshold: 11 } })).status).toBe(400)
+    expect((await h.call('PATCH', `/monitored_sites/sites/${s.id}`, { ...org.as(owner), body: { alertEmails: ['not an address'] } })).status).toBe(400)
+  })
+
+  test('uptime weighs time, not checks: an extra manual check counts for the minutes it covers', async () => {
+    const s = await site()
+    await checkNow(s.id)
+    await checkNow(s.id)
+    await checkNow(s.id)
+    await checkNow(s.id)
+    const checks = (await h.call('GET', `/monitored_sites/sites/${s.id}/checks`, org.as(owner))).body.items as { id: string }[]
+    // Oldest first: ok 60 minutes ago, failed 40 minutes ago, ok 30 minutes ago, and a manual ok a minute later.
+    const plan: [number, boolean][] = [[29, true], [30, true], [40, false], [60, true]]
+    for (const [i, [minutes, ok]] of plan.entries()) {
+      await h.db.execute(sql`update monitored_sites.checks set checked_at = now() - make_interval(mins => ${minutes}), ok = ${ok} where id = ${checks[i]!.id}`)
+    }
+    // Down 10 of 60 minutes: 83.33 %, where counting checks would say 75 %.
+    expect((await detail(s.id)).stats['24h']).toMatchObject({ checks: 4, uptimePercent: expect.closeTo(83.33, 1) })
   })
 
   test('a new url starts the site afresh; checks older than 31 days are pruned', async () => {

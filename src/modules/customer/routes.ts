@@ -18,7 +18,7 @@ import type { CustomerService } from './service'
 import { IdParam } from '../../platform/params'
 
 const ADMIN = 'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id).'
-const RESERVED = 'External ids starting with `user:` are reserved for team members\' own customer records (400 `reserved_external_id`).'
+const RESERVED = 'External ids starting with `user:` or `alert:` are reserved for the records the service keeps: team members\' own and alert contacts\' (400 `reserved_external_id`).'
 
 export function customerRoutes(customers: CustomerService, guards: Guards) {
   return new Elysia({ name: 'customer', prefix: '/customer', detail: { tags: ['customer'] } })

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, inArray, or } from 'drizzle-orm'
+import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import { customerError } from './errors'
@@ -28,11 +28,14 @@ const notFound = () => customerError(404, 'not_found', 'No such customer in this
  * could act as a fellow member and read that member's conversations and memories.
  */
 const MEMBER_PREFIX = 'user:'
-const isMemberRecord = (externalId: string | null | undefined) => externalId?.startsWith(MEMBER_PREFIX) ?? false
+/** External ids of alert contacts' records (`alert:<address>`): outside addresses the service e-mails. */
+const CONTACT_PREFIX = 'alert:'
+/** A record the service keeps for itself: a team member's own, or an alert contact's. */
+const isMemberRecord = (externalId: string | null | undefined) => (externalId?.startsWith(MEMBER_PREFIX) || externalId?.startsWith(CONTACT_PREFIX)) ?? false
 
 function assertNotReserved(externalId: string | undefined): void {
   if (isMemberRecord(externalId)) {
-    throw customerError(400, 'reserved_external_id', `External ids starting with "${MEMBER_PREFIX}" are reserved for team members' own customer records`)
+    throw customerError(400, 'reserved_external_id', `External ids starting with "${MEMBER_PREFIX}" or "${CONTACT_PREFIX}" are reserved for the records the service keeps (team members, alert contacts)`)
   }
 }
 const memberRecord = (what: string) =>
@@ -218,16 +221,28 @@ export class CustomerService implements TenancySource {
   async adminRecords(tx: Db, ecosystemId: string): Promise<string[]> {
     const ecosystem = await this.registry.findEcosystem(ecosystemId)
     if (!ecosystem) return []
-    const externalIds = (await this.team.adminIds(ecosystem.organizationId, tx)).map((userId) => `${MEMBER_PREFIX}${userId}`)
-    if (externalIds.length === 0) return []
-    await tx
-      .insert(customers)
-      .values(externalIds.map((externalId) => ({ ecosystemId, externalId })))
-      .onConflictDoNothing({ target: [customers.ecosystemId, customers.externalId] })
+    const contacts = await this.team.adminContacts(ecosystem.organizationId, tx)
+    return this.serviceRecords(tx, ecosystemId, contacts.map((c) => ({ externalId: `${MEMBER_PREFIX}${c.userId}`, email: c.email })))
+  }
+
+  /**
+   * The customer records of outside addresses the service writes to for an ecosystem (a monitored
+   * site's `alertEmails`): one per address (`alert:<address>`), so each has its own preferences and
+   * one-click unsubscribe. Made on first use, in the caller's transaction.
+   */
+  async contactRecords(tx: Db, ecosystemId: string, emails: readonly string[]): Promise<string[]> {
+    return this.serviceRecords(tx, ecosystemId, emails.map((email) => ({ externalId: `${CONTACT_PREFIX}${email.toLowerCase()}`, email })))
+  }
+
+  /** Records the service keeps for itself (team members', alert contacts'), with their e-mail brought up to date. */
+  private async serviceRecords(tx: Db, ecosystemId: string, records: { externalId: string; email: string }[]): Promise<string[]> {
+    const unique = [...new Map(records.map((r) => [r.externalId, r])).values()]
+    if (unique.length === 0) return []
     const rows = await tx
-      .select({ id: customers.id })
-      .from(customers)
-      .where(and(eq(customers.ecosystemId, ecosystemId), inArray(customers.externalId, externalIds)))
+      .insert(customers)
+      .values(unique.map((r) => ({ ecosystemId, ...r })))
+      .onConflictDoUpdate({ target: [customers.ecosystemId, customers.externalId], set: { email: sql`excluded.email` } })
+      .returning({ id: customers.id })
     return rows.map((r) => r.id)
   }
 

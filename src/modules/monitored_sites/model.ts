@@ -13,6 +13,13 @@ const siteFields = {
   keyword: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], { description: 'Text that must appear in the first 1 MiB of the body' })),
   timeoutMs: t.Optional(t.Integer({ minimum: 100, maximum: 30_000, default: 10_000, description: 'No answer within this is a failed check' })),
   enabled: t.Optional(t.Boolean({ default: true, description: 'false pauses the checks' })),
+  failureThreshold: t.Optional(t.Integer({ minimum: 1, maximum: 10, default: 2, description: 'Failed checks in a row that make the site `down`' })),
+  alertEmails: t.Optional(
+    t.Array(t.String({ format: 'email', maxLength: 320 }), {
+      maxItems: 10,
+      description: 'Addresses told of down and up besides the ecosystem’s admins and owners (who are told at their account address). Each gets an `account` notification e-mail with a one-click unsubscribe, and the send is in the messaging log',
+    }),
+  ),
 }
 export const SiteCreate = t.Object(siteFields, { title: 'MonitoredSiteCreate' })
 export const SitePatch = t.Partial(t.Object(siteFields), { title: 'MonitoredSitePatch', description: 'A different `url` starts the site afresh (`state: "unknown"`); the same one sent again changes nothing' })
@@ -26,8 +33,10 @@ const siteProperties = {
   keyword: NullableString,
   timeoutMs: t.Integer(),
   enabled: t.Boolean(),
+  failureThreshold: t.Integer(),
+  alertEmails: t.Array(t.String()),
   state: t.Union([t.Literal('unknown'), t.Literal('up'), t.Literal('down')], {
-    description: '`down` after 2 failed checks in a row, `up` after a good one; `unknown` until then. Each change between up and down writes a feed item and a notification for the ecosystem’s admins and the webhook event `monitored_site.down` / `monitored_site.up`',
+    description: '`down` after `failureThreshold` failed checks in a row, `up` after a good one; `unknown` until then. Each change between up and down writes a feed item and an `account` notification (e-mailed, SMS where a number is set, as each recipient’s preferences say) for the ecosystem’s admins and owners and the `alertEmails`, and the webhook event `monitored_site.down` / `monitored_site.up`',
   }),
   stateChangedAt: NullableString,
   lastCheckedAt: NullableString,
@@ -44,7 +53,7 @@ export const MonitoredSitePage = paged(MonitoredSite, 'MonitoredSitePage')
 
 const Window = t.Object({
   checks: t.Integer(),
-  uptimePercent: t.Union([t.Number(), t.Null()], { description: 'Share of checks that passed, to 0.01 %; null without checks' }),
+  uptimePercent: t.Union([t.Number(), t.Null()], { description: 'Share of the time the site was up, to 0.01 %: each check’s result holds until the next check (the last until now), so an extra manual check weighs no more than the minutes it covers; null without checks' }),
   p95LatencyMs: t.Union([t.Integer(), t.Null()], { description: '95th percentile of the answer time of checks that got an answer' }),
 })
 export const MonitoredSiteDetail = t.Object(

@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgSchema, text, uuid } from 'drizzle-orm/pg-core'
+import { boolean, index, integer, jsonb, pgSchema, text, uuid } from 'drizzle-orm/pg-core'
 import { timestampColumn as at } from '../../platform/crud/columns'
 import { tenantColumns } from '../customer/schema'
 
@@ -20,8 +20,11 @@ export const sites = monitoredSitesSchema.table(
     timeoutMs: integer('timeout_ms').notNull().default(10_000),
     enabled: boolean('enabled').notNull().default(true),
     state: text('state').$type<SiteState>().notNull().default('unknown'),
-    /** Failed checks in a row; two make the site `down`. */
+    /** Failed checks in a row; `failureThreshold` of them make the site `down`. */
     failures: integer('failures').notNull().default(0),
+    failureThreshold: integer('failure_threshold').notNull().default(2),
+    /** Outside addresses told of down and up besides the ecosystem's admins and owners. */
+    alertEmails: jsonb('alert_emails').$type<string[]>().notNull().default([]),
     nextCheckAt: at('next_check_at').notNull().defaultNow(),
     lastCheckedAt: at('last_checked_at'),
     lastStatusCode: integer('last_status_code'),

@@ -12,8 +12,6 @@ import { checks, type SiteState, sites } from './schema'
 import { monitoredSitesError } from './errors'
 
 const JOB = 'monitored-site-check'
-/** Failed checks in a row that make a site `down`. */
-const DOWN_AFTER = 2
 /** Sites queued per scheduler run (each minute). */
 const DISPATCH_BATCH = 500
 /** How early a check may run: the scheduler's minute tick can come a little before a due time. */
@@ -32,7 +30,12 @@ export interface SiteInput {
   keyword?: string | null
   timeoutMs?: number
   enabled?: boolean
+  failureThreshold?: number
+  alertEmails?: string[]
 }
+
+/** Each address once, as written (compared without case). */
+const distinctEmails = (emails: string[]) => [...new Map(emails.map((e) => [e.toLowerCase(), e])).values()]
 
 const siteView = (s: Site) => ({
   id: s.id,
@@ -43,6 +46,8 @@ const siteView = (s: Site) => ({
   keyword: s.keyword,
   timeoutMs: s.timeoutMs,
   enabled: s.enabled,
+  failureThreshold: s.failureThreshold,
+  alertEmails: s.alertEmails,
   state: s.state,
   stateChangedAt: s.stateChangedAt?.toISOString() ?? null,
   lastCheckedAt: s.lastCheckedAt?.toISOString() ?? null,
@@ -110,7 +115,7 @@ export class MonitoredSites {
     await this.checkUrl(input.url)
     const [row] = await this.deps.db
       .insert(sites)
-      .values({ ecosystemId: tenant.ecosystemId, ...input, keyword: input.keyword || null })
+      .values({ ecosystemId: tenant.ecosystemId, ...input, keyword: input.keyword || null, alertEmails: distinctEmails(input.alertEmails ?? []) })
       .returning()
     return siteView(row!)
   }
@@ -127,6 +132,7 @@ export class MonitoredSites {
       .set({
         ...patch,
         ...(patch.keyword !== undefined ? { keyword: patch.keyword || null } : {}),
+        ...(patch.alertEmails !== undefined ? { alertEmails: distinctEmails(patch.alertEmails) } : {}),
         ...(patch.intervalMinutes !== undefined ? { nextCheckAt: now } : moved ? { nextCheckAt: sql`case when ${moved} then ${at} else ${sites.nextCheckAt} end` } : {}),
         ...(moved
           ? {
@@ -141,6 +147,12 @@ export class MonitoredSites {
       .returning()
     if (!row) throw notFound()
     return siteView(row)
+  }
+
+  /** The outside addresses a site's alerts also go to (none when the site is gone). */
+  async alertEmails(db: Db, siteId: string): Promise<string[]> {
+    const [row] = await db.select({ alertEmails: sites.alertEmails }).from(sites).where(eq(sites.id, siteId))
+    return row?.alertEmails ?? []
   }
 
   async remove(tenant: Tenant, id: string) {
@@ -181,7 +193,7 @@ export class MonitoredSites {
         .values({ siteId, checkedAt: now, ...result })
         .returning()
       const failures = result.ok ? 0 : site.failures + 1
-      const state: SiteState = result.ok ? 'up' : failures >= DOWN_AFTER ? 'down' : site.state
+      const state: SiteState = result.ok ? 'up' : failures >= site.failureThreshold ? 'down' : site.state
       const changed = state !== site.state
       await tx
         .update(sites)
@@ -204,31 +216,41 @@ export class MonitoredSites {
 
   private async announce(tx: Db, site: Site, state: SiteState, result: ProbeResult) {
     const data = { siteId: site.id, name: site.name, url: site.url, statusCode: result.statusCode }
-    if (state === 'down') await this.events.emit(tx, siteDown, site.ecosystemId, { ...data, error: result.error })
+    if (state === 'down') await this.events.emit(tx, siteDown, site.ecosystemId, { ...data, error: result.error, failures: site.failures + 1 })
     else await this.events.emit(tx, siteUp, site.ecosystemId, data)
   }
 
   private async stats(siteId: string) {
     const since = (days: number) => sql`${new Date(this.deps.now().getTime() - days * 86_400_000).toISOString()}::timestamptz`
+    // Each check's result holds from its time until the next check (the last one until now).
     const columns = Object.entries(WINDOWS).map(
       ([key, days]) => sql`
         count(*) filter (where checked_at >= ${since(days)})::int as "${sql.raw(key)}_checks",
         count(*) filter (where ok and checked_at >= ${since(days)})::int as "${sql.raw(key)}_ok",
+        coalesce(sum(extract(epoch from held)) filter (where checked_at >= ${since(days)}), 0)::float8 as "${sql.raw(key)}_seconds",
+        coalesce(sum(extract(epoch from held)) filter (where ok and checked_at >= ${since(days)}), 0)::float8 as "${sql.raw(key)}_up",
         percentile_cont(0.95) within group (order by latency_ms) filter (where status_code is not null and checked_at >= ${since(days)}) as "${sql.raw(key)}_p95"`,
     )
+    const now = sql`${this.deps.now().toISOString()}::timestamptz`
     const [row] = await queryRows<Record<string, number | string | null>>(
       this.deps.db,
-      sql`select ${sql.join(columns, sql`, `)} from ${checks} where site_id = ${siteId} and checked_at >= ${since(WINDOWS['30d'])}`,
+      sql`with held as (
+            select ok, status_code, latency_ms, checked_at, greatest(coalesce(lead(checked_at) over (order by checked_at, id), ${now}), checked_at) - checked_at as held
+            from ${checks} where site_id = ${siteId} and checked_at >= ${since(WINDOWS['30d'])})
+          select ${sql.join(columns, sql`, `)} from held`,
     )
     return Object.fromEntries(
       Object.keys(WINDOWS).map((key) => {
         const total = Number(row?.[`${key}_checks`] ?? 0)
+        const seconds = Number(row?.[`${key}_seconds`] ?? 0)
+        // Checks that cover no time yet (all at this instant) count one each.
+        const share = seconds > 0 ? Number(row?.[`${key}_up`]) / seconds : Number(row?.[`${key}_ok`]) / total
         const p95 = row?.[`${key}_p95`]
         return [
           key,
           {
             checks: total,
-            uptimePercent: total === 0 ? null : Math.round((Number(row?.[`${key}_ok`]) / total) * 10_000) / 100,
+            uptimePercent: total === 0 ? null : Math.round(share * 10_000) / 100,
             p95LatencyMs: p95 === null || p95 === undefined ? null : Math.round(Number(p95)),
           },
         ]

@@ -17,24 +17,30 @@ interface AdminAlert {
   /** The notification's text. */
   body: string
   metadata?: Record<string, unknown>
+  /** Outside addresses told too (a site's `alertEmails`). */
+  contacts?: readonly string[]
 }
 
 /**
  * What the service itself tells an ecosystem's admins and owners (a webhook endpoint turned off, a
- * monitored site down or up): a feed item and an `account` notification (e-mailed by default) for
- * each, through their own customer records, in the transaction of the event.
+ * monitored site down or up): a feed item and an `account` notification for each, through their own
+ * customer records, which carry their account e-mail, so the notification's e-mail (on by default,
+ * as each one's preferences say) reaches them and is in the messaging log. A site's `alertEmails`
+ * get the notification too, through a record per address. All in the transaction of the event.
  */
 export class AdminAlerts {
   constructor(
-    private readonly customers: Pick<CustomerService, 'adminRecords'>,
+    private readonly customers: Pick<CustomerService, 'adminRecords' | 'contactRecords'>,
     private readonly feed: FeedWriter,
     private readonly notifications: Pick<NotificationService, 'notify'>,
+    /** A monitored site's `alertEmails`. */
+    private readonly siteContacts: (tx: Db, siteId: string) => Promise<string[]>,
   ) {}
 
   /** Turns the events admins are told about into alerts. */
   subscribe(bus: Pick<EventBus, 'on'>): void {
     bus.on(siteDown, (tx, { ecosystemId, payload: site }) =>
-      this.siteAlert(tx, ecosystemId, site, 'down', `${site.name} is down: ${site.error}`, `${site.url} failed two checks in a row. Last error: ${site.error}.`),
+      this.siteAlert(tx, ecosystemId, site, 'down', `${site.name} is down: ${site.error}`, `${site.url} failed ${site.failures} checks in a row. Last error: ${site.error}.`),
     )
     bus.on(siteUp, (tx, { ecosystemId, payload: site }) => this.siteAlert(tx, ecosystemId, site, 'up', `${site.name} is up again`, `${site.url} answered ${site.statusCode} as expected.`))
     bus.on(webhookDisabled, (tx, { ecosystemId, payload: hook }) =>
@@ -50,14 +56,18 @@ export class AdminAlerts {
     )
   }
 
-  private siteAlert(tx: Db, ecosystemId: string, site: { siteId: string; url: string; statusCode: number | null }, action: 'down' | 'up', summary: string, body: string) {
-    return this.send(tx, { ecosystemId, source: 'monitored_sites', entityType: 'site', entityId: site.siteId, action, summary, body, metadata: { url: site.url, statusCode: site.statusCode } })
+  private async siteAlert(tx: Db, ecosystemId: string, site: { siteId: string; url: string; statusCode: number | null }, action: 'down' | 'up', summary: string, body: string) {
+    const contacts = await this.siteContacts(tx, site.siteId)
+    await this.send(tx, { ecosystemId, source: 'monitored_sites', entityType: 'site', entityId: site.siteId, action, summary, body, metadata: { url: site.url, statusCode: site.statusCode }, contacts })
   }
 
   private async send(tx: Db, alert: AdminAlert): Promise<void> {
-    for (const customerId of await this.customers.adminRecords(tx, alert.ecosystemId)) {
-      const { ecosystemId, source, entityType, entityId, action, summary, metadata } = alert
+    const { ecosystemId, source, entityType, entityId, action, summary, metadata } = alert
+    for (const customerId of await this.customers.adminRecords(tx, ecosystemId)) {
       await this.feed.record(tx, { ecosystemId, customerId, source, entityType, entityId, action, summary, metadata })
+      await this.notifications.notify(tx, { ecosystemId, customerId, type: 'account', subject: summary, body: alert.body })
+    }
+    for (const customerId of await this.customers.contactRecords(tx, ecosystemId, alert.contacts ?? [])) {
       await this.notifications.notify(tx, { ecosystemId, customerId, type: 'account', subject: summary, body: alert.body })
     }
   }

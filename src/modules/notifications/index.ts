@@ -21,7 +21,8 @@ export default defineModule({
   http: { formBodyPaths: [UNSUBSCRIBE_PATH] },
   setup: (ctx) => {
     const notifications = new NotificationService(ctx.deps, ctx.use('messaging'))
-    new AdminAlerts(ctx.use('customer'), ctx.use('site').feed, notifications).subscribe(ctx.bus)
+    const sites = ctx.use('monitored_sites')
+    new AdminAlerts(ctx.use('customer'), ctx.use('site').feed, notifications, (tx, siteId) => sites.alertEmails(tx, siteId)).subscribe(ctx.bus)
     ctx.bus.on(replyReceived, async (tx, { ecosystemId, payload: r }) => {
       await notifications.notify(tx, { ecosystemId, customerId: r.threadAuthorId, type: 'community_reply', threadId: r.threadId, replyId: r.replyId, actorId: r.authorId, subject: `New reply to “${r.threadTitle}”`, body: r.body })
     })

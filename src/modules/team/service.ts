@@ -8,6 +8,7 @@ import { pageOf, type PageParams } from '../../platform/paging'
 import type { Role } from '../../platform/tenancy'
 import type { Accounts } from '../auth/service'
 import { AuditLog } from '../audit/service'
+import { users } from '../auth/schema'
 import { members, teams } from './schema'
 
 const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 }
@@ -44,13 +45,14 @@ export class TeamService {
   }
 
   /** Users who hold admin or owner in the organization. */
-  async adminIds(organizationId: string, db: Db = this.deps.db): Promise<string[]> {
-    const rows = await db
-      .select({ userId: members.userId })
+  /** The organization's admins and owners with their account e-mail, for what the service tells them (admin alerts). */
+  async adminContacts(organizationId: string, db: Db = this.deps.db): Promise<{ userId: string; email: string }[]> {
+    return db
+      .select({ userId: members.userId, email: users.email })
       .from(members)
       .innerJoin(teams, eq(teams.id, members.teamId))
+      .innerJoin(users, eq(users.id, members.userId))
       .where(and(eq(teams.organizationId, organizationId), inArray(members.role, ['admin', 'owner'])))
-    return rows.map((r) => r.userId)
   }
 
   /** Organizations the user belongs to, with the role held in each. */

@@ -1,0 +1,2 @@
+ALTER TABLE "monitored_sites"."sites" ADD COLUMN "failure_threshold" integer DEFAULT 2 NOT NULL;--> statement-breakpoint
+ALTER TABLE "monitored_sites"."sites" ADD COLUMN "alert_emails" jsonb DEFAULT '[]'::jsonb NOT NULL;
