@@ -32,8 +32,7 @@ export interface MessagingTemplateCreate {
   htmlBody: string
   /** Plain text alternative; `{{variable}}` values are inserted as they are */
   textBody: string
-  /** What the message is about: a notification category (`account`, `community_reply`, `community_mention`, `admin_announcement`) or your own word */
-  category: string
+  category: "account" | "community_reply" | "community_mention" | "admin_announcement" | "transactional"
   /** Plain text; `{{variable}}` values are inserted as they are */
   smsBody?: string | null
 }
@@ -47,8 +46,7 @@ export interface MessagingTemplatePatch {
   htmlBody?: string
   /** Plain text alternative; `{{variable}}` values are inserted as they are */
   textBody?: string
-  /** What the message is about: a notification category (`account`, `community_reply`, `community_mention`, `admin_announcement`) or your own word */
-  category?: string
+  category?: "account" | "community_reply" | "community_mention" | "admin_announcement" | "transactional"
   /** Plain text; `{{variable}}` values are inserted as they are */
   smsBody?: string | null
 }
@@ -87,6 +85,7 @@ export interface MessagingEmailSend {
   variables?: {
     [key: string]: string
   }
+  category?: "account" | "community_reply" | "community_mention" | "admin_announcement" | "transactional"
 }
 
 export interface MessagingSendResult {
@@ -106,6 +105,7 @@ export interface MessagingSmsSend {
   variables?: {
     [key: string]: string
   }
+  category?: "account" | "community_reply" | "community_mention" | "admin_announcement" | "transactional"
 }
 
 export interface MessagingLogEntry {
@@ -183,11 +183,11 @@ export interface MessagingRoutes {
   }
   email: {
     /** E-mail a customer */
-    post(body: MessagingEmailSend, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingSendResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: MessagingEmailSend, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingSendResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }
   sms: {
     /** Text a customer */
-    post(body: MessagingSmsSend, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingSendResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: MessagingSmsSend, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingSendResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }
   log: {
     /** Send attempts, newest first */

@@ -38,6 +38,57 @@ const send = async (channel: 'email' | 'sms', body: object, as: { token: string;
 }
 const lastLog = async (as = org.as(owner)) => (await h.call('GET', '/messaging/log?pageSize=1', as)).body.items[0]
 
+/** The raw header block of a received mail, folded lines joined. */
+const headOf = (raw: string) => raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\r\n(?=[ \t])/g, '')
+
+describe('categories: what customers turned off is not sent', () => {
+  test('a template category is a preference category or transactional; other words are refused with the allowed ones', async () => {
+    const res = await h.call('POST', '/messaging/templates', { ...org.as(owner), body: { name: 'promo', subject: 's', htmlBody: 'h', textBody: 't', category: 'marketing' } })
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toBe('body.category: must be one of "account", "community_reply", "community_mention", "admin_announcement", "transactional"')
+  })
+
+  test('an announcement template carries a one-click unsubscribe; once used, the next send is 409 unsubscribed; transactional mail still goes', async () => {
+    const reader = await customerOf(h, org, owner)
+    const customerId = reader.customerId
+    await h.call('PATCH', `/customer/customers/${customerId}`, { ...org.as(owner), body: { email: 'reader@example.test', phone: '+15550100999' } })
+    const { body: t } = await h.call('POST', '/messaging/templates', {
+      ...org.as(owner),
+      body: { name: 'newsletter', subject: 'News', htmlBody: '<p>News</p>', textBody: 'News', category: 'admin_announcement' },
+    })
+    // Announcements are off until the customer turns them on (e-mail only, here).
+    expect((await send('email', { customerId, templateId: t.id })).body.error.code).toBe('unsubscribed')
+    await h.call('PUT', '/notifications/preferences/admin_announcement', { token: reader.token, body: { email: true, sms: false } })
+    const sms = await send('sms', { customerId, templateId: t.id })
+    expect(sms.status).toBe(409)
+    expect(sms.body.error).toEqual({ code: 'unsubscribed', message: expect.stringContaining('SMS for admin_announcement') })
+
+    const { body: sent } = await send('email', { customerId, templateId: t.id })
+    expect(sent).toMatchObject({ status: 'sent' })
+    const mail = instanceSmtp.received.find((m) => m.parsed.messageId === sent.providerId)!
+    const head = headOf(mail.raw)
+    expect(head).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m)
+    const link = new URL(/^List-Unsubscribe: <(\S+)>$/m.exec(head)![1]!)
+    const oneClick = await h.app.handle(
+      new Request(`http://localhost${link.pathname}${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }),
+    )
+    expect(await oneClick.json()).toEqual({ category: 'admin_announcement', email: false, sms: false })
+
+    const logged = (await h.call('GET', `/messaging/log?customerId=${customerId}`, org.as(owner))).body.total
+    const refused = await send('email', { customerId, templateId: t.id })
+    expect(refused.status).toBe(409)
+    expect(refused.body.error.code).toBe('unsubscribed')
+    // Given content says its own category; nothing was sent or logged for the refused ones.
+    expect((await send('email', { customerId, subject: 'News', text: 'News', category: 'admin_announcement' })).status).toBe(409)
+    expect((await h.call('GET', `/messaging/log?customerId=${customerId}`, org.as(owner))).body.total).toBe(logged)
+
+    const { body: receipt } = await send('email', { customerId, subject: 'Your receipt', text: 'Paid.' })
+    expect(receipt.status).toBe('sent')
+    const receiptMail = instanceSmtp.received.find((m) => m.parsed.messageId === receipt.providerId)!
+    expect(headOf(receiptMail.raw)).not.toContain('List-Unsubscribe')
+  })
+})
+
 describe('e-mail over SMTP', () => {
   test('a template is rendered, sent to the customer over real SMTP, and logged with the admin as sender', async () => {
     const customerId = await contactCustomer(h, org, owner, { email: 'ada@example.test', name: 'Ada' })

@@ -13,6 +13,23 @@ export const Variables = t.Record(t.String({ maxLength: 100 }), t.String({ maxLe
     'Values for `{{name}}` placeholders (HTML-escaped in HTML bodies, as they are in text and SMS). `customer.name`, `customer.email` and `customer.id` are filled in from the customer unless given. A placeholder without a value is 400 `missing_variable` naming it.',
 })
 
+/**
+ * What a message to a customer is about. Customers choose per category whether they get e-mail and
+ * SMS (notification preferences, one-click unsubscribe); `transactional` (receipts, sign-in codes) is
+ * what they asked for and always goes, without an unsubscribe link.
+ */
+export const PREFERENCE_CATEGORIES = ['account', 'community_reply', 'community_mention', 'admin_announcement'] as const
+export type PreferenceCategory = (typeof PREFERENCE_CATEGORIES)[number]
+export const MESSAGE_CATEGORIES = [...PREFERENCE_CATEGORIES, 'transactional'] as const
+export type MessageCategory = (typeof MESSAGE_CATEGORIES)[number]
+export const MessageCategory = t.Union(
+  MESSAGE_CATEGORIES.map((c) => t.Literal(c)),
+  {
+    description:
+      'What the message is about: a notification category (`account`, `community_reply`, `community_mention`, `admin_announcement`), whose e-mail and SMS each customer may turn off (the send honours it and carries a one-click List-Unsubscribe), or `transactional` (always sent, no unsubscribe link)',
+  },
+)
+
 export const MessagingTemplate = t.Object(
   {
     id: t.String(),
@@ -34,12 +51,7 @@ const templateFields = {
   subject: Subject,
   htmlBody: Body('HTML; `{{variable}}` values are HTML-escaped'),
   textBody: Body('Plain text alternative; `{{variable}}` values are inserted as they are'),
-  category: t.String({
-    minLength: 1,
-    maxLength: 50,
-    pattern: '^[a-z0-9_]+$',
-    description: 'What the message is about: a notification category (`account`, `community_reply`, `community_mention`, `admin_announcement`) or your own word',
-  }),
+  category: MessageCategory,
   smsBody: t.Optional(t.Union([SmsBody, t.Null()])),
 }
 export const TemplateCreate = t.Object(templateFields, { title: 'MessagingTemplateCreate' })
@@ -76,12 +88,19 @@ export const EmailSend = t.Object(
     html: t.Optional(Body('HTML body (without templateId)')),
     text: t.Optional(Body('Plain text body (without templateId); derived from html when omitted')),
     variables: t.Optional(Variables),
+    category: t.Optional(t.Union(MESSAGE_CATEGORIES.map((c) => t.Literal(c)), { description: 'Without templateId (default `transactional`); a template’s own category wins' })),
   },
   { title: 'MessagingEmailSend' },
 )
 
 export const SmsSend = t.Object(
-  { customerId: Uuid, templateId: t.Optional(Uuid), body: t.Optional(SmsBody), variables: t.Optional(Variables) },
+  {
+    customerId: Uuid,
+    templateId: t.Optional(Uuid),
+    body: t.Optional(SmsBody),
+    variables: t.Optional(Variables),
+    category: t.Optional(t.Union(MESSAGE_CATEGORIES.map((c) => t.Literal(c)), { description: 'Without templateId (default `transactional`); a template’s own category wins' })),
+  },
   { title: 'MessagingSmsSend' },
 )
 

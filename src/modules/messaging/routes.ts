@@ -23,7 +23,8 @@ import { IdParam } from '../../platform/params'
 
 const SEND =
   'Sends at once through the ecosystem’s provider (its enabled site service, else the instance default, else the local outbox) and answers with the provider’s verdict: a provider failure is `status: "failed"` with `error`, never a 5xx. Every attempt is written to the log with `sentBy` = the calling admin. ' +
-  'Give `templateId`, or the content itself. 400 `no_recipient` when the customer has none; 400 `missing_variable` names a placeholder without a value. Notification deliveries do not come through here: they are queued jobs with retries.'
+  'Give `templateId`, or the content itself. 400 `no_recipient` when the customer has none; 400 `missing_variable` names a placeholder without a value. Notification deliveries do not come through here: they are queued jobs with retries. ' +
+  'The message’s category (the template’s, else `category`, default `transactional`) decides: for a notification category the customer’s preference for this channel must allow it (else 409 `unsubscribed`, nothing sent or logged) and an e-mail carries a one-click List-Unsubscribe; `transactional` always goes, without one.'
 
 /** E-mail and SMS to customers (tag `messaging`). */
 export function messagingRoutes(messaging: MessagingService, guards: Guards) {
@@ -65,13 +66,13 @@ export function messagingRoutes(messaging: MessagingService, guards: Guards) {
     .post('/email', ({ tenant, body }) => messaging.sendEmail(tenant, body), {
       tenant: 'admin',
       body: EmailSend,
-      response: { 200: MessagingSendResult, ...errors({ 400: ['validation_failed', 'missing_variable', 'no_recipient'] }) },
+      response: { 200: MessagingSendResult, ...errors({ 400: ['validation_failed', 'missing_variable', 'no_recipient'], 409: ['unsubscribed'] }) },
       detail: { operationId: 'messagingSendEmail', summary: 'E-mail a customer', description: SEND },
     })
     .post('/sms', ({ tenant, body }) => messaging.sendSms(tenant, body), {
       tenant: 'admin',
       body: SmsSend,
-      response: { 200: MessagingSendResult, ...errors({ 400: ['validation_failed', 'missing_variable', 'no_recipient'] }) },
+      response: { 200: MessagingSendResult, ...errors({ 400: ['validation_failed', 'missing_variable', 'no_recipient'], 409: ['unsubscribed'] }) },
       detail: { operationId: 'messagingSendSms', summary: 'Text a customer', description: `Uses the template’s smsBody, else its textBody. ${SEND}` },
     })
     .get('/log', ({ tenant, query }) => messaging.log(tenant, query, pageParams(query)), {

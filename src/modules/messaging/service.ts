@@ -10,6 +10,7 @@ import { queryInstant } from '../../platform/params'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import type { SiteServices } from '../site/service'
+import { MESSAGE_CATEGORIES, type MessageCategory, type PreferenceCategory } from './model'
 import { oneLine, render, renderTemplate } from './render'
 import { outbox, sendClaims, sendLog, templates } from './schema'
 import { type Delivery, Transports } from './transports'
@@ -36,6 +37,18 @@ export interface Content {
   /** Extra e-mail headers (List-Unsubscribe); values are one line. */
   headers?: Record<string, string>
 }
+
+/**
+ * What customers chose to receive, per category and channel, and the one-click link that turns a
+ * category's e-mail off (the notifications area answers both: MessagingService.acceptConsent).
+ */
+export interface Consent {
+  allows(customerId: string, category: PreferenceCategory, channel: Channel): Promise<boolean>
+  unsubscribeUrl(customerId: string, category: PreferenceCategory): string
+}
+
+/** A template's category; one stored before categories were checked counts as an announcement (preferences apply). */
+const categoryOf = (stored: string): MessageCategory => ((MESSAGE_CATEGORIES as readonly string[]).includes(stored) ? (stored as MessageCategory) : 'admin_announcement')
 
 export interface SendResult {
   status: 'sent' | 'failed'
@@ -111,6 +124,7 @@ const textOf = (html: string) =>
  */
 export class MessagingService {
   private readonly transports: Transports
+  private consent: Consent | undefined
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now'>,
@@ -192,14 +206,17 @@ export class MessagingService {
   /** An admin's e-mail to one customer: from a template or given text, rendered, sent now, logged. */
   async sendEmail(
     tenant: Tenant,
-    input: { customerId: string; templateId?: string; subject?: string; html?: string; text?: string; variables?: Record<string, string> },
+    input: { customerId: string; templateId?: string; subject?: string; html?: string; text?: string; variables?: Record<string, string>; category?: MessageCategory },
   ): Promise<SendResult> {
     const customer = await this.customer(tenant.ecosystemId, input.customerId)
     if (!customer.email) throw noRecipient('e-mail address')
     const variables = { ...customerVariables(customer), ...input.variables }
     let content: Content
+    let category = input.category ?? 'transactional'
     if (input.templateId) {
-      const rendered = renderTemplate(await this.template(tenant.ecosystemId, input.templateId), variables)
+      const template = await this.template(tenant.ecosystemId, input.templateId)
+      category = categoryOf(template.category)
+      const rendered = renderTemplate(template, variables)
       content = { subject: rendered.subject, text: rendered.text, html: rendered.html }
     } else {
       if (input.subject === undefined || (input.text === undefined && input.html === undefined)) {
@@ -208,22 +225,27 @@ export class MessagingService {
       const html = input.html === undefined ? undefined : render(input.html, variables, 'html')
       content = { subject: oneLine(render(input.subject, variables, 'plain')), text: input.text === undefined ? textOf(html!) : render(input.text, variables, 'plain'), html }
     }
+    const unsubscribe = await this.consented(customer.id, category, 'email')
+    if (unsubscribe) content.headers = { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
     return this.deliver(tenant.ecosystemId, 'email', customer, content, { templateId: input.templateId ?? null, sentBy: sentBy(tenant) })
   }
 
   /** An admin's SMS to one customer: a template's smsBody (else its textBody) or the given body. */
-  async sendSms(tenant: Tenant, input: { customerId: string; templateId?: string; body?: string; variables?: Record<string, string> }): Promise<SendResult> {
+  async sendSms(tenant: Tenant, input: { customerId: string; templateId?: string; body?: string; variables?: Record<string, string>; category?: MessageCategory }): Promise<SendResult> {
     const customer = await this.customer(tenant.ecosystemId, input.customerId)
     if (!customer.phone) throw noRecipient('phone number')
     const variables = { ...customerVariables(customer), ...input.variables }
     let text: string
+    let category = input.category ?? 'transactional'
     if (input.templateId) {
       const template = await this.template(tenant.ecosystemId, input.templateId)
+      category = categoryOf(template.category)
       text = render(template.smsBody ?? template.textBody, variables, 'plain')
     } else {
       if (input.body === undefined) throw messagingError(400, 'validation_failed', 'body: give templateId or body')
       text = render(input.body, variables, 'plain')
     }
+    await this.consented(customer.id, category, 'sms')
     return this.deliver(tenant.ecosystemId, 'sms', customer, { subject: null, text }, { templateId: input.templateId ?? null, sentBy: sentBy(tenant) })
   }
 
@@ -327,6 +349,24 @@ export class MessagingService {
       .values({ ecosystemId, channel, recipient, subject: content.subject, text: content.text, html: content.html ?? null, headers: content.headers ?? {} })
       .returning({ id: outbox.id })
     return { ok: true, providerId: `outbox:${row!.id}` }
+  }
+
+  /** Who answers for customers' choices; the notifications area registers itself here while the app is built. */
+  acceptConsent(consent: Consent): void {
+    this.consent = consent
+  }
+
+  /**
+   * Refuses (409 `unsubscribed`) a non-transactional send the customer turned off for this channel;
+   * for an allowed one answers its one-click unsubscribe link (null for `transactional`).
+   */
+  private async consented(customerId: string, category: MessageCategory, channel: Channel): Promise<string | null> {
+    if (category === 'transactional') return null
+    if (!this.consent) throw new Error('no consent source: the notifications module registers one')
+    if (!(await this.consent.allows(customerId, category, channel))) {
+      throw messagingError(409, 'unsubscribed', `The customer turned off ${channel === 'email' ? 'e-mail' : 'SMS'} for ${category}; send it as transactional only if it is one`)
+    }
+    return this.consent.unsubscribeUrl(customerId, category)
   }
 
   private async template(ecosystemId: string, id: string): Promise<TemplateRow> {

@@ -20,7 +20,9 @@ export default defineModule({
   errors: NOTIFICATION_ERRORS,
   http: { formBodyPaths: [UNSUBSCRIBE_PATH] },
   setup: (ctx) => {
-    const notifications = new NotificationService(ctx.deps, ctx.use('messaging'))
+    const messaging = ctx.use('messaging')
+    const notifications = new NotificationService(ctx.deps, messaging)
+    messaging.acceptConsent(notifications)
     const sites = ctx.use('monitored_sites')
     new AdminAlerts(ctx.use('customer'), ctx.use('site').feed, notifications, (tx, siteId) => sites.alertEmails(tx, siteId)).subscribe(ctx.bus)
     ctx.bus.on(replyReceived, async (tx, { ecosystemId, payload: r }) => {

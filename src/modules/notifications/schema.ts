@@ -2,11 +2,13 @@ import { sql } from 'drizzle-orm'
 import { boolean, index, integer, jsonb, pgSchema, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestampColumn as at } from '../../platform/crud/columns'
 import { tenantColumns } from '../customer/schema'
+import { PREFERENCE_CATEGORIES, type PreferenceCategory } from '../messaging/model'
 
 export const notificationsSchema = pgSchema('notifications')
 
-export const CATEGORIES = ['account', 'community_reply', 'community_mention', 'admin_announcement'] as const
-export type Category = (typeof CATEGORIES)[number]
+/** The categories customers choose e-mail and SMS for: messaging's preference categories. */
+export const CATEGORIES = PREFERENCE_CATEGORIES
+export type Category = PreferenceCategory
 
 const { ecosystemId, customerId } = tenantColumns
 

@@ -143,6 +143,11 @@ export class NotificationService {
     return { category, ...choice }
   }
 
+  /** Whether the customer takes this category on this channel (its preference, else the default). */
+  async allows(customerId: string, category: Category, channel: Channel): Promise<boolean> {
+    return (await this.preferenceOf(this.deps.db, customerId, category))[channel]
+  }
+
   /** The link an e-mail's List-Unsubscribe header carries: one POST turns the category's e-mail off. */
   unsubscribeUrl(customerId: string, category: Category): string {
     const value = `${customerId}.${category}`
