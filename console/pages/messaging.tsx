@@ -1,11 +1,15 @@
 import { useState } from 'preact/hooks'
-import type { MessagingTemplate } from '../../client/index'
+import type { MessagingTemplate, MessagingTemplateCreate } from '../../client/index'
 import { client, data } from '../api'
 import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 import { Badge } from './engagement-ui'
 
 const PAGE_SIZE = 20
-const EMPTY = { name: '', category: 'account', subject: '', textBody: '', htmlBody: '', smsBody: '' }
+type Category = MessagingTemplateCreate['category']
+const CATEGORIES: Category[] = ['account', 'community_reply', 'community_mention', 'admin_announcement', 'transactional']
+/** A template saved before categories were checked counts as an announcement, as the server sends it. */
+const categoryOf = (stored: string): Category => CATEGORIES.find((c) => c === stored) ?? 'admin_announcement'
+const EMPTY: { name: string; category: Category; subject: string; textBody: string; htmlBody: string; smsBody: string } = { name: '', category: 'account', subject: '', textBody: '', htmlBody: '', smsBody: '' }
 
 /** Message templates (list, create, edit) and the log of send attempts. */
 export function Messaging() {
@@ -39,7 +43,7 @@ function Templates() {
   const edit = (t: MessagingTemplate) => {
     setEditing(t)
     setNote(null)
-    setForm({ name: t.name, category: t.category, subject: t.subject, textBody: t.textBody, htmlBody: t.htmlBody, smsBody: t.smsBody ?? '' })
+    setForm({ name: t.name, category: categoryOf(t.category), subject: t.subject, textBody: t.textBody, htmlBody: t.htmlBody, smsBody: t.smsBody ?? '' })
     requestAnimationFrame(() => document.getElementById('template-name')?.focus())
   }
   const cancel = () => {
@@ -100,10 +104,10 @@ function Templates() {
         <form onSubmit={submit} class="stack">
           <label>Template name <input id="template-name" required maxLength={200} {...field('name')} /></label>
           <label>
-            Category <input required list="template-categories" {...field('category')} />
-            <datalist id="template-categories">
-              {['account', 'community_reply', 'community_mention', 'admin_announcement'].map((c) => <option key={c} value={c} />)}
-            </datalist>
+            Category{' '}
+            <select value={form.category} onInput={(e) => setForm({ ...form, category: categoryOf((e.currentTarget as HTMLSelectElement).value) })}>
+              {CATEGORIES.map((c) => <option key={c} value={c}>{c}</option>)}
+            </select>
           </label>
           <label>Subject <input required {...field('subject')} /></label>
           <label>Text body <textarea required rows={4} {...field('textBody')} /></label>

@@ -9,31 +9,38 @@ import type { Logger } from './logger'
  * under which outbound webhooks deliver it, when they do (the names webhooks published before the
  * bus, kept so receivers see no change); the payload is then exactly the webhook's `data`.
  */
-export interface EventDefinition<Name extends string = string, Payload extends TSchema = TSchema> {
+export interface EventDefinition<Name extends string = string, Payload extends TSchema = TSchema, Scope extends EventScope = EventScope> {
   name: Name
   description: string
   payload: Payload
   webhook?: string
+  /** `ecosystem` (the default): it happened in one, named in its envelope. `account`: in none (an account's password, say). */
+  scope: Scope
 }
 
-export function defineEvent<const Name extends `${string}.${string}.${string}`, Payload extends TSchema>(
+export type EventScope = 'ecosystem' | 'account'
+
+export function defineEvent<const Name extends `${string}.${string}.${string}`, Payload extends TSchema, const Scope extends EventScope = 'ecosystem'>(
   name: Name,
-  definition: { description: string; payload: Payload; webhook?: string },
-): EventDefinition<Name, Payload> {
-  return { name, ...definition }
+  definition: { description: string; payload: Payload; webhook?: string; scope?: Scope },
+): EventDefinition<Name, Payload, Scope> {
+  return { name, ...definition, scope: definition.scope ?? ('ecosystem' as Scope) }
 }
+
+/** The ecosystem an event happened in: a string for ecosystem events, null for account events. */
+type EcosystemOf<E extends EventDefinition> = E['scope'] extends 'account' ? null : string
 
 /** The module that emits an event: the first part of its name. */
 export const emitterOf = (event: EventDefinition) => event.name.split('.')[0]!
 
-/** What every event carries beside its payload: the ecosystem it happened in. */
-export interface EventEnvelope<Payload> {
-  ecosystemId: string
+/** What every event carries beside its payload: the ecosystem it happened in (null for account events). */
+export interface EventEnvelope<Payload, Ecosystem extends string | null = string> {
+  ecosystemId: Ecosystem
   payload: Payload
 }
 
-type InTransaction = (tx: Db, event: EventEnvelope<unknown>, definition: EventDefinition) => Promise<void>
-type AfterCommit = (event: EventEnvelope<unknown>, definition: EventDefinition) => void
+type InTransaction = (tx: Db, event: EventEnvelope<unknown, string | null>, definition: EventDefinition) => Promise<void>
+type AfterCommit = (event: EventEnvelope<unknown, string | null>, definition: EventDefinition) => void
 
 /**
  * The one way areas react to each other. `on` handlers run inside the emitter's transaction, in the
@@ -62,8 +69,8 @@ export class EventBus {
     return [...this.known.values()]
   }
 
-  on<E extends EventDefinition>(event: E, handler: (tx: Db, event: EventEnvelope<Static<E['payload']>>) => Promise<void>): void {
-    this.list(this.inTransaction, event).push(handler as InTransaction)
+  on<E extends EventDefinition>(event: E, handler: (tx: Db, event: EventEnvelope<Static<E['payload']>, EcosystemOf<E>>) => Promise<void>): void {
+    this.list(this.inTransaction, event).push(handler as unknown as InTransaction)
   }
 
   /** One handler for every declared event that `select` picks (outbound webhooks take every event with a webhook type). */
@@ -71,11 +78,11 @@ export class EventBus {
     for (const event of this.known.values()) if (select(event)) this.list(this.inTransaction, event).push(handler)
   }
 
-  afterCommit<E extends EventDefinition>(event: E, handler: (event: EventEnvelope<Static<E['payload']>>) => void): void {
-    this.list(this.committed, event).push(handler as AfterCommit)
+  afterCommit<E extends EventDefinition>(event: E, handler: (event: EventEnvelope<Static<E['payload']>, EcosystemOf<E>>) => void): void {
+    this.list(this.committed, event).push(handler as unknown as AfterCommit)
   }
 
-  async emit<E extends EventDefinition>(tx: Db, event: E, ecosystemId: string, payload: Static<E['payload']>): Promise<void> {
+  async emit<E extends EventDefinition>(tx: Db, event: E, ecosystemId: EcosystemOf<E>, payload: Static<E['payload']>): Promise<void> {
     const definition = this.definition(event)
     const envelope = { ecosystemId, payload }
     for (const handler of this.inTransaction.get(definition.name) ?? []) await handler(tx, envelope, definition)

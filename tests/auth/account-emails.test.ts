@@ -40,6 +40,24 @@ describe('password reset', () => {
     const again = await h.call('POST', '/auth/password-reset/confirm', { body: { token, newPassword: 'another-new-password' } })
     expect(again.status).toBe(400)
     expect(again.body.error.code).toBe('invalid_token')
+    // The owner is told, at the account's address.
+    await until(() => mailsTo(user.email).some((m) => m.parsed.subject === 'Your password was changed'))
+    const notice = mailsTo(user.email).find((m) => m.parsed.subject === 'Your password was changed')!
+    expect(notice.parsed.text).toContain('reset with a link sent to this address')
+    expect(notice.parsed.text).not.toContain(token)
+  })
+
+  test('a password changed while signed in is told by e-mail; a refused change tells no one', async () => {
+    const user = await h.register()
+    const wrong = await h.call('POST', '/auth/change-password', { token: user.token, body: { currentPassword: 'not-the-password', newPassword: 'a-changed-password' } })
+    expect(wrong.status).toBe(401)
+    const changed = await h.call('POST', '/auth/change-password', { token: user.token, body: { currentPassword: user.password, newPassword: 'a-changed-password' } })
+    expect(changed.status).toBe(204)
+    await until(() => mailsTo(user.email).length >= 1)
+    await Bun.sleep(500)
+    const notices = mailsTo(user.email).filter((m) => m.parsed.subject === 'Your password was changed')
+    expect(notices).toHaveLength(1)
+    expect(notices[0]!.parsed.text).toContain('changed while signed in')
   })
 
   test('an unknown address gets the same 202 and no e-mail', async () => {

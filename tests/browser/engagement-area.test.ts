@@ -213,7 +213,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await tab(page, 'Messaging').click()
     await page.getByText('No templates yet.').waitFor()
     await page.getByLabel('Template name').fill('welcome')
-    await page.getByLabel('Category').fill('account')
+    await page.getByLabel('Category').selectOption('account')
     await page.getByLabel('Subject').fill('Welcome, {{customer.name}}')
     await page.getByLabel('Text body').fill('Hello {{customer.name}}!')
     await page.getByLabel('HTML body').fill('<p>Hello {{customer.name}}!</p>')

@@ -6,13 +6,17 @@ import type { RequestInfo } from '../../platform/http'
 import { randomToken, sha256Hex } from '../../platform/crypto'
 import { authError } from './errors'
 import type { Accounts } from './accounts'
+import type { EventBus } from '../../platform/events'
+import { passwordChanged } from './events'
 import { emailTokens, users } from './schema'
 
 type Purpose = 'password_reset' | 'verify_email'
+type PasswordChange = 'password_changed' | 'password_reset'
 /** What the mail is handed to: messaging's instance sender (SMTP_URL, else the instance outbox). */
 export type InstanceMailer = (to: string, content: { subject: string; text: string; html?: string }) => Promise<{ ok: true } | { ok: false; error: string }>
 
 const JOB = 'account-email'
+const NOTICE_JOB = 'account-password-notice'
 const LIFETIME_SECONDS: Record<Purpose, number> = { password_reset: 30 * 60, verify_email: 24 * 3600 }
 /** Requests per window: per client address, per e-mail address (reset) or per account (verification). */
 export const ACCOUNT_EMAIL_LIMITS = { perIp: 20, perAddress: 5, windowSeconds: 3600 }
@@ -33,7 +37,29 @@ export class AccountEmails {
 
   /** The queue job that sends the e-mails (the module's manifest registers it). */
   queueHandlers(): QueueHandler[] {
-    return [defineQueueHandler<{ purpose: Purpose; emailKey: string }>({ name: JOB, handle: (job) => this.send(job.purpose, job.emailKey) })]
+    return [
+      defineQueueHandler<{ purpose: Purpose; emailKey: string }>({ name: JOB, handle: (job) => this.send(job.purpose, job.emailKey) }),
+      defineQueueHandler<{ userId: string; reason: PasswordChange }>({ name: NOTICE_JOB, handle: (job) => this.notice(job.userId, job.reason) }),
+    ]
+  }
+
+  /** Tells the account's owner their password changed, queued in the transaction that changed it (so a rolled-back change tells no one). */
+  subscribe(bus: Pick<EventBus, 'on'>): void {
+    bus.on(passwordChanged, async (tx, { payload }) => {
+      await this.deps.queue.send(tx, NOTICE_JOB, { userId: payload.userId, reason: payload.reason })
+    })
+  }
+
+  /** The job: "your password was changed" to the account's address, with what to do if it was not them. A failed send throws, so the queue retries. */
+  private async notice(userId: string, reason: PasswordChange): Promise<void> {
+    const [user] = await this.deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId))
+    if (!user) return
+    const how = reason === 'password_reset' ? 'reset with a link sent to this address' : 'changed while signed in'
+    const delivery = await this.mail(user.email, {
+      subject: 'Your password was changed',
+      text: `Hello ${user.name},\n\nThe password of your account was ${how} at ${this.deps.now().toISOString()}, and every session was signed out.\n\nIf this was not you, reset your password now and check your account's API tokens and connected apps.`,
+    })
+    if (!delivery.ok) throw new Error(`password notice not sent: ${delivery.error}`)
   }
 
   async requestReset(email: string, clientIp: string): Promise<void> {

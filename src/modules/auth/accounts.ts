@@ -9,6 +9,8 @@ import { authError } from './errors'
 import type { SettingsService } from '../settings/service'
 import type { Passwords } from './passwords'
 import { LoginLimiter } from './login-limiter'
+import type { EventBus } from '../../platform/events'
+import { passwordChanged } from './events'
 import { userMethods, users } from './schema'
 
 export const SLUG_PATTERN = '^[a-z0-9][a-z0-9_-]{1,63}$'
@@ -56,6 +58,7 @@ export class Accounts {
     private readonly passwords: Passwords,
     private readonly sessions: RotatingSessions,
     private readonly settings: SettingsService,
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.limiter = new LoginLimiter(deps)
     this.audit = new AuditLog(deps)
@@ -173,6 +176,7 @@ export class Accounts {
       target: { type: 'user', id: userId },
       metadata: { sessionsRevoked: true },
     })
+    await this.events.emit(tx, passwordChanged, null, { userId, reason })
   }
 
   /** The signed-in user, with `emailVerified` added (only here: User itself is as the spec lists it). */

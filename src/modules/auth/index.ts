@@ -2,6 +2,7 @@ import { defineModule } from '../module'
 import { accountEmailRoutes } from './routes/account-emails'
 import { AccountEmails } from './account-emails'
 import { AUTH_ERRORS } from './errors'
+import { AUTH_EVENTS } from './events'
 import { purgeSessions } from './jobs'
 import { authRoutes } from './routes/accounts'
 import { AuthService } from './service'
@@ -19,12 +20,14 @@ export default defineModule({
       'Accounts: register, sign in, refresh and revoke sessions (rotating single-use refresh tokens), profile, password and e-mail flows, API tokens (`eco_…`, shown once).',
   },
   errors: AUTH_ERRORS,
+  events: AUTH_EVENTS,
   jobs: [purgeSessions],
   setup: (ctx) => {
     const { deps } = ctx
-    const auth = new AuthService(deps, ctx.use('settings'))
+    const auth = new AuthService(deps, ctx.use('settings'), ctx.bus)
     const messaging = () => ctx.use('messaging')
     const emails = new AccountEmails(deps, auth.accounts, (to, content) => messaging().sendInstanceEmail(to, content))
+    emails.subscribe(ctx.bus)
     return {
       services: auth,
       queues: emails.queueHandlers(),

@@ -2,6 +2,7 @@ import type { Deps } from '../../deps'
 import type { Principal, PrincipalSource } from '../../platform/auth'
 import { AppError } from '../../platform/errors'
 import type { AccessClaims } from '../../platform/jwt'
+import type { EventBus } from '../../platform/events'
 import { SettingsService } from '../settings/service'
 import { Accounts } from './accounts'
 
@@ -24,6 +25,7 @@ export class AuthService implements PrincipalSource {
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'rateLimits' | 'tokens'>,
     settings: SettingsService,
+    events: Pick<EventBus, 'emit'>,
   ) {
     this.sessions = new RotatingSessions(deps, { sessions, refreshTokens }, {
       kind: 'user',
@@ -32,7 +34,7 @@ export class AuthService implements PrincipalSource {
       accessTtlSeconds: deps.config.accessTokenTtl,
       claims: async (_tx, userId) => ({ sub: userId, typ: 'user' }),
     })
-    this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings)
+    this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events)
     this.apiTokens = new ApiTokens(deps)
     this.audit = new AuditLog(deps)
   }

@@ -246,8 +246,10 @@ export class WebhookService {
   }
 
   /** Subscribed to every domain event with a webhook type: queues a delivery to each enabled endpoint that takes it, in the event's transaction. */
-  async emit(tx: Db, { ecosystemId, payload }: EventEnvelope<unknown>, event: EventDefinition): Promise<void> {
-    const type = event.webhook!
+  async emit(tx: Db, { ecosystemId, payload }: EventEnvelope<unknown, string | null>, event: EventDefinition): Promise<void> {
+    const type = event.webhook
+    // Only events of an ecosystem have endpoints to go to.
+    if (!type || ecosystemId === null) return
     const data = payload as Record<string, unknown>
     const targets = await tx
       .select()

@@ -172,7 +172,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
           operationId: 'authChangePassword',
           summary: 'Change the password',
           description:
-            'Wrong current password: 401 `invalid_credentials`. New password under 8 characters: 400. Revokes every session of the account, this one included; no new tokens are issued, so sign in again.',
+            'Wrong current password: 401 `invalid_credentials`. New password under 8 characters: 400. Revokes every session of the account, this one included; no new tokens are issued, so sign in again. The account’s address is told by e-mail (“Your password was changed”).',
         },
       },
     )
