@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
 import type { NotifyInput } from '../../src/modules/notifications/service'
 import { startFakeTwilio } from '../support/fake-twilio'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
@@ -184,3 +185,41 @@ describe('notifications', () => {
     expect(mailsTo('retry@example.test').length).toBe(1)
   }, 30_000)
 })
+
+describe('reply e-mails', () => {
+  test('at most one e-mail per thread per customer in 15 minutes: later replies arrive together in one digest at the window’s end', async () => {
+    const me = await customer({ email: 'digest@example.test' })
+    const thread = `thread-${crypto.randomUUID()}`
+    await notify({ customerId: me.customerId, threadId: thread, subject: 'New reply to “Plans”', body: 'first reply' })
+    await until(() => mailsTo('digest@example.test').length === 1)
+    await notify({ customerId: me.customerId, threadId: thread, subject: 'New reply to “Plans”', body: 'second reply' })
+    await notify({ customerId: me.customerId, threadId: thread, subject: 'New reply to “Plans”', body: 'third reply' })
+    // Another thread has its own window.
+    await notify({ customerId: me.customerId, threadId: `${thread}-other`, subject: 'New reply to “Other”', body: 'elsewhere' })
+    await until(() => mailsTo('digest@example.test').length === 2)
+    await Bun.sleep(500)
+    expect(mailsTo('digest@example.test').map((m) => m.parsed.subject)).toEqual(['New reply to “Plans”', 'New reply to “Other”'])
+    // In the app every reply is there at once.
+    expect((await h.call('GET', '/notifications?type=community_reply', me.as)).body.total).toBe(4)
+
+    // The window ends (the digest was queued for then): one e-mail with both later replies.
+    await h.db.execute(sql`update pgboss.job set start_after = now() where name = 'reply-email-digest' and state = 'created'`)
+    await until(() => mailsTo('digest@example.test').length === 3, 15_000)
+    const digest = mailsTo('digest@example.test')[2]!
+    expect(digest.parsed.subject).toBe('2 new replies: New reply to “Plans”')
+    expect(digest.parsed.text).toContain('second reply')
+    expect(digest.parsed.text).toContain('third reply')
+    expect(digest.raw).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/)
+
+    // A reply after the window is e-mailed at once again.
+    h.advanceClock(16 * 60 * 1000)
+    try {
+      await notify({ customerId: me.customerId, threadId: thread, subject: 'New reply to “Plans”', body: 'much later' })
+      await until(() => mailsTo('digest@example.test').length === 4)
+      expect(mailsTo('digest@example.test')[3]!.parsed.text).toContain('much later')
+    } finally {
+      h.advanceClock(-16 * 60 * 1000)
+    }
+  }, 30_000)
+})
+

@@ -65,3 +65,18 @@ export const announcements = notificationsSchema.table('announcements', {
   finishedAt: at('finished_at'),
   createdAt: at('created_at').notNull().defaultNow(),
 })
+
+/**
+ * When a customer was last e-mailed about replies to a thread, and whether a digest of the replies
+ * since is already queued: at most one reply e-mail per thread and customer per REPLY_EMAIL_WINDOW.
+ */
+export const replyEmails = notificationsSchema.table(
+  'reply_emails',
+  {
+    customerId: customerId(),
+    threadId: text('thread_id').notNull(),
+    lastEmailedAt: at('last_emailed_at').notNull(),
+    digestQueued: boolean('digest_queued').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.threadId] })],
+)

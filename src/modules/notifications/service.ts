@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { type Db, queryRows } from '../../platform/db'
@@ -9,7 +9,7 @@ import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import { escapeHtml } from '../../platform/html'
 import type { Channel, MessagingService } from '../messaging/service'
-import { announcements, CATEGORIES, type Category, notifications, preferences } from './schema'
+import { announcements, CATEGORIES, type Category, notifications, preferences, replyEmails } from './schema'
 
 type NotificationRow = typeof notifications.$inferSelect
 type Preference = { category: Category; email: boolean; sms: boolean }
@@ -36,6 +36,9 @@ export interface NotifyInput {
 
 const DELIVER = 'notification-deliver'
 const FAN_OUT = 'announcement-fan-out'
+const REPLY_DIGEST = 'reply-email-digest'
+/** At most one e-mail about replies to one thread per customer in this long; later replies go in one digest at its end. */
+export const REPLY_EMAIL_WINDOW_MS = 15 * 60 * 1000
 const UNSUBSCRIBE = 'notification-unsubscribe'
 export const UNSUBSCRIBE_PATH = '/notifications/unsubscribe'
 
@@ -69,6 +72,7 @@ export class NotificationService {
     return [
       defineQueueHandler<{ notificationId: string; channel: Channel }>({ name: DELIVER, handle: (job) => this.deliver(job.notificationId, job.channel) }),
       defineQueueHandler<{ announcementId: string }>({ name: FAN_OUT, handle: (job) => this.fanOutBatch(job.announcementId) }),
+      defineQueueHandler<{ customerId: string; threadId: string }>({ name: REPLY_DIGEST, handle: (job) => this.sendReplyDigest(job.customerId, job.threadId) }),
     ]
   }
 
@@ -89,8 +93,61 @@ export class NotificationService {
       .returning({ id: notifications.id })
     const wanted = await this.preferenceOf(tx, input.customerId, input.type)
     const channels = (['email', 'sms'] as const).filter((c) => wanted[c])
-    for (const channel of channels) await this.deps.queue.send(tx, DELIVER, { notificationId: row!.id, channel })
+    for (const channel of channels) {
+      if (channel === 'email' && input.type === 'community_reply' && input.threadId && !(await this.replyEmailNow(tx, input.customerId, input.threadId))) continue
+      await this.deps.queue.send(tx, DELIVER, { notificationId: row!.id, channel })
+    }
     return row!.id
+  }
+
+  /**
+   * Whether a reply's e-mail goes now: yes when the customer got none about this thread within
+   * REPLY_EMAIL_WINDOW_MS; otherwise the reply waits for the window's digest, queued once.
+   */
+  private async replyEmailNow(tx: Db, customerId: string, threadId: string): Promise<boolean> {
+    const now = this.deps.now()
+    const [current] = await tx
+      .insert(replyEmails)
+      .values({ customerId, threadId, lastEmailedAt: now })
+      .onConflictDoUpdate({ target: [replyEmails.customerId, replyEmails.threadId], set: { customerId } })
+      // xmax is 0 on a row this statement inserted: the first reply e-mail about this thread.
+      .returning({ lastEmailedAt: replyEmails.lastEmailedAt, digestQueued: replyEmails.digestQueued, inserted: sql<boolean>`(xmax = 0)` })
+    const row = current!
+    if (row.inserted) return true
+    if (now.getTime() - row.lastEmailedAt.getTime() >= REPLY_EMAIL_WINDOW_MS) {
+      await tx.update(replyEmails).set({ lastEmailedAt: now, digestQueued: false }).where(and(eq(replyEmails.customerId, customerId), eq(replyEmails.threadId, threadId)))
+      return true
+    }
+    if (!row.digestQueued) {
+      await tx.update(replyEmails).set({ digestQueued: true }).where(and(eq(replyEmails.customerId, customerId), eq(replyEmails.threadId, threadId)))
+      await this.deps.queue.send(tx, REPLY_DIGEST, { customerId, threadId }, { startAfter: new Date(row.lastEmailedAt.getTime() + REPLY_EMAIL_WINDOW_MS) })
+    }
+    return false
+  }
+
+  /**
+   * The job at a window's end: one e-mail with the replies to the thread since the last one (none:
+   * nothing is sent), then the window starts again. A retry after a crash sends no second copy: the
+   * send is claimed under a key of the replies it holds.
+   */
+  async sendReplyDigest(customerId: string, threadId: string): Promise<void> {
+    const where = and(eq(replyEmails.customerId, customerId), eq(replyEmails.threadId, threadId))
+    const [window] = await this.deps.db.select().from(replyEmails).where(where)
+    if (!window?.digestQueued) return
+    const pending = await this.deps.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.customerId, customerId), eq(notifications.threadId, threadId), eq(notifications.type, 'community_reply'), gt(notifications.createdAt, window.lastEmailedAt)))
+      .orderBy(asc(notifications.createdAt), asc(notifications.id))
+    const first = pending[0]
+    const to = first ? await this.messaging.contact(first.ecosystemId, customerId) : null
+    if (first && to?.email) {
+      const digest = { ...first, subject: pending.length === 1 ? first.subject : `${pending.length} new replies: ${first.subject}`, body: pending.map((n) => n.body).join('\n\n---\n\n') }
+      const content = this.emailContent(digest, this.unsubscribeUrl(customerId, 'community_reply'))
+      const result = await this.messaging.deliver(first.ecosystemId, 'email', to, content, { templateId: null, sentBy: null, key: `reply-digest:${pending.at(-1)!.id}` })
+      if (result.status === 'failed') throw new Error(`reply digest not delivered: ${result.error}`)
+    }
+    await this.deps.db.update(replyEmails).set({ lastEmailedAt: this.deps.now(), digestQueued: false }).where(where)
   }
 
   async list(tenant: Tenant, filter: { unread?: boolean; type?: Category }, page: PageParams) {
