@@ -134,7 +134,7 @@ export class Transports {
     let transport = this.smtp.get(key)
     if (transport) return transport
     const timeouts = { connectionTimeout: this.options.timeoutMs, greetingTimeout: this.options.timeoutMs, socketTimeout: this.options.timeoutMs }
-    transport = nodemailer.createTransport({ ...server, pool: true, ...timeouts })
+    transport = nodemailer.createTransport({ ...server, pool: true, ...timeouts, ...dkimOf(config) })
     if (this.smtp.size >= MAX_CACHED) {
       const [oldestKey, oldest] = this.smtp.entries().next().value!
       oldest.close()
@@ -167,4 +167,10 @@ function providerReason(err: unknown): string {
   const text = e.response ?? e.message ?? String(err)
   const prefix = e.status ? `${e.status} ` : ''
   return `${prefix}${text}`.replace(/\s+/g, ' ').slice(0, 500)
+}
+
+/** nodemailer's DKIM signing, when the SMTP settings name a domain, selector and key (checked when saved). */
+function dkimOf(config: Record<string, unknown>): { dkim?: { domainName: string; keySelector: string; privateKey: string } } {
+  if (!config.dkimDomain || !config.dkimSelector || !config.dkimPrivateKey) return {}
+  return { dkim: { domainName: String(config.dkimDomain), keySelector: String(config.dkimSelector), privateKey: String(config.dkimPrivateKey) } }
 }

@@ -1,3 +1,4 @@
+import { createPrivateKey } from 'node:crypto'
 import { Value } from '@sinclair/typebox/value'
 import { and, asc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
@@ -149,6 +150,21 @@ async function checkHosts(kind: string, config: Record<string, unknown>, policy:
     await check('url', server.host)
   }
   if (kind === 'smtp' && config.host !== undefined) await check('host', String(config.host))
+  if (kind === 'smtp') checkDkim(config)
   if (kind === 'openai' && config.baseUrl !== undefined) await check('baseUrl', urlHost('baseUrl'))
   if (kind === 'webhook') await check('url', urlHost('url'))
+}
+
+const DKIM_KEYS = ['dkimDomain', 'dkimSelector', 'dkimPrivateKey'] as const
+
+/** DKIM signing needs all three settings, and a private key that parses. */
+function checkDkim(config: Record<string, unknown>): void {
+  const given = DKIM_KEYS.filter((key) => config[key] !== undefined)
+  if (given.length === 0) return
+  if (given.length < DKIM_KEYS.length) throw siteError(400, 'validation_failed', `config: DKIM signing needs ${DKIM_KEYS.join(', ')} together`)
+  try {
+    createPrivateKey(String(config.dkimPrivateKey))
+  } catch {
+    throw siteError(400, 'validation_failed', 'config.dkimPrivateKey: not a PEM private key')
+  }
 }
