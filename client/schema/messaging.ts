@@ -108,6 +108,13 @@ export interface MessagingSmsSend {
   category?: "account" | "community_reply" | "community_mention" | "admin_announcement" | "transactional"
 }
 
+export interface MessagingSmsStatusCallback {
+  MessageSid: string
+  MessageStatus: string
+  ErrorCode?: string
+  [key: string]: unknown
+}
+
 export interface MessagingLogEntry {
   id: string
   /** The recipient customer */
@@ -122,7 +129,7 @@ export interface MessagingLogEntry {
   /** The text sent (the plain-text part of an e-mail) */
   body: string
   templateId?: string | null
-  status: "sent" | "failed"
+  status: "sent" | "failed" | "delivered" | "undelivered"
   providerId?: string | null
   errorMessage?: string | null
   /** The admin who sent it; null for notification deliveries */
@@ -188,10 +195,14 @@ export interface MessagingRoutes {
   sms: {
     /** Text a customer */
     post(body: MessagingSmsSend, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingSendResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    status: {
+      /** Twilio’s status callback for an SMS */
+      post(body: MessagingSmsStatusCallback, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 403: ErrorBody }>>
+    }
   }
   log: {
     /** Send attempts, newest first */
-    get(options?: RequestOptions<{ channel?: "email" | "sms"; status?: "sent" | "failed"; customerId?: string; since?: string; until?: string; page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingLogPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ channel?: "email" | "sms"; status?: "sent" | "failed" | "delivered" | "undelivered"; customerId?: string; since?: string; until?: string; page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingLogPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }
   outbox: {
     /** Messages kept locally because no provider is configured */

@@ -1,6 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { dkimVerify } from 'mailauth/lib/dkim/verify'
+import Twilio from 'twilio'
 import { sql } from 'drizzle-orm'
 import { startFakeTwilio } from '../support/fake-twilio'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
@@ -227,9 +228,31 @@ describe('SMS through the Twilio API', () => {
     const customerId = await contactCustomer(h, org, owner, { phone: '+1 (555) 010-0042', name: 'Dan' })
     const sent = await send('sms', { customerId, body: 'Hi {{customer.name}}, code {{code}}', variables: { code: '9' } })
     expect(sent.body).toEqual({ status: 'sent', providerId: expect.stringMatching(/^SM[0-9a-f]{32}$/) })
-    expect(twilio.received.at(-1)).toEqual({ accountSid: SID, username: SID, password: TOKEN, form: { To: '+15550100042', From: '+15550100009', Body: 'Hi Dan, code 9' } })
+    const callbackUrl = `${h.deps.config.publicUrl}/messaging/sms/status`
+    expect(twilio.received.at(-1)).toEqual({ accountSid: SID, username: SID, password: TOKEN, form: { To: '+15550100042', From: '+15550100009', Body: 'Hi Dan, code 9', StatusCallback: callbackUrl } })
     expect(await lastLog()).toMatchObject({ channel: 'sms', recipient: '+1 (555) 010-0042', body: 'Hi Dan, code 9', status: 'sent', providerId: sent.body.providerId, subject: null })
     expect((await h.call('GET', '/messaging/status', org.as(owner))).body.sms).toBe(true)
+
+    // Twilio reports on the message, signed with the account's token (by the twilio SDK's own helper).
+    const report = (params: Record<string, string>, token = TOKEN) =>
+      h.app.handle(
+        new Request(`http://localhost/messaging/sms/status`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': Twilio.getExpectedTwilioSignature(token, callbackUrl, params) },
+          body: new URLSearchParams(params).toString(),
+        }),
+      )
+    const sid = sent.body.providerId
+    expect((await report({ AccountSid: SID, MessageSid: sid, MessageStatus: 'sent' })).status).toBe(204)
+    expect((await lastLog()).status).toBe('sent')
+    expect((await report({ AccountSid: SID, MessageSid: sid, MessageStatus: 'delivered' }, 'not-the-token-at-all')).status).toBe(403)
+    expect((await lastLog()).status).toBe('sent')
+    expect((await report({ AccountSid: SID, MessageSid: sid, MessageStatus: 'delivered' })).status).toBe(204)
+    expect((await lastLog()).status).toBe('delivered')
+    const second = await send('sms', { customerId, body: 'again' })
+    expect((await report({ AccountSid: SID, MessageSid: second.body.providerId, MessageStatus: 'undelivered', ErrorCode: '30003' })).status).toBe(204)
+    expect(await lastLog()).toMatchObject({ status: 'undelivered', errorMessage: 'undelivered (Twilio error 30003)' })
+    expect((await h.call('GET', '/messaging/log?status=delivered', org.as(owner))).body.items.map((e: { providerId: string }) => e.providerId)).toEqual([sid])
 
     twilio.state.mode = 'invalid_number'
     const invalid = await send('sms', { customerId, body: 'x' })

@@ -3,7 +3,7 @@ import { MESSAGING_ERRORS } from './errors'
 import { MESSAGING_EVENTS } from './events'
 import { pruneSendClaims } from './jobs'
 import { messagingRoutes } from './routes'
-import { MessagingService } from './service'
+import { MessagingService, SMS_STATUS_PATH } from './service'
 
 declare module '../module' {
   interface Services {
@@ -20,6 +20,7 @@ export default defineModule({
   errors: MESSAGING_ERRORS,
   events: MESSAGING_EVENTS,
   jobs: [pruneSendClaims],
+  http: { formBodyPaths: [SMS_STATUS_PATH] },
   setup: (ctx) => {
     const messaging = new MessagingService(ctx.deps, ctx.use('site').sites, ctx.bus)
     return { services: messaging, routes: () => [messagingRoutes(messaging, ctx.guards)], close: () => messaging.close() }

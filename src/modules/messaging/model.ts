@@ -104,6 +104,16 @@ export const SmsSend = t.Object(
   { title: 'MessagingSmsSend' },
 )
 
+const LogStatus = t.Union([t.Literal('sent'), t.Literal('failed'), t.Literal('delivered'), t.Literal('undelivered')], {
+  description: '`sent`: the provider took it; `failed`: it did not. An SMS then moves to `delivered`, `undelivered` or `failed` as Twilio reports (status callbacks)',
+})
+
+/** What Twilio posts to a message's StatusCallback (form fields; others are ignored). */
+export const SmsStatusCallback = t.Object(
+  { MessageSid: t.String({ maxLength: 64 }), MessageStatus: t.String({ maxLength: 32 }), ErrorCode: t.Optional(t.String({ maxLength: 16 })) },
+  { additionalProperties: true, title: 'MessagingSmsStatusCallback' },
+)
+
 export const MessagingLogEntry = t.Object(
   {
     id: t.String(),
@@ -115,7 +125,7 @@ export const MessagingLogEntry = t.Object(
     subject: t.Optional(t.Union([t.String(), t.Null()])),
     body: t.String({ description: 'The text sent (the plain-text part of an e-mail)' }),
     templateId: t.Optional(t.Union([t.String(), t.Null()])),
-    status: t.Union([t.Literal('sent'), t.Literal('failed')]),
+    status: LogStatus,
     providerId: t.Optional(t.Union([t.String(), t.Null()])),
     errorMessage: t.Optional(t.Union([t.String(), t.Null()])),
     sentBy: t.Optional(t.Union([t.String(), t.Null()], { description: 'The admin who sent it; null for notification deliveries' })),
@@ -127,7 +137,7 @@ export const MessagingLogPage = paged(MessagingLogEntry, 'MessagingLogPage')
 
 export const LogQuery = t.Object({
   channel: t.Optional(t.Union([t.Literal('email'), t.Literal('sms')])),
-  status: t.Optional(t.Union([t.Literal('sent'), t.Literal('failed')])),
+  status: t.Optional(LogStatus),
   customerId: t.Optional(Uuid),
   since: t.Optional(t.String({ maxLength: 40, description: 'Entries at or after this time (ISO 8601)' })),
   until: t.Optional(t.String({ maxLength: 40, description: 'Entries before this time (ISO 8601)' })),

@@ -1,8 +1,9 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { errors } from './errors'
+import { errors, messagingError } from './errors'
 import { pageParams, PageQuery } from '../../platform/paging'
 import {
+  SmsStatusCallback,
   EmailSend,
   LogQuery,
   MessagingLogPage,
@@ -75,6 +76,26 @@ export function messagingRoutes(messaging: MessagingService, guards: Guards) {
       response: { 200: MessagingSendResult, ...errors({ 400: ['validation_failed', 'missing_variable', 'no_recipient'], 409: ['unsubscribed'] }) },
       detail: { operationId: 'messagingSendSms', summary: 'Text a customer', description: `Uses the template’s smsBody, else its textBody. ${SEND}` },
     })
+    .post(
+      '/sms/status',
+      async ({ body, headers, status }) => {
+        if (!(await messaging.smsStatus(headers['x-twilio-signature'] ?? '', body as Record<string, string>))) {
+          throw messagingError(403, 'forbidden', 'The X-Twilio-Signature does not verify for this message')
+        }
+        return status(204, undefined)
+      },
+      {
+        body: SmsStatusCallback,
+        headers: t.Object({ 'x-twilio-signature': t.Optional(t.String({ maxLength: 200 })) }),
+        response: { 204: t.Void({ description: 'Recorded (or a status that changes nothing)' }), ...errors({ 403: ['forbidden'] }) },
+        detail: {
+          operationId: 'messagingSmsStatus',
+          summary: 'Twilio’s status callback for an SMS',
+          description:
+            'Every SMS is sent with this URL (under PUBLIC_URL) as its StatusCallback. Twilio posts the message’s status, form-encoded and signed (X-Twilio-Signature, verified with the twilio SDK against the auth token it was sent with: 403 otherwise). `delivered`, `undelivered` and `failed` move the log entry there; a failure is also the `messaging.failed` webhook event. Not for your own calls.',
+        },
+      },
+    )
     .get('/log', ({ tenant, query }) => messaging.log(tenant, query, pageParams(query)), {
       tenant: 'admin',
       query: t.Composite([LogQuery, PageQuery]),

@@ -41,7 +41,8 @@ export const sendLog = messagingSchema.table(
     subject: text('subject'),
     body: text('body').notNull(),
     templateId: uuid('template_id'),
-    status: text('status', { enum: ['sent', 'failed'] }).notNull(),
+    /** `sent` when the provider took it; an SMS then moves on with Twilio's status callbacks. */
+    status: text('status', { enum: ['sent', 'failed', 'delivered', 'undelivered'] }).notNull(),
     providerId: text('provider_id'),
     errorMessage: text('error_message'),
     sentBy: uuid('sent_by'),

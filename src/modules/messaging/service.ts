@@ -47,6 +47,11 @@ export interface Consent {
   unsubscribeUrl(customerId: string, category: PreferenceCategory): string
 }
 
+/** Where Twilio reports on each SMS (its StatusCallback, under PUBLIC_URL). */
+export const SMS_STATUS_PATH = '/messaging/sms/status'
+/** Twilio's final statuses, as the log records them. */
+const SMS_OUTCOMES: Record<string, 'delivered' | 'undelivered' | 'failed'> = { delivered: 'delivered', undelivered: 'undelivered', failed: 'failed' }
+
 /** A template's category; one stored before categories were checked counts as an announcement (preferences apply). */
 const categoryOf = (stored: string): MessageCategory => ((MESSAGE_CATEGORIES as readonly string[]).includes(stored) ? (stored as MessageCategory) : 'admin_announcement')
 
@@ -58,7 +63,7 @@ export interface SendResult {
 
 export interface LogFilter {
   channel?: Channel
-  status?: 'sent' | 'failed'
+  status?: 'sent' | 'failed' | 'delivered' | 'undelivered'
   customerId?: string
   since?: string
   until?: string
@@ -131,7 +136,11 @@ export class MessagingService {
     private readonly site: SiteServices,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {
-    this.transports = new Transports({ timeoutMs: deps.config.messaging.timeoutSeconds * 1000, twilioApiUrl: deps.config.messaging.twilioApiUrl })
+    this.transports = new Transports({
+      timeoutMs: deps.config.messaging.timeoutSeconds * 1000,
+      twilioApiUrl: deps.config.messaging.twilioApiUrl,
+      smsStatusCallback: `${deps.config.publicUrl}${SMS_STATUS_PATH}`,
+    })
   }
 
   // ---- templates
@@ -349,6 +358,34 @@ export class MessagingService {
       .values({ ecosystemId, channel, recipient, subject: content.subject, text: content.text, html: content.html ?? null, headers: content.headers ?? {} })
       .returning({ id: outbox.id })
     return { ok: true, providerId: `outbox:${row!.id}` }
+  }
+
+  /**
+   * Twilio's report on an SMS (its StatusCallback): checked with the twilio SDK against the auth
+   * token the message went out with (the ecosystem's service, else TWILIO_*), it moves the log entry
+   * to `delivered`, `undelivered` or `failed`; a failure is also the `messaging.failed` event. Other
+   * statuses (queued, sent, …) change nothing. False when no entry's token verifies the signature.
+   */
+  async smsStatus(signature: string, params: Record<string, string>): Promise<boolean> {
+    const status = SMS_OUTCOMES[params.MessageStatus ?? '']
+    const candidates = await this.deps.db
+      .select()
+      .from(sendLog)
+      .where(and(eq(sendLog.channel, 'sms'), eq(sendLog.providerId, params.MessageSid ?? '')))
+    const url = `${this.deps.config.publicUrl}${SMS_STATUS_PATH}`
+    for (const entry of candidates) {
+      const provider = await this.site.effectiveProvider(entry.ecosystemId, 'twilio')
+      const token = provider?.config.authToken
+      if (typeof token !== 'string' || !(await this.transports.validTwilioSignature(token, signature, url, params))) continue
+      if (!status || entry.status === status) return true
+      const error = status === 'delivered' ? null : `${params.MessageStatus}${params.ErrorCode ? ` (Twilio error ${params.ErrorCode})` : ''}`
+      await this.deps.db.transaction(async (tx) => {
+        await tx.update(sendLog).set({ status, errorMessage: error }).where(eq(sendLog.id, entry.id))
+        if (error) await this.events.emit(tx, messageFailed, entry.ecosystemId, { logId: entry.id, customerId: entry.customerId, channel: 'sms', templateId: entry.templateId, error })
+      })
+      return true
+    }
+    return false
   }
 
   /** Who answers for customers' choices; the notifications area registers itself here while the app is built. */

@@ -50,7 +50,7 @@ const MAX_CACHED = 100
 export class Transports {
   private readonly smtp = new Map<string, Transporter>()
 
-  constructor(private readonly options: { timeoutMs: number; twilioApiUrl: string | null; resolve?: Resolver }) {}
+  constructor(private readonly options: { timeoutMs: number; twilioApiUrl: string | null; smsStatusCallback?: string; resolve?: Resolver }) {}
 
   async sendEmail(config: Record<string, unknown>, message: EmailMessage): Promise<Delivery> {
     if (!PLAIN_ADDRESS.test(message.to)) return { ok: false, error: 'The recipient is not a plain e-mail address' }
@@ -88,11 +88,18 @@ export class Transports {
     })
     const sender = config.messagingServiceSid ? { messagingServiceSid: String(config.messagingServiceSid) } : { from: String(config.from) }
     try {
-      const sent = await client.messages.create({ to, body: message.body, ...sender })
+      const callback = this.options.smsStatusCallback ? { statusCallback: this.options.smsStatusCallback } : {}
+      const sent = await client.messages.create({ to, body: message.body, ...sender, ...callback })
       return { ok: true, providerId: sent.sid }
     } catch (err) {
       return { ok: false, error: providerReason(err) }
     }
+  }
+
+  /** Whether Twilio signed a request (X-Twilio-Signature) with this auth token, checked by the twilio SDK. */
+  async validTwilioSignature(authToken: string, signature: string, url: string, params: Record<string, string>): Promise<boolean> {
+    const twilio = await loadTwilio()
+    return twilio.validateRequest(authToken, signature, url, params)
   }
 
   /** Closes pooled SMTP connections. */
