@@ -127,6 +127,13 @@ describe('account users as customers', () => {
     expect(a.status).toBe(200)
     expect(a.body.externalId).toBe(`user:${member.user.id}`)
     expect(b.body.id).toBe(a.body.id)
+    // It is the member's, not a customer of the ecosystem: the customer list neither shows nor counts it.
+    const listed = (await h.call('GET', '/customer/customers?pageSize=100', org.as(owner))).body
+    expect(listed.items.map((c: { id: string }) => c.id)).not.toContain(a.body.id)
+    expect(listed.items.every((c: { externalId: string | null }) => !c.externalId?.startsWith('user:') && !c.externalId?.startsWith('alert:'))).toBe(true)
+    expect(listed.total).toBe(listed.items.length)
+    // Found by id all the same.
+    expect((await h.call('GET', `/customer/customers/${a.body.id}`, org.as(owner))).status).toBe(200)
   })
 
   test("no admin can act as a member: no customer token for a member's record, no renaming it, no user: ids", async () => {

@@ -30,8 +30,9 @@ const notFound = () => customerError(404, 'not_found', 'No such customer in this
 const MEMBER_PREFIX = 'user:'
 /** External ids of alert contacts' records (`alert:<address>`): outside addresses the service e-mails. */
 const CONTACT_PREFIX = 'alert:'
+const SERVICE_PREFIXES = [MEMBER_PREFIX, CONTACT_PREFIX]
 /** A record the service keeps for itself: a team member's own, or an alert contact's. */
-const isMemberRecord = (externalId: string | null | undefined) => (externalId?.startsWith(MEMBER_PREFIX) || externalId?.startsWith(CONTACT_PREFIX)) ?? false
+const isMemberRecord = (externalId: string | null | undefined) => SERVICE_PREFIXES.some((prefix) => externalId?.startsWith(prefix))
 
 function assertNotReserved(externalId: string | undefined): void {
   if (isMemberRecord(externalId)) {
@@ -140,7 +141,8 @@ export class CustomerService implements TenancySource {
   }
 
   async list(tenant: Tenant, filter: { q?: string }, page: PageParams) {
-    const scope = eq(customers.ecosystemId, tenant.ecosystemId)
+    // The records the service keeps for itself (team members', alert contacts') are not customers to list.
+    const scope = and(eq(customers.ecosystemId, tenant.ecosystemId), ...SERVICE_PREFIXES.map((prefix) => sql`coalesce(${customers.externalId}, '') not like ${`${prefix}%`}`))
     const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
     const where = pattern ? and(scope, or(ilike(customers.email, pattern), ilike(customers.externalId, pattern), ilike(customers.name, pattern))) : scope
     return listPage(this.deps.db, customers, where, [desc(customers.createdAt), desc(customers.id)], page, customerView)
