@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
-import { pageParams, PageQuery } from '../../platform/paging'
+import { pageParams } from '../../platform/paging'
 import {
   DeliveryIds,
   Webhook,
@@ -16,6 +16,7 @@ import {
   type WebhookCatalogue,
 } from './model'
 import type { WebhookService } from './service'
+import { adminResource } from '../../platform/crud/admin'
 import { IdParam } from '../../platform/params'
 
 /** Outbound webhooks (tag `integrations`); `catalogue` is every event type endpoints may subscribe to. */
@@ -34,55 +35,23 @@ export function integrationRoutes(webhooks: WebhookService, guards: Guards, cata
         description: `Their payloads are published under \`webhooks\` in this document.`,
       },
     })
-    .get('/webhooks', ({ tenant, query }) => webhooks.list(tenant, pageParams(query)), {
-      tenant: 'admin',
-      query: PageQuery,
-      response: { 200: WebhookPage },
-      detail: { operationId: 'integrationsWebhooksList', summary: 'The ecosystem’s webhook endpoints' },
-    })
-    .post(
-      '/webhooks',
-      async ({ tenant, body, set }) => {
-        const created = await webhooks.create(tenant, body)
-        set.status = 201
-        return created
-      },
-      {
-        tenant: 'admin',
-        body: WebhookCreate,
-        response: { 201: WebhookWithSecret },
-        detail: {
-          operationId: 'integrationsWebhooksCreate',
-          summary: 'Add an endpoint',
-          description: `The signing \`secret\` is in this answer only (stored sealed with the server key). Events of the ecosystem are queued for it in the transaction of the change that causes them, so a rolled-back change sends nothing.`,
+    .use(
+      adminResource(guards, {
+        path: '/webhooks',
+        schemas: { page: WebhookPage, create: WebhookCreate, item: Webhook, detail: Webhook, patch: WebhookPatch, created: WebhookWithSecret },
+        service: webhooks,
+        operations: {
+          list: { operationId: 'integrationsWebhooksList', summary: 'The ecosystem’s webhook endpoints' },
+          create: {
+            operationId: 'integrationsWebhooksCreate',
+            summary: 'Add an endpoint',
+            description: 'The signing `secret` is in this answer only (stored sealed with the server key). Events of the ecosystem are queued for it in the transaction of the change that causes them, so a rolled-back change sends nothing.',
+          },
+          get: { operationId: 'integrationsWebhooksGet', summary: 'One endpoint (never its secret)' },
+          update: { operationId: 'integrationsWebhooksUpdate', summary: 'Change an endpoint' },
+          remove: { operationId: 'integrationsWebhooksDelete', summary: 'Delete an endpoint', deleted: 'Deleted, with its deliveries' },
         },
-      },
-    )
-    .get('/webhooks/:id', ({ tenant, params }) => webhooks.get(tenant, params.id), {
-      tenant: 'admin',
-      params: IdParam,
-      response: { 200: Webhook },
-      detail: { operationId: 'integrationsWebhooksGet', summary: 'One endpoint (never its secret)' },
-    })
-    .patch('/webhooks/:id', ({ tenant, params, body }) => webhooks.update(tenant, params.id, body), {
-      tenant: 'admin',
-      params: IdParam,
-      body: WebhookPatch,
-      response: { 200: Webhook },
-      detail: { operationId: 'integrationsWebhooksUpdate', summary: 'Change an endpoint' },
-    })
-    .delete(
-      '/webhooks/:id',
-      async ({ tenant, params, status }) => {
-        await webhooks.remove(tenant, params.id)
-        return status(204, undefined)
-      },
-      {
-        tenant: 'admin',
-        params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted, with its deliveries' }) },
-        detail: { operationId: 'integrationsWebhooksDelete', summary: 'Delete an endpoint' },
-      },
+      }),
     )
     .post('/webhooks/:id/rotate-secret', ({ tenant, params }) => webhooks.rotate(tenant, params.id), {
       tenant: 'admin',

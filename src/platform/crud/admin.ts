@@ -14,9 +14,9 @@ export interface AdminOperation {
 }
 
 /** The service behind an admin resource: list (paged), create, get, update, remove, each scoped to the tenant. */
-export interface AdminService<Page extends TSchema, Create extends TSchema, Item extends TSchema, Detail extends TSchema, Patch extends TSchema> {
+export interface AdminService<Page extends TSchema, Create extends TSchema, Item extends TSchema, Detail extends TSchema, Patch extends TSchema, Created extends TSchema = Item> {
   list(tenant: Tenant, page: PageParams): Promise<Static<Page>>
-  create(tenant: Tenant, body: Static<Create>): Promise<Static<Item>>
+  create(tenant: Tenant, body: Static<Create>): Promise<Static<Created>>
   get(tenant: Tenant, id: string): Promise<Static<Detail>>
   update(tenant: Tenant, id: string, body: Static<Patch>): Promise<Static<Item>>
   remove(tenant: Tenant, id: string): Promise<void>
@@ -28,13 +28,14 @@ export interface AdminService<Page extends TSchema, Create extends TSchema, Item
  * tenancy guard adds their 400/401/403/404 and the role sentence; `operations` give the rest. Used
  * inside an area's routes, it takes that plugin's prefix and tag.
  */
-export function adminResource<Page extends TSchema, Create extends TSchema, Item extends TSchema, Detail extends TSchema, Patch extends TSchema>(
+export function adminResource<Page extends TSchema, Create extends TSchema, Item extends TSchema, Detail extends TSchema, Patch extends TSchema, Created extends TSchema = Item>(
   guards: Guards,
   options: {
     path: string
     role?: Role
-    schemas: { page: Page; create: Create; item: Item; detail: Detail; patch: Patch }
-    service: AdminService<Page, Create, Item, Detail, Patch>
+    /** `created`: what the 201 answers, when it shows more than `item` (a secret shown once). */
+    schemas: { page: Page; create: Create; item: Item; detail: Detail; patch: Patch; created?: Created }
+    service: AdminService<Page, Create, Item, Detail, Patch, Created>
     operations: { list: AdminOperation; create: AdminOperation; get: AdminOperation; update: AdminOperation; remove: AdminOperation & { deleted: string } }
   },
 ) {
@@ -60,7 +61,7 @@ export function adminResource<Page extends TSchema, Create extends TSchema, Item
       {
         tenant,
         body: schemas.create,
-        response: { 201: schemas.item, ...operations.create.errors },
+        response: { 201: schemas.created ?? schemas.item, ...operations.create.errors },
         detail: detail(operations.create),
       },
     )
