@@ -1,0 +1,44 @@
+import { eq } from 'drizzle-orm'
+import type { Deps } from '../deps'
+import { AuditLog, systemActor } from '../modules/audit/service'
+import { NewPassword } from '../modules/auth/model'
+import { Passwords } from '../modules/auth/passwords'
+import { userMethods, users } from '../modules/auth/schema'
+
+/** A command that cannot do what it was asked, for a reason the operator can fix (exit 1). */
+export class CommandError extends Error {}
+
+/**
+ * Makes the account with `email` a platform admin, creating it (with `password`) when there is none;
+ * one transaction, with an audit event naming the command line.
+ */
+export async function adminCreate(deps: Pick<Deps, 'db' | 'now' | 'config'>, input: { email: string; name: string | null; password: string | null }): Promise<'created' | 'promoted' | 'unchanged'> {
+  const email = input.email.trim()
+  if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new CommandError(`--email: ${email} is not an e-mail address`)
+  const emailKey = email.toLowerCase()
+  const hash = input.password === null ? null : await hashed(deps, input.password)
+  return deps.db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: users.id, isAdmin: users.isAdmin }).from(users).where(eq(users.emailKey, emailKey)).for('update')
+    const audit = new AuditLog(deps)
+    if (existing) {
+      if (existing.isAdmin) return 'unchanged'
+      await tx.update(users).set({ isAdmin: true, updatedAt: deps.now() }).where(eq(users.id, existing.id))
+      await audit.record(tx, systemActor('cli'), { action: 'settings.admin.granted', target: { type: 'user', id: existing.id }, metadata: { isAdmin: true } })
+      return 'promoted'
+    }
+    if (hash === null) throw new CommandError(`no account has the e-mail ${email}: give its password with --password-stdin to create it`)
+    const [created] = await tx
+      .insert(users)
+      .values({ email, emailKey, name: input.name ?? email.split('@')[0]!, isAdmin: true })
+      .returning({ id: users.id })
+    await tx.insert(userMethods).values({ userId: created!.id, provider: 'password', passwordHash: hash })
+    await audit.record(tx, systemActor('cli'), { action: 'settings.admin.granted', target: { type: 'user', id: created!.id }, metadata: { isAdmin: true, created: true } })
+    return 'created'
+  })
+}
+
+async function hashed(deps: Pick<Deps, 'config'>, password: string): Promise<string> {
+  const [min, max] = [NewPassword.minLength!, NewPassword.maxLength!]
+  if (password.length < min || password.length > max) throw new CommandError(`the password needs ${min} to ${max} characters`)
+  return new Passwords(deps.config.password).hash(password)
+}

@@ -1,0 +1,131 @@
+// The operator's command line (`npx ecobase <command>`, bin/ecobase.mjs): each command does its
+// work and exits 0; a problem the operator can fix is one line on stderr and exit 1; a usage
+// mistake prints the help and exits 2.
+import { writeFileSync } from 'node:fs'
+import { BootError, buildDeps, loadConfig, openDatabase } from '../boot'
+import { type Config, ConfigError } from '../config'
+import { ensureWritableDir, LifecycleError, lockDataDir } from '../platform/lifecycle'
+import { createLogger } from '../platform/logger'
+import { adminCreate, CommandError } from './admin'
+import { openApiDocument } from './document'
+
+class UsageError extends Error {}
+
+type Options = Record<string, string | true>
+
+interface Command {
+  usage: string
+  options: Record<string, 'value' | 'switch'>
+  run(options: Options): Promise<string | null>
+}
+
+const COMMANDS: Record<string, Command> = {
+  migrate: {
+    usage: `ecobase migrate
+  Applies pending database migrations and exits: for deploy pipelines, before replicas start. Safe
+  from several places at once (migrations take a lock). Uses DATABASE_URL, else the embedded
+  database in DATA_DIR, which no running server may hold.`,
+    options: {},
+    async run() {
+      const config = loadConfig()
+      await withDatabase(config, async () => {})
+      return `migrations applied (${config.databaseUrl ? 'PostgreSQL at DATABASE_URL' : `embedded, ${config.dataDir}`})`
+    },
+  },
+  'admin create': {
+    usage: `ecobase admin create --email E [--name N] [--password-stdin]
+  Makes the account with this e-mail a platform admin (the \`admin\` capability), creating it when
+  there is none; a new account needs --password-stdin (read from standard input, never from the
+  command line, so it stays out of shell history). Written to the audit log.`,
+    options: { email: 'value', name: 'value', 'password-stdin': 'switch' },
+    async run(options) {
+      if (typeof options.email !== 'string') throw new UsageError('--email is required')
+      const email = options.email
+      const password = options['password-stdin'] ? (await Bun.stdin.text()).replace(/\r?\n$/, '') : null
+      const name = typeof options.name === 'string' ? options.name : null
+      const outcome = await withDatabase(loadConfig(), (deps) => adminCreate(deps, { email, name, password }))
+      return { created: `created ${email} as a platform admin`, promoted: `${email} is now a platform admin`, unchanged: `${email} was already a platform admin` }[outcome]
+    },
+  },
+  openapi: {
+    usage: `ecobase openapi [--out FILE]
+  Writes the OpenAPI document to standard output, or to FILE.`,
+    options: { out: 'value' },
+    async run(options) {
+      const document = await openApiDocument()
+      if (typeof options.out !== 'string') {
+        process.stdout.write(document)
+        return null
+      }
+      writeFileSync(options.out, document)
+      return `wrote ${options.out}`
+    },
+  },
+}
+
+const HELP = `Usage: ecobase <command> [options]   (every command takes --help)
+
+Commands:
+${Object.values(COMMANDS)
+  .map((c) => `  ${c.usage.split('\n')[0]!.replace(/^ecobase /, '')}`)
+  .join('\n')}
+
+Configuration comes from the environment, as for the server (README: Configuration).`
+
+/** `--name value` and `--switch` options, each known to the command. */
+function parseOptions(args: string[], known: Command['options']): Options {
+  const found: Options = {}
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i]!.replace(/^--/, '')
+    if (!args[i]!.startsWith('--') || !Object.hasOwn(known, name)) throw new UsageError(`unknown option ${args[i]}`)
+    if (known[name] === 'switch') found[name] = true
+    else if (args[i + 1] === undefined || args[i + 1]!.startsWith('--')) throw new UsageError(`--${name} needs a value`)
+    else found[name] = args[++i]!
+  }
+  return found
+}
+
+/** Opens the configured database; the embedded one only when no server holds DATA_DIR. */
+async function withDatabase<T>(config: Readonly<Config>, work: (deps: ReturnType<typeof buildDeps>) => Promise<T>): Promise<T> {
+  ensureWritableDir(config.dataDir)
+  const lock = config.databaseUrl ? null : lockDataDir(config.dataDir, () => {})
+  const database = await openDatabase(config)
+  try {
+    return await work(buildDeps(config, database, { logger: createLogger('silent') }))
+  } finally {
+    await database.close()
+    lock?.release()
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
+    console.log(HELP)
+    return argv.length === 0 ? 2 : 0
+  }
+  const name = argv[0] === 'admin' ? `admin ${argv[1] ?? ''}`.trim() : argv[0]!
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : null
+  if (!command) throw new UsageError(`unknown command "${name}"`)
+  const rest = argv.slice(name.split(' ').length)
+  if (rest.includes('--help')) {
+    console.log(command.usage)
+    return 0
+  }
+  const said = await command.run(parseOptions(rest, command.options))
+  if (said) console.log(said)
+  return 0
+}
+
+try {
+  process.exit(await main(process.argv.slice(2)))
+} catch (err) {
+  if (err instanceof UsageError) {
+    console.error(`ecobase: ${err.message}\n\n${HELP}`)
+    process.exit(2)
+  }
+  if (err instanceof ConfigError || err instanceof BootError || err instanceof LifecycleError || err instanceof CommandError) {
+    console.error(`ecobase: ${err.message}`)
+    process.exit(1)
+  }
+  throw err
+}
