@@ -7,6 +7,7 @@ import { type Config, ConfigError } from '../config'
 import { ensureWritableDir, LifecycleError, lockDataDir } from '../platform/lifecycle'
 import { createLogger } from '../platform/logger'
 import { adminCreate, CommandError } from './admin'
+import { backupEmbedded, restoreBackup, verifyBackup } from './backup'
 import { openApiDocument } from './document'
 
 class UsageError extends Error {}
@@ -16,7 +17,9 @@ type Options = Record<string, string | true>
 interface Command {
   usage: string
   options: Record<string, 'value' | 'switch'>
-  run(options: Options): Promise<string | null>
+  /** How many plain arguments (a file) it takes before its options. */
+  positional?: number
+  run(options: Options, args: string[]): Promise<string | null>
 }
 
 const COMMANDS: Record<string, Command> = {
@@ -45,6 +48,52 @@ const COMMANDS: Record<string, Command> = {
       const name = typeof options.name === 'string' ? options.name : null
       const outcome = await withDatabase(loadConfig(), (deps) => adminCreate(deps, { email, name, password }))
       return { created: `created ${email} as a platform admin`, promoted: `${email} is now a platform admin`, unchanged: `${email} was already a platform admin` }[outcome]
+    },
+  },
+  backup: {
+    usage: `ecobase backup [--out FILE]
+  Backs up a stopped embedded instance (DATA_DIR): the database, the generated server key and the
+  local object store, into one .tar.gz (default ecobase-backup-<time>.tar.gz) with a manifest of
+  every part's size and SHA-256. Written under FILE.partial and renamed when complete. The archive
+  holds the server key: keep it as secret as the data. With DATABASE_URL the database is yours to
+  back up with PostgreSQL's tools (pg_dump, your provider's snapshots).`,
+    options: { out: 'value' },
+    async run(options) {
+      const config = loadConfig()
+      if (config.databaseUrl) {
+        throw new CommandError('DATABASE_URL is set: back the database up with pg_dump or your provider’s snapshots, and DATA_DIR/objects (local files, STORAGE_DRIVER=local) with your file backups')
+      }
+      const out = typeof options.out === 'string' ? options.out : `ecobase-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`
+      const manifest = await withLock(config, () => backupEmbedded(config.dataDir, out, progress))
+      return `wrote ${out}: ${manifest.parts.length} parts, ${manifest.parts.reduce((n, p) => n + p.size, 0)} bytes, ${manifest.migrations} migrations`
+    },
+  },
+  verify: {
+    usage: `ecobase verify FILE
+  Checks a backup without restoring it: every part against the manifest's size and SHA-256, and
+  that this Ecobase can restore it (exit 1 otherwise, naming what is wrong).`,
+    options: {},
+    positional: 1,
+    async run(_options, [file]) {
+      const manifest = await verifyBackup(file!)
+      return `${file} is whole: ${manifest.parts.length} parts, Ecobase ${manifest.ecobase.version}, ${manifest.migrations} migrations, taken ${manifest.createdAt}`
+    },
+  },
+  restore: {
+    usage: `ecobase restore FILE [--data-dir DIR] [--force]
+  Restores a backup into DIR (default DATA_DIR) after verifying all of it. DIR must hold no
+  instance; --force moves the one there aside (never deleting it). A backup from an older Ecobase is
+  migrated forward; one from a newer Ecobase is refused.`,
+    options: { 'data-dir': 'value', force: 'switch' },
+    positional: 1,
+    async run(options, [file]) {
+      const config = loadConfig()
+      const dataDir = typeof options['data-dir'] === 'string' ? options['data-dir'] : config.dataDir
+      const target = { ...config, dataDir, databaseUrl: null }
+      const manifest = await withLock(target, () => restoreBackup(file!, dataDir, options.force === true, progress))
+      // The first open migrates it forward, as at any boot.
+      await withDatabase(target, async () => {})
+      return `restored ${file} into ${dataDir} (Ecobase ${manifest.ecobase.version}, taken ${manifest.createdAt})`
     },
   },
   openapi: {
@@ -85,18 +134,31 @@ function parseOptions(args: string[], known: Command['options']): Options {
   return found
 }
 
-/** Opens the configured database; the embedded one only when no server holds DATA_DIR. */
-async function withDatabase<T>(config: Readonly<Config>, work: (deps: ReturnType<typeof buildDeps>) => Promise<T>): Promise<T> {
+/** Runs `work` holding DATA_DIR's lock (refused while a server holds it), when the database is the embedded one. */
+async function withLock<T>(config: Readonly<Config>, work: () => Promise<T>): Promise<T> {
   ensureWritableDir(config.dataDir)
   const lock = config.databaseUrl ? null : lockDataDir(config.dataDir, () => {})
-  const database = await openDatabase(config)
   try {
-    return await work(buildDeps(config, database, { logger: createLogger('silent') }))
+    return await work()
   } finally {
-    await database.close()
     lock?.release()
   }
 }
+
+/** Opens the configured database (migrating it, as at boot) under DATA_DIR's lock. */
+function withDatabase<T>(config: Readonly<Config>, work: (deps: ReturnType<typeof buildDeps>) => Promise<T>): Promise<T> {
+  return withLock(config, async () => {
+    const database = await openDatabase(config)
+    try {
+      return await work(buildDeps(config, database, { logger: createLogger('silent') }))
+    } finally {
+      await database.close()
+    }
+  })
+}
+
+/** A line per step of long work (a terminal sees it as it goes; a log gets plain lines). */
+const progress = (line: string) => console.log(`  ${line}`)
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {
@@ -111,7 +173,10 @@ async function main(argv: string[]): Promise<number> {
     console.log(command.usage)
     return 0
   }
-  const said = await command.run(parseOptions(rest, command.options))
+  const positional = command.positional ?? 0
+  const args = rest.slice(0, positional)
+  if (args.length < positional || args.some((a) => a.startsWith('--'))) throw new UsageError(`${name} needs ${positional === 1 ? 'a file' : `${positional} arguments`}`)
+  const said = await command.run(parseOptions(rest.slice(positional), command.options), args)
   if (said) console.log(said)
   return 0
 }

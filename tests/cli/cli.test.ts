@@ -1,10 +1,11 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { buildDeps, loadConfig, openDatabase } from '../../src/boot'
+import { readTar, TarWriter } from '../../src/cli/tar'
 import { lockDataDir } from '../../src/platform/lifecycle'
 
 // The command line as an operator runs it: `node bin/ecobase.mjs …` (what `npx ecobase` runs), on an
@@ -23,9 +24,9 @@ function ecobase(args: string[], input?: string) {
   return { code: run.status, out: run.stdout, err: run.stderr }
 }
 
-/** Runs `work` against the app on the command line's data directory, as the server would open it. */
-async function withApp<T>(work: (app: ReturnType<typeof createApp>) => Promise<T>): Promise<T> {
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+/** Runs `work` against the app on a data directory (the command line's by default), as the server would open it. */
+async function withApp<T>(work: (app: ReturnType<typeof createApp>) => Promise<T>, dir = dataDir): Promise<T> {
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' })
   const database = await openDatabase(config)
   try {
     return await work(createApp(buildDeps(config, database)))
@@ -49,7 +50,7 @@ describe('npx ecobase', () => {
     const bare = ecobase([])
     expect(bare.code).toBe(2)
     expect(bare.out).toContain('admin create --email E')
-    for (const command of [['migrate'], ['admin', 'create'], ['openapi']]) {
+    for (const command of [['migrate'], ['admin', 'create'], ['backup'], ['verify'], ['restore'], ['openapi']]) {
       const help = ecobase([...command, '--help'])
       expect(help.code, command.join(' ')).toBe(0)
       expect(help.out).toStartWith(`ecobase ${command.join(' ')}`)
@@ -108,3 +109,77 @@ describe('npx ecobase', () => {
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(ROOT, 'openapi.json'), 'utf8'))
   }, 60_000)
 })
+
+/** A copy of an archive with `change` applied to its entries (the manifest is an entry too). */
+async function rewrite(from: string, to: string, change: (name: string, bytes: Buffer) => Buffer) {
+  const tar = new TarWriter(to)
+  for await (const entry of readTar(from)) {
+    const parts: Buffer[] = []
+    for await (const chunk of entry.chunks) parts.push(chunk)
+    const bytes = change(entry.name, Buffer.concat(parts))
+    await tar.add(entry.name, bytes.byteLength, (async function* () {
+      yield bytes
+    })())
+  }
+  await tar.close()
+}
+
+describe('npx ecobase backup, verify, restore', () => {
+  const archive = join(dataDir, 'backup.tar.gz')
+  const object = 'eco/avatar.png'
+
+  test('a backup of a stopped instance restores into an empty directory whole: accounts, the server key, local files', async () => {
+    await withApp(async (app) => {
+      expect((await call(app, 'POST', '/auth/register', { email: 'kept@example.test', password: 'kept-password', name: 'Kept' })).status).toBe(201)
+    })
+    mkdirSync(join(dataDir, 'objects', 'eco'), { recursive: true })
+    writeFileSync(join(dataDir, 'objects', object), 'not really a png')
+    const made = ecobase(['backup', '--out', archive])
+    expect(made.code, made.err).toBe(0)
+    expect(existsSync(archive)).toBe(true)
+    expect(existsSync(`${archive}.partial`)).toBe(false)
+    expect(ecobase(['verify', archive]).out).toContain('is whole: 3 parts')
+
+    const target = join(dataDir, 'restored')
+    const restored = ecobase(['restore', archive, '--data-dir', target])
+    expect(restored.code, restored.err).toBe(0)
+    expect(readFileSync(join(target, 'objects', object), 'utf8')).toBe('not really a png')
+    expect(readFileSync(join(target, 'auth-secret'), 'utf8')).toBe(readFileSync(join(dataDir, 'auth-secret'), 'utf8'))
+    await withApp(async (app) => {
+      expect((await call(app, 'POST', '/auth/login', { email: 'kept@example.test', password: 'kept-password' })).status).toBe(200)
+    }, target)
+    // Not over an instance, unless asked; then the old one is moved aside, not deleted.
+    const again = ecobase(['restore', archive, '--data-dir', target])
+    expect(again.code).toBe(1)
+    expect(again.err).toContain('already holds an instance')
+    const forced = ecobase(['restore', archive, '--data-dir', target, '--force'])
+    expect(forced.code, forced.err).toBe(0)
+    const aside = readdirSync(target).find((name) => name.startsWith('before-restore-'))!
+    expect(readFileSync(join(target, aside, 'objects', object), 'utf8')).toBe('not really a png')
+  }, 120_000)
+
+  test('a tampered archive and one from a newer Ecobase are refused by verify and restore, and nothing is written', async () => {
+    const tampered = join(dataDir, 'tampered.tar.gz')
+    await rewrite(archive, tampered, (name, bytes) => (name === `objects/${object}` ? Buffer.from('NOT really a png') : bytes))
+    const checked = ecobase(['verify', tampered])
+    expect(checked.code).toBe(1)
+    expect(checked.err).toContain(`objects/${object} does not match its checksum`)
+    const target = join(dataDir, 'never')
+    expect(ecobase(['restore', tampered, '--data-dir', target]).code).toBe(1)
+    expect(existsSync(join(target, 'pglite'))).toBe(false)
+
+    const newer = join(dataDir, 'newer.tar.gz')
+    await rewrite(archive, newer, (name, bytes) => {
+      if (name !== 'manifest.json') return bytes
+      const manifest = JSON.parse(bytes.toString('utf8'))
+      return Buffer.from(JSON.stringify({ ...manifest, migrations: manifest.migrations + 1, ecobase: { version: '9.9.9' } }))
+    })
+    const refused = ecobase(['verify', newer])
+    expect(refused.code).toBe(1)
+    expect(refused.err).toContain('was made by a newer Ecobase (9.9.9')
+    expect(ecobase(['restore', newer, '--data-dir', target]).code).toBe(1)
+    expect(existsSync(join(target, 'pglite'))).toBe(false)
+    expect(ecobase(['verify']).code).toBe(2)
+  }, 120_000)
+})
+

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto'
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs'
+import { once as eventOnce } from 'node:events'
+import { mkdir } from 'node:fs/promises'
+import { dirname, join, relative, resolve } from 'node:path'
+import pkg from '../../package.json'
+import { MIGRATIONS_DIR, openPglite, pgliteDir, queryRows } from '../platform/db'
+import { sql } from 'drizzle-orm'
+import { CommandError } from './admin'
+import { readTar, TarWriter } from './tar'
+
+/** Bumped when the archive's layout changes; `restore` reads this one only. */
+export const BACKUP_FORMAT = 1
+const MANIFEST = 'manifest.json'
+const DATABASE = 'database/pglite.tar.gz'
+/** The generated server key (absent AUTH_SECRET): sealed secrets need it, so it travels with the data. */
+const SECRET = 'auth-secret'
+
+export interface BackupManifest {
+  format: number
+  ecobase: { version: string }
+  /** Migrations applied to the database when it was taken. */
+  migrations: number
+  createdAt: string
+  parts: { name: string; size: number; sha256: string }[]
+}
+
+/** Migrations this Ecobase knows (drizzle's journal). */
+function knownMigrations(): number {
+  return (JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length
+}
+
+/** Files under `root` (relative paths), leaving out dot-directories such as the uploads in flight. */
+function filesUnder(root: string): string[] {
+  if (!existsSync(root)) return []
+  const found: string[] = []
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (entry.name.startsWith('.')) continue
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.isFile()) found.push(relative(root, path))
+    }
+  }
+  walk(root)
+  return found.sort()
+}
+
+async function* hashing(chunks: AsyncIterable<Buffer | Uint8Array>, hash: ReturnType<typeof createHash>): AsyncGenerator<Buffer | Uint8Array> {
+  for await (const chunk of chunks) {
+    hash.update(chunk)
+    yield chunk
+  }
+}
+
+async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
+  yield bytes
+}
+
+/**
+ * Backs up a stopped embedded instance (the caller holds DATA_DIR's lock): the database as PGlite
+ * dumps it, the generated server key, and the local object store, into one .tar.gz with a manifest
+ * (written last) giving every part's size and SHA-256. Written under a temporary name and renamed
+ * when complete, so an interrupted backup never looks whole.
+ */
+export async function backupEmbedded(dataDir: string, out: string, progress: (line: string) => void): Promise<BackupManifest> {
+  if (!existsSync(join(pgliteDir(dataDir), 'PG_VERSION'))) throw new CommandError(`${resolve(dataDir)} holds no embedded database`)
+  const database = await openPglite({ dataDir: pgliteDir(dataDir) })
+  let dump: Uint8Array
+  let migrations: number
+  try {
+    const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)
+    migrations = row!.n
+    dump = new Uint8Array(await (await database.dump!()).arrayBuffer())
+  } finally {
+    await database.close()
+  }
+  const partial = `${out}.partial`
+  const tar = new TarWriter(partial)
+  const parts: BackupManifest['parts'] = []
+  const add = async (name: string, size: number, chunks: AsyncIterable<Buffer | Uint8Array>) => {
+    const hash = createHash('sha256')
+    await tar.add(name, size, hashing(chunks, hash))
+    parts.push({ name, size, sha256: hash.digest('hex') })
+    progress(`${name} (${size} bytes)`)
+  }
+  await add(DATABASE, dump.byteLength, once(dump))
+  const secret = join(dataDir, SECRET)
+  if (existsSync(secret)) await add(SECRET, statSync(secret).size, createReadStream(secret))
+  const objects = join(dataDir, 'objects')
+  for (const file of filesUnder(objects)) await add(`objects/${file}`, statSync(join(objects, file)).size, createReadStream(join(objects, file)))
+  const manifest: BackupManifest = { format: BACKUP_FORMAT, ecobase: { version: pkg.version }, migrations, createdAt: new Date().toISOString(), parts }
+  const text = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)
+  await tar.add(MANIFEST, text.byteLength, once(text))
+  await tar.close()
+  renameSync(partial, out)
+  return manifest
+}
+
+/** Reads the whole archive, checking every part against the manifest; the manifest when all is well. */
+export async function verifyBackup(path: string): Promise<BackupManifest> {
+  if (!existsSync(path)) throw new CommandError(`${path}: no such file`)
+  const seen = new Map<string, { size: number; sha256: string }>()
+  let manifest: BackupManifest | null = null
+  try {
+    for await (const entry of readTar(path)) {
+      const hash = createHash('sha256')
+      const bytes: Buffer[] = []
+      for await (const chunk of entry.chunks) {
+        hash.update(chunk)
+        if (entry.name === MANIFEST) bytes.push(chunk)
+      }
+      if (entry.name === MANIFEST) manifest = JSON.parse(Buffer.concat(bytes).toString('utf8')) as BackupManifest
+      else seen.set(entry.name, { size: entry.size, sha256: hash.digest('hex') })
+    }
+  } catch (err) {
+    throw new CommandError(`${path} is damaged: ${(err as Error).message}`)
+  }
+  if (!manifest) throw new CommandError(`${path} has no manifest: not a complete Ecobase backup`)
+  if (manifest.format !== BACKUP_FORMAT) throw new CommandError(`${path} is backup format ${manifest.format}; this Ecobase reads format ${BACKUP_FORMAT}`)
+  for (const part of manifest.parts) {
+    const got = seen.get(part.name)
+    if (!got) throw new CommandError(`${path} is missing ${part.name}`)
+    if (got.size !== part.size || got.sha256 !== part.sha256) throw new CommandError(`${path}: ${part.name} does not match its checksum (tampered or damaged)`)
+    seen.delete(part.name)
+  }
+  if (seen.size) throw new CommandError(`${path} holds parts its manifest does not list: ${[...seen.keys()].join(', ')}`)
+  const known = knownMigrations()
+  if (manifest.migrations > known) {
+    throw new CommandError(`${path} was made by a newer Ecobase (${manifest.ecobase.version}, ${manifest.migrations} migrations; this one knows ${known}): restore it with that version or later`)
+  }
+  return manifest
+}
+
+/**
+ * Restores into `dataDir` after verifying the whole archive. The directory must hold no instance;
+ * with `force`, what is there is moved aside (never deleted). The database is migrated forward by
+ * the caller's next open, as at any boot.
+ */
+export async function restoreBackup(path: string, dataDir: string, force: boolean, progress: (line: string) => void): Promise<BackupManifest> {
+  const manifest = await verifyBackup(path)
+  const present = [pgliteDir(dataDir), join(dataDir, 'objects'), join(dataDir, SECRET)].filter((p) => existsSync(p))
+  if (present.length && !force) throw new CommandError(`${resolve(dataDir)} already holds an instance; restore into an empty directory, or pass --force to move it aside first`)
+  const aside = join(dataDir, `before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`)
+  for (const existing of present) {
+    mkdirSync(aside, { recursive: true })
+    renameSync(existing, join(aside, relative(dataDir, existing)))
+  }
+  if (present.length) progress(`moved the old instance aside to ${aside}`)
+  mkdirSync(dataDir, { recursive: true })
+  for await (const entry of readTar(path)) {
+    if (entry.name === MANIFEST) continue
+    if (entry.name === DATABASE) {
+      const bytes: Buffer[] = []
+      for await (const chunk of entry.chunks) bytes.push(chunk)
+      const database = await openPglite({ dataDir: pgliteDir(dataDir), loadDataDir: new Blob([Buffer.concat(bytes)]) })
+      await database.close()
+    } else {
+      const target = resolve(dataDir, entry.name)
+      if (!target.startsWith(`${resolve(dataDir)}/`)) throw new CommandError(`${path}: ${entry.name} points outside the data directory`)
+      await mkdir(dirname(target), { recursive: true })
+      const file = createWriteStream(target, entry.name === SECRET ? { mode: 0o600 } : {})
+      for await (const chunk of entry.chunks) if (!file.write(chunk)) await eventOnce(file, 'drain')
+      file.end()
+      await eventOnce(file, 'close')
+    }
+    progress(`${entry.name} (${entry.size} bytes)`)
+  }
+  return manifest
+}
