@@ -38,7 +38,7 @@ import type { PersonaMemoryRoutes } from './persona_memory'
 import type { HealthRoutes, PublicRoutes } from './public'
 import type { RegistryRoutes } from './registry'
 import type { SearchRoutes } from './search'
-import type { SettingsRoutes, AuditRoutes } from './settings'
+import type { SystemRoutes, SettingsRoutes, AuditRoutes } from './settings'
 import type { SiteRoutes } from './site'
 import type { StorageRoutes } from './storage'
 import type { TeamRoutes } from './team'
@@ -49,6 +49,7 @@ import type { UserdataRoutes } from './userdata'
 export interface Api {
   health: HealthRoutes
   site: SiteRoutes
+  system: SystemRoutes
   auth: AuthRoutes
   settings: SettingsRoutes
   audit: AuditRoutes

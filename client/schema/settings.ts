@@ -2,6 +2,25 @@
 import type { RequestOptions, Result } from '../treaty'
 import type { ErrorBody } from './shared'
 
+export interface SystemBackup {
+  id: string
+  status: "running" | "complete" | "failed"
+  sizeBytes: number | null
+  /** Why it failed */
+  error: string | null
+  /** The platform admin who asked for it */
+  createdBy: string | null
+  createdAt: string
+  completedAt: string | null
+}
+
+export interface SystemBackupPage {
+  items: SystemBackup[]
+  total: number
+  page: number
+  pageSize: number
+}
+
 export interface AuthMethodSetting {
   method: string
   enabled: boolean
@@ -55,6 +74,23 @@ export interface AuditEventPage {
   total: number
   page: number
   pageSize: number
+}
+
+/** The routes under /system. */
+export interface SystemRoutes {
+  backups: ((params: { id: string | number }) => {
+    /** Delete a backup */
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    download: {
+      /** Download a complete backup */
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: string; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    }
+  }) & {
+    /** Back up this instance now */
+    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 202: SystemBackup; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody }>>
+    /** Backups, newest first */
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: SystemBackupPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+  }
 }
 
 /** The routes under /settings. */

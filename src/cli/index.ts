@@ -7,7 +7,7 @@ import { type Config, ConfigError } from '../config'
 import { ensureWritableDir, LifecycleError, lockDataDir } from '../platform/lifecycle'
 import { createLogger } from '../platform/logger'
 import { adminCreate, CommandError } from './admin'
-import { backupEmbedded, restoreBackup, verifyBackup } from './backup'
+import { BackupError, backupStopped, restoreBackup, verifyBackup } from '../platform/backup/archive'
 import { openApiDocument } from './document'
 
 class UsageError extends Error {}
@@ -64,7 +64,7 @@ const COMMANDS: Record<string, Command> = {
         throw new CommandError('DATABASE_URL is set: back the database up with pg_dump or your provider’s snapshots, and DATA_DIR/objects (local files, STORAGE_DRIVER=local) with your file backups')
       }
       const out = typeof options.out === 'string' ? options.out : `ecobase-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`
-      const manifest = await withLock(config, () => backupEmbedded(config.dataDir, out, progress))
+      const manifest = await withLock(config, () => backupStopped(config.dataDir, out, progress))
       return `wrote ${out}: ${manifest.parts.length} parts, ${manifest.parts.reduce((n, p) => n + p.size, 0)} bytes, ${manifest.migrations} migrations`
     },
   },
@@ -188,7 +188,7 @@ try {
     console.error(`ecobase: ${err.message}\n\n${HELP}`)
     process.exit(2)
   }
-  if (err instanceof ConfigError || err instanceof BootError || err instanceof LifecycleError || err instanceof CommandError) {
+  if (err instanceof ConfigError || err instanceof BootError || err instanceof LifecycleError || err instanceof CommandError || err instanceof BackupError) {
     console.error(`ecobase: ${err.message}`)
     process.exit(1)
   }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { buildDeps, loadConfig, openDatabase } from '../../src/boot'
-import { readTar, TarWriter } from '../../src/cli/tar'
+import { readTar, TarWriter } from '../../src/platform/backup/tar'
 import { lockDataDir } from '../../src/platform/lifecycle'
 
 // The command line as an operator runs it: `node bin/ecobase.mjs …` (what `npx ecobase` runs), on an

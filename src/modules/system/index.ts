@@ -1,6 +1,7 @@
 import { defineModule } from '../module'
 import { SYSTEM_ERRORS } from './errors'
-import { systemRoutes } from './routes'
+import { Backups } from './backups'
+import { backupRoutes, systemRoutes } from './routes'
 import { SystemService } from './service'
 
 declare module '../module' {
@@ -16,8 +17,10 @@ export default defineModule({
       'What anyone may read without credentials: liveness, public persona and user profiles.',
   },
   errors: SYSTEM_ERRORS,
-  setup: ({ deps }) => {
+  setup: (ctx) => {
+    const { deps } = ctx
     const system = new SystemService(deps)
-    return { services: system, routes: () => [systemRoutes(system)] }
+    const backups = new Backups(deps)
+    return { services: system, queues: backups.queueHandlers(), routes: () => [systemRoutes(system), backupRoutes(backups, ctx.guards)] }
   },
 })

@@ -1,4 +1,10 @@
 import { Elysia, t } from 'elysia'
+import type { Guards } from '../../platform/guards'
+import { MEDIA_TYPE } from '../../platform/openapi'
+import { pageParams, PageQuery, paged } from '../../platform/paging'
+import { IdParam } from '../../platform/params'
+import type { Backups } from './backups'
+import { errors } from './errors'
 import type { SystemService } from './service'
 
 const Health = t.Object({
@@ -31,4 +37,62 @@ export function systemRoutes(system: SystemService) {
       response: { 200: Version },
       detail: { tags: ['site'], operationId: 'siteVersion', summary: 'Build and version information' },
     })
+}
+
+const Backup = t.Object(
+  {
+    id: t.String(),
+    status: t.Union([t.Literal('running'), t.Literal('complete'), t.Literal('failed')]),
+    sizeBytes: t.Union([t.Integer(), t.Null()]),
+    error: t.Union([t.String(), t.Null()], { description: 'Why it failed' }),
+    createdBy: t.Union([t.String(), t.Null()], { description: 'The platform admin who asked for it' }),
+    createdAt: t.String(),
+    completedAt: t.Union([t.String(), t.Null()]),
+  },
+  { title: 'SystemBackup' },
+)
+const ADMINS = 'Platform admins (the `admin` capability).'
+
+/** Backups of a running embedded instance (tag `settings`, with the other instance administration). */
+export function backupRoutes(backups: Backups, guards: Guards) {
+  return new Elysia({ name: 'system-backups', prefix: '/system/backups', detail: { tags: ['settings'] } })
+    .use(guards.auth)
+    .post('', async ({ principal, status }) => status(202, await backups.start(principal)), {
+      admin: true,
+      response: { 202: Backup, ...errors(401, 403, { 409: ['backup_unavailable'] }) },
+      detail: {
+        operationId: 'systemBackupStart',
+        summary: 'Back up this instance now',
+        description: `Embedded mode: a queued job writes the same archive as \`npx ecobase backup\` (the database, snapshotted between two queries, the generated server key and the local object store, with a manifest of SHA-256 checksums) to DATA_DIR/backups, under a temporary name until complete; follow its status in the list. The archive holds the server key. With DATABASE_URL: 409 \`backup_unavailable\` (back the database up with pg_dump or your provider’s snapshots). ${ADMINS}`,
+      },
+    })
+    .get('', ({ query }) => backups.list(pageParams(query)), {
+      admin: true,
+      query: PageQuery,
+      response: { 200: paged(Backup, 'SystemBackupPage'), ...errors(400, 401, 403) },
+      detail: { operationId: 'systemBackupList', summary: 'Backups, newest first', description: ADMINS },
+    })
+    .get('/:id/download', ({ params, set }) => backups.archive(params.id).then((file) => {
+      set.headers['content-type'] = 'application/gzip'
+      set.headers['content-disposition'] = `attachment; filename="ecobase-backup-${params.id}.tar.gz"`
+      return file
+    }), {
+      admin: true,
+      params: IdParam,
+      response: { 200: t.Any({ description: 'The archive: check it with `npx ecobase verify`, restore it with `npx ecobase restore`', [MEDIA_TYPE]: 'application/gzip' }), ...errors(400, 401, 403, 404, { 409: ['backup_not_ready'] }) },
+      detail: { operationId: 'systemBackupDownload', summary: 'Download a complete backup', description: ADMINS },
+    })
+    .delete(
+      '/:id',
+      async ({ principal, params, status }) => {
+        await backups.remove(principal, params.id)
+        return status(204, undefined)
+      },
+      {
+        admin: true,
+        params: IdParam,
+        response: { 204: t.Void({ description: 'Deleted, with its archive' }), ...errors(400, 401, 403, 404) },
+        detail: { operationId: 'systemBackupDelete', summary: 'Delete a backup', description: ADMINS },
+      },
+    )
 }

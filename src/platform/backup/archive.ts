@@ -3,11 +3,13 @@ import { createReadStream, createWriteStream, existsSync, mkdirSync, readdirSync
 import { once as eventOnce } from 'node:events'
 import { mkdir } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
-import pkg from '../../package.json'
-import { MIGRATIONS_DIR, openPglite, pgliteDir, queryRows } from '../platform/db'
+import pkg from '../../../package.json'
+import { type Database, MIGRATIONS_DIR, openPglite, pgliteDir, queryRows } from '../db'
 import { sql } from 'drizzle-orm'
-import { CommandError } from './admin'
 import { readTar, TarWriter } from './tar'
+
+/** A backup that cannot be made, read or restored, for a reason the operator can act on. */
+export class BackupError extends Error {}
 
 /** Bumped when the archive's layout changes; `restore` reads this one only. */
 export const BACKUP_FORMAT = 1
@@ -58,23 +60,32 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
 }
 
 /**
- * Backs up a stopped embedded instance (the caller holds DATA_DIR's lock): the database as PGlite
- * dumps it, the generated server key, and the local object store, into one .tar.gz with a manifest
- * (written last) giving every part's size and SHA-256. Written under a temporary name and renamed
- * when complete, so an interrupted backup never looks whole.
+ * Backs up a stopped embedded instance (the caller holds DATA_DIR's lock): opens its database and
+ * writes the archive (writeBackup).
  */
-export async function backupEmbedded(dataDir: string, out: string, progress: (line: string) => void): Promise<BackupManifest> {
-  if (!existsSync(join(pgliteDir(dataDir), 'PG_VERSION'))) throw new CommandError(`${resolve(dataDir)} holds no embedded database`)
+export async function backupStopped(dataDir: string, out: string, progress: (line: string) => void): Promise<BackupManifest> {
+  if (!existsSync(join(pgliteDir(dataDir), 'PG_VERSION'))) throw new BackupError(`${resolve(dataDir)} holds no embedded database`)
   const database = await openPglite({ dataDir: pgliteDir(dataDir) })
-  let dump: Uint8Array
-  let migrations: number
   try {
-    const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)
-    migrations = row!.n
-    dump = new Uint8Array(await (await database.dump!()).arrayBuffer())
+    return await writeBackup(database, dataDir, out, progress)
   } finally {
     await database.close()
   }
+}
+
+/**
+ * One archive of an embedded instance: the database as PGlite dumps it (between two queries, so a
+ * running service's snapshot is what a crash at that instant would leave, which PostgreSQL recovers
+ * from), the generated server key and the local object store, then manifest.json with every part's
+ * size and SHA-256. Written as `out.partial` and renamed when complete, so an interrupted backup
+ * never looks whole.
+ */
+export async function writeBackup(database: Database, dataDir: string, out: string, progress: (line: string) => void): Promise<BackupManifest> {
+  if (!database.dump) throw new BackupError('the database is PostgreSQL: back it up with pg_dump or your provider’s snapshots')
+  const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)
+  const migrations = row!.n
+  const dump = new Uint8Array(await (await database.dump()).arrayBuffer())
+  mkdirSync(dirname(resolve(out)), { recursive: true })
   const partial = `${out}.partial`
   const tar = new TarWriter(partial)
   const parts: BackupManifest['parts'] = []
@@ -99,7 +110,7 @@ export async function backupEmbedded(dataDir: string, out: string, progress: (li
 
 /** Reads the whole archive, checking every part against the manifest; the manifest when all is well. */
 export async function verifyBackup(path: string): Promise<BackupManifest> {
-  if (!existsSync(path)) throw new CommandError(`${path}: no such file`)
+  if (!existsSync(path)) throw new BackupError(`${path}: no such file`)
   const seen = new Map<string, { size: number; sha256: string }>()
   let manifest: BackupManifest | null = null
   try {
@@ -114,20 +125,20 @@ export async function verifyBackup(path: string): Promise<BackupManifest> {
       else seen.set(entry.name, { size: entry.size, sha256: hash.digest('hex') })
     }
   } catch (err) {
-    throw new CommandError(`${path} is damaged: ${(err as Error).message}`)
+    throw new BackupError(`${path} is damaged: ${(err as Error).message}`)
   }
-  if (!manifest) throw new CommandError(`${path} has no manifest: not a complete Ecobase backup`)
-  if (manifest.format !== BACKUP_FORMAT) throw new CommandError(`${path} is backup format ${manifest.format}; this Ecobase reads format ${BACKUP_FORMAT}`)
+  if (!manifest) throw new BackupError(`${path} has no manifest: not a complete Ecobase backup`)
+  if (manifest.format !== BACKUP_FORMAT) throw new BackupError(`${path} is backup format ${manifest.format}; this Ecobase reads format ${BACKUP_FORMAT}`)
   for (const part of manifest.parts) {
     const got = seen.get(part.name)
-    if (!got) throw new CommandError(`${path} is missing ${part.name}`)
-    if (got.size !== part.size || got.sha256 !== part.sha256) throw new CommandError(`${path}: ${part.name} does not match its checksum (tampered or damaged)`)
+    if (!got) throw new BackupError(`${path} is missing ${part.name}`)
+    if (got.size !== part.size || got.sha256 !== part.sha256) throw new BackupError(`${path}: ${part.name} does not match its checksum (tampered or damaged)`)
     seen.delete(part.name)
   }
-  if (seen.size) throw new CommandError(`${path} holds parts its manifest does not list: ${[...seen.keys()].join(', ')}`)
+  if (seen.size) throw new BackupError(`${path} holds parts its manifest does not list: ${[...seen.keys()].join(', ')}`)
   const known = knownMigrations()
   if (manifest.migrations > known) {
-    throw new CommandError(`${path} was made by a newer Ecobase (${manifest.ecobase.version}, ${manifest.migrations} migrations; this one knows ${known}): restore it with that version or later`)
+    throw new BackupError(`${path} was made by a newer Ecobase (${manifest.ecobase.version}, ${manifest.migrations} migrations; this one knows ${known}): restore it with that version or later`)
   }
   return manifest
 }
@@ -140,7 +151,7 @@ export async function verifyBackup(path: string): Promise<BackupManifest> {
 export async function restoreBackup(path: string, dataDir: string, force: boolean, progress: (line: string) => void): Promise<BackupManifest> {
   const manifest = await verifyBackup(path)
   const present = [pgliteDir(dataDir), join(dataDir, 'objects'), join(dataDir, SECRET)].filter((p) => existsSync(p))
-  if (present.length && !force) throw new CommandError(`${resolve(dataDir)} already holds an instance; restore into an empty directory, or pass --force to move it aside first`)
+  if (present.length && !force) throw new BackupError(`${resolve(dataDir)} already holds an instance; restore into an empty directory, or pass --force to move it aside first`)
   const aside = join(dataDir, `before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`)
   for (const existing of present) {
     mkdirSync(aside, { recursive: true })
@@ -157,7 +168,7 @@ export async function restoreBackup(path: string, dataDir: string, force: boolea
       await database.close()
     } else {
       const target = resolve(dataDir, entry.name)
-      if (!target.startsWith(`${resolve(dataDir)}/`)) throw new CommandError(`${path}: ${entry.name} points outside the data directory`)
+      if (!target.startsWith(`${resolve(dataDir)}/`)) throw new BackupError(`${path}: ${entry.name} points outside the data directory`)
       await mkdir(dirname(target), { recursive: true })
       const file = createWriteStream(target, entry.name === SECRET ? { mode: 0o600 } : {})
       for await (const chunk of entry.chunks) if (!file.write(chunk)) await eventOnce(file, 'drain')

@@ -1,0 +1,101 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { desc, eq } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import type { Principal } from '../../platform/auth'
+import { writeBackup } from '../../platform/backup/archive'
+import { describeError } from '../../platform/errors'
+import { listPage, type PageParams } from '../../platform/paging'
+import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
+import { AuditLog, systemActor } from '../audit/service'
+import { systemError } from './errors'
+import { backups } from './schema'
+
+const JOB = 'system-backup'
+
+type BackupRow = typeof backups.$inferSelect
+
+const backupView = (b: BackupRow) => ({
+  id: b.id,
+  status: b.status,
+  sizeBytes: b.sizeBytes,
+  error: b.error,
+  createdBy: b.createdBy,
+  createdAt: b.createdAt.toISOString(),
+  completedAt: b.completedAt?.toISOString() ?? null,
+})
+
+const notFound = () => systemError(404, 'not_found', 'No such backup')
+
+/**
+ * Backups of a running embedded instance, made by a queued job: the same archive as `npx ecobase
+ * backup` (platform/backup), under DATA_DIR/backups. With DATABASE_URL the database is backed up
+ * with PostgreSQL's tools, so there is nothing for the service to do.
+ */
+export class Backups {
+  private readonly audit: AuditLog
+
+  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue'>) {
+    this.audit = new AuditLog(deps)
+  }
+
+  queueHandlers(): QueueHandler[] {
+    // One attempt: a backup that failed is started again by an admin, not retried behind their back.
+    return [defineQueueHandler<{ id: string }>({ name: JOB, handle: (job) => this.make(job.id), options: { retryLimit: 0, expireInSeconds: 3600 } })]
+  }
+
+  async start(principal: Principal) {
+    if (this.deps.database.kind !== 'pglite') {
+      throw systemError(409, 'backup_unavailable', 'The database is PostgreSQL (DATABASE_URL): back it up with pg_dump or your provider’s snapshots, and DATA_DIR/objects with your file backups')
+    }
+    return this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.insert(backups).values({ createdBy: principal.userId, createdAt: this.deps.now() }).returning()
+      await this.deps.queue.send(tx, JOB, { id: row!.id })
+      await this.audit.record(tx, principal, { action: 'settings.backup.started', target: { type: 'backup', id: row!.id } })
+      return backupView(row!)
+    })
+  }
+
+  async list(page: PageParams) {
+    return listPage(this.deps.db, backups, undefined, [desc(backups.createdAt), desc(backups.id)], page, backupView)
+  }
+
+  /** The archive of a complete backup, as a file to stream. */
+  async archive(id: string) {
+    const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
+    if (!row) throw notFound()
+    if (row.status !== 'complete') throw systemError(409, 'backup_not_ready', `The backup is ${row.status}`)
+    return Bun.file(this.path(id))
+  }
+
+  async remove(principal: Principal, id: string) {
+    await this.deps.db.transaction(async (tx) => {
+      const [gone] = await tx.delete(backups).where(eq(backups.id, id)).returning({ id: backups.id })
+      if (!gone) throw notFound()
+      await this.audit.record(tx, principal, { action: 'settings.backup.deleted', target: { type: 'backup', id } })
+    })
+    rmSync(this.path(id), { force: true })
+    rmSync(`${this.path(id)}.partial`, { force: true })
+  }
+
+  /** The job: writes the archive, then records how it went. */
+  private async make(id: string): Promise<void> {
+    const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
+    if (!row || row.status !== 'running') return
+    try {
+      await writeBackup(this.deps.database, this.deps.config.dataDir, this.path(id), () => {})
+      const size = Bun.file(this.path(id)).size
+      await this.deps.db.update(backups).set({ status: 'complete', sizeBytes: size, completedAt: this.deps.now() }).where(eq(backups.id, id))
+    } catch (err) {
+      rmSync(`${this.path(id)}.partial`, { force: true })
+      const reason = describeError(err)
+      this.deps.logger.error('backup failed', { backupId: id, ...reason })
+      await this.deps.db.update(backups).set({ status: 'failed', error: reason.message, completedAt: this.deps.now() }).where(eq(backups.id, id))
+    }
+    await this.deps.db.transaction((tx) => this.audit.record(tx, systemActor(JOB), { action: 'settings.backup.finished', target: { type: 'backup', id } }))
+  }
+
+  private path(id: string): string {
+    return join(this.deps.config.dataDir, 'backups', `${id}.tar.gz`)
+  }
+}

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp } from '../../src/app'
+import { buildDeps, loadConfig, openDatabase } from '../../src/boot'
+import { restoreBackup, verifyBackup } from '../../src/platform/backup/archive'
+import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { until } from '../support/wait'
+
+let h: Harness
+let admin: RegisteredUser
+let member: RegisteredUser
+const scratch = mkdtempSync(join(tmpdir(), 'ecobase-backups-'))
+beforeAll(async () => {
+  h = await createHarness()
+  admin = await h.register()
+  member = await h.register()
+})
+afterAll(async () => {
+  await h.close()
+  rmSync(scratch, { recursive: true, force: true })
+})
+
+const embedded = () => h.deps.database.kind === 'pglite'
+
+describe('backups from the running service', () => {
+  test('platform admins only', async () => {
+    expect((await h.call('POST', '/system/backups', { token: member.token })).status).toBe(403)
+    expect((await h.call('GET', '/system/backups', { token: member.token })).status).toBe(403)
+    expect((await h.call('POST', '/system/backups')).status).toBe(401)
+  })
+
+  test('with PostgreSQL there is nothing for the service to back up: 409 backup_unavailable, naming the tools', async () => {
+    if (embedded()) return
+    const res = await h.call('POST', '/system/backups', { token: admin.token })
+    expect(res.status).toBe(409)
+    expect(res.body.error).toEqual({ code: 'backup_unavailable', message: expect.stringContaining('pg_dump') })
+  })
+
+  test('embedded: a backup taken while the service runs downloads as an archive that verifies and restores what was written before it', async () => {
+    if (!embedded()) return
+    const before = await h.register()
+    const started = await h.call('POST', '/system/backups', { token: admin.token })
+    expect(started.status).toBe(202)
+    expect(started.body).toMatchObject({ status: 'running', createdBy: admin.user.id })
+    const done = async () => (await h.call('GET', '/system/backups', { token: admin.token })).body.items.find((b: { id: string }) => b.id === started.body.id)
+    await until(async () => (await done()).status !== 'running', 20_000)
+    expect(await done()).toMatchObject({ status: 'complete', sizeBytes: expect.any(Number), error: null, completedAt: expect.any(String) })
+
+    const res = await h.app.handle(new Request(`http://localhost/system/backups/${started.body.id}/download`, { headers: { authorization: `Bearer ${admin.token}` } }))
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/gzip')
+    const archive = join(scratch, 'download.tar.gz')
+    writeFileSync(archive, new Uint8Array(await res.arrayBuffer()))
+    expect((await verifyBackup(archive)).parts[0]!.name).toBe('database/pglite.tar.gz')
+
+    const target = join(scratch, 'restored')
+    await restoreBackup(archive, target, false, () => {})
+    const config = loadConfig({ DATA_DIR: target, LOG_LEVEL: 'silent', AUTH_SECRET: h.deps.secret })
+    const database = await openDatabase(config)
+    try {
+      const app = createApp(buildDeps(config, database))
+      const login = await app.handle(
+        new Request('http://localhost/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: before.email, password: before.password }) }),
+      )
+      expect(login.status).toBe(200)
+    } finally {
+      await database.close()
+    }
+
+    const audit = (await h.call('GET', '/audit/events?action=settings.backup.', { token: admin.token })).body.items.map((e: { action: string }) => e.action)
+    expect(audit).toEqual(expect.arrayContaining(['settings.backup.started', 'settings.backup.finished']))
+    expect((await h.call('DELETE', `/system/backups/${started.body.id}`, { token: admin.token })).status).toBe(204)
+    expect(existsSync(join(h.deps.config.dataDir, 'backups', `${started.body.id}.tar.gz`))).toBe(false)
+    expect((await h.call('GET', `/system/backups/${started.body.id}/download`, { token: admin.token })).status).toBe(404)
+  }, 60_000)
+})
