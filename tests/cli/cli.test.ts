@@ -1,11 +1,15 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { buildDeps, loadConfig, openDatabase } from '../../src/boot'
+import { sql } from 'drizzle-orm'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { writeBackup } from '../../src/platform/backup/archive'
 import { readTar, TarWriter } from '../../src/platform/backup/tar'
+import { MIGRATIONS_DIR, openPglite, pgliteDir, queryRows } from '../../src/platform/db'
 import { lockDataDir } from '../../src/platform/lifecycle'
 
 // The command line as an operator runs it: `node bin/ecobase.mjs …` (what `npx ecobase` runs), on an
@@ -180,6 +184,35 @@ describe('npx ecobase backup, verify, restore', () => {
     expect(ecobase(['restore', newer, '--data-dir', target]).code).toBe(1)
     expect(existsSync(join(target, 'pglite'))).toBe(false)
     expect(ecobase(['verify']).code).toBe(2)
+  }, 120_000)
+
+  test('a backup from an older Ecobase (one migration behind) is restored and migrated forward', async () => {
+    // An instance as the previous release left it: every migration but the last.
+    const older = join(dataDir, 'older-migrations')
+    cpSync(MIGRATIONS_DIR, older, { recursive: true })
+    const journalFile = join(older, 'meta', '_journal.json')
+    const journal = JSON.parse(readFileSync(journalFile, 'utf8')) as { entries: { tag: string }[] }
+    journal.entries.pop()
+    writeFileSync(journalFile, JSON.stringify(journal))
+    const source = join(dataDir, 'older-instance')
+    const database = await openPglite({ dataDir: pgliteDir(source) })
+    const archive = join(dataDir, 'older.tar.gz')
+    try {
+      await migratePglite(database.db as never, { migrationsFolder: older })
+      await writeBackup(database, source, archive, () => {})
+    } finally {
+      await database.close()
+    }
+    const target = join(dataDir, 'from-older')
+    const restored = ecobase(['restore', archive, '--data-dir', target])
+    expect(restored.code, restored.err).toBe(0)
+    const reopened = await openPglite({ dataDir: pgliteDir(target) })
+    try {
+      const [row] = await queryRows<{ n: number }>(reopened.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)
+      expect(row!.n).toBe(journal.entries.length + 1)
+    } finally {
+      await reopened.close()
+    }
   }, 120_000)
 })
 
