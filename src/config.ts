@@ -1,3 +1,4 @@
+import { Cron } from 'croner'
 import { Type as T, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { PrivateAddressPolicy } from './platform/ip-ranges'
@@ -76,6 +77,8 @@ export const EnvSchema = T.Object({
   VERIFY_EMAIL_URL: T.Optional(T.String({ pattern: '^https?://.*\\{token\\}' })),
   FEED_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 3650 })),
   AUDIT_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 36500 })),
+  BACKUP_SCHEDULE: T.Optional(T.String({ minLength: 9, maxLength: 100 })),
+  BACKUP_KEEP: T.Optional(T.Integer({ minimum: 1, maximum: 1000 })),
   QUEUE_POLL_SECONDS: T.Optional(T.Number({ minimum: 0.5, maximum: 60 })),
   NOTIFICATION_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
@@ -112,6 +115,8 @@ export interface Config {
   feedRetentionDays: number
   /** Audit events are deleted this many days after they were written. */
   auditRetentionDays: number
+  /** Scheduled backups (embedded mode): a cron pattern (null: none), and how many complete ones to keep. */
+  backups: { schedule: string | null; keep: number }
   /** How often idle queue workers look for new jobs. */
   queuePollSeconds: number
   /** On SIGTERM/SIGINT, how long in-flight requests (and chat streams) may take to finish before they are cut. */
@@ -233,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queuePollSeconds: e.QUEUE_POLL_SECONDS ?? 2,
     feedRetentionDays: e.FEED_RETENTION_DAYS ?? 90,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 365,
+    backups: { schedule: cronPattern(e.BACKUP_SCHEDULE), keep: e.BACKUP_KEEP ?? 7 },
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,
     storage: storageConfig(e),
     openai: { baseUrl: e.OPENAI_BASE_URL?.replace(/\/+$/, '') ?? null, apiKey: e.OPENAI_API_KEY ?? null },
@@ -323,4 +329,15 @@ function storageConfig(e: Env): StorageConfig {
     purgeAfter: e.STORAGE_PURGE_AFTER_SECONDS ?? 24 * 3600,
     s3,
   }
+}
+
+/** A cron pattern croner accepts (5 or 6 fields), or null when none is set. */
+function cronPattern(pattern: string | undefined): string | null {
+  if (!pattern) return null
+  try {
+    new Cron(pattern, { paused: true }).stop()
+  } catch (err) {
+    throw new ConfigError(`invalid BACKUP_SCHEDULE: ${(err as Error).message} (a cron pattern, e.g. "0 3 * * *" for 03:00 daily)`)
+  }
+  return pattern
 }

@@ -17,9 +17,13 @@ export async function runJob(deps: Deps, job: Job<Deps>): Promise<JobReport | nu
 /** Schedules every module's jobs (unless JOBS=off); returns a function that stops them. */
 export function startJobs(deps: Deps): () => void {
   if (!deps.config.jobs) return () => {}
-  const crons = JOBS.map(
-    (job) =>
-      new Cron(job.schedule, { protect: true, name: job.name }, async () => {
+  const scheduled = JOBS.flatMap((job) => {
+    const pattern = typeof job.schedule === 'string' ? job.schedule : job.schedule(deps)
+    return pattern ? [{ job, pattern }] : []
+  })
+  const crons = scheduled.map(
+    ({ job, pattern }) =>
+      new Cron(pattern, { protect: true, name: job.name }, async () => {
         try {
           const report = await runJob(deps, job)
           // A run that found nothing to do (every count 0) is only worth a debug line: some jobs run every minute.

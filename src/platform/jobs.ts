@@ -11,7 +11,8 @@ export interface JobReport {
  */
 export interface Job<D> {
   name: string
-  schedule: string
+  /** A croner pattern; a function of the configuration for a job the operator schedules (null: not scheduled). */
+  schedule: string | ((deps: D) => string | null)
   /**
    * `transaction` (the default): `run` gets the transaction that holds the lock. `session`: for
    * jobs that wait on the network, the lock is held with no transaction open and `run` gets

@@ -4,6 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
 import { buildDeps, loadConfig, openDatabase } from '../../src/boot'
+import { readdirSync } from 'node:fs'
+import { runJob } from '../../src/jobs'
+import { scheduledBackup } from '../../src/modules/system/jobs'
+import { ConfigError } from '../../src/config'
 import { restoreBackup, verifyBackup } from '../../src/platform/backup/archive'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { until } from '../support/wait'
@@ -76,3 +80,30 @@ describe('backups from the running service', () => {
     expect((await h.call('GET', `/system/backups/${started.body.id}/download`, { token: admin.token })).status).toBe(404)
   }, 60_000)
 })
+
+describe('scheduled backups', () => {
+  test('BACKUP_SCHEDULE must be a cron pattern', () => {
+    expect(() => loadConfig({ BACKUP_SCHEDULE: 'every night' })).toThrow(ConfigError)
+    expect(loadConfig({ BACKUP_SCHEDULE: '0 3 * * *' }).backups).toEqual({ schedule: '0 3 * * *', keep: 7 })
+    expect(loadConfig({}).backups.schedule).toBeNull()
+  })
+
+  test('embedded: each scheduled run backs up, and exactly BACKUP_KEEP complete backups are kept', async () => {
+    if (!embedded()) return
+    const scheduled = await createHarness({ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_KEEP: '2' })
+    try {
+      const owner = await scheduled.register()
+      const complete = async () => (await scheduled.call('GET', '/system/backups', { token: owner.token })).body.items.filter((b: { status: string }) => b.status === 'complete')
+      for (let run = 1; run <= 3; run++) {
+        expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 1 })
+        await until(async () => (await scheduled.call('GET', '/system/backups', { token: owner.token })).body.items.every((b: { status: string }) => b.status !== 'running'), 20_000)
+        expect((await complete()).length).toBe(Math.min(run, 2))
+      }
+      const kept = (await complete()).map((b: { id: string; createdBy: string | null }) => b.id)
+      expect(readdirSync(join(scheduled.deps.config.dataDir, 'backups')).sort()).toEqual(kept.map((id: string) => `${id}.tar.gz`).sort())
+    } finally {
+      await scheduled.close()
+    }
+  }, 60_000)
+})
+

@@ -4,14 +4,17 @@ import { desc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { writeBackup } from '../../platform/backup/archive'
+import type { Db } from '../../platform/db'
 import { describeError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
-import { AuditLog, systemActor } from '../audit/service'
+import { type AuditBy, AuditLog, systemActor } from '../audit/service'
 import { systemError } from './errors'
 import { backups } from './schema'
 
 const JOB = 'system-backup'
+/** The scheduled job's name (src/modules/system/jobs.ts), the actor of what the schedule does. */
+export const SCHEDULED_JOB = 'scheduled-backup'
 
 type BackupRow = typeof backups.$inferSelect
 
@@ -44,16 +47,27 @@ export class Backups {
     return [defineQueueHandler<{ id: string }>({ name: JOB, handle: (job) => this.make(job.id), options: { retryLimit: 0, expireInSeconds: 3600 } })]
   }
 
-  async start(principal: Principal) {
+  /** Queues a backup: asked by a platform admin, or by the schedule (BACKUP_SCHEDULE) with no principal. */
+  async start(principal: Principal | null) {
     if (this.deps.database.kind !== 'pglite') {
       throw systemError(409, 'backup_unavailable', 'The database is PostgreSQL (DATABASE_URL): back it up with pg_dump or your provider’s snapshots, and DATA_DIR/objects with your file backups')
     }
     return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx.insert(backups).values({ createdBy: principal.userId, createdAt: this.deps.now() }).returning()
+      const [row] = await tx.insert(backups).values({ createdBy: principal?.userId ?? null, createdAt: this.deps.now() }).returning()
       await this.deps.queue.send(tx, JOB, { id: row!.id })
-      await this.audit.record(tx, principal, { action: 'settings.backup.started', target: { type: 'backup', id: row!.id } })
+      await this.audit.record(tx, principal ?? systemActor(SCHEDULED_JOB), { action: 'settings.backup.started', target: { type: 'backup', id: row!.id } })
       return backupView(row!)
     })
+  }
+
+  /** Deletes the rows of the complete backups beyond the newest `keep`, in `tx`; answers their ids (the archives go after commit). */
+  private async prune(tx: Db, keep: number): Promise<string[]> {
+    const old = await tx.select({ id: backups.id }).from(backups).where(eq(backups.status, 'complete')).orderBy(desc(backups.createdAt), desc(backups.id)).offset(keep)
+    for (const { id } of old) {
+      await tx.delete(backups).where(eq(backups.id, id))
+      await this.audit.record(tx, systemActor(SCHEDULED_JOB), { action: 'settings.backup.deleted', target: { type: 'backup', id } })
+    }
+    return old.map((o) => o.id)
   }
 
   async list(page: PageParams) {
@@ -68,12 +82,16 @@ export class Backups {
     return Bun.file(this.path(id))
   }
 
-  async remove(principal: Principal, id: string) {
+  async remove(by: AuditBy, id: string) {
     await this.deps.db.transaction(async (tx) => {
       const [gone] = await tx.delete(backups).where(eq(backups.id, id)).returning({ id: backups.id })
       if (!gone) throw notFound()
-      await this.audit.record(tx, principal, { action: 'settings.backup.deleted', target: { type: 'backup', id } })
+      await this.audit.record(tx, by, { action: 'settings.backup.deleted', target: { type: 'backup', id } })
     })
+    this.removeArchive(id)
+  }
+
+  private removeArchive(id: string): void {
     rmSync(this.path(id), { force: true })
     rmSync(`${this.path(id)}.partial`, { force: true })
   }
@@ -85,7 +103,12 @@ export class Backups {
     try {
       await writeBackup(this.deps.database, this.deps.config.dataDir, this.path(id), () => {})
       const size = Bun.file(this.path(id)).size
-      await this.deps.db.update(backups).set({ status: 'complete', sizeBytes: size, completedAt: this.deps.now() }).where(eq(backups.id, id))
+      // Complete, and with a schedule the oldest beyond BACKUP_KEEP gone (manual ones count too), in one transaction.
+      const pruned = await this.deps.db.transaction(async (tx) => {
+        await tx.update(backups).set({ status: 'complete', sizeBytes: size, completedAt: this.deps.now() }).where(eq(backups.id, id))
+        return this.deps.config.backups.schedule ? this.prune(tx, this.deps.config.backups.keep) : []
+      })
+      for (const old of pruned) this.removeArchive(old)
     } catch (err) {
       rmSync(`${this.path(id)}.partial`, { force: true })
       const reason = describeError(err)

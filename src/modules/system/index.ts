@@ -1,6 +1,7 @@
 import { defineModule } from '../module'
 import { SYSTEM_ERRORS } from './errors'
 import { Backups } from './backups'
+import { scheduledBackup } from './jobs'
 import { backupRoutes, systemRoutes } from './routes'
 import { SystemService } from './service'
 
@@ -17,6 +18,7 @@ export default defineModule({
       'What anyone may read without credentials: liveness, public persona and user profiles.',
   },
   errors: SYSTEM_ERRORS,
+  jobs: [scheduledBackup],
   setup: (ctx) => {
     const { deps } = ctx
     const system = new SystemService(deps)
