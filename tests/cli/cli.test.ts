@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'bun:test'
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -212,6 +212,30 @@ describe('npx ecobase backup, verify, restore', () => {
       expect(row!.n).toBe(journal.entries.length + 1)
     } finally {
       await reopened.close()
+    }
+  }, 120_000)
+
+  test('kill -9 during a backup leaves earlier archives whole and nothing that looks complete', async () => {
+    // Enough bytes that the backup is still writing when it is killed.
+    const big = join(dataDir, 'objects', 'eco', 'big.bin')
+    writeFileSync(big, Buffer.alloc(200 * 1024 * 1024, 7))
+    const out = join(dataDir, 'killed.tar.gz')
+    try {
+      const child = spawn('node', [join(ROOT, 'bin', 'ecobase.mjs'), 'backup', '--out', out], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' }, stdio: 'ignore' })
+      const exited = new Promise((resolve) => child.on('exit', resolve))
+      const deadline = Date.now() + 60_000
+      while (!existsSync(`${out}.partial`) && Date.now() < deadline) await Bun.sleep(20)
+      expect(existsSync(`${out}.partial`)).toBe(true)
+      // bin/ecobase.mjs waits on bun: kill the whole process group's work, as a crash would.
+      spawnSync('pkill', ['-9', '-f', `backup --out ${out}`])
+      await exited
+      expect(existsSync(out)).toBe(false)
+      const partial = ecobase(['verify', `${out}.partial`])
+      expect(partial.code).toBe(1)
+      // The archive made before is untouched and whole.
+      expect(ecobase(['verify', archive]).code).toBe(0)
+    } finally {
+      rmSync(big, { force: true })
     }
   }, 120_000)
 })
