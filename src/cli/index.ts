@@ -8,6 +8,7 @@ import { ensureWritableDir, LifecycleError, lockDataDir } from '../platform/life
 import { createLogger } from '../platform/logger'
 import { adminCreate, CommandError } from './admin'
 import { BackupError, backupStopped, restoreBackup, verifyBackup } from '../platform/backup/archive'
+import { progressReporter } from './progress'
 import { openApiDocument } from './document'
 
 class UsageError extends Error {}
@@ -157,8 +158,7 @@ function withDatabase<T>(config: Readonly<Config>, work: (deps: ReturnType<typeo
   })
 }
 
-/** A line per step of long work (a terminal sees it as it goes; a log gets plain lines). */
-const progress = (line: string) => console.log(`  ${line}`)
+const progress = progressReporter(process.stdout)
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv[0] === 'help' || argv[0] === '--help') {

@@ -7,6 +7,7 @@ import { createApp } from '../../src/app'
 import { buildDeps, loadConfig, openDatabase } from '../../src/boot'
 import { sql } from 'drizzle-orm'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { progressReporter } from '../../src/cli/progress'
 import { writeBackup } from '../../src/platform/backup/archive'
 import { readTar, TarWriter } from '../../src/platform/backup/tar'
 import { MIGRATIONS_DIR, openPglite, pgliteDir, queryRows } from '../../src/platform/db'
@@ -240,3 +241,27 @@ describe('npx ecobase backup, verify, restore', () => {
   }, 120_000)
 })
 
+
+describe('progress', () => {
+  const capture = (isTTY: boolean) => {
+    const written: string[] = []
+    return { out: { isTTY, write: (text: string) => written.push(text) }, written }
+  }
+
+  test('to a terminal: one bar redrawn with bytes and percent, a new line at the end; to a log: a line per part', () => {
+    const tty = capture(true)
+    const report = progressReporter(tty.out)
+    report({ part: 'database/pglite.tar.gz', done: 512 * 1024, total: 2 * 1_048_576, finished: false })
+    report({ part: 'objects/a.png', done: 2 * 1_048_576, total: 2 * 1_048_576, finished: true })
+    expect(tty.written[0]).toMatch(/^\r {2}\[#{8}-{22}\] {2}25% 0\.5 MB\/2\.0 MB database\/pglite\.tar\.gz/)
+    expect(tty.written[1]).toMatch(/^\r {2}\[#{30}\] 100% 2\.0 MB\/2\.0 MB objects\/a\.png/)
+    expect(tty.written.at(-1)).toBe('\n')
+
+    const log = capture(false)
+    const plain = progressReporter(log.out)
+    plain({ part: 'database/pglite.tar.gz', done: 512 * 1024, total: 2 * 1_048_576, finished: false })
+    plain({ part: 'database/pglite.tar.gz', done: 1_048_576, total: 2 * 1_048_576, finished: true })
+    plain({ note: 'moved the old instance aside' })
+    expect(log.written).toEqual(['  database/pglite.tar.gz (1.0 MB of 2.0 MB)\n', '  moved the old instance aside\n'])
+  })
+})

@@ -18,6 +18,12 @@ const DATABASE = 'database/pglite.tar.gz'
 /** The generated server key (absent AUTH_SECRET): sealed secrets need it, so it travels with the data. */
 const SECRET = 'auth-secret'
 
+/**
+ * How far long work has come: `done` of `total` bytes, in `part`; `finished` once a part is whole.
+ * A note (`moved the old instance aside …`) has no bytes.
+ */
+export type Progress = (step: { part: string; done: number; total: number; finished: boolean } | { note: string }) => void
+
 export interface BackupManifest {
   format: number
   ecobase: { version: string }
@@ -55,6 +61,14 @@ async function* hashing(chunks: AsyncIterable<Buffer | Uint8Array>, hash: Return
   }
 }
 
+/** Passes chunks through, telling `onBytes` how many went by. */
+async function* counted<C extends Buffer | Uint8Array>(chunks: AsyncIterable<C>, onBytes: (n: number) => void): AsyncGenerator<C> {
+  for await (const chunk of chunks) {
+    yield chunk
+    onBytes(chunk.byteLength)
+  }
+}
+
 async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
   yield bytes
 }
@@ -63,7 +77,7 @@ async function* once(bytes: Uint8Array): AsyncGenerator<Uint8Array> {
  * Backs up a stopped embedded instance (the caller holds DATA_DIR's lock): opens its database and
  * writes the archive (writeBackup).
  */
-export async function backupStopped(dataDir: string, out: string, progress: (line: string) => void): Promise<BackupManifest> {
+export async function backupStopped(dataDir: string, out: string, progress: Progress): Promise<BackupManifest> {
   if (!existsSync(join(pgliteDir(dataDir), 'PG_VERSION'))) throw new BackupError(`${resolve(dataDir)} holds no embedded database`)
   const database = await openPglite({ dataDir: pgliteDir(dataDir) })
   try {
@@ -80,26 +94,30 @@ export async function backupStopped(dataDir: string, out: string, progress: (lin
  * size and SHA-256. Written as `out.partial` and renamed when complete, so an interrupted backup
  * never looks whole.
  */
-export async function writeBackup(database: Database, dataDir: string, out: string, progress: (line: string) => void): Promise<BackupManifest> {
+export async function writeBackup(database: Database, dataDir: string, out: string, progress: Progress): Promise<BackupManifest> {
   if (!database.dump) throw new BackupError('the database is PostgreSQL: back it up with pg_dump or your provider’s snapshots')
   const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)
   const migrations = row!.n
   const dump = new Uint8Array(await (await database.dump()).arrayBuffer())
+  const secret = join(dataDir, SECRET)
+  const objects = join(dataDir, 'objects')
+  const sources = [
+    { name: DATABASE, size: dump.byteLength, chunks: () => once(dump) },
+    ...(existsSync(secret) ? [{ name: SECRET, size: statSync(secret).size, chunks: () => createReadStream(secret) }] : []),
+    ...filesUnder(objects).map((file) => ({ name: `objects/${file}`, size: statSync(join(objects, file)).size, chunks: () => createReadStream(join(objects, file)) })),
+  ]
+  const total = sources.reduce((n, s) => n + s.size, 0)
   mkdirSync(dirname(resolve(out)), { recursive: true })
   const partial = `${out}.partial`
   const tar = new TarWriter(partial)
   const parts: BackupManifest['parts'] = []
-  const add = async (name: string, size: number, chunks: AsyncIterable<Buffer | Uint8Array>) => {
+  let done = 0
+  for (const source of sources) {
     const hash = createHash('sha256')
-    await tar.add(name, size, hashing(chunks, hash))
-    parts.push({ name, size, sha256: hash.digest('hex') })
-    progress(`${name} (${size} bytes)`)
+    await tar.add(source.name, source.size, counted(hashing(source.chunks(), hash), (n) => progress({ part: source.name, done: (done += n), total, finished: false })))
+    parts.push({ name: source.name, size: source.size, sha256: hash.digest('hex') })
+    progress({ part: source.name, done, total, finished: true })
   }
-  await add(DATABASE, dump.byteLength, once(dump))
-  const secret = join(dataDir, SECRET)
-  if (existsSync(secret)) await add(SECRET, statSync(secret).size, createReadStream(secret))
-  const objects = join(dataDir, 'objects')
-  for (const file of filesUnder(objects)) await add(`objects/${file}`, statSync(join(objects, file)).size, createReadStream(join(objects, file)))
   const manifest: BackupManifest = { format: BACKUP_FORMAT, ecobase: { version: pkg.version }, migrations, createdAt: new Date().toISOString(), parts }
   const text = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)
   await tar.add(MANIFEST, text.byteLength, once(text))
@@ -148,7 +166,7 @@ export async function verifyBackup(path: string): Promise<BackupManifest> {
  * with `force`, what is there is moved aside (never deleted). The database is migrated forward by
  * the caller's next open, as at any boot.
  */
-export async function restoreBackup(path: string, dataDir: string, force: boolean, progress: (line: string) => void): Promise<BackupManifest> {
+export async function restoreBackup(path: string, dataDir: string, force: boolean, progress: Progress): Promise<BackupManifest> {
   const manifest = await verifyBackup(path)
   const present = [pgliteDir(dataDir), join(dataDir, 'objects'), join(dataDir, SECRET)].filter((p) => existsSync(p))
   if (present.length && !force) throw new BackupError(`${resolve(dataDir)} already holds an instance; restore into an empty directory, or pass --force to move it aside first`)
@@ -157,13 +175,16 @@ export async function restoreBackup(path: string, dataDir: string, force: boolea
     mkdirSync(aside, { recursive: true })
     renameSync(existing, join(aside, relative(dataDir, existing)))
   }
-  if (present.length) progress(`moved the old instance aside to ${aside}`)
+  if (present.length) progress({ note: `moved the old instance aside to ${aside}` })
   mkdirSync(dataDir, { recursive: true })
+  const total = manifest.parts.reduce((n, p) => n + p.size, 0)
+  let done = 0
   for await (const entry of readTar(path)) {
     if (entry.name === MANIFEST) continue
+    const chunks = counted(entry.chunks, (n) => progress({ part: entry.name, done: (done += n), total, finished: false }))
     if (entry.name === DATABASE) {
       const bytes: Buffer[] = []
-      for await (const chunk of entry.chunks) bytes.push(chunk)
+      for await (const chunk of chunks) bytes.push(chunk)
       const database = await openPglite({ dataDir: pgliteDir(dataDir), loadDataDir: new Blob([Buffer.concat(bytes)]) })
       await database.close()
     } else {
@@ -171,11 +192,11 @@ export async function restoreBackup(path: string, dataDir: string, force: boolea
       if (!target.startsWith(`${resolve(dataDir)}/`)) throw new BackupError(`${path}: ${entry.name} points outside the data directory`)
       await mkdir(dirname(target), { recursive: true })
       const file = createWriteStream(target, entry.name === SECRET ? { mode: 0o600 } : {})
-      for await (const chunk of entry.chunks) if (!file.write(chunk)) await eventOnce(file, 'drain')
+      for await (const chunk of chunks) if (!file.write(chunk)) await eventOnce(file, 'drain')
       file.end()
       await eventOnce(file, 'close')
     }
-    progress(`${entry.name} (${entry.size} bytes)`)
+    progress({ part: entry.name, done, total, finished: true })
   }
   return manifest
 }
