@@ -79,6 +79,7 @@ export const EnvSchema = T.Object({
   AUDIT_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 36500 })),
   BACKUP_SCHEDULE: T.Optional(T.String({ minLength: 9, maxLength: 100 })),
   BACKUP_KEEP: T.Optional(T.Integer({ minimum: 1, maximum: 1000 })),
+  BACKUP_TARGET: T.Optional(T.Union([T.Literal('local'), T.Literal('s3')])),
   QUEUE_POLL_SECONDS: T.Optional(T.Number({ minimum: 0.5, maximum: 60 })),
   NOTIFICATION_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
@@ -116,7 +117,7 @@ export interface Config {
   /** Audit events are deleted this many days after they were written. */
   auditRetentionDays: number
   /** Scheduled backups (embedded mode): a cron pattern (null: none), and how many complete ones to keep. */
-  backups: { schedule: string | null; keep: number }
+  backups: { schedule: string | null; keep: number; target: 'local' | 's3' }
   /** How often idle queue workers look for new jobs. */
   queuePollSeconds: number
   /** On SIGTERM/SIGINT, how long in-flight requests (and chat streams) may take to finish before they are cut. */
@@ -238,7 +239,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queuePollSeconds: e.QUEUE_POLL_SECONDS ?? 2,
     feedRetentionDays: e.FEED_RETENTION_DAYS ?? 90,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 365,
-    backups: { schedule: cronPattern(e.BACKUP_SCHEDULE), keep: e.BACKUP_KEEP ?? 7 },
+    backups: { schedule: cronPattern(e.BACKUP_SCHEDULE), keep: e.BACKUP_KEEP ?? 7, target: backupTarget(e.BACKUP_TARGET, e.STORAGE_DRIVER) },
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,
     storage: storageConfig(e),
     openai: { baseUrl: e.OPENAI_BASE_URL?.replace(/\/+$/, '') ?? null, apiKey: e.OPENAI_API_KEY ?? null },
@@ -340,4 +341,10 @@ function cronPattern(pattern: string | undefined): string | null {
     throw new ConfigError(`invalid BACKUP_SCHEDULE: ${(err as Error).message} (a cron pattern, e.g. "0 3 * * *" for 03:00 daily)`)
   }
   return pattern
+}
+
+/** Where backups go: `local` (DATA_DIR/backups), or `s3`, the object store's bucket, which needs STORAGE_DRIVER=s3. */
+function backupTarget(target: 'local' | 's3' | undefined, driver: string | undefined): 'local' | 's3' {
+  if (target === 's3' && driver !== 's3') throw new ConfigError('BACKUP_TARGET=s3 puts backups in the object store’s bucket: it needs STORAGE_DRIVER=s3 and its S3_* settings')
+  return target ?? 'local'
 }

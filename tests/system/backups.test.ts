@@ -10,6 +10,7 @@ import { scheduledBackup } from '../../src/modules/system/jobs'
 import { ConfigError } from '../../src/config'
 import { restoreBackup, verifyBackup } from '../../src/platform/backup/archive'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { startS3 } from '../support/s3'
 import { until } from '../support/wait'
 
 let h: Harness
@@ -84,7 +85,7 @@ describe('backups from the running service', () => {
 describe('scheduled backups', () => {
   test('BACKUP_SCHEDULE must be a cron pattern', () => {
     expect(() => loadConfig({ BACKUP_SCHEDULE: 'every night' })).toThrow(ConfigError)
-    expect(loadConfig({ BACKUP_SCHEDULE: '0 3 * * *' }).backups).toEqual({ schedule: '0 3 * * *', keep: 7 })
+    expect(loadConfig({ BACKUP_SCHEDULE: '0 3 * * *' }).backups).toEqual({ schedule: '0 3 * * *', keep: 7, target: 'local' })
     expect(loadConfig({}).backups.schedule).toBeNull()
   })
 
@@ -103,6 +104,42 @@ describe('scheduled backups', () => {
       expect(readdirSync(join(scheduled.deps.config.dataDir, 'backups')).sort()).toEqual(kept.map((id: string) => `${id}.tar.gz`).sort())
     } finally {
       await scheduled.close()
+    }
+  }, 60_000)
+})
+
+describe('BACKUP_TARGET=s3', () => {
+  test('needs the s3 storage driver', () => {
+    expect(() => loadConfig({ BACKUP_TARGET: 's3' })).toThrow('needs STORAGE_DRIVER=s3')
+  })
+
+  test('embedded: the archive goes to the bucket, downloads by a short-lived URL that verifies, and is deleted with the backup', async () => {
+    if (!embedded()) return
+    const s3 = await startS3()
+    const bucketed = await createHarness({ ...s3.env(await s3.createBucket()), BACKUP_TARGET: 's3' })
+    try {
+      const owner = await bucketed.register()
+      const started = await bucketed.call('POST', '/system/backups', { token: owner.token })
+      const row = async () => (await bucketed.call('GET', '/system/backups', { token: owner.token })).body.items[0]
+      await until(async () => (await row()).status !== 'running', 20_000)
+      expect(await row()).toMatchObject({ id: started.body.id, status: 'complete' })
+      const key = `backups/${started.body.id}.tar.gz`
+      expect(await bucketed.deps.storage.head(key)).toEqual({ sizeBytes: (await row()).sizeBytes })
+      expect(existsSync(join(bucketed.deps.config.dataDir, 'backups', `${started.body.id}.tar.gz`))).toBe(false)
+
+      const res = await bucketed.app.handle(new Request(`http://localhost/system/backups/${started.body.id}/download`, { headers: { authorization: `Bearer ${owner.token}` } }))
+      expect(res.status).toBe(302)
+      const download = await fetch(res.headers.get('location')!)
+      expect(download.status).toBe(200)
+      const archive = join(scratch, 's3.tar.gz')
+      writeFileSync(archive, new Uint8Array(await download.arrayBuffer()))
+      expect((await verifyBackup(archive)).parts.map((p) => p.name)).toContain('database/pglite.tar.gz')
+
+      expect((await bucketed.call('DELETE', `/system/backups/${started.body.id}`, { token: owner.token })).status).toBe(204)
+      expect(await bucketed.deps.storage.head(key)).toBeNull()
+    } finally {
+      await bucketed.close()
+      await s3.close()
     }
   }, 60_000)
 })

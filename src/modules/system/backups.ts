@@ -38,7 +38,7 @@ const notFound = () => systemError(404, 'not_found', 'No such backup')
 export class Backups {
   private readonly audit: AuditLog
 
-  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue'>) {
+  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue' | 'storage'>) {
     this.audit = new AuditLog(deps)
   }
 
@@ -74,12 +74,14 @@ export class Backups {
     return listPage(this.deps.db, backups, undefined, [desc(backups.createdAt), desc(backups.id)], page, backupView)
   }
 
-  /** The archive of a complete backup, as a file to stream. */
-  async archive(id: string) {
+  /** A complete backup's archive: the file (local target), or a short-lived download URL of the bucket (s3). */
+  async archive(id: string): Promise<{ file: ReturnType<typeof Bun.file> } | { url: string }> {
     const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
     if (!row) throw notFound()
     if (row.status !== 'complete') throw systemError(409, 'backup_not_ready', `The backup is ${row.status}`)
-    return Bun.file(this.path(id))
+    if (this.deps.config.backups.target === 'local') return { file: Bun.file(this.path(id)) }
+    const signed = await this.deps.storage.presignGet({ key: this.key(id), filename: `ecobase-backup-${id}.tar.gz`, contentType: 'application/gzip', expiresIn: 300 })
+    return { url: signed.url }
   }
 
   async remove(by: AuditBy, id: string) {
@@ -88,12 +90,18 @@ export class Backups {
       if (!gone) throw notFound()
       await this.audit.record(tx, by, { action: 'settings.backup.deleted', target: { type: 'backup', id } })
     })
-    this.removeArchive(id)
+    await this.removeArchive(id)
   }
 
-  private removeArchive(id: string): void {
+  private async removeArchive(id: string): Promise<void> {
     rmSync(this.path(id), { force: true })
     rmSync(`${this.path(id)}.partial`, { force: true })
+    if (this.deps.config.backups.target === 's3') await this.deps.storage.delete(this.key(id))
+  }
+
+  /** Where an archive lives in the bucket (BACKUP_TARGET=s3), beside the attachments. */
+  private key(id: string): string {
+    return `backups/${id}.tar.gz`
   }
 
   /** The job: writes the archive, then records how it went. */
@@ -103,12 +111,16 @@ export class Backups {
     try {
       await writeBackup(this.deps.database, this.deps.config.dataDir, this.path(id), () => {})
       const size = Bun.file(this.path(id)).size
+      if (this.deps.config.backups.target === 's3') {
+        await this.deps.storage.putFile!(this.key(id), this.path(id), size, 'application/gzip')
+        rmSync(this.path(id), { force: true })
+      }
       // Complete, and with a schedule the oldest beyond BACKUP_KEEP gone (manual ones count too), in one transaction.
       const pruned = await this.deps.db.transaction(async (tx) => {
         await tx.update(backups).set({ status: 'complete', sizeBytes: size, completedAt: this.deps.now() }).where(eq(backups.id, id))
         return this.deps.config.backups.schedule ? this.prune(tx, this.deps.config.backups.keep) : []
       })
-      for (const old of pruned) this.removeArchive(old)
+      for (const old of pruned) await this.removeArchive(old)
     } catch (err) {
       rmSync(`${this.path(id)}.partial`, { force: true })
       const reason = describeError(err)

@@ -72,15 +72,21 @@ export function backupRoutes(backups: Backups, guards: Guards) {
       response: { 200: paged(Backup, 'SystemBackupPage'), ...errors(400, 401, 403) },
       detail: { operationId: 'systemBackupList', summary: 'Backups, newest first', description: ADMINS },
     })
-    .get('/:id/download', ({ params, set }) => backups.archive(params.id).then((file) => {
+    .get('/:id/download', async ({ params, set, redirect }) => {
+      const archive = await backups.archive(params.id)
+      if ('url' in archive) return redirect(archive.url, 302)
       set.headers['content-type'] = 'application/gzip'
       set.headers['content-disposition'] = `attachment; filename="ecobase-backup-${params.id}.tar.gz"`
-      return file
-    }), {
+      return archive.file
+    }, {
       admin: true,
       params: IdParam,
       response: { 200: t.Any({ description: 'The archive: check it with `npx ecobase verify`, restore it with `npx ecobase restore`', [MEDIA_TYPE]: 'application/gzip' }), ...errors(400, 401, 403, 404, { 409: ['backup_not_ready'] }) },
-      detail: { operationId: 'systemBackupDownload', summary: 'Download a complete backup', description: ADMINS },
+      detail: {
+        operationId: 'systemBackupDownload',
+        summary: 'Download a complete backup',
+        description: `The archive itself, or with BACKUP_TARGET=s3 a 302 to a download URL of the bucket valid 5 minutes. ${ADMINS}`,
+      },
     })
     .delete(
       '/:id',

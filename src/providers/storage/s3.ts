@@ -93,6 +93,12 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
+  async putFile(key: string, path: string, sizeBytes: number, contentType: string): Promise<void> {
+    const { sdk, client } = await this.connect()
+    const { createReadStream } = await import('node:fs')
+    await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(path), ContentLength: sizeBytes, ContentType: contentType }))
+  }
+
   async delete(key: string): Promise<void> {
     const { sdk, client } = await this.connect()
     await client.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }))

@@ -25,6 +25,8 @@ export interface ObjectStore {
   head(key: string): Promise<{ sizeBytes: number } | null>
   /** Removes the object; removing a missing object is not an error. */
   delete(key: string): Promise<void>
+  /** Stores a file the service made (a backup archive) under `key`, streaming it; bucket stores only. */
+  putFile?(key: string, path: string, sizeBytes: number, contentType: string): Promise<void>
   /** Stores that the service serves itself (local) answer their signed URLs here. */
   serve?(request: Request): Promise<Response>
 }
