@@ -10,6 +10,7 @@
  * Exits 1 when a bench fails to run; with --strict, also when a target is missed.
  */
 import { command as announcement } from './announcement'
+import { command as backup } from './backup'
 import { command as authMe } from './auth-me'
 import { benchEmbeddedBoot, embeddedBootTable } from './embedded-boot'
 import { command as leaderboard } from './leaderboard'
@@ -121,6 +122,11 @@ export const BENCHES: Bench[] = [
     ...crashSends,
     id: 'P15',
     what: 'kill -9 during 300 webhooks and 200 e-mails, restart: 0 lost, all delivered ≤ 2 min, e-mail repeats ≤ those in flight',
+  },
+  {
+    ...backup,
+    id: 'P16',
+    what: 'backups of an embedded instance with 1 GB of local files: GET /auth/me p95 during a running server’s backup ÷ before (target ≤ 3×), and `ecobase backup` / `restore` MB/s',
   },
   {
     ...fuzz,

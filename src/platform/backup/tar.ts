@@ -28,7 +28,8 @@ function header(name: string, size: number): Buffer {
 }
 
 export class TarWriter {
-  private readonly gzip: Gzip = createGzip()
+  // Level 1: most of a backup is already-compressed files (photos, the database dump), where more effort buys little and takes CPU from the running service.
+  private readonly gzip: Gzip = createGzip({ level: 1 })
   private readonly file: WriteStream
 
   constructor(path: string) {
