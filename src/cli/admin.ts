@@ -3,7 +3,8 @@ import type { Deps } from '../deps'
 import { AuditLog, systemActor } from '../modules/audit/service'
 import { NewPassword } from '../modules/auth/model'
 import { Passwords } from '../modules/auth/passwords'
-import { userMethods, users } from '../modules/auth/schema'
+import { users } from '../modules/auth/schema'
+import { insertPasswordAccount } from '../modules/auth/service'
 
 /** A command that cannot do what it was asked, for a reason the operator can fix (exit 1). */
 export class CommandError extends Error {}
@@ -27,12 +28,8 @@ export async function adminCreate(deps: Pick<Deps, 'db' | 'now' | 'config'>, inp
       return 'promoted'
     }
     if (hash === null) throw new CommandError(`no account has the e-mail ${email}: give its password with --password-stdin to create it`)
-    const [created] = await tx
-      .insert(users)
-      .values({ email, emailKey, name: input.name ?? email.split('@')[0]!, isAdmin: true })
-      .returning({ id: users.id })
-    await tx.insert(userMethods).values({ userId: created!.id, provider: 'password', passwordHash: hash })
-    await audit.record(tx, systemActor('cli'), { action: 'settings.admin.granted', target: { type: 'user', id: created!.id }, metadata: { isAdmin: true, created: true } })
+    const created = await insertPasswordAccount(tx, { email, name: input.name ?? email.split('@')[0]!, passwordHash: hash, isAdmin: true })
+    await audit.record(tx, systemActor('cli'), { action: 'settings.admin.granted', target: { type: 'user', id: created.id }, metadata: { isAdmin: true, created: true } })
     return 'created'
   })
 }

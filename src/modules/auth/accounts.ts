@@ -70,7 +70,6 @@ export class Accounts {
     if (!(await this.settings.isEnabled('password'))) {
       throw authError(403, 'registration_disabled', 'Registration with e-mail and password is disabled')
     }
-    const emailKey = input.email.trim().toLowerCase()
     const passwordHash = await this.passwords.hash(input.password)
     const { config, logger } = this.deps
     try {
@@ -81,11 +80,7 @@ export class Accounts {
           const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(users)) as [{ n: number }]
           firstAdmin = n === 0
         }
-        const [user] = await tx
-          .insert(users)
-          .values({ email: input.email.trim(), emailKey, name: input.name, isAdmin: firstAdmin })
-          .returning()
-        await tx.insert(userMethods).values({ userId: user!.id, provider: 'password', providerId: emailKey, passwordHash })
+        const user = await insertPasswordAccount(tx, { email: input.email, name: input.name, passwordHash, isAdmin: firstAdmin })
         const issued = await this.sessions.start(tx, user!.id, request.userAgent)
         await this.audit.record(tx, { actor: { type: 'user', id: user!.id }, request }, {
           action: 'auth.account.registered',
@@ -283,4 +278,13 @@ export class Accounts {
     this.decoyHash ??= this.passwords.hash(crypto.randomUUID())
     return this.decoyHash
   }
+}
+
+/** Writes an account with the password method (its hash made by `Passwords`), in the caller's transaction: registration and `npx ecobase admin create`. */
+export async function insertPasswordAccount(tx: Db, input: { email: string; name: string; passwordHash: string; isAdmin: boolean }) {
+  const email = input.email.trim()
+  const emailKey = email.toLowerCase()
+  const [user] = await tx.insert(users).values({ email, emailKey, name: input.name, isAdmin: input.isAdmin }).returning()
+  await tx.insert(userMethods).values({ userId: user!.id, provider: 'password', providerId: emailKey, passwordHash: input.passwordHash })
+  return user!
 }

@@ -6,7 +6,7 @@ import type { EventBus } from '../../platform/events'
 import { SettingsService } from '../settings/service'
 import { Accounts } from './accounts'
 
-export type { Accounts, PublicProfile } from './accounts'
+export { insertPasswordAccount, type Accounts, type PublicProfile } from './accounts'
 import { API_TOKEN_PREFIX, ApiTokens } from './api-tokens'
 import { Passwords } from './passwords'
 import { RotatingSessions } from '../../platform/sessions'

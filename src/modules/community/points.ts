@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'

@@ -64,7 +64,7 @@ const webhookFields = (types: string[]) => ({
     format: 'uri',
     description: 'https; http only to a private (e.g. loopback) address where the instance allows them (WEBHOOK_PRIVATE_ADDRESSES=allow). Its host is checked when saved (400 `validation_failed` for a private address, or a name resolving to one, under the default deny; link-local and metadata addresses always) and at every delivery, which connects to the address checked. Redirects are not followed.',
   }),
-  events: t.Array(t.String({ description: `One of: ${types.join(', ')}` }), { maxItems: types.length + 1 /* one repeat fits; repeats are dropped */, description: 'Event types sent to this endpoint (none: it only gets what POST …/test sends)' }),
+  events: t.Array(t.String({ description: `One of: ${types.join(', ')}` }), { maxItems: types.length, description: 'Event types sent to this endpoint (none: it only gets what POST …/test sends)' }),
   enabled: t.Optional(t.Boolean({ default: true })),
   description: t.Optional(t.String({ maxLength: 500 })),
 })

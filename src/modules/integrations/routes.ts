@@ -1,4 +1,4 @@
-import { Elysia, t } from 'elysia'
+import { Elysia } from 'elysia'
 import type { Guards } from '../../platform/guards'
 import { pageParams } from '../../platform/paging'
 import {

@@ -150,8 +150,8 @@ export class MonitoredSites {
   }
 
   /** The outside addresses a site's alerts also go to (none when the site is gone). */
-  async alertEmails(db: Db, siteId: string): Promise<string[]> {
-    const [row] = await db.select({ alertEmails: sites.alertEmails }).from(sites).where(eq(sites.id, siteId))
+  async alertEmails(db: Db, ecosystemId: string, siteId: string): Promise<string[]> {
+    const [row] = await db.select({ alertEmails: sites.alertEmails }).from(sites).where(and(eq(sites.ecosystemId, ecosystemId), eq(sites.id, siteId)))
     return row?.alertEmails ?? []
   }
 

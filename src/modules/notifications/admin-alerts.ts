@@ -34,7 +34,7 @@ export class AdminAlerts {
     private readonly feed: FeedWriter,
     private readonly notifications: Pick<NotificationService, 'notify'>,
     /** A monitored site's `alertEmails`. */
-    private readonly siteContacts: (tx: Db, siteId: string) => Promise<string[]>,
+    private readonly siteContacts: (tx: Db, ecosystemId: string, siteId: string) => Promise<string[]>,
   ) {}
 
   /** Turns the events admins are told about into alerts. */
@@ -57,7 +57,7 @@ export class AdminAlerts {
   }
 
   private async siteAlert(tx: Db, ecosystemId: string, site: { siteId: string; url: string; statusCode: number | null }, action: 'down' | 'up', summary: string, body: string) {
-    const contacts = await this.siteContacts(tx, site.siteId)
+    const contacts = await this.siteContacts(tx, ecosystemId, site.siteId)
     await this.send(tx, { ecosystemId, source: 'monitored_sites', entityType: 'site', entityId: site.siteId, action, summary, body, metadata: { url: site.url, statusCode: site.statusCode }, contacts })
   }
 

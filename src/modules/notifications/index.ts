@@ -24,7 +24,7 @@ export default defineModule({
     const notifications = new NotificationService(ctx.deps, messaging)
     messaging.acceptConsent(notifications)
     const sites = ctx.use('monitored_sites')
-    new AdminAlerts(ctx.use('customer'), ctx.use('site').feed, notifications, (tx, siteId) => sites.alertEmails(tx, siteId)).subscribe(ctx.bus)
+    new AdminAlerts(ctx.use('customer'), ctx.use('site').feed, notifications, (tx, ecosystemId, siteId) => sites.alertEmails(tx, ecosystemId, siteId)).subscribe(ctx.bus)
     ctx.bus.on(replyReceived, async (tx, { ecosystemId, payload: r }) => {
       await notifications.notify(tx, { ecosystemId, customerId: r.threadAuthorId, type: 'community_reply', threadId: r.threadId, replyId: r.replyId, actorId: r.authorId, subject: `New reply to “${r.threadTitle}”`, body: r.body })
     })

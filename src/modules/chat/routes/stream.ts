@@ -1,4 +1,4 @@
-import { Elysia, sse, t } from 'elysia'
+import { Elysia, sse } from 'elysia'
 import type { Guards } from '../../../platform/guards'
 import { errors } from '../errors'
 import { type ChatEvent, ChatSendMessage, ChatStreamEvent } from '../model'

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
 import { errors } from '../errors'
-import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { paged } from '../../../platform/paging'
 import { PersonaService, PersonaServiceCreate, PersonaServicePatch, PersonaServiceTemplate } from '../model'
 import type { PersonaArea } from '../service'
 import { SERVICE_TEMPLATES } from '../templates'
