@@ -8,6 +8,7 @@ function typeText(schema: TSchema): string {
   if (schema.const !== undefined) return JSON.stringify(schema.const)
   switch (schema.type) {
     case 'object': {
+      if (!schema.properties) return `Record<string, ${typeText(Object.values(schema.patternProperties as Record<string, TSchema>)[0]!)}>`
       const required = new Set<string>(schema.required ?? [])
       const fields = Object.entries(schema.properties as Record<string, TSchema>).map(([name, field]) => `${name}${required.has(name) ? '' : '?'}: ${typeText(field)}`)
       return `{ ${fields.join('; ')} }`
@@ -17,7 +18,7 @@ function typeText(schema: TSchema): string {
     case 'integer':
       return 'number'
     default:
-      return String(schema.type)
+      return schema.type === undefined ? 'unknown' : String(schema.type)
   }
 }
 

@@ -58,13 +58,14 @@ export function createApp(deps: Deps) {
     bus,
     events: EVENTS,
     modules: MODULES,
+    topics: () => [...parts.values()].flatMap((p) => p.topics ?? []),
     use: (name) => {
       const services = setUp(name).services
       if (!services) throw new Error(`module ${name} offers no services`)
       return services as never
     },
     get guards() {
-      guards ??= createGuards({ tokens: deps.tokens, users: context.use('auth'), tenancy: context.use('customer'), trustProxy: deps.config.trustProxy })
+      guards ??= createGuards({ tokens: deps.tokens, users: context.use('auth'), tenancy: context.use('customer'), tickets: context.use('realtime').tickets, trustProxy: deps.config.trustProxy })
       return guards
     },
   }

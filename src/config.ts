@@ -76,6 +76,7 @@ export const EnvSchema = T.Object({
   PASSWORD_RESET_URL: T.Optional(T.String({ pattern: '^https?://.*\\{token\\}' })),
   VERIFY_EMAIL_URL: T.Optional(T.String({ pattern: '^https?://.*\\{token\\}' })),
   FEED_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 3650 })),
+  REALTIME_RETENTION_HOURS: T.Optional(T.Integer({ minimum: 1, maximum: 24 * 90 })),
   AUDIT_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 36500 })),
   BACKUP_SCHEDULE: T.Optional(T.String({ minLength: 9, maxLength: 100 })),
   BACKUP_KEEP: T.Optional(T.Integer({ minimum: 1, maximum: 1000 })),
@@ -114,6 +115,8 @@ export interface Config {
   jobs: boolean
   /** Site feed items are deleted this many days after they were read. */
   feedRetentionDays: number
+  /** Realtime changes are kept this long for streams resuming from a cursor (`Last-Event-ID`). */
+  realtimeRetentionHours: number
   /** Audit events are deleted this many days after they were written. */
   auditRetentionDays: number
   /** Scheduled backups (embedded mode): a cron pattern (null: none), and how many complete ones to keep. */
@@ -238,6 +241,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobs: (e.JOBS ?? 'on') === 'on',
     queuePollSeconds: e.QUEUE_POLL_SECONDS ?? 2,
     feedRetentionDays: e.FEED_RETENTION_DAYS ?? 90,
+    realtimeRetentionHours: e.REALTIME_RETENTION_HOURS ?? 24,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 365,
     backups: { schedule: cronPattern(e.BACKUP_SCHEDULE), keep: e.BACKUP_KEEP ?? 7, target: backupTarget(e.BACKUP_TARGET, e.STORAGE_DRIVER) },
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,

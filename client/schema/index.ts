@@ -13,6 +13,7 @@ export type * from './oauth'
 export type * from './persona'
 export type * from './persona_memory'
 export type * from './public'
+export type * from './realtime'
 export type * from './registry'
 export type * from './search'
 export type * from './settings'
@@ -36,6 +37,7 @@ import type { OauthRoutes, ApiRoutes, WellKnownRoutes } from './oauth'
 import type { PersonaRoutes } from './persona'
 import type { PersonaMemoryRoutes } from './persona_memory'
 import type { HealthRoutes, PublicRoutes } from './public'
+import type { RealtimeRoutes } from './realtime'
 import type { RegistryRoutes } from './registry'
 import type { SearchRoutes } from './search'
 import type { SystemRoutes, SettingsRoutes, AuditRoutes } from './settings'
@@ -74,4 +76,5 @@ export interface Api {
   community: CommunityRoutes
   integrations: IntegrationsRoutes
   monitored_sites: MonitoredSitesRoutes
+  realtime: RealtimeRoutes
 }

@@ -117,7 +117,7 @@ export interface SiteRoutes {
     }
     stream: {
       /** New items, live */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: AsyncGenerator<SiteFeedStreamEvent>; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ ticket?: string }>): Promise<Result<{ 200: AsyncGenerator<SiteFeedStreamEvent>; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     }
   }
 }

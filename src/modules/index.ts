@@ -14,6 +14,7 @@ import notifications from './notifications'
 import oauth from './oauth'
 import persona from './persona'
 import persona_memory from './persona_memory'
+import realtime from './realtime'
 import registry from './registry'
 import search from './search'
 import settings from './settings'
@@ -52,6 +53,7 @@ export const MODULES = [
   community,
   integrations,
   monitored_sites,
+  realtime,
 ] as const
 
 type CodesOf<M> = M extends ModuleDefinition<string, infer Errors> ? keyof Errors & string : never

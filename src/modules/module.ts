@@ -1,5 +1,6 @@
 import type { AnyElysia } from 'elysia'
 import type { Deps } from '../deps'
+import type { TopicDefinition } from '../platform/changes'
 import type { ErrorCatalogue } from '../platform/errors'
 import type { EventBus, EventDefinition } from '../platform/events'
 import type { SearchSource } from '../platform/fulltext'
@@ -25,6 +26,8 @@ export interface ModuleContext {
   events: readonly EventDefinition[]
   /** Every module's definition, for areas that gather what the others contribute (search). */
   modules: readonly ModuleDefinition[]
+  /** The realtime topics every module offers (complete once every module is set up: ask from `routes`). */
+  topics(): TopicDefinition[]
 }
 
 /** What a module's setup hands back to the app. */
@@ -33,6 +36,8 @@ export interface ModuleParts<Name extends keyof Services | string> {
   routes?: () => AnyElysia[]
   /** Its entry in Services, for other modules and for `app.services`. */
   services?: Name extends keyof Services ? Services[Name] : never
+  /** The realtime topics of its rows (platform/changes); their writes emit its `<name>.rows.changed` event. */
+  topics?: TopicDefinition[]
   /** Its durable queue's job kinds (the app defines them before the queue starts). */
   queues?: QueueHandler[]
   /** Starts following changes made by other replicas (PostgreSQL NOTIFY); resolves to its stop. */

@@ -1,6 +1,6 @@
 import type { AccessTokens } from './jwt'
 import { authGuard, type PrincipalSource } from './auth'
-import { tenancyGuard, type TenancySource } from './tenancy'
+import { tenancyGuard, type TenancySource, type TicketSource } from './tenancy'
 
 /**
  * The guard plugins, built once per app (createApp) and handed to every area's routes, which
@@ -15,11 +15,12 @@ export interface Guards {
    * (ECOSYSTEM_HEADER; ecosystem id or rdid), checked against team membership. The guard adds
    * that header to each operation's OpenAPI parameters (`components.parameters.EcosystemId`).
    * `tenantOrAdmin: 'admin'`: the same, or without the header a platform admin (tenant null).
+   * `stream: 'customer'`: the tenant of an event stream, also from a single-use `?ticket=`, with the credential the stream must end with.
    */
   tenancy: ReturnType<typeof tenancyGuard>
 }
 
 /** `trustProxy` (TRUST_PROXY): whether the client address the guards attach for the audit log comes from X-Forwarded-For. */
-export function createGuards(sources: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource; trustProxy?: boolean }): Guards {
+export function createGuards(sources: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource; tickets?: TicketSource; trustProxy?: boolean }): Guards {
   return { auth: authGuard(sources.users, sources.trustProxy), tenancy: tenancyGuard(sources) }
 }

@@ -43,6 +43,15 @@ export interface TenancySource {
 
 export const ECOSYSTEM_HEADER = 'x-ecosystem-id'
 
+/** `?ticket=` on event streams, as an OpenAPI parameter. */
+const TICKET_PARAMETER = {
+  in: 'query' as const,
+  name: 'ticket',
+  required: false,
+  schema: { type: 'string' as const },
+  description: 'A single-use stream ticket from `POST /realtime/tickets` (valid 60 s), instead of the Authorization header: for browsers’ EventSource, which cannot send headers. Access tokens never go in URLs.',
+}
+
 /** The X-Ecosystem-Id header as an OpenAPI parameter (`components.parameters.EcosystemId`); every tenant-scoped operation lists it. */
 export const ECOSYSTEM_PARAMETER = {
   in: 'header' as const,
@@ -96,6 +105,46 @@ export async function resolveTenant(
 }
 
 /**
+ * What a long-lived stream keeps of the credential it was opened with, to end when that credential
+ * does: the session (or API token) behind it and when the access token expires. `key` is the same
+ * for streams opened with one credential, so each is checked once however many streams share it.
+ */
+export interface StreamCredential {
+  key: string
+  kind: 'customer' | 'user'
+  /** The customer (customer tokens) or the account user. */
+  subjectId: string
+  sessionId: string | null
+  apiTokenId: string | null
+  /** When the access token expires (ms since the epoch); null for an API token (checked in its row). */
+  expiresAt: number | null
+}
+
+/** Turns a stream ticket (`?ticket=`) into the tenant and credential it was issued to, once (realtime module). */
+export interface TicketSource {
+  redeem(ticket: string, level: TenantLevel): Promise<{ tenant: Tenant; credential: StreamCredential }>
+}
+
+/** The credential behind a tenant resolved from an Authorization header (see StreamCredential). */
+export async function streamCredential(tenant: Tenant, headers: Record<string, string | undefined>, tokens: AccessTokens): Promise<StreamCredential> {
+  if (tenant.actor.kind === 'user' && tenant.actor.apiTokenId) {
+    const id = tenant.actor.apiTokenId
+    return { key: `t:${id}:${tenant.ecosystemId}`, kind: 'user', subjectId: tenant.actor.userId, sessionId: null, apiTokenId: id, expiresAt: null }
+  }
+  const claims = await tokens.verify(bearerToken(headers.authorization))
+  const sessionId = typeof claims.sid === 'string' ? claims.sid : null
+  const expiresAt = typeof claims.exp === 'number' ? claims.exp * 1000 : null
+  const kind = claims.typ === 'customer' ? 'customer' : 'user'
+  return { key: `${kind[0]}:${sessionId}:${tenant.ecosystemId}`, kind, subjectId: claims.sub, sessionId, apiTokenId: null, expiresAt }
+}
+
+/** Whether a tenant may use a route of `level` (customers only `customer` routes). */
+export function meetsLevel(tenant: Tenant, level: TenantLevel): boolean {
+  if (level === 'customer') return true
+  return tenant.actor.kind === 'user' && RANK[tenant.actor.role] >= RANK[level]
+}
+
+/**
  * Who reads an area that has both an ecosystem view and an instance-wide one (the audit log): with
  * X-Ecosystem-Id (or a customer token), the tenant at `level`; without, an account credential that
  * holds the platform `admin` capability (403 otherwise), and `tenant` is null. Customers are 403 in
@@ -126,8 +175,12 @@ export async function resolveTenantOrAdmin(
  * `tenantOrAdmin: 'admin' | 'owner'` resolves `tenant` as that, or null for a platform admin without X-Ecosystem-Id (resolveTenantOrAdmin).
  * Either tenant carries where the request came from (`request`), for the audit log.
  */
-export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource; trustProxy?: boolean }) {
+export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource; tickets?: TicketSource; trustProxy?: boolean }) {
   const trustProxy = deps.trustProxy ?? false
+  const headerStream = async (level: TenantLevel, headers: Record<string, string | undefined>) => {
+    const tenant = await resolveTenant(level, headers, deps)
+    return { tenant, credential: await streamCredential(tenant, headers, deps.tokens) }
+  }
   return new Elysia({ name: 'tenancy-guard' }).macro({
     tenant: (level: TenantLevel) => ({
       detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }], [TENANT_LEVEL]: level },
@@ -135,6 +188,21 @@ export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSourc
         const tenant = await resolveTenant(level, headers, deps)
         noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
         return { tenant: { ...tenant, request: requestInfo(request, server, trustProxy) } }
+      },
+    }),
+    /**
+     * For event streams: `tenant` as `tenant: level` resolves it, or from a single-use `?ticket=`
+     * (POST /realtime/tickets) when the request has no Authorization header (browsers' EventSource
+     * cannot send one), plus the `credential` the stream must end with.
+     */
+    stream: (level: TenantLevel) => ({
+      detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }, TICKET_PARAMETER], [TENANT_LEVEL]: level },
+      async resolve({ headers, request, server }) {
+        const ticket = headers.authorization ? null : new URL(request.url).searchParams.get('ticket')
+        if (ticket !== null && !deps.tickets) throw new AppError(401, 'unauthorized', 'Stream tickets are not accepted here')
+        const { tenant, credential } = ticket !== null ? await deps.tickets!.redeem(ticket, level) : await headerStream(level, headers)
+        noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
+        return { tenant: { ...tenant, request: requestInfo(request, server, trustProxy) }, credential }
       },
     }),
     tenantOrAdmin: (level: Role) => ({

@@ -57,6 +57,12 @@ export class ApiTokens {
     })
   }
 
+  /** Whether the token still works (not deleted, not expired): streams opened with it ask again while they run. */
+  async isValid(id: string): Promise<boolean> {
+    const [row] = await this.deps.db.select({ expiresAt: apiTokens.expiresAt }).from(apiTokens).where(eq(apiTokens.id, id))
+    return Boolean(row) && (!row!.expiresAt || row!.expiresAt > this.deps.now())
+  }
+
   /** The principal behind a raw API token, or 401 for an unknown, deleted or expired one. */
   async authenticate(raw: string): Promise<Principal> {
     const [row] = await this.deps.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, sha256Hex(raw)))

@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { rowsChanged } from '../../platform/changes'
 import { defineEvent } from '../../platform/events'
 
 export const threadCreated = defineEvent('community.thread.created', {
@@ -28,4 +29,6 @@ export const badgeEarned = defineEvent('community.badge.earned', {
   payload: t.Object({ customerId: t.String(), badgeId: t.String(), name: t.String() }),
 })
 
-export const COMMUNITY_EVENTS = [threadCreated, replyCreated, replyReceived, mentionCreated, badgeEarned]
+export const communityRowsChanged = rowsChanged('community')
+
+export const COMMUNITY_EVENTS = [threadCreated, replyCreated, replyReceived, mentionCreated, badgeEarned, communityRowsChanged]

@@ -1,7 +1,10 @@
 import { defineModule } from '../module'
 import { replySearch, threadSearch } from './search'
 import { COMMUNITY_ERRORS } from './errors'
-import { COMMUNITY_EVENTS } from './events'
+import { changeSink } from '../../platform/changes'
+import { resourceTopic } from '../../platform/crud/routes'
+import { COMMUNITY_EVENTS, communityRowsChanged } from './events'
+import { communityResources } from './resources'
 import { communityRoutes } from './routes'
 import { CommunityService } from './service'
 
@@ -16,6 +19,7 @@ export default defineModule({
   search: [threadSearch, replySearch],
   setup: (ctx) => {
     const community = new CommunityService(ctx.deps, ctx.bus)
-    return { routes: () => [communityRoutes(community, ctx.guards, ctx.deps)] }
+    const changes = changeSink(ctx.bus, communityRowsChanged)
+    return { topics: communityResources(community.hooks).map(resourceTopic), routes: () => [communityRoutes(community, ctx.guards, { ...ctx.deps, changes })] }
   },
 })

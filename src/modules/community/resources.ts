@@ -88,6 +88,7 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     filterable: { threadId: 'uuid', customerId: 'uuid', createdAt: 'timestamp' },
     sortable: ['createdAt'],
     defaultSort: [{ column: 'createdAt', descending: false }],
+    keyedBy: 'threadId',
     softDelete: true,
     hooks: hooks.replies,
     errors: { create: errors({ 404: ['not_found', 'thread_not_found'], 409: ['thread_locked'] }) },

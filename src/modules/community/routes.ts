@@ -1,5 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Deps } from '../../deps'
+import type { ChangeSink } from '../../platform/changes'
 import { ResourceService } from '../../platform/crud/resource'
 import { resourceRoutes } from '../../platform/crud/routes'
 import type { Guards } from '../../platform/guards'
@@ -14,7 +15,7 @@ import { IdParam } from '../../platform/params'
 const EVERYONE = 'Everyone in the ecosystem (customers and team members).'
 
 /** Community (tag `community`): the derived resources plus points, badges, levels and leaderboards. */
-export function communityRoutes(community: CommunityService, guards: Guards, deps: Pick<Deps, 'db' | 'now'>) {
+export function communityRoutes(community: CommunityService, guards: Guards, deps: Pick<Deps, 'db' | 'now'> & { changes: ChangeSink }) {
   const [categories, threads, replies] = communityResources(community.hooks)
   return new Elysia({ name: 'community' })
     .use(resourceRoutes(categories, new ResourceService(deps, categories), guards))

@@ -79,8 +79,13 @@ export class CommunityService {
         await this.mention(tx, tenant, `${row.title} ${row.body}`, { threadId: String(row.id), replyId: null, skip: [] })
         await this.events.emit(tx, threadCreated, tenant.ecosystemId, { id: String(row.id), categoryId: String(row.categoryId), customerId: String(row.customerId), title: String(row.title) })
       },
-      afterDelete: async (tx, tenant, id) => {
-        await tx.update(replies).set({ deletedAt: this.deps.now() }).where(and(eq(replies.threadId, id), isNull(replies.deletedAt)))
+      afterDelete: async (tx, tenant, id, changes) => {
+        const hidden = await tx
+          .update(replies)
+          .set({ deletedAt: this.deps.now() })
+          .where(and(eq(replies.threadId, id), isNull(replies.deletedAt)))
+          .returning({ id: replies.id, customerId: replies.customerId })
+        await changes(tx, tenant.ecosystemId, 'community/replies', hidden.map((r) => ({ op: 'delete', id: r.id, customerId: r.customerId, audience: 'shared', key: id })))
         if (isAdmin(tenant)) await this.recordModeration(tx, tenant, 'thread', id)
       },
     },

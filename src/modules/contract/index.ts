@@ -1,7 +1,10 @@
+import type { Tenant } from '../../platform/tenancy'
 import { defineModule } from '../module'
 import { CONTRACT_ERRORS } from './errors'
 import { contractRoutes } from './routes'
-import { ContractService } from './service'
+import { changeSink } from '../../platform/changes'
+import { CONTRACT_EVENTS, contractRowsChanged } from './events'
+import { CONTRACT_TOPIC, ContractService } from './service'
 
 export default defineModule({
   name: 'contract',
@@ -10,5 +13,15 @@ export default defineModule({
       'Run-time tables of an ecosystem: admins define contracts (columns, access), customers read and write rows.',
   },
   errors: CONTRACT_ERRORS,
-  setup: (ctx) => ({ routes: () => [contractRoutes(new ContractService(ctx.deps), ctx.guards)] }),
+  events: CONTRACT_EVENTS,
+  setup: (ctx) => {
+    const contracts = new ContractService({ ...ctx.deps, changes: changeSink(ctx.bus, contractRowsChanged) })
+    const topic = {
+      topic: `${CONTRACT_TOPIC}*`,
+      level: 'customer' as const,
+      description: 'What `GET /contract/{name}/rows` lists (`contract/<name>`): ecosystem admins and owners every row; customers the rows the contract’s `access.read` lets them read (`own`, `all`; none for `none`, 403 on subscribing).',
+      authorize: (tenant: Tenant, name: string) => contracts.readable(tenant, name.slice(CONTRACT_TOPIC.length)),
+    }
+    return { topics: [topic], routes: () => [contractRoutes(contracts, ctx.guards)] }
+  },
 })

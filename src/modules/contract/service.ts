@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { Audience, ChangeSink, RowChange } from '../../platform/changes'
 import { isAdmin } from '../../platform/crud/resource'
 import { type ColumnKind, parseListQuery } from '../../platform/crud/query'
 import { type Db, isUniqueViolation } from '../../platform/db'
@@ -19,6 +20,10 @@ type Scope = ContractAccess['read']
 
 const contractNotFound = (name: string) => contractError(404, 'not_found', `No contract ${name}`)
 const rowNotFound = () => contractError(404, 'not_found', 'No such row')
+/** Who sees a row of a contract in its list, from what customers may read. */
+const AUDIENCE: Record<Scope, Audience> = { own: 'own', all: 'shared', none: 'admin' }
+/** A contract table's realtime topic. */
+export const CONTRACT_TOPIC = 'contract/'
 const SYSTEM_KINDS: Record<string, ColumnKind> = { id: 'uuid', customerId: 'uuid', createdAt: 'timestamp', updatedAt: 'timestamp' }
 
 /**
@@ -29,7 +34,7 @@ const SYSTEM_KINDS: Record<string, ColumnKind> = { id: 'uuid', customerId: 'uuid
 export class ContractService {
   private readonly audit: AuditLog
 
-  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
+  constructor(private readonly deps: Pick<Deps, 'db' | 'now'> & { changes: ChangeSink }) {
     this.audit = new AuditLog(deps)
   }
 
@@ -162,6 +167,7 @@ export class ContractService {
         .returning()
       await this.claimUnique(tx, contract, row!.id, data)
       await writeIndexed(tx, contract.id, row!.id, indexedSlots(contract.columns), data, Object.keys(data))
+      await this.announce(tx, contract, 'insert', row!)
       return rowView(contract, row!)
     })
   }
@@ -182,6 +188,7 @@ export class ContractService {
         await this.claimUnique(tx, { ...contract, columns: uniqueChanged }, id, row.data)
       }
       await writeIndexed(tx, contract.id, id, indexedSlots(contract.columns), row.data, Object.keys(changes))
+      await this.announce(tx, contract, 'update', row)
       return rowView(contract, row)
     })
   }
@@ -194,11 +201,24 @@ export class ContractService {
         .where(and(this.rowScope(tenant, contract, this.scope(tenant, contract, 'delete')), eq(contractRows.id, id)))
         .returning({ id: contractRows.id, customerId: contractRows.customerId })
       if (!deleted[0]) throw rowNotFound()
+      await this.announce(tx, contract, 'delete', { id, customerId: deleted[0].customerId })
       // Customers deleting their rows is their business; an admin deleting content is recorded.
       if (isAdmin(tenant)) {
         await this.audit.record(tx, tenant, { action: 'contract.row.deleted', target: { type: 'contract_row', id }, metadata: { contract: contract.name, customerId: deleted[0].customerId } })
       }
     })
+  }
+
+  /** Whether the caller may list the rows of `name` (the contract's realtime topic asks once per subscription); throws the list's 404/403. */
+  async readable(tenant: Tenant, name: string): Promise<void> {
+    this.scope(tenant, await this.load(this.deps.db, tenant, name), 'read')
+  }
+
+  /** Tells the realtime outbox in the writing transaction, with who may read the row now. */
+  private announce(tx: Db, contract: ContractRowRecord, op: RowChange['op'], row: Pick<RowRecord, 'id' | 'customerId'> & Partial<RowRecord>): Promise<void> {
+    const change: RowChange = { op, id: row.id, customerId: row.customerId, audience: AUDIENCE[contract.access.read] }
+    if (op !== 'delete') change.record = rowView(contract, row as RowRecord)
+    return this.deps.changes(tx, contract.ecosystemId, CONTRACT_TOPIC + contract.name, [change])
   }
 
   /** The definition, in the caller's transaction: `update` for changes to it, `share` while rows are written against it. */

@@ -1,7 +1,10 @@
 import { defineModule } from '../module'
 import { documentSearch } from './search'
 import { DATA_ERRORS } from './errors'
-import { dataRoutes } from './routes'
+import { changeSink } from '../../platform/changes'
+import { resourceTopic } from '../../platform/crud/routes'
+import { DATA_EVENTS, dataRowsChanged } from './events'
+import { DATA_RESOURCES, dataRoutes } from './routes'
 
 export default defineModule({
   name: 'data',
@@ -10,6 +13,10 @@ export default defineModule({
       'Table-derived resources of the `data` schema (documents and their blocks): list, read, create, update, delete.',
   },
   errors: DATA_ERRORS,
+  events: DATA_EVENTS,
   search: [documentSearch],
-  setup: (ctx) => ({ routes: () => [dataRoutes(ctx.guards, ctx.deps)] }),
+  setup: (ctx) => {
+    const changes = changeSink(ctx.bus, dataRowsChanged)
+    return { topics: DATA_RESOURCES.map(resourceTopic), routes: () => [dataRoutes(ctx.guards, { ...ctx.deps, changes })] }
+  },
 })

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm'
 import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
 import { t } from 'elysia'
 import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
-import { isAdmin, type ResourceSpec } from '../../platform/crud/resource'
+import { AUDIENCE, isAdmin, type ResourceSpec, topicOf } from '../../platform/crud/resource'
 import { dataError, errors } from './errors'
 import { documentBlocks, documents } from './schema'
 
@@ -25,8 +25,9 @@ export const documentsResource = {
   softDelete: true,
   hooks: {
     // The document is soft-deleted; its blocks go for good, in the same transaction.
-    afterDelete: async (tx, _tenant, id) => {
-      await tx.delete(documentBlocks).where(eq(documentBlocks.documentId, id))
+    afterDelete: async (tx, tenant, id, changes) => {
+      const gone = await tx.delete(documentBlocks).where(eq(documentBlocks.documentId, id)).returning({ id: documentBlocks.id, customerId: documentBlocks.customerId })
+      await changes(tx, tenant.ecosystemId, topicOf(documentBlocksResource), gone.map((b) => ({ op: 'delete', id: b.id, customerId: b.customerId, audience: AUDIENCE[documentBlocksResource.access] })))
     },
   },
   example: () => ({ title: 'Probe document' }),

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { ChangeSink, RowChange } from '../../platform/changes'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { type Db, queryRows } from '../../platform/db'
 import { safeEqual, signValue } from '../../platform/crypto'
@@ -56,6 +57,9 @@ const view = (r: NotificationRow) => ({
   createdAt: r.createdAt.toISOString(),
 })
 
+/** The realtime topic of notifications: each customer sees only its own. */
+export const NOTIFICATIONS_TOPIC = 'notifications'
+
 /**
  * In-app notifications of customers, their per-category preferences, and the e-mail/SMS copies
  * those preferences ask for: queued in the transaction that creates the notification, delivered
@@ -63,9 +67,16 @@ const view = (r: NotificationRow) => ({
  */
 export class NotificationService {
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue' | 'secret'>,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue' | 'secret'> & { changes: ChangeSink },
     private readonly messaging: MessagingService,
   ) {}
+
+  /** Tells the realtime outbox, in the writing transaction, about notifications of one ecosystem. */
+  private async changed(tx: Db, op: RowChange['op'], rows: NotificationRow[]): Promise<void> {
+    for (const [ecosystemId, group] of Map.groupBy(rows, (r) => r.ecosystemId)) {
+      await this.deps.changes(tx, ecosystemId, NOTIFICATIONS_TOPIC, group.map((r) => ({ op, id: r.id, customerId: r.customerId, audience: 'self', record: view(r) })))
+    }
+  }
 
   /** The queue jobs that deliver copies and fan announcements out (the module's manifest registers them). */
   queueHandlers(): QueueHandler[] {
@@ -90,7 +101,8 @@ export class NotificationService {
         subject: input.subject,
         body: input.body,
       })
-      .returning({ id: notifications.id })
+      .returning()
+    await this.changed(tx, 'insert', [row!])
     const wanted = await this.preferenceOf(tx, input.customerId, input.type)
     const channels = (['email', 'sms'] as const).filter((c) => wanted[c])
     for (const channel of channels) {
@@ -168,22 +180,28 @@ export class NotificationService {
   }
 
   async markRead(tenant: Tenant, id: string) {
-    const [row] = await this.deps.db
-      .update(notifications)
-      .set({ isRead: true })
-      .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.id, id)))
-      .returning()
-    if (!row) throw notificationError(404, 'not_found', 'No such notification')
-    return view(row)
+    return this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(notifications)
+        .set({ isRead: true })
+        .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.id, id)))
+        .returning()
+      if (!row) throw notificationError(404, 'not_found', 'No such notification')
+      await this.changed(tx, 'update', [row])
+      return view(row)
+    })
   }
 
   async markAllRead(tenant: Tenant) {
-    const rows = await this.deps.db
-      .update(notifications)
-      .set({ isRead: true })
-      .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.isRead, false)))
-      .returning({ id: notifications.id })
-    return { updated: rows.length }
+    return this.deps.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(notifications)
+        .set({ isRead: true })
+        .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.isRead, false)))
+        .returning()
+      await this.changed(tx, 'update', rows)
+      return { updated: rows.length }
+    })
   }
 
   async preferences(tenant: Tenant): Promise<Preference[]> {
@@ -266,7 +284,7 @@ export class NotificationService {
       const wants = (channel: Channel) =>
         sql`coalesce(p.${sql.raw(channel)}, ${DEFAULT_PREFERENCES.admin_announcement[channel]}) and ${a.channels.includes(channel)}`
       // One statement: the batch, its notifications, and which of them want an e-mail or SMS; only ids come back.
-      const [batch] = await queryRows<{ last: string | null; n: number; email: string[] | null; sms: string[] | null }>(
+      const [batch] = await queryRows<{ last: string | null; n: number; created: string[] | null; email: string[] | null; sms: string[] | null }>(
         tx,
         sql`with batch as (
               select ${customers.id} as id from ${customers}
@@ -280,9 +298,11 @@ export class NotificationService {
             )
             select (select id from batch order by id desc limit 1) as last,
                    (select count(*)::int from batch) as n,
+                   (select array_agg(id) from created) as created,
                    (select array_agg(n.id) from created n left join ${preferences} p on p.customer_id = n.customer_id and p.category = 'admin_announcement' where ${wants('email')}) as email,
                    (select array_agg(n.id) from created n left join ${preferences} p on p.customer_id = n.customer_id and p.category = 'admin_announcement' where ${wants('sms')}) as sms`,
       )
+      if (batch?.created?.length) await this.changed(tx, 'insert', await tx.select().from(notifications).where(inArray(notifications.id, batch.created)))
       for (const channel of ['email', 'sms'] as const) {
         await this.deps.queue.sendMany(tx, DELIVER, (batch?.[channel] ?? []).map((notificationId) => ({ notificationId, channel })))
       }

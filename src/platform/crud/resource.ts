@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { TObject, TSchema } from '@sinclair/typebox'
 import { type Db, isUniqueViolation } from '../db'
+import type { Audience, ChangeSink, RowChange } from '../changes'
 import { AppError } from '../errors'
 import { pageOf } from '../paging'
 import type { Tenant } from '../tenancy'
@@ -35,8 +36,8 @@ export interface ResourceHooks {
   beforeDelete?(tx: Db, tenant: Tenant, id: string): Promise<void>
   /** Runs in the creating transaction after the insert, with the row as stored. */
   afterCreate?(tx: Db, tenant: Tenant, row: Record<string, unknown>): Promise<void>
-  /** Runs in the deleting transaction after the row is deleted (or soft-deleted). */
-  afterDelete?(tx: Db, tenant: Tenant, id: string): Promise<void>
+  /** Runs in the deleting transaction after the row is deleted (or soft-deleted); `changes` announces rows it deletes with it. */
+  afterDelete?(tx: Db, tenant: Tenant, id: string, changes: ChangeSink): Promise<void>
 }
 
 export interface ResourceSpec<S extends string, R extends string, Row extends TObject, Create extends TObject, Patch extends TObject> {
@@ -56,6 +57,8 @@ export interface ResourceSpec<S extends string, R extends string, Row extends TO
   leadingSort?: LeadingSort
   /** Sort expressions other than the plain column, by field name (e.g. a byte-wise collation). */
   sortExpressions?: Readonly<Record<string, SQL>>
+  /** The field whose value narrows the resource's realtime topic (`community/replies:<threadId>`). */
+  keyedBy?: string
   /** The table has `deletedAt`: DELETE sets it, reads hide such rows, admins may `includeDeleted=true`. */
   softDelete: boolean
   hooks?: ResourceHooks
@@ -74,6 +77,11 @@ export const isAdmin = (tenant: Tenant) => tenant.actor.kind === 'user' && tenan
 const notFound = () => new AppError(404, 'not_found', 'No such row')
 const notYours = () => new AppError(403, 'forbidden', 'Only its author or an ecosystem admin may change this')
 const adminsOnly = () => new AppError(403, 'forbidden', 'Only ecosystem admins and owners may change these')
+/** Who sees a resource's rows in its list, as realtime audiences say it. */
+export const AUDIENCE: Record<Access, Audience> = { own: 'own', member: 'member', admin: 'admin', shared: 'shared', 'shared-admin': 'shared' }
+/** A resource's realtime topic: the path of its list route. */
+export const topicOf = (spec: { schema: string; resource: string }) => `${spec.schema}/${spec.resource}`
+const noChanges: ChangeSink = async () => {}
 
 /** The five operations of a derived resource, scoped to the caller's ecosystem (and rows, for `own`). */
 export class ResourceService {
@@ -81,10 +89,14 @@ export class ResourceService {
   private readonly sortables: Record<string, PgColumn | SQL>
   private readonly table: OwnedTable & { deletedAt?: PgColumn }
 
+  private readonly changes: ChangeSink
+
+  /** `deps.changes` announces every write to the realtime outbox (platform/changes). */
   constructor(
-    private readonly deps: { db: Db; now: () => Date },
+    private readonly deps: { db: Db; now: () => Date; changes?: ChangeSink },
     private readonly spec: ResourceSpec<string, string, TObject, TObject, TObject>,
   ) {
+    this.changes = deps.changes ?? noChanges
     this.table = spec.table
     this.columns = getTableColumns(spec.table) as Record<string, PgColumn>
     this.sortables = { ...this.columns, ...spec.sortExpressions }
@@ -123,6 +135,7 @@ export class ResourceService {
         .values({ ...this.values(body), ownerId: tenant.ecosystemId, customerId: tenant.customerId } as never)
         .returning()
       await this.spec.hooks?.afterCreate?.(tx, tenant, row!)
+      await this.announce(tx, tenant, 'insert', row!)
       return this.view(row!)
     }))
   }
@@ -136,6 +149,7 @@ export class ResourceService {
         .where(and(this.writeScope(tenant), eq(this.table.id, id)))
         .returning()
       if (!row) throw await this.missing(tx, tenant, id)
+      await this.announce(tx, tenant, 'update', row)
       return this.view(row)
     }))
   }
@@ -155,11 +169,21 @@ export class ResourceService {
       const where = and(this.writeScope(tenant), eq(this.table.id, id))
       await this.spec.hooks?.beforeDelete?.(tx, tenant, id)
       const gone = this.spec.softDelete
-        ? await tx.update(this.spec.table).set({ deletedAt: this.deps.now() } as never).where(where).returning({ id: this.table.id })
-        : await tx.delete(this.spec.table).where(where).returning({ id: this.table.id })
+        ? await tx.update(this.spec.table).set({ deletedAt: this.deps.now() } as never).where(where).returning()
+        : await tx.delete(this.spec.table).where(where).returning()
       if (!gone[0]) throw await this.missing(tx, tenant, id)
-      await this.spec.hooks?.afterDelete?.(tx, tenant, id)
+      await this.spec.hooks?.afterDelete?.(tx, tenant, id, this.changes)
+      await this.announce(tx, tenant, 'delete', gone[0])
     })
+  }
+
+  /** Tells the realtime outbox, in the writing transaction: a soft-deleted row leaves the list, so it is a delete. */
+  private announce(tx: Db, tenant: Tenant, op: RowChange['op'], row: Record<string, unknown>): Promise<void> {
+    const key = this.spec.keyedBy ? row[this.spec.keyedBy] : undefined
+    const change: RowChange = { op, id: String(row.id), customerId: row.customerId as string, audience: AUDIENCE[this.spec.access] }
+    if (typeof key === 'string') change.key = key
+    if (op !== 'delete') change.record = this.view(row)
+    return this.changes(tx, tenant.ecosystemId, topicOf(this.spec), [change])
   }
 
   /** Rows the caller may see: the ecosystem's; a customer's own (`own`) unless admin; live unless asked. */

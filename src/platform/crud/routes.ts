@@ -5,7 +5,8 @@ import type { Guards } from '../guards'
 import { MAX_PAGE, paged } from '../paging'
 import type { TenantLevel } from '../tenancy'
 import { type ColumnKind, parseListQuery, rawQuery } from './query'
-import type { Access, ResourceService, ResourceSpec } from './resource'
+import type { TopicDefinition } from '../changes'
+import { type Access, type ResourceService, type ResourceSpec, topicOf } from './resource'
 import { IdParam } from '../params'
 
 const LEVEL: Record<Access, TenantLevel> = { own: 'customer', member: 'member', admin: 'admin', shared: 'customer', 'shared-admin': 'customer' }
@@ -15,6 +16,12 @@ const WHO: Record<Access, string> = {
   admin: 'Ecosystem admins and owners only.',
   shared: 'Everyone in the ecosystem (customers and team members) reads every row; authors change and delete their own (403 on another author’s), ecosystem admins and owners any.',
   'shared-admin': 'Everyone in the ecosystem reads every row; only ecosystem admins and owners create, change and delete (403 otherwise).',
+}
+
+/** The realtime topic of a derived resource: its list route's path, level and description. */
+export function resourceTopic(spec: Pick<ResourceSpec<string, string, TObject, TObject, TObject>, 'schema' | 'resource' | 'access' | 'keyedBy'>): TopicDefinition {
+  const keyed = spec.keyedBy ? ` Append \`:<${spec.keyedBy}>\` for the rows of one ${spec.keyedBy.replace(/Id$/, '')}.` : ''
+  return { topic: topicOf(spec), level: LEVEL[spec.access], keyedBy: spec.keyedBy, description: `What \`GET /${topicOf(spec)}\` lists: ${WHO[spec.access]}${keyed}` }
 }
 
 export const LIST_GRAMMAR =

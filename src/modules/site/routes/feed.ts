@@ -70,7 +70,7 @@ export function feedRoutes(feed: FeedService, guards: Guards) {
         }
       },
       {
-        tenant: 'customer',
+        stream: 'customer',
         response: { 200: SiteFeedEvent },
         detail: {
           operationId: 'siteFeedStream',

@@ -1,0 +1,5 @@
+import { rowsChanged } from '../../platform/changes'
+
+export const contractRowsChanged = rowsChanged('contract')
+
+export const CONTRACT_EVENTS = [contractRowsChanged]

@@ -1,0 +1,102 @@
+import { Elysia, sse, t } from 'elysia'
+import type { TopicDefinition } from '../../platform/changes'
+import type { Guards } from '../../platform/guards'
+import { MEDIA_TYPE } from '../../platform/openapi'
+import { streamCredential } from '../../platform/tenancy'
+import type { AccessTokens } from '../../platform/jwt'
+import { errors } from './errors'
+import { cursorOf, type Frame, MAX_BUFFER } from './hub'
+import { MAX_TOPICS, type RealtimeService } from './service'
+import { TICKET_TTL_SECONDS } from './tickets'
+
+const Cursor = t.String({ description: 'The cursor: send it back as Last-Event-ID (or `since`) to resume from here' })
+const RealtimeChange = t.Object(
+  {
+    topic: t.String({ description: 'The topic the row belongs to (without a `:` suffix)' }),
+    op: t.Union([t.Literal('insert'), t.Literal('update'), t.Literal('delete')]),
+    id: t.String({ description: 'The row’s id' }),
+    record: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'The row exactly as the topic’s list route returns it; absent on delete' })),
+    at: t.String({ description: 'When the writing transaction started (ISO 8601)' }),
+  },
+  { title: 'RealtimeChange' },
+)
+const RealtimeEvent = t.Union(
+  [
+    t.Object({ event: t.Literal('ready'), id: Cursor, data: t.Object({ cursor: t.String() }) }, { description: 'First, on connecting: the cursor the stream starts from' }),
+    t.Object({ event: t.Literal('change'), id: Cursor, data: RealtimeChange }, { description: 'A row of a subscribed topic was inserted, updated or deleted (soft deletes are deletes)' }),
+    t.Object(
+      { event: t.Literal('reset'), id: Cursor, data: t.Object({ reason: t.Union([t.Literal('expired'), t.Literal('overflow')]) }) },
+      { description: `Reload the lists: \`expired\` — the cursor is older than the retention window (the stream goes on from now); \`overflow\` — the client fell ${MAX_BUFFER} changes behind (the stream then ends; reconnect with this id)` },
+    ),
+    t.Object(
+      { event: t.Literal('error'), data: t.Object({ code: t.Union([t.Literal('unauthorized'), t.Literal('token_expired')]), message: t.String() }) },
+      { description: 'The access token expired or its session (or API token) was revoked: the stream ends; reconnect with a fresh token (or ticket) and the last id' },
+    ),
+  ],
+  { title: 'RealtimeStreamEvent', description: 'Server-sent events (text/event-stream); a `: ping` comment every 15 s of silence', [MEDIA_TYPE]: 'text/event-stream' },
+)
+const Ticket = t.Object(
+  { ticket: t.String({ description: 'Pass as `?ticket=` to one stream request' }), expiresAt: t.String({ description: `${TICKET_TTL_SECONDS} s from now` }) },
+  { title: 'RealtimeTicket' },
+)
+
+/** A comment line: proxies and Bun's idle timeout see traffic, EventSource ignores it (the typed union leaves it out). */
+const HEARTBEAT = { toSSE: () => ': ping\n\n' } as never
+/** A frame as the stream writes it. */
+function render(frame: Frame) {
+  switch (frame.kind) {
+    case 'ready':
+      return sse({ event: 'ready', id: cursorOf(frame.position), data: { cursor: cursorOf(frame.position) } })
+    case 'change':
+      return sse({ event: 'change', id: cursorOf(frame.position), data: frame.data })
+    case 'reset':
+      return sse({ event: 'reset', id: cursorOf(frame.position), data: { reason: frame.reason } })
+    case 'closed':
+      return sse({ event: 'error', data: { code: frame.code, message: frame.message } })
+  }
+}
+
+function topicList(topics: TopicDefinition[]): string {
+  return topics.map((d) => `- \`${d.topic === 'contract/*' ? 'contract/<name>' : d.topic}\`${d.keyedBy ? ` (or \`${d.topic}:<${d.keyedBy}>\`)` : ''}: ${d.description}`).join('\n')
+}
+
+/** Realtime change streams and their tickets (tag `realtime`). */
+export function realtimeRoutes(realtime: RealtimeService, guards: Guards, tokens: AccessTokens, topics: TopicDefinition[]) {
+  return new Elysia({ name: 'realtime', prefix: '/realtime', detail: { tags: ['realtime'] } })
+    .use(guards.tenancy)
+    .post('/tickets', async ({ tenant, headers }) => realtime.tickets.issue(tenant, await streamCredential(tenant, headers, tokens)), {
+      tenant: 'customer',
+      response: { 200: Ticket },
+      detail: {
+        operationId: 'realtimeTicket',
+        summary: 'A single-use ticket to open one stream without a header',
+        description: `For browsers’ EventSource, which cannot send Authorization: \`new EventSource('/realtime/stream?topics=…&ticket=' + ticket)\`. Valid ${TICKET_TTL_SECONDS} s and once, on any replica; bound to the caller, its ecosystem and its session (or API token), which the stream still ends with. Access tokens never go in URLs. Also accepted by \`GET /site/feed/stream\`. Anyone in the ecosystem.`,
+      },
+    })
+    .get(
+      '/stream',
+      async function* ({ tenant, credential, query, headers, request }) {
+        const sub = await realtime.subscribe(tenant, credential, query.topics, headers['last-event-id'] ?? query.since ?? null)
+        for await (const frame of realtime.frames(sub, request.signal)) yield frame ? render(frame) : HEARTBEAT
+      },
+      {
+        stream: 'customer',
+        query: t.Object(
+          {
+            topics: t.String({ minLength: 1, maxLength: 4000, description: `Comma-separated topics, 1 to ${MAX_TOPICS}` }),
+            since: t.Optional(t.String({ maxLength: 40, description: 'Resume after this cursor (as Last-Event-ID does; the header wins)' })),
+          },
+          { additionalProperties: true },
+        ),
+        response: { 200: RealtimeEvent, ...errors({ 400: ['unknown_topic', 'invalid_cursor'] }) },
+        detail: {
+          operationId: 'realtimeStream',
+          summary: 'Changes to lists, live',
+          description: `Server-sent events: \`ready\` on connecting, then a \`change\` for each row of the topics inserted, updated or deleted, on any replica, in commit order, each with \`id\` (a cursor). Reconnect with \`Last-Event-ID\` (EventSource does it by itself) or \`?since=\` to get every change since, without loss or repeats, while it is within REALTIME_RETENTION_HOURS (default 24); an older cursor gets \`reset\`. A subscriber receives a change only if the topic’s list route would show it that row (own rows, ecosystem, soft deletes as deletes), decided in memory. The stream ends with \`error\` within 5 s of its access token expiring or its session being revoked.
+
+Topics:
+${topicList(topics)}`,
+        },
+      },
+    )
+}

@@ -1,0 +1,5 @@
+import { rowsChanged } from '../../platform/changes'
+
+export const userdataRowsChanged = rowsChanged('userdata')
+
+export const USERDATA_EVENTS = [userdataRowsChanged]
