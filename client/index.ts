@@ -1,6 +1,7 @@
 import { treaty, type Treaty } from '@elysiajs/eden'
 import { chatClient } from './chat'
 import { feedClient } from './feed'
+import { realtimeClient } from './realtime'
 import { authorizedFetch, type FetchLike } from './fetcher'
 import type { Api, AuthLogin, AuthRegister } from './schema'
 import { Session } from './session'
@@ -14,6 +15,7 @@ export type { FetchLike } from './fetcher'
 export { apiError, EcobaseError, type ErrorCode } from './errors'
 export type { ChatEvent, StreamOptions } from './chat'
 export type { FeedEvent, FeedItem } from './feed'
+export type { Change, RealtimeEvent, SubscribeOptions, Topic, TopicRecords } from './realtime'
 export type { Tokens } from './tokens'
 export type { RequestOptions, Result } from './treaty'
 export type { Attachment, UploadOptions, UploadProgress, UploadResult } from './upload'
@@ -137,6 +139,11 @@ export function createClient(options: ClientOptions) {
       chat: chatClient(api),
       /** The site feed's live stream: `feed.stream({ signal, lastEventId })` yields `item` and `ping` events. */
       feed: feedClient(api),
+      /**
+       * Changes to lists, live: `realtime.subscribe(['data/documents', 'notifications'], { signal, since })`
+       * yields typed `change` (and `reset`) events, reconnecting and resuming by cursor on its own.
+       */
+      realtime: realtimeClient(api, session),
     }
   }
   const main = scoped(() => (typeof ecosystem === 'function' ? ecosystem() : ecosystem))
