@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { freshDatabase, type TestDatabase } from '../support/database'
 import { createHarness } from '../support/harness'
-import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
+import { caller, cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
 import { startSmtp } from '../support/smtp'
 import { customerOf, provision } from '../support/tenancy'
 import { rejection, until } from '../support/wait'
@@ -15,17 +15,6 @@ afterAll(async () => {
   await cleanUp()
   await database?.drop()
 })
-
-type Call = (method: string, path: string, options?: { token?: string; ecosystem?: string; body?: unknown }) => Promise<{ status: number; body: any }>
-const caller =
-  (base: string): Call =>
-  async (method, path, { token, ecosystem, body } = {}) => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' }
-    if (token) headers.authorization = `Bearer ${token}`
-    if (ecosystem) headers['x-ecosystem-id'] = ecosystem
-    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    return { status: res.status, body: res.status === 204 ? null : await res.json() }
-  }
 
 test('an e-mail in flight at kill -9 is sent again after the restart, once more at most, with the same Message-ID', async () => {
   const smtp = await startSmtp()

@@ -50,3 +50,16 @@ export const freePort = () => {
   s.stop(true)
   return port
 }
+
+export type Call = (method: string, path: string, options?: { token?: string; ecosystem?: string; body?: unknown; headers?: Record<string, string> }) => Promise<{ status: number; body: any }>
+
+/** `call(method, path, { token, ecosystem, body })` against a server over HTTP, parsing JSON replies. */
+export const caller =
+  (base: string): Call =>
+  async (method, path, { token, ecosystem, body, headers: extra } = {}) => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...extra }
+    if (token) headers.authorization = `Bearer ${token}`
+    if (ecosystem) headers['x-ecosystem-id'] = ecosystem
+    const res = await fetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    return { status: res.status, body: res.status === 204 ? null : await res.json() }
+  }
