@@ -23,6 +23,7 @@ import { command as emailSend } from './email-send'
 import { command as feedFanout } from './feed-fanout'
 import { command as fuzz } from './fuzz'
 import { command as memoryRecall } from './memory-recall'
+import { command as realtimeFanout } from './realtime-fanout'
 import { command as refresh } from './refresh'
 import { command as search } from './search'
 import { command as searchBox } from './search-box'
@@ -117,6 +118,11 @@ export const BENCHES: Bench[] = [
     ...feedFanout,
     id: 'P12b',
     what: 'site feed: commit to item on 1,000 open SSE streams, one item each, p95 (target ≤ 50 ms)',
+  },
+  {
+    ...realtimeFanout,
+    id: 'P13',
+    what: 'realtime: 10,000 streams on one replica, 1,000 changes/s over 100 ecosystems: commit → event p95 (target ≤ 100 ms), RSS growth (≤ +300 MB), 0 misdelivered (PostgreSQL)',
   },
   {
     ...crashSends,

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { customerOf, provision } from '../support/tenancy'
+import { browserMissing, startConsoleServer, type ConsoleServer } from './support'
+
+// The README's browser example, run as written in a real Chromium: a ticket, then EventSource.
+
+let app: ConsoleServer
+beforeAll(async () => {
+  if (browserMissing) return
+  app = await startConsoleServer()
+}, 60_000)
+afterAll(async () => {
+  if (browserMissing) return
+  await app.close()
+})
+
+describe.skipIf(!!browserMissing)('realtime in a browser', () => {
+  test('the README example: a ticket from POST /realtime/tickets opens an EventSource that receives changes', async () => {
+    const owner = await app.h.register()
+    const org = await provision(app.h, owner)
+    const ada = await customerOf(app.h, org, owner)
+    // The lines run below are the README's, word for word.
+    const readme = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
+    for (const line of [
+      "const { ticket } = await (await fetch('/realtime/tickets', { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()",
+      'const events = new EventSource(`/realtime/stream?topics=data/documents,notifications&ticket=${ticket}`)',
+      "events.addEventListener('change', (e) => apply(JSON.parse(e.data)))",
+      "events.addEventListener('reset', () => reloadLists())",
+    ]) expect(readme).toContain(line)
+    const { page } = await app.open('/health')
+    await page.evaluate(async (token) => {
+      const w = window as unknown as { changes: unknown[]; resets: number; opened: Promise<void> }
+      w.changes = []
+      w.resets = 0
+      const apply = (change: unknown) => w.changes.push(change)
+      const reloadLists = () => w.resets++
+      // From README.md, "Realtime: changes to lists, live":
+      const { ticket } = await (await fetch('/realtime/tickets', { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()
+      const events = new EventSource(`/realtime/stream?topics=data/documents,notifications&ticket=${ticket}`)
+      events.addEventListener('change', (e) => apply(JSON.parse(e.data)))
+      events.addEventListener('reset', () => reloadLists())
+      await new Promise<void>((resolve) => events.addEventListener('ready', () => resolve()))
+    }, ada.token)
+    const { body: doc } = await app.h.call('POST', '/data/documents', { token: ada.token, body: { title: 'Seen in the browser' } })
+    await page.waitForFunction(() => (window as unknown as { changes: unknown[] }).changes.length === 1, null, { timeout: 10_000 })
+    const changes = await page.evaluate(() => (window as unknown as { changes: unknown[] }).changes)
+    expect(changes).toEqual([{ topic: 'data/documents', op: 'insert', id: doc.id, record: doc, at: expect.any(String) }])
+    await page.close()
+  })
+})
