@@ -46,7 +46,10 @@ describe('audit events of an ecosystem', () => {
     expect((await h.call('DELETE', '/site/services/mail', as(3))).status).toBe(204)
     expect((await only(h, 'site.service.deleted', 'mail')).metadata).toEqual({ slug: 'mail', kind: 'smtp' })
     const text = JSON.stringify(await stored(h, 'site.service.created')) + JSON.stringify(updated)
-    for (const value of ['smtp-s3cret-audit', 'mailer', 'smtp.example.test', '587', '465']) expect(text).not.toContain(value)
+    for (const value of ['smtp-s3cret-audit', 'mailer', 'smtp.example.test']) expect(text).not.toContain(value)
+    // The ports are looked for in the metadata only: ids and timestamps are full of digits (a uuid holding "587" failed this).
+    const metadata = JSON.stringify((await stored(h, 'site.service.created')).map((e: { metadata: unknown }) => e.metadata)) + JSON.stringify(updated.metadata)
+    for (const value of ['587', '465']) expect(metadata).not.toContain(value)
   })
 
   test('webhooks: created, updated, secret rotated, deleted; the host, never the URL or a secret', async () => {
