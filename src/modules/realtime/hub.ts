@@ -29,7 +29,7 @@ const DEFERRED_MS = 20
 export const MAX_BUFFER = 1000
 /** How often expiry is checked, and how often each credential is asked whether it still holds. */
 const SWEEP_MS = 1000
-const CHECK_MS = 4000
+const CHECK_MS = 3000
 
 export interface ChangeData {
   topic: string
@@ -164,8 +164,13 @@ export class RealtimeHub {
   private again = false
   private retry: ReturnType<typeof setTimeout> | null = null
   private sweeping = false
+  /** Where the reader reads: a connection of its own once started. */
+  private reader: Db
 
-  constructor(private readonly deps: HubDeps) {}
+
+  constructor(private readonly deps: HubDeps) {
+    this.reader = deps.db
+  }
 
   /** Appends changed rows to the outbox in the writer's transaction, with one wake-up per transaction. */
   async record(tx: Db, ecosystemId: string, topic: string, rows: RowChange[]): Promise<void> {
@@ -179,6 +184,8 @@ export class RealtimeHub {
 
   /** Starts this replica's reader (NOTIFY, with a poll under it) and the credential sweep; resolves to their stop. */
   async start(): Promise<() => Promise<void>> {
+    const connection = await this.deps.database.dedicated()
+    this.reader = connection.db
     this.head = await this.latest()
     const unlisten = await this.deps.database.listen(CHANNEL, () => this.poke())
     const poll = setInterval(() => this.poke(), POLL_MS)
@@ -189,6 +196,8 @@ export class RealtimeHub {
       if (this.retry) clearTimeout(this.retry)
       await unlisten()
       await this.reading
+      this.reader = this.deps.db
+      connection.release()
     }
   }
 
@@ -230,6 +239,7 @@ export class RealtimeHub {
     const keyed = new Set(sub.topics)
     for (;;) {
       const rows = await this.rowsAfter(
+        this.deps.db,
         sub.cursor,
         sql`and ${changes.ecosystemId} = ${sub.reader.ecosystemId} and ${changes.topic} in (${sql.join(bases.map((b) => sql`${b}`), sql`, `)}) and tx < pg_snapshot_xmin(pg_current_snapshot())`,
       )
@@ -266,7 +276,7 @@ export class RealtimeHub {
   private async read(): Promise<void> {
     do {
       this.again = false
-      const rows = await this.rowsAfter(this.head, sql``, true)
+      const rows = await this.rowsAfter(this.reader, this.head, sql``, true)
       let deferred = false
       for (const row of rows) {
         if (!row.ready) {
@@ -289,10 +299,10 @@ export class RealtimeHub {
     if (keyed) for (const sub of keyed) sub.offer(frame, row.audience, row.customer_id)
   }
 
-  private rowsAfter(after: Position, where: SQL, withReady = false): Promise<ChangeRow[]> {
+  private rowsAfter(db: Db, after: Position, where: SQL, withReady = false): Promise<ChangeRow[]> {
     const ready = withReady ? sql`, tx < pg_snapshot_xmin(pg_current_snapshot()) as ready` : sql``
     return queryRows<ChangeRow>(
-      this.deps.db,
+      db,
       sql`select tx::text as tx, seq, topic, key, ecosystem_id, customer_id, audience, op, row_id, record, at${ready}
           from ${changes} where (tx, seq) > (${String(after[0])}::xid8, ${after[1]}) ${where}
           order by tx, seq limit ${BATCH}`,

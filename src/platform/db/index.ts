@@ -19,6 +19,11 @@ export interface Database {
   kind: 'pglite' | 'postgres'
   /** pgvector is installed (PGlite always; a PostgreSQL server only when the extension exists). */
   vector: boolean
+  /**
+   * A connection of its own, out of the pool until released, for a reader that must not wait
+   * behind the pool (the realtime outbox reader). PGlite has one connection: it is that.
+   */
+  dedicated(): Promise<{ db: Db; release(): void }>
   /** Subscribes to NOTIFY on a channel; resolves to an unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   /**
@@ -64,6 +69,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     db,
     kind: 'pglite',
     vector: true,
+    dedicated: async () => ({ db, release: () => {} }),
     listen: (channel, fn) => client.listen(channel, fn).then((off) => () => off()),
     tryLock: async (name) => {
       if (held.has(name)) return null
@@ -89,6 +95,12 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
     db,
     kind: 'postgres',
     vector: Boolean(probe),
+    dedicated: async () => {
+      const conn = await client.reserve()
+      // A reserved connection lacks the options Drizzle reads (its type parsers): they are the pool's.
+      Object.assign(conn, { options: client.options })
+      return { db: trackCommits(drizzlePostgres(conn) as unknown as Db), release: () => conn.release() }
+    },
     listen: async (channel, fn) => {
       const sub = await client.listen(channel, fn)
       return () => sub.unlisten()
