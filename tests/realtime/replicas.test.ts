@@ -72,7 +72,10 @@ http {
 
 test.skipIf(!testDatabaseUrl || !nginx)('two replicas behind nginx: changes cross replicas, a stream moves between them by cursor, the typed client survives a replica dying', async () => {
   database = await freshDatabase()
-  const [portA, portB, portProxy] = [freePort(), freePort(), freePort()]
+  // Three different ports: the kernel may hand the same free port to two calls in a row.
+  const ports = new Set<number>()
+  while (ports.size < 3) ports.add(freePort())
+  const [portA, portB, portProxy] = [...ports] as [number, number, number]
   const env = (port: number) => ({ DATABASE_URL: database!.url!, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${portProxy}` })
   const a = start(env(portA))
   const b = start(env(portB))

@@ -34,7 +34,10 @@ export function start(env: Record<string, string>) {
 export async function untilHealthy(port: number, proc: Bun.Subprocess, ms = 20_000) {
   const deadline = Date.now() + ms
   while (Date.now() < deadline) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`)
+    if (proc.exitCode !== null) {
+      const said = proc.stderr instanceof ReadableStream ? (await new Response(proc.stderr).text()).trim().split('\n').slice(-3).join(' | ') : ''
+      throw new Error(`server exited with ${proc.exitCode}${said ? `: ${said}` : ''}`)
+    }
     try {
       const res = await fetch(`http://127.0.0.1:${port}/health`)
       if (res.ok) return
