@@ -125,6 +125,12 @@ describe('realtime streams', () => {
     expect((await adaNotes.sse.next()).data).toMatchObject({ topic: 'contract/news', id: news.id })
     const adminSaw = [await admin.sse.next(), await admin.sse.next()]
     expect(adminSaw.map((e) => e.data.topic)).toEqual(['contract/todos', 'contract/secrets'])
+    await h.call('PATCH', `/contract/contracts/todos/rows/${todo.id}`, { token: bob.token, body: { title: 'done' } })
+    await h.call('DELETE', `/contract/contracts/todos/rows/${todo.id}`, { token: bob.token })
+    for (const s of [bobNotes, admin]) {
+      expect((await s.sse.next()).data).toMatchObject({ topic: 'contract/todos', op: 'update', id: todo.id, record: { title: 'done' } })
+      expect((await s.sse.next()).data).toEqual({ topic: 'contract/todos', op: 'delete', id: todo.id, at: expect.any(String) })
+    }
     for (const s of [adaNotes, bobNotes, admin]) expect(await s.sse.none(300)).toBe(true)
     for (const s of [adaNotes, bobNotes, admin]) await s.sse.close()
   })
