@@ -77,6 +77,8 @@ export const EnvSchema = T.Object({
   VERIFY_EMAIL_URL: T.Optional(T.String({ pattern: '^https?://.*\\{token\\}' })),
   FEED_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 3650 })),
   REALTIME_RETENTION_HOURS: T.Optional(T.Integer({ minimum: 1, maximum: 24 * 90 })),
+  BILLING_GRACE_DAYS: T.Optional(T.Integer({ minimum: 0, maximum: 90 })),
+  STRIPE_API_URL: T.Optional(T.String({ pattern: '^https?://[^/]+/?$' })),
   AUDIT_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 36500 })),
   BACKUP_SCHEDULE: T.Optional(T.String({ minLength: 9, maxLength: 100 })),
   BACKUP_KEEP: T.Optional(T.Integer({ minimum: 1, maximum: 1000 })),
@@ -117,6 +119,8 @@ export interface Config {
   feedRetentionDays: number
   /** Realtime changes are kept this long for streams resuming from a cursor (`Last-Event-ID`). */
   realtimeRetentionHours: number
+  /** Billing: how long a past_due subscription keeps its plan after its period ended; where Stripe's API is (a test double or proxy). */
+  billing: { graceDays: number; stripeApiUrl: string }
   /** Audit events are deleted this many days after they were written. */
   auditRetentionDays: number
   /** Scheduled backups (embedded mode): a cron pattern (null: none), and how many complete ones to keep. */
@@ -242,6 +246,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     queuePollSeconds: e.QUEUE_POLL_SECONDS ?? 2,
     feedRetentionDays: e.FEED_RETENTION_DAYS ?? 90,
     realtimeRetentionHours: e.REALTIME_RETENTION_HOURS ?? 24,
+    billing: { graceDays: e.BILLING_GRACE_DAYS ?? 7, stripeApiUrl: e.STRIPE_API_URL ?? 'https://api.stripe.com' },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 365,
     backups: { schedule: cronPattern(e.BACKUP_SCHEDULE), keep: e.BACKUP_KEEP ?? 7, target: backupTarget(e.BACKUP_TARGET, e.STORAGE_DRIVER) },
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,

@@ -115,7 +115,7 @@ export interface ChatRoutes {
       patch(body: ChatMessageEdit, options?: RequestOptions<never>): Promise<Result<{ 200: ChatMessage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     }) & {
       /** Send a message and stream the reply */
-      post(body: ChatSendMessage, options?: RequestOptions<never>): Promise<Result<{ 200: AsyncGenerator<ChatStreamEvent>; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      post(body: ChatSendMessage, options?: RequestOptions<never>): Promise<Result<{ 200: AsyncGenerator<ChatStreamEvent>; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     }
     regenerate: {
       /** Stream a new reply to the last user message */

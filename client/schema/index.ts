@@ -1,5 +1,6 @@
 // Generated from openapi.json by `npm run openapi` (client/scripts/schema-types.ts). Do not edit.
 export type * from './auth'
+export type * from './billing'
 export type * from './chat'
 export type * from './community'
 export type * from './contract'
@@ -24,6 +25,7 @@ export type * from './team'
 export type * from './usage'
 export type * from './userdata'
 import type { AuthRoutes } from './auth'
+import type { BillingRoutes } from './billing'
 import type { ChatRoutes } from './chat'
 import type { CommunityRoutes } from './community'
 import type { ContractRoutes } from './contract'
@@ -76,5 +78,6 @@ export interface Api {
   community: CommunityRoutes
   integrations: IntegrationsRoutes
   monitored_sites: MonitoredSitesRoutes
+  billing: BillingRoutes
   realtime: RealtimeRoutes
 }

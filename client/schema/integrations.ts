@@ -242,6 +242,31 @@ export interface WebhookEventMonitoredSiteUp {
   }
 }
 
+export interface WebhookEventBillingSubscriptionUpdated {
+  type: "billing.subscription.updated"
+  /** When the event happened (ISO 8601) */
+  timestamp: string
+  data: {
+    customerId: string
+    subscriptionId: string
+    plan: string | null
+    status: string
+    cancelAtPeriodEnd: boolean
+    currentPeriodEnd: string | null
+  }
+}
+
+export interface WebhookEventBillingEntitlementsUpdated {
+  type: "billing.entitlements.updated"
+  /** When the event happened (ISO 8601) */
+  timestamp: string
+  data: {
+    customerId: string
+    plan: string | null
+    source: "default" | "manual" | "stripe"
+  }
+}
+
 export interface WebhookEventWebhookTest {
   type: "webhook.test"
   /** When the event happened (ISO 8601) */

@@ -1,6 +1,7 @@
 import { type ErrorCatalogue, PLATFORM_ERRORS } from '../platform/errors'
 import audit from './audit'
 import auth from './auth'
+import billing from './billing'
 import chat from './chat'
 import community from './community'
 import console from './console'
@@ -53,6 +54,7 @@ export const MODULES = [
   community,
   integrations,
   monitored_sites,
+  billing,
   realtime,
 ] as const
 

@@ -13,7 +13,7 @@ export default defineModule({
   errors: CHAT_ERRORS,
   events: CHAT_EVENTS,
   setup: (ctx) => {
-    const chat = new ChatService(ctx.deps, ctx.use('persona'), ctx.bus, { memory: ctx.use('persona_memory').chatTools, search: ctx.use('search').chatTools })
+    const chat = new ChatService(ctx.deps, ctx.use('persona'), ctx.bus, { memory: ctx.use('persona_memory').chatTools, search: ctx.use('search').chatTools, gate: ctx.use('billing').entitlements })
     return { routes: () => [chatRoutes(chat, ctx.guards)] }
   },
 })

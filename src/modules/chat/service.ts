@@ -1,3 +1,4 @@
+import { CHAT_MESSAGES, type EntitlementGate, OPEN_GATE } from '../../platform/entitlements'
 import { and, asc, desc, eq, gt } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
@@ -24,6 +25,8 @@ export interface ChatOptions {
   memory?: MemoryTools
   /** Full-text search; when given, every conversation gets the `search` tool over the customer's other conversations. */
   search?: ConversationSearch
+  /** Billing: each message sent counts one `chat.messages` (402 past the plan's limit); none, no limit. */
+  gate?: EntitlementGate
 }
 
 const DEFAULT_TITLE = 'New conversation'
@@ -34,6 +37,7 @@ const inProgress = () => chatError(409, 'in_progress', 'A reply in this conversa
 export class ChatService {
   readonly tools: ToolRegistry
   private readonly turns: TurnRunner
+  private readonly gate: EntitlementGate
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'llm' | 'logger' | 'now'>,
@@ -45,6 +49,7 @@ export class ChatService {
     if (options.memory) this.tools.register(...memoryTools(options.memory))
     if (options.search) this.tools.register(searchTool(options.search))
     this.turns = new TurnRunner(deps, this.tools, events)
+    this.gate = options.gate ?? OPEN_GATE
   }
 
   async create(tenant: Tenant, input: { title?: string; model?: string; personaSlug?: string }) {
@@ -121,6 +126,8 @@ export class ChatService {
       if (repeated) return { kind: 'repeat' as const, conversation, repeated }
       this.assertIdle(history)
       const target = await this.target(tx, conversation)
+      // Counted with the message it allows: a refused or rolled-back send counts nothing.
+      await this.gate.require({ ecosystemId: conversation.ownerId, customerId: conversation.customerId, feature: CHAT_MESSAGES, amount: 1, reserve: true, tx })
       const [user] = await tx
         .insert(messages)
         .values({

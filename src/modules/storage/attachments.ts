@@ -1,3 +1,4 @@
+import { type EntitlementGate, STORAGE_BYTES } from '../../platform/entitlements'
 import type { EventBus } from '../../platform/events'
 import { attachmentReady } from './events'
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm'
@@ -62,6 +63,8 @@ export class Attachments {
     private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>,
     private readonly quotas: StorageQuotas,
     private readonly events: Pick<EventBus, 'emit'>,
+    /** Billing's `storage.bytes`: the tighter of it and the quota wins. */
+    private readonly gate: EntitlementGate,
   ) {}
 
   /** A `pending` attachment and a presigned PUT; or the caller's ready attachment with the same bytes. */
@@ -81,6 +84,7 @@ export class Attachments {
     // spares the caller an upload that could not count.
     const [used, quota] = await Promise.all([this.quotas.used(this.deps.db, scope), this.quotas.quotaOf(this.deps.db, scope)])
     if (used + input.sizeBytes > quota) throw storageErrors.quotaExceeded(used, quota, input.sizeBytes)
+    await this.gate.require({ ecosystemId: scope.ecosystemId, customerId: scope.customerId, feature: STORAGE_BYTES, amount: input.sizeBytes, used })
 
     const id = crypto.randomUUID()
     const objectKey = `${scope.ecosystemId}/${scope.customerId}/${id}`

@@ -24,7 +24,7 @@ export default defineModule({
   jobs: [expireUploads, purgeAttachments, deleteOrphanedObjects],
   http: { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`] },
   setup: (ctx) => {
-    const storage = new StorageService(ctx.deps, ctx.use('customer'), ctx.bus)
+    const storage = new StorageService(ctx.deps, ctx.use('customer'), ctx.bus, ctx.use('billing').entitlements)
     return { services: storage, routes: () => [storageRoutes(storage, ctx.guards, ctx.deps.storage)] }
   },
 })

@@ -1,4 +1,5 @@
 import type { Deps } from '../../deps'
+import type { EntitlementGate } from '../../platform/entitlements'
 import type { EventBus } from '../../platform/events'
 import { Attachments } from './attachments'
 import { StorageQuotas, type CustomerLookup } from './quota'
@@ -8,8 +9,8 @@ export class StorageService {
   readonly quotas: StorageQuotas
   readonly attachments: Attachments
 
-  constructor(deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>, customers: CustomerLookup, events: Pick<EventBus, 'emit'>) {
+  constructor(deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>, customers: CustomerLookup, events: Pick<EventBus, 'emit'>, gate: EntitlementGate) {
     this.quotas = new StorageQuotas(deps, customers)
-    this.attachments = new Attachments(deps, this.quotas, events)
+    this.attachments = new Attachments(deps, this.quotas, events, gate)
   }
 }

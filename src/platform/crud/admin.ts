@@ -33,6 +33,8 @@ export function adminResource<Page extends TSchema, Create extends TSchema, Item
   options: {
     path: string
     role?: Role
+    /** The item's path parameter: `{id}`, a UUID, unless it is keyed otherwise (`{ key: FeatureKey }`). */
+    param?: { name: string; schema: TSchema }
     /** `created`: what the 201 answers, when it shows more than `item` (a secret shown once). */
     schemas: { page: Page; create: Create; item: Item; detail: Detail; patch: Patch; created?: Created }
     service: AdminService<Page, Create, Item, Detail, Patch, Created>
@@ -42,6 +44,10 @@ export function adminResource<Page extends TSchema, Create extends TSchema, Item
   const { path, schemas, service, operations } = options
   const tenant = options.role ?? 'admin'
   const detail = ({ operationId, summary, description }: AdminOperation) => ({ operationId, summary, ...(description ? { description } : {}) })
+  const param = options.param ?? { name: 'id', schema: IdParam.properties.id }
+  const item = `${path}/:${param.name}`
+  const params = t.Object({ [param.name]: param.schema })
+  const idOf = (p: Record<string, unknown>) => String(p[param.name])
   return new Elysia()
     .use(guards.auth)
     .use(guards.tenancy)
@@ -65,28 +71,28 @@ export function adminResource<Page extends TSchema, Create extends TSchema, Item
         detail: detail(operations.create),
       },
     )
-    .get(`${path}/:id`, ({ tenant, params }) => service.get(tenant, params.id), {
+    .get(item, ({ tenant, params: p }) => service.get(tenant, idOf(p)), {
       tenant,
-      params: IdParam,
+      params,
       response: { 200: schemas.detail, ...operations.get.errors },
       detail: detail(operations.get),
     })
-    .patch(`${path}/:id`, ({ tenant, params, body }) => service.update(tenant, params.id, body as Static<Patch>), {
+    .patch(item, ({ tenant, params: p, body }) => service.update(tenant, idOf(p), body as Static<Patch>), {
       tenant,
-      params: IdParam,
+      params,
       body: schemas.patch,
       response: { 200: schemas.item, ...operations.update.errors },
       detail: detail(operations.update),
     })
     .delete(
-      `${path}/:id`,
-      async ({ tenant, params, status }) => {
-        await service.remove(tenant, params.id)
+      item,
+      async ({ tenant, params: p, status }) => {
+        await service.remove(tenant, idOf(p))
         return status(204, undefined)
       },
       {
         tenant,
-        params: IdParam,
+        params,
         response: { 204: t.Void({ description: operations.remove.deleted }), ...operations.remove.errors },
         detail: detail(operations.remove),
       },

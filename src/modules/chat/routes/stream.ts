@@ -26,11 +26,11 @@ export function streamRoutes(chat: ChatService, guards: Guards) {
       tenant: 'customer',
       params: IdParam,
       body: ChatSendMessage,
-      response: { 200: ChatStreamEvent, ...errors({ 409: ['in_progress', 'client_message_id_reused', 'persona_unavailable'] }) },
+      response: { 200: ChatStreamEvent, ...errors({ 402: ['entitlement_exceeded'], 409: ['in_progress', 'client_message_id_reused', 'persona_unavailable'] }) },
       detail: {
         operationId: 'chatSendMessage',
         summary: 'Send a message and stream the reply',
-        description: `${STREAM} The user message is stored before the stream opens. With \`clientMessageId\`, sending again does not store a second message: it answers the stored reply as events, or 409 \`in_progress\` while it is still streaming (409 \`client_message_id_reused\` when the message text differs). 409 \`in_progress\` also while another reply of the conversation streams; 409 \`persona_unavailable\` when its persona was deleted. ${CUSTOMER}`,
+        description: `${STREAM} The user message is stored before the stream opens. With \`clientMessageId\`, sending again does not store a second message: it answers the stored reply as events, or 409 \`in_progress\` while it is still streaming (409 \`client_message_id_reused\` when the message text differs). 409 \`in_progress\` also while another reply of the conversation streams; 409 \`persona_unavailable\` when its persona was deleted; 402 \`entitlement_exceeded\` past the \`chat.messages\` of the customer’s billing plan (each message sent counts one). ${CUSTOMER}`,
       },
     })
     .post('/:id/regenerate', async function* ({ tenant, params, request, set }) {

@@ -36,14 +36,14 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
         tenant: 'customer',
         body: UploadBody,
         transform: metadataIsObject,
-        response: { 200: StorageDeduplicated, 201: StoragePresignedUpload, 413: StorageQuotaExceeded, ...errors({ 400: ['validation_failed', 'file_too_large'] }) },
+        response: { 200: StorageDeduplicated, 201: StoragePresignedUpload, 413: StorageQuotaExceeded, ...errors({ 400: ['validation_failed', 'file_too_large'], 402: ['entitlement_exceeded'] }) },
         detail: {
           operationId: 'storageUploadCreate',
           summary: 'Start an upload: a pending attachment and a presigned PUT URL',
           description:
             'Bytes never pass through the API. PUT exactly `sizeBytes` bytes to `uploadUrl` with `uploadHeaders` (type, length and SHA-256 are bound by the signature) before `expiresAt`, then call complete. ' +
             '200 StorageDeduplicated: you already have a ready attachment with these bytes; it is returned as it is (PATCH it to rename or re-attach) and nothing is uploaded. ' +
-            '413 `quota_exceeded` (StorageQuotaExceeded) when used + sizeBytes would exceed your quota; 400 `file_too_large` above STORAGE_MAX_UPLOAD_BYTES. ' +
+            '413 `quota_exceeded` (StorageQuotaExceeded) when used + sizeBytes would exceed your quota; 402 `entitlement_exceeded` when it would exceed the `storage.bytes` of your billing plan (the tighter wins); 400 `file_too_large` above STORAGE_MAX_UPLOAD_BYTES. ' +
             WHO,
         },
       },

@@ -1,0 +1,161 @@
+import { t } from 'elysia'
+
+const FeatureKey = t.String({ pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$', maxLength: 100, description: 'Lower case, dot-separated: `projects`, `api.calls`' })
+const PlanKey = t.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', description: '`free`, `pro`, `team-2026`' })
+const Currency = t.String({ pattern: '^[a-z]{3}$', description: 'ISO 4217, lower case (`usd`, `eur`)' })
+const FeatureType = t.Union([t.Literal('boolean'), t.Literal('limit'), t.Literal('metered')], { description: '`boolean`: on or off; `limit`: up to a number at any time (seats, projects); `metered`: up to a number per period (API calls a month)' })
+const Reset = t.Union([t.Literal('month'), t.Literal('never')], { description: 'When the use of a metered feature starts again from 0: at the start of each calendar month (UTC), or never' })
+
+export const BillingSettings = t.Object(
+  {
+    provider: t.Union([t.Literal('manual'), t.Literal('stripe')]),
+    currency: Currency,
+    configKeys: t.Array(t.String(), { description: 'Which Stripe keys are stored (their values are never shown)' }),
+  },
+  { title: 'BillingSettings' },
+)
+export const BillingSettingsUpdate = t.Object(
+  {
+    provider: t.Union([t.Literal('manual'), t.Literal('stripe')], { description: '`manual` (the default): plans assigned by admins, no outside service; `stripe`: Checkout, the portal and webhooks' }),
+    currency: t.Optional(Currency),
+    stripeSecretKey: t.Optional(t.String({ pattern: '^(sk|rk)_', maxLength: 300, description: 'Write-only; kept when omitted' })),
+    stripeWebhookSecret: t.Optional(t.String({ pattern: '^whsec_', maxLength: 300, description: 'Write-only; kept when omitted' })),
+  },
+  { title: 'BillingSettingsUpdate' },
+)
+
+export const BillingFeature = t.Object(
+  {
+    key: FeatureKey,
+    name: t.String({ minLength: 1, maxLength: 200 }),
+    type: FeatureType,
+    unit: t.String({ maxLength: 50, description: '`bytes`, `messages`, `seats`' }),
+    reset: Reset,
+    builtIn: t.Boolean({ description: 'Metered by Ecobase itself (storage.bytes, chat.messages): read-only' }),
+  },
+  { title: 'BillingFeature' },
+)
+export const BillingFeatureCreate = t.Object(
+  { key: FeatureKey, name: t.String({ minLength: 1, maxLength: 200 }), type: FeatureType, unit: t.Optional(t.String({ maxLength: 50 })), reset: t.Optional(Reset) },
+  { title: 'BillingFeatureCreate' },
+)
+export const BillingFeaturePatch = t.Partial(t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), unit: t.String({ maxLength: 50 }), reset: Reset }), { title: 'BillingFeaturePatch', minProperties: 1 })
+
+const Price = t.Object(
+  {
+    amount: t.Integer({ minimum: 0, maximum: 100_000_000_00, description: 'Minor units (cents)' }),
+    currency: Currency,
+    interval: t.Union([t.Literal('month'), t.Literal('year')]),
+    stripePriceId: t.Optional(t.String({ pattern: '^price_', maxLength: 200, description: 'The Stripe price Checkout sells this as' })),
+  },
+  { title: 'BillingPrice' },
+)
+const Entitlement = t.Object(
+  {
+    feature: FeatureKey,
+    enabled: t.Optional(t.Boolean({ description: 'Default true' })),
+    limit: t.Optional(t.Union([t.Integer({ minimum: 0 }), t.Null()], { description: 'For limit and metered features; null or absent = no limit' })),
+    overage: t.Optional(t.Union([t.Literal('block'), t.Literal('allow')], { description: 'Past the limit: refuse (default) or allow and keep counting' })),
+  },
+  { title: 'BillingPlanEntitlement' },
+)
+const planFields = {
+  name: t.String({ minLength: 1, maxLength: 200 }),
+  description: t.String({ maxLength: 2000 }),
+  isDefault: t.Boolean({ description: 'Applies to every customer without a subscription or assignment; one plan at most (setting it moves it)' }),
+  trialDays: t.Integer({ minimum: 0, maximum: 730, description: 'Checkout starts a trial this long' }),
+  prices: t.Array(Price, { maxItems: 20 }),
+  entitlements: t.Array(Entitlement, { maxItems: 200 }),
+}
+export const BillingPlan = t.Object({ key: PlanKey, ...planFields, createdAt: t.String(), updatedAt: t.String() }, { title: 'BillingPlan' })
+export const BillingPlanCreate = t.Object(
+  { key: PlanKey, name: planFields.name, description: t.Optional(planFields.description), isDefault: t.Optional(planFields.isDefault), trialDays: t.Optional(planFields.trialDays), prices: t.Optional(planFields.prices), entitlements: t.Optional(planFields.entitlements) },
+  { title: 'BillingPlanCreate' },
+)
+export const BillingPlanPatch = t.Partial(t.Object(planFields), { title: 'BillingPlanPatch', minProperties: 1 })
+
+const Nullable = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
+export const SubscriptionStatus = t.Union(
+  ['incomplete', 'incomplete_expired', 'trialing', 'active', 'past_due', 'canceled', 'unpaid', 'paused'].map((s) => t.Literal(s)),
+  { description: 'As Stripe says it' },
+)
+export const BillingAccount = t.Object(
+  {
+    customerId: t.String(),
+    plan: Nullable('The plan in force; null when none applies (no default plan)'),
+    source: t.Union([t.Literal('default'), t.Literal('manual'), t.Literal('stripe')], { description: 'What decides the plan: a manual assignment, a granting subscription, or the default plan' }),
+    subscription: t.Union([
+      t.Object({
+        id: t.String(),
+        plan: Nullable(),
+        status: SubscriptionStatus,
+        currentPeriodStart: Nullable(),
+        currentPeriodEnd: Nullable(),
+        cancelAtPeriodEnd: t.Boolean(),
+        trialEnd: Nullable(),
+      }),
+      t.Null(),
+    ]),
+    entitlements: t.Array(
+      t.Object({
+        feature: t.String(),
+        type: FeatureType,
+        enabled: t.Boolean(),
+        limit: t.Union([t.Number(), t.Null()], { description: 'null: no limit' }),
+        used: t.Number(),
+        remaining: t.Union([t.Number(), t.Null()]),
+        resetsAt: Nullable('When a monthly feature’s use starts again from 0'),
+      }),
+    ),
+  },
+  { title: 'BillingAccount' },
+)
+export const BillingInvoice = t.Object(
+  {
+    id: t.String(),
+    number: Nullable(),
+    status: t.String({ description: 'draft, open, paid, uncollectible or void' }),
+    total: t.Integer({ description: 'Minor units' }),
+    currency: t.String(),
+    hostedInvoiceUrl: Nullable(),
+    periodStart: Nullable(),
+    periodEnd: Nullable(),
+    createdAt: t.String(),
+  },
+  { title: 'BillingInvoice' },
+)
+export const UsageBatch = t.Object(
+  {
+    events: t.Array(
+      t.Object({
+        customerId: t.String({ format: 'uuid' }),
+        feature: FeatureKey,
+        value: t.Integer({ minimum: -1_000_000_000_000, maximum: 1_000_000_000_000, description: 'Negative gives back (a seat freed)' }),
+        idempotencyKey: t.String({ minLength: 1, maxLength: 200, description: 'Counted once per ecosystem, however often sent' }),
+        at: t.Optional(t.String({ format: 'date-time', description: 'When it happened (default now): decides the month it counts in' })),
+      }),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { title: 'BillingUsageBatch' },
+)
+export const CheckRequest = t.Object(
+  {
+    customerId: t.Optional(t.String({ format: 'uuid', description: 'Team members: whom to check (default: yourself); a customer checks only itself' })),
+    feature: FeatureKey,
+    amount: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default 1' })),
+    reserve: t.Optional(t.Boolean({ description: 'Check and record the use in one step: of two concurrent reserves of the last unit, one succeeds' })),
+  },
+  { title: 'BillingCheck' },
+)
+export const CheckResult = t.Object(
+  { allowed: t.Boolean(), limit: t.Union([t.Number(), t.Null()]), used: t.Number(), remaining: t.Union([t.Number(), t.Null()]) },
+  { title: 'BillingCheckResult' },
+)
+export const PlanAssignment = t.Object({ plan: PlanKey }, { title: 'BillingPlanAssignment' })
+export const CheckoutRequest = t.Object(
+  { plan: PlanKey, interval: t.Union([t.Literal('month'), t.Literal('year')]), successUrl: t.String({ format: 'uri', maxLength: 2000 }), cancelUrl: t.String({ format: 'uri', maxLength: 2000 }) },
+  { title: 'BillingCheckout' },
+)
+export const PortalRequest = t.Object({ returnUrl: t.String({ format: 'uri', maxLength: 2000 }) }, { title: 'BillingPortal' })
+export const RedirectUrl = t.Object({ url: t.String() }, { title: 'BillingRedirect' })

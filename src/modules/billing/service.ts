@@ -1,0 +1,484 @@
+import type { Static } from '@sinclair/typebox'
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import type { Deps } from '../../deps'
+import { openSecret, sealSecret } from '../../platform/crypto'
+import { type Db, isUniqueViolation } from '../../platform/db'
+import { STORAGE_BYTES } from '../../platform/entitlements'
+import { AppError } from '../../platform/errors'
+import type { EventBus } from '../../platform/events'
+import { pageOf, type PageParams } from '../../platform/paging'
+import type { Tenant } from '../../platform/tenancy'
+import { customers } from '../customer/schema'
+import { type Entitlements, isBuiltIn, periodOf, resetsAt, type Standing } from './entitlements'
+import { billingError } from './errors'
+import { entitlementsUpdated, subscriptionUpdated } from './events'
+import type { BillingFeatureCreate, BillingFeaturePatch, BillingPlanCreate, BillingPlanPatch, BillingSettingsUpdate, CheckoutRequest, CheckRequest, UsageBatch } from './model'
+import { assignments, features, invoices, plans, settings, stripeCustomers, stripeEvents, subscriptions, usageCounters, usageEvents } from './schema'
+import type { InvoiceFacts, StripeGateway, SubscriptionFacts } from './stripe'
+
+/** Labels sealed billing keys so they cannot be opened as any other kind of secret. */
+const PURPOSE = 'billing-settings'
+type Keys = { stripeSecretKey?: string; stripeWebhookSecret?: string }
+type PlanRow = typeof plans.$inferSelect
+type FeatureRow = typeof features.$inferSelect
+
+const planNotFound = (key: string) => billingError(404, 'plan_not_found', `No plan ${key}`)
+const featureNotFound = (key: string) => billingError(404, 'feature_not_found', `No feature ${key}`)
+const builtIn = (key: string) => billingError(409, 'builtin_feature', `${key} is built in: Ecobase meters it itself`)
+const iso = (d: Date | null | undefined) => d?.toISOString() ?? null
+
+const planView = (p: PlanRow) => ({
+  key: p.key,
+  name: p.name,
+  description: p.description,
+  isDefault: p.isDefault,
+  trialDays: p.trialDays,
+  prices: p.prices,
+  entitlements: p.entitlements,
+  createdAt: p.createdAt.toISOString(),
+  updatedAt: p.updatedAt.toISOString(),
+})
+const featureView = (f: FeatureRow) => ({ key: f.key, name: f.name, type: f.type, unit: f.unit, reset: f.reset, builtIn: false })
+
+/**
+ * Billing of an ecosystem's own customers: its features and plans, who is on which (a manual
+ * assignment, a Stripe subscription mirrored locally, or the default plan), metered use, checks
+ * with reserve, and Stripe Checkout, portal, webhooks and invoices. Entitlements are computed by
+ * `Entitlements` from the mirror, never from the order Stripe's events arrive in.
+ */
+export class BillingService {
+  constructor(
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'secret'>,
+    readonly entitlements: Entitlements,
+    private readonly stripe: StripeGateway,
+    private readonly events: Pick<EventBus, 'emit'>,
+  ) {}
+
+  // ---- settings
+
+  async settings(tenant: Tenant) {
+    const [row] = await this.deps.db.select().from(settings).where(eq(settings.ecosystemId, tenant.ecosystemId))
+    return { provider: row?.provider ?? 'manual', currency: row?.currency ?? 'usd', configKeys: row?.configKeys ?? [] }
+  }
+
+  async setSettings(tenant: Tenant, input: Static<typeof BillingSettingsUpdate>) {
+    return this.deps.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(settings).where(eq(settings.ecosystemId, tenant.ecosystemId)).for('update')
+      const keys: Keys = { ...(before?.secretsSealed ? this.open(before.secretsSealed) : {}) }
+      if (input.stripeSecretKey) keys.stripeSecretKey = input.stripeSecretKey
+      if (input.stripeWebhookSecret) keys.stripeWebhookSecret = input.stripeWebhookSecret
+      if (input.provider === 'stripe' && (!keys.stripeSecretKey || !keys.stripeWebhookSecret)) {
+        throw new AppError(400, 'validation_failed', 'body: the stripe provider needs stripeSecretKey and stripeWebhookSecret')
+      }
+      const values = {
+        provider: input.provider,
+        currency: input.currency ?? before?.currency ?? 'usd',
+        secretsSealed: Object.keys(keys).length ? sealSecret(this.deps.secret, PURPOSE, JSON.stringify(keys)) : null,
+        configKeys: Object.keys(keys).sort(),
+        updatedAt: this.deps.now(),
+      }
+      await tx.insert(settings).values({ ecosystemId: tenant.ecosystemId, ...values }).onConflictDoUpdate({ target: settings.ecosystemId, set: values })
+      return { provider: values.provider, currency: values.currency, configKeys: values.configKeys }
+    })
+  }
+
+  // ---- features
+
+  async listFeatures(tenant: Tenant, page: PageParams) {
+    const all = await this.entitlements.features(this.deps.db, tenant.ecosystemId)
+    return pageOf(all.slice(page.offset, page.offset + page.pageSize), all.length, page)
+  }
+
+  async getFeature(tenant: Tenant, key: string) {
+    const found = (await this.entitlements.features(this.deps.db, tenant.ecosystemId)).find((f) => f.key === key)
+    if (!found) throw featureNotFound(key)
+    return found
+  }
+
+  async createFeature(tenant: Tenant, input: Static<typeof BillingFeatureCreate>) {
+    if (isBuiltIn(input.key)) throw builtIn(input.key)
+    const reset = input.reset ?? (input.type === 'metered' ? 'month' : 'never')
+    try {
+      const [row] = await this.deps.db
+        .insert(features)
+        .values({ ecosystemId: tenant.ecosystemId, key: input.key, name: input.name, type: input.type, unit: input.unit ?? '', reset })
+        .returning()
+      return featureView(row!)
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AppError(409, 'conflict', `A feature ${input.key} exists`)
+      throw err
+    }
+  }
+
+  async updateFeature(tenant: Tenant, key: string, patch: Static<typeof BillingFeaturePatch>) {
+    if (isBuiltIn(key)) throw builtIn(key)
+    return this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(features)
+        .set({ ...patch, updatedAt: this.deps.now() })
+        .where(and(eq(features.ecosystemId, tenant.ecosystemId), eq(features.key, key)))
+        .returning()
+      if (!row) throw featureNotFound(key)
+      await this.entitlements.changed(tx, tenant.ecosystemId)
+      return featureView(row)
+    })
+  }
+
+  async removeFeature(tenant: Tenant, key: string): Promise<void> {
+    if (isBuiltIn(key)) throw builtIn(key)
+    await this.deps.db.transaction(async (tx) => {
+      const [user] = await tx
+        .select({ key: plans.key })
+        .from(plans)
+        .where(and(eq(plans.ecosystemId, tenant.ecosystemId), sql`${plans.entitlements} @> ${JSON.stringify([{ feature: key }])}::jsonb`))
+        .limit(1)
+      if (user) throw billingError(409, 'in_use', `Plan ${user.key} grants ${key}: take it out of the plan first`)
+      const [row] = await tx.delete(features).where(and(eq(features.ecosystemId, tenant.ecosystemId), eq(features.key, key))).returning({ key: features.key })
+      if (!row) throw featureNotFound(key)
+      await this.entitlements.changed(tx, tenant.ecosystemId)
+    })
+  }
+
+  // ---- plans
+
+  async listPlans(tenant: Tenant, page: PageParams) {
+    const where = eq(plans.ecosystemId, tenant.ecosystemId)
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(plans).where(where).orderBy(asc(plans.key)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(plans).where(where),
+    ])
+    return pageOf(rows.map(planView), total!.n, page)
+  }
+
+  async getPlan(tenant: Tenant, key: string) {
+    return planView(await this.plan(this.deps.db, tenant.ecosystemId, key))
+  }
+
+  async createPlan(tenant: Tenant, input: Static<typeof BillingPlanCreate>) {
+    return this.deps.db.transaction(async (tx) => {
+      await this.checkEntitlements(tx, tenant.ecosystemId, input.entitlements ?? [])
+      if (input.isDefault) await this.clearDefault(tx, tenant.ecosystemId)
+      try {
+        const [row] = await tx
+          .insert(plans)
+          .values({
+            ecosystemId: tenant.ecosystemId,
+            key: input.key,
+            name: input.name,
+            description: input.description ?? '',
+            isDefault: input.isDefault ?? false,
+            trialDays: input.trialDays ?? 0,
+            prices: input.prices ?? [],
+            entitlements: input.entitlements ?? [],
+          })
+          .returning()
+        await this.entitlements.changed(tx, tenant.ecosystemId)
+        return planView(row!)
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new AppError(409, 'conflict', `A plan ${input.key} exists`)
+        throw err
+      }
+    })
+  }
+
+  async updatePlan(tenant: Tenant, key: string, patch: Static<typeof BillingPlanPatch>) {
+    return this.deps.db.transaction(async (tx) => {
+      await this.plan(tx, tenant.ecosystemId, key)
+      if (patch.entitlements) await this.checkEntitlements(tx, tenant.ecosystemId, patch.entitlements)
+      if (patch.isDefault) await this.clearDefault(tx, tenant.ecosystemId)
+      const [row] = await tx
+        .update(plans)
+        .set({ ...patch, updatedAt: this.deps.now() })
+        .where(and(eq(plans.ecosystemId, tenant.ecosystemId), eq(plans.key, key)))
+        .returning()
+      await this.entitlements.changed(tx, tenant.ecosystemId)
+      return planView(row!)
+    })
+  }
+
+  async removePlan(tenant: Tenant, key: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      await this.plan(tx, tenant.ecosystemId, key)
+      const [assigned] = await tx.select({ n: count() }).from(assignments).where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.plan, key)))
+      const [subscribed] = await tx
+        .select({ n: count() })
+        .from(subscriptions)
+        .where(and(eq(subscriptions.ecosystemId, tenant.ecosystemId), eq(subscriptions.plan, key), sql`${subscriptions.status} not in ('canceled', 'incomplete_expired')`))
+      if (assigned!.n + subscribed!.n > 0) throw billingError(409, 'in_use', `${assigned!.n} assignments and ${subscribed!.n} subscriptions are on plan ${key}`)
+      await tx.delete(plans).where(and(eq(plans.ecosystemId, tenant.ecosystemId), eq(plans.key, key)))
+      await this.entitlements.changed(tx, tenant.ecosystemId)
+    })
+  }
+
+  // ---- accounts
+
+  /** A customer's billing account: its plan, why, its subscription, and every entitlement with its use. */
+  async account(tenant: Tenant, customerId: string) {
+    await this.customer(tenant.ecosystemId, customerId)
+    const standing = await this.entitlements.standing(tenant.ecosystemId, customerId)
+    const now = this.deps.now()
+    const entitlements = await Promise.all(
+      [...standing.grants.values()].map(async (g) => {
+        const used = g.feature.type === 'boolean' ? 0 : await this.entitlements.used(this.deps.db, tenant.ecosystemId, customerId, g.feature)
+        return {
+          feature: g.feature.key,
+          type: g.feature.type,
+          enabled: g.enabled,
+          limit: g.limit,
+          used,
+          remaining: g.limit === null ? null : Math.max(0, g.limit - used),
+          resetsAt: g.feature.type === 'metered' ? resetsAt(g.feature.reset, now) : null,
+        }
+      }),
+    )
+    return { customerId, plan: standing.plan, source: standing.source, subscription: subscriptionView(standing), entitlements }
+  }
+
+  async assign(tenant: Tenant, customerId: string, plan: string) {
+    await this.customer(tenant.ecosystemId, customerId)
+    await this.deps.db.transaction(async (tx) => {
+      await this.plan(tx, tenant.ecosystemId, plan)
+      await this.restanding(tx, tenant.ecosystemId, customerId, () =>
+        tx.insert(assignments).values({ ecosystemId: tenant.ecosystemId, customerId, plan }).onConflictDoUpdate({ target: assignments.customerId, set: { plan, assignedAt: this.deps.now() } }),
+      )
+    })
+    return this.account(tenant, customerId)
+  }
+
+  async unassign(tenant: Tenant, customerId: string) {
+    await this.customer(tenant.ecosystemId, customerId)
+    await this.deps.db.transaction((tx) =>
+      this.restanding(tx, tenant.ecosystemId, customerId, () => tx.delete(assignments).where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.customerId, customerId)))),
+    )
+    return this.account(tenant, customerId)
+  }
+
+  // ---- usage and checks
+
+  /** Records usage events; a repeated idempotency key is counted once (also within one batch). */
+  async usage(tenant: Tenant, batch: Static<typeof UsageBatch>) {
+    const defs = new Map((await this.entitlements.features(this.deps.db, tenant.ecosystemId)).map((f) => [f.key, f]))
+    batch.events.forEach((e, i) => {
+      const def = defs.get(e.feature)
+      if (!def) throw billingError(400, 'feature_not_found', `events.${i}.feature: no feature ${e.feature}`)
+      if (def.key === STORAGE_BYTES) throw billingError(400, 'builtin_feature', `events.${i}.feature: ${STORAGE_BYTES} is measured by storage itself`)
+      if (def.type === 'boolean') throw new AppError(400, 'validation_failed', `events.${i}.feature: ${e.feature} is a boolean feature; it has no use`)
+    })
+    const ids = [...new Set(batch.events.map((e) => e.customerId))]
+    const known = await this.deps.db.select({ id: customers.id }).from(customers).where(and(eq(customers.ecosystemId, tenant.ecosystemId), inArray(customers.id, ids)))
+    const missing = ids.find((id) => !known.some((k) => k.id === id))
+    if (missing) throw new AppError(404, 'not_found', `No customer ${missing} in this ecosystem`)
+    const now = this.deps.now()
+    return this.deps.db.transaction(async (tx) => {
+      const rows = batch.events.map((e) => ({ ecosystemId: tenant.ecosystemId, idempotencyKey: e.idempotencyKey, customerId: e.customerId, feature: e.feature, value: e.value, at: e.at ? new Date(e.at) : now }))
+      const inserted = await tx.insert(usageEvents).values(rows).onConflictDoNothing().returning()
+      // One counter update per (customer, feature, period), in a fixed order so concurrent batches do not deadlock.
+      const sums = new Map<string, { customerId: string; feature: string; period: string; value: number }>()
+      for (const e of inserted) {
+        const period = periodOf(defs.get(e.feature)!.reset, e.at)
+        const key = `${e.customerId} ${e.feature} ${period}`
+        const sum = sums.get(key) ?? { customerId: e.customerId, feature: e.feature, period, value: 0 }
+        sums.set(key, { ...sum, value: sum.value + e.value })
+      }
+      for (const key of [...sums.keys()].sort()) {
+        const s = sums.get(key)!
+        await tx
+          .insert(usageCounters)
+          .values({ ecosystemId: tenant.ecosystemId, ...s, used: s.value })
+          .onConflictDoUpdate({ target: [usageCounters.customerId, usageCounters.feature, usageCounters.period], set: { used: sql`${usageCounters.used} + excluded.used` } })
+      }
+      return { accepted: inserted.length, duplicates: rows.length - inserted.length }
+    })
+  }
+
+  /** "May this customer do X?": a customer asks for itself; team members for any customer (default: their own record). */
+  async check(tenant: Tenant, body: Static<typeof CheckRequest>) {
+    const customerId = body.customerId ?? tenant.customerId
+    if (customerId !== tenant.customerId && tenant.actor.kind === 'customer') throw new AppError(403, 'forbidden', 'A customer checks only itself')
+    await this.customer(tenant.ecosystemId, customerId)
+    if (body.reserve && body.feature === STORAGE_BYTES) throw billingError(400, 'builtin_feature', `${STORAGE_BYTES} is reserved by uploads themselves`)
+    const defs = await this.entitlements.features(this.deps.db, tenant.ecosystemId)
+    if (!defs.some((f) => f.key === body.feature)) throw featureNotFound(body.feature)
+    return this.entitlements.check({ ecosystemId: tenant.ecosystemId, customerId, feature: body.feature, amount: body.amount ?? 1, reserve: body.reserve })
+  }
+
+  async invoices(tenant: Tenant, customerId: string, page: PageParams) {
+    await this.customer(tenant.ecosystemId, customerId)
+    const where = and(eq(invoices.ecosystemId, tenant.ecosystemId), eq(invoices.customerId, customerId))
+    const [rows, [total]] = await Promise.all([
+      this.deps.db.select().from(invoices).where(where).orderBy(desc(invoices.createdAt)).limit(page.pageSize).offset(page.offset),
+      this.deps.db.select({ n: count() }).from(invoices).where(where),
+    ])
+    return pageOf(
+      rows.map((i) => ({ id: i.stripeInvoiceId, number: i.number, status: i.status, total: i.total, currency: i.currency, hostedInvoiceUrl: i.hostedInvoiceUrl, periodStart: iso(i.periodStart), periodEnd: iso(i.periodEnd), createdAt: i.createdAt.toISOString() })),
+      total!.n,
+      page,
+    )
+  }
+
+  // ---- Stripe
+
+  /** A Checkout session for the calling customer: its Stripe customer is made first (once), then the session. */
+  async checkout(tenant: Tenant, input: Static<typeof CheckoutRequest>) {
+    const keys = await this.stripeKeys(tenant.ecosystemId)
+    const plan = await this.plan(this.deps.db, tenant.ecosystemId, input.plan)
+    const price = plan.prices.find((p) => p.interval === input.interval && p.stripePriceId)
+    if (!price) throw billingError(409, 'no_price', `Plan ${plan.key} has no Stripe price for a ${input.interval}ly interval`)
+    const stripeCustomerId = await this.stripeCustomer(keys.stripeSecretKey, tenant)
+    const url = await this.stripe.checkout(keys.stripeSecretKey, {
+      stripeCustomerId,
+      priceId: price.stripePriceId!,
+      trialDays: plan.trialDays,
+      successUrl: input.successUrl,
+      cancelUrl: input.cancelUrl,
+      metadata: { ecosystemId: tenant.ecosystemId, customerId: tenant.customerId, plan: plan.key },
+    })
+    return { url }
+  }
+
+  async portal(tenant: Tenant, returnUrl: string) {
+    const keys = await this.stripeKeys(tenant.ecosystemId)
+    return { url: await this.stripe.portal(keys.stripeSecretKey, await this.stripeCustomer(keys.stripeSecretKey, tenant), returnUrl) }
+  }
+
+  /**
+   * A Stripe webhook: verified with the ecosystem's secret (400 `invalid_signature`), answered at
+   * once for an event id already handled; for subscriptions, Checkout sessions and invoices the
+   * object is fetched from Stripe as it is now and the mirror overwritten, so order and repeats
+   * do not matter. The event id is recorded with the mirror, after Stripe was asked.
+   */
+  async webhook(ecosystemId: string, payload: string, signature: string) {
+    const keys = await this.stripeKeys(ecosystemId)
+    const event = await this.stripe.verify(keys.stripeSecretKey, keys.stripeWebhookSecret, payload, signature)
+    if (!event) throw billingError(400, 'invalid_signature', 'The Stripe-Signature header does not verify')
+    const [seen] = await this.deps.db.select({ id: stripeEvents.eventId }).from(stripeEvents).where(and(eq(stripeEvents.ecosystemId, ecosystemId), eq(stripeEvents.eventId, event.id)))
+    if (seen) return { received: true, duplicate: true }
+    const object = event.data.object as { id?: string; object?: string; subscription?: string | { id: string } | null }
+    let subscription: SubscriptionFacts | null = null
+    let invoice: InvoiceFacts | null = null
+    if (object.object === 'subscription' && object.id) subscription = await this.stripe.subscription(keys.stripeSecretKey, object.id)
+    else if (object.object === 'checkout.session' && object.id) {
+      const id = await this.stripe.sessionSubscription(keys.stripeSecretKey, object.id)
+      if (id) subscription = await this.stripe.subscription(keys.stripeSecretKey, id)
+    } else if (object.object === 'invoice' && object.id) invoice = await this.stripe.invoice(keys.stripeSecretKey, object.id)
+    await this.deps.db.transaction(async (tx) => {
+      const [fresh] = await tx.insert(stripeEvents).values({ ecosystemId, eventId: event.id }).onConflictDoNothing().returning({ id: stripeEvents.eventId })
+      if (!fresh) return
+      if (subscription) await this.mirrorSubscription(tx, ecosystemId, subscription)
+      if (invoice) await this.mirrorInvoice(tx, ecosystemId, invoice)
+    })
+    return { received: true, duplicate: false }
+  }
+
+  private async mirrorSubscription(tx: Db, ecosystemId: string, s: SubscriptionFacts): Promise<void> {
+    const customerId = await this.customerOfStripe(tx, ecosystemId, s.stripeCustomerId, s.metadata.customerId)
+    if (!customerId) return
+    const priced = await tx.select({ key: plans.key, prices: plans.prices }).from(plans).where(eq(plans.ecosystemId, ecosystemId))
+    const plan = priced.find((p) => p.prices.some((price) => price.stripePriceId && s.priceIds.includes(price.stripePriceId)))?.key ?? s.metadata.plan ?? null
+    const values = {
+      ecosystemId,
+      customerId,
+      plan,
+      status: s.status,
+      currentPeriodStart: s.currentPeriodStart,
+      currentPeriodEnd: s.currentPeriodEnd,
+      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+      trialEnd: s.trialEnd,
+      createdAt: s.createdAt,
+      updatedAt: this.deps.now(),
+    }
+    await this.restanding(tx, ecosystemId, customerId, () =>
+      tx.insert(subscriptions).values({ stripeSubscriptionId: s.id, ...values }).onConflictDoUpdate({ target: subscriptions.stripeSubscriptionId, set: values }),
+    )
+    await this.events.emit(tx, subscriptionUpdated, ecosystemId, { customerId, subscriptionId: s.id, plan, status: s.status, cancelAtPeriodEnd: s.cancelAtPeriodEnd, currentPeriodEnd: iso(s.currentPeriodEnd) })
+  }
+
+  private async mirrorInvoice(tx: Db, ecosystemId: string, i: InvoiceFacts): Promise<void> {
+    const customerId = await this.customerOfStripe(tx, ecosystemId, i.stripeCustomerId)
+    if (!customerId) return
+    const values = { ecosystemId, customerId, number: i.number, status: i.status, total: i.total, currency: i.currency, hostedInvoiceUrl: i.hostedInvoiceUrl, periodStart: i.periodStart, periodEnd: i.periodEnd, createdAt: i.createdAt }
+    await tx.insert(invoices).values({ stripeInvoiceId: i.id, ...values }).onConflictDoUpdate({ target: invoices.stripeInvoiceId, set: values })
+  }
+
+  /** The Ecobase customer of a Stripe customer: by the mapping Checkout made, else by the metadata it carries. */
+  private async customerOfStripe(tx: Db, ecosystemId: string, stripeCustomerId: string, fromMetadata?: string): Promise<string | null> {
+    const [mapped] = await tx.select({ id: stripeCustomers.customerId }).from(stripeCustomers).where(and(eq(stripeCustomers.ecosystemId, ecosystemId), eq(stripeCustomers.stripeCustomerId, stripeCustomerId)))
+    if (mapped) return mapped.id
+    if (!fromMetadata || !/^[0-9a-f-]{36}$/i.test(fromMetadata)) return null
+    const [row] = await tx.select({ id: customers.id }).from(customers).where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, fromMetadata)))
+    return row?.id ?? null
+  }
+
+  /** The caller's Stripe customer, made on first need: the idempotency key and the unique mapping keep it one. */
+  private async stripeCustomer(secretKey: string, tenant: Tenant): Promise<string> {
+    const where = and(eq(stripeCustomers.ecosystemId, tenant.ecosystemId), eq(stripeCustomers.customerId, tenant.customerId))
+    const [known] = await this.deps.db.select({ id: stripeCustomers.stripeCustomerId }).from(stripeCustomers).where(where)
+    if (known) return known.id
+    const [who] = await this.deps.db.select({ email: customers.email, name: customers.name }).from(customers).where(eq(customers.id, tenant.customerId))
+    const id = await this.stripe.createCustomer(secretKey, { ecosystemId: tenant.ecosystemId, customerId: tenant.customerId, email: who?.email ?? null, name: who?.name ?? null })
+    await this.deps.db.insert(stripeCustomers).values({ ecosystemId: tenant.ecosystemId, customerId: tenant.customerId, stripeCustomerId: id }).onConflictDoNothing()
+    const [stored] = await this.deps.db.select({ id: stripeCustomers.stripeCustomerId }).from(stripeCustomers).where(where)
+    return stored!.id
+  }
+
+  private async stripeKeys(ecosystemId: string): Promise<Required<Keys>> {
+    const [row] = await this.deps.db.select().from(settings).where(eq(settings.ecosystemId, ecosystemId))
+    const keys = row?.provider === 'stripe' && row.secretsSealed ? this.open(row.secretsSealed) : {}
+    if (!keys.stripeSecretKey || !keys.stripeWebhookSecret) throw billingError(409, 'billing_not_configured', 'This ecosystem does not bill through Stripe')
+    return keys as Required<Keys>
+  }
+
+  // ---- helpers
+
+  /**
+   * Runs a write that may change which plan is in force for a customer, in `tx`: the standing is
+   * read before and after, and a change is announced (`billing.entitlements.updated`) and clears
+   * the cached standings of the ecosystem on every replica.
+   */
+  private async restanding(tx: Db, ecosystemId: string, customerId: string, write: () => Promise<unknown>): Promise<void> {
+    const before = await this.entitlements.standing(ecosystemId, customerId, tx)
+    await write()
+    const after = await this.entitlements.standing(ecosystemId, customerId, tx)
+    await this.entitlements.changed(tx, ecosystemId)
+    if (before.plan !== after.plan || before.source !== after.source) {
+      await this.events.emit(tx, entitlementsUpdated, ecosystemId, { customerId, plan: after.plan, source: after.source })
+    }
+  }
+
+  private async plan(db: Db, ecosystemId: string, key: string): Promise<PlanRow> {
+    const [row] = await db.select().from(plans).where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.key, key)))
+    if (!row) throw planNotFound(key)
+    return row
+  }
+
+  private async clearDefault(tx: Db, ecosystemId: string): Promise<void> {
+    await tx.update(plans).set({ isDefault: false }).where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.isDefault, true)))
+  }
+
+  /** Every entitlement names a feature of the ecosystem, once. */
+  private async checkEntitlements(db: Db, ecosystemId: string, list: { feature: string }[]): Promise<void> {
+    const defs = new Set((await this.entitlements.features(db, ecosystemId)).map((f) => f.key))
+    const seen = new Set<string>()
+    list.forEach((e, i) => {
+      if (!defs.has(e.feature)) throw billingError(400, 'feature_not_found', `entitlements.${i}.feature: no feature ${e.feature}`)
+      if (seen.has(e.feature)) throw new AppError(400, 'validation_failed', `entitlements.${i}.feature: ${e.feature} is listed twice`)
+      seen.add(e.feature)
+    })
+  }
+
+  /** 404 unless the customer is one of the ecosystem's. */
+  private async customer(ecosystemId: string, customerId: string): Promise<void> {
+    const [row] = await this.deps.db.select({ id: customers.id }).from(customers).where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, customerId)))
+    if (!row) throw new AppError(404, 'not_found', 'No such customer in this ecosystem')
+  }
+
+  private open(sealed: string): Keys {
+    return JSON.parse(openSecret(this.deps.secret, PURPOSE, sealed)) as Keys
+  }
+}
+
+function subscriptionView(standing: Standing) {
+  const s = standing.subscription
+  if (!s) return null
+  return { id: s.stripeSubscriptionId, plan: s.plan, status: s.status as never, currentPeriodStart: iso(s.currentPeriodStart), currentPeriodEnd: iso(s.currentPeriodEnd), cancelAtPeriodEnd: s.cancelAtPeriodEnd, trialEnd: iso(s.trialEnd) }
+}

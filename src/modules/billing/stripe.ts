@@ -1,0 +1,154 @@
+import Stripe from 'stripe'
+import { billingError } from './errors'
+
+/** The parts of a Stripe subscription the mirror keeps (current periods live on its items since API 2025-03). */
+export interface SubscriptionFacts {
+  id: string
+  stripeCustomerId: string
+  status: string
+  cancelAtPeriodEnd: boolean
+  currentPeriodStart: Date | null
+  currentPeriodEnd: Date | null
+  trialEnd: Date | null
+  createdAt: Date
+  priceIds: string[]
+  metadata: Record<string, string>
+}
+
+export interface InvoiceFacts {
+  id: string
+  stripeCustomerId: string
+  number: string | null
+  status: string
+  total: number
+  currency: string
+  hostedInvoiceUrl: string | null
+  periodStart: Date | null
+  periodEnd: Date | null
+  createdAt: Date
+}
+
+const fromUnix = (s: number | null | undefined) => (typeof s === 'number' ? new Date(s * 1000) : null)
+const idOf = (x: string | { id: string } | null | undefined) => (typeof x === 'string' ? x : (x?.id ?? ''))
+
+/**
+ * The Stripe calls billing makes, with the ecosystem's own secret key, through the official SDK
+ * (pointed at STRIPE_API_URL). Failures are 502 `provider_error`; nothing here writes the database.
+ */
+export class StripeGateway {
+  private readonly clients = new Map<string, Stripe>()
+  private readonly endpoint: { protocol: 'http' | 'https'; host: string; port: number }
+
+  constructor(apiUrl: string) {
+    const url = new URL(apiUrl)
+    this.endpoint = { protocol: url.protocol === 'http:' ? 'http' : 'https', host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) }
+  }
+
+  private client(secretKey: string): Stripe {
+    let client = this.clients.get(secretKey)
+    if (!client) {
+      client = new Stripe(secretKey, { ...this.endpoint, maxNetworkRetries: 2, timeout: 20_000 })
+      if (this.clients.size > 1000) this.clients.clear()
+      this.clients.set(secretKey, client)
+    }
+    return client
+  }
+
+  /** The Stripe customer of an Ecobase customer: the idempotency key makes a retry, or a race, yield the same one. */
+  async createCustomer(secretKey: string, input: { ecosystemId: string; customerId: string; email: string | null; name: string | null }): Promise<string> {
+    return this.call(async () => {
+      const customer = await this.client(secretKey).customers.create(
+        { ...(input.email ? { email: input.email } : {}), ...(input.name ? { name: input.name } : {}), metadata: { ecosystemId: input.ecosystemId, customerId: input.customerId } },
+        { idempotencyKey: `ecobase-customer-${input.ecosystemId}-${input.customerId}` },
+      )
+      return customer.id
+    })
+  }
+
+  async checkout(
+    secretKey: string,
+    input: { stripeCustomerId: string; priceId: string; trialDays: number; successUrl: string; cancelUrl: string; metadata: Record<string, string> },
+  ): Promise<string> {
+    return this.call(async () => {
+      const session = await this.client(secretKey).checkout.sessions.create({
+        mode: 'subscription',
+        customer: input.stripeCustomerId,
+        client_reference_id: input.metadata.customerId,
+        line_items: [{ price: input.priceId, quantity: 1 }],
+        success_url: input.successUrl,
+        cancel_url: input.cancelUrl,
+        metadata: input.metadata,
+        subscription_data: { metadata: input.metadata, ...(input.trialDays > 0 ? { trial_period_days: input.trialDays } : {}) },
+      })
+      if (!session.url) throw new Error('Stripe answered a Checkout session without a url')
+      return session.url
+    })
+  }
+
+  async portal(secretKey: string, stripeCustomerId: string, returnUrl: string): Promise<string> {
+    return this.call(async () => (await this.client(secretKey).billingPortal.sessions.create({ customer: stripeCustomerId, return_url: returnUrl })).url)
+  }
+
+  /** Verifies a webhook body with the async verifier (the synchronous one fails on Bun); null when it does not verify. */
+  async verify(secretKey: string, webhookSecret: string, payload: string, signature: string): Promise<Stripe.Event | null> {
+    try {
+      return await this.client(secretKey).webhooks.constructEventAsync(payload, signature, webhookSecret)
+    } catch {
+      return null
+    }
+  }
+
+  async subscription(secretKey: string, id: string): Promise<SubscriptionFacts> {
+    return this.call(async () => {
+      const s = await this.client(secretKey).subscriptions.retrieve(id)
+      const items = s.items?.data ?? []
+      const top = s as unknown as { current_period_start?: number; current_period_end?: number }
+      return {
+        id: s.id,
+        stripeCustomerId: idOf(s.customer),
+        status: s.status,
+        cancelAtPeriodEnd: s.cancel_at_period_end,
+        currentPeriodStart: fromUnix(items[0]?.current_period_start ?? top.current_period_start),
+        currentPeriodEnd: fromUnix(items[0]?.current_period_end ?? top.current_period_end),
+        trialEnd: fromUnix(s.trial_end),
+        createdAt: fromUnix(s.created) ?? new Date(),
+        priceIds: items.map((i) => i.price?.id).filter((p): p is string => Boolean(p)),
+        metadata: (s.metadata ?? {}) as Record<string, string>,
+      }
+    })
+  }
+
+  async invoice(secretKey: string, id: string): Promise<InvoiceFacts> {
+    return this.call(async () => {
+      const i = await this.client(secretKey).invoices.retrieve(id)
+      return {
+        id: i.id!,
+        stripeCustomerId: idOf(i.customer as string | { id: string } | null),
+        number: i.number ?? null,
+        status: i.status ?? 'draft',
+        total: i.total,
+        currency: i.currency,
+        hostedInvoiceUrl: i.hosted_invoice_url ?? null,
+        periodStart: fromUnix(i.period_start),
+        periodEnd: fromUnix(i.period_end),
+        createdAt: fromUnix(i.created) ?? new Date(),
+      }
+    })
+  }
+
+  /** The subscription a completed Checkout session made, if any. */
+  async sessionSubscription(secretKey: string, sessionId: string): Promise<string | null> {
+    return this.call(async () => {
+      const session = await this.client(secretKey).checkout.sessions.retrieve(sessionId)
+      return session.subscription ? idOf(session.subscription as string | { id: string }) : null
+    })
+  }
+
+  private async call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn()
+    } catch (err) {
+      throw billingError(502, 'provider_error', `Stripe: ${(err as Error).message}`)
+    }
+  }
+}
