@@ -102,13 +102,21 @@ export class Entitlements implements EntitlementGate {
   /** By ecosystem, then customer: a change clears one ecosystem's at once. */
   private readonly cache = new Map<string, Map<string, { standing: Standing; until: number }>>()
   private cached = 0
+  /** Bumped by every change to an ecosystem: a read that started before one does not fill the cache. */
+  private readonly versions = new Map<string, number>()
 
   constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'now'>) {}
 
-  /** The customer's standing: from the cache, or read (in `db`, e.g. a transaction, when given: then fresh and not cached). */
-  async standing(ecosystemId: string, customerId: string, db?: Db): Promise<Standing> {
-    const hit = db ? undefined : this.cache.get(ecosystemId)?.get(customerId)
+  /**
+   * The customer's standing, read in `db` (the caller's transaction, when it holds one: on PGlite
+   * nothing else could read meanwhile). `fresh`: skip the cache and leave it alone (a writer
+   * comparing before and after its change); otherwise from the cache, filling it.
+   */
+  async standing(ecosystemId: string, customerId: string, options: { db?: Db; fresh?: boolean } = {}): Promise<Standing> {
+    const { db, fresh = false } = options
+    const hit = fresh ? undefined : this.cache.get(ecosystemId)?.get(customerId)
     if (hit && hit.until > Date.now()) return hit.standing
+    const version = this.versions.get(ecosystemId) ?? 0
     const reader = db ?? this.deps.db
     const [defs, allPlans, [assigned], subscription] = await Promise.all([
       this.features(reader, ecosystemId),
@@ -125,7 +133,7 @@ export class Entitlements implements EntitlementGate {
     })
     const plan = allPlans.find((p) => p.key === inForce.plan)
     const standing: Standing = { ...inForce, subscription, grants: grantsOf(defs, plan?.entitlements ?? null) }
-    if (!db) {
+    if (!fresh && (this.versions.get(ecosystemId) ?? 0) === version) {
       if (this.cached >= CACHE_LIMIT) {
         this.cache.clear()
         this.cached = 0
@@ -173,7 +181,7 @@ export class Entitlements implements EntitlementGate {
    */
   async check(input: { ecosystemId: string; customerId: string; feature: string; amount: number; used?: number; reserve?: boolean; tx?: Db }) {
     const db = input.tx ?? this.deps.db
-    const grant = (await this.standing(input.ecosystemId, input.customerId)).grants.get(input.feature)
+    const grant = (await this.standing(input.ecosystemId, input.customerId, { db })).grants.get(input.feature)
     if (!grant) throw new AppError(404, 'not_found', `No feature ${input.feature}`)
     const { feature, limit } = grant
     if (feature.type === 'boolean') return { allowed: grant.enabled, limit: null, used: 0, remaining: null }
@@ -219,6 +227,7 @@ export class Entitlements implements EntitlementGate {
   }
 
   private forget(ecosystemId: string): void {
+    this.versions.set(ecosystemId, (this.versions.get(ecosystemId) ?? 0) + 1)
     this.cached -= this.cache.get(ecosystemId)?.size ?? 0
     this.cache.delete(ecosystemId)
   }

@@ -436,9 +436,9 @@ export class BillingService {
    * the cached standings of the ecosystem on every replica.
    */
   private async restanding(tx: Db, ecosystemId: string, customerId: string, write: () => Promise<unknown>): Promise<void> {
-    const before = await this.entitlements.standing(ecosystemId, customerId, tx)
+    const before = await this.entitlements.standing(ecosystemId, customerId, { db: tx, fresh: true })
     await write()
-    const after = await this.entitlements.standing(ecosystemId, customerId, tx)
+    const after = await this.entitlements.standing(ecosystemId, customerId, { db: tx, fresh: true })
     await this.entitlements.changed(tx, ecosystemId)
     if (before.plan !== after.plan || before.source !== after.source) {
       await this.events.emit(tx, entitlementsUpdated, ecosystemId, { customerId, plan: after.plan, source: after.source })

@@ -1,5 +1,6 @@
 import { defineModule } from '../module'
 import { SITE_ERRORS } from './errors'
+import { entitlementsUpdated } from '../billing/events'
 import { badgeEarned, replyReceived } from '../community/events'
 import { memoryCreated } from '../persona_memory/events'
 import { attachmentReady } from '../storage/events'
@@ -40,6 +41,9 @@ export default defineModule({
     )
     ctx.bus.on(badgeEarned, (tx, { ecosystemId, payload: b }) =>
       feed.record(tx, { ecosystemId, customerId: b.customerId, source: 'community', entityType: 'badge', entityId: b.badgeId, action: 'earned', summary: `You earned the badge “${b.name}”` }),
+    )
+    ctx.bus.on(entitlementsUpdated, (tx, { ecosystemId, payload: e }) =>
+      feed.record(tx, { ecosystemId, customerId: e.customerId, source: 'billing', entityType: 'plan', entityId: e.plan, action: 'changed', summary: e.plan ? `Your plan is now ${e.plan}` : 'You have no plan now', metadata: { source: e.source } }),
     )
     return { services: { sites, feed }, routes: () => [siteRoutes(sites, ctx.guards), feedRoutes(feed, ctx.guards)], listen: () => feed.listen() }
   },

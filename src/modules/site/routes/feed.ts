@@ -45,7 +45,7 @@ export function feedRoutes(feed: FeedService, guards: Guards) {
       detail: {
         operationId: 'siteFeed',
         summary: 'Activity items, newest first',
-        description: `Written by the areas with the change they describe: an attachment became ready (storage), a reply to your thread and a badge earned (community), a memory saved by a chat persona (persona_memory); for ecosystem admins also a monitored site down or up (monitored_sites) and a webhook endpoint turned off (integrations). Read items are pruned FEED_RETENTION_DAYS after they were read. ${OWN}`,
+        description: `Written by the areas with the change they describe: an attachment became ready (storage), a reply to your thread and a badge earned (community), a memory saved by a chat persona (persona_memory), a change of your billing plan (billing); for ecosystem admins also a monitored site down or up (monitored_sites) and a webhook endpoint turned off (integrations). Read items are pruned FEED_RETENTION_DAYS after they were read. ${OWN}`,
       },
     })
     .get('/unread-count', ({ tenant }) => feed.unreadCount(tenant), {
