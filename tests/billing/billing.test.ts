@@ -174,3 +174,27 @@ describe('billing: the manual provider', () => {
     expect((await reserve()).body).toEqual({ allowed: true, limit: 3, used: 4, remaining: 0 })
   })
 })
+
+describe('billing through the typed client', () => {
+  test('client.api.billing: a customer reads its account and reserves; an admin assigns a plan; failures are typed', async () => {
+    const { connect } = await import('../client/connect')
+    const eco = await provision(h, owner)
+    await h.call('POST', '/billing/features', { ...eco.as(owner), body: { key: 'exports', name: 'Exports', type: 'metered' } })
+    await h.call('POST', '/billing/plans', { ...eco.as(owner), body: { key: 'std', name: 'Standard', isDefault: true, entitlements: [{ feature: 'exports', limit: 1 }] } })
+    const ada = await customerOf(h, eco, owner)
+    const customer = connect(h, { tokens: { token: ada.token } }).client
+    const { data: me } = await customer.api.billing.me.get()
+    expect(me!.plan).toBe('std')
+    const exports = me!.entitlements.find((e) => e.feature === 'exports')!
+    expect([exports.limit, exports.used]).toEqual([1, 0])
+    expect((await customer.api.billing.check.post({ feature: 'exports', reserve: true })).data).toEqual({ allowed: true, limit: 1, used: 1, remaining: 0 })
+    expect((await customer.api.billing.check.post({ feature: 'exports', reserve: true })).data!.allowed).toBe(false)
+    const { error } = await customer.api.billing.customers({ customerId: ada.customerId }).get()
+    expect(error!.status).toBe(403)
+
+    const adminClient = connect(h, { tokens: { token: owner.token }, ecosystem: eco.ecosystem.id }).client
+    await adminClient.api.billing.plans.post({ key: 'pro', name: 'Pro', entitlements: [{ feature: 'exports', limit: 100 }] })
+    const { data: assigned } = await adminClient.api.billing.customers({ customerId: ada.customerId }).plan.put({ plan: 'pro' })
+    expect([assigned!.plan, assigned!.source]).toEqual(['pro', 'manual'])
+  })
+})

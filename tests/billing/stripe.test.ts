@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startFakeStripe } from '../support/fake-stripe'
+import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { customerOf, provision, type Provisioned } from '../support/tenancy'
+
+// The official stripe SDK, pointed (STRIPE_API_URL → host/port/protocol) at a Stripe-shaped server;
+// webhook bodies signed with the SDK's own generateTestHeaderString.
+
+const SECRET_KEY = 'sk_test_ecobase'
+const WEBHOOK_SECRET = 'whsec_ecobase_test'
+let stripe: ReturnType<typeof startFakeStripe>
+let h: Harness
+let owner: RegisteredUser
+let org: Provisioned
+beforeAll(async () => {
+  stripe = startFakeStripe(SECRET_KEY)
+  h = await createHarness({ STRIPE_API_URL: stripe.url })
+  owner = await h.register()
+  org = await provision(h, owner)
+  const as = org.as(owner)
+  await h.call('POST', '/billing/plans', { ...as, body: { key: 'free', name: 'Free', isDefault: true, entitlements: [{ feature: 'chat.messages', limit: 10 }] } })
+  await h.call('POST', '/billing/plans', {
+    ...as,
+    body: { key: 'pro', name: 'Pro', trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_pro_month' }], entitlements: [{ feature: 'chat.messages', limit: 1000 }] },
+  })
+})
+afterAll(async () => {
+  await h.close()
+  stripe.close()
+})
+
+const as = () => org.as(owner)
+async function webhook(type: string, object: Record<string, unknown>, options: { id?: string; secret?: string } = {}) {
+  const event = await stripe.event(options.secret ?? WEBHOOK_SECRET, type, object, options.id)
+  const res = await h.app.handle(
+    new Request(`http://localhost/billing/stripe/webhook/${org.ecosystem.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': event.header }, body: event.payload }),
+  )
+  return { status: res.status, body: await res.json(), id: event.id }
+}
+
+describe('billing with Stripe', () => {
+  test('settings: Stripe needs both keys; they are write-only; until then Checkout is 409 billing_not_configured', async () => {
+    const ada = await customerOf(h, org, owner)
+    const early = await h.call('POST', '/billing/checkout', { token: ada.token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+    expect([early.status, early.body.error.code]).toEqual([409, 'billing_not_configured'])
+    expect((await h.call('GET', '/billing/settings', as())).body).toEqual({ provider: 'manual', currency: 'usd', configKeys: [] })
+    expect((await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe', stripeSecretKey: SECRET_KEY } })).status).toBe(400)
+    const set = await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe', currency: 'eur', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET } })
+    expect(set.body).toEqual({ provider: 'stripe', currency: 'eur', configKeys: ['stripeSecretKey', 'stripeWebhookSecret'] })
+    // Keys are kept when omitted.
+    expect((await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe' } })).body.configKeys).toEqual(['stripeSecretKey', 'stripeWebhookSecret'])
+    expect(JSON.stringify((await h.call('GET', '/billing/settings', as())).body)).not.toContain(SECRET_KEY)
+    expect((await h.call('GET', '/billing/settings', { token: ada.token })).status).toBe(403)
+  })
+
+  test('Checkout: one Stripe customer per Ecobase customer, the plan’s price and trial; the webhook mirrors the subscription and the plan is in force', async () => {
+    const ada = await customerOf(h, org, owner)
+    const body = { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' }
+    const first = await h.call('POST', '/billing/checkout', { token: ada.token, body })
+    const second = await h.call('POST', '/billing/checkout', { token: ada.token, body })
+    expect(first.body.url).toStartWith('https://checkout.stripe.test/c/pay/cs_test_')
+    expect(stripe.requests.filter((r) => r === 'POST /v1/customers').length).toBe(1)
+    const session = stripe.sessions.get(first.body.url.split('/').at(-1))!
+    expect(session).toMatchObject({ price: 'price_pro_month', trialDays: 14, metadata: { customerId: ada.customerId, plan: 'pro', ecosystemId: org.ecosystem.id } })
+    expect(stripe.sessions.get(second.body.url.split('/').at(-1))!.customer).toBe(session.customer)
+    expect((await h.call('POST', '/billing/checkout', { token: ada.token, body: { ...body, interval: 'year' } })).body.error.code).toBe('no_price')
+    expect((await h.call('POST', '/billing/checkout', { token: ada.token, body: { ...body, plan: 'gold' } })).body.error.code).toBe('plan_not_found')
+
+    const sub = stripe.completeCheckout(session.id)
+    const done = await webhook('checkout.session.completed', { id: session.id, object: 'checkout.session' })
+    expect(done).toMatchObject({ status: 200, body: { received: true, duplicate: false } })
+    const me = (await h.call('GET', '/billing/me', { token: ada.token })).body
+    expect(me).toMatchObject({ plan: 'pro', source: 'stripe', subscription: { id: sub.id, plan: 'pro', status: 'trialing', cancelAtPeriodEnd: false, trialEnd: expect.any(String) } })
+    expect(me.entitlements.find((e: { feature: string }) => e.feature === 'chat.messages').limit).toBe(1000)
+
+    const portal = await h.call('POST', '/billing/portal', { token: ada.token, body: { returnUrl: 'https://shop.test/account' } })
+    expect(portal.body.url).toStartWith('https://billing.stripe.test/p/session/')
+    expect(stripe.requests.filter((r) => r === 'POST /v1/customers').length).toBe(1)
+  })
+
+  test('webhooks arrive in any order and repeat: the subscription is re-fetched, so a late "active" after a cancel leaves it canceled; a replay is a duplicate; a bad signature is 400', async () => {
+    const bob = await customerOf(h, org, owner)
+    const { body } = await h.call('POST', '/billing/checkout', { token: bob.token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+    const sub = stripe.completeCheckout(body.url.split('/').at(-1))
+    sub.status = 'active'
+    const activeEvent = stripe.subscriptionObject(sub)
+    // Stripe cancels it; the cancellation's event arrives first, the earlier "updated: active" after it.
+    sub.status = 'canceled'
+    expect((await webhook('customer.subscription.deleted', stripe.subscriptionObject(sub))).status).toBe(200)
+    const late = await webhook('customer.subscription.updated', activeEvent)
+    expect(late.status).toBe(200)
+    const me = (await h.call('GET', '/billing/me', { token: bob.token })).body
+    expect(me).toMatchObject({ plan: 'free', source: 'default', subscription: { id: sub.id, status: 'canceled' } })
+
+    const replay = await webhook('customer.subscription.updated', activeEvent, { id: late.id })
+    expect(replay.body).toEqual({ received: true, duplicate: true })
+    const forged = await webhook('customer.subscription.updated', activeEvent, { secret: 'whsec_someone_else' })
+    expect([forged.status, forged.body.error.code]).toEqual([400, 'invalid_signature'])
+    const unsigned = await h.app.handle(new Request(`http://localhost/billing/stripe/webhook/${org.ecosystem.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+    expect(unsigned.status).toBe(400)
+  })
+
+  test('past_due keeps the plan for BILLING_GRACE_DAYS after the period ended, then the default applies; a manual assignment wins over the subscription', async () => {
+    const cleo = await customerOf(h, org, owner)
+    const { body } = await h.call('POST', '/billing/checkout', { token: cleo.token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+    const sub = stripe.completeCheckout(body.url.split('/').at(-1))
+    const day = 86400
+    sub.status = 'past_due'
+    sub.current_period_end = Math.floor(Date.now() / 1000) - 2 * day
+    await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
+    expect((await h.call('GET', '/billing/me', { token: cleo.token })).body).toMatchObject({ plan: 'pro', source: 'stripe', subscription: { status: 'past_due' } })
+    sub.current_period_end = Math.floor(Date.now() / 1000) - 8 * day
+    await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
+    expect((await h.call('GET', '/billing/me', { token: cleo.token })).body).toMatchObject({ plan: 'free', source: 'default' })
+    sub.status = 'active'
+    sub.current_period_end = Math.floor(Date.now() / 1000) + 20 * day
+    await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
+    expect((await h.call('GET', '/billing/me', { token: cleo.token })).body).toMatchObject({ plan: 'pro', source: 'stripe' })
+    await h.call('PUT', `/billing/customers/${cleo.customerId}/plan`, { ...as(), body: { plan: 'free' } })
+    expect((await h.call('GET', `/billing/customers/${cleo.customerId}`, as())).body).toMatchObject({ plan: 'free', source: 'manual', subscription: { status: 'active' } })
+    const feed = (await h.call('GET', '/site/feed?source=billing', { token: cleo.token })).body.items.map((i: { summary: string }) => i.summary)
+    expect(feed).toEqual(['Your plan is now free', 'Your plan is now pro', 'Your plan is now free', 'Your plan is now pro'])
+  })
+
+  test('invoices are mirrored from their webhooks, newest first, for the customer and its admins', async () => {
+    const dan = await customerOf(h, org, owner)
+    const { body } = await h.call('POST', '/billing/checkout', { token: dan.token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+    const session = stripe.sessions.get(body.url.split('/').at(-1))!
+    const older = stripe.addInvoice(session.customer, { created: Math.floor(Date.now() / 1000) - 3600, status: 'open' })
+    const newer = stripe.addInvoice(session.customer, { total: 2900 })
+    await webhook('invoice.paid', { id: newer.id, object: 'invoice' })
+    await webhook('invoice.finalized', { id: older.id, object: 'invoice' })
+    older.status = 'paid'
+    await webhook('invoice.paid', { id: older.id, object: 'invoice' })
+    const mine = (await h.call('GET', '/billing/me/invoices', { token: dan.token })).body
+    expect(mine.total).toBe(2)
+    expect(mine.items.map((i: { id: string; status: string; total: number }) => [i.id, i.status, i.total])).toEqual([
+      [newer.id, 'paid', 2900],
+      [older.id, 'paid', 1900],
+    ])
+    expect(mine.items[0]).toMatchObject({ number: newer.number, currency: 'usd', hostedInvoiceUrl: newer.hosted_invoice_url, periodStart: expect.any(String) })
+    expect((await h.call('GET', `/billing/customers/${dan.customerId}/invoices`, as())).body.total).toBe(2)
+  })
+})
