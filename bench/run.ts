@@ -20,6 +20,7 @@ import { command as contractInsert } from './contract-insert'
 import { command as crashSends } from './crash-sends'
 import { command as derivedList } from './derived-list'
 import { command as emailSend } from './email-send'
+import { command as entitlementCheck } from './entitlement-check'
 import { command as feedFanout } from './feed-fanout'
 import { command as fuzz } from './fuzz'
 import { command as memoryRecall } from './memory-recall'
@@ -133,6 +134,11 @@ export const BENCHES: Bench[] = [
     ...backup,
     id: 'P16',
     what: 'backups of an embedded instance with 1 GB of local files: GET /auth/me p95 during a running server’s backup ÷ before (target ≤ 3×), and `ecobase backup` / `restore` MB/s',
+  },
+  {
+    ...entitlementCheck,
+    id: 'B1',
+    what: 'billing: what the entitlement check adds to an upload presign and a chat send, p50 (target ≤ 0.2 ms)',
   },
   {
     ...fuzz,

@@ -122,9 +122,18 @@ describe('billing: the manual provider', () => {
     const chat = (await h.call('GET', '/billing/me', { token: ada.token })).body.entitlements.find((e: { feature: string }) => e.feature === 'chat.messages')
     expect(chat).toMatchObject({ limit: 2, used: 2, remaining: 0 })
 
+    // With no limit on chat.messages a send is only metered: counted after its commit, in batches, and shown at once.
+    await h.call('PATCH', '/billing/plans/tiny', { ...as, body: { entitlements: [{ feature: 'storage.bytes', limit: 100 }] } })
+    expect((await chatSend(ada.token, conversation.id, 'metered')).status).toBe(200)
+    const meteredNow = (await h.call('GET', '/billing/me', { token: ada.token })).body.entitlements.find((e: { feature: string }) => e.feature === 'chat.messages')
+    expect(meteredNow).toMatchObject({ limit: null, used: 3, remaining: null })
+    await h.app.services.billing.entitlements.flush()
+    expect((await h.call('POST', '/billing/check', { ...as, body: { feature: 'chat.messages', customerId: ada.customerId } })).body).toEqual({ allowed: true, limit: null, used: 3, remaining: null })
+
     // A plan change reaches the check at once (the cached standing is dropped at commit).
-    await h.call('PATCH', '/billing/plans/tiny', { ...as, body: { entitlements: [{ feature: 'chat.messages', limit: 3 }] } })
+    await h.call('PATCH', '/billing/plans/tiny', { ...as, body: { entitlements: [{ feature: 'chat.messages', limit: 4 }] } })
     expect((await chatSend(ada.token, conversation.id, 'three')).status).toBe(200)
+    expect((await chatSend(ada.token, conversation.id, 'five')).status).toBe(402)
     expect((await presign(ada.token, 150)).status).toBe(201)
   })
 

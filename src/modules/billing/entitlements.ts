@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { afterCommit } from '../../platform/db/commit'
-import type { Db } from '../../platform/db'
+import { type Db, queryRows } from '../../platform/db'
 import { CHAT_MESSAGES, type EntitlementGate, entitlementExceeded, STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
 import { storageUsage } from '../storage/schema'
@@ -90,6 +90,8 @@ export const resetsAt = (reset: Reset, now: Date) => (reset === 'month' ? new Da
 
 const CHANNEL = 'ecobase_billing'
 const CACHE_MS = 60_000
+/** How often metered use with no limit to guard is written (see require). */
+const METER_FLUSH_MS = 1000
 const CACHE_LIMIT = 50_000
 
 /**
@@ -102,10 +104,13 @@ export class Entitlements implements EntitlementGate {
   /** By ecosystem, then customer: a change clears one ecosystem's at once. */
   private readonly cache = new Map<string, Map<string, { standing: Standing; until: number }>>()
   private cached = 0
+  /** Metered use not written yet, by customer, feature and period. */
+  private readonly metered = new Map<string, { ecosystemId: string; customerId: string; feature: string; period: string; amount: number }>()
+  private flushing = false
   /** Bumped by every change to an ecosystem: a read that started before one does not fill the cache. */
   private readonly versions = new Map<string, number>()
 
-  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'now'>) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now'>) {}
 
   /**
    * The customer's standing, read in `db` (the caller's transaction, when it holds one: on PGlite
@@ -168,11 +173,12 @@ export class Entitlements implements EntitlementGate {
       const [row] = await db.select({ used: storageUsage.usedBytes }).from(storageUsage).where(and(eq(storageUsage.ecosystemId, ecosystemId), eq(storageUsage.customerId, customerId)))
       return row?.used ?? 0
     }
+    const period = periodOf(feature.reset, this.deps.now())
     const [row] = await db
       .select({ used: usageCounters.used })
       .from(usageCounters)
-      .where(and(eq(usageCounters.customerId, customerId), eq(usageCounters.feature, feature.key), eq(usageCounters.period, periodOf(feature.reset, this.deps.now()))))
-    return row?.used ?? 0
+      .where(and(eq(usageCounters.customerId, customerId), eq(usageCounters.feature, feature.key), eq(usageCounters.period, period)))
+    return (row?.used ?? 0) + (this.metered.get(`${customerId} ${feature.key} ${period}`)?.amount ?? 0)
   }
 
   /**
@@ -196,22 +202,36 @@ export class Entitlements implements EntitlementGate {
       return { allowed: false, limit, used, remaining: limit === null ? null : Math.max(0, limit - used) }
     }
     const period = periodOf(feature.reset, this.deps.now())
-    const [row] = await db
-      .insert(usageCounters)
-      .values({ ecosystemId: input.ecosystemId, customerId: input.customerId, feature: feature.key, period, used: input.amount })
-      .onConflictDoUpdate({
-        target: [usageCounters.customerId, usageCounters.feature, usageCounters.period],
-        set: { used: sql`${usageCounters.used} + excluded.used` },
-        ...(bounded ? { setWhere: sql`${usageCounters.used} + excluded.used <= ${limit}` } : {}),
-      })
-      .returning({ used: usageCounters.used })
-    if (row) return { allowed: true, limit, used: row.used, remaining: limit === null ? null : Math.max(0, limit - row.used) }
+    // One statement, written out: it runs on every chat send, where the query builder's own time showed.
+    const [row] = await queryRows<{ used: number | string }>(
+      db,
+      sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
+          values (${input.ecosystemId}, ${input.customerId}, ${feature.key}, ${period}, ${input.amount})
+          on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used + excluded.used
+          ${bounded ? sql`where ${usageCounters}.used + excluded.used <= ${limit}` : sql``}
+          returning used`,
+    )
+    if (row) return { allowed: true, limit, used: Number(row.used), remaining: limit === null ? null : Math.max(0, limit - Number(row.used)) }
     const used = await this.used(db, input.ecosystemId, input.customerId, feature)
     return { allowed: false, limit, used, remaining: limit === null ? null : Math.max(0, limit - used) }
   }
 
-  /** The gate storage and chat call: 402 `entitlement_exceeded` when not allowed. */
+  /**
+   * The gate storage and chat call: 402 `entitlement_exceeded` when not allowed. A reserve under a
+   * hard limit is counted in the caller's transaction (exact: the counter row decides); one with
+   * no limit to guard (none, or `overage: allow`) only meters, so it is counted once the caller's
+   * transaction commits, batched with others and written within a second (METER_FLUSH_MS).
+   */
   async require(input: { ecosystemId: string; customerId: string; feature: string; amount: number; used?: number; reserve?: boolean; tx?: Db }): Promise<void> {
+    if (input.reserve) {
+      const grant = (await this.standing(input.ecosystemId, input.customerId, { db: input.tx })).grants.get(input.feature)
+      if (grant?.enabled && grant.feature.type !== 'boolean' && (grant.limit === null || grant.overage === 'allow')) {
+        const meter = () => this.meter(input.ecosystemId, input.customerId, grant.feature, input.amount)
+        if (input.tx) afterCommit(input.tx, meter)
+        else meter()
+        return
+      }
+    }
     const result = await this.check(input)
     if (!result.allowed) throw entitlementExceeded(input.feature, result.limit ?? 0, result.used, input.amount)
   }
@@ -222,8 +242,49 @@ export class Entitlements implements EntitlementGate {
     afterCommit(tx, () => this.forget(ecosystemId))
   }
 
-  listen(): Promise<() => Promise<void>> {
-    return this.deps.database.listen(CHANNEL, (ecosystemId) => this.forget(ecosystemId))
+  /** Follows changes made on other replicas, and writes metered use every METER_FLUSH_MS; resolves to its stop (which writes what is left). */
+  async listen(): Promise<() => Promise<void>> {
+    const unlisten = await this.deps.database.listen(CHANNEL, (ecosystemId) => this.forget(ecosystemId))
+    const timer = setInterval(() => void this.flush(), METER_FLUSH_MS)
+    return async () => {
+      clearInterval(timer)
+      await unlisten()
+      await this.flush()
+    }
+  }
+
+  /** Adds use to the next batch (the caller's transaction has committed). */
+  private meter(ecosystemId: string, customerId: string, feature: FeatureDef, amount: number): void {
+    const period = periodOf(feature.reset, this.deps.now())
+    const key = `${customerId} ${feature.key} ${period}`
+    const entry = this.metered.get(key)
+    if (entry) entry.amount += amount
+    else this.metered.set(key, { ecosystemId, customerId, feature: feature.key, period, amount })
+  }
+
+  /** Writes the batched use in one statement; on failure it stays for the next try. */
+  async flush(): Promise<void> {
+    if (this.flushing || this.metered.size === 0) return
+    this.flushing = true
+    const batch = [...this.metered.values()].sort((a, b) => (a.customerId + a.feature + a.period).localeCompare(b.customerId + b.feature + b.period))
+    this.metered.clear()
+    try {
+      await this.deps.db.execute(
+        sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
+            values ${sql.join(batch.map((m) => sql`(${m.ecosystemId}, ${m.customerId}, ${m.feature}, ${m.period}, ${m.amount})`), sql`, `)}
+            on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used + excluded.used`,
+      )
+    } catch (err) {
+      for (const m of batch) {
+        const key = `${m.customerId} ${m.feature} ${m.period}`
+        const entry = this.metered.get(key)
+        if (entry) entry.amount += m.amount
+        else this.metered.set(key, m)
+      }
+      this.deps.logger.warn('billing: metered use not written yet', { error: String(err) })
+    } finally {
+      this.flushing = false
+    }
   }
 
   private forget(ecosystemId: string): void {
