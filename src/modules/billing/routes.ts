@@ -36,13 +36,7 @@ export function billingRoutes(billing: BillingService, guards: Guards, maxBodyBy
     path: '/features',
     param: { name: 'key', schema: t.String({ maxLength: 100 }) },
     schemas: { page: paged(BillingFeature, 'BillingFeaturePage'), create: BillingFeatureCreate, item: BillingFeature, detail: BillingFeature, patch: BillingFeaturePatch },
-    service: {
-      list: (tenant, page) => billing.listFeatures(tenant, page),
-      create: (tenant, body) => billing.createFeature(tenant, body),
-      get: (tenant, key) => billing.getFeature(tenant, key),
-      update: (tenant, key, body) => billing.updateFeature(tenant, key, body),
-      remove: (tenant, key) => billing.removeFeature(tenant, key),
-    },
+    service: billing.features,
     operations: {
       list: { operationId: 'billingFeatures', summary: 'Features plans can grant', description: `The two built in (\`storage.bytes\`: a limit in bytes; \`chat.messages\`: metered monthly) first, then the ecosystem’s own by key. ${ENFORCED}` },
       create: { operationId: 'billingFeatureCreate', summary: 'Define a feature', description: '`reset` defaults to `month` for metered features, `never` otherwise.', errors: errors({ 409: ['conflict', 'builtin_feature'] }) },
@@ -55,13 +49,7 @@ export function billingRoutes(billing: BillingService, guards: Guards, maxBodyBy
     path: '/plans',
     param: { name: 'key', schema: t.String({ maxLength: 63 }) },
     schemas: { page: paged(BillingPlan, 'BillingPlanPage'), create: BillingPlanCreate, item: BillingPlan, detail: BillingPlan, patch: BillingPlanPatch },
-    service: {
-      list: (tenant, page) => billing.listPlans(tenant, page),
-      create: (tenant, body) => billing.createPlan(tenant, body),
-      get: (tenant, key) => billing.getPlan(tenant, key),
-      update: (tenant, key, body) => billing.updatePlan(tenant, key, body),
-      remove: (tenant, key) => billing.removePlan(tenant, key),
-    },
+    service: billing.plans,
     operations: {
       list: { operationId: 'billingPlans', summary: 'Plans, by key' },
       create: {

@@ -1,44 +1,27 @@
 import type { Static } from '@sinclair/typebox'
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
-import { type Db, isUniqueViolation } from '../../platform/db'
+import type { Db } from '../../platform/db'
 import { STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/events'
-import { pageOf, type PageParams } from '../../platform/paging'
+import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
-import { type Entitlements, isBuiltIn, periodOf, resetsAt, type Standing } from './entitlements'
+import { featureNotFound, Features, planOf, Plans } from './catalogue'
+import { type Entitlements, periodOf, resetsAt, type Standing } from './entitlements'
 import { billingError } from './errors'
 import { entitlementsUpdated, subscriptionUpdated } from './events'
-import type { BillingFeatureCreate, BillingFeaturePatch, BillingPlanCreate, BillingPlanPatch, BillingSettingsUpdate, CheckoutRequest, CheckRequest, UsageBatch } from './model'
-import { assignments, features, invoices, plans, settings, stripeCustomers, stripeEvents, subscriptions, usageCounters, usageEvents } from './schema'
+import type { BillingSettingsUpdate, CheckoutRequest, CheckRequest, UsageBatch } from './model'
+import { assignments, invoices, plans, settings, stripeCustomers, stripeEvents, subscriptions, usageCounters, usageEvents } from './schema'
 import type { InvoiceFacts, StripeGateway, SubscriptionFacts } from './stripe'
 
 /** Labels sealed billing keys so they cannot be opened as any other kind of secret. */
 const PURPOSE = 'billing-settings'
 type Keys = { stripeSecretKey?: string; stripeWebhookSecret?: string }
-type PlanRow = typeof plans.$inferSelect
-type FeatureRow = typeof features.$inferSelect
 
-const planNotFound = (key: string) => billingError(404, 'plan_not_found', `No plan ${key}`)
-const featureNotFound = (key: string) => billingError(404, 'feature_not_found', `No feature ${key}`)
-const builtIn = (key: string) => billingError(409, 'builtin_feature', `${key} is built in: Ecobase meters it itself`)
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null
-
-const planView = (p: PlanRow) => ({
-  key: p.key,
-  name: p.name,
-  description: p.description,
-  isDefault: p.isDefault,
-  trialDays: p.trialDays,
-  prices: p.prices,
-  entitlements: p.entitlements,
-  createdAt: p.createdAt.toISOString(),
-  updatedAt: p.updatedAt.toISOString(),
-})
-const featureView = (f: FeatureRow) => ({ key: f.key, name: f.name, type: f.type, unit: f.unit, reset: f.reset, builtIn: false })
 
 /**
  * Billing of an ecosystem's own customers: its features and plans, who is on which (a manual
@@ -47,12 +30,18 @@ const featureView = (f: FeatureRow) => ({ key: f.key, name: f.name, type: f.type
  * `Entitlements` from the mirror, never from the order Stripe's events arrive in.
  */
 export class BillingService {
+  readonly features: Features
+  readonly plans: Plans
+
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'secret'>,
     readonly entitlements: Entitlements,
     private readonly stripe: StripeGateway,
     private readonly events: Pick<EventBus, 'emit'>,
-  ) {}
+  ) {
+    this.features = new Features(deps, entitlements)
+    this.plans = new Plans(deps, entitlements)
+  }
 
   // ---- settings
 
@@ -79,134 +68,6 @@ export class BillingService {
       }
       await tx.insert(settings).values({ ecosystemId: tenant.ecosystemId, ...values }).onConflictDoUpdate({ target: settings.ecosystemId, set: values })
       return { provider: values.provider, currency: values.currency, configKeys: values.configKeys }
-    })
-  }
-
-  // ---- features
-
-  async listFeatures(tenant: Tenant, page: PageParams) {
-    const all = await this.entitlements.features(this.deps.db, tenant.ecosystemId)
-    return pageOf(all.slice(page.offset, page.offset + page.pageSize), all.length, page)
-  }
-
-  async getFeature(tenant: Tenant, key: string) {
-    const found = (await this.entitlements.features(this.deps.db, tenant.ecosystemId)).find((f) => f.key === key)
-    if (!found) throw featureNotFound(key)
-    return found
-  }
-
-  async createFeature(tenant: Tenant, input: Static<typeof BillingFeatureCreate>) {
-    if (isBuiltIn(input.key)) throw builtIn(input.key)
-    const reset = input.reset ?? (input.type === 'metered' ? 'month' : 'never')
-    try {
-      const [row] = await this.deps.db
-        .insert(features)
-        .values({ ecosystemId: tenant.ecosystemId, key: input.key, name: input.name, type: input.type, unit: input.unit ?? '', reset })
-        .returning()
-      return featureView(row!)
-    } catch (err) {
-      if (isUniqueViolation(err)) throw new AppError(409, 'conflict', `A feature ${input.key} exists`)
-      throw err
-    }
-  }
-
-  async updateFeature(tenant: Tenant, key: string, patch: Static<typeof BillingFeaturePatch>) {
-    if (isBuiltIn(key)) throw builtIn(key)
-    return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(features)
-        .set({ ...patch, updatedAt: this.deps.now() })
-        .where(and(eq(features.ecosystemId, tenant.ecosystemId), eq(features.key, key)))
-        .returning()
-      if (!row) throw featureNotFound(key)
-      await this.entitlements.changed(tx, tenant.ecosystemId)
-      return featureView(row)
-    })
-  }
-
-  async removeFeature(tenant: Tenant, key: string): Promise<void> {
-    if (isBuiltIn(key)) throw builtIn(key)
-    await this.deps.db.transaction(async (tx) => {
-      const [user] = await tx
-        .select({ key: plans.key })
-        .from(plans)
-        .where(and(eq(plans.ecosystemId, tenant.ecosystemId), sql`${plans.entitlements} @> ${JSON.stringify([{ feature: key }])}::jsonb`))
-        .limit(1)
-      if (user) throw billingError(409, 'in_use', `Plan ${user.key} grants ${key}: take it out of the plan first`)
-      const [row] = await tx.delete(features).where(and(eq(features.ecosystemId, tenant.ecosystemId), eq(features.key, key))).returning({ key: features.key })
-      if (!row) throw featureNotFound(key)
-      await this.entitlements.changed(tx, tenant.ecosystemId)
-    })
-  }
-
-  // ---- plans
-
-  async listPlans(tenant: Tenant, page: PageParams) {
-    const where = eq(plans.ecosystemId, tenant.ecosystemId)
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(plans).where(where).orderBy(asc(plans.key)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(plans).where(where),
-    ])
-    return pageOf(rows.map(planView), total!.n, page)
-  }
-
-  async getPlan(tenant: Tenant, key: string) {
-    return planView(await this.plan(this.deps.db, tenant.ecosystemId, key))
-  }
-
-  async createPlan(tenant: Tenant, input: Static<typeof BillingPlanCreate>) {
-    return this.deps.db.transaction(async (tx) => {
-      await this.checkEntitlements(tx, tenant.ecosystemId, input.entitlements ?? [])
-      if (input.isDefault) await this.clearDefault(tx, tenant.ecosystemId)
-      try {
-        const [row] = await tx
-          .insert(plans)
-          .values({
-            ecosystemId: tenant.ecosystemId,
-            key: input.key,
-            name: input.name,
-            description: input.description ?? '',
-            isDefault: input.isDefault ?? false,
-            trialDays: input.trialDays ?? 0,
-            prices: input.prices ?? [],
-            entitlements: input.entitlements ?? [],
-          })
-          .returning()
-        await this.entitlements.changed(tx, tenant.ecosystemId)
-        return planView(row!)
-      } catch (err) {
-        if (isUniqueViolation(err)) throw new AppError(409, 'conflict', `A plan ${input.key} exists`)
-        throw err
-      }
-    })
-  }
-
-  async updatePlan(tenant: Tenant, key: string, patch: Static<typeof BillingPlanPatch>) {
-    return this.deps.db.transaction(async (tx) => {
-      await this.plan(tx, tenant.ecosystemId, key)
-      if (patch.entitlements) await this.checkEntitlements(tx, tenant.ecosystemId, patch.entitlements)
-      if (patch.isDefault) await this.clearDefault(tx, tenant.ecosystemId)
-      const [row] = await tx
-        .update(plans)
-        .set({ ...patch, updatedAt: this.deps.now() })
-        .where(and(eq(plans.ecosystemId, tenant.ecosystemId), eq(plans.key, key)))
-        .returning()
-      await this.entitlements.changed(tx, tenant.ecosystemId)
-      return planView(row!)
-    })
-  }
-
-  async removePlan(tenant: Tenant, key: string): Promise<void> {
-    await this.deps.db.transaction(async (tx) => {
-      await this.plan(tx, tenant.ecosystemId, key)
-      const [assigned] = await tx.select({ n: count() }).from(assignments).where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.plan, key)))
-      const [subscribed] = await tx
-        .select({ n: count() })
-        .from(subscriptions)
-        .where(and(eq(subscriptions.ecosystemId, tenant.ecosystemId), eq(subscriptions.plan, key), sql`${subscriptions.status} not in ('canceled', 'incomplete_expired')`))
-      if (assigned!.n + subscribed!.n > 0) throw billingError(409, 'in_use', `${assigned!.n} assignments and ${subscribed!.n} subscriptions are on plan ${key}`)
-      await tx.delete(plans).where(and(eq(plans.ecosystemId, tenant.ecosystemId), eq(plans.key, key)))
-      await this.entitlements.changed(tx, tenant.ecosystemId)
     })
   }
 
@@ -237,7 +98,7 @@ export class BillingService {
   async assign(tenant: Tenant, customerId: string, plan: string) {
     await this.customer(tenant.ecosystemId, customerId)
     await this.deps.db.transaction(async (tx) => {
-      await this.plan(tx, tenant.ecosystemId, plan)
+      await planOf(tx, tenant.ecosystemId, plan)
       await this.restanding(tx, tenant.ecosystemId, customerId, () =>
         tx.insert(assignments).values({ ecosystemId: tenant.ecosystemId, customerId, plan }).onConflictDoUpdate({ target: assignments.customerId, set: { plan, assignedAt: this.deps.now() } }),
       )
@@ -305,15 +166,17 @@ export class BillingService {
   async invoices(tenant: Tenant, customerId: string, page: PageParams) {
     await this.customer(tenant.ecosystemId, customerId)
     const where = and(eq(invoices.ecosystemId, tenant.ecosystemId), eq(invoices.customerId, customerId))
-    const [rows, [total]] = await Promise.all([
-      this.deps.db.select().from(invoices).where(where).orderBy(desc(invoices.createdAt)).limit(page.pageSize).offset(page.offset),
-      this.deps.db.select({ n: count() }).from(invoices).where(where),
-    ])
-    return pageOf(
-      rows.map((i) => ({ id: i.stripeInvoiceId, number: i.number, status: i.status, total: i.total, currency: i.currency, hostedInvoiceUrl: i.hostedInvoiceUrl, periodStart: iso(i.periodStart), periodEnd: iso(i.periodEnd), createdAt: i.createdAt.toISOString() })),
-      total!.n,
-      page,
-    )
+    return listPage(this.deps.db, invoices, where, [desc(invoices.createdAt), desc(invoices.stripeInvoiceId)], page, (i) => ({
+      id: i.stripeInvoiceId,
+      number: i.number,
+      status: i.status,
+      total: i.total,
+      currency: i.currency,
+      hostedInvoiceUrl: i.hostedInvoiceUrl,
+      periodStart: iso(i.periodStart),
+      periodEnd: iso(i.periodEnd),
+      createdAt: i.createdAt.toISOString(),
+    }))
   }
 
   // ---- Stripe
@@ -321,7 +184,7 @@ export class BillingService {
   /** A Checkout session for the calling customer: its Stripe customer is made first (once), then the session. */
   async checkout(tenant: Tenant, input: Static<typeof CheckoutRequest>) {
     const keys = await this.stripeKeys(tenant.ecosystemId)
-    const plan = await this.plan(this.deps.db, tenant.ecosystemId, input.plan)
+    const plan = await planOf(this.deps.db, tenant.ecosystemId, input.plan)
     const price = plan.prices.find((p) => p.interval === input.interval && p.stripePriceId)
     if (!price) throw billingError(409, 'no_price', `Plan ${plan.key} has no Stripe price for a ${input.interval}ly interval`)
     const stripeCustomerId = await this.stripeCustomer(keys.stripeSecretKey, tenant)
@@ -443,27 +306,6 @@ export class BillingService {
     if (before.plan !== after.plan || before.source !== after.source) {
       await this.events.emit(tx, entitlementsUpdated, ecosystemId, { customerId, plan: after.plan, source: after.source })
     }
-  }
-
-  private async plan(db: Db, ecosystemId: string, key: string): Promise<PlanRow> {
-    const [row] = await db.select().from(plans).where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.key, key)))
-    if (!row) throw planNotFound(key)
-    return row
-  }
-
-  private async clearDefault(tx: Db, ecosystemId: string): Promise<void> {
-    await tx.update(plans).set({ isDefault: false }).where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.isDefault, true)))
-  }
-
-  /** Every entitlement names a feature of the ecosystem, once. */
-  private async checkEntitlements(db: Db, ecosystemId: string, list: { feature: string }[]): Promise<void> {
-    const defs = new Set((await this.entitlements.features(db, ecosystemId)).map((f) => f.key))
-    const seen = new Set<string>()
-    list.forEach((e, i) => {
-      if (!defs.has(e.feature)) throw billingError(400, 'feature_not_found', `entitlements.${i}.feature: no feature ${e.feature}`)
-      if (seen.has(e.feature)) throw new AppError(400, 'validation_failed', `entitlements.${i}.feature: ${e.feature} is listed twice`)
-      seen.add(e.feature)
-    })
   }
 
   /** 404 unless the customer is one of the ecosystem's. */
