@@ -77,6 +77,8 @@ describe('billing: the manual provider', () => {
     await h.call('POST', '/billing/features', { ...as, body: { key: 'exports', name: 'Exports', type: 'boolean' } })
     await h.call('POST', '/billing/plans', { ...as, body: { key: 'free', name: 'Free', isDefault: true, entitlements: [{ feature: 'chat.messages', limit: 100 }] } })
     await h.call('POST', '/billing/plans', { ...as, body: { key: 'pro', name: 'Pro', entitlements: [{ feature: 'exports' }, { feature: 'chat.messages', limit: 10_000 }] } })
+    const hook = await h.call('POST', '/integrations/webhooks', { ...as, body: { url: 'https://hooks.example.test/billing', events: ['billing.entitlements.updated'] } })
+    expect(hook.status).toBe(201)
     const ada = await customerOf(h, eco, owner)
     const me = (await h.call('GET', '/billing/me', { token: ada.token })).body
     expect(me).toMatchObject({ customerId: ada.customerId, plan: 'free', source: 'default', subscription: null })
@@ -93,6 +95,9 @@ describe('billing: the manual provider', () => {
     expect(removed.body).toMatchObject({ plan: 'free', source: 'default' })
     const feed = (await h.call('GET', '/site/feed?source=billing', { token: ada.token })).body.items.map((i: { summary: string }) => i.summary)
     expect(feed).toEqual(['Your plan is now free', 'Your plan is now pro'])
+    // The same two changes were queued for the ecosystem's webhook, with the change's transaction.
+    const queued = (await h.call('GET', `/integrations/webhooks/${hook.body.id}/deliveries`, as)).body
+    expect(queued.total).toBe(2)
     // Another ecosystem's customer is not this admin's to look at through this ecosystem.
     const stranger = await customerOf(h, org, owner)
     expect((await h.call('GET', `/billing/customers/${stranger.customerId}`, as)).status).toBe(404)

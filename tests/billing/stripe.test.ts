@@ -112,6 +112,11 @@ describe('billing with Stripe', () => {
     sub.current_period_end = Math.floor(Date.now() / 1000) - 8 * day
     await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
     expect((await h.call('GET', '/billing/me', { token: cleo.token })).body).toMatchObject({ plan: 'free', source: 'default' })
+    for (const status of ['unpaid', 'paused', 'incomplete']) {
+      sub.status = status
+      await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
+      expect((await h.call('GET', '/billing/me', { token: cleo.token })).body).toMatchObject({ plan: 'free', source: 'default', subscription: { status } })
+    }
     sub.status = 'active'
     sub.current_period_end = Math.floor(Date.now() / 1000) + 20 * day
     await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))

@@ -295,5 +295,16 @@ describe('realtime streams', () => {
       await replica.close()
     }
   })
+
+  test('a quiet stream gets a `: ping` comment within every 15 s, which EventSource ignores', async () => {
+    const ada = await customerOf(h, org, owner)
+    const res = await h.app.handle(new Request('http://localhost/realtime/stream?topics=userdata/notes', { headers: { authorization: `Bearer ${ada.token}` } }))
+    const sse = sseReader(res, { comments: true })
+    expect((await sse.next()).event).toBe('ready')
+    const started = Date.now()
+    expect(await sse.next(16_000)).toEqual({ event: 'comment', data: null, comment: 'ping' })
+    expect(Date.now() - started).toBeGreaterThan(14_000)
+    await sse.close()
+  }, 30_000)
 })
 
