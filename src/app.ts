@@ -89,7 +89,7 @@ export function createApp(deps: Deps) {
       }, ERROR_CODES),
     )
     .use(cors(deps.config.corsOrigins))
-    .use(requestContext(deps, { rawBodyPaths: http.flatMap((h) => h.rawBodyPaths ?? []), formBodyPaths: http.flatMap((h) => h.formBodyPaths ?? []) }))
+    .use(requestContext(deps, { rawBodyPaths: http.flatMap((h) => h.rawBodyPaths ?? []), formBodyPaths: http.flatMap((h) => h.formBodyPaths ?? []), verbatimBodyPaths: http.flatMap((h) => h.verbatimBodyPaths ?? []) }))
     .onError({ as: 'global' }, ({ code, error, request, set, status }) => {
       if (error instanceof AppError) {
         if (error.headers) Object.assign(set.headers, error.headers)

@@ -68,6 +68,8 @@ export interface ModuleDefinition<Name extends string = string, Errors extends E
     rawBodyPaths?: readonly string[]
     /** Paths that also take form-encoded bodies (OAuth clients, one-click unsubscribe). */
     formBodyPaths?: readonly string[]
+    /** Path prefixes whose JSON bodies are checked as any but read by the route as text (a signature covers the bytes). */
+    verbatimBodyPaths?: readonly string[]
     /** OpenAPI security schemes its routes name. */
     securitySchemes?: Readonly<Record<string, unknown>>
   }

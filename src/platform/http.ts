@@ -49,7 +49,9 @@ export function noteCaller(request: Request, caller: Caller): void {
  * maxRequestBodySize is raised for them, so elsewhere a body without Content-Length is refused
  * (411) rather than read up to that larger limit.
  * Bodies are JSON: any other Content-Type is refused (415) before parsing, except on raw paths and
- * `formBodyPaths` (exact paths whose routes parse forms themselves). So no HTML form on another
+ * `formBodyPaths` (exact paths whose routes parse forms themselves). `verbatimBodyPaths` (path
+ * prefixes) take JSON like every route, checked the same way, but their routes read it as text
+ * (a signature covers the exact bytes: Stripe's webhooks). So no HTML form on another
  * site can post to the API (a `text/plain` form body shaped like JSON included).
  * Parsed bodies are checked here, once for every route, before validation: invalid JSON is 400
  * `invalid_json` (also where the body is optional), anything but an object is 400
@@ -59,13 +61,21 @@ export function noteCaller(request: Request, caller: Caller): void {
  * for it): nested deeper than MAX_JSON_DEPTH (64) or holding a lone surrogate is 400
  * `validation_failed` before any recursive code (validation, cleaning, the database) sees it.
  */
-export function requestContext(deps: { config: { maxBodyBytes: number }; logger: Pick<Logger, 'debug' | 'info'> }, options: { rawBodyPaths?: string[]; formBodyPaths?: string[] } = {}) {
+export function requestContext(
+  deps: { config: { maxBodyBytes: number }; logger: Pick<Logger, 'debug' | 'info'> },
+  options: { rawBodyPaths?: string[]; formBodyPaths?: string[]; verbatimBodyPaths?: string[] } = {},
+) {
   const rawBodyPaths = options.rawBodyPaths ?? []
+  const verbatimBodyPaths = options.verbatimBodyPaths ?? []
   const formBodyPaths = new Set(options.formBodyPaths ?? [])
   const pathStart = (url: string) => url.indexOf('/', url.indexOf('//') + 2)
   const isRawBody = (url: string) => {
     const path = pathStart(url)
     return path >= 0 && rawBodyPaths.some((p) => url.startsWith(p, path))
+  }
+  const isVerbatim = (url: string) => {
+    const path = pathStart(url)
+    return path >= 0 && verbatimBodyPaths.some((p) => url.startsWith(p, path))
   }
   const takesForm = (url: string) => {
     const path = pathStart(url)
@@ -98,7 +108,7 @@ export function requestContext(deps: { config: { maxBodyBytes: number }; logger:
       }
     })
     .onTransform({ as: 'global' }, ({ body, request }) => {
-      if (isRawBody(request.url)) return
+      if (isRawBody(request.url) || isVerbatim(request.url)) return
       if (body === undefined) {
         // Elysia drops a body that fails to parse where the schema makes the body optional.
         const sent = Number(request.headers.get('content-length') ?? 0) > 0 && request.method !== 'GET' && request.method !== 'HEAD'

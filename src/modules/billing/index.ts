@@ -20,10 +20,10 @@ export default defineModule({
   },
   errors: BILLING_ERRORS,
   events: BILLING_EVENTS,
-  http: { rawBodyPaths: [`${STRIPE_WEBHOOK_PATH}/`] },
+  http: { verbatimBodyPaths: [`${STRIPE_WEBHOOK_PATH}/`] },
   setup: (ctx) => {
     const entitlements = new Entitlements(ctx.deps)
     const billing = new BillingService(ctx.deps, entitlements, new StripeGateway(ctx.deps.config.billing.stripeApiUrl), ctx.bus)
-    return { services: billing, listen: () => entitlements.listen(), routes: () => [billingRoutes(billing, ctx.guards, ctx.deps.config.maxBodyBytes)] }
+    return { services: billing, listen: () => entitlements.listen(), routes: () => [billingRoutes(billing, ctx.guards)] }
   },
 })

@@ -1,6 +1,5 @@
 import { Elysia, t } from 'elysia'
 import { adminResource } from '../../platform/crud/admin'
-import { AppError } from '../../platform/errors'
 import type { Guards } from '../../platform/guards'
 import { paged, pageParams, PageQuery } from '../../platform/paging'
 import { errors } from './errors'
@@ -25,13 +24,13 @@ import {
 } from './model'
 import type { BillingService } from './service'
 
-/** Where Stripe posts an ecosystem's events (its body reaches the route unparsed: the signature covers the exact bytes). */
+/** Where Stripe posts an ecosystem's events (the route reads the body as text: the signature covers the exact bytes). */
 export const STRIPE_WEBHOOK_PATH = '/billing/stripe/webhook'
 const CustomerParam = t.Object({ customerId: t.String({ format: 'uuid' }) })
 const ENFORCED = 'Ecobase enforces `storage.bytes` on upload presigns and `chat.messages` on chat sends (402 `entitlement_exceeded`); other features are for your code to check (`POST /billing/check`).'
 
 /** Billing (tag `billing`). */
-export function billingRoutes(billing: BillingService, guards: Guards, maxBodyBytes: number) {
+export function billingRoutes(billing: BillingService, guards: Guards) {
   const features = adminResource(guards, {
     path: '/features',
     param: { name: 'key', schema: t.String({ maxLength: 100 }) },
@@ -164,10 +163,7 @@ export function billingRoutes(billing: BillingService, guards: Guards, maxBodyBy
     })
     .post(
       '/stripe/webhook/:ecosystemId',
-      async ({ params, request, headers }) => {
-        if (Number(headers['content-length'] ?? 0) > maxBodyBytes) throw new AppError(413, 'payload_too_large', `The request body exceeds ${maxBodyBytes} bytes`)
-        return billing.webhook(params.ecosystemId, await request.text(), headers['stripe-signature'] ?? '')
-      },
+      async ({ params, request, headers }) => billing.webhook(params.ecosystemId, await request.text(), headers['stripe-signature'] ?? ''),
       {
         parse: 'none',
         params: t.Object({ ecosystemId: t.String({ format: 'uuid' }) }),
