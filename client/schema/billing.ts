@@ -193,7 +193,7 @@ export interface BillingUsageResult {
 }
 
 export interface BillingCheck {
-  /** Team members: whom to check (default: yourself); a customer checks only itself */
+  /** Admins and owners: whom to check (default: yourself); anyone else checks only itself (403) */
   customerId?: string
   /** Lower case, dot-separated: `projects`, `api.calls` */
   feature: string

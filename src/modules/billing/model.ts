@@ -141,7 +141,7 @@ export const UsageBatch = t.Object(
 )
 export const CheckRequest = t.Object(
   {
-    customerId: t.Optional(t.String({ format: 'uuid', description: 'Team members: whom to check (default: yourself); a customer checks only itself' })),
+    customerId: t.Optional(t.String({ format: 'uuid', description: 'Admins and owners: whom to check (default: yourself); anyone else checks only itself (403)' })),
     feature: FeatureKey,
     amount: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default 1' })),
     reserve: t.Optional(t.Boolean({ description: 'Check and record the use in one step: of two concurrent reserves of the last unit, one succeeds' })),

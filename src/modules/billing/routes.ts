@@ -142,7 +142,7 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
         operationId: 'billingCheck',
         summary: 'May this customer use this much of a feature?',
         description:
-          'Check → work → track, or with `reserve: true` check and record in one step (the use is counted only when allowed; of two concurrent reserves of the last unit, one succeeds). Boolean features answer `allowed` = enabled. Customers check themselves; team members anyone of the ecosystem (`customerId`, default their own record).',
+          'Check → work → track, or with `reserve: true` check and record in one step (the use is counted only when allowed; of two concurrent reserves of the last unit, one succeeds). Boolean features answer `allowed` = enabled. Customers and members check themselves; admins and owners anyone of the ecosystem (`customerId`, default their own record).',
       },
     })
     .post('/checkout', ({ tenant, body }) => billing.checkout(tenant, body), {

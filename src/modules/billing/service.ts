@@ -7,6 +7,7 @@ import { STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/events'
 import { listPage, type PageParams } from '../../platform/paging'
+import { isAdmin } from '../../platform/crud/resource'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import { featureNotFound, Features, planOf, Plans } from './catalogue'
@@ -152,10 +153,10 @@ export class BillingService {
     })
   }
 
-  /** "May this customer do X?": a customer asks for itself; team members for any customer (default: their own record). */
+  /** "May this customer do X?": customers and members ask for themselves; admins and owners for any customer (default: their own record). */
   async check(tenant: Tenant, body: Static<typeof CheckRequest>) {
     const customerId = body.customerId ?? tenant.customerId
-    if (customerId !== tenant.customerId && tenant.actor.kind === 'customer') throw new AppError(403, 'forbidden', 'A customer checks only itself')
+    if (customerId !== tenant.customerId && !isAdmin(tenant)) throw new AppError(403, 'forbidden', 'Only ecosystem admins check other customers')
     await this.customer(tenant.ecosystemId, customerId)
     if (body.reserve && body.feature === STORAGE_BYTES) throw billingError(400, 'builtin_feature', `${STORAGE_BYTES} is reserved by uploads themselves`)
     const defs = await this.entitlements.features(this.deps.db, tenant.ecosystemId)
