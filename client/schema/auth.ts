@@ -43,6 +43,20 @@ export interface RefreshResult {
   refreshToken: string
 }
 
+export interface MfaFactor {
+  id: string
+  type: "totp" | "passkey"
+  name: string
+  createdAt: string
+  lastUsedAt: string | null
+}
+
+export interface MfaStatus {
+  /** The account has a verified second factor */
+  enabled: boolean
+  factors: MfaFactor[]
+}
+
 export interface UserSelf {
   id: string
   email: string
@@ -53,6 +67,8 @@ export interface UserSelf {
   capabilities: string[]
   /** The owner of the address proved it (verification or password reset) */
   emailVerified: boolean
+  aal: "aal1" | "aal2"
+  mfa: MfaStatus
 }
 
 export interface AuthProfilePatch {
@@ -115,6 +131,44 @@ export interface AuthUserMethod {
   hasCredential: boolean
   createdAt: string
   updatedAt: string
+}
+
+export interface TotpEnroll {
+  /** What the user calls the device */
+  name: string
+}
+
+export interface TotpEnrollment {
+  factorId: string
+  /** Base32, for typing into an authenticator app (shown only now) */
+  secret: string
+  /** otpauth://totp/… (SHA-1, 6 digits, 30 s) */
+  otpauthUrl: string
+  /** The otpauth URL as a QR code, an SVG document */
+  qrSvg: string
+}
+
+export interface TotpConfirm {
+  code: string
+}
+
+export interface TotpConfirmed {
+  factor: MfaFactor
+  /** With the account’s first factor only: ten single-use codes, shown only now */
+  recoveryCodes?: string[]
+}
+
+export type MfaVerify = {
+  /** From an authenticator app */
+  code: string
+} | {
+  /** One of the ten recovery codes (each works once) */
+  recoveryCode: string
+}
+
+export interface RecoveryCodes {
+  /** Ten single-use codes (`abcd-efgh`), shown only now */
+  recoveryCodes: string[]
 }
 
 export interface AuthPasswordResetRequest {
@@ -182,11 +236,34 @@ export interface AuthRoutes {
     /** List API tokens (newest first; never the secret) */
     get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ApiTokenPage; 400: ErrorBody; 401: ErrorBody }>>
     /** Create an API token */
-    post(body: AuthCreateApiToken, options?: RequestOptions<never>): Promise<Result<{ 201: ApiTokenCreated; 400: ErrorBody; 401: ErrorBody }>>
+    post(body: AuthCreateApiToken, options?: RequestOptions<never>): Promise<Result<{ 201: ApiTokenCreated; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
   methods: {
     /** The caller's sign-in methods */
     get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthUserMethod[]; 400: ErrorBody; 401: ErrorBody }>>
+  }
+  mfa: {
+    totp: ((params: { id: string | number }) => {
+      confirm: {
+        /** Confirm a TOTP factor with a code from it */
+        post(body: TotpConfirm, options?: RequestOptions<never>): Promise<Result<{ 200: TotpConfirmed; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
+      }
+    }) & {
+      /** Start a TOTP factor: its secret and QR code */
+      post(body: TotpEnroll, options?: RequestOptions<never>): Promise<Result<{ 200: TotpEnrollment; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    }
+    verify: {
+      /** Step up to aal2 with a code or a recovery code */
+      post(body?: MfaVerify, options?: RequestOptions<never>): Promise<Result<{ 200: AuthResult; 400: ErrorBody; 401: ErrorBody; 429: ErrorBody }>>
+    }
+    "recovery-codes": {
+      /** Replace the ten recovery codes */
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: RecoveryCodes; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody }>>
+    }
+    factors: ((params: { id: string | number }) => {
+      /** Remove a second factor */
+      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    })
   }
   "password-reset": {
     request: {

@@ -14,6 +14,13 @@ export interface UserPrincipal {
   oauth?: OAuthAccess
   /** Where the request came from (set by the auth guard; absent outside a request), for the audit log. */
   request?: RequestInfo
+  /** For a session JWT: its assurance level and whether the account has a verified second factor (API tokens: none). */
+  assurance?: Assurance
+}
+export interface Assurance {
+  aal: 'aal1' | 'aal2'
+  /** The account has a verified second factor. */
+  mfa: boolean
 }
 export interface OAuthAccess {
   clientId: string
@@ -37,6 +44,25 @@ export function bearerToken(header: string | undefined): string {
   return match[1]!
 }
 
+/** Routes an account with a second factor reaches before verifying it (`aal1`): itself, the factors, passkeys, sign-out everywhere. */
+const BEFORE_SECOND_FACTOR = [/^\/auth\/me$/, /^\/auth\/mfa(\/|$)/, /^\/auth\/passkeys(\/|$)/, /^\/auth\/revoke-all$/]
+
+/** 403 `mfa_required` for an `aal1` session of an account with a second factor, except on the routes that lead to verifying it. */
+export function assured<P extends { assurance?: Assurance }>(principal: P, path: string | null): P {
+  if (principal.assurance?.mfa && principal.assurance.aal === 'aal1' && !(path !== null && BEFORE_SECOND_FACTOR.some((r) => r.test(path)))) {
+    throw new AppError(403, 'mfa_required', 'This account has a second factor: verify it first (POST /auth/mfa/verify with a code or a recovery code)')
+  }
+  return principal
+}
+
+/** 403 `mfa_required` unless the session verified a second factor, when the account has one (sensitive changes: tokens, secrets, factors). */
+export function requireAal2(who: { assurance?: Assurance } | { actor: { kind: string; assurance?: Assurance } }): void {
+  const assurance = 'actor' in who ? who.actor.assurance : who.assurance
+  if (assurance?.mfa && assurance.aal !== 'aal2') {
+    throw new AppError(403, 'mfa_required', 'This change needs a verified second factor in this session: POST /auth/mfa/verify first')
+  }
+}
+
 /** OAuth access tokens reach only routes that declare a `scope`; elsewhere they are not credentials. */
 export function accountOnly<P extends Principal>(principal: P): P {
   if (principal.kind === 'user' && principal.oauth) {
@@ -58,7 +84,14 @@ type Server = Parameters<typeof requestInfo>[1]
 /** Notes the caller for the request log line and attaches where the request came from. */
 function noted<P extends Principal>(request: Request, server: Server, trustProxy: boolean, principal: P): P {
   noteCaller(request, { principalId: principal.userId })
+  assured(principal, pathOf(request.url))
   return { ...principal, request: requestInfo(request, server, trustProxy) }
+}
+
+const pathOf = (url: string) => {
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  const query = url.indexOf('?', start)
+  return url.slice(start, query < 0 ? undefined : query)
 }
 
 /**

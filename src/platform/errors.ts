@@ -19,6 +19,7 @@ export const PLATFORM_ERRORS = {
   invalid_refresh_token: 'the refresh token is unknown, used, revoked or expired',
   insufficient_scope: 'the token lacks a scope this operation needs',
   forbidden: 'the caller may not do this',
+  mfa_required: 'the account has a second factor and this needs it: verify one first (POST /auth/mfa/verify), or, for an organization that requires it, enroll one (403)',
   ecosystem_required: 'account credentials must name the ecosystem (X-Ecosystem-Id)',
   not_found: 'no such resource (or not visible to the caller)',
   conflict: 'the change conflicts with existing data',

@@ -1,5 +1,5 @@
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
-import { type AnyPgColumn, index, type PgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { type AnyPgColumn, index, jsonb, type PgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { randomToken, sha256Hex } from './crypto'
 import type { Database, Db } from './db'
 import { AppError } from './errors'
@@ -35,6 +35,10 @@ export function sessionTables(schema: PgSchema<string>, subject: { name: string;
       revokedAt: at('revoked_at'),
       revokedReason: text('revoked_reason'),
       userAgent: text('user_agent'),
+      /** Authenticator assurance: `aal2` once a second factor was verified in this session (refreshes keep it). */
+      aal: text('aal').$type<'aal1' | 'aal2'>().notNull().default('aal1'),
+      /** How the session's holder authenticated (`pwd`, `otp`, `recovery`, `webauthn`). */
+      amr: jsonb('amr').$type<string[]>().notNull().default([]),
     },
     (t) => [index(`sessions_${subject.name}_idx`).on(t.subjectId).where(sql`${t.revokedAt} is null`)],
   )
@@ -174,16 +178,38 @@ export class RotatingSessions {
     this.rotation = prepareRotation(deps.db, tables, `${options.kind}_session_rotation`)
   }
 
-  /** Starts a session for `subjectId` inside the caller's transaction. */
-  async start(tx: Db, subjectId: string, userAgent: string | null): Promise<IssuedSession> {
+  /** Starts a session for `subjectId` inside the caller's transaction; `amr` says how its holder authenticated. */
+  async start(tx: Db, subjectId: string, userAgent: string | null, assurance: { aal: 'aal1' | 'aal2'; amr: string[] } = { aal: 'aal1', amr: [] }): Promise<IssuedSession> {
     const { sessions } = this.tables
     const now = this.deps.now()
     const expiresAt = new Date(Math.min(this.expiry().getTime(), now.getTime() + this.options.maxAgeSeconds * 1000))
     const [session] = await tx
       .insert(sessions)
-      .values({ subjectId, userAgent: userAgent?.slice(0, 500) ?? null, createdAt: now, expiresAt })
+      .values({ subjectId, userAgent: userAgent?.slice(0, 500) ?? null, createdAt: now, expiresAt, ...assurance })
       .returning({ id: sessions.id })
     return this.issue(tx, subjectId, session!.id)
+  }
+
+  /**
+   * Raises a live session to `aal2` after a second factor (`method` joins its `amr`) and issues its
+   * next tokens. The refresh tokens it had that were not used yet are deleted, not spent: one taken
+   * at `aal1` by someone else cannot be refreshed into `aal2` (it is refused as unknown).
+   */
+  async elevate(tx: Db, sessionId: string, subjectId: string, method: string): Promise<IssuedSession> {
+    await this.raise(tx, sessionId, subjectId, method)
+    await tx.delete(this.tables.refreshTokens).where(and(eq(this.tables.refreshTokens.sessionId, sessionId), isNull(this.tables.refreshTokens.usedAt)))
+    return this.issue(tx, subjectId, sessionId)
+  }
+
+  /** Raises a live session to `aal2` in place (its next refresh carries it), as enrolling the account's first factor does. */
+  async raise(tx: Db, sessionId: string, subjectId: string, method: string): Promise<void> {
+    const { sessions } = this.tables
+    const [raised] = await tx
+      .update(sessions)
+      .set({ aal: 'aal2', amr: sql`(select coalesce(jsonb_agg(distinct m), '[]'::jsonb) from jsonb_array_elements_text(${sessions.amr} || ${JSON.stringify([method])}::jsonb) m)` })
+      .where(and(eq(sessions.id, sessionId), eq(sessions.subjectId, subjectId), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.deps.now())))
+      .returning({ id: sessions.id })
+    if (!raised) throw new AppError(401, 'unauthorized', 'The session has been revoked or has expired')
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AccessTokens } from './jwt'
-import { accountOnly, bearerSecurity, bearerToken, type PrincipalSource } from './auth'
+import { accountOnly, type Assurance, assured, bearerSecurity, bearerToken, type PrincipalSource } from './auth'
 import { AppError } from './errors'
 import { noteCaller, requestInfo, type RequestInfo } from './http'
 import { EXTRA_PARAMETERS, TENANT_LEVEL } from './openapi'
@@ -17,7 +17,7 @@ export interface Tenant {
   /** The customer acting: the token's own, or the account user's customer record (`user:<id>`). */
   customerId: string
   /** `apiTokenId`: the API token the user acts with (null or absent for a session). */
-  actor: { kind: 'customer' } | { kind: 'user'; userId: string; role: Role; apiTokenId?: string | null }
+  actor: { kind: 'customer' } | { kind: 'user'; userId: string; role: Role; apiTokenId?: string | null; assurance?: Assurance }
   /** Where the request came from (set by the tenancy guard; absent outside a request), for the audit log. */
   request?: RequestInfo
 }
@@ -86,7 +86,7 @@ export async function resolveTenant(
     }
   }
   // An OAuth client acting for a user is not a team member: no ecosystem scopes exist (yet).
-  const principal = accountOnly(await deps.users.resolveBearer(token))
+  const principal = assured(accountOnly(await deps.users.resolveBearer(token)), null)
   const wanted = headers[ECOSYSTEM_HEADER]
   if (!wanted) throw new AppError(400, 'ecosystem_required', 'Send the X-Ecosystem-Id header (ecosystem id or rdid)')
   const ecosystem = await deps.tenancy.findEcosystem(wanted)
@@ -100,7 +100,7 @@ export async function resolveTenant(
     ecosystemId: ecosystem.id,
     organizationId: ecosystem.organizationId,
     customerId: await deps.tenancy.selfCustomer(ecosystem.id, principal.userId),
-    actor: { kind: 'user', userId: principal.userId, role, apiTokenId: principal.apiTokenId },
+    actor: { kind: 'user', userId: principal.userId, role, apiTokenId: principal.apiTokenId, assurance: principal.assurance },
   }
 }
 
@@ -163,7 +163,7 @@ export async function resolveTenantOrAdmin(
   if (!token.startsWith('eco_') && (await deps.tokens.verify(token)).typ === 'customer') {
     throw new AppError(403, 'forbidden', 'This operation needs an ecosystem team role')
   }
-  const principal = accountOnly(await deps.users.resolveBearer(token))
+  const principal = assured(accountOnly(await deps.users.resolveBearer(token)), null)
   if (!(await deps.users.capabilities(principal)).includes('admin')) {
     throw new AppError(403, 'forbidden', 'Without X-Ecosystem-Id this operation needs the admin capability')
   }

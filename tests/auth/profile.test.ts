@@ -14,7 +14,7 @@ describe('GET /auth/me', () => {
     const user = await h.register({ name: 'Me Myself' })
     const res = await h.call('GET', '/auth/me', { token: user.token })
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ ...user.user, emailVerified: false })
+    expect(res.body).toEqual({ ...user.user, emailVerified: false, aal: 'aal1', mfa: { enabled: false, factors: [] } })
   })
 })
 

@@ -7,16 +7,26 @@ import { randomToken, sha256Hex } from '../../platform/crypto'
 import { authError } from './errors'
 import type { Accounts } from './accounts'
 import type { EventBus } from '../../platform/events'
-import { passwordChanged } from './events'
+import { passwordChanged, securityChanged } from './events'
 import { emailTokens, users } from './schema'
 
 type Purpose = 'password_reset' | 'verify_email'
 type PasswordChange = 'password_changed' | 'password_reset'
+type SecurityNotice = 'mfa_enrolled' | 'mfa_removed' | 'mfa_verified' | 'mfa_failed' | 'recovery_used' | 'recovery_regenerated'
+const SECURITY_WORDS: Record<SecurityNotice, string> = {
+  mfa_enrolled: 'A second factor was added to your account',
+  mfa_removed: 'A second factor was removed from your account',
+  mfa_verified: 'A second factor of your account was used to sign in',
+  mfa_failed: 'A wrong second-factor code was entered for your account',
+  recovery_used: 'A recovery code of your account was used to sign in',
+  recovery_regenerated: 'The recovery codes of your account were replaced',
+}
 /** What the mail is handed to: messaging's instance sender (SMTP_URL, else the instance outbox). */
 export type InstanceMailer = (to: string, content: { subject: string; text: string; html?: string }) => Promise<{ ok: true } | { ok: false; error: string }>
 
 const JOB = 'account-email'
 const NOTICE_JOB = 'account-password-notice'
+const SECURITY_JOB = 'account-security-notice'
 const LIFETIME_SECONDS: Record<Purpose, number> = { password_reset: 30 * 60, verify_email: 24 * 3600 }
 /** Requests per window: per client address, per e-mail address (reset) or per account (verification). */
 export const ACCOUNT_EMAIL_LIMITS = { perIp: 20, perAddress: 5, windowSeconds: 3600 }
@@ -40,6 +50,7 @@ export class AccountEmails {
     return [
       defineQueueHandler<{ purpose: Purpose; emailKey: string }>({ name: JOB, handle: (job) => this.send(job.purpose, job.emailKey) }),
       defineQueueHandler<{ userId: string; reason: PasswordChange }>({ name: NOTICE_JOB, handle: (job) => this.notice(job.userId, job.reason) }),
+      defineQueueHandler<{ userId: string; change: SecurityNotice }>({ name: SECURITY_JOB, handle: (job) => this.securityNotice(job.userId, job.change) }),
     ]
   }
 
@@ -48,6 +59,20 @@ export class AccountEmails {
     bus.on(passwordChanged, async (tx, { payload }) => {
       await this.deps.queue.send(tx, NOTICE_JOB, { userId: payload.userId, reason: payload.reason })
     })
+    bus.on(securityChanged, async (tx, { payload }) => {
+      await this.deps.queue.send(tx, SECURITY_JOB, { userId: payload.userId, change: payload.change as SecurityNotice })
+    })
+  }
+
+  /** The job: an "account security" e-mail saying what happened to the account's second factors. */
+  private async securityNotice(userId: string, change: SecurityNotice): Promise<void> {
+    const [user] = await this.deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId))
+    if (!user) return
+    const delivery = await this.mail(user.email, {
+      subject: 'Account security: ' + SECURITY_WORDS[change],
+      text: `Hello ${user.name},\n\n${SECURITY_WORDS[change]} at ${this.deps.now().toISOString()}.\n\nIf this was not you, change your password now, remove second factors you do not know, and replace your recovery codes.`,
+    })
+    if (!delivery.ok) throw new Error(`security notice not sent: ${delivery.error}`)
   }
 
   /** The job: "your password was changed" to the account's address, with what to do if it was not them. A failed send throws, so the queue retries. */

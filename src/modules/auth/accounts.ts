@@ -81,7 +81,7 @@ export class Accounts {
           firstAdmin = n === 0
         }
         const user = await insertPasswordAccount(tx, { email: input.email, name: input.name, passwordHash, isAdmin: firstAdmin })
-        const issued = await this.sessions.start(tx, user!.id, request.userAgent)
+        const issued = await this.sessions.start(tx, user!.id, request.userAgent, { aal: 'aal1', amr: ['pwd'] })
         await this.audit.record(tx, { actor: { type: 'user', id: user!.id }, request }, {
           action: 'auth.account.registered',
           target: { type: 'user', id: user!.id },
@@ -132,7 +132,7 @@ export class Accounts {
         .where(eq(userMethods.id, row.methodId))
     }
     const issued = await this.deps.db.transaction(async (tx) => {
-      const issued = await this.sessions.start(tx, row.user.id, request.userAgent)
+      const issued = await this.sessions.start(tx, row.user.id, request.userAgent, { aal: 'aal1', amr: ['pwd'] })
       await this.audit.record(tx, { actor: { type: 'user', id: row.user.id }, request }, {
         action: 'auth.session.signed_in',
         target: { type: 'user', id: row.user.id },

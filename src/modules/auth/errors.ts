@@ -9,6 +9,7 @@ export const AUTH_ERRORS = {
   invalid_token: 'the e-mailed link is invalid, expired or already used',
   rate_limited: 'too many attempts: retry after the seconds in Retry-After',
   origin_not_allowed: 'this origin may not use the refresh cookie (CORS_ORIGINS)',
+  invalid_code: 'the second-factor code or recovery code does not match, or was used already (400)',
 } as const
 
 /** `authError(status, code, message)` throws only platform or auth codes; `errors(...)` lists them on routes. */

@@ -7,4 +7,13 @@ export const passwordChanged = defineEvent('auth.password.changed', {
   scope: 'account',
 })
 
-export const AUTH_EVENTS = [passwordChanged]
+export const securityChanged = defineEvent('auth.security.changed', {
+  description: 'A second factor of an account was enrolled, removed, verified or failed, or its recovery codes were used or replaced (the owner gets an “account security” e-mail).',
+  payload: t.Object({
+    userId: t.String(),
+    change: t.Union(['mfa_enrolled', 'mfa_removed', 'mfa_verified', 'mfa_failed', 'recovery_used', 'recovery_regenerated'].map((c) => t.Literal(c))),
+  }),
+  scope: 'account',
+})
+
+export const AUTH_EVENTS = [passwordChanged, securityChanged]

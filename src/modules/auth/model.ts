@@ -68,3 +68,36 @@ export const CreateApiTokenBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 100 }),
   expiresAt: t.Optional(t.String({ format: 'date-time', description: 'ISO 8601; must be in the future' })),
 }, { title: 'AuthCreateApiToken' })
+
+export const MfaFactor = t.Object(
+  {
+    id: t.String(),
+    type: t.Union([t.Literal('totp'), t.Literal('passkey')]),
+    name: t.String(),
+    createdAt: t.String(),
+    lastUsedAt: t.Union([t.String(), t.Null()]),
+  },
+  { title: 'MfaFactor' },
+)
+export const MfaStatus = t.Object({ enabled: t.Boolean({ description: 'The account has a verified second factor' }), factors: t.Array(MfaFactor) }, { title: 'MfaStatus' })
+export const TotpEnrollment = t.Object(
+  {
+    factorId: t.String(),
+    secret: t.String({ description: 'Base32, for typing into an authenticator app (shown only now)' }),
+    otpauthUrl: t.String({ description: 'otpauth://totp/… (SHA-1, 6 digits, 30 s)' }),
+    qrSvg: t.String({ description: 'The otpauth URL as a QR code, an SVG document' }),
+  },
+  { title: 'TotpEnrollment' },
+)
+export const RecoveryCodes = t.Object({ recoveryCodes: t.Array(t.String(), { description: 'Ten single-use codes (`abcd-efgh`), shown only now' }) }, { title: 'RecoveryCodes' })
+export const TotpConfirmed = t.Object(
+  { factor: MfaFactor, recoveryCodes: t.Optional(t.Array(t.String(), { description: 'With the account’s first factor only: ten single-use codes, shown only now' })) },
+  { title: 'TotpConfirmed' },
+)
+export const MfaVerifyBody = t.Union(
+  [
+    t.Object({ code: t.String({ pattern: '^[0-9]{6}$', description: 'From an authenticator app' }) }, { additionalProperties: false }),
+    t.Object({ recoveryCode: t.String({ maxLength: 20, description: 'One of the ten recovery codes (each works once)' }) }, { additionalProperties: false }),
+  ],
+  { title: 'MfaVerify' },
+)

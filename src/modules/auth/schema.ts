@@ -1,4 +1,4 @@
-import { boolean, index, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { sessionTables } from '../../platform/sessions'
 
 export const authSchema = pgSchema('auth')
@@ -78,4 +78,38 @@ export const emailTokens = authSchema.table(
     createdAt: createdAt(),
   },
   (t) => [index('email_tokens_user_idx').on(t.userId)],
+)
+
+/** Second factors of an account: TOTP secrets (sealed) and passkeys; unverified until confirmed. */
+export const mfaFactors = authSchema.table(
+  'mfa_factors',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').$type<'totp' | 'passkey'>().notNull(),
+    name: text('name').notNull(),
+    secretSealed: text('secret_sealed'),
+    /** The last TOTP time step accepted: a code of it or an earlier one is refused (no replays). */
+    lastStep: bigint('last_step', { mode: 'number' }),
+    verifiedAt: timestamp('verified_at', { withTimezone: true, mode: 'date' }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('mfa_factors_user_idx').on(t.userId)],
+)
+
+/** One-time recovery codes (hashed), ten per account, replaced as a set. */
+export const recoveryCodes = authSchema.table(
+  'recovery_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('recovery_codes_user_idx').on(t.userId)],
 )

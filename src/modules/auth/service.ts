@@ -8,22 +8,25 @@ import { Accounts } from './accounts'
 
 export { insertPasswordAccount, type Accounts, type PublicProfile } from './accounts'
 import { API_TOKEN_PREFIX, ApiTokens } from './api-tokens'
+import { Mfa } from './mfa'
 import { Passwords } from './passwords'
 import { RotatingSessions } from '../../platform/sessions'
 import { AuditLog } from '../audit/service'
-import { refreshTokens, sessions } from './schema'
+import { mfaFactors, refreshTokens, sessions } from './schema'
+import { eq, sql } from 'drizzle-orm'
 
 /** The accounts area, assembled once per app from its deps. */
 export class AuthService implements PrincipalSource {
   readonly sessions: RotatingSessions
   readonly accounts: Accounts
   readonly apiTokens: ApiTokens
+  readonly mfa: Mfa
   /** Access-token kinds (`typ`) other areas sign and resolve themselves, e.g. `oauth`. */
   private readonly tokenKinds = new Map<string, (claims: AccessClaims) => Promise<Principal>>()
   private readonly audit: AuditLog
 
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'rateLimits' | 'tokens'>,
+    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'rateLimits' | 'secret' | 'tokens'>,
     settings: SettingsService,
     events: Pick<EventBus, 'emit'>,
   ) {
@@ -32,10 +35,18 @@ export class AuthService implements PrincipalSource {
       refreshTtlSeconds: deps.config.refreshTokenTtl,
       maxAgeSeconds: deps.config.sessionMaxAge,
       accessTtlSeconds: deps.config.accessTokenTtl,
-      claims: async (_tx, userId) => ({ sub: userId, typ: 'user' }),
+      // The session's assurance, and whether the account has a second factor (then `aal1` reaches only the way to verify it).
+      claims: async (tx, userId, sessionId) => {
+        const [row] = await tx
+          .select({ aal: sessions.aal, amr: sessions.amr, mfa: sql<boolean>`exists (select 1 from ${mfaFactors} where ${mfaFactors.userId} = ${userId} and ${mfaFactors.verifiedAt} is not null)` })
+          .from(sessions)
+          .where(eq(sessions.id, sessionId))
+        return { sub: userId, typ: 'user', aal: row?.aal ?? 'aal1', amr: row?.amr ?? [], mfa: row?.mfa ?? false }
+      },
     })
     this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events)
     this.apiTokens = new ApiTokens(deps)
+    this.mfa = new Mfa(deps, this.sessions, this.accounts, events)
     this.audit = new AuditLog(deps)
   }
 
@@ -51,7 +62,7 @@ export class AuthService implements PrincipalSource {
     if (!(await this.sessions.isAlive(sid, claims.sub))) {
       throw new AppError(401, 'unauthorized', 'The session has been revoked or has expired')
     }
-    return { kind: 'user', userId: claims.sub, sessionId: sid, apiTokenId: null }
+    return { kind: 'user', userId: claims.sub, sessionId: sid, apiTokenId: null, assurance: { aal: claims.aal === 'aal2' ? 'aal2' : 'aal1', mfa: claims.mfa === true } }
   }
 
   /** Lets another area resolve the access tokens it signs with `typ` through this one bearer check. */

@@ -1,4 +1,5 @@
 import type { Static } from '@sinclair/typebox'
+import { requireAal2 } from '../../platform/auth'
 import { and, desc, eq, inArray, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
@@ -52,6 +53,7 @@ export class BillingService {
   }
 
   async setSettings(tenant: Tenant, input: Static<typeof BillingSettingsUpdate>) {
+    requireAal2(tenant)
     return this.deps.db.transaction(async (tx) => {
       const [before] = await tx.select().from(settings).where(eq(settings.ecosystemId, tenant.ecosystemId)).for('update')
       const keys: Keys = { ...(before?.secretsSealed ? this.open(before.secretsSealed) : {}) }

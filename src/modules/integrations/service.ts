@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
+import { requireAal2 } from '../../platform/auth'
 import { and, asc, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
@@ -186,6 +187,7 @@ export class WebhookService {
 
   /** A new secret, in this answer only; the old one keeps signing for 24 h so receivers can switch. */
   async rotate(tenant: Tenant, id: string) {
+    requireAal2(tenant)
     const secret = newSecret()
     const row = await this.deps.db.transaction(async (tx) => {
       const current = await this.webhook(tenant, id, tx, true)

@@ -1,6 +1,6 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import type { Principal } from '../../platform/auth'
+import { type Principal, requireAal2 } from '../../platform/auth'
 import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto'
 import { oauthError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
@@ -102,6 +102,7 @@ export class OAuthClients {
 
   /** Replaces the secret; the old one stops working at once. Issued tokens are not affected. */
   async rotateSecret(owner: Principal, id: string) {
+    requireAal2(owner)
     const secret = newSecret()
     const row = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx

@@ -1,4 +1,5 @@
 import { createPrivateKey } from 'node:crypto'
+import { requireAal2 } from '../../platform/auth'
 import { Value } from '@sinclair/typebox/value'
 import { and, asc, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
@@ -46,6 +47,7 @@ export class SiteServices {
   }
 
   async upsert(tenant: Tenant, slug: string, input: { kind: string; enabled: boolean; config: Record<string, unknown> }) {
+    requireAal2(tenant)
     checkConfig(input.kind, input.config)
     await checkHosts(input.kind, input.config, this.deps.config.siteServices.privateAddresses)
     const values = {
@@ -75,6 +77,7 @@ export class SiteServices {
   }
 
   async remove(tenant: Tenant, slug: string): Promise<void> {
+    requireAal2(tenant)
     await this.deps.db.transaction(async (tx) => {
       const [deleted] = await tx.delete(siteServices).where(this.key(tenant, slug)).returning({ slug: siteServices.slug, kind: siteServices.kind })
       if (!deleted) throw notFound(slug)

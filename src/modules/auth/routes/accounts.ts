@@ -20,8 +20,10 @@ import {
   RefreshResult,
   RegisterBody,
   SlugAvailability,
+  MfaStatus,
   User,
 } from '../model'
+import { requireAal2 } from '../../../platform/auth'
 import type { AuthService } from '../service'
 import { IdParam } from '../../../platform/params'
 
@@ -125,10 +127,27 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
         },
       },
     )
-    .get('/me', ({ principal }) => auth.accounts.me(principal), {
+    .get('/me', async ({ principal }) => ({ ...(await auth.accounts.me(principal)), aal: principal.assurance?.aal ?? 'aal2', mfa: await auth.mfa.status(principal.userId) }), {
       auth: true,
-      response: { 200: t.Composite([User, t.Object({ emailVerified: t.Boolean({ description: 'The owner of the address proved it (verification or password reset)' }) })], { title: 'UserSelf' }), ...errors(401) },
-      detail: { operationId: 'authMe', summary: 'The signed-in user', description: 'User plus `emailVerified` (see /auth/verify-email).' },
+      response: {
+        200: t.Composite(
+          [
+            User,
+            t.Object({
+              emailVerified: t.Boolean({ description: 'The owner of the address proved it (verification or password reset)' }),
+              aal: t.Union([t.Literal('aal1'), t.Literal('aal2')], { description: 'The assurance of this credential: `aal2` once a second factor was verified in the session (an API token counts as aal2)' }),
+              mfa: MfaStatus,
+            }),
+          ],
+          { title: 'UserSelf' },
+        ),
+        ...errors(401),
+      },
+      detail: {
+        operationId: 'authMe',
+        summary: 'The signed-in user',
+        description: 'User plus `emailVerified` (see /auth/verify-email), the credential’s `aal` and the account’s second factors (`mfa`). Reachable at `aal1` by an account with a second factor, as are `/auth/mfa/*`, `/auth/passkeys/*` and sign-out.',
+      },
     })
     .patch('/me', ({ principal, body }) => auth.accounts.updateProfile(principal, body), {
       auth: true,
@@ -184,15 +203,18 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     })
     .post(
       '/tokens',
-      async ({ principal, body, status }) => status(201, await auth.apiTokens.create(principal, body)),
+      async ({ principal, body, status }) => {
+        requireAal2(principal)
+        return status(201, await auth.apiTokens.create(principal, body))
+      },
       {
         auth: true,
         body: CreateApiTokenBody,
-        response: { 201: ApiTokenCreated, ...errors(400, 401) },
+        response: { 201: ApiTokenCreated, ...errors(400, 401, 403) },
         detail: {
           operationId: 'authCreateToken',
           summary: 'Create an API token',
-          description: 'The raw `token` is returned exactly once and stored only as a hash. It works as a bearer credential wherever an account access token does.',
+          description: 'The raw `token` is returned exactly once and stored only as a hash. It works as a bearer credential wherever an account access token does (an API token acts without a second factor: it is made from a session that verified one, 403 `mfa_required` otherwise, when the account has one).',
         },
       },
     )

@@ -1,0 +1,234 @@
+import { createHmac, randomBytes } from 'node:crypto'
+import { and, asc, eq, isNotNull, isNull, lt, or } from 'drizzle-orm'
+import QRCode from 'qrcode'
+import type { Deps } from '../../deps'
+import { type Principal, requireAal2 } from '../../platform/auth'
+import { openSecret, safeEqual, sealSecret, sha256Hex } from '../../platform/crypto'
+import type { Db } from '../../platform/db'
+import type { EventBus } from '../../platform/events'
+import type { RotatingSessions } from '../../platform/sessions'
+import { AuditLog } from '../audit/service'
+import type { Accounts, AuthResultView } from './accounts'
+import { authError } from './errors'
+import { securityChanged } from './events'
+import { LoginLimiter } from './login-limiter'
+import { mfaFactors, recoveryCodes, users } from './schema'
+
+/** Labels sealed TOTP secrets so they cannot be opened as any other kind of secret. */
+const PURPOSE = 'totp-secret'
+const STEP_SECONDS = 30
+const DIGITS = 6
+const RECOVERY_CODES = 10
+
+type FactorRow = typeof mfaFactors.$inferSelect
+export type SecurityChange = 'mfa_enrolled' | 'mfa_removed' | 'mfa_verified' | 'mfa_failed' | 'recovery_used' | 'recovery_regenerated'
+
+/** RFC 4648 base32 without padding, as authenticator apps take secrets. */
+function base32(bytes: Buffer): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
+  let bits = 0
+  let value = 0
+  let out = ''
+  for (const byte of bytes) {
+    value = (value << 8) | byte
+    bits += 8
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31]
+      bits -= 5
+    }
+  }
+  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31]
+  return out
+}
+
+/** RFC 4226 HOTP over SHA-1, six digits (RFC 6238 TOTP feeds it the 30-second step). */
+export function hotp(secret: Buffer, counter: number): string {
+  const message = Buffer.alloc(8)
+  message.writeBigUInt64BE(BigInt(counter))
+  const h = createHmac('sha1', secret).update(message).digest()
+  const offset = h[19]! & 0xf
+  const n = (((h[offset]! & 0x7f) << 24) | (h[offset + 1]! << 16) | (h[offset + 2]! << 8) | h[offset + 3]!) % 10 ** DIGITS
+  return n.toString().padStart(DIGITS, '0')
+}
+
+const factorView = (f: FactorRow) => ({ id: f.id, type: f.type, name: f.name, createdAt: f.createdAt.toISOString(), lastUsedAt: f.lastUsedAt?.toISOString() ?? null })
+
+/**
+ * Second factors of accounts: TOTP (RFC 6238: SHA-1, 6 digits, 30 s, ±1 step, each step once) with
+ * sealed secrets, and ten single-use recovery codes (hashed). A verified factor makes a password
+ * sign-in `aal1` (only the way to verifying reachable); verifying raises the session to `aal2`.
+ * Failed codes are throttled per account like sign-ins; every change is an audit event and an
+ * "account security" e-mail (`auth.security.changed`).
+ */
+export class Mfa {
+  private readonly audit: AuditLog
+  private readonly limiter: LoginLimiter
+
+  constructor(
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'rateLimits' | 'secret'>,
+    private readonly sessions: RotatingSessions,
+    private readonly accounts: Pick<Accounts, 'authResult'>,
+    private readonly events: Pick<EventBus, 'emit'>,
+  ) {
+    this.audit = new AuditLog(deps)
+    this.limiter = new LoginLimiter(deps)
+  }
+
+  /** What /auth/me shows: whether a verified factor exists, and the factors. */
+  async status(userId: string) {
+    const rows = await this.deps.db.select().from(mfaFactors).where(and(eq(mfaFactors.userId, userId), isNotNull(mfaFactors.verifiedAt))).orderBy(asc(mfaFactors.createdAt))
+    return { enabled: rows.length > 0, factors: rows.map(factorView) }
+  }
+
+  /** A new TOTP factor, unverified until a code from it is confirmed; the secret is shown only now. */
+  async enrollTotp(principal: Principal, name: string) {
+    // A second factor is added from a session that verified the first one.
+    requireAal2(principal)
+    const secret = randomBytes(20)
+    const [user] = await this.deps.db.select({ email: users.email }).from(users).where(eq(users.id, principal.userId))
+    const [row] = await this.deps.db
+      .insert(mfaFactors)
+      .values({ userId: principal.userId, type: 'totp', name, secretSealed: sealSecret(this.deps.secret, PURPOSE, secret.toString('hex')) })
+      .returning()
+    // Unconfirmed enrolments older than a day are dropped on the way: nobody finishes one that late.
+    await this.deps.db.delete(mfaFactors).where(and(eq(mfaFactors.userId, principal.userId), isNull(mfaFactors.verifiedAt), lt(mfaFactors.createdAt, new Date(this.deps.now().getTime() - 86_400_000))))
+    const issuer = 'Ecobase'
+    const label = encodeURIComponent(`${issuer}:${user?.email ?? principal.userId}`)
+    const otpauthUrl = `otpauth://totp/${label}?secret=${base32(secret)}&issuer=${issuer}&algorithm=SHA1&digits=${DIGITS}&period=${STEP_SECONDS}`
+    return { factorId: row!.id, secret: base32(secret), otpauthUrl, qrSvg: await QRCode.toString(otpauthUrl, { type: 'svg', margin: 1 }) }
+  }
+
+  /**
+   * Confirms an enrolment with a code from it. On the account's first factor the ten recovery
+   * codes come back (shown once); the session that confirmed it is raised to `aal2`.
+   */
+  async confirmTotp(principal: Principal, factorId: string, code: string) {
+    const [factor] = await this.deps.db.select().from(mfaFactors).where(and(eq(mfaFactors.id, factorId), eq(mfaFactors.userId, principal.userId), eq(mfaFactors.type, 'totp')))
+    if (!factor) throw authError(404, 'not_found', 'No such factor')
+    if (factor.verifiedAt) throw authError(409, 'conflict', 'This factor is confirmed already')
+    const first = !(await this.status(principal.userId)).enabled
+    requireAal2(principal)
+    await this.admit(principal)
+    const confirmed = await this.deps.db.transaction(async (tx) => {
+      if (!(await this.acceptTotp(tx, factor, code))) return null
+      const [row] = await tx.update(mfaFactors).set({ verifiedAt: this.deps.now(), lastUsedAt: this.deps.now() }).where(eq(mfaFactors.id, factorId)).returning()
+      const codes = first ? await this.replaceRecoveryCodes(tx, principal.userId) : undefined
+      if (principal.sessionId) await this.sessions.raise(tx, principal.sessionId, principal.userId, 'otp')
+      await this.record(tx, principal, 'mfa_enrolled', { factorId, type: 'totp', name: factor.name })
+      return { factor: factorView(row!), ...(codes ? { recoveryCodes: codes } : {}) }
+    })
+    if (confirmed) return confirmed
+    await this.failed(principal)
+    throw authError(400, 'invalid_code', 'The code does not match: check the device’s clock, and use a fresh code')
+  }
+
+  /** Step-up: a TOTP code or a recovery code raises this session to `aal2`, with new tokens. */
+  async verify(principal: Principal, input: { code?: string; recoveryCode?: string }): Promise<AuthResultView> {
+    if (!principal.sessionId) throw authError(400, 'validation_failed', 'Only a session (not an API token) can be raised to aal2')
+    await this.admit(principal)
+    const issued = await this.deps.db.transaction(async (tx) => {
+      const method = input.code !== undefined ? await this.useTotp(tx, principal.userId, input.code) : await this.useRecoveryCode(tx, principal.userId, input.recoveryCode ?? '')
+      if (!method) return null
+      const issued = await this.sessions.elevate(tx, principal.sessionId!, principal.userId, method === 'recovery' ? 'recovery' : 'otp')
+      await this.record(tx, principal, method === 'recovery' ? 'recovery_used' : 'mfa_verified', { method })
+      return issued
+    })
+    if (!issued) {
+      await this.failed(principal)
+      throw authError(400, 'invalid_code', 'The code does not match (or was used already)')
+    }
+    await this.limiter.succeeded(this.key(principal))
+    const [user] = await this.deps.db.select().from(users).where(eq(users.id, principal.userId))
+    return this.accounts.authResult(user!, issued)
+  }
+
+  /** Ten new recovery codes; the old ones stop working. Needs `aal2`. */
+  async regenerateRecoveryCodes(principal: Principal) {
+    requireAal2(principal)
+    if (!(await this.status(principal.userId)).enabled) throw authError(409, 'conflict', 'Recovery codes belong to an account with a second factor: enroll one first')
+    return this.deps.db.transaction(async (tx) => {
+      const codes = await this.replaceRecoveryCodes(tx, principal.userId)
+      await this.record(tx, principal, 'recovery_regenerated', {})
+      return { recoveryCodes: codes }
+    })
+  }
+
+  /** Removes a factor (`aal2` needed while the account has one); with the last one go the recovery codes. */
+  async removeFactor(principal: Principal, factorId: string): Promise<void> {
+    requireAal2(principal)
+    await this.deps.db.transaction(async (tx) => {
+      const [gone] = await tx.delete(mfaFactors).where(and(eq(mfaFactors.id, factorId), eq(mfaFactors.userId, principal.userId))).returning()
+      if (!gone) throw authError(404, 'not_found', 'No such factor')
+      const [left] = await tx.select({ id: mfaFactors.id }).from(mfaFactors).where(and(eq(mfaFactors.userId, principal.userId), isNotNull(mfaFactors.verifiedAt))).limit(1)
+      if (!left) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, principal.userId))
+      if (gone.verifiedAt) await this.record(tx, principal, 'mfa_removed', { factorId, type: gone.type, name: gone.name })
+    })
+  }
+
+  /** A code of one of the account's verified TOTP factors, each time step once: the method used, or null. */
+  private async useTotp(tx: Db, userId: string, code: string): Promise<'otp' | null> {
+    const factors = await tx.select().from(mfaFactors).where(and(eq(mfaFactors.userId, userId), eq(mfaFactors.type, 'totp'), isNotNull(mfaFactors.verifiedAt)))
+    for (const factor of factors) if (await this.acceptTotp(tx, factor, code)) return 'otp'
+    return null
+  }
+
+  /**
+   * Whether `code` is the factor's code for the current step or one either side, at a step later
+   * than the last one accepted; the accepted step is recorded in the same statement (concurrent
+   * presentations of one code: one wins).
+   */
+  private async acceptTotp(tx: Db, factor: FactorRow, code: string): Promise<boolean> {
+    if (!/^\d{6}$/.test(code)) return false
+    const secret = Buffer.from(openSecret(this.deps.secret, PURPOSE, factor.secretSealed!), 'hex')
+    const now = Math.floor(this.deps.now().getTime() / 1000 / STEP_SECONDS)
+    for (const step of [now - 1, now, now + 1]) {
+      if (!safeEqual(hotp(secret, step), code)) continue
+      const [taken] = await tx
+        .update(mfaFactors)
+        .set({ lastStep: step, lastUsedAt: this.deps.now() })
+        .where(and(eq(mfaFactors.id, factor.id), or(isNull(mfaFactors.lastStep), lt(mfaFactors.lastStep, step))))
+        .returning({ id: mfaFactors.id })
+      return Boolean(taken)
+    }
+    return false
+  }
+
+  private async useRecoveryCode(tx: Db, userId: string, code: string): Promise<'recovery' | null> {
+    const normalized = code.trim().toLowerCase()
+    if (!/^[a-z2-7]{4}-[a-z2-7]{4}$/.test(normalized)) return null
+    const [used] = await tx
+      .update(recoveryCodes)
+      .set({ usedAt: this.deps.now() })
+      .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, sha256Hex(normalized)), isNull(recoveryCodes.usedAt)))
+      .returning({ hash: recoveryCodes.codeHash })
+    return used ? 'recovery' : null
+  }
+
+  private async replaceRecoveryCodes(tx: Db, userId: string): Promise<string[]> {
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId))
+    const codes = Array.from({ length: RECOVERY_CODES }, () => {
+      const raw = base32(randomBytes(5)).toLowerCase()
+      return `${raw.slice(0, 4)}-${raw.slice(4, 8)}`
+    })
+    await tx.insert(recoveryCodes).values(codes.map((code) => ({ userId, codeHash: sha256Hex(code) })))
+    return codes
+  }
+
+  private key = (principal: Principal) => `mfa:${principal.userId}`
+
+  private admit(principal: Principal): Promise<void> {
+    return this.limiter.admit(this.key(principal), principal.request?.ip ?? 'unknown')
+  }
+
+  /** A wrong code: counted toward the account's throttle, recorded, and told to the account's owner. */
+  private async failed(principal: Principal): Promise<void> {
+    await this.limiter.failed(this.key(principal))
+    await this.deps.db.transaction((tx) => this.record(tx, principal, 'mfa_failed', {}))
+  }
+
+  private async record(tx: Db, principal: Principal, change: SecurityChange, metadata: Record<string, unknown>): Promise<void> {
+    await this.audit.record(tx, principal, { action: `auth.${change.replace('_', '.')}`, target: { type: 'user', id: principal.userId }, metadata })
+    await this.events.emit(tx, securityChanged, null, { userId: principal.userId, change })
+  }
+}
+
