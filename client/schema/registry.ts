@@ -16,6 +16,8 @@ export interface RegistryOrganization {
   id: string
   slug: string
   name: string
+  /** Members must verify a second factor (aal2) to act in its ecosystems */
+  requireMfa: boolean
 }
 
 export interface RegistryNamespace {
@@ -50,6 +52,10 @@ export interface RegistryOrganizationPage {
   total: number
   page: number
   pageSize: number
+}
+
+export interface RegistryOrganizationPolicy {
+  requireMfa: boolean
 }
 
 export interface RegistryNamespacePage {
@@ -122,6 +128,10 @@ export interface RegistryRoutes {
   organizations: ((params: { id: string | number }) => {
     /** One organization (members only; 404 otherwise) */
     get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryOrganization; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody }>>
+    policy: {
+      /** Require a second factor of every member */
+      patch(body: RegistryOrganizationPolicy, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    }
   }) & {
     /** Create an organization with its namespace, admin team and first ecosystem */
     post(body: RegistryProvision, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryProvisionedOrganization; 400: ErrorBody; 401: ErrorBody; 409: ErrorBody }>>

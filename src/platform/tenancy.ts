@@ -35,7 +35,7 @@ export interface TenancySource {
   /** Verifies a customer session (claims of a `typ: customer` token); 401 when it has ended. */
   customerSession(claims: { sub: string; sid?: unknown; eco?: unknown }): Promise<{ customerId: string; ecosystemId: string; organizationId: string }>
   /** An ecosystem by id or rdid. */
-  findEcosystem(idOrRdid: string): Promise<{ id: string; organizationId: string } | null>
+  findEcosystem(idOrRdid: string): Promise<{ id: string; organizationId: string; requireMfa?: boolean } | null>
   roleOf(userId: string, organizationId: string): Promise<Role | null>
   /** The account user's own customer record in the ecosystem, created on first use. */
   selfCustomer(ecosystemId: string, userId: string): Promise<string>
@@ -95,6 +95,15 @@ export async function resolveTenant(
   if (!role) throw new AppError(403, 'forbidden', 'You are not a member of this ecosystem')
   if (level !== 'customer' && RANK[role] < RANK[level]) {
     throw new AppError(403, 'forbidden', `This operation needs the ${level} role`)
+  }
+  if (ecosystem.requireMfa && principal.assurance && principal.assurance.aal !== 'aal2') {
+    throw new AppError(
+      403,
+      'mfa_required',
+      principal.assurance.mfa
+        ? 'This organization requires a second factor: verify yours (POST /auth/mfa/verify)'
+        : 'This organization requires a second factor: enroll one (POST /auth/mfa/totp, then confirm it), then act again',
+    )
   }
   return {
     ecosystemId: ecosystem.id,

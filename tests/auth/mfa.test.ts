@@ -3,7 +3,7 @@ import * as OTPAuth from 'otpauth'
 import { stored } from '../audit/support'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { startSmtp } from '../support/smtp'
-import { provision } from '../support/tenancy'
+import { addMember, provision } from '../support/tenancy'
 import { until } from '../support/wait'
 
 // Codes are computed by an independent library (otpauth), at the app's clock.
@@ -162,4 +162,34 @@ describe('TOTP second factor', () => {
     expect([refused.status, refused.body.error.code]).toEqual([403, 'mfa_required'])
     expect((await h.call('GET', '/customer/customers', { token: strong.token, headers: { 'x-ecosystem-id': org.ecosystem.id } })).status).toBe(200)
   })
+
+  test('policy requireMfa: owners with a verified factor turn it on; members then need aal2 in its ecosystems (enrolling first if they have no factor)', async () => {
+    const { user: owner, secret } = await enrolled()
+    const strong = (await h.call('POST', '/auth/mfa/verify', { token: (await login(owner)).token, body: { code: codeAt(secret) } })).body
+    nextStep()
+    const org = await provision(h, { ...owner, token: strong.token })
+    const member = await h.register()
+    await addMember(h, org, { ...owner, token: strong.token }, member, 'admin')
+    const asMember = { token: member.token, headers: { 'x-ecosystem-id': org.ecosystem.id } }
+    expect((await h.call('GET', '/customer/customers', asMember)).status).toBe(200)
+
+    const bare = await h.register()
+    const bareOrg = await provision(h, bare)
+    expect((await h.call('PATCH', `/registry/organizations/${bareOrg.organization.id}/policy`, { token: bare.token, body: { requireMfa: true } })).status).toBe(409)
+    expect((await h.call('PATCH', `/registry/organizations/${org.organization.id}/policy`, { token: member.token, body: { requireMfa: true } })).status).toBe(403)
+    const set = await h.call('PATCH', `/registry/organizations/${org.organization.id}/policy`, { token: strong.token, body: { requireMfa: true } })
+    expect(set.body).toMatchObject({ id: org.organization.id, requireMfa: true })
+
+    const refused = await h.call('GET', '/customer/customers', asMember)
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'mfa_required'])
+    expect(refused.body.error.message).toContain('enroll one (POST /auth/mfa/totp')
+    // The member enrols; the session that confirmed is aal2 from its next refresh.
+    const start = await h.call('POST', '/auth/mfa/totp', { token: member.token, body: { name: 'Phone' } })
+    await h.call('POST', `/auth/mfa/totp/${start.body.factorId}/confirm`, { token: member.token, body: { code: codeAt(start.body.secret) } })
+    nextStep()
+    const refreshed = (await h.call('POST', '/auth/refresh', { body: { refreshToken: member.refreshToken } })).body
+    expect((await h.call('GET', '/customer/customers', { ...asMember, token: refreshed.token })).status).toBe(200)
+    expect((await h.call('GET', '/customer/customers', { ...asMember, token: (await login(member)).token })).body.error.code).toBe('mfa_required')
+  })
 })
+

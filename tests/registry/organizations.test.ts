@@ -19,7 +19,7 @@ describe('POST /registry/organizations', () => {
     const res = await h.call('POST', '/registry/organizations', { token: owner.token, body: { slug: 'acme', name: 'Acme Inc' } })
     expect(res.status).toBe(201)
     const { organization, namespace, teamId, ecosystem } = res.body
-    expect(organization).toEqual({ id: expect.any(String), slug: 'acme', name: 'Acme Inc' })
+    expect(organization).toEqual({ id: expect.any(String), slug: 'acme', name: 'Acme Inc', requireMfa: false })
     expect(namespace).toEqual({ id: expect.any(String), ownerKind: 'organization', ownerId: organization.id, slug: 'acme', name: 'Acme Inc', rdid: 'org.acme' })
     expect(typeof teamId).toBe('string')
     expect(ecosystem).toMatchObject({ slug: 'main', rdid: 'org.acme.main', organizationId: organization.id })

@@ -21,7 +21,10 @@ export const RegistryNamespace = t.Object({
 }, { title: 'RegistryNamespace' })
 
 export const RegistryNamespaceUpdate = t.Object({ id: t.String(), slug: t.Nullable(t.String()), name: t.Nullable(t.String()) }, { title: 'RegistryNamespaceUpdate' })
-export const RegistryOrganization = t.Object({ id: t.String(), slug: t.String(), name: t.String() }, { title: 'RegistryOrganization' })
+export const RegistryOrganization = t.Object(
+  { id: t.String(), slug: t.String(), name: t.String(), requireMfa: t.Boolean({ description: 'Members must verify a second factor (aal2) to act in its ecosystems' }) },
+  { title: 'RegistryOrganization' },
+)
 export const RegistryEcosystem = t.Object({
   id: t.String(),
   slug: t.String(),

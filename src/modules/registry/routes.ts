@@ -40,6 +40,18 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       response: { 200: paged(RegistryOrganization, 'RegistryOrganizationPage'), ...errors(400, 401) },
       detail: { operationId: 'registryListOrganizations', summary: "Organizations the caller is a member of" },
     })
+    .patch('/organizations/:id/policy', ({ principal, params, body }) => registry.setPolicy(principal, params.id, body), {
+      auth: true,
+      params: IdParam,
+      body: t.Object({ requireMfa: t.Boolean() }, { title: 'RegistryOrganizationPolicy' }),
+      response: { 200: RegistryOrganization, ...errors(400, 401, 403, 404, { 409: ['conflict'] }) },
+      detail: {
+        operationId: 'registrySetOrganizationPolicy',
+        summary: 'Require a second factor of every member',
+        description:
+          'Owners only (403), from a session that verified its own second factor (409 `conflict` without one, 403 `mfa_required` at aal1). With `requireMfa`, a member whose session has not verified a second factor (aal1) gets 403 `mfa_required` in the organization’s ecosystems, saying how to enroll; API tokens are not subject to it.',
+      },
+    })
     .get('/organizations/:id', ({ principal, params }) => registry.getOrganization(principal.userId, params.id), {
       auth: true,
       params: IdParam,

@@ -1,4 +1,4 @@
-import { index, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { boolean, index, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 
 export const registrySchema = pgSchema('registry')
 
@@ -46,6 +46,8 @@ export const organizations = registrySchema.table(
       .notNull()
       .references(() => namespaces.id),
     createdBy: uuid('created_by').notNull(),
+    /** Members must have verified a second factor in their session (aal2) to act in its ecosystems. */
+    requireMfa: boolean('require_mfa').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('organizations_slug_uq').on(t.slug)],

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import type { Principal } from '../../platform/auth'
+import { type Principal, requireAal2 } from '../../platform/auth'
 import { isUniqueViolation, type Db } from '../../platform/db'
 import { registryError } from './errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
@@ -19,7 +19,7 @@ const ECOSYSTEM_CACHE_MS = 60_000
 /** NOTIFY channel: an ecosystem (payload: its id) was renamed or deleted; every replica drops it from its cache. */
 const ECOSYSTEM_CHANNEL = 'ecobase_ecosystem_changed'
 
-export const organizationView = (o: OrganizationRow) => ({ id: o.id, slug: o.slug, name: o.name })
+export const organizationView = (o: OrganizationRow) => ({ id: o.id, slug: o.slug, name: o.name, requireMfa: o.requireMfa })
 export const ecosystemView = (e: EcosystemRow) => ({
   id: e.id,
   slug: e.slug,
@@ -31,7 +31,7 @@ export const ecosystemView = (e: EcosystemRow) => ({
 /** Organizations and their ecosystems (the tenants), provisioned in one transaction. */
 export class RegistryService {
   readonly namespaces: NamespaceService
-  private readonly ecosystemCache = new Map<string, { id: string; organizationId: string; until: number }>()
+  private readonly ecosystemCache = new Map<string, { id: string; organizationId: string; requireMfa: boolean; until: number }>()
   private readonly audit: AuditLog
 
   constructor(
@@ -97,6 +97,23 @@ export class RegistryService {
     if (ids.length === 0) return pageOf([], 0, page)
     const rows = await this.deps.db.select().from(organizations).where(inArray(organizations.id, ids)).orderBy(asc(organizations.slug))
     return pageOf(rows.slice(page.offset, page.offset + page.pageSize).map(organizationView), rows.length, page)
+  }
+
+  /**
+   * The organization's policy: `requireMfa` makes every member verify a second factor in the
+   * session (aal2) before acting in its ecosystems. Owners only, from a session that verified one.
+   */
+  async setPolicy(by: Principal, id: string, policy: { requireMfa: boolean }) {
+    await this.team.require(by.userId, id, 'owner')
+    if (!by.assurance?.mfa) throw registryError(409, 'conflict', 'Enroll a second factor yourself first (POST /auth/mfa/totp): an owner without one would lock themself out')
+    requireAal2(by)
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.update(organizations).set({ requireMfa: policy.requireMfa }).where(eq(organizations.id, id)).returning()
+      if (!row) throw notFound('organization')
+      await this.announce(tx, id)
+      return row
+    })
+    return organizationView(row)
   }
 
   async getOrganization(userId: string, id: string) {
@@ -205,18 +222,19 @@ export class RegistryService {
 
   /** Drops every cache entry of the ecosystem, under its id and under any rdid it had. */
   private forgetEcosystem(id: string): void {
-    for (const [key, entry] of this.ecosystemCache) if (entry.id === id) this.ecosystemCache.delete(key)
+    for (const [key, entry] of this.ecosystemCache) if (entry.id === id || entry.organizationId === id) this.ecosystemCache.delete(key)
   }
 
   /** For tenancy: an ecosystem by id or rdid (cached for a minute; renames and deletions on any replica clear it). */
-  async findEcosystem(idOrRdid: string): Promise<{ id: string; organizationId: string } | null> {
+  async findEcosystem(idOrRdid: string): Promise<{ id: string; organizationId: string; requireMfa: boolean } | null> {
     const key = idOrRdid.toLowerCase()
     const cached = this.ecosystemCache.get(key)
     if (cached && cached.until > Date.now()) return cached
     const where = UUID_RE.test(key) ? or(eq(ecosystems.id, key), eq(ecosystems.rdid, key)) : eq(ecosystems.rdid, key)
     const [row] = await this.deps.db
-      .select({ id: ecosystems.id, organizationId: ecosystems.organizationId })
+      .select({ id: ecosystems.id, organizationId: ecosystems.organizationId, requireMfa: organizations.requireMfa })
       .from(ecosystems)
+      .innerJoin(organizations, eq(organizations.id, ecosystems.organizationId))
       .where(where)
     if (!row) return null
     if (this.ecosystemCache.size > 10_000) this.ecosystemCache.clear()
