@@ -78,6 +78,8 @@ export const EnvSchema = T.Object({
   FEED_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 3650 })),
   REALTIME_RETENTION_HOURS: T.Optional(T.Integer({ minimum: 1, maximum: 24 * 90 })),
   BILLING_GRACE_DAYS: T.Optional(T.Integer({ minimum: 0, maximum: 90 })),
+  RP_ID: T.Optional(T.String({ pattern: '^[a-z0-9.-]+$', maxLength: 253 })),
+  WEBAUTHN_ORIGINS: T.Optional(T.String({ maxLength: 4000 })),
   STRIPE_API_URL: T.Optional(T.String({ pattern: '^https?://[^/]+/?$' })),
   AUDIT_RETENTION_DAYS: T.Optional(T.Integer({ minimum: 1, maximum: 36500 })),
   BACKUP_SCHEDULE: T.Optional(T.String({ minLength: 9, maxLength: 100 })),
@@ -98,6 +100,8 @@ export interface Config {
   dataDir: string
   databaseUrl: string | null
   publicUrl: string
+  /** Passkeys: the relying party id (a domain) and the origins whose pages may use them. */
+  webauthn: { rpId: string; origins: string[] }
   /** null: generated once and kept in DATA_DIR (resolved at boot by keys.ts). */
   authSecret: string | null
   accessTokenTtl: number
@@ -217,6 +221,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR ?? './data',
     databaseUrl: e.DATABASE_URL ?? null,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    webauthn: webauthnOf(e.RP_ID, e.WEBAUTHN_ORIGINS, (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '')),
     authSecret: e.AUTH_SECRET ?? null,
     accessTokenTtl: e.ACCESS_TOKEN_TTL_SECONDS ?? 900,
     refreshTokenTtl: e.REFRESH_TOKEN_TTL_SECONDS ?? 30 * 24 * 3600,
@@ -356,4 +361,14 @@ function cronPattern(pattern: string | undefined): string | null {
 function backupTarget(target: 'local' | 's3' | undefined, driver: string | undefined): 'local' | 's3' {
   if (target === 's3' && driver !== 's3') throw new ConfigError('BACKUP_TARGET=s3 puts backups in the object store’s bucket: it needs STORAGE_DRIVER=s3 and its S3_* settings')
   return target ?? 'local'
+}
+
+/** RP_ID defaults to PUBLIC_URL's host; WEBAUTHN_ORIGINS (comma-separated) to PUBLIC_URL's origin. */
+function webauthnOf(rpId: string | undefined, origins: string | undefined, publicUrl: string): { rpId: string; origins: string[] } {
+  const url = new URL(publicUrl)
+  const list = origins ? origins.split(',').map((o) => o.trim()).filter(Boolean) : [url.origin]
+  for (const origin of list) {
+    if (!/^https?:\/\/[^/]+$/.test(origin)) throw new ConfigError(`WEBAUTHN_ORIGINS: ${origin} is not an origin (scheme://host[:port])`)
+  }
+  return { rpId: rpId ?? url.hostname, origins: list }
 }

@@ -5,7 +5,7 @@ import { AUTH_ERRORS } from './errors'
 import { AUTH_EVENTS } from './events'
 import { purgeSessions } from './jobs'
 import { authRoutes } from './routes/accounts'
-import { mfaRoutes } from './routes/mfa'
+import { mfaRoutes, passkeyRoutes } from './routes/mfa'
 import { AuthService } from './service'
 
 declare module '../module' {
@@ -32,7 +32,7 @@ export default defineModule({
     return {
       services: auth,
       queues: emails.queueHandlers(),
-      routes: () => [authRoutes(auth, ctx.guards, deps), mfaRoutes(auth, ctx.guards), accountEmailRoutes(emails, ctx.guards, deps.config.trustProxy)],
+      routes: () => [authRoutes(auth, ctx.guards, deps), mfaRoutes(auth, ctx.guards), passkeyRoutes(auth, ctx.guards, deps.config.trustProxy), accountEmailRoutes(emails, ctx.guards, deps.config.trustProxy)],
       listen: () => auth.sessions.listen(),
     }
   },

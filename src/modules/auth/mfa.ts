@@ -112,14 +112,22 @@ export class Mfa {
     const confirmed = await this.deps.db.transaction(async (tx) => {
       if (!(await this.acceptTotp(tx, factor, code))) return null
       const [row] = await tx.update(mfaFactors).set({ verifiedAt: this.deps.now(), lastUsedAt: this.deps.now() }).where(eq(mfaFactors.id, factorId)).returning()
-      const codes = first ? await this.replaceRecoveryCodes(tx, principal.userId) : undefined
-      if (principal.sessionId) await this.sessions.raise(tx, principal.sessionId, principal.userId, 'otp')
-      await this.record(tx, principal, 'mfa_enrolled', { factorId, type: 'totp', name: factor.name })
-      return { factor: factorView(row!), ...(codes ? { recoveryCodes: codes } : {}) }
+      return this.enrolled(tx, principal, row!, first, 'otp')
     })
     if (confirmed) return confirmed
     await this.failed(principal)
     throw authError(400, 'invalid_code', 'The code does not match: check the device’s clock, and use a fresh code')
+  }
+
+  /**
+   * A factor just verified (a confirmed TOTP, a registered passkey), in its transaction: on the
+   * account's first, ten recovery codes; the session that proved it is `aal2` from its next refresh.
+   */
+  async enrolled(tx: Db, principal: Principal, factor: FactorRow, first: boolean, method: 'otp' | 'webauthn') {
+    const codes = first ? await this.replaceRecoveryCodes(tx, principal.userId) : undefined
+    if (principal.sessionId) await this.sessions.raise(tx, principal.sessionId, principal.userId, method)
+    await this.record(tx, principal, 'mfa_enrolled', { factorId: factor.id, type: factor.type, name: factor.name })
+    return { factor: factorView(factor), ...(codes ? { recoveryCodes: codes } : {}) }
   }
 
   /** Step-up: a TOTP code or a recovery code raises this session to `aal2`, with new tokens. */

@@ -1,4 +1,4 @@
-import { bigint, boolean, index, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { sessionTables } from '../../platform/sessions'
 
 export const authSchema = pgSchema('auth')
@@ -113,3 +113,31 @@ export const recoveryCodes = authSchema.table(
   },
   (t) => [index('recovery_codes_user_idx').on(t.userId)],
 )
+
+/** The WebAuthn credential of a `passkey` factor. */
+export const passkeys = authSchema.table(
+  'passkeys',
+  {
+    factorId: uuid('factor_id')
+      .primaryKey()
+      .references(() => mfaFactors.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    credentialId: text('credential_id').notNull(),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    /** The authenticator's signature counter: a later assertion must carry a larger one (or both stay 0). */
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+  },
+  (t) => [uniqueIndex('passkeys_credential_uq').on(t.credentialId)],
+)
+
+/** WebAuthn challenges handed out with options, spent once (by any replica) within five minutes. */
+export const webauthnChallenges = authSchema.table('webauthn_challenges', {
+  challenge: text('challenge').primaryKey(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose').$type<'register' | 'login'>().notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+})

@@ -9,6 +9,7 @@ import { Accounts } from './accounts'
 export { insertPasswordAccount, type Accounts, type PublicProfile } from './accounts'
 import { API_TOKEN_PREFIX, ApiTokens } from './api-tokens'
 import { Mfa } from './mfa'
+import { Passkeys } from './passkeys'
 import { Passwords } from './passwords'
 import { RotatingSessions } from '../../platform/sessions'
 import { AuditLog } from '../audit/service'
@@ -21,6 +22,7 @@ export class AuthService implements PrincipalSource {
   readonly accounts: Accounts
   readonly apiTokens: ApiTokens
   readonly mfa: Mfa
+  readonly passkeys: Passkeys
   /** Access-token kinds (`typ`) other areas sign and resolve themselves, e.g. `oauth`. */
   private readonly tokenKinds = new Map<string, (claims: AccessClaims) => Promise<Principal>>()
   private readonly audit: AuditLog
@@ -47,6 +49,7 @@ export class AuthService implements PrincipalSource {
     this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events)
     this.apiTokens = new ApiTokens(deps)
     this.mfa = new Mfa(deps, this.sessions, this.accounts, events)
+    this.passkeys = new Passkeys(deps, this.sessions, this.accounts, this.mfa)
     this.audit = new AuditLog(deps)
   }
 

@@ -2,7 +2,8 @@ import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
 import { IdParam } from '../../../platform/params'
 import { errors } from '../errors'
-import { AuthResult, MfaVerifyBody, RecoveryCodes, TotpConfirmed, TotpEnrollment } from '../model'
+import { requestInfo } from '../../../platform/http'
+import { AuthResult, MfaFactor, MfaVerifyBody, RecoveryCodes, TotpConfirmed, TotpEnrollment } from '../model'
 import type { AuthService } from '../service'
 
 const AAL2 = 'Needs `aal2` (a second factor verified in this session) while the account has a factor: 403 `mfa_required` otherwise.'
@@ -60,6 +61,71 @@ export function mfaRoutes(auth: AuthService, guards: Guards) {
         params: IdParam,
         response: { 204: t.Void({ description: 'Removed' }), ...errors(401, 403, 404) },
         detail: { operationId: 'authMfaRemoveFactor', summary: 'Remove a second factor', description: `With the last one the recovery codes go too. ${AAL2}` },
+      },
+    )
+}
+
+const Options = t.Record(t.String(), t.Unknown(), { description: 'WebAuthn options as JSON, for `navigator.credentials` (through @simplewebauthn/browser’s helpers, say)' })
+const CredentialResponse = t.Object(
+  { id: t.String({ maxLength: 2000 }), rawId: t.String({ maxLength: 2000 }), type: t.Literal('public-key'), response: t.Record(t.String(), t.Unknown()) },
+  { additionalProperties: true, title: 'WebAuthnCredentialResponse', description: 'What the browser’s WebAuthn call answered, as JSON (base64url buffers)' },
+)
+
+/** Passkeys of the signed-in account, and signing in with one (tag `auth`). */
+export function passkeyRoutes(auth: AuthService, guards: Guards, trustProxy: boolean) {
+  return new Elysia({ name: 'auth-passkeys', prefix: '/auth/passkeys', detail: { tags: ['auth'] } })
+    .use(guards.auth)
+    .get('', ({ principal }) => auth.passkeys.list(principal), {
+      auth: true,
+      response: { 200: t.Array(MfaFactor), ...errors(401) },
+      detail: { operationId: 'authPasskeys', summary: 'Your passkeys' },
+    })
+    .post('/register/options', async ({ principal }) => ({ ...(await auth.passkeys.registrationOptions(principal)) }), {
+      auth: true,
+      response: { 200: Options, ...errors(401, 403) },
+      detail: { operationId: 'authPasskeyRegisterOptions', summary: 'Creation options for a new passkey', description: `RP_ID and the challenge (valid 5 minutes, once). A passkey is a second factor: ${AAL2}` },
+    })
+    .post('/register/verify', ({ principal, body }) => auth.passkeys.register(principal, body.response as never, body.name), {
+      auth: true,
+      body: t.Object({ response: CredentialResponse, name: t.String({ minLength: 1, maxLength: 100 }) }, { title: 'PasskeyRegister' }),
+      response: { 200: TotpConfirmed, ...errors(401, 403) },
+      detail: {
+        operationId: 'authPasskeyRegister',
+        summary: 'Keep the new passkey',
+        description: `Verified against the challenge, WEBAUTHN_ORIGINS and RP_ID (400 otherwise). The account’s first factor brings ten recovery codes, as TOTP does. ${AAL2}`,
+      },
+    })
+    .post('/login/options', async ({ body }) => ({ ...(await auth.passkeys.loginOptions(body?.email)) }), {
+      body: t.Optional(t.Object({ email: t.Optional(t.String({ maxLength: 320 })) }, { title: 'PasskeyLoginStart' })),
+      response: { 200: Options, ...errors(400) },
+      detail: {
+        operationId: 'authPasskeyLoginOptions',
+        summary: 'Request options for signing in with a passkey',
+        description: 'With `email`, the account’s passkeys are allowed; without (or for an unknown address: the answer does not tell), any discoverable passkey of this RP_ID.',
+        security: [],
+      },
+    })
+    .post('/login/verify', ({ body, request, server }) => auth.passkeys.login(body.response as never, requestInfo(request, server, trustProxy)), {
+      body: t.Object({ response: CredentialResponse }, { title: 'PasskeyLogin' }),
+      response: { 200: AuthResult, ...errors(400, { 401: ['invalid_credentials'] }) },
+      detail: {
+        operationId: 'authPasskeyLogin',
+        summary: 'Sign in with a passkey',
+        description: 'The spec’s AuthResult, at `aal2` when the authenticator verified the user (PIN, biometrics), else `aal1`. The sign counter must grow (a cloned authenticator is refused: 401).',
+        security: [],
+      },
+    })
+    .delete(
+      '/:id',
+      async ({ principal, params, status }) => {
+        await auth.passkeys.remove(principal, params.id)
+        return status(204, undefined)
+      },
+      {
+        auth: true,
+        params: IdParam,
+        response: { 204: t.Void({ description: 'Removed' }), ...errors(401, 403, 404) },
+        detail: { operationId: 'authPasskeyRemove', summary: 'Remove a passkey', description: `As removing any factor. ${AAL2}` },
       },
     )
 }
