@@ -171,6 +171,30 @@ export interface RecoveryCodes {
   recoveryCodes: string[]
 }
 
+/** What the browser’s WebAuthn call answered, as JSON (base64url buffers) */
+export interface WebAuthnCredentialResponse {
+  id: string
+  rawId: string
+  type: "public-key"
+  response: {
+    [key: string]: unknown
+  }
+  [key: string]: unknown
+}
+
+export interface PasskeyRegister {
+  response: WebAuthnCredentialResponse
+  name: string
+}
+
+export interface PasskeyLoginStart {
+  email?: string
+}
+
+export interface PasskeyLogin {
+  response: WebAuthnCredentialResponse
+}
+
 export interface AuthPasswordResetRequest {
   /** E-mail address; unique regardless of case */
   email: string
@@ -264,6 +288,37 @@ export interface AuthRoutes {
       /** Remove a second factor */
       delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     })
+  }
+  passkeys: ((params: { id: string | number }) => {
+    /** Remove a passkey */
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+  }) & {
+    /** Your passkeys */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: MfaFactor[]; 400: ErrorBody; 401: ErrorBody }>>
+    register: {
+      options: {
+        /** Creation options for a new passkey */
+        post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: {
+  [key: string]: unknown
+}; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+      }
+      verify: {
+        /** Keep the new passkey */
+        post(body: PasskeyRegister, options?: RequestOptions<never>): Promise<Result<{ 200: TotpConfirmed; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+      }
+    }
+    login: {
+      options: {
+        /** Request options for signing in with a passkey */
+        post(body?: PasskeyLoginStart, options?: RequestOptions<never>): Promise<Result<{ 200: {
+  [key: string]: unknown
+}; 400: ErrorBody }>>
+      }
+      verify: {
+        /** Sign in with a passkey */
+        post(body: PasskeyLogin, options?: RequestOptions<never>): Promise<Result<{ 200: AuthResult; 400: ErrorBody; 401: ErrorBody }>>
+      }
+    }
   }
   "password-reset": {
     request: {

@@ -43,14 +43,14 @@ export interface ConsoleServer {
 
 /**
  * Starts the harness app on a real port (127.0.0.1, a free port) and launches the browser. `env`
- * configures the harness, as createHarness takes it; PUBLIC_URL is the server's own address, since
+ * configures the harness, as createHarness takes it (or a function of the port, for settings that name it); PUBLIC_URL is the server's own address, since
  * presigned upload URLs point at it and the browser must reach them.
  */
-export async function startConsoleServer(env: Record<string, string> = {}): Promise<ConsoleServer> {
+export async function startConsoleServer(env: Record<string, string> | ((port: number) => Record<string, string>) = {}): Promise<ConsoleServer> {
   let h: Harness | undefined
   const server = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: (request) => h!.app.handle(request) })
   const origin = `http://127.0.0.1:${server.port}`
-  h = await createHarness({ PUBLIC_URL: origin, ...env })
+  h = await createHarness({ PUBLIC_URL: origin, ...(typeof env === 'function' ? env(server.port!) : env) })
   // Built (or found current) before any page is timed: a rebuild after the sources changed takes seconds.
   await consoleBuild()
   const browser = await launch()
