@@ -206,7 +206,7 @@ describe('OpenAPI document', () => {
   test("a route that declares a tenant role gets the tenancy guard's responses and role sentence without writing them", () => {
     const list = doc.paths['/monitored_sites/sites'].get
     expect(list.responses['401'].description).toBe(`- \`unauthorized\`: ${PLATFORM_ERRORS.unauthorized}\n- \`token_expired\`: ${PLATFORM_ERRORS.token_expired}`)
-    expect(list.responses['403'].description).toBe(`\`forbidden\`: ${PLATFORM_ERRORS.forbidden}`)
+    expect(list.responses['403'].description).toBe(`- \`forbidden\`: ${PLATFORM_ERRORS.forbidden}\n- \`mfa_required\`: ${PLATFORM_ERRORS.mfa_required}`)
     expect(list.responses['404'].description).toBe(`\`not_found\`: ${PLATFORM_ERRORS.not_found}`)
     expect(list.responses['400'].description).toContain('`ecosystem_required`')
     expect(list.description).toEndWith('Ecosystem admins and owners.')

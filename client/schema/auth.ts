@@ -237,34 +237,34 @@ export interface AuthRoutes {
   }
   me: {
     /** The signed-in user */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: UserSelf; 400: ErrorBody; 401: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: UserSelf; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
     /** Update name and/or slug */
-    patch(body?: AuthProfilePatch, options?: RequestOptions<never>): Promise<Result<{ 200: User; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: AuthProfilePatch, options?: RequestOptions<never>): Promise<Result<{ 200: User; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }
   "slug-available": ((params: { slug: string | number }) => {
     /** Whether a slug is free and well-formed */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthSlugAvailability; 400: ErrorBody; 401: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthSlugAvailability; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   })
   "revoke-all": {
     /** Sign out everywhere (revoke every session) */
-    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody }>>
+    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
   "change-password": {
     /** Change the password */
-    post(body: AuthChangePassword, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody }>>
+    post(body: AuthChangePassword, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
   tokens: ((params: { id: string | number }) => {
     /** Delete an API token */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** List API tokens (newest first; never the secret) */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ApiTokenPage; 400: ErrorBody; 401: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ApiTokenPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
     /** Create an API token */
     post(body: AuthCreateApiToken, options?: RequestOptions<never>): Promise<Result<{ 201: ApiTokenCreated; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
   methods: {
     /** The caller's sign-in methods */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthUserMethod[]; 400: ErrorBody; 401: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthUserMethod[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
   mfa: {
     totp: ((params: { id: string | number }) => {
@@ -278,7 +278,7 @@ export interface AuthRoutes {
     }
     verify: {
       /** Step up to aal2 with a code or a recovery code */
-      post(body?: MfaVerify, options?: RequestOptions<never>): Promise<Result<{ 200: AuthResult; 400: ErrorBody; 401: ErrorBody; 429: ErrorBody }>>
+      post(body?: MfaVerify, options?: RequestOptions<never>): Promise<Result<{ 200: AuthResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     }
     "recovery-codes": {
       /** Replace the ten recovery codes */
@@ -294,7 +294,7 @@ export interface AuthRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** Your passkeys */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: MfaFactor[]; 400: ErrorBody; 401: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: MfaFactor[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
     register: {
       options: {
         /** Creation options for a new passkey */
@@ -333,7 +333,7 @@ export interface AuthRoutes {
   "verify-email": {
     request: {
       /** E-mail a verification token to the signed-in account */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 202: AuthAccepted; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 202: AuthAccepted; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
     confirm: {
       /** Confirm the address with a verification token */

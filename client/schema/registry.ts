@@ -127,27 +127,27 @@ export interface RegistryIdentifierPage {
 export interface RegistryRoutes {
   organizations: ((params: { id: string | number }) => {
     /** One organization (members only; 404 otherwise) */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryOrganization; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     policy: {
       /** Require a second factor of every member */
       patch(body: RegistryOrganizationPolicy, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     }
   }) & {
     /** Create an organization with its namespace, admin team and first ecosystem */
-    post(body: RegistryProvision, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryProvisionedOrganization; 400: ErrorBody; 401: ErrorBody; 409: ErrorBody }>>
+    post(body: RegistryProvision, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryProvisionedOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody }>>
     /** Organizations the caller is a member of */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryOrganizationPage; 400: ErrorBody; 401: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryOrganizationPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
   namespaces: ((params: { id: string | number }) => {
     /** Rename a namespace (its rdid prefix never changes) */
     patch(body?: RegistryNamespacePatch, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryNamespaceUpdate; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }) & {
     /** The caller's namespaces */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryNamespacePage; 400: ErrorBody; 401: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryNamespacePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
   ecosystems: ((params: { id: string | number }) => {
     /** One ecosystem (members of its organization only) */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Rename an ecosystem (admin or owner) */
     patch(body?: RegistryEcosystemPatch, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     /** Delete an ecosystem and everything in it (owner only) */
@@ -156,7 +156,7 @@ export interface RegistryRoutes {
     /** Add an ecosystem to an organization (admin or owner) */
     post(body: RegistryEcosystemCreate, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     /** Ecosystems the caller can reach */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryEcosystemPage; 400: ErrorBody; 401: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryEcosystemPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
   resolve: ((params: { rdid: string | number }) => {
     /** Resolve a reverse-domain identifier (public) */
@@ -166,6 +166,6 @@ export interface RegistryRoutes {
     /** Map an rdid to an entity */
     post(body: RegistryIdentifierCreate, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryIdentifier; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     /** Identifiers that resolve to an entity */
-    get(options: RequestOptions<{ page?: number; pageSize?: number; entityId: string }> & { query: { page?: number; pageSize?: number; entityId: string } }): Promise<Result<{ 200: RegistryIdentifierPage; 400: ErrorBody; 401: ErrorBody }>>
+    get(options: RequestOptions<{ page?: number; pageSize?: number; entityId: string }> & { query: { page?: number; pageSize?: number; entityId: string } }): Promise<Result<{ 200: RegistryIdentifierPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
 }

@@ -100,7 +100,7 @@ export interface SettingsRoutes {
     put(body: AuthMethodSettingUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: AuthMethodSetting; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** Platform sign-in methods and whether each is enabled */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthMethodSetting[]; 400: ErrorBody; 401: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthMethodSetting[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
   }
 }
 

@@ -39,7 +39,7 @@ export interface TeamRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }) & {
     /** Members of an organization's team (members only) */
-    get(options: RequestOptions<{ page?: number; pageSize?: number; organizationId: string }> & { query: { page?: number; pageSize?: number; organizationId: string } }): Promise<Result<{ 200: TeamMemberPage; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody }>>
+    get(options: RequestOptions<{ page?: number; pageSize?: number; organizationId: string }> & { query: { page?: number; pageSize?: number; organizationId: string } }): Promise<Result<{ 200: TeamMemberPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Add an existing account to the team (admin or owner) */
     post(body: TeamMemberAdd, options?: RequestOptions<never>): Promise<Result<{ 201: TeamMember; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { AppError } from './errors'
 import { noteCaller, requestInfo, type RequestInfo } from './http'
+import { ACCOUNT_GUARD } from './openapi'
 
 /** Who is calling. Later areas add kinds (customer, oauth) beside `user`. */
 export interface UserPrincipal {
@@ -103,19 +104,19 @@ const pathOf = (url: string) => {
 export function authGuard(source: PrincipalSource, trustProxy = false) {
   return new Elysia({ name: 'auth-guard' }).macro({
     auth: {
-      detail: { security: bearerSecurity },
+      detail: { security: bearerSecurity, [ACCOUNT_GUARD]: true },
       async resolve({ headers, request, server }) {
         return { principal: noted(request, server, trustProxy, accountOnly(await source.resolveBearer(bearerToken(headers.authorization)))) }
       },
     },
     scope: (scope: string) => ({
-      detail: { security: [...bearerSecurity, { oauth2: [scope] }] },
+      detail: { security: [...bearerSecurity, { oauth2: [scope] }], [ACCOUNT_GUARD]: true },
       async resolve({ headers, request, server }: { headers: Record<string, string | undefined>; request: Request; server: Server }) {
         return { principal: noted(request, server, trustProxy, requireScope(await source.resolveBearer(bearerToken(headers.authorization)), scope)) }
       },
     }),
     admin: {
-      detail: { security: bearerSecurity },
+      detail: { security: bearerSecurity, [ACCOUNT_GUARD]: true },
       async resolve({ headers, request, server }) {
         const principal = noted(request, server, trustProxy, accountOnly(await source.resolveBearer(bearerToken(headers.authorization))))
         if (!(await source.capabilities(principal)).includes('admin')) {

@@ -193,3 +193,25 @@ describe('TOTP second factor', () => {
   })
 })
 
+
+describe('second factors through the typed client', () => {
+  test('enroll, confirm, verify and read aal from /auth/me with client.api.auth', async () => {
+    const { connect } = await import('../client/connect')
+    const user = await h.register()
+    const { client } = connect(h, { tokens: { token: user.token, refreshToken: user.refreshToken } })
+    const { data: start } = await client.api.auth.mfa.totp.post({ name: 'Phone' })
+    const { data: confirmed } = await client.api.auth.mfa.totp({ id: start!.factorId }).confirm.post({ code: codeAt(start!.secret) })
+    expect(confirmed!.recoveryCodes).toHaveLength(10)
+    nextStep()
+    const signedIn = connect(h)
+    await signedIn.client.login({ email: user.email, password: user.password })
+    expect((await signedIn.client.api.auth.me.get()).data!.aal).toBe('aal1')
+    const { error } = await signedIn.client.api.auth.tokens.get()
+    expect(error!.status).toBe(403)
+    const { data: strong } = await signedIn.client.api.auth.mfa.verify.post({ code: codeAt(start!.secret) })
+    signedIn.client.setTokens({ token: strong!.token, refreshToken: strong!.refreshToken })
+    const me = (await signedIn.client.api.auth.me.get()).data!
+    expect([me.aal, me.mfa.enabled, me.mfa.factors[0]!.type]).toEqual(['aal2', true, 'totp'])
+    nextStep()
+  })
+})

@@ -40,11 +40,15 @@ const ERROR_SCHEMA = { 'application/json': { schema: { $ref: '#/components/schem
 
 /** What the tenancy guard answers: a missing X-Ecosystem-Id, credentials, role, an unknown ecosystem. */
 const TENANCY_RESPONSES = Object.fromEntries(
-  Object.entries({ 400: ['validation_failed', 'ecosystem_required'], 401: ['unauthorized', 'token_expired'], 403: ['forbidden'], 404: ['not_found'] }).map(([status, codes]) => [
+  Object.entries({ 400: ['validation_failed', 'ecosystem_required'], 401: ['unauthorized', 'token_expired'], 403: ['forbidden', 'mfa_required'], 404: ['not_found'] }).map(([status, codes]) => [
     status,
     { description: codesDescription(PLATFORM_ERRORS, codes), content: ERROR_SCHEMA },
   ]),
 )
+
+/** Marks an operation behind the account guard (`auth`, `scope`, `admin`): it may answer 403 `mfa_required` (an `aal1` session of an account with a second factor). */
+export const ACCOUNT_GUARD = 'x-account-guard'
+const ACCOUNT_403 = { description: codesDescription(PLATFORM_ERRORS, ['forbidden', 'mfa_required']), content: ERROR_SCHEMA }
 
 /** The sentence a description ends with, by the role its operation needs (customers' routes say who they serve themselves). */
 const ROLES = { member: 'Ecosystem members (any role)', admin: 'Ecosystem admins and owners', owner: 'Ecosystem owners' }
@@ -68,6 +72,7 @@ type Operation = {
   parameters?: Parameter[]
   [EXTRA_PARAMETERS]?: Parameter[]
   [TENANT_LEVEL]?: string
+  [ACCOUNT_GUARD]?: boolean
   description?: string
   requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> }
   responses?: Record<string, { description?: string; content?: unknown; headers?: Record<string, unknown> }>
@@ -123,7 +128,9 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
     }
     const level = op[TENANT_LEVEL]
     delete op[TENANT_LEVEL]
-    op.responses = { '400': EVERY_OPERATION_400, ...(level ? structuredClone(TENANCY_RESPONSES) : {}), ...op.responses }
+    const account = op[ACCOUNT_GUARD]
+    delete op[ACCOUNT_GUARD]
+    op.responses = { '400': EVERY_OPERATION_400, ...(level ? structuredClone(TENANCY_RESPONSES) : {}), ...(account ? { '403': structuredClone(ACCOUNT_403) } : {}), ...op.responses }
     const sentence = level ? ROLE_SENTENCES[level] : undefined
     if (sentence && !op.description?.includes(sentence.slice(0, -1))) op.description = op.description ? `${op.description} ${sentence}` : sentence
     for (const response of Object.values(op.responses)) {
