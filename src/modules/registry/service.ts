@@ -113,6 +113,7 @@ export class RegistryService {
       await this.announce(tx, id)
       return row
     })
+    this.forgetEcosystem(id)
     return organizationView(row)
   }
 

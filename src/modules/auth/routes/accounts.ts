@@ -127,7 +127,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
         },
       },
     )
-    .get('/me', async ({ principal }) => ({ ...(await auth.accounts.me(principal)), aal: principal.assurance?.aal ?? 'aal2', mfa: await auth.mfa.status(principal.userId) }), {
+    .get('/me', async ({ principal }) => ({ ...(await auth.accounts.me(principal)), aal: principal.assurance?.aal ?? 'aal2' }), {
       auth: true,
       response: {
         200: t.Composite(
