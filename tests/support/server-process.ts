@@ -35,7 +35,7 @@ export async function untilHealthy(port: number, proc: Bun.Subprocess, ms = 20_0
   const deadline = Date.now() + ms
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) {
-      const said = proc.stderr instanceof ReadableStream ? (await new Response(proc.stderr).text()).trim().split('\n').slice(-3).join(' | ') : ''
+      const said = proc.stderr instanceof ReadableStream ? (await new Response(proc.stderr).text()).trim().split('\n').slice(-40).join(' | ') : ''
       throw new Error(`server exited with ${proc.exitCode}${said ? `: ${said}` : ''}`)
     }
     try {

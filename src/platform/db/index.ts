@@ -133,6 +133,11 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
       try {
         const result = await conn.unsafe(text)
         return { rows: Array.isArray(result[0]) ? (result as unknown as unknown[][]).flat() : [...result] }
+      } catch (err) {
+        // A statement that failed after the text's BEGIN leaves the connection in an aborted
+        // transaction: rolled back here, or the next borrower of the connection gets 25P02.
+        await conn.unsafe('rollback').catch(() => {})
+        throw err
       } finally {
         conn.release()
       }
