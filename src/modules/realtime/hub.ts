@@ -2,7 +2,6 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Audience, type RowChange, visibleTo } from '../../platform/changes'
 import { type Db, queryRows } from '../../platform/db'
-import { inTransaction } from '../../platform/db/commit'
 import type { StreamCredential, Tenant } from '../../platform/tenancy'
 import { changes, purged } from './schema'
 
@@ -159,7 +158,6 @@ export class RealtimeHub {
   private readonly byTopic = new Map<string, Set<Subscription>>()
   private readonly streams = new Set<Subscription>()
   private readonly checkedAt = new Map<string, number>()
-  private readonly notified = new WeakSet<Db>()
   private reading: Promise<void> | null = null
   private again = false
   private retry: ReturnType<typeof setTimeout> | null = null
@@ -172,14 +170,19 @@ export class RealtimeHub {
     this.reader = deps.db
   }
 
-  /** Appends changed rows to the outbox in the writer's transaction, with one wake-up per transaction. */
+  /**
+   * Appends changed rows to the outbox in the writer's transaction, and the payload-free wake-up in
+   * the same statement (one round trip per write); PostgreSQL delivers a transaction's identical
+   * notifications once, at its commit.
+   */
   async record(tx: Db, ecosystemId: string, topic: string, rows: RowChange[]): Promise<void> {
-    await tx.insert(changes).values(
-      rows.map((c) => ({ topic, key: c.key ?? null, ecosystemId, customerId: c.customerId, audience: c.audience, op: c.op, rowId: c.id, record: c.record ?? null })),
+    const values = rows.map(
+      (c) => sql`(${topic}, ${c.key ?? null}, ${ecosystemId}, ${c.customerId}, ${c.audience}, ${c.op}, ${c.id}, ${c.record === undefined ? null : JSON.stringify(c.record)}::jsonb)`,
     )
-    if (inTransaction(tx) && this.notified.has(tx)) return
-    if (inTransaction(tx)) this.notified.add(tx)
-    await tx.execute(sql`select pg_notify(${CHANNEL}, '')`)
+    await tx.execute(
+      sql`with added as (insert into ${changes} (topic, key, ecosystem_id, customer_id, audience, op, row_id, record) values ${sql.join(values, sql`, `)} returning 1)
+          select pg_notify(${CHANNEL}, '') from (select count(*) from added) as n`,
+    )
   }
 
   /** Starts this replica's reader (NOTIFY, with a poll under it) and the credential sweep; resolves to their stop. */

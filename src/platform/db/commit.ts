@@ -43,6 +43,3 @@ export function afterCommit(db: Db, hook: Hook): void {
   if (hooks) hooks.push(hook)
   else hook()
 }
-
-/** Whether `db` is an open transaction (or savepoint) rather than the database itself. */
-export const inTransaction = (db: Db): boolean => pending.has(db)
