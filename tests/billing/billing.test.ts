@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
+import { until } from '../support/wait'
 
 let h: Harness
 let owner: RegisteredUser
@@ -186,6 +187,27 @@ describe('billing: the manual provider', () => {
     // overage: allow keeps counting past the limit.
     await h.call('PATCH', '/billing/plans/std', { ...as, body: { entitlements: [{ feature: 'exports', limit: 3, overage: 'allow' }] } })
     expect((await reserve()).body).toEqual({ allowed: true, limit: 3, used: 4, remaining: 0 })
+  })
+})
+
+describe('billing across replicas', () => {
+  test('a plan change on one replica reaches the cached standing on another at once', async () => {
+    const eco = await provision(h, owner)
+    const as = eco.as(owner)
+    await h.call('POST', '/billing/features', { ...as, body: { key: 'exports', name: 'Exports', type: 'metered' } })
+    await h.call('POST', '/billing/plans', { ...as, body: { key: 'std', name: 'Standard', isDefault: true, entitlements: [{ feature: 'exports', limit: 1 }] } })
+    const ada = await customerOf(h, eco, owner)
+    const replica = await h.replica()
+    try {
+      const check = async () => (await replica.call('POST', '/billing/check', { token: ada.token, body: { feature: 'exports', amount: 5 } })).body
+      // The replica reads the standing once and keeps it.
+      expect(await check()).toEqual({ allowed: false, limit: 1, used: 0, remaining: 1 })
+      await h.call('PATCH', '/billing/plans/std', { ...as, body: { entitlements: [{ feature: 'exports', limit: 10 }] } })
+      await until(async () => (await check()).limit === 10, 5000)
+      expect(await check()).toEqual({ allowed: true, limit: 10, used: 0, remaining: 10 })
+    } finally {
+      await replica.close()
+    }
   })
 })
 

@@ -187,12 +187,17 @@ describe('realtime streams', () => {
     expect(await bySince.sse.none(300)).toBe(true)
     await bySince.sse.close()
 
+    const unused = (await h.call('POST', '/realtime/tickets', { token: ada.token })).body.ticket
     h.advanceClock(25 * 3600 * 1000)
     try {
-      expect((await runJob(h.deps, purgeRealtime))!.changes).toBeGreaterThan(0)
+      const purged = (await runJob(h.deps, purgeRealtime))!
+      expect(purged.changes).toBeGreaterThan(0)
+      expect(purged.tickets).toBeGreaterThanOrEqual(1)
     } finally {
       h.advanceClock(-25 * 3600 * 1000)
     }
+    // The expired ticket is gone, not merely refused.
+    expect((await h.app.handle(new Request(`http://localhost/realtime/stream?topics=userdata/notes&ticket=${unused}`))).status).toBe(401)
     const stale = await stream(ada.token, 'userdata/notes', { since: seen.id })
     expect((await stale.sse.next()).event).toBe('ready')
     const reset = await stale.sse.next()

@@ -40,6 +40,8 @@ export class BillingService {
     readonly entitlements: Entitlements,
     private readonly stripe: StripeGateway,
     private readonly events: Pick<EventBus, 'emit'>,
+    /** The customer area: 404 unless the customer is one of the tenant's ecosystem. */
+    private readonly customers: { get(tenant: Tenant, customerId: string): Promise<unknown> },
   ) {
     this.features = new Features(deps, entitlements)
     this.plans = new Plans(deps, entitlements)
@@ -78,7 +80,7 @@ export class BillingService {
 
   /** A customer's billing account: its plan, why, its subscription, and every entitlement with its use. */
   async account(tenant: Tenant, customerId: string) {
-    await this.customer(tenant.ecosystemId, customerId)
+    await this.customers.get(tenant, customerId)
     const standing = await this.entitlements.standing(tenant.ecosystemId, customerId)
     const now = this.deps.now()
     const entitlements = await Promise.all(
@@ -99,7 +101,7 @@ export class BillingService {
   }
 
   async assign(tenant: Tenant, customerId: string, plan: string) {
-    await this.customer(tenant.ecosystemId, customerId)
+    await this.customers.get(tenant, customerId)
     await this.deps.db.transaction(async (tx) => {
       await planOf(tx, tenant.ecosystemId, plan)
       await this.restanding(tx, tenant.ecosystemId, customerId, () =>
@@ -110,7 +112,7 @@ export class BillingService {
   }
 
   async unassign(tenant: Tenant, customerId: string) {
-    await this.customer(tenant.ecosystemId, customerId)
+    await this.customers.get(tenant, customerId)
     await this.deps.db.transaction((tx) =>
       this.restanding(tx, tenant.ecosystemId, customerId, () => tx.delete(assignments).where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.customerId, customerId)))),
     )
@@ -159,7 +161,7 @@ export class BillingService {
   async check(tenant: Tenant, body: Static<typeof CheckRequest>) {
     const customerId = body.customerId ?? tenant.customerId
     if (customerId !== tenant.customerId && !isAdmin(tenant)) throw new AppError(403, 'forbidden', 'Only ecosystem admins check other customers')
-    await this.customer(tenant.ecosystemId, customerId)
+    await this.customers.get(tenant, customerId)
     if (body.reserve && body.feature === STORAGE_BYTES) throw billingError(400, 'builtin_feature', `${STORAGE_BYTES} is reserved by uploads themselves`)
     const defs = await this.entitlements.features(this.deps.db, tenant.ecosystemId)
     if (!defs.some((f) => f.key === body.feature)) throw featureNotFound(body.feature)
@@ -167,7 +169,7 @@ export class BillingService {
   }
 
   async invoices(tenant: Tenant, customerId: string, page: PageParams) {
-    await this.customer(tenant.ecosystemId, customerId)
+    await this.customers.get(tenant, customerId)
     const where = and(eq(invoices.ecosystemId, tenant.ecosystemId), eq(invoices.customerId, customerId))
     return listPage(this.deps.db, invoices, where, [desc(invoices.createdAt), desc(invoices.stripeInvoiceId)], page, (i) => ({
       id: i.stripeInvoiceId,
@@ -309,12 +311,6 @@ export class BillingService {
     if (before.plan !== after.plan || before.source !== after.source) {
       await this.events.emit(tx, entitlementsUpdated, ecosystemId, { customerId, plan: after.plan, source: after.source })
     }
-  }
-
-  /** 404 unless the customer is one of the ecosystem's. */
-  private async customer(ecosystemId: string, customerId: string): Promise<void> {
-    const [row] = await this.deps.db.select({ id: customers.id }).from(customers).where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, customerId)))
-    if (!row) throw new AppError(404, 'not_found', 'No such customer in this ecosystem')
   }
 
   private open(sealed: string): Keys {

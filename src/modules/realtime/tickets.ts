@@ -1,7 +1,6 @@
-import { eq, lt } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { randomToken, sha256Hex } from '../../platform/crypto'
-import type { Db } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { meetsLevel, type Role, type StreamCredential, type Tenant, type TenantLevel, type TicketSource } from '../../platform/tenancy'
 import { tickets } from './schema'
@@ -68,11 +67,5 @@ export class StreamTickets implements TicketSource {
       throw new AppError(401, 'unauthorized', 'The session or token the ticket was issued to has ended')
     }
     return { tenant, credential }
-  }
-
-  /** Deletes tickets that expired (spent ones are gone already). */
-  async purge(tx: Db): Promise<number> {
-    const gone = await tx.delete(tickets).where(lt(tickets.expiresAt, this.deps.now())).returning({ hash: tickets.hash })
-    return gone.length
   }
 }
