@@ -1,5 +1,5 @@
 /**
- * P1: GET /auth/me (JWT + live-session check + user row) ÷ GET /health (one `select 1`), measured
+ * P1: GET /auth/me (JWT + live-session check + user row) ÷ GET /site/version (a static route: no database, no credential), measured
  * with wrk against the same server process in one run, on embedded PGlite and on PostgreSQL.
  * Target: ≥ 0.5.
  *
@@ -38,10 +38,12 @@ import {
 type Run = WrkResult & { cpu: CpuCost }
 
 export const TARGET = 0.5
+/** The route /auth/me is compared with: as cheap as a route of this server gets. */
+const BASELINE = '/site/version'
 
 export interface AuthMeOptions extends Partial<WrkSettings> {
   backends?: Backend[]
-  /** Measured pairs (health, me); the order alternates each round to cancel drift. */
+  /** Measured pairs (base, me); the order alternates each round to cancel drift. */
   rounds?: number
   /** Another checkout to run the server from (A/B comparisons); default BENCH_ROOT or this repo. */
   root?: string
@@ -56,32 +58,32 @@ export interface AuthMeBackendResult {
   bootMs?: number
   /** 1-minute load average before the server started (other work on the machine adds noise). */
   loadBefore?: number
-  healthRps?: number
+  baseRps?: number
   meRps?: number
-  /** mean(me) ÷ mean(health) over the rounds. */
+  /** mean(me) ÷ mean(base) over the rounds. */
   ratio?: number
   /**
-   * Cross-check that other load on the machine barely moves: CPU per /health request ÷ CPU per
+   * Cross-check that other load on the machine barely moves: CPU per /site/version request ÷ CPU per
    * /auth/me request (server + PostgreSQL). Equals the throughput ratio when the server is the
    * bottleneck.
    */
   cpuRatio?: number
   roundRatios?: number[]
-  /** (last − first) ÷ first of /health req/s across rounds; large values mean the server drifted. */
-  healthDrift?: number
+  /** (last − first) ÷ first of /site/version req/s across rounds; large values mean the server drifted. */
+  baseDrift?: number
   /** Highest share of the machine used by unrelated processes during any measured run, %. */
   maxForeignPct?: number
-  healthP50Ms?: number
+  baseP50Ms?: number
   meP50Ms?: number
-  healthP99Ms?: number
+  baseP99Ms?: number
   meP99Ms?: number
   /** Server process CPU per request (all threads), µs: median over rounds. */
-  healthServerCpuUs?: number
+  baseServerCpuUs?: number
   meServerCpuUs?: number
   /** PostgreSQL processes' CPU per request, µs (PostgreSQL runs only). */
-  healthPostgresCpuUs?: number
+  basePostgresCpuUs?: number
   mePostgresCpuUs?: number
-  rounds?: { order: string; health: Run; me: Run }[]
+  rounds?: { order: string; base: Run; me: Run }[]
 }
 
 export interface AuthMeResult extends RunInfo {
@@ -101,7 +103,7 @@ export async function benchAuthMe(options: AuthMeOptions = {}): Promise<AuthMeRe
   const settings = wrkSettings(options, { durationSec: 5, rounds: 4, warmupSec: 3 })
   const backends = options.backends ?? BACKENDS
   log(
-    `P1 auth-me: GET /auth/me ÷ GET /health, wrk ${settings.threads}×${settings.connections}, ` +
+    `P1 auth-me: GET /auth/me ÷ GET /site/version, wrk ${settings.threads}×${settings.connections}, ` +
       `${settings.rounds} rounds × ${settings.durationSec}s each endpoint (warm-up ${settings.warmupSec}s), target ≥ ${TARGET}`,
   )
 
@@ -152,77 +154,77 @@ async function measure(
       await quiet()
       return run(path, s.durationSec)
     }
-    const health = () => quietly('/health')
+    const base = () => quietly(BASELINE)
     const meRun = () => quietly('/auth/me')
 
     if (s.warmupSec > 0) {
-      await run('/health', s.warmupSec)
+      await run(BASELINE, s.warmupSec)
       await run('/auth/me', s.warmupSec)
     }
 
-    const rounds: { order: string; health: Run; me: Run }[] = []
+    const rounds: { order: string; base: Run; me: Run }[] = []
     for (let i = 0; i < s.rounds; i++) {
       let h: Run, m: Run
       if (i % 2 === 0) {
-        h = await health()
+        h = await base()
         m = await meRun()
       } else {
         m = await meRun()
-        h = await health()
+        h = await base()
       }
-      rounds.push({ order: i % 2 === 0 ? 'health,me' : 'me,health', health: h, me: m })
+      rounds.push({ order: i % 2 === 0 ? 'base,me' : 'me,base', base: h, me: m })
       const cpu = (r: Run) =>
         `${r.cpu.serverUsPerReq.toFixed(0)} µs` +
         (r.cpu.postgresUsPerReq === undefined ? '' : ` + pg ${r.cpu.postgresUsPerReq.toFixed(0)} µs`) +
         noisyText(r.cpu.foreignPct)
       log(
-        `  ${backend.padEnd(8)} round ${i + 1}: health ${fmt(h.rps).padStart(7)} req/s (p50 ${h.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(h)})` +
+        `  ${backend.padEnd(8)} round ${i + 1}: base ${fmt(h.rps).padStart(7)} req/s (p50 ${h.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(h)})` +
           `   me ${fmt(m.rps).padStart(7)} req/s (p50 ${m.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(m)})   ratio ${(m.rps / h.rps).toFixed(3)}`,
       )
     }
-    const healthRps = mean(rounds.map((r) => r.health.rps))
+    const baseRps = mean(rounds.map((r) => r.base.rps))
     const meRps = mean(rounds.map((r) => r.me.rps))
-    const ratio = meRps / healthRps
-    const roundRatios = rounds.map((r) => r.me.rps / r.health.rps)
-    const healthDrift = (rounds.at(-1)!.health.rps - rounds[0]!.health.rps) / rounds[0]!.health.rps
+    const ratio = meRps / baseRps
+    const roundRatios = rounds.map((r) => r.me.rps / r.base.rps)
+    const baseDrift = (rounds.at(-1)!.base.rps - rounds[0]!.base.rps) / rounds[0]!.base.rps
     log(
-      `  ${backend.padEnd(8)} health ${fmt(healthRps)} req/s, me ${fmt(meRps)} req/s, ratio ${ratio.toFixed(3)} ` +
+      `  ${backend.padEnd(8)} base ${fmt(baseRps)} req/s, me ${fmt(meRps)} req/s, ratio ${ratio.toFixed(3)} ` +
         `(rounds ${Math.min(...roundRatios).toFixed(3)}–${Math.max(...roundRatios).toFixed(3)}) ${ratio >= TARGET ? 'PASS' : 'BELOW TARGET'}`,
     )
-    if (rounds.length > 1 && Math.abs(healthDrift) > 0.15) {
+    if (rounds.length > 1 && Math.abs(baseDrift) > 0.15) {
       log(
-        `  ${backend.padEnd(8)} warning: /health throughput moved ${(healthDrift * 100).toFixed(0)}% from the first round to the last; ` +
+        `  ${backend.padEnd(8)} warning: /site/version throughput moved ${(baseDrift * 100).toFixed(0)}% from the first round to the last; ` +
           `the ratio depends on how long the server has been loaded (see bench/README.md, "Known distortions")`,
       )
     }
     const strip = (w: Run) => ({ ...w, raw: undefined }) as unknown as Run
-    const med = (f: (r: { health: Run; me: Run }) => number | undefined) => {
+    const med = (f: (r: { base: Run; me: Run }) => number | undefined) => {
       const xs = rounds.map(f).filter((x): x is number => x !== undefined)
       return xs.length ? median(xs) : undefined
     }
     const cost = (r: Run) => r.cpu.serverUsPerReq + (r.cpu.postgresUsPerReq ?? 0)
-    const cpuRatio = median(rounds.map((r) => cost(r.health))) / median(rounds.map((r) => cost(r.me)))
-    log(`  ${backend.padEnd(8)} CPU per request: health ${median(rounds.map((r) => cost(r.health))).toFixed(0)} µs, me ${median(rounds.map((r) => cost(r.me))).toFixed(0)} µs → cpu ratio ${cpuRatio.toFixed(3)}`)
+    const cpuRatio = median(rounds.map((r) => cost(r.base))) / median(rounds.map((r) => cost(r.me)))
+    log(`  ${backend.padEnd(8)} CPU per request: base ${median(rounds.map((r) => cost(r.base))).toFixed(0)} µs, me ${median(rounds.map((r) => cost(r.me))).toFixed(0)} µs → cpu ratio ${cpuRatio.toFixed(3)}`)
     return {
       backend,
       cpuRatio,
       bootMs: Math.round(server.bootMs),
       loadBefore,
-      healthServerCpuUs: med((r) => r.health.cpu.serverUsPerReq),
+      baseServerCpuUs: med((r) => r.base.cpu.serverUsPerReq),
       meServerCpuUs: med((r) => r.me.cpu.serverUsPerReq),
-      healthPostgresCpuUs: med((r) => r.health.cpu.postgresUsPerReq),
+      basePostgresCpuUs: med((r) => r.base.cpu.postgresUsPerReq),
       mePostgresCpuUs: med((r) => r.me.cpu.postgresUsPerReq),
-      healthRps,
+      baseRps,
       meRps,
       ratio,
       roundRatios,
-      healthDrift,
-      maxForeignPct: Math.max(...rounds.flatMap((r) => [r.health.cpu.foreignPct ?? 0, r.me.cpu.foreignPct ?? 0])),
-      healthP50Ms: median(rounds.map((r) => r.health.latencyMs.p50)),
+      baseDrift,
+      maxForeignPct: Math.max(...rounds.flatMap((r) => [r.base.cpu.foreignPct ?? 0, r.me.cpu.foreignPct ?? 0])),
+      baseP50Ms: median(rounds.map((r) => r.base.latencyMs.p50)),
       meP50Ms: median(rounds.map((r) => r.me.latencyMs.p50)),
-      healthP99Ms: median(rounds.map((r) => r.health.latencyMs.p99)),
+      baseP99Ms: median(rounds.map((r) => r.base.latencyMs.p99)),
       meP99Ms: median(rounds.map((r) => r.me.latencyMs.p99)),
-      rounds: rounds.map((r) => ({ order: r.order, health: strip(r.health), me: strip(r.me) })),
+      rounds: rounds.map((r) => ({ order: r.order, base: strip(r.base), me: strip(r.me) })),
     }
   }, { root })
 }
@@ -231,7 +233,7 @@ const cpuCell = (server?: number, pg?: number) =>
   server === undefined ? '–' : `${server.toFixed(0)}${pg === undefined ? '' : ` (+${pg.toFixed(0)} pg)`}`
 
 const driftNote = (drift?: number) =>
-  drift !== undefined && Math.abs(drift) > 0.15 ? ` (health drift ${drift > 0 ? '+' : ''}${(drift * 100).toFixed(0)}%)` : ''
+  drift !== undefined && Math.abs(drift) > 0.15 ? ` (base drift ${drift > 0 ? '+' : ''}${(drift * 100).toFixed(0)}%)` : ''
 
 const noiseNote = (pct?: number) => (pct !== undefined && pct > NOISY_PCT ? ` (other load up to ${pct.toFixed(0)}%)` : '')
 
@@ -240,10 +242,10 @@ export function authMeTable(result: AuthMeResult): string {
   const rows = result.backends.map((b) =>
     b.skipped || b.error
       ? `| ${b.backend} | – | – | ${b.skipped ? `skipped: ${b.skipped}` : 'failed (see output)'} | | | |`
-      : `| ${b.backend} | ${fmt(b.healthRps!)} | ${fmt(b.meRps!)} | **${b.ratio!.toFixed(2)}** (${Math.min(...b.roundRatios!).toFixed(2)}–${Math.max(...b.roundRatios!).toFixed(2)}) | ${b.ratio! >= TARGET ? 'pass' : 'below'}${driftNote(b.healthDrift)}${noiseNote(b.maxForeignPct)} | ${cpuCell(b.healthServerCpuUs, b.healthPostgresCpuUs)} / ${cpuCell(b.meServerCpuUs, b.mePostgresCpuUs)} | ${b.cpuRatio!.toFixed(2)} |`,
+      : `| ${b.backend} | ${fmt(b.baseRps!)} | ${fmt(b.meRps!)} | **${b.ratio!.toFixed(2)}** (${Math.min(...b.roundRatios!).toFixed(2)}–${Math.max(...b.roundRatios!).toFixed(2)}) | ${b.ratio! >= TARGET ? 'pass' : 'below'}${driftNote(b.baseDrift)}${noiseNote(b.maxForeignPct)} | ${cpuCell(b.baseServerCpuUs, b.basePostgresCpuUs)} / ${cpuCell(b.meServerCpuUs, b.mePostgresCpuUs)} | ${b.cpuRatio!.toFixed(2)} |`,
   )
   return markdownTable(
-    '| database | /health req/s | /auth/me req/s | ratio (rounds) | ≥ 0.5 | CPU µs/req health / me | cpu ratio |',
+    '| database | /site/version req/s | /auth/me req/s | ratio (rounds) | ≥ 0.5 | CPU µs/req base / me | cpu ratio |',
     '|---|---:|---:|---|---|---|---:|',
     rows,
   )

@@ -4,7 +4,8 @@ import { AuditLog, systemActor } from '../modules/audit/service'
 import { NewPassword } from '../modules/auth/model'
 import { Passwords } from '../modules/auth/passwords'
 import { users } from '../modules/auth/schema'
-import { insertPasswordAccount } from '../modules/auth/service'
+import { insertPasswordAccount, USER_CACHE } from '../modules/auth/service'
+import { announceChange } from '../platform/replica-cache'
 
 /** A command that cannot do what it was asked, for a reason the operator can fix (exit 1). */
 export class CommandError extends Error {}
@@ -24,6 +25,7 @@ export async function adminCreate(deps: Pick<Deps, 'db' | 'now' | 'config'>, inp
     if (existing) {
       if (existing.isAdmin) return 'unchanged'
       await tx.update(users).set({ isAdmin: true, updatedAt: deps.now() }).where(eq(users.id, existing.id))
+      await announceChange(tx, USER_CACHE.channel, existing.id)
       await audit.record(tx, systemActor('cli'), { action: 'settings.admin.granted', target: { type: 'user', id: existing.id }, metadata: { isAdmin: true } })
       return 'promoted'
     }

@@ -100,6 +100,7 @@ export class AccountEmails {
       const row = await this.consume(tx, token, 'password_reset')
       await this.accounts.setPassword(tx, row.userId, newPassword, 'password_reset', { actor: { type: 'user', id: row.userId }, request })
       await tx.update(users).set({ emailVerifiedAt: this.deps.now() }).where(and(eq(users.id, row.userId), eq(users.emailKey, row.emailKey), isNull(users.emailVerifiedAt)))
+      await this.accounts.changed(tx, row.userId)
     })
   }
 
@@ -121,6 +122,7 @@ export class AccountEmails {
         .where(and(eq(users.id, row.userId), eq(users.emailKey, row.emailKey)))
         .returning({ id: users.id })
       if (!updated[0]) throw invalid()
+      await this.accounts.changed(tx, row.userId)
     })
     return { emailVerified: true }
   }

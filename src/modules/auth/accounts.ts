@@ -4,6 +4,7 @@ import type { Principal } from '../../platform/auth'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import type { RequestInfo } from '../../platform/http'
 import type { IssuedSession, RotatingSessions } from '../../platform/sessions'
+import { ReplicaCache } from '../../platform/replica-cache'
 import { type AuditBy, AuditLog } from '../audit/service'
 import { authError } from './errors'
 import type { SettingsService } from '../settings/service'
@@ -17,6 +18,10 @@ export const SLUG_PATTERN = '^[a-z0-9][a-z0-9_-]{1,63}$'
 const slugRe = new RegExp(SLUG_PATTERN)
 
 type UserRow = typeof users.$inferSelect
+type LoadedUser = UserRow & { factors: MfaFactorView[] }
+
+/** Accounts kept in memory per replica (GET /auth/me, admin checks); a changed one is forgotten everywhere. */
+export const USER_CACHE = { channel: 'ecobase_user_changed', limit: 10_000, ttlMs: 30_000 }
 
 const utc = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`)
 /** The account and its verified second factors, in one round trip (GET /auth/me). Drizzle writes `users.id` unqualified here, which the subquery would take for its own `id`. */
@@ -68,11 +73,13 @@ export class Accounts {
   private readonly audit: AuditLog
   /** GET /auth/me's one query, prepared once: PostgreSQL then skips parsing and planning it. */
   private readonly userById: ReturnType<typeof prepareUserById>
+  /** What that query found, by user id, until the account or its factors change (`changed`). */
+  private readonly cache: ReplicaCache<LoadedUser>
   /** A real hash to verify against for unknown e-mails, so both failures take the same time. */
   private decoyHash: Promise<string> | undefined
 
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'rateLimits'>,
+    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'rateLimits'>,
     private readonly passwords: Passwords,
     private readonly sessions: RotatingSessions,
     private readonly settings: SettingsService,
@@ -81,6 +88,20 @@ export class Accounts {
     this.limiter = new LoginLimiter(deps)
     this.audit = new AuditLog(deps)
     this.userById = prepareUserById(deps.db)
+    this.cache = new ReplicaCache(deps, USER_CACHE)
+  }
+
+  /**
+   * The account `userId` or its second factors changed in `tx`: every replica forgets what it kept
+   * of it once `tx` commits. Every write to `users` or to a verified factor calls this.
+   */
+  changed(tx: Db, userId: string): Promise<void> {
+    return this.cache.changed(tx, userId)
+  }
+
+  /** Follows account changes made on other replicas (and by `npx ecobase admin`). */
+  listen(): Promise<() => Promise<void>> {
+    return this.cache.listen()
   }
 
   /** `request`: where the request came from, for the audit log (`auth.account.registered`); its User-Agent names the session. */
@@ -192,8 +213,7 @@ export class Accounts {
     await this.events.emit(tx, passwordChanged, null, { userId, reason })
   }
 
-  /** The signed-in user, with `emailVerified` added (only here: User itself is as the spec lists it). */
-  /** The account, its e-mail state and its second factors, in one query. */
+  /** The account, its e-mail state (`emailVerified`, only here: User itself is as the spec lists it) and its second factors, from memory when unchanged. */
   async me(principal: Principal): Promise<UserView & { emailVerified: boolean; mfa: { enabled: boolean; factors: MfaFactorView[] } }> {
     const user = await this.load(principal.userId)
     return { ...this.view(user), emailVerified: user.emailVerifiedAt !== null, mfa: { enabled: user.factors.length > 0, factors: user.factors } }
@@ -201,11 +221,15 @@ export class Accounts {
 
   async updateProfile(principal: Principal, patch: { name?: string; slug?: string }): Promise<UserView> {
     try {
-      const [user] = await this.deps.db
-        .update(users)
-        .set({ ...patch, updatedAt: this.deps.now() })
-        .where(eq(users.id, principal.userId))
-        .returning()
+      const user = await this.deps.db.transaction(async (tx) => {
+        const [user] = await tx
+          .update(users)
+          .set({ ...patch, updatedAt: this.deps.now() })
+          .where(eq(users.id, principal.userId))
+          .returning()
+        if (user) await this.changed(tx, user.id)
+        return user
+      })
       if (!user) throw authError(404, 'not_found', 'The account no longer exists')
       return this.view(user)
     } catch (err) {
@@ -235,10 +259,7 @@ export class Accounts {
   }
 
   async capabilities(userId: string): Promise<string[]> {
-    const [user] = await this.deps.db
-      .select({ isAdmin: users.isAdmin, emailKey: users.emailKey })
-      .from(users)
-      .where(eq(users.id, userId))
+    const user = await this.cache.get(userId, () => this.fetch(userId))
     return user ? this.capabilitiesOf(user) : []
   }
 
@@ -287,9 +308,15 @@ export class Accounts {
     }
   }
 
-  private async load(userId: string): Promise<UserRow & { factors: MfaFactorView[] }> {
+  private async load(userId: string): Promise<LoadedUser> {
+    const user = await this.cache.get(userId, () => this.fetch(userId))
+    if (!user) throw authError(401, 'unauthorized', 'The account no longer exists')
+    return user
+  }
+
+  private async fetch(userId: string): Promise<LoadedUser | undefined> {
     const [row] = await this.userById.execute({ id: userId })
-    if (!row) throw authError(401, 'unauthorized', 'The account no longer exists')
+    if (!row) return undefined
     const factors = typeof row.factors === 'string' ? (JSON.parse(row.factors) as MfaFactorView[]) : row.factors
     return { ...row.user, factors }
   }

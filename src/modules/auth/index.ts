@@ -33,7 +33,12 @@ export default defineModule({
       services: auth,
       queues: emails.queueHandlers(),
       routes: () => [authRoutes(auth, ctx.guards, deps), mfaRoutes(auth, ctx.guards), passkeyRoutes(auth, ctx.guards, deps.config.trustProxy), accountEmailRoutes(emails, ctx.guards, deps.config.trustProxy)],
-      listen: () => auth.sessions.listen(),
+      listen: async () => {
+        const stops = await Promise.all([auth.sessions.listen(), auth.accounts.listen()])
+        return async () => {
+          await Promise.all(stops.map((stop) => stop()))
+        }
+      },
     }
   },
 })

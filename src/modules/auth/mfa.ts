@@ -67,7 +67,7 @@ export class Mfa {
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'rateLimits' | 'secret'>,
     private readonly sessions: RotatingSessions,
-    private readonly accounts: Pick<Accounts, 'authResult'>,
+    private readonly accounts: Pick<Accounts, 'authResult' | 'changed'>,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.audit = new AuditLog(deps)
@@ -234,7 +234,9 @@ export class Mfa {
     await this.deps.db.transaction((tx) => this.record(tx, principal, 'mfa_failed', {}))
   }
 
+  /** A change to the account's factors (or a use of one, which moves its `lastUsedAt`): audited, told to the owner, and forgotten by every replica's account cache. */
   private async record(tx: Db, principal: Principal, change: SecurityChange, metadata: Record<string, unknown>): Promise<void> {
+    await this.accounts.changed(tx, principal.userId)
     await this.audit.record(tx, principal, { action: `auth.${change.replace('_', '.')}`, target: { type: 'user', id: principal.userId }, metadata })
     await this.events.emit(tx, securityChanged, null, { userId: principal.userId, change })
   }

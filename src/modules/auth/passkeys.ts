@@ -29,7 +29,7 @@ export class Passkeys {
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'now'>,
     private readonly sessions: RotatingSessions,
-    private readonly accounts: Pick<Accounts, 'authResult'>,
+    private readonly accounts: Pick<Accounts, 'authResult' | 'changed'>,
     private readonly mfa: Mfa,
   ) {
     this.audit = new AuditLog(deps)
@@ -125,6 +125,7 @@ export class Passkeys {
         .returning({ id: passkeys.factorId })
       if (!moved) throw refused()
       await tx.update(mfaFactors).set({ lastUsedAt: this.deps.now() }).where(eq(mfaFactors.id, stored.factorId))
+      await this.accounts.changed(tx, stored.userId)
       const issued = await this.sessions.start(tx, stored.userId, request.userAgent, { aal: userVerified ? 'aal2' : 'aal1', amr: ['webauthn'] })
       await this.audit.record(tx, { actor: { type: 'user', id: stored.userId }, request }, {
         action: 'auth.session.signed_in',

@@ -6,7 +6,7 @@ import type { EventBus } from '../../platform/events'
 import { SettingsService } from '../settings/service'
 import { Accounts } from './accounts'
 
-export { insertPasswordAccount, type Accounts, type PublicProfile } from './accounts'
+export { insertPasswordAccount, USER_CACHE, type Accounts, type PublicProfile } from './accounts'
 import { API_TOKEN_PREFIX, ApiTokens } from './api-tokens'
 import { Mfa } from './mfa'
 import { Passkeys } from './passkeys'
