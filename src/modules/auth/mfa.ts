@@ -1,6 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { and, asc, eq, isNotNull, isNull, lt, or } from 'drizzle-orm'
-import QRCode from 'qrcode'
 import type { Deps } from '../../deps'
 import { type Principal, requireAal2 } from '../../platform/auth'
 import { openSecret, safeEqual, sealSecret, sha256Hex } from '../../platform/crypto'
@@ -95,7 +94,7 @@ export class Mfa {
     const issuer = 'Ecobase'
     const label = encodeURIComponent(`${issuer}:${user?.email ?? principal.userId}`)
     const otpauthUrl = `otpauth://totp/${label}?secret=${base32(secret)}&issuer=${issuer}&algorithm=SHA1&digits=${DIGITS}&period=${STEP_SECONDS}`
-    return { factorId: row!.id, secret: base32(secret), otpauthUrl, qrSvg: await QRCode.toString(otpauthUrl, { type: 'svg', margin: 1 }) }
+    return { factorId: row!.id, secret: base32(secret), otpauthUrl, qrSvg: await (await import('qrcode')).default.toString(otpauthUrl, { type: 'svg', margin: 1 }) }
   }
 
   /**

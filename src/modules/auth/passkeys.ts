@@ -1,4 +1,4 @@
-import { generateAuthenticationOptions, generateRegistrationOptions, verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server'
+import type { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server'
 import { and, eq, gt, lt } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Principal, requireAal2 } from '../../platform/auth'
@@ -16,6 +16,8 @@ const refused = () => authError(401, 'invalid_credentials', 'The passkey was not
 
 type RegistrationResponse = Parameters<typeof verifyRegistrationResponse>[0]['response']
 type AuthenticationResponse = Parameters<typeof verifyAuthenticationResponse>[0]['response']
+/** Loaded at the first passkey call: most instances never see one, and the library weighs ~10 MB in memory. */
+const webauthn = () => import('@simplewebauthn/server')
 
 /**
  * Passkeys (WebAuthn, @simplewebauthn/server): registered as a second factor of the signed-in
@@ -44,7 +46,7 @@ export class Passkeys {
     requireAal2(principal)
     const [user] = await this.deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, principal.userId))
     const existing = await this.deps.db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, principal.userId))
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: 'Ecobase',
       rpID: this.deps.config.webauthn.rpId,
       userName: user!.email,
@@ -64,7 +66,7 @@ export class Passkeys {
     const first = !(await this.mfa.status(principal.userId)).enabled
     let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>
     try {
-      verification = await verifyRegistrationResponse({
+      verification = await (await webauthn()).verifyRegistrationResponse({
         response,
         expectedChallenge: (challenge) => this.spend(challenge, 'register', principal.userId),
         expectedOrigin: this.deps.config.webauthn.origins,
@@ -92,7 +94,7 @@ export class Passkeys {
           .innerJoin(users, eq(users.id, passkeys.userId))
           .where(eq(users.emailKey, email.trim().toLowerCase()))
       : []
-    const options = await generateAuthenticationOptions({ rpID: this.deps.config.webauthn.rpId, allowCredentials: own.map((c) => ({ id: c.id, transports: c.transports })), userVerification: 'preferred' })
+    const options = await (await webauthn()).generateAuthenticationOptions({ rpID: this.deps.config.webauthn.rpId, allowCredentials: own.map((c) => ({ id: c.id, transports: c.transports })), userVerification: 'preferred' })
     await this.keep(options.challenge, 'login', null)
     return options
   }
@@ -103,7 +105,7 @@ export class Passkeys {
     if (!stored) throw refused()
     let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>
     try {
-      verification = await verifyAuthenticationResponse({
+      verification = await (await webauthn()).verifyAuthenticationResponse({
         response,
         expectedChallenge: (challenge) => this.spend(challenge, 'login', null),
         expectedOrigin: this.deps.config.webauthn.origins,

@@ -1,4 +1,4 @@
-import Stripe from 'stripe'
+import type Stripe from 'stripe'
 import { billingError } from './errors'
 
 /** The parts of a Stripe subscription the mirror keeps (current periods live on its items since API 2025-03). */
@@ -44,10 +44,12 @@ export class StripeGateway {
     this.endpoint = { protocol: url.protocol === 'http:' ? 'http' : 'https', host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) }
   }
 
-  private client(secretKey: string): Stripe {
+  /** The SDK is loaded at the first call: an instance that never bills does not carry it. */
+  private async client(secretKey: string): Promise<Stripe> {
     let client = this.clients.get(secretKey)
     if (!client) {
-      client = new Stripe(secretKey, { ...this.endpoint, maxNetworkRetries: 2, timeout: 20_000 })
+      const { default: StripeSdk } = await import('stripe')
+      client = new StripeSdk(secretKey, { ...this.endpoint, maxNetworkRetries: 2, timeout: 20_000 })
       if (this.clients.size > 1000) this.clients.clear()
       this.clients.set(secretKey, client)
     }
@@ -57,7 +59,7 @@ export class StripeGateway {
   /** The Stripe customer of an Ecobase customer: the idempotency key makes a retry, or a race, yield the same one. */
   async createCustomer(secretKey: string, input: { ecosystemId: string; customerId: string; email: string | null; name: string | null }): Promise<string> {
     return this.call(async () => {
-      const customer = await this.client(secretKey).customers.create(
+      const customer = await (await this.client(secretKey)).customers.create(
         { ...(input.email ? { email: input.email } : {}), ...(input.name ? { name: input.name } : {}), metadata: { ecosystemId: input.ecosystemId, customerId: input.customerId } },
         { idempotencyKey: `ecobase-customer-${input.ecosystemId}-${input.customerId}` },
       )
@@ -70,7 +72,7 @@ export class StripeGateway {
     input: { stripeCustomerId: string; priceId: string; trialDays: number; successUrl: string; cancelUrl: string; metadata: Record<string, string> },
   ): Promise<string> {
     return this.call(async () => {
-      const session = await this.client(secretKey).checkout.sessions.create({
+      const session = await (await this.client(secretKey)).checkout.sessions.create({
         mode: 'subscription',
         customer: input.stripeCustomerId,
         client_reference_id: input.metadata.customerId,
@@ -86,13 +88,13 @@ export class StripeGateway {
   }
 
   async portal(secretKey: string, stripeCustomerId: string, returnUrl: string): Promise<string> {
-    return this.call(async () => (await this.client(secretKey).billingPortal.sessions.create({ customer: stripeCustomerId, return_url: returnUrl })).url)
+    return this.call(async () => (await (await this.client(secretKey)).billingPortal.sessions.create({ customer: stripeCustomerId, return_url: returnUrl })).url)
   }
 
   /** Verifies a webhook body with the async verifier (the synchronous one fails on Bun); null when it does not verify. */
   async verify(secretKey: string, webhookSecret: string, payload: string, signature: string): Promise<Stripe.Event | null> {
     try {
-      return await this.client(secretKey).webhooks.constructEventAsync(payload, signature, webhookSecret)
+      return await (await this.client(secretKey)).webhooks.constructEventAsync(payload, signature, webhookSecret)
     } catch {
       return null
     }
@@ -100,7 +102,7 @@ export class StripeGateway {
 
   async subscription(secretKey: string, id: string): Promise<SubscriptionFacts> {
     return this.call(async () => {
-      const s = await this.client(secretKey).subscriptions.retrieve(id)
+      const s = await (await this.client(secretKey)).subscriptions.retrieve(id)
       const items = s.items?.data ?? []
       const top = s as unknown as { current_period_start?: number; current_period_end?: number }
       return {
@@ -120,7 +122,7 @@ export class StripeGateway {
 
   async invoice(secretKey: string, id: string): Promise<InvoiceFacts> {
     return this.call(async () => {
-      const i = await this.client(secretKey).invoices.retrieve(id)
+      const i = await (await this.client(secretKey)).invoices.retrieve(id)
       return {
         id: i.id!,
         stripeCustomerId: idOf(i.customer as string | { id: string } | null),
@@ -139,7 +141,7 @@ export class StripeGateway {
   /** The subscription a completed Checkout session made, if any. */
   async sessionSubscription(secretKey: string, sessionId: string): Promise<string | null> {
     return this.call(async () => {
-      const session = await this.client(secretKey).checkout.sessions.retrieve(sessionId)
+      const session = await (await this.client(secretKey)).checkout.sessions.retrieve(sessionId)
       return session.subscription ? idOf(session.subscription as string | { id: string }) : null
     })
   }

@@ -63,12 +63,15 @@ function listQuery(spec: Pick<ResourceSpec<string, string, TObject, TObject, TOb
     filters[field] = t.String({ description: `Filter on ${field} (${kind}): \`[not.]<op>.<value>\` with ${OPS[kind]}; repeat the parameter to AND conditions` })
   }
   const common = listQueryParams({
-    select: 'Comma-separated readable fields. Validated (400 naming a field the item schema does not have), but items still hold every field: the item schema requires them all',
+    select: 'Comma-separated readable fields: items hold only `id` and these (PostgREST’s projection; a field the item schema does not have is 400). The typed client still types whole items: narrow them with `Pick<Item, …>`',
     includeDeleted: 'Soft-deleted rows too (ecosystem admins only)',
   })
   const lead = spec.leadingSort ? { [spec.leadingSort.param]: t.Optional(t.Boolean({ default: true, description: spec.leadingSort.description })) } : {}
   return t.Object({ ...common, ...lead, ...Object.fromEntries(Object.entries(filters).map(([k, v]) => [k, t.Optional(v)])) }, { additionalProperties: true })
 }
+
+/** An item cut to `id` and the selected fields, in the order `select` names them. */
+const project = (item: Record<string, unknown>, select: readonly string[]) => Object.fromEntries(['id', ...select.filter((f) => f !== 'id')].map((f) => [f, item[f]]))
 
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
 
@@ -101,7 +104,13 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
     : 'The row is deleted.'
   return new Elysia({ name: `derived:${spec.schema}/${spec.resource}`, prefix: `/${spec.schema}`, detail: { tags: [spec.schema] } })
     .use(guards.tenancy)
-    .get(`/${spec.resource}`, ({ tenant, request }) => service.list(tenant, parseListQuery(rawQuery(request.url), policy)) as Promise<never>, {
+    .get(`/${spec.resource}`, async ({ tenant, request }) => {
+      const query = parseListQuery(rawQuery(request.url), policy)
+      const page = await service.list(tenant, query)
+      // Projected items are not the item schema (it requires every field): sent as they are, unvalidated.
+      if (query.select) return Response.json({ ...page, items: page.items.map((item) => project(item, query.select!)) }) as never
+      return page as never
+    }, {
       tenant,
       query: listQuery(spec),
       response: { 200: paged(spec.row, `${title}Page`) },
