@@ -28,10 +28,17 @@ export interface RequestInfo {
   requestId: string | null
 }
 
+/** Where a request came from. The address is looked up when first read (the audit log, throttles): most authenticated requests never need it, and the lookup is a tenth of a cached /auth/me. */
 export function requestInfo(request: Request, server: Server<unknown> | null | undefined, trustProxy: boolean): RequestInfo {
-  const ip = clientIp(request, server, trustProxy)
+  let ip: string | null | undefined
   return {
-    ip: ip === 'unknown' ? null : ip.slice(0, 100),
+    get ip() {
+      if (ip === undefined) {
+        const found = clientIp(request, server, trustProxy)
+        ip = found === 'unknown' ? null : found.slice(0, 100)
+      }
+      return ip
+    },
     userAgent: request.headers.get('user-agent')?.slice(0, 512) || null,
     requestId: requestIds.get(request) ?? null,
   }
