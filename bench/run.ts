@@ -76,7 +76,7 @@ export const BENCHES: Bench[] = [
   {
     id: 'P7',
     name: 'embedded-boot',
-    what: 'embedded PGlite: first start to healthy (≤ 1.5 s), restart (≤ 0.7 s), idle RSS (≤ 150 MB)',
+    what: 'embedded PGlite: first start to healthy (≤ 1.0 s), restart (≤ 0.5 s), idle RSS (≤ 150 MB); median of five',
     run: () => benchEmbeddedBoot(),
     table: embeddedBootTable,
   },

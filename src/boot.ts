@@ -1,7 +1,7 @@
 import { loadConfig, type Config } from './config'
 import type { Deps } from './deps'
 import { migrate, openPglite, openPostgres, pgliteDir, type Database } from './platform/db'
-import { loadSeed } from './platform/db/seed'
+import { copySeed } from './platform/db/seed'
 import { AccessTokens } from './platform/jwt'
 import { resolveAuthSecret } from './platform/keys'
 import { createLogger, type Logger } from './platform/logger'
@@ -17,7 +17,8 @@ export class BootError extends Error {}
 /** Opens the configured database (PGlite in DATA_DIR unless DATABASE_URL is set) and migrates it. */
 export async function openDatabase(config: Config): Promise<Database> {
   if (!config.databaseUrl) {
-    const database = await openPglite({ dataDir: pgliteDir(config.dataDir), loadDataDir: loadSeed() })
+    copySeed(pgliteDir(config.dataDir))
+    const database = await openPglite({ dataDir: pgliteDir(config.dataDir) })
     await prepareDatabase(database, config)
     return database
   }

@@ -5,7 +5,7 @@ import { ConfigError } from './config'
 import { ensureWritableDir, LifecycleError, lockDataDir, portTaken } from './platform/lifecycle'
 import { createLogger } from './platform/logger'
 
-// boot: config -> data dir (lock) -> database (migrate) -> app -> jobs -> listen. Any failure is one clear line and exit 1.
+// boot: config -> data dir (lock) -> database (migrate) -> app -> job queue -> listen -> job workers. Any failure is one clear line and exit 1.
 try {
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
@@ -17,8 +17,8 @@ try {
   const deps = buildDeps(config, database, { logger })
   const app = createApp(deps)
   const stopFollowing = await app.followRevocations()
-  await deps.queue.start()
-  const stopJobs = startJobs(deps)
+  // Jobs can be sent from here on; the workers start once the server answers (they only take jobs).
+  await deps.queue.prepare()
   // The local object store takes uploads itself; JSON routes keep MAX_BODY_BYTES (platform/http).
   const maxRequestBodySize = config.storage.driver === 'local' ? Math.max(config.maxBodyBytes, config.storage.maxUploadBytes) : config.maxBodyBytes
   try {
@@ -28,6 +28,8 @@ try {
     throw portTaken(err, config.host, config.port) ?? err
   }
   const server = app.server!
+  await deps.queue.startWorkers()
+  const stopJobs = startJobs(deps)
   logger.info('ecobase listening', {
     url: `http://${config.host}:${server.port}`,
     database: database.kind === 'pglite' ? 'embedded PGlite (DATA_DIR)' : 'PostgreSQL (DATABASE_URL)',

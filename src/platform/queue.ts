@@ -78,9 +78,20 @@ export class JobQueue {
     this.definitions.set(definition.name, definition as JobDefinition<object>)
   }
 
-  /** Installs or migrates the queue's tables, creates the declared queues, and starts their workers. */
+  /** Installs or migrates the queue's tables, brings the declared queues up to date, and starts their workers. */
   async start(): Promise<void> {
+    await this.prepare()
+    await this.startWorkers()
+  }
+
+  /**
+   * Installs or migrates the queue's tables and creates the declared queues, or brings their
+   * settings up to date: after this, jobs can be sent. One read of the existing queues; a write
+   * only for a queue that is missing or whose settings changed (a restart usually has none).
+   */
+  async prepare(): Promise<void> {
     await this.boss.start()
+    const existing = new Map((await this.boss.getQueues()).map((q) => [q.name, q as unknown as Record<string, unknown>]))
     for (const definition of this.definitions.values()) {
       const { policy, ...settings } = {
         retryLimit: 5,
@@ -91,10 +102,17 @@ export class JobQueue {
         expireInSeconds: 300,
         ...definition.options,
       }
-      await this.boss.createQueue(definition.name, { policy, ...settings })
+      const current = existing.get(definition.name)
+      if (!current) await this.boss.createQueue(definition.name, { policy, ...settings })
       // createQueue leaves an existing queue as it was: an upgraded instance gets today's settings here.
-      await this.boss.updateQueue(definition.name, settings)
-      if (!this.options.workers) continue
+      else if (Object.entries(settings).some(([key, value]) => current[key] !== value)) await this.boss.updateQueue(definition.name, settings)
+    }
+  }
+
+  /** Starts the workers of every declared kind (none with JOBS=off); `prepare` first. */
+  async startWorkers(): Promise<void> {
+    if (!this.options.workers) return
+    for (const definition of this.definitions.values()) {
       // NOTIFY wakes workers for new jobs; polling still finds retries and delayed jobs at the usual pace.
       const interval = this.options.pollingIntervalSeconds ?? 2
       // A full batch is followed by the next fetch at once: the interval only paces an idle queue.

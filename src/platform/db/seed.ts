@@ -1,40 +1,59 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { createLogger } from '../logger'
+import { JobQueue } from '../queue'
 import { migrate, MIGRATIONS_DIR, openPglite } from './index'
 
 /**
  * An initialised, migrated PGlite data directory, made once at install or image build time, so
  * the first `npm start` copies it instead of running initdb (seconds) — bench/README.md, P7.
+ * It holds the job queue's tables too (pg-boss installs them at its first start: ≈ 0.3 s).
  * Boot still runs migrations afterwards, so a seed older than the code is brought up to date.
+ * A plain directory, copied with the file system: PGlite's own `loadDataDir` unpacks a tarball
+ * file by file through its WebAssembly file system, which took 3.4 s of a first start.
  */
-export const SEED_FILE = resolve(import.meta.dir, '../../../node_modules/.cache/ecobase/pglite-seed.tar.gz')
-const STAMP_FILE = `${SEED_FILE}.journal`
+export const SEED_DIR = resolve(import.meta.dir, '../../../node_modules/.cache/ecobase/pglite-seed')
+const STAMP_FILE = `${SEED_DIR}.journal`
 
 function journal(): string {
   return readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')
 }
 
-/** The seed as a Blob for PGlite's `loadDataDir`, or undefined when none has been built. */
-export function loadSeed(): Blob | undefined {
-  return existsSync(SEED_FILE) ? new Blob([readFileSync(SEED_FILE)]) : undefined
+/**
+ * Fills `dataDir` (a PGlite data directory that does not exist yet) from the seed; false when no
+ * seed has been built (the first start then runs initdb). Copied under a temporary name and
+ * renamed, so an interrupted copy is never taken for a data directory.
+ */
+export function copySeed(dataDir: string): boolean {
+  if (!existsSync(join(SEED_DIR, 'PG_VERSION')) || existsSync(dataDir)) return false
+  const partial = `${dataDir}.seeding`
+  rmSync(partial, { recursive: true, force: true })
+  mkdirSync(dirname(dataDir), { recursive: true })
+  cpSync(SEED_DIR, partial, { recursive: true })
+  renameSync(partial, dataDir)
+  return true
 }
 
 /** Builds the seed unless one for the current migrations exists; returns whether it built one. */
 export async function buildSeed(): Promise<boolean> {
   const current = journal()
-  if (existsSync(SEED_FILE) && existsSync(STAMP_FILE) && readFileSync(STAMP_FILE, 'utf8') === current) return false
-  const database = await openPglite()
+  if (existsSync(join(SEED_DIR, 'PG_VERSION')) && existsSync(STAMP_FILE) && readFileSync(STAMP_FILE, 'utf8') === current) return false
+  const building = `${SEED_DIR}.tmp`
+  rmSync(building, { recursive: true, force: true })
+  mkdirSync(dirname(SEED_DIR), { recursive: true })
+  const database = await openPglite({ dataDir: building })
   try {
     await migrate(database)
-    const blob = await database.dump!()
-    mkdirSync(dirname(SEED_FILE), { recursive: true })
-    writeFileSync(`${SEED_FILE}.tmp`, new Uint8Array(await blob.arrayBuffer()))
-    renameSync(`${SEED_FILE}.tmp`, SEED_FILE)
-    writeFileSync(STAMP_FILE, current)
-    return true
+    const queue = new JobQueue(database, { workers: false, logger: createLogger('silent') })
+    await queue.prepare()
+    await queue.stop(1000)
   } finally {
     await database.close()
   }
+  rmSync(SEED_DIR, { recursive: true, force: true })
+  renameSync(building, SEED_DIR)
+  writeFileSync(STAMP_FILE, current)
+  return true
 }
 
 if (import.meta.main) {

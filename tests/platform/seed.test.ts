@@ -1,0 +1,29 @@
+import { afterAll, expect, test } from 'bun:test'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { sql } from 'drizzle-orm'
+import { openPglite } from '../../src/platform/db'
+import { copySeed, SEED_DIR } from '../../src/platform/db/seed'
+
+// The seed is built by `npm install` (postinstall); without one a first start runs initdb instead.
+const root = mkdtempSync(join(tmpdir(), 'ecobase-seed-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+test.skipIf(!existsSync(join(SEED_DIR, 'PG_VERSION')))('a first start copies the seed: migrated, with the job queue installed; a half-copied directory is redone, an existing one left alone', async () => {
+  const dataDir = join(root, 'pglite')
+  mkdirSync(`${dataDir}.seeding`)
+  writeFileSync(join(`${dataDir}.seeding`, 'junk'), 'left by a start that was killed mid-copy')
+  expect(copySeed(dataDir)).toBe(true)
+  expect(existsSync(`${dataDir}.seeding`)).toBe(false)
+  expect(existsSync(join(dataDir, 'junk'))).toBe(false)
+  expect(copySeed(dataDir)).toBe(false)
+
+  const database = await openPglite({ dataDir })
+  try {
+    const [tables] = (await database.db.execute(sql`select to_regclass('auth.users') as users, to_regclass('pgboss.version') as queue`)).rows as [{ users: string | null; queue: string | null }]
+    expect(tables).toEqual({ users: 'auth.users', queue: 'pgboss.version' })
+  } finally {
+    await database.close()
+  }
+})
