@@ -7,7 +7,8 @@ import { type Config, ConfigError } from '../config'
 import { ensureWritableDir, LifecycleError, lockDataDir } from '../platform/lifecycle'
 import { createLogger } from '../platform/logger'
 import { adminCreate, CommandError } from './admin'
-import { BackupError, backupStopped, restoreBackup, verifyBackup } from '../platform/backup/archive'
+import { BackupError, type BackupManifest, backupStopped, restoreBackup, verifyBackup, writeBackup } from '../platform/backup/archive'
+import { type Database, openPostgres } from '../platform/db'
 import { progressReporter } from './progress'
 import { openApiDocument } from './document'
 
@@ -56,17 +57,20 @@ const COMMANDS: Record<string, Command> = {
   Backs up a stopped embedded instance (DATA_DIR): the database, the generated server key and the
   local object store, into one .tar.gz (default ecobase-backup-<time>.tar.gz) with a manifest of
   every part's size and SHA-256. Written under FILE.partial and renamed when complete. The archive
-  holds the server key: keep it as secret as the data. With DATABASE_URL the database is yours to
-  back up with PostgreSQL's tools (pg_dump, your provider's snapshots).`,
+  holds the server key: keep it as secret as the data. With DATABASE_URL the archive holds the
+  server key and the local object store only (files uploaded meanwhile may be missed): back the
+  database up with PostgreSQL's own tools (pg_dump, your provider's snapshots or point-in-time
+  recovery).`,
     options: { out: 'value' },
     async run(options) {
       const config = loadConfig()
-      if (config.databaseUrl) {
-        throw new CommandError('DATABASE_URL is set: back the database up with pg_dump or your provider’s snapshots, and DATA_DIR/objects (local files, STORAGE_DRIVER=local) with your file backups')
-      }
       const out = typeof options.out === 'string' ? options.out : `ecobase-backup-${new Date().toISOString().replace(/[:.]/g, '-')}.tar.gz`
-      const manifest = await withLock(config, () => backupStopped(config.dataDir, out, progress))
-      return `wrote ${out}: ${manifest.parts.length} parts, ${manifest.parts.reduce((n, p) => n + p.size, 0)} bytes, ${manifest.migrations} migrations`
+      const wrote = (m: BackupManifest) => `wrote ${out}: ${m.parts.length} parts, ${m.parts.reduce((n, p) => n + p.size, 0)} bytes, ${m.migrations} migrations`
+      if (config.databaseUrl) {
+        const manifest = await withPostgres(config.databaseUrl, (database) => writeBackup(database, config.dataDir, out, progress))
+        return `${wrote(manifest)} (the server key and local files; the database is PostgreSQL at DATABASE_URL: back it up with pg_dump or your provider’s snapshots)`
+      }
+      return wrote(await withLock(config, () => backupStopped(config.dataDir, out, progress)))
     },
   },
   verify: {
@@ -92,9 +96,11 @@ const COMMANDS: Record<string, Command> = {
       const dataDir = typeof options['data-dir'] === 'string' ? options['data-dir'] : config.dataDir
       const target = { ...config, dataDir, databaseUrl: null }
       const manifest = await withLock(target, () => restoreBackup(file!, dataDir, options.force === true, progress))
+      const restored = `restored ${file} into ${dataDir} (Ecobase ${manifest.ecobase.version}, taken ${manifest.createdAt})`
+      if (manifest.database === 'external') return `${restored}: the server key and local files; the database was PostgreSQL and is not in it (restore it with pg_restore or your provider’s snapshot)`
       // The first open migrates it forward, as at any boot.
       await withDatabase(target, async () => {})
-      return `restored ${file} into ${dataDir} (Ecobase ${manifest.ecobase.version}, taken ${manifest.createdAt})`
+      return restored
     },
   },
   openapi: {
@@ -143,6 +149,21 @@ async function withLock<T>(config: Readonly<Config>, work: () => Promise<T>): Pr
     return await work()
   } finally {
     lock?.release()
+  }
+}
+
+/** The PostgreSQL database at `url`, as it is (no migration), for `work`. */
+async function withPostgres<T>(url: string, work: (database: Database) => Promise<T>): Promise<T> {
+  let database: Database
+  try {
+    database = await openPostgres(url, { max: 1 })
+  } catch (err) {
+    throw new BootError(`DATABASE_URL: cannot connect (${(err as Error).message || (err as { code?: string }).code})`)
+  }
+  try {
+    return await work(database)
+  } finally {
+    await database.close()
   }
 }
 

@@ -12,6 +12,7 @@ import { writeBackup } from '../../src/platform/backup/archive'
 import { readTar, TarWriter } from '../../src/platform/backup/tar'
 import { MIGRATIONS_DIR, openPglite, pgliteDir, queryRows } from '../../src/platform/db'
 import { lockDataDir } from '../../src/platform/lifecycle'
+import { freshDatabase, testDatabaseUrl } from '../support/database'
 
 // The command line as an operator runs it: `node bin/ecobase.mjs …` (what `npx ecobase` runs), on an
 // embedded DATA_DIR of its own (the command line's database is whatever the environment names).
@@ -19,9 +20,9 @@ const ROOT = join(import.meta.dir, '..', '..')
 const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-cli-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
-function ecobase(args: string[], input?: string) {
+function ecobase(args: string[], input?: string, env: Record<string, string> = {}) {
   const run = spawnSync('node', [join(ROOT, 'bin', 'ecobase.mjs'), ...args], {
-    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
     input,
     encoding: 'utf8',
     timeout: 60_000,
@@ -213,6 +214,34 @@ describe('npx ecobase backup, verify, restore', () => {
       expect(row!.n).toBe(journal.entries.length + 1)
     } finally {
       await reopened.close()
+    }
+  }, 120_000)
+
+  test.skipIf(!testDatabaseUrl)('with DATABASE_URL: the archive holds the server key and the local files, says the database is PostgreSQL’s to back up, and restores those alone', async () => {
+    const pg = await freshDatabase()
+    const dir = mkdtempSync(join(tmpdir(), 'ecobase-cli-pg-'))
+    try {
+      mkdirSync(join(dir, 'objects', 'eco'), { recursive: true })
+      writeFileSync(join(dir, 'objects', 'eco', 'kept.txt'), 'a local file')
+      writeFileSync(join(dir, 'auth-secret'), 'a generated server key')
+      const out = join(dir, 'pg.tar.gz')
+      const made = ecobase(['backup', '--out', out], undefined, { DATA_DIR: dir, DATABASE_URL: pg.url! })
+      expect(made.code, made.err).toBe(0)
+      expect(made.out).toContain('the database is PostgreSQL at DATABASE_URL: back it up with pg_dump')
+      expect(ecobase(['verify', out]).out).toContain('is whole: 2 parts')
+      const target = join(dir, 'restored')
+      const restored = ecobase(['restore', out, '--data-dir', target])
+      expect(restored.code, restored.err).toBe(0)
+      expect(restored.out).toContain('the database was PostgreSQL and is not in it')
+      expect(readFileSync(join(target, 'objects', 'eco', 'kept.txt'), 'utf8')).toBe('a local file')
+      expect(readFileSync(join(target, 'auth-secret'), 'utf8')).toBe('a generated server key')
+      expect(existsSync(join(target, 'pglite'))).toBe(false)
+      const unreachable = ecobase(['backup', '--out', join(dir, 'no.tar.gz')], undefined, { DATA_DIR: dir, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' })
+      expect(unreachable.code).toBe(1)
+      expect(unreachable.err).toContain('DATABASE_URL: cannot connect')
+    } finally {
+      await pg.drop()
+      rmSync(dir, { recursive: true, force: true })
     }
   }, 120_000)
 

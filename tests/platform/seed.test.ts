@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import { openPglite } from '../../src/platform/db'
+import { openPglite, queryRows } from '../../src/platform/db'
 import { copySeed, SEED_DIR } from '../../src/platform/db/seed'
 
 // The seed is built by `npm install` (postinstall); without one a first start runs initdb instead.
@@ -21,7 +21,7 @@ test.skipIf(!existsSync(join(SEED_DIR, 'PG_VERSION')))('a first start copies the
 
   const database = await openPglite({ dataDir })
   try {
-    const [tables] = (await database.db.execute(sql`select to_regclass('auth.users') as users, to_regclass('pgboss.version') as queue`)).rows as [{ users: string | null; queue: string | null }]
+    const [tables] = await queryRows<{ users: string | null; queue: string | null }>(database.db, sql`select to_regclass('auth.users')::text as users, to_regclass('pgboss.version')::text as queue`)
     expect(tables).toEqual({ users: 'auth.users', queue: 'pgboss.version' })
   } finally {
     await database.close()

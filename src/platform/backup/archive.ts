@@ -29,6 +29,8 @@ export interface BackupManifest {
   ecobase: { version: string }
   /** Migrations applied to the database when it was taken. */
   migrations: number
+  /** `external`: the database was PostgreSQL (DATABASE_URL) and is not in the archive, only the server key and local files. Absent: embedded, included. */
+  database?: 'external'
   createdAt: string
   parts: { name: string; size: number; sha256: string }[]
 }
@@ -88,21 +90,21 @@ export async function backupStopped(dataDir: string, out: string, progress: Prog
 }
 
 /**
- * One archive of an embedded instance: the database as PGlite dumps it (between two queries, so a
+ * One archive of an instance: the embedded database as PGlite dumps it (between two queries, so a
  * running service's snapshot is what a crash at that instant would leave, which PostgreSQL recovers
  * from), the generated server key and the local object store, then manifest.json with every part's
- * size and SHA-256. Written as `out.partial` and renamed when complete, so an interrupted backup
- * never looks whole.
+ * size and SHA-256. A PostgreSQL database (DATABASE_URL) is not included (pg_dump's job): the
+ * archive then holds the key and the local files, and says so (`database: "external"`). Written as
+ * `out.partial` and renamed when complete, so an interrupted backup never looks whole.
  */
 export async function writeBackup(database: Database, dataDir: string, out: string, progress: Progress): Promise<BackupManifest> {
-  if (!database.dump) throw new BackupError('the database is PostgreSQL: back it up with pg_dump or your provider’s snapshots')
   const [row] = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)
   const migrations = row!.n
-  const dump = new Uint8Array(await (await database.dump()).arrayBuffer())
+  const dump = database.dump ? new Uint8Array(await (await database.dump()).arrayBuffer()) : null
   const secret = join(dataDir, SECRET)
   const objects = join(dataDir, 'objects')
   const sources = [
-    { name: DATABASE, size: dump.byteLength, chunks: () => once(dump) },
+    ...(dump ? [{ name: DATABASE, size: dump.byteLength, chunks: () => once(dump) }] : []),
     ...(existsSync(secret) ? [{ name: SECRET, size: statSync(secret).size, chunks: () => createReadStream(secret) }] : []),
     ...filesUnder(objects).map((file) => ({ name: `objects/${file}`, size: statSync(join(objects, file)).size, chunks: () => createReadStream(join(objects, file)) })),
   ]
@@ -118,7 +120,7 @@ export async function writeBackup(database: Database, dataDir: string, out: stri
     parts.push({ name: source.name, size: source.size, sha256: hash.digest('hex') })
     progress({ part: source.name, done, total, finished: true })
   }
-  const manifest: BackupManifest = { format: BACKUP_FORMAT, ecobase: { version: pkg.version }, migrations, createdAt: new Date().toISOString(), parts }
+  const manifest: BackupManifest = { format: BACKUP_FORMAT, ecobase: { version: pkg.version }, migrations, ...(dump ? {} : { database: 'external' as const }), createdAt: new Date().toISOString(), parts }
   const text = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`)
   await tar.add(MANIFEST, text.byteLength, once(text))
   await tar.close()
@@ -164,7 +166,8 @@ export async function verifyBackup(path: string): Promise<BackupManifest> {
 /**
  * Restores into `dataDir` after verifying the whole archive. The directory must hold no instance;
  * with `force`, what is there is moved aside (never deleted). The database is migrated forward by
- * the caller's next open, as at any boot.
+ * the caller's next open, as at any boot. An archive of a PostgreSQL instance (`database:
+ * "external"`) restores the server key and local files only.
  */
 export async function restoreBackup(path: string, dataDir: string, force: boolean, progress: Progress): Promise<BackupManifest> {
   const manifest = await verifyBackup(path)
