@@ -83,7 +83,7 @@ export interface SystemRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     download: {
       /** Download a complete backup */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: string; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: string; 302: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     }
   }) & {
     /** Back up this instance now */

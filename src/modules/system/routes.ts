@@ -81,7 +81,11 @@ export function backupRoutes(backups: Backups, guards: Guards) {
     }, {
       admin: true,
       params: IdParam,
-      response: { 200: t.Any({ description: 'The archive: check it with `npx ecobase verify`, restore it with `npx ecobase restore`', [MEDIA_TYPE]: 'application/gzip' }), ...errors(400, 401, 403, 404, { 409: ['backup_not_ready'] }) },
+      response: {
+        200: t.Any({ description: 'The archive: check it with `npx ecobase verify`, restore it with `npx ecobase restore`', [MEDIA_TYPE]: 'application/gzip' }),
+        302: t.Void({ description: 'BACKUP_TARGET=s3: `Location` is a download URL of the bucket, valid 5 minutes' }),
+        ...errors(400, 401, 403, 404, { 409: ['backup_not_ready'] }),
+      },
       detail: {
         operationId: 'systemBackupDownload',
         summary: 'Download a complete backup',

@@ -103,7 +103,7 @@ const REQUEST_ID_HEADER = {
  * Then: an operation that declares no `security` is public (`security: []`), one that declares no
  * 400 gets the NUL-character 400 every operation can answer, one that needs a tenant role
  * (TENANT_LEVEL) gets the guard's 400/401/403/404 where it declares none and its role sentence, every response
- * declares the X-Request-Id header, EXTRA_PARAMETERS join the parameters, tags no operation uses
+ * declares the X-Request-Id header (a redirect its Location too), EXTRA_PARAMETERS join the parameters, tags no operation uses
  * are not published, an error response that lists its codes (`errors(...)`) says them as its
  * description, titled schemas become named components (see hoistNamedSchemas), and the Error
  * schema lists `errorCodes` (every code of every catalogue).
@@ -133,8 +133,10 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
     op.responses = { '400': EVERY_OPERATION_400, ...(level ? structuredClone(TENANCY_RESPONSES) : {}), ...(account ? { '403': structuredClone(ACCOUNT_403) } : {}), ...op.responses }
     const sentence = level ? ROLE_SENTENCES[level] : undefined
     if (sentence && !op.description?.includes(sentence.slice(0, -1))) op.description = op.description ? `${op.description} ${sentence}` : sentence
-    for (const response of Object.values(op.responses)) {
+    for (const [status, response] of Object.entries(op.responses)) {
       response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
+      // A typed response map leaves no room for headers; a redirect always says where it goes.
+      if (/^3\d\d$/.test(status) && !response.headers.Location) response.headers.Location = { description: 'Where the redirect goes', schema: { type: 'string' } }
       const content = response.content as Record<string, unknown> | undefined
       const errorSchema = (content?.['application/json'] as { schema?: Record<string, unknown> } | undefined)?.schema
       if (typeof errorSchema?.[ERROR_DESCRIPTION] === 'string') {
