@@ -70,6 +70,7 @@ describe('OpenAPI document', () => {
         expect(op.tags?.length, where).toBe(1)
         expect(specTags.has(op.tags[0]), `${where} tag ${op.tags[0]}`).toBe(true)
         expect(typeof op.operationId, where).toBe('string')
+        expect(op.description?.length ?? 0, `${where} has a description beyond its summary`).toBeGreaterThan(20)
         expect(ids.has(op.operationId), `${where} duplicate operationId`).toBe(false)
         ids.add(op.operationId)
         for (const [code, response] of Object.entries<any>(op.responses)) {

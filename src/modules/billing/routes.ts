@@ -92,7 +92,7 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
       tenant: 'customer',
       query: PageQuery,
       response: { 200: paged(BillingInvoice, 'BillingInvoicePage') },
-      detail: { operationId: 'billingMyInvoices', summary: 'Your invoices, newest first (mirrored from Stripe)' },
+      detail: { operationId: 'billingMyInvoices', summary: 'Your invoices, newest first (mirrored from Stripe)', description: 'The calling customer’s invoices as the Stripe webhooks last reported them (number, status, total in minor units, currency, period, the hosted invoice link). Empty with the `manual` provider.' },
     })
     .get('/customers/:customerId', ({ tenant, params }) => billing.account(tenant, params.customerId), {
       tenant: 'admin',

@@ -71,7 +71,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
       {
         body: RefreshBody,
         response: { 204: t.Void({ description: 'Signed out' }), ...errors(400) },
-        detail: { operationId: 'customerRevoke', summary: 'Sign a customer out (unknown tokens are ignored)' },
+        detail: { operationId: 'customerRevoke', summary: 'Sign a customer out (unknown tokens are ignored)', description: 'Public (the refresh token is the credential): revokes the customer session the refresh token belongs to, on every replica at once; its access tokens are refused from their next request. An unknown or already-used token answers 204 as well, so the answer tells nothing about tokens.' },
       },
     )
     .get('/me', ({ tenant }) => customers.me(tenant), {

@@ -11,7 +11,7 @@ export function settingsRoutes(settings: SettingsService, guards: Guards) {
     .get('/auth-methods', () => settings.listAuthMethods(), {
       auth: true,
       response: { 200: t.Array(AuthMethodSetting), ...errors(401) },
-      detail: { operationId: 'settingsListAuthMethods', summary: 'Platform sign-in methods and whether each is enabled' },
+      detail: { operationId: 'settingsListAuthMethods', summary: 'Platform sign-in methods and whether each is enabled', description: 'Any signed-in account may read them (a sign-in page shows only enabled ones); platform admins switch them with PUT /settings/auth-methods/{method}. With `password` off, registration answers 403 `registration_disabled`.' },
     })
     .put(
       '/auth-methods/:method',

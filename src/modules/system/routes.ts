@@ -30,12 +30,12 @@ export function systemRoutes(system: SystemService) {
       },
       {
         response: { 200: Health, 503: Health },
-        detail: { tags: ['public'], operationId: 'health', summary: 'Liveness probe with a database check (503 when the database is down)' },
+        detail: { tags: ['public'], operationId: 'health', summary: 'Liveness probe with a database check (503 when the database is down)', description: 'Public, for load balancers and orchestrators: `{ status: "ok", database: "ok" }` while a `select 1` answers, else 503 with `status: "degraded"`, `database: "down"`. Not written to the request log at info level.' },
       },
     )
     .get('/site/version', () => system.version(), {
       response: { 200: Version },
-      detail: { tags: ['site'], operationId: 'siteVersion', summary: 'Build and version information' },
+      detail: { tags: ['site'], operationId: 'siteVersion', summary: 'Build and version information', description: 'Public: the package version, the build commit when known, the runtime, which database runs (`pglite` = the embedded default, `postgres` = DATABASE_URL) and whether pgvector is there (`vector: false` = persona memory recall by exact scan). No credential, no database query.' },
     })
 }
 

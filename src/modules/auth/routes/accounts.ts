@@ -163,7 +163,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       auth: true,
       params: t.Object({ slug: t.String({ maxLength: 255 }) }),
       response: { 200: SlugAvailability, ...errors(400, 401) },
-      detail: { operationId: 'authSlugAvailable', summary: 'Whether a slug is free and well-formed' },
+      detail: { operationId: 'authSlugAvailable', summary: 'Whether a slug is free and well-formed', description: '`available: false` with `reason: "format"` (2–64 of a–z 0–9 _ -, starting with a letter or digit) or `"taken"` (another account holds it). The caller’s own slug counts as available. Set it with PATCH /auth/me.' },
     })
     .post(
       '/revoke-all',
@@ -174,7 +174,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       {
         auth: true,
         response: { 204: t.Void({ description: 'All sessions revoked' }), ...errors(401) },
-        detail: { operationId: 'authRevokeAll', summary: 'Sign out everywhere (revoke every session)' },
+        detail: { operationId: 'authRevokeAll', summary: 'Sign out everywhere (revoke every session)', description: 'Revokes every session of the account, this one included, on every replica at once (their refresh tokens stop working; access tokens are refused at their next request). API tokens stay valid: delete them with DELETE /auth/tokens/{id}. Recorded in the audit log (`auth.session.revoked_all`).' },
       },
     )
     .post(
@@ -199,7 +199,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       auth: true,
       query: PageQuery,
       response: { 200: paged(ApiToken, 'ApiTokenPage'), ...errors(400, 401) },
-      detail: { operationId: 'authListTokens', summary: 'List API tokens (newest first; never the secret)' },
+      detail: { operationId: 'authListTokens', summary: 'List API tokens (newest first; never the secret)', description: 'The account’s own `eco_…` tokens with their name, prefix, expiry and last use; the raw token was shown only when it was created.' },
     })
     .post(
       '/tokens',
@@ -228,12 +228,12 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
         auth: true,
         params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 404) },
-        detail: { operationId: 'authDeleteToken', summary: 'Delete an API token' },
+        detail: { operationId: 'authDeleteToken', summary: 'Delete an API token', description: 'The token stops working at once, on every replica, also for streams opened with it (they end within seconds). Another account’s token or an unknown id: 404. Recorded in the audit log (`auth.api_token.revoked`).' },
       },
     )
     .get('/methods', ({ principal }) => auth.accounts.methods(principal), {
       auth: true,
       response: { 200: t.Array(AuthUserMethod), ...errors(401) },
-      detail: { operationId: 'authListMethods', summary: "The caller's sign-in methods" },
+      detail: { operationId: 'authListMethods', summary: "The caller's sign-in methods", description: 'One entry per way the account signs in: `password` or an outside provider, with `providerId` (the provider’s subject; the e-mail for `password`). `hasCredential` says whether a password is set; the hash itself never leaves the server.' },
     })
 }

@@ -78,7 +78,7 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, trustProxy: boo
     .get('', ({ principal }) => auth.passkeys.list(principal), {
       auth: true,
       response: { 200: t.Array(MfaFactor), ...errors(401) },
-      detail: { operationId: 'authPasskeys', summary: 'Your passkeys' },
+      detail: { operationId: 'authPasskeys', summary: 'Your passkeys', description: 'The account’s registered passkeys (WebAuthn credentials) as second factors: id, name, when added and last used. Reachable at `aal1`. Add one with /auth/passkeys/register/*, remove one with DELETE /auth/passkeys/{id}.' },
     })
     .post('/register/options', async ({ principal }) => ({ ...(await auth.passkeys.registrationOptions(principal)) }), {
       auth: true,
