@@ -61,7 +61,7 @@ describe('OpenAPI document', () => {
     expect((await h.app.handle(new Request('http://localhost/openapi/assets/0.0.0/swagger-ui.css'))).status).toBe(404)
   })
 
-  test('every operation has a spec tag, a unique operationId and typed responses for each status', () => {
+  test('every operation has a spec tag, a unique operationId, a description and typed responses for each status', () => {
     const specTags = new Set(doc.tags.map((t: { name: string }) => t.name))
     const ids = new Set<string>()
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
