@@ -14,9 +14,35 @@ const root = join(import.meta.dir, '..')
 const tools = join(root, 'tools')
 const bin = (pkg: string, file: string) => join(tools, 'node_modules', pkg, file)
 
-/** The client a generator user would write: three areas of the API, every field read through the generated types. */
+/**
+ * Reading a stream with a generated client, exactly as the README shows it: the body as a stream
+ * (openapi-fetch's `parseAs: 'stream'`), cut into SSE frames, each typed as the operation's frame
+ * schema (`{ event, data }`, a union discriminated by `event`).
+ */
+const FRAMES = `/** The frames of a text/event-stream body as \`{ event, data }\` (comments and keep-alives skipped). */
+export async function* frames<Frame extends { event: string }>(body: ReadableStream<Uint8Array>): AsyncGenerator<Frame> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return
+    buffer += decoder.decode(value, { stream: true }).replace(/\\r\\n?/g, '\\n')
+    for (let end = buffer.indexOf('\\n\\n'); end >= 0; end = buffer.indexOf('\\n\\n')) {
+      const lines = buffer.slice(0, end).split('\\n')
+      buffer = buffer.slice(end + 2)
+      const event = lines.find((l) => l.startsWith('event:'))?.slice(6).trim()
+      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\\n')
+      if (event) yield { event, data: data ? JSON.parse(data) : null } as unknown as Frame
+    }
+  }
+}
+`
+
+/** The client a generator user would write: four areas of the API, every field read through the generated types. */
 const CLIENT = `import createClient from 'openapi-fetch'
-import type { paths } from './schema'
+import type { components, paths } from './schema'
+import { frames } from './frames'
 
 export async function run(fetch: (request: Request) => Promise<Response>, baseUrl = 'http://localhost') {
   const client = createClient<paths>({ baseUrl, fetch })
@@ -42,7 +68,21 @@ export async function run(fetch: (request: Request) => Promise<Response>, baseUr
   if (conversations.error) throw new Error(\`conversations: \${conversations.response.status} \${conversations.error.error.code}\`)
   const page = conversations.data
 
+  const eco = { header: { 'X-Ecosystem-Id': ecosystem.id } }
+  const created = await client.POST('/chat/conversations', { headers: auth, params: eco, body: { title: 'Streamed' } })
+  if (created.error) throw new Error(\`conversation: \${created.response.status} \${created.error.error.code}\`)
+  const sent = await client.POST('/chat/conversations/{id}/messages', { headers: auth, params: { ...eco, path: { id: created.data.id } }, body: { message: 'Hello' }, parseAs: 'stream' })
+  if (sent.error || !sent.response.body) throw new Error(\`send: \${sent.response.status}\`)
+  const events: string[] = []
+  let reply = ''
+  for await (const frame of frames<components['schemas']['ChatStreamEvent']>(sent.response.body)) {
+    events.push(frame.event)
+    if (frame.event === 'token') reply += frame.data.text
+    else if (frame.event === 'error') throw new Error(frame.data.message)
+  }
+
   return {
+    stream: { status: sent.response.status, events: [...new Set(events)], reply },
     register: { status: registered.response.status, id: user.id, email: user.email, name: user.name, refreshToken: registered.data.refreshToken },
     me: { status: me.response.status, id: me.data.id, email: me.data.email, emailVerified: me.data.emailVerified, capabilities: me.data.capabilities },
     organization: {
@@ -103,6 +143,7 @@ beforeAll(
     mkdirSync(join(dir, 'node_modules'))
     symlinkSync(dirname(Bun.resolveSync('openapi-fetch/package.json', tools)), join(dir, 'node_modules', 'openapi-fetch'), 'dir')
     writeFileSync(join(dir, 'client.ts'), CLIENT)
+    writeFileSync(join(dir, 'frames.ts'), FRAMES)
     writeFileSync(join(dir, 'broken.ts'), BROKEN)
     const compilerOptions = {
       strict: true,
@@ -127,6 +168,11 @@ afterAll(async () => {
 })
 
 describe('third-party generators on openapi.json', () => {
+  test('the README shows the same frame reader the stream test runs', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8').replace(/^  /gm, '')
+    expect(readme).toContain(FRAMES)
+  })
+
   test('openapi-typescript generates named types for paths, operations and component schemas, without complaint', () => {
     expect(generated.stderr).toBe('')
     const schema = readFileSync(join(dir, 'schema.ts'), 'utf8')
@@ -161,10 +207,15 @@ describe('third-party generators on openapi.json', () => {
   )
 
   test(
-    'the client works against the app: register, me, a new organization, its empty conversation list',
+    'the client works against the app: register, me, a new organization, its empty conversation list, a chat reply read as typed stream frames',
     async () => {
       const { run } = await import(join(dir, 'client.ts'))
-      const result = await run((request: Request) => h.app.handle(request), 'http://localhost')
+      // As over a socket: in process, a stream's chunks can be strings; on the wire they are bytes.
+      const asBytes = async (request: Request) => {
+        const res = await h.app.handle(request)
+        return [204, 205, 304].includes(res.status) ? res : new Response(await res.arrayBuffer(), res)
+      }
+      const result = await run(asBytes, 'http://localhost')
 
       expect(result.register).toMatchObject({ status: 201, email: expect.stringMatching(/^generated-.+@example\.test$/), name: 'Generated Client' })
       expect(result.register.refreshToken).toEqual(expect.any(String))
@@ -174,6 +225,8 @@ describe('third-party generators on openapi.json', () => {
       expect(result.organization.ecosystemId).toEqual(expect.any(String))
       expect(result.organization.teamId).toEqual(expect.any(String))
       expect(result.conversations).toEqual({ status: 200, titles: [], total: 0, page: 1, pageSize: 10 })
+      expect(result.stream).toMatchObject({ status: 200, events: ['open', 'token', 'done'] })
+      expect(result.stream.reply.length).toBeGreaterThan(0)
     },
     { timeout: 120_000 },
   )
