@@ -1,14 +1,20 @@
 import { apiError, createClient, EcobaseError } from '../client/index'
 
-/** The console's one client: same origin, the refresh token in the httpOnly cookie, the picked ecosystem on every call. */
-let ecosystem: string | null = sessionStorage.getItem('ecobase.console.ecosystem')
+const PICKED = 'ecobase.console.ecosystem'
+
+/**
+ * The console's one client: same origin, the refresh token in the httpOnly cookie, the picked
+ * ecosystem on every call. The pick is remembered across tabs and restarts (an id, no secret);
+ * signing out forgets it.
+ */
+let ecosystem: string | null = localStorage.getItem(PICKED)
 
 export const client = createClient({ baseUrl: '', refreshCookie: true, ecosystem: () => ecosystem })
 
 export function pickEcosystem(id: string | null): void {
   ecosystem = id
-  if (id) sessionStorage.setItem('ecobase.console.ecosystem', id)
-  else sessionStorage.removeItem('ecobase.console.ecosystem')
+  if (id) localStorage.setItem(PICKED, id)
+  else localStorage.removeItem(PICKED)
 }
 
 export const currentEcosystem = (): string | null => ecosystem

@@ -29,24 +29,57 @@ function useHash(): [string, (path: string) => void] {
   return [hash, (path) => (location.hash = path)]
 }
 
-function SignIn({ onSignedIn }: { onSignedIn: (user: User) => void }) {
+/** Signing in, or on a fresh instance (no account yet) creating the first account, which becomes its admin. */
+function SignIn({ onSignedIn, firstAccount }: { onSignedIn: (user: User) => void; firstAccount: boolean }) {
+  const [name, setName] = useState('')
   const [email, setEmail] = useState('')
   const [password, setPassword] = useState('')
   const { error, busy, run } = useAction()
   const submit = (e: Event) => {
     e.preventDefault()
-    void run(async () => onSignedIn((await data(client.login({ email, password }))).user))
+    void run(async () => onSignedIn((await data(firstAccount ? client.register({ name, email, password }) : client.login({ email, password }))).user))
   }
   return (
     <main class="signin">
       <h1>Ecobase Console</h1>
       <form onSubmit={submit}>
+        {firstAccount && (
+          <>
+            <h2>Create the first account</h2>
+            <p>This instance has no account yet. The first one administers it.</p>
+            <label>Name <input autocomplete="name" required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
+          </>
+        )}
         <label>E-mail <input type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></label>
-        <label>Password <input type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
-        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+        <label>Password <input type="password" autocomplete={firstAccount ? 'new-password' : 'current-password'} required minLength={firstAccount ? 8 : undefined} value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
+        <button type="submit" disabled={busy}>{firstAccount ? (busy ? 'Creating…' : 'Create account') : busy ? 'Signing in…' : 'Sign in'}</button>
         <ErrorNote error={error} />
       </form>
     </main>
+  )
+}
+
+/** An account in no organization yet: its first organization, which brings its main ecosystem. */
+function FirstOrganization({ onCreated }: { onCreated: (organization: RegistryOrganization, ecosystem: RegistryEcosystem) => void }) {
+  const [name, setName] = useState('')
+  const [slug, setSlug] = useState('')
+  const { error, busy, run } = useAction()
+  const submit = (e: Event) => {
+    e.preventDefault()
+    void run(async () => {
+      const made = await data(client.api.registry.organizations.post({ name, slug }))
+      onCreated(made.organization, made.ecosystem)
+    })
+  }
+  return (
+    <form class="first-organization" onSubmit={submit}>
+      <h2>Create an organization</h2>
+      <p>Your customers, data and settings live in an organization’s ecosystems; it starts with one, <code>main</code>.</p>
+      <label>Organization name <input required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
+      <label>Slug <input required pattern="[a-z0-9][a-z0-9_-]{1,63}" title="2–64 of a–z, 0–9, _ and -" value={slug} onInput={(e) => setSlug(e.currentTarget.value)} /></label>
+      <button type="submit" disabled={busy}>{busy ? 'Creating…' : 'Create organization'}</button>
+      <ErrorNote error={error} />
+    </form>
   )
 }
 
@@ -58,13 +91,17 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
   const [organization, setOrganization] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
 
+  const [loaded, setLoaded] = useState(false)
   useEffect(() => {
     Promise.all([data(client.api.registry.organizations.get({ query: { pageSize: 100 } })), data(client.api.registry.ecosystems.get({ query: { pageSize: 100 } }))]).then(
       ([o, e]) => {
         setOrgs(o.items)
         setEcosystems(e.items)
-        const picked = e.items.find((x) => x.id === currentEcosystem())
+        // The remembered pick if it is still reachable, else the only ecosystem there is.
+        const picked = e.items.find((x) => x.id === currentEcosystem()) ?? (e.items.length === 1 ? e.items[0] : undefined)
+        choose(picked?.id ?? null)
         setOrganization(picked?.organizationId ?? o.items[0]?.id ?? null)
+        setLoaded(true)
       },
       (err) => setError(message(err)),
     )
@@ -73,6 +110,12 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
   const choose = (id: string | null) => {
     pickEcosystem(id)
     setEcosystem(id)
+  }
+  const created = (org: RegistryOrganization, eco: RegistryEcosystem) => {
+    setOrgs([...orgs, org])
+    setEcosystems([...ecosystems, eco])
+    setOrganization(org.id)
+    choose(eco.id)
   }
   const signOut = async () => {
     await client.logout()
@@ -108,7 +151,9 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
       </nav>
       <main>
         <ErrorNote error={error} />
-        {page.ecosystem && !ecosystem ? (
+        {page.ecosystem && loaded && orgs.length === 0 ? (
+          <FirstOrganization onCreated={created} />
+        ) : page.ecosystem && !ecosystem ? (
           <p>Choose an ecosystem above.</p>
         ) : detail ? (
           <CustomerDetail key={`${ecosystem}:${detail}`} id={detail} go={go} />
@@ -122,12 +167,20 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
 
 function App() {
   const [user, setUser] = useState<User | null | undefined>(undefined)
+  const [firstAccount, setFirstAccount] = useState(false)
   useEffect(() => {
     // A reload restores the session from the httpOnly refresh cookie; no token is stored in the page.
-    client.refresh().then(async (ok) => setUser(ok ? await data(client.api.auth.me.get()) : null), () => setUser(null))
+    client.refresh().then(
+      async (ok) => {
+        if (ok) return setUser(await data(client.api.auth.me.get()))
+        setFirstAccount((await data(client.api.auth['first-run'].get())).firstAccount)
+        setUser(null)
+      },
+      () => setUser(null),
+    )
   }, [])
   if (user === undefined) return <p class="loading">Loading…</p>
-  return user ? <Shell user={user} onSignedOut={() => setUser(null)} /> : <SignIn onSignedIn={setUser} />
+  return user ? <Shell user={user} onSignedOut={() => setUser(null)} /> : <SignIn firstAccount={firstAccount} onSignedIn={setUser} />
 }
 
 render(<App />, document.getElementById('app')!)

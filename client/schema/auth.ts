@@ -2,6 +2,13 @@
 import type { RequestOptions, Result } from '../treaty'
 import type { ErrorBody } from './shared'
 
+export interface AuthFirstRun {
+  /** No account exists yet: the next registration is the instance’s first (it gets the `admin` capability when ADMIN_EMAILS is empty) */
+  firstAccount: boolean
+  /** Registration with e-mail and password is enabled */
+  registration: boolean
+}
+
 export interface AuthRegister {
   /** E-mail address; unique regardless of case */
   email: string
@@ -219,6 +226,10 @@ export interface AuthEmailVerified {
 
 /** The routes under /auth. */
 export interface AuthRoutes {
+  "first-run": {
+    /** Whether this instance has an account yet (public) */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthFirstRun; 400: ErrorBody }>>
+  }
   register: {
     /** Create an account and sign in */
     post(body: AuthRegister, options?: RequestOptions<never>): Promise<Result<{ 201: AuthResult; 400: ErrorBody; 403: ErrorBody; 409: ErrorBody; 413: ErrorBody }>>

@@ -182,6 +182,12 @@ export class Accounts {
     return this.authResult(row.user, issued)
   }
 
+  /** Whether the instance has no account yet, and whether registration is open (a sign-in page's first screen). */
+  async firstRun(): Promise<{ firstAccount: boolean; registration: boolean }> {
+    const [[any], registration] = await Promise.all([this.deps.db.select({ id: users.id }).from(users).limit(1), this.settings.isEnabled('password')])
+    return { firstAccount: !any, registration }
+  }
+
   async changePassword(principal: Principal, input: { currentPassword: string; newPassword: string }): Promise<void> {
     const [method] = await this.deps.db
       .select()

@@ -63,6 +63,10 @@ export const SlugAvailability = t.Object({
   available: t.Boolean(),
   reason: t.Optional(t.Union([t.Literal('format'), t.Literal('taken')])),
 }, { title: 'AuthSlugAvailability' })
+export const FirstRun = t.Object({
+  firstAccount: t.Boolean({ description: 'No account exists yet: the next registration is the instance’s first (it gets the `admin` capability when ADMIN_EMAILS is empty)' }),
+  registration: t.Boolean({ description: 'Registration with e-mail and password is enabled' }),
+}, { title: 'AuthFirstRun' })
 export const ChangePasswordBody = t.Object({ currentPassword: t.String({ minLength: 1, maxLength: 1024 }), newPassword: NewPassword }, { title: 'AuthChangePassword' })
 export const CreateApiTokenBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 100 }),

@@ -14,6 +14,7 @@ import {
   AuthUserMethod,
   ChangePasswordBody,
   CreateApiTokenBody,
+  FirstRun,
   LoginBody,
   ProfilePatch,
   RefreshBody,
@@ -53,6 +54,14 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
 
   return new Elysia({ name: 'auth', prefix: '/auth', detail: { tags: ['auth'] } })
     .use(guards.auth)
+    .get('/first-run', () => auth.accounts.firstRun(), {
+      response: { 200: FirstRun },
+      detail: {
+        operationId: 'authFirstRun',
+        summary: 'Whether this instance has an account yet (public)',
+        description: 'For a sign-in page: on a fresh instance (`firstAccount: true`) it offers to create the first account, which becomes the platform admin when ADMIN_EMAILS is empty (POST /auth/register). `registration` says whether e-mail and password registration is enabled.',
+      },
+    })
     .post(
       '/register',
       async ({ body, request, server, cookie, status }) => {

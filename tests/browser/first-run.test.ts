@@ -1,0 +1,58 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import { browserMissing, PHONE, SCREENSHOTS, startConsoleServer, type ConsoleServer } from './support'
+
+// A new operator on a fresh instance: no account, no organization; nothing done with curl first.
+
+let app: ConsoleServer
+beforeAll(async () => {
+  if (browserMissing) return
+  app = await startConsoleServer()
+}, 60_000)
+afterAll(async () => {
+  if (browserMissing) return
+  await app.close()
+})
+
+describe.skipIf(!!browserMissing)('the console on a fresh instance', () => {
+  test('creates the first account (the admin), then an organization, and lands in its ecosystem, which a new tab picks by itself', async () => {
+    const { page, elsewhere } = await app.open()
+    await page.getByRole('heading', { name: 'Create the first account' }).waitFor()
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-first-account.png') })
+    await page.getByLabel('Name').fill('Olivia Operator')
+    await page.getByLabel('E-mail').fill('olivia@example.test')
+    await page.getByLabel('Password').fill('first-password-1')
+    await page.getByRole('button', { name: 'Create account' }).click()
+
+    await page.getByRole('heading', { name: 'Create an organization' }).waitFor()
+    await page.getByLabel('Organization name').fill('Acme')
+    await page.getByLabel('Slug').fill('acme')
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-first-organization.png') })
+    await page.getByRole('button', { name: 'Create organization' }).click()
+
+    // Its main ecosystem is picked, and the customers page is there to use.
+    await page.getByRole('button', { name: 'Create customer' }).waitFor()
+    expect(await page.getByLabel('Organization').locator('option:checked').textContent()).toBe('Acme')
+    expect(await page.getByLabel('Ecosystem').inputValue()).not.toBe('')
+    expect(await page.evaluate(async () => (await fetch('/auth/first-run')).json())).toEqual({ firstAccount: false, registration: true })
+
+    // Another tab, or the browser after a restart (the same cookies and storage): signed in from the cookie, in the same ecosystem.
+    const profile = await app.browser.newContext({ storageState: await page.context().storageState() })
+    const second = await profile.newPage()
+    await second.goto(`${app.origin}/console`)
+    await second.getByRole('button', { name: 'Create customer' }).waitFor()
+    expect(await second.getByLabel('Ecosystem').inputValue()).toBe(await page.getByLabel('Ecosystem').inputValue())
+    await profile.close()
+
+    // Phone width: the same page, usable.
+    await page.setViewportSize(PHONE)
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-first-run-phone.png') })
+    expect(elsewhere).toEqual([])
+  }, 60_000)
+
+  test('the first account holds the admin capability', async () => {
+    const signedIn = await app.h.call('POST', '/auth/login', { body: { email: 'olivia@example.test', password: 'first-password-1' } })
+    expect(signedIn.status).toBe(200)
+    expect(signedIn.body.user.capabilities).toEqual(['admin'])
+  })
+})
