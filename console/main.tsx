@@ -2,7 +2,7 @@ import { render } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { RegistryEcosystem, RegistryOrganization, User } from '../client/index'
 import { client, currentEcosystem, data, message, pickEcosystem } from './api'
-import type { PageEntry } from './nav'
+import { GROUPS, type PageEntry } from './nav'
 import { CustomerDetail, Customers } from './pages/customers'
 import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
 import { Storage } from './pages/storage'
@@ -12,12 +12,45 @@ import { ErrorNote, useAction } from './ui'
 import './styles.css'
 
 const PAGES: PageEntry[] = [
-  { path: '#/customers', label: 'Customers', ecosystem: true, page: Customers },
-  { path: '#/storage', label: 'Storage', ecosystem: true, page: Storage },
+  { path: '#/customers', label: 'Customers', group: 'People', ecosystem: true, page: Customers },
+  { path: '#/storage', label: 'Storage', group: 'Data', ecosystem: true, page: Storage },
   ...TEAM_AREA_PAGES,
   ...ENGAGEMENT_AREA_PAGES,
-  { path: '#/tokens', label: 'API tokens', ecosystem: false, page: Tokens },
+  { path: '#/tokens', label: 'API tokens', group: 'Security and settings', ecosystem: false, page: Tokens },
 ]
+
+const THEME = 'ecobase.console.theme'
+const systemDark = () => matchMedia('(prefers-color-scheme: dark)').matches
+/** The theme the toggle chose (kept in localStorage), else the system's. */
+const chosenTheme = (): 'light' | 'dark' | null => {
+  const kept = localStorage.getItem(THEME)
+  return kept === 'light' || kept === 'dark' ? kept : null
+}
+const applyTheme = (theme: 'light' | 'dark' | null) => {
+  if (theme) document.documentElement.dataset.theme = theme
+  else delete document.documentElement.dataset.theme
+}
+applyTheme(chosenTheme())
+
+/** Dark mode follows the system until toggled; the choice is remembered. */
+function ThemeToggle() {
+  const effective = () => (chosenTheme() ?? (systemDark() ? 'dark' : 'light')) === 'dark'
+  const [dark, setDark] = useState(effective)
+  useEffect(() => {
+    // Until toggled, the system's changes show (and the button says so).
+    const media = matchMedia('(prefers-color-scheme: dark)')
+    const follow = () => setDark(effective())
+    media.addEventListener('change', follow)
+    return () => media.removeEventListener('change', follow)
+  }, [])
+  const toggle = () => {
+    const next = dark ? 'light' : 'dark'
+    localStorage.setItem(THEME, next)
+    applyTheme(next)
+    setDark(!dark)
+  }
+  return <button type="button" class="theme" aria-pressed={dark} onClick={toggle}>Dark mode</button>
+}
 
 function useHash(): [string, (path: string) => void] {
   const [hash, setHash] = useState(location.hash || '#/customers')
@@ -144,10 +177,22 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
           </select>
         </label>
         <span class="who">{user.email}</span>
+        <ThemeToggle />
         <button type="button" onClick={signOut}>Sign out</button>
       </header>
-      <nav class="tabs" aria-label="Sections">
-        {PAGES.map((p) => <a key={p.path} href={p.path} aria-current={p === page ? 'page' : undefined}>{p.label}</a>)}
+      <div class="layout">
+      <nav class="sidebar" aria-label="Sections">
+        {GROUPS.map((group) => {
+          const entries = PAGES.filter((p) => p.group === group)
+          return entries.length === 0 ? null : (
+            <div key={group}>
+              <h3 id={`nav-${group}`}>{group}</h3>
+              <ul aria-labelledby={`nav-${group}`}>
+                {entries.map((p) => <li key={p.path}><a href={p.path} aria-current={p === page ? 'page' : undefined}>{p.label}</a></li>)}
+              </ul>
+            </div>
+          )
+        })}
       </nav>
       <main>
         <ErrorNote error={error} />
@@ -161,6 +206,7 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
           <page.page key={page.ecosystem ? ecosystem : page.path} />
         )}
       </main>
+      </div>
     </>
   )
 }

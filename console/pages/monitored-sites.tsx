@@ -287,8 +287,8 @@ export function CheckChart({ checks }: { checks: MonitoredSiteCheck[] }) {
         )}
       </svg>
       <figcaption class="legend">
-        <span><span class="dot" style={{ background: '#1b8a45' }} />passed</span>
-        <span><span class="dot" style={{ background: '#c62f2f', borderRadius: 0 }} />failed</span>
+        <span><span class="dot" style={{ background: 'var(--ok)' }} />passed</span>
+        <span><span class="dot" style={{ background: 'var(--danger)', borderRadius: 0 }} />failed</span>
         <span>line: answer time</span>
       </figcaption>
     </figure>

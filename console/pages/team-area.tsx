@@ -9,9 +9,9 @@ import { Team } from './team'
 /** Sections about who works in an ecosystem and what it runs: team, personas, memories, OAuth clients, sign-in settings. */
 export const TEAM_AREA_PAGES: PageEntry[] = [
   // The team is the organization's; the console knows it from the picked ecosystem.
-  { path: '#/team', label: 'Team', ecosystem: true, page: Team },
-  { path: '#/personas', label: 'Personas', ecosystem: true, page: Personas },
-  { path: '#/memories', label: 'Memories', ecosystem: true, page: Memories },
-  { path: '#/oauth-clients', label: 'OAuth clients', ecosystem: false, page: OAuthClients },
-  { path: '#/sign-in-settings', label: 'Sign-in settings', ecosystem: false, page: SignInSettings },
+  { path: '#/team', label: 'Team', group: 'People', ecosystem: true, page: Team },
+  { path: '#/personas', label: 'Personas', group: 'AI', ecosystem: true, page: Personas },
+  { path: '#/memories', label: 'Memories', group: 'AI', ecosystem: true, page: Memories },
+  { path: '#/oauth-clients', label: 'OAuth clients', group: 'Integrations', ecosystem: false, page: OAuthClients },
+  { path: '#/sign-in-settings', label: 'Sign-in settings', group: 'Security and settings', ecosystem: false, page: SignInSettings },
 ]

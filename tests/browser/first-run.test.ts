@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { browserMissing, PHONE, SCREENSHOTS, startConsoleServer, type ConsoleServer } from './support'
+import { browserMissing, PHONE, reloadConsole, SCREENSHOTS, signIn, startConsoleServer, until, type ConsoleServer } from './support'
 
 // A new operator on a fresh instance: no account, no organization; nothing done with curl first.
 
@@ -55,4 +55,39 @@ describe.skipIf(!!browserMissing)('the console on a fresh instance', () => {
     expect(signedIn.status).toBe(200)
     expect(signedIn.body.user.capabilities).toEqual(['admin'])
   })
+
+  test('a sidebar groups the sections by purpose; dark mode follows the system, a toggle overrides it and is remembered', async () => {
+    const { page, elsewhere } = await app.open()
+    await signIn(page, 'olivia@example.test', 'first-password-1')
+    const sidebar = page.getByRole('navigation', { name: 'Sections' })
+    expect(await sidebar.getByRole('heading').allTextContents()).toEqual(['People', 'Data', 'AI', 'Engagement', 'Integrations', 'Security and settings'])
+    expect(await sidebar.getByRole('list', { name: 'People' }).getByRole('link').allTextContents()).toEqual(['Customers', 'Team'])
+    expect(await sidebar.getByRole('list', { name: 'Integrations' }).getByRole('link').allTextContents()).toEqual(['OAuth clients', 'Monitored sites', 'Webhooks', 'Site services'])
+    const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
+    const light = await background()
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-layout.png') })
+
+    // The system's preference first: dark.
+    await page.emulateMedia({ colorScheme: 'dark' })
+    const dark = await background()
+    expect(dark).not.toBe(light)
+    const toggle = page.getByRole('button', { name: 'Dark mode' })
+    await until(() => toggle.getAttribute('aria-pressed'), 'true')
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-dark.png') })
+    // The toggle overrides it (light although the system is dark), and a reload keeps the choice.
+    await toggle.click()
+    expect(await toggle.getAttribute('aria-pressed')).toBe('false')
+    expect(await background()).toBe(light)
+    await reloadConsole(page)
+    await page.getByRole('button', { name: 'Dark mode' }).waitFor()
+    expect(await background()).toBe(light)
+    expect(await page.getByRole('button', { name: 'Dark mode' }).getAttribute('aria-pressed')).toBe('false')
+
+    // Phone width: the sidebar sits above the page, every section reachable without scrolling sideways.
+    await page.setViewportSize(PHONE)
+    const box = await sidebar.getByRole('link', { name: 'Site services' }).boundingBox()
+    expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true)
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-layout-phone.png'), fullPage: true })
+    expect(elsewhere).toEqual([])
+  }, 60_000)
 })
