@@ -52,3 +52,20 @@ export function originMayUseCookie(headers: Record<string, string | undefined>, 
     corsOrigins.includes(origin)
   )
 }
+
+/**
+ * The origin of a same-origin request (a page served by this service at the address it was
+ * reached by, e.g. the console opened at 127.0.0.1 while PUBLIC_URL names localhost), else null.
+ * URLs the service hands back for its own endpoints (the local store's signed URLs) can then point
+ * where the page can reach them; cross-origin callers keep PUBLIC_URL's.
+ */
+export function sameOrigin(request: Request): string | null {
+  const origin = request.headers.get('origin')
+  if (!origin) return null
+  try {
+    return new URL(request.url).origin === new URL(origin).origin ? new URL(origin).origin : null
+  } catch {
+    return null
+  }
+}
+

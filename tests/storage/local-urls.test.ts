@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { bytesOf, storageApp, type StorageApp } from '../support/storage'
+import { bytesOf, sha256, storageApp, type StorageApp } from '../support/storage'
 
 /** The local store's own signed URLs, reached through the app as clients reach them. */
 describe('local store: signed object URLs', () => {
@@ -26,6 +26,26 @@ describe('local store: signed object URLs', () => {
     expect(c.status).toBe(409)
     expect(c.body.error.code).toBe('upload_incomplete')
   }
+
+  test('a same-origin page that reached the service at another address gets URLs there; other callers get PUBLIC_URL', async () => {
+    const bytes = bytesOf('from the console at 127.0.0.1')
+    const presignAt = async (url: string, origin?: string) => {
+      const body = JSON.stringify({ filename: 'console.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength, contentHash: sha256(bytes) })
+      const res = await s.h.app.handle(new Request(`${url}/storage/uploads`, { method: 'POST', headers: { authorization: `Bearer ${s.creds.token}`, 'content-type': 'application/json', ...(origin ? { origin } : {}) }, body }))
+      return (await res.json()) as { uploadUrl: string; uploadHeaders: Record<string, string>; attachment: { id: string } }
+    }
+    // A page on another origin, or no page at all: PUBLIC_URL, never an address the caller chose.
+    expect((await presignAt('http://127.0.0.1:4321', 'http://evil.example')).uploadUrl).toStartWith('http://localhost/storage/objects/')
+    expect((await presignAt('http://127.0.0.1:4321')).uploadUrl).toStartWith('http://localhost/storage/objects/')
+    // The console opened at http://127.0.0.1:4321 while PUBLIC_URL says http://localhost.
+    const here = await presignAt('http://127.0.0.1:4321', 'http://127.0.0.1:4321')
+    expect(here.uploadUrl).toStartWith('http://127.0.0.1:4321/storage/objects/')
+    const put = await s.h.app.handle(new Request(here.uploadUrl, { method: 'PUT', headers: here.uploadHeaders, body: bytes }))
+    expect(put.status).toBe(200)
+    expect((await s.complete(here.attachment.id)).body.attachment.status).toBe('ready')
+    const download = await s.h.app.handle(new Request(`http://127.0.0.1:4321/storage/attachments/${here.attachment.id}/download`, { headers: { authorization: `Bearer ${s.creds.token}`, origin: 'http://127.0.0.1:4321' } }))
+    expect(((await download.json()) as { url: string }).url).toStartWith('http://127.0.0.1:4321/storage/objects/')
+  })
 
   test('an upload larger than MAX_BODY_BYTES goes through; JSON routes keep the limit', async () => {
     const bytes = randomBytes(64 * 1024)

@@ -67,8 +67,8 @@ export class Attachments {
     private readonly gate: EntitlementGate,
   ) {}
 
-  /** A `pending` attachment and a presigned PUT; or the caller's ready attachment with the same bytes. */
-  async presign(scope: Scope, input: UploadInput) {
+  /** A `pending` attachment and a presigned PUT; or the caller's ready attachment with the same bytes. `origin`: a same-origin caller's address (see ObjectStore). */
+  async presign(scope: Scope, input: UploadInput, origin: string | null = null) {
     const { maxUploadBytes, urlTtl } = this.deps.config.storage
     if (input.sizeBytes > maxUploadBytes) throw storageErrors.fileTooLarge(maxUploadBytes)
     const contentHash = input.contentHash.toLowerCase()
@@ -115,6 +115,7 @@ export class Attachments {
       sizeBytes: input.sizeBytes,
       sha256Hex: contentHash,
       expiresIn: urlTtl,
+      origin,
     })
     return {
       deduplicated: false as const,
@@ -206,7 +207,7 @@ export class Attachments {
   }
 
   /** A presigned GET naming the file; 409 while the bytes are still awaited. */
-  async download(scope: Scope, id: string) {
+  async download(scope: Scope, id: string, origin: string | null = null) {
     const row = await this.row(scope, id)
     if (row.status !== 'ready') throw storageErrors.pending()
     const get = await this.deps.storage.presignGet({
@@ -214,6 +215,7 @@ export class Attachments {
       filename: row.filename,
       contentType: row.contentType,
       expiresIn: this.deps.config.storage.urlTtl,
+      origin,
     })
     return { url: get.url, expiresAt: get.expiresAt.toISOString() }
   }

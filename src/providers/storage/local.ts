@@ -55,7 +55,7 @@ export class LocalObjectStore implements ObjectStore {
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
   }
 
-  async presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number }): Promise<PresignedPut> {
+  async presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number; origin?: string | null }): Promise<PresignedPut> {
     this.assertKey(input.key)
     if (input.sizeBytes > this.options.maxUploadBytes) throw new Error(`upload of ${input.sizeBytes} bytes exceeds the maximum`)
     const expiresAt = this.expiry(input.expiresIn)
@@ -65,14 +65,14 @@ export class LocalObjectStore implements ObjectStore {
       sha256: input.sha256Hex.toLowerCase(),
       type: input.contentType,
     }
-    return { url: this.url('PUT', input.key, params), headers: { 'content-type': input.contentType }, expiresAt }
+    return { url: this.url('PUT', input.key, params, input.origin), headers: { 'content-type': input.contentType }, expiresAt }
   }
 
-  async presignGet(input: { key: string; filename: string; contentType: string; expiresIn: number }): Promise<PresignedGet> {
+  async presignGet(input: { key: string; filename: string; contentType: string; expiresIn: number; origin?: string | null }): Promise<PresignedGet> {
     this.assertKey(input.key)
     const expiresAt = this.expiry(input.expiresIn)
     const params = { expires: String(Math.floor(expiresAt.getTime() / 1000)), filename: input.filename, type: input.contentType }
-    return { url: this.url('GET', input.key, params), expiresAt }
+    return { url: this.url('GET', input.key, params, input.origin), expiresAt }
   }
 
   async head(key: string): Promise<{ sizeBytes: number } | null> {
@@ -187,10 +187,12 @@ export class LocalObjectStore implements ObjectStore {
     return createHmac('sha256', this.signingKey).update(canonical).digest('base64url')
   }
 
-  private url(method: Method, key: string, params: Record<string, string>): string {
+  /** At PUBLIC_URL, or at `origin` (the address a same-origin caller reached the service by). */
+  private url(method: Method, key: string, params: Record<string, string>, origin?: string | null): string {
     const query = new URLSearchParams(params)
     query.set('signature', this.sign(method, key, params))
-    return `${this.options.baseUrl.replace(/\/+$/, '')}/${key}?${query}`
+    const base = origin ? `${origin}${this.basePath}` : this.options.baseUrl.replace(/\/+$/, '')
+    return `${base}/${key}?${query}`
   }
 
   private expiry(expiresIn: number): Date {

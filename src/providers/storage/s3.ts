@@ -42,7 +42,7 @@ export class S3ObjectStore implements ObjectStore {
     })
   }
 
-  async presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number }): Promise<PresignedPut> {
+  async presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number; origin?: string | null }): Promise<PresignedPut> {
     const { sdk, client } = await this.connect()
     const checksum = Buffer.from(input.sha256Hex, 'hex').toString('base64')
     const command = new sdk.PutObjectCommand({
@@ -68,7 +68,7 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async presignGet(input: { key: string; filename: string; contentType: string; expiresIn: number }): Promise<PresignedGet> {
+  async presignGet(input: { key: string; filename: string; contentType: string; expiresIn: number; origin?: string | null }): Promise<PresignedGet> {
     const { sdk, client } = await this.connect()
     const command = new sdk.GetObjectCommand({
       Bucket: this.bucket,

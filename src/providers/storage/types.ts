@@ -17,10 +17,14 @@ export interface PresignedGet {
 export interface ObjectStore {
   /** Recorded on each attachment as `storageKind`. */
   readonly kind: 'local' | 's3'
-  /** A URL that accepts exactly these bytes (type, length and SHA-256 bound by the signature) until it expires. */
-  presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number }): Promise<PresignedPut>
-  /** A URL that serves the object as a download named `filename`. */
-  presignGet(input: { key: string; filename: string; contentType: string; expiresIn: number }): Promise<PresignedGet>
+  /**
+   * A URL that accepts exactly these bytes (type, length and SHA-256 bound by the signature) until it expires.
+   * `origin`: where the caller reached the service (a same-origin page); a store the service serves itself
+   * issues its URL there instead of at PUBLIC_URL (the signature does not cover the host). Bucket stores ignore it.
+   */
+  presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number; origin?: string | null }): Promise<PresignedPut>
+  /** A URL that serves the object as a download named `filename` (`origin` as for presignPut). */
+  presignGet(input: { key: string; filename: string; contentType: string; expiresIn: number; origin?: string | null }): Promise<PresignedGet>
   /** Size of the stored object, or null when nothing is stored under `key`. */
   head(key: string): Promise<{ sizeBytes: number } | null>
   /** Removes the object; removing a missing object is not an error. */

@@ -16,6 +16,7 @@ import {
 } from '../model'
 import type { StorageService } from '../service'
 import { IdParam } from '../../../platform/params'
+import { sameOrigin } from '../../../platform/cors'
 
 const WHO =
   'The caller is the customer of a customer token, or an account member acting with X-Ecosystem-Id (its own customer record). Attachments are private to that customer.'
@@ -26,8 +27,8 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
     .use(guards.tenancy)
     .post(
       '/uploads',
-      async ({ tenant, body, status }) => {
-        const result = await attachments.presign(tenant, body)
+      async ({ tenant, body, status, request }) => {
+        const result = await attachments.presign(tenant, body, sameOrigin(request))
         if (result.deduplicated) return status(200, { attachment: result.attachment, deduplicated: true as const })
         const { deduplicated: _, ...upload } = result
         return status(201, upload)
@@ -42,6 +43,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
           summary: 'Start an upload: a pending attachment and a presigned PUT URL',
           description:
             'Bytes never pass through the API. PUT exactly `sizeBytes` bytes to `uploadUrl` with `uploadHeaders` (type, length and SHA-256 are bound by the signature) before `expiresAt`, then call complete. ' +
+            'With the local store, `uploadUrl` is at PUBLIC_URL, or, for a same-origin page (its Origin is the address the request reached, e.g. the console opened at 127.0.0.1), at that address. ' +
             '200 StorageDeduplicated: you already have a ready attachment with these bytes; it is returned as it is (PATCH it to rename or re-attach) and nothing is uploaded. ' +
             '413 `quota_exceeded` (StorageQuotaExceeded) when used + sizeBytes would exceed your quota; 402 `entitlement_exceeded` when it would exceed the `storage.bytes` of your billing plan (the tighter wins); 400 `file_too_large` above STORAGE_MAX_UPLOAD_BYTES. ' +
             WHO,
@@ -102,7 +104,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
         },
       },
     )
-    .get('/attachments/:id/download', ({ tenant, params }) => attachments.download(tenant, params.id), {
+    .get('/attachments/:id/download', ({ tenant, params, request }) => attachments.download(tenant, params.id, sameOrigin(request)), {
       tenant: 'customer',
       params: IdParam,
       response: { 200: StorageDownload, ...errors({ 409: ['attachment_pending'] }) },

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { join } from 'node:path'
+import type { RegisteredUser } from '../support/harness'
+import { provision, type Provisioned } from '../support/tenancy'
+import { browserMissing, SCREENSHOTS, signIn, startConsoleServer, tab, until, type ConsoleServer } from './support'
+
+// The console opened at http://127.0.0.1:PORT while PUBLIC_URL names localhost: uploads still work,
+// since the local store's URLs follow the address the page reached the service by.
+
+const PASSWORD = 'origin-password-1'
+let app: ConsoleServer
+let owner: RegisteredUser
+let org: Provisioned
+beforeAll(async () => {
+  if (browserMissing) return
+  app = await startConsoleServer((port) => ({ PUBLIC_URL: `http://localhost:${port}` }))
+  owner = await app.h.register({ password: PASSWORD })
+  org = await provision(app.h, owner)
+}, 60_000)
+afterAll(async () => {
+  if (browserMissing) return
+  await app.close()
+})
+
+describe.skipIf(!!browserMissing)('the console at another address than PUBLIC_URL', () => {
+  test('an upload from the console at 127.0.0.1 completes, with no pending row left behind', async () => {
+    expect(app.origin).toStartWith('http://127.0.0.1:')
+    const { page, elsewhere } = await app.open()
+    await signIn(page, owner.email, PASSWORD, org.ecosystem.name)
+    await tab(page, 'Storage').click()
+    await page.getByLabel('Upload a file').setInputFiles({ name: 'from-127.txt', mimeType: 'text/plain', buffer: Buffer.from('y'.repeat(1024)) })
+    await until(() => page.getByTestId('usage').textContent(), '1.0 KB')
+    await page.getByRole('cell', { name: 'from-127.txt' }).waitFor()
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-upload-other-origin.png') })
+    const pending = await app.h.call('GET', '/storage/attachments?status=pending', org.as(owner))
+    expect(pending.status).toBe(200)
+    expect(pending.body.items).toEqual([])
+    expect(elsewhere).toEqual([])
+  }, 60_000)
+})
