@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { browserMissing, SCREENSHOTS, startConsoleServer, type ConsoleServer } from './support'
+import { browserMissing, SCREENSHOTS, consoleServerForFile } from './support'
 
 // The API reference page in a real Chromium, with every request that leaves the server refused:
 // it must render the operation list from what the service itself serves.
 
-let app: ConsoleServer
-beforeAll(async () => {
-  if (browserMissing) return
-  app = await startConsoleServer()
-}, 60_000)
-afterAll(async () => {
-  if (browserMissing) return
-  await app.close()
-})
+const app = consoleServerForFile()
 
 describe.skipIf(!!browserMissing)('/openapi in a browser', () => {
   test('renders the operation list with no network beyond the service', async () => {

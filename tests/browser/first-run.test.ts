@@ -1,18 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
-import { browserMissing, PHONE, reloadConsole, SCREENSHOTS, signIn, startConsoleServer, until, type ConsoleServer } from './support'
+import { browserMissing, PHONE, reloadConsole, SCREENSHOTS, signIn, consoleServerForFile, until } from './support'
 
 // A new operator on a fresh instance: no account, no organization; nothing done with curl first.
 
-let app: ConsoleServer
-beforeAll(async () => {
-  if (browserMissing) return
-  app = await startConsoleServer()
-}, 60_000)
-afterAll(async () => {
-  if (browserMissing) return
-  await app.close()
-})
+const app = consoleServerForFile()
 
 describe.skipIf(!!browserMissing)('the console on a fresh instance', () => {
   test('creates the first account (the admin), then an organization, and lands in its ecosystem, which a new tab picks by itself', async () => {

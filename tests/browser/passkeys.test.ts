@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { browserMissing, startConsoleServer, type ConsoleServer } from './support'
+import { describe, expect, test } from 'bun:test'
+import { browserMissing, consoleServerForFile } from './support'
 
 // Passkeys in a real Chromium with the DevTools protocol's virtual authenticator: the page calls
 // navigator.credentials.create() and .get() against the service's options, as a front end would.
 // WebAuthn needs a domain as RP ID, so the page is opened at http://localhost:<port> (RP_ID localhost).
 
-let app: ConsoleServer
 let port = 0
-beforeAll(async () => {
-  if (browserMissing) return
-  app = await startConsoleServer((p) => {
-    port = p
-    return { RP_ID: 'localhost', WEBAUTHN_ORIGINS: `http://localhost:${p}` }
-  })
-}, 60_000)
-afterAll(async () => {
-  if (browserMissing) return
-  await app.close()
+const app = consoleServerForFile((p) => {
+  port = p
+  return { RP_ID: 'localhost', WEBAUTHN_ORIGINS: `http://localhost:${p}` }
 })
 
 describe.skipIf(!!browserMissing)('passkeys in a browser', () => {

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { customerOf, provision } from '../support/tenancy'
-import { browserMissing, startConsoleServer, type ConsoleServer } from './support'
+import { browserMissing, consoleServerForFile } from './support'
 
 // The README's browser example, run as written in a real Chromium: a ticket, then EventSource.
 
-let app: ConsoleServer
-beforeAll(async () => {
-  if (browserMissing) return
-  app = await startConsoleServer()
-}, 60_000)
-afterAll(async () => {
-  if (browserMissing) return
-  await app.close()
-})
+const app = consoleServerForFile()
 
 describe.skipIf(!!browserMissing)('realtime in a browser', () => {
   test('the README example: a ticket from POST /realtime/tickets opens an EventSource that receives changes', async () => {

@@ -1,4 +1,4 @@
-import { expect } from 'bun:test'
+import { afterAll, beforeAll, expect } from 'bun:test'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { consoleBuild } from '../../src/modules/console/assets'
@@ -75,6 +75,26 @@ export async function startConsoleServer(env: Record<string, string> | ((port: n
     await h!.close()
   }
   return { h, origin, browser, open, close }
+}
+
+/**
+ * The console server of a test file: started before its tests (not at all without Chromium, where
+ * the browser tests skip) and closed after them. Read it only inside tests and hooks.
+ */
+export function consoleServerForFile(env: Parameters<typeof startConsoleServer>[0] = {}): ConsoleServer {
+  let started: ConsoleServer | undefined
+  beforeAll(async () => {
+    if (!browserMissing) started = await startConsoleServer(env)
+  }, 60_000)
+  afterAll(async () => {
+    await started?.close()
+  })
+  return new Proxy({} as ConsoleServer, {
+    get: (_, key) => {
+      if (!started) throw new Error('the console server is not running (no Chromium, or read outside a test)')
+      return started[key as keyof ConsoleServer]
+    },
+  })
 }
 
 /**

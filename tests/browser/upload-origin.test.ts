@@ -1,25 +1,20 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { RegisteredUser } from '../support/harness'
 import { provision, type Provisioned } from '../support/tenancy'
-import { browserMissing, SCREENSHOTS, signIn, startConsoleServer, tab, until, type ConsoleServer } from './support'
+import { browserMissing, consoleServerForFile, SCREENSHOTS, signIn, tab, until } from './support'
 
 // The console opened at http://127.0.0.1:PORT while PUBLIC_URL names localhost: uploads still work,
 // since the local store's URLs follow the address the page reached the service by.
 
 const PASSWORD = 'origin-password-1'
-let app: ConsoleServer
+const app = consoleServerForFile((port) => ({ PUBLIC_URL: `http://localhost:${port}` }))
 let owner: RegisteredUser
 let org: Provisioned
 beforeAll(async () => {
   if (browserMissing) return
-  app = await startConsoleServer((port) => ({ PUBLIC_URL: `http://localhost:${port}` }))
   owner = await app.h.register({ password: PASSWORD })
   org = await provision(app.h, owner)
-}, 60_000)
-afterAll(async () => {
-  if (browserMissing) return
-  await app.close()
 })
 
 describe.skipIf(!!browserMissing)('the console at another address than PUBLIC_URL', () => {
