@@ -95,3 +95,41 @@ export function Section({ title, children }: { title: string; children: Componen
     </section>
   )
 }
+
+/**
+ * Asks before a destructive action, in the page (a modal <dialog>, not the browser's confirm()):
+ * `question` names the thing; `action` labels the button that goes ahead. Escape or Cancel says no.
+ */
+export function ask(question: string, action: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const dialog = document.createElement('dialog')
+    dialog.className = 'ask'
+    dialog.setAttribute('aria-labelledby', 'ask-question')
+    const form = document.createElement('form')
+    form.method = 'dialog'
+    const text = document.createElement('p')
+    text.id = 'ask-question'
+    text.textContent = question
+    const buttons = document.createElement('div')
+    buttons.className = 'ask-buttons'
+    const cancel = document.createElement('button')
+    cancel.value = 'cancel'
+    cancel.className = 'secondary'
+    cancel.textContent = 'Cancel'
+    const go = document.createElement('button')
+    go.value = 'go'
+    go.className = 'danger'
+    go.textContent = action
+    buttons.append(cancel, go)
+    form.append(text, buttons)
+    dialog.append(form)
+    dialog.addEventListener('close', () => {
+      dialog.remove()
+      resolve(dialog.returnValue === 'go')
+    })
+    document.body.append(dialog)
+    dialog.showModal()
+    cancel.focus()
+  })
+}
+

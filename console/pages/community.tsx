@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { CommunityThread } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 import { Badge } from './engagement-ui'
 
 const PAGE_SIZE = 20
@@ -45,7 +45,7 @@ function Threads() {
     })
   const remove = (t: CommunityThread) =>
     act.run(async () => {
-      if (!confirm(`Delete the thread “${t.title}” and hide its replies?`)) return
+      if (!(await ask(`Delete the thread “${t.title}” and hide its replies?`, 'Delete thread'))) return
       await data(client.api.community.threads({ id: t.id }).delete())
       setNote(`“${t.title}” deleted.`)
       list.reload()

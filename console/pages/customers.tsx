@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { createClient, type ChatConversationDetail, type Customer } from '../../client/index'
 import { bytes, client, data } from '../api'
-import { ErrorNote, Pager, Section, UsageBar, useAction, useLoad } from '../ui'
+import { ask, ErrorNote, Pager, Section, UsageBar, useAction, useLoad } from '../ui'
 
 const PAGE_SIZE = 20
 
@@ -74,8 +74,8 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
       const tokens = await data(client.api.customer.token.post({ customerId: id }))
       setSupport(createClient({ baseUrl: '', tokens: { token: tokens.token, refreshToken: tokens.refreshToken } }))
     })
-  const remove = () => {
-    if (!confirm('Delete this customer and everything they own?')) return
+  const remove = async () => {
+    if (!(await ask(`Delete the customer ${customer.data?.name ?? customer.data?.externalId ?? id} and everything they own?`, 'Delete customer'))) return
     void run(async () => {
       await data(client.api.customer.customers({ id }).delete())
       go('#/customers')

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { MessagingTemplate, MessagingTemplateCreate } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 import { Badge } from './engagement-ui'
 
 const PAGE_SIZE = 20
@@ -65,7 +65,7 @@ function Templates() {
   }
   const remove = (t: MessagingTemplate) =>
     act.run(async () => {
-      if (!confirm(`Delete the template “${t.name}”?`)) return
+      if (!(await ask(`Delete the template “${t.name}”?`, 'Delete template'))) return
       await data(client.api.messaging.templates({ id: t.id }).delete())
       if (editing?.id === t.id) cancel()
       list.reload()

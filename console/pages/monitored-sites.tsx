@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { MonitoredSite, MonitoredSiteCheck, MonitoredSiteDetail } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 import { Badge, ms, percent, useSubpath } from './engagement-ui'
 
 export const MONITORED_SITES_PATH = '#/monitored-sites'
@@ -143,7 +143,7 @@ function SiteDetail({ id }: { id: string }) {
   }
   const remove = (s: MonitoredSiteDetail) =>
     act.run(async () => {
-      if (!confirm(`Stop watching ${s.name}?`)) return
+      if (!(await ask(`Stop watching ${s.name}?`, 'Stop watching'))) return
       await data(client.api.monitored_sites.sites({ id }).delete())
       location.hash = MONITORED_SITES_PATH
     })

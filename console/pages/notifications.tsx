@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { NotificationPreference } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 
 const PAGE_SIZE = 20
 const CATEGORY_LABELS: Record<NotificationPreference['category'], string> = {
@@ -28,7 +28,7 @@ function Announcement() {
   const act = useAction()
   const submit = async (e: Event) => {
     e.preventDefault()
-    if (!confirm(`Send “${form.subject}” to every customer of this ecosystem?`)) return
+    if (!(await ask(`Send “${form.subject}” to every customer of this ecosystem?`, 'Send to everyone'))) return
     const channels = [...(form.email ? (['email'] as const) : []), ...(form.sms ? (['sms'] as const) : [])]
     await act.run(async () => {
       const result = await data(client.api.notifications.announcements.post({ subject: form.subject, body: form.body, channels }))

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { OAuthClient, OAuthClientCreated } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, SecretOnce, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Pager, SecretOnce, Section, useAction, useLoad, when } from '../ui'
 import { lines, useAutofocus } from './team-kit'
 
 const PAGE_SIZE = 20
@@ -30,11 +30,11 @@ export function OAuthClients() {
     }
   }
   const rotate = async (c: OAuthClient) => {
-    if (!confirm(`Replace the secret of ${c.name}? The old secret stops working at once.`)) return
+    if (!(await ask(`Replace the secret of ${c.name}? The old secret stops working at once.`, 'Rotate secret'))) return
     await act.run(async () => setSecret({ verb: 'rotated', created: await data(client.api.oauth.clients({ id: c.id }).secret.post()) }))
   }
   const remove = async (c: OAuthClient) => {
-    if (!confirm(`Delete ${c.name}? Every grant and token issued to it ends.`)) return
+    if (!(await ask(`Delete ${c.name}? Every grant and token issued to it ends.`, 'Delete client'))) return
     if (await act.run(() => data(client.api.oauth.clients({ id: c.id }).delete()))) {
       if (secret?.created.id === c.id) setSecret(null)
       list.reload()

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { Persona, PersonaService, PersonaServicePage } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 import { useAutofocus } from './team-kit'
 
 const PAGE_SIZE = 20
@@ -49,7 +49,7 @@ function Services({ list, page, setPage }: { list: { data?: PersonaServicePage; 
     if (await act.run(() => data(client.api.persona.services({ id: s.id }).connect.post()))) list.reload()
   }
   const remove = async (s: PersonaService) => {
-    if (!confirm(`Delete the service ${s.name}? Personas using it fall back to the default service.`)) return
+    if (!(await ask(`Delete the service ${s.name}? Personas using it fall back to the default service.`, 'Delete service'))) return
     if (await act.run(() => data(client.api.persona.services({ id: s.id }).delete()))) list.reload()
   }
 
@@ -157,7 +157,7 @@ function PersonaList({ services }: { services: PersonaService[] }) {
   const act = useAction()
   const serviceName = (id: string | null) => (id ? (services.find((s) => s.id === id)?.name ?? id) : 'default')
   const remove = async (p: Persona) => {
-    if (!confirm(`Delete the persona ${p.name}? Its memories are deleted with it.`)) return
+    if (!(await ask(`Delete the persona ${p.name}? Its memories are deleted with it.`, 'Delete persona'))) return
     if (await act.run(() => data(client.api.persona.personas({ id: p.id }).delete()))) list.reload()
   }
   return (

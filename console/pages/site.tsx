@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { SiteService } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Section, useAction, useLoad, when } from '../ui'
 import { Badge } from './engagement-ui'
 
 interface Field {
@@ -97,7 +97,7 @@ export function SiteServices() {
   }
   const remove = (s: SiteService) =>
     act.run(async () => {
-      if (!confirm(`Delete the service “${s.slug}”?`)) return
+      if (!(await ask(`Delete the service “${s.slug}”?`, 'Delete service'))) return
       await data(client.api.site.services({ slug: s.slug }).delete())
       setNote(`Service “${s.slug}” deleted.`)
       list.reload()

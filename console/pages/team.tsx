@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { TeamMember } from '../../client/index'
 import { client, currentEcosystem, data } from '../api'
-import { ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 
 const PAGE_SIZE = 20
 const ROLES: TeamMember['role'][] = ['owner', 'admin', 'member']
@@ -38,7 +38,7 @@ export function Team() {
     return ok
   }
   const remove = async (m: TeamMember) => {
-    if (!confirm(`Remove ${m.email} from the team?`)) return
+    if (!(await ask(`Remove ${m.email} from the team?`, 'Remove'))) return
     if (await act.run(() => data(client.api.team.members({ id: m.id }).delete()))) list.reload()
   }
 

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { Webhook, WebhookDelivery, WebhookWithSecret } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Pager, SecretOnce, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Pager, SecretOnce, Section, useAction, useLoad, when } from '../ui'
 import { Badge, ms, useSubpath } from './engagement-ui'
 
 export const WEBHOOKS_PATH = '#/webhooks'
@@ -134,7 +134,7 @@ function WebhookDetail({ id }: { id: string }) {
     })
   const rotate = () =>
     act.run(async () => {
-      if (!confirm('Make a new signing secret? The old one keeps working for a while.')) return
+      if (!(await ask('Make a new signing secret? The old one keeps working for a while.', 'Rotate secret'))) return
       setRotated(await data(client.api.integrations.webhooks({ id })['rotate-secret'].post()))
     })
   const [editing, setEditing] = useState<{ url: string; description: string; events: string[] } | null>(null)
@@ -149,7 +149,7 @@ function WebhookDetail({ id }: { id: string }) {
   }
   const remove = (w: Webhook) =>
     act.run(async () => {
-      if (!confirm(`Delete the endpoint ${w.url}?`)) return
+      if (!(await ask(`Delete the endpoint ${w.url}?`, 'Delete endpoint'))) return
       await data(client.api.integrations.webhooks({ id }).delete())
       location.hash = WEBHOOKS_PATH
     })

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core'
 import { newConversation, send, type ChatActor } from '../chat/support'
 import type { Harness, RegisteredUser } from '../support/harness'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
-import { browserMissing, PHONE, SCREENSHOTS, signIn, startConsoleServer, until, type ConsoleServer } from './support'
+import { browserMissing, confirmDialog, PHONE, SCREENSHOTS, signIn, startConsoleServer, until, type ConsoleServer } from './support'
 
 // The console in a real Chromium against the service on a real port: what an operator does,
 // by labels and visible text, with every request that leaves the service refused.
@@ -114,8 +114,13 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
     await page.getByRole('link', { name: 'Ada Lovelace' }).click()
     expect(await page.getByTestId('customer-usage').textContent()).toBe('0 B of 1.0 KB used')
     expect(await page.getByRole('meter', { name: 'Storage used by this customer' }).getAttribute('aria-valuemax')).toBe('1024')
-    page.once('dialog', (dialog) => void dialog.accept())
     await page.getByRole('button', { name: 'Delete customer' }).click()
+    // Asked in the page, naming the customer; Cancel keeps it.
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click()
+    await page.getByRole('dialog').waitFor({ state: 'detached' })
+    expect((await h.call('GET', `/customer/customers/${ada.customerId}`, org.as(owner))).status).toBe(200)
+    await page.getByRole('button', { name: 'Delete customer' }).click()
+    await confirmDialog(page, 'Delete customer', 'Ada Lovelace')
     await page.getByRole('button', { name: 'Create customer' }).waitFor()
     expect((await h.call('GET', `/customer/customers/${ada.customerId}`, org.as(owner))).status).toBe(404)
     await page.close()

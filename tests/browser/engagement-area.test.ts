@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Harness, RegisteredUser } from '../support/harness'
 import { startReceiver } from '../support/receiver'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
-import { browserMissing, DESKTOP, PHONE, reloadConsole, SCREENSHOTS, signIn, startConsoleServer, tab, until, type ConsoleServer } from './support'
+import { browserMissing, confirmDialog, type ConsoleServer, DESKTOP, PHONE, reloadConsole, SCREENSHOTS, signIn, startConsoleServer, tab, until } from './support'
 
 // The console's engagement pages (monitored sites, webhooks, community, notifications, messaging,
 // site services) in a real Chromium against the service on a real port, by labels and visible
@@ -38,8 +38,6 @@ afterAll(async () => {
 /** The console, signed in as the owner, with the ecosystem picked. */
 async function openSignedIn(viewport = DESKTOP) {
   const opened = await app.open('/console', viewport)
-  // Confirmations (delete, send to everyone) are accepted, as the operator would.
-  opened.page.on('dialog', (dialog) => void dialog.accept())
   await signIn(opened.page, owner.email, PASSWORD, org.ecosystem.name)
   return opened
 }
@@ -181,6 +179,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.screenshot({ path: join(SCREENSHOTS, 'console-community.png'), fullPage: true })
 
     await page.getByRole('button', { name: 'Delete Analytical engines' }).click()
+    await confirmDialog(page, 'Delete thread', 'Analytical engines')
     await page.getByText('No threads yet.').waitFor()
     await page.getByLabel('Show deleted threads').check()
     await page.getByRole('row', { name: /Analytical engines/ }).getByText('deleted').first().waitFor()
@@ -197,6 +196,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.getByLabel('Subject').fill('Maintenance tonight')
     await page.getByLabel('Message').fill('The engine rests from 22:00 to 23:00.')
     await page.getByRole('button', { name: 'Send announcement' }).click()
+    await confirmDialog(page, 'Send to everyone', 'Maintenance tonight')
     await page.getByRole('status').filter({ hasText: /Announcement “Maintenance tonight” sent to \d+ customers?\./ }).waitFor()
     // The announcement reaches customers through a queued fan-out: Ada's notification comes soon after the answer.
     const subjects = async () => (await h.call('GET', '/notifications', { token: ada.token })).body.items.map((n: { subject: string }) => n.subject) as string[]
@@ -264,6 +264,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.screenshot({ path: join(SCREENSHOTS, 'console-site-services.png'), fullPage: true })
 
     await page.getByRole('button', { name: 'Delete mail' }).click()
+    await confirmDialog(page, 'Delete service', 'mail')
     await page.getByText(/No services/).waitFor()
     expect((await h.call('GET', '/site/services', org.as(owner))).body).toEqual([])
     expect(elsewhere).toEqual([])

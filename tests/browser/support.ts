@@ -144,5 +144,14 @@ export async function signIn(page: Page, email: string, password: string, ecosys
   else await page.getByRole('button', { name: 'Sign out' }).waitFor()
 }
 
+/** Answers the console's in-page confirmation: it must name `thing`; then `action` is pressed and the dialog goes. */
+export async function confirmDialog(page: Page, action: string, thing: string) {
+  const dialog = page.getByRole('dialog')
+  await dialog.waitFor()
+  expect(await dialog.textContent()).toContain(thing)
+  await dialog.getByRole('button', { name: action, exact: true }).click()
+  await dialog.waitFor({ state: 'detached' })
+}
+
 /** A link of the console's section navigation. */
 export const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true })

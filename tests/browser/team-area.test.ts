@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import type { Harness, RegisteredUser } from '../support/harness'
 import { provision, type Provisioned } from '../support/tenancy'
-import { browserMissing, PHONE, SCREENSHOTS, signIn as signInWith, startConsoleServer, tab, until, type ConsoleServer } from './support'
+import { browserMissing, confirmDialog, PHONE, SCREENSHOTS, signIn as signInWith, startConsoleServer, tab, until, type ConsoleServer } from './support'
 
 // The console's team area in a real Chromium against the service on a real port: team members and
 // roles, persona services and personas, persona memories, OAuth clients and sign-in settings, by
@@ -123,8 +123,8 @@ describe.skipIf(!!browserMissing)('the console team area in a browser', () => {
     await page.getByLabel('Service name').fill('Spare')
     await page.getByRole('button', { name: 'Add service' }).click()
     await page.getByRole('row', { name: /Spare/ }).waitFor()
-    page.once('dialog', (dialog) => void dialog.accept())
     await page.getByRole('button', { name: 'Delete Spare' }).click()
+    await confirmDialog(page, 'Delete service', 'Spare')
     await until(() => page.getByRole('row', { name: /Spare/ }).count(), 0)
 
     // Memories: two made through the API; archiving one takes it out of the default (active) list.
@@ -176,15 +176,15 @@ describe.skipIf(!!browserMissing)('the console team area in a browser', () => {
     await page.getByLabel('Application name').first().fill('Analytical App 2')
     await page.getByRole('button', { name: 'Save client' }).click()
     await page.getByRole('cell', { name: 'Analytical App 2', exact: true }).waitFor()
-    page.once('dialog', (dialog) => void dialog.accept())
     await page.getByRole('button', { name: 'Rotate the secret of Analytical App 2' }).click()
+    await confirmDialog(page, 'Rotate secret', 'Analytical App 2')
     const rotated = (await page.getByTestId('new-client-secret').textContent())!
     expect(rotated).not.toBe(secret)
     await page.reload()
     await page.getByRole('row', { name: /Analytical App/ }).waitFor()
     expect(await page.content()).not.toContain(rotated)
-    page.once('dialog', (dialog) => void dialog.accept())
     await page.getByRole('button', { name: 'Delete Analytical App 2' }).click()
+    await confirmDialog(page, 'Delete client', 'Analytical App 2')
     await page.getByText('No OAuth clients yet.').waitFor()
 
     // Sign-in settings: the first account (a platform admin) turns password sign-in off and on.
@@ -210,12 +210,12 @@ describe.skipIf(!!browserMissing)('the console team area in a browser', () => {
     expect(await inView(remove)).toBe(true)
     expect(await inView(page.getByRole('combobox', { name: `Role of ${grace.email}` }))).toBe(true)
     await page.screenshot({ path: join(SCREENSHOTS, 'console-team-phone.png'), fullPage: true })
-    page.once('dialog', (dialog) => void dialog.accept())
     await remove.click()
+    await confirmDialog(page, 'Remove', grace.email)
     await until(() => page.getByRole('button', { name: `Remove ${grace.email}` }).count(), 0)
     // Removing the only owner is refused.
-    page.once('dialog', (dialog) => void dialog.accept())
     await page.getByRole('button', { name: `Remove ${owner.email}` }).click()
+    await confirmDialog(page, 'Remove', owner.email)
     await alert(page, 'last_owner')
 
     await tab(page, 'Memories').click()
@@ -226,8 +226,8 @@ describe.skipIf(!!browserMissing)('the console team area in a browser', () => {
     await page.getByRole('button', { name: 'Delete Ada Helper' }).waitFor()
     expect(await inView(page.getByRole('button', { name: 'Delete Ada Helper' }))).toBe(true)
     await page.screenshot({ path: join(SCREENSHOTS, 'console-personas-phone.png'), fullPage: true })
-    page.once('dialog', (dialog) => void dialog.accept())
     await page.getByRole('button', { name: 'Delete Ada Helper' }).click()
+    await confirmDialog(page, 'Delete persona', 'Ada Helper')
     await page.getByText('No personas yet.').waitFor()
 
     await page.getByRole('button', { name: 'Sign out' }).click()
