@@ -92,6 +92,38 @@ function SignIn({ onSignedIn, firstAccount }: { onSignedIn: (user: User) => void
   )
 }
 
+/**
+ * An account with a second factor signed in with its password (`aal1`): everything but this step
+ * is refused until a code from its authenticator app (or a recovery code) raises the session.
+ */
+function SecondFactor({ onVerified, onCancel }: { onVerified: (user: User) => void; onCancel: () => void }) {
+  const [code, setCode] = useState('')
+  const { error, busy, run } = useAction()
+  const submit = (e: Event) => {
+    e.preventDefault()
+    void run(async () => {
+      const entered = code.trim()
+      const result = await data(client.api.auth.mfa.verify.post(/^\d{6}$/.test(entered) ? { code: entered } : { recoveryCode: entered }))
+      // The refresh token stays in the cookie the answer set; the page keeps only the access token.
+      client.setTokens({ token: result.token, refreshToken: null })
+      onVerified(await data(client.api.auth.me.get()))
+    })
+  }
+  return (
+    <main class="signin">
+      <h1>Ecobase Console</h1>
+      <form onSubmit={submit}>
+        <h2>Second factor</h2>
+        <p>Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
+        <label>Code <input autocomplete="one-time-code" inputMode="text" required maxLength={20} value={code} onInput={(e) => setCode(e.currentTarget.value)} /></label>
+        <button type="submit" disabled={busy}>{busy ? 'Checking…' : 'Verify'}</button>
+        <button type="button" class="link" onClick={onCancel}>Sign in as someone else</button>
+        <ErrorNote error={error} />
+      </form>
+    </main>
+  )
+}
+
 /** An account in no organization yet: its first organization, which brings its main ecosystem. */
 function FirstOrganization({ onCreated }: { onCreated: (organization: RegistryOrganization, ecosystem: RegistryEcosystem) => void }) {
   const [name, setName] = useState('')
@@ -211,22 +243,31 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
   )
 }
 
+type Me = User & { aal: 'aal1' | 'aal2'; mfa: { enabled: boolean } }
+
 function App() {
-  const [user, setUser] = useState<User | null | undefined>(undefined)
+  const [user, setUser] = useState<Me | null | undefined>(undefined)
   const [firstAccount, setFirstAccount] = useState(false)
+  const me = async () => setUser((await data(client.api.auth.me.get())) as Me)
   useEffect(() => {
     // A reload restores the session from the httpOnly refresh cookie; no token is stored in the page.
     client.refresh().then(
       async (ok) => {
-        if (ok) return setUser(await data(client.api.auth.me.get()))
+        if (ok) return me()
         setFirstAccount((await data(client.api.auth['first-run'].get())).firstAccount)
         setUser(null)
       },
       () => setUser(null),
     )
   }, [])
+  const signOut = async () => {
+    await client.logout()
+    setUser(null)
+  }
   if (user === undefined) return <p class="loading">Loading…</p>
-  return user ? <Shell user={user} onSignedOut={() => setUser(null)} /> : <SignIn firstAccount={firstAccount} onSignedIn={setUser} />
+  if (!user) return <SignIn firstAccount={firstAccount} onSignedIn={() => void me()} />
+  if (user.mfa.enabled && user.aal === 'aal1') return <SecondFactor onVerified={(u) => setUser(u as Me)} onCancel={() => void signOut()} />
+  return <Shell user={user} onSignedOut={() => setUser(null)} />
 }
 
 render(<App />, document.getElementById('app')!)

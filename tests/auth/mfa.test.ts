@@ -81,6 +81,8 @@ describe('TOTP second factor', () => {
     const verified = await h.call('POST', '/auth/mfa/verify', { token: first.token, body: { code: codeAt(secret) } })
     expect(verified.status).toBe(200)
     expect(claims(verified.body.token)).toMatchObject({ aal: 'aal2', mfa: true })
+    // A page that keeps only the cookie (the console) stays signed in after the step-up: the cookie holds the new refresh token.
+    expect(verified.headers.get('set-cookie')).toContain(`ecobase_refresh=${verified.body.refreshToken}`)
     expect(claims(verified.body.token).amr.sort()).toEqual(['otp', 'pwd'])
     expect((await h.call('GET', '/auth/tokens', { token: verified.body.token })).status).toBe(200)
     const refreshed = await h.call('POST', '/auth/refresh', { body: { refreshToken: verified.body.refreshToken } })

@@ -53,6 +53,7 @@ describe('passkeys', () => {
     const assertion = await authenticator.get(byEmail)
     const signedIn = await h.call('POST', '/auth/passkeys/login/verify', { body: { response: assertion } })
     expect(signedIn.status).toBe(200)
+    expect(signedIn.headers.get('set-cookie')).toContain(`ecobase_refresh=${signedIn.body.refreshToken}`)
     expect(signedIn.body.user.id).toBe(user.user.id)
     expect(claims(signedIn.body.token)).toMatchObject({ aal: 'aal2', amr: ['webauthn'], mfa: true })
     expect((await h.call('GET', '/auth/tokens', { token: signedIn.body.token })).status).toBe(200)

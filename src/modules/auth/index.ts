@@ -32,7 +32,7 @@ export default defineModule({
     return {
       services: auth,
       queues: emails.queueHandlers(),
-      routes: () => [authRoutes(auth, ctx.guards, deps), mfaRoutes(auth, ctx.guards), passkeyRoutes(auth, ctx.guards, deps.config.trustProxy), accountEmailRoutes(emails, ctx.guards, deps.config.trustProxy)],
+      routes: () => [authRoutes(auth, ctx.guards, deps), mfaRoutes(auth, ctx.guards, deps.config), passkeyRoutes(auth, ctx.guards, deps.config), accountEmailRoutes(emails, ctx.guards, deps.config.trustProxy)],
       listen: async () => {
         const stops = await Promise.all([auth.sessions.listen(), auth.accounts.listen()])
         return async () => {

@@ -27,22 +27,11 @@ import {
 import { requireAal2 } from '../../../platform/auth'
 import type { AuthService } from '../service'
 import { IdParam } from '../../../platform/params'
-
-export const REFRESH_COOKIE = 'ecobase_refresh'
+import { type CookieJar, REFRESH_COOKIE, refreshCookie } from './cookie'
 
 export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, 'config'>) {
-  // Front ends on CORS origins are cross-site: the cookie reaches them only as SameSite=None, which browsers accept only when Secure.
-  const crossSite = deps.config.corsOrigins.length > 0
-  const cookieOptions = {
-    httpOnly: true,
-    sameSite: crossSite ? ('none' as const) : ('strict' as const),
-    path: '/auth',
-    secure: crossSite || deps.config.publicUrl.startsWith('https://'),
-  }
-  type Jar = Record<string, { value?: unknown; set(o: object): unknown; remove(): unknown }>
-  const keepRefresh = (cookie: Jar, refreshToken: string) =>
-    cookie[REFRESH_COOKIE]!.set({ value: refreshToken, maxAge: deps.config.refreshTokenTtl, ...cookieOptions })
-  const presentedRefresh = (body: { refreshToken?: string } | null | undefined, cookie: Jar, headers: Record<string, string | undefined>) => {
+  const refresh = refreshCookie(deps.config)
+  const presentedRefresh = (body: { refreshToken?: string } | null | undefined, cookie: CookieJar, headers: Record<string, string | undefined>) => {
     if (body?.refreshToken) return body.refreshToken
     const fromCookie = cookie[REFRESH_COOKIE]?.value
     if (typeof fromCookie !== 'string' || !fromCookie) return undefined
@@ -66,7 +55,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       '/register',
       async ({ body, request, server, cookie, status }) => {
         const result = await auth.accounts.register(body, requestInfo(request, server, deps.config.trustProxy))
-        keepRefresh(cookie as Jar, result.refreshToken)
+        refresh.keep(cookie, result.refreshToken)
         return status(201, result)
       },
       {
@@ -85,7 +74,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       async ({ body, request, server, cookie }) => {
         const ip = clientIp(request, server, deps.config.trustProxy)
         const result = await auth.accounts.login(body, ip, requestInfo(request, server, deps.config.trustProxy))
-        keepRefresh(cookie as Jar, result.refreshToken)
+        refresh.keep(cookie, result.refreshToken)
         return result
       },
       {
@@ -102,9 +91,9 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     .post(
       '/refresh',
       async ({ body, cookie, headers }) => {
-        const raw = presentedRefresh(body, cookie as Jar, headers)
+        const raw = presentedRefresh(body, cookie as CookieJar, headers)
         const issued = await auth.sessions.refresh(raw ?? '')
-        keepRefresh(cookie as Jar, issued.refreshToken)
+        refresh.keep(cookie, issued.refreshToken)
         return { token: issued.token, refreshToken: issued.refreshToken }
       },
       {
@@ -121,9 +110,9 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     .post(
       '/revoke',
       async ({ body, cookie, headers, status }) => {
-        const raw = presentedRefresh(body, cookie as Jar, headers)
+        const raw = presentedRefresh(body, cookie as CookieJar, headers)
         if (raw) await auth.sessions.revokeByRefresh(raw)
-        ;(cookie as Jar)[REFRESH_COOKIE]!.set({ value: '', maxAge: 0, ...cookieOptions })
+        refresh.clear(cookie)
         return status(204, undefined)
       },
       {

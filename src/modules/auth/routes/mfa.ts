@@ -5,11 +5,14 @@ import { errors } from '../errors'
 import { requestInfo } from '../../../platform/http'
 import { AuthResult, MfaFactor, MfaVerifyBody, RecoveryCodes, TotpConfirmed, TotpEnrollment } from '../model'
 import type { AuthService } from '../service'
+import type { Config } from '../../../config'
+import { refreshCookie } from './cookie'
 
 const AAL2 = 'Needs `aal2` (a second factor verified in this session) while the account has a factor: 403 `mfa_required` otherwise.'
 
 /** Second factors of the signed-in account (tag `auth`). Reachable at `aal1`, which is how one gets to `aal2`. */
-export function mfaRoutes(auth: AuthService, guards: Guards) {
+export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config, 'corsOrigins' | 'publicUrl' | 'refreshTokenTtl'>) {
+  const refresh = refreshCookie(config)
   return new Elysia({ name: 'auth-mfa', prefix: '/auth/mfa', detail: { tags: ['auth'] } })
     .use(guards.auth)
     .post('/totp', ({ principal, body }) => auth.mfa.enrollTotp(principal, body.name), {
@@ -34,7 +37,11 @@ export function mfaRoutes(auth: AuthService, guards: Guards) {
           'On the account’s first factor, ten recovery codes come back (shown once, stored hashed). The session that confirms it is `aal2` from its next refresh; from now on a password sign-in is `aal1` until a code is verified. Each 30-second step is accepted once (±1 step for clock drift). Wrong codes are throttled per account like sign-ins (429).',
       },
     })
-    .post('/verify', ({ principal, body }) => auth.mfa.verify(principal, body as { code?: string; recoveryCode?: string }), {
+    .post('/verify', async ({ principal, body, cookie }) => {
+      const result = await auth.mfa.verify(principal, body as { code?: string; recoveryCode?: string })
+      refresh.keep(cookie, result.refreshToken)
+      return result
+    }, {
       auth: true,
       body: MfaVerifyBody,
       response: { 200: AuthResult, ...errors(401, { 400: ['validation_failed', 'invalid_code'], 429: ['rate_limited'] }) },
@@ -42,7 +49,7 @@ export function mfaRoutes(auth: AuthService, guards: Guards) {
         operationId: 'authMfaVerify',
         summary: 'Step up to aal2 with a code or a recovery code',
         description:
-          'New tokens for the same session at `aal2` (refreshes keep it); its refresh tokens not used yet stop working. A recovery code works once. Every attempt is an audit event and an “account security” e-mail; wrong ones are throttled per account (429).',
+          'New tokens for the same session at `aal2` (refreshes keep it); its refresh tokens not used yet stop working, and the `ecobase_refresh` cookie gets the new one (as at sign-in). A recovery code works once. Every attempt is an audit event and an “account security” e-mail; wrong ones are throttled per account (429).',
       },
     })
     .post('/recovery-codes', ({ principal }) => auth.mfa.regenerateRecoveryCodes(principal), {
@@ -72,7 +79,8 @@ const CredentialResponse = t.Object(
 )
 
 /** Passkeys of the signed-in account, and signing in with one (tag `auth`). */
-export function passkeyRoutes(auth: AuthService, guards: Guards, trustProxy: boolean) {
+export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Config, 'corsOrigins' | 'publicUrl' | 'refreshTokenTtl' | 'trustProxy'>) {
+  const refresh = refreshCookie(config)
   return new Elysia({ name: 'auth-passkeys', prefix: '/auth/passkeys', detail: { tags: ['auth'] } })
     .use(guards.auth)
     .get('', ({ principal }) => auth.passkeys.list(principal), {
@@ -105,13 +113,17 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, trustProxy: boo
         security: [],
       },
     })
-    .post('/login/verify', ({ body, request, server }) => auth.passkeys.login(body.response as never, requestInfo(request, server, trustProxy)), {
+    .post('/login/verify', async ({ body, request, server, cookie }) => {
+      const result = await auth.passkeys.login(body.response as never, requestInfo(request, server, config.trustProxy))
+      refresh.keep(cookie, result.refreshToken)
+      return result
+    }, {
       body: t.Object({ response: CredentialResponse }, { title: 'PasskeyLogin' }),
       response: { 200: AuthResult, ...errors(400, { 401: ['invalid_credentials'] }) },
       detail: {
         operationId: 'authPasskeyLogin',
         summary: 'Sign in with a passkey',
-        description: 'The spec’s AuthResult, at `aal2` when the authenticator verified the user (PIN, biometrics), else `aal1`. The sign counter must grow (a cloned authenticator is refused: 401).',
+        description: 'The spec’s AuthResult, at `aal2` when the authenticator verified the user (PIN, biometrics), else `aal1`, and the `ecobase_refresh` cookie, as at sign-in. The sign counter must grow (a cloned authenticator is refused: 401).',
         security: [],
       },
     })
