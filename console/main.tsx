@@ -148,8 +148,25 @@ function FirstOrganization({ onCreated }: { onCreated: (organization: RegistryOr
   )
 }
 
+/** `/` (outside a text field) focuses the page's search box, where it has one. */
+function useSlashToSearch() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || target?.closest('input, textarea, select, [contenteditable]')) return
+      const search = document.querySelector<HTMLInputElement>('main input[type="search"]')
+      if (!search) return
+      e.preventDefault()
+      search.focus()
+    }
+    addEventListener('keydown', onKey)
+    return () => removeEventListener('keydown', onKey)
+  }, [])
+}
+
 function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
   const [hash, go] = useHash()
+  useSlashToSearch()
   const [orgs, setOrgs] = useState<RegistryOrganization[]>([])
   const [ecosystems, setEcosystems] = useState<RegistryEcosystem[]>([])
   const [ecosystem, setEcosystem] = useState<string | null>(currentEcosystem())

@@ -51,13 +51,19 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     expect(signedIn.body.user.capabilities).toEqual(['admin'])
   })
 
-  test('a sidebar groups the sections by purpose; dark mode follows the system, a toggle overrides it and is remembered', async () => {
+  test('a sidebar groups the sections by purpose; / goes to the search box; dark mode follows the system, a toggle overrides it and is remembered', async () => {
     const { page, elsewhere } = await app.open()
     await signIn(page, 'olivia@example.test', 'first-password-1')
     const sidebar = page.getByRole('navigation', { name: 'Sections' })
     expect(await sidebar.getByRole('heading').allTextContents()).toEqual(['People', 'Data', 'AI', 'Engagement', 'Integrations', 'Security and settings'])
     expect(await sidebar.getByRole('list', { name: 'People' }).getByRole('link').allTextContents()).toEqual(['Customers', 'Team'])
     expect(await sidebar.getByRole('list', { name: 'Integrations' }).getByRole('link').allTextContents()).toEqual(['OAuth clients', 'Monitored sites', 'Webhooks', 'Site services'])
+    // `/` jumps to the page's search box.
+    await page.keyboard.press('/')
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('search')
+    await page.keyboard.type('grace')
+    expect(await page.getByLabel('Search').inputValue()).toBe('grace')
+    await page.getByLabel('Search').fill('')
     const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)
     const light = await background()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-layout.png') })
