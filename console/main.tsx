@@ -5,6 +5,7 @@ import { client, currentEcosystem, data, message, pickEcosystem } from './api'
 import { GROUPS, type PageEntry } from './nav'
 import { CustomerDetail, Customers } from './pages/customers'
 import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
+import { Security } from './pages/security'
 import { Storage } from './pages/storage'
 import { TEAM_AREA_PAGES } from './pages/team-area'
 import { Tokens } from './pages/tokens'
@@ -16,6 +17,7 @@ const PAGES: PageEntry[] = [
   { path: '#/storage', label: 'Storage', group: 'Data', ecosystem: true, page: Storage },
   ...TEAM_AREA_PAGES,
   ...ENGAGEMENT_AREA_PAGES,
+  { path: '#/security', label: 'Second factors', group: 'Security and settings', ecosystem: false, page: Security },
   { path: '#/tokens', label: 'API tokens', group: 'Security and settings', ecosystem: false, page: Tokens },
 ]
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import * as OTPAuth from 'otpauth'
 import { provision } from '../support/tenancy'
-import { browserMissing, PHONE, reloadConsole, SCREENSHOTS, signIn, consoleServerForFile, until } from './support'
+import { browserMissing, confirmDialog, consoleServerForFile, PHONE, reloadConsole, SCREENSHOTS, signIn, tab, until } from './support'
 
 // A new operator on a fresh instance (no account, no organization; nothing done with curl first),
 // the console's layout and dark mode, and signing in with a second factor.
@@ -115,6 +115,32 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     await reloadConsole(page)
     await page.getByRole('button', { name: 'Create customer' }).waitFor()
     await page.getByText('No customers yet.').waitFor()
+    expect(elsewhere).toEqual([])
+  }, 60_000)
+
+  test('second factors: add an authenticator app with its QR code, keep the recovery codes, remove it', async () => {
+    const user = await app.h.register({ password: 'security-password-1' })
+    const { page, elsewhere } = await app.open()
+    await signIn(page, user.email, 'security-password-1')
+    await tab(page, 'Second factors').click()
+    await page.getByText('No second factor yet.').waitFor()
+    await page.getByLabel('Name').fill('Phone')
+    await page.getByRole('button', { name: 'Start' }).click()
+    await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor()
+    const secret = (await page.getByTestId('totp-secret').textContent())!
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 })
+    await page.getByLabel('Code from the app').fill(totp.generate())
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-second-factor.png') })
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    const codes = (await page.getByTestId('recovery-codes').textContent())!.trim().split(/\s+/)
+    expect(codes).toHaveLength(10)
+    await page.getByRole('cell', { name: 'Phone', exact: true }).waitFor()
+    expect((await app.h.call('GET', '/auth/me', { token: user.token })).body.mfa.enabled).toBe(true)
+    await page.getByText('This session: aal2.').waitFor()
+
+    await page.getByRole('button', { name: 'Remove Phone' }).click()
+    await confirmDialog(page, 'Remove factor', 'Phone')
+    await page.getByText('No second factor yet.').waitFor()
     expect(elsewhere).toEqual([])
   }, 60_000)
 })
