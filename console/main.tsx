@@ -5,6 +5,7 @@ import { client, currentEcosystem, data, message, pickEcosystem } from './api'
 import { GROUPS, type PageEntry } from './nav'
 import { CustomerDetail, Customers } from './pages/customers'
 import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
+import { Backups } from './pages/backups'
 import { Security } from './pages/security'
 import { Storage } from './pages/storage'
 import { TEAM_AREA_PAGES } from './pages/team-area'
@@ -19,6 +20,7 @@ const PAGES: PageEntry[] = [
   ...ENGAGEMENT_AREA_PAGES,
   { path: '#/security', label: 'Second factors', group: 'Security and settings', ecosystem: false, page: Security },
   { path: '#/tokens', label: 'API tokens', group: 'Security and settings', ecosystem: false, page: Tokens },
+  { path: '#/backups', label: 'Backups', group: 'Security and settings', ecosystem: false, page: Backups },
 ]
 
 const THEME = 'ecobase.console.theme'

@@ -21,6 +21,16 @@ export interface SystemBackupPage {
   pageSize: number
 }
 
+export interface SystemBackupSettings {
+  /** The service backs itself up (embedded mode); false with DATABASE_URL, where pg_dump or your provider’s snapshots do */
+  available: boolean
+  /** BACKUP_SCHEDULE, a cron pattern; null: only on request */
+  schedule: string | null
+  /** BACKUP_KEEP: complete backups kept */
+  keep: number
+  target: "local" | "s3"
+}
+
 export interface AuthMethodSetting {
   method: string
   enabled: boolean
@@ -90,6 +100,10 @@ export interface SystemRoutes {
     post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 202: SystemBackup; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody }>>
     /** Backups, newest first */
     get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: SystemBackupPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    settings: {
+      /** How this instance backs up */
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: SystemBackupSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    }
   }
 }
 

@@ -36,6 +36,7 @@ const embedded = () => h.deps.database.kind === 'pglite'
 
 describe('backups from the running service', () => {
   test('platform admins only', async () => {
+    expect((await h.call('GET', '/system/backups/settings', { token: member.token })).status).toBe(403)
     expect((await h.call('POST', '/system/backups', { token: member.token })).status).toBe(403)
     expect((await h.call('GET', '/system/backups', { token: member.token })).status).toBe(403)
     expect((await h.call('POST', '/system/backups')).status).toBe(401)
@@ -150,6 +151,17 @@ describe('a backup taken while a writer runs', () => {
 })
 
 describe('scheduled backups', () => {
+  test('the settings say whether the service backs itself up, and the schedule, count kept and target the environment set', async () => {
+    expect((await h.call('GET', '/system/backups/settings', { token: admin.token })).body).toEqual({ available: embedded(), schedule: null, keep: 7, target: 'local' })
+    const scheduled = await createHarness({ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_KEEP: '3' })
+    try {
+      const owner = await scheduled.register()
+      expect((await scheduled.call('GET', '/system/backups/settings', { token: owner.token })).body).toMatchObject({ schedule: '0 3 * * *', keep: 3, target: 'local' })
+    } finally {
+      await scheduled.close()
+    }
+  })
+
   test('BACKUP_SCHEDULE must be a cron pattern', () => {
     expect(() => loadConfig({ BACKUP_SCHEDULE: 'every night' })).toThrow(ConfigError)
     expect(loadConfig({ BACKUP_SCHEDULE: '0 3 * * *' }).backups).toEqual({ schedule: '0 3 * * *', keep: 7, target: 'local' })

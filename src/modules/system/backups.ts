@@ -47,6 +47,12 @@ export class Backups {
     return [defineQueueHandler<{ id: string }>({ name: JOB, handle: (job) => this.make(job.id), options: { retryLimit: 0, expireInSeconds: 3600 } })]
   }
 
+  /** How this instance backs up: whether the service can (embedded), the schedule, how many are kept, where they go. */
+  settings() {
+    const { schedule, keep, target } = this.deps.config.backups
+    return { available: this.deps.database.kind === 'pglite', schedule, keep, target }
+  }
+
   /** Queues a backup: asked by a platform admin, or by the schedule (BACKUP_SCHEDULE) with no principal. */
   async start(principal: Principal | null) {
     if (this.deps.database.kind !== 'pglite') {

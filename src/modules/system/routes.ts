@@ -66,6 +66,22 @@ export function backupRoutes(backups: Backups, guards: Guards) {
         description: `Embedded mode: a queued job writes the same archive as \`npx ecobase backup\` (the database, snapshotted between two queries, the generated server key and the local object store, with a manifest of SHA-256 checksums) to DATA_DIR/backups, under a temporary name until complete; follow its status in the list. The archive holds the server key. With DATABASE_URL: 409 \`backup_unavailable\` (back the database up with pg_dump or your provider’s snapshots). ${ADMINS}`,
       },
     })
+    .get('/settings', () => backups.settings(), {
+      admin: true,
+      response: {
+        200: t.Object(
+          {
+            available: t.Boolean({ description: 'The service backs itself up (embedded mode); false with DATABASE_URL, where pg_dump or your provider’s snapshots do' }),
+            schedule: t.Nullable(t.String({ description: 'BACKUP_SCHEDULE, a cron pattern; null: only on request' })),
+            keep: t.Integer({ description: 'BACKUP_KEEP: complete backups kept' }),
+            target: t.Union([t.Literal('local'), t.Literal('s3')], { description: 'BACKUP_TARGET: DATA_DIR/backups, or the object store’s bucket' }),
+          },
+          { title: 'SystemBackupSettings' },
+        ),
+        ...errors(401, 403),
+      },
+      detail: { operationId: 'systemBackupSettings', summary: 'How this instance backs up', description: `What the environment set (BACKUP_SCHEDULE, BACKUP_KEEP, BACKUP_TARGET) and whether the service can back itself up at all. ${ADMINS}` },
+    })
     .get('', ({ query }) => backups.list(pageParams(query)), {
       admin: true,
       query: PageQuery,
