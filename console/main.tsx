@@ -6,6 +6,7 @@ import { GROUPS, type PageEntry } from './nav'
 import { CustomerDetail, Customers } from './pages/customers'
 import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
 import { Backups } from './pages/backups'
+import { Realtime } from './pages/realtime'
 import { Security } from './pages/security'
 import { Storage } from './pages/storage'
 import { TEAM_AREA_PAGES } from './pages/team-area'
@@ -16,6 +17,7 @@ import './styles.css'
 const PAGES: PageEntry[] = [
   { path: '#/customers', label: 'Customers', group: 'People', ecosystem: true, page: Customers },
   { path: '#/storage', label: 'Storage', group: 'Data', ecosystem: true, page: Storage },
+  { path: '#/realtime', label: 'Realtime', group: 'Data', ecosystem: true, page: Realtime },
   ...TEAM_AREA_PAGES,
   ...ENGAGEMENT_AREA_PAGES,
   { path: '#/security', label: 'Second factors', group: 'Security and settings', ecosystem: false, page: Security },

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { customerOf, provision } from '../support/tenancy'
-import { browserMissing, consoleServerForFile } from './support'
+import { browserMissing, consoleServerForFile, SCREENSHOTS, signIn, tab, until } from './support'
 
 // The README's browser example, run as written in a real Chromium: a ticket, then EventSource.
 
@@ -41,4 +41,28 @@ describe.skipIf(!!browserMissing)('realtime in a browser', () => {
     expect(changes).toEqual([{ topic: 'data/documents', op: 'insert', id: doc.id, record: doc, at: expect.any(String) }])
     await page.close()
   })
+
+  test('the console’s Realtime page shows a thread a customer starts, as it happens, until stopped', async () => {
+    const owner = await app.h.register({ password: 'realtime-password-1' })
+    const org = await provision(app.h, owner)
+    const ada = await customerOf(app.h, org, owner, 'ada-live')
+    const { page, elsewhere } = await app.open()
+    await signIn(page, owner.email, 'realtime-password-1', org.ecosystem.name)
+    await tab(page, 'Realtime').click()
+    expect(await page.getByLabel('community/threads').isChecked()).toBe(true)
+    await page.getByRole('button', { name: 'Watch' }).click()
+    await page.getByRole('status').filter({ hasText: 'Watching community/threads' }).waitFor()
+    // Subscribed before the write: give the stream its moment to open, then write until it is seen.
+    let thread: { id: string } | undefined
+    await until(async () => {
+      thread ??= (await app.h.call('POST', '/community/threads', { token: ada.token, body: { title: 'Live tea' } })).body
+      return page.getByRole('cell', { name: thread!.id }).count()
+    }, 1)
+    const row = page.getByRole('row').filter({ hasText: thread!.id })
+    expect(await row.getByRole('cell').allTextContents()).toEqual(['community/threads', 'insert', thread!.id, expect.any(String)])
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-realtime.png') })
+    await page.getByRole('button', { name: 'Stop' }).click()
+    await page.getByRole('button', { name: 'Watch' }).waitFor()
+    expect(elsewhere).toEqual([])
+  }, 60_000)
 })
