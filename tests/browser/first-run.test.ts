@@ -59,7 +59,8 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     expect(await sidebar.getByRole('heading').allTextContents()).toEqual(['People', 'Data', 'AI', 'Engagement', 'Integrations', 'Security and settings'])
     expect(await sidebar.getByRole('list', { name: 'People' }).getByRole('link').allTextContents()).toEqual(['Customers', 'Team'])
     expect(await sidebar.getByRole('list', { name: 'Integrations' }).getByRole('link').allTextContents()).toEqual(['OAuth clients', 'Monitored sites', 'Webhooks', 'Site services'])
-    // `/` jumps to the page's search box.
+    // `/` jumps to the page's search box (once the customers page, picked by itself, is there).
+    await page.getByLabel('Search').waitFor()
     await page.keyboard.press('/')
     expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('search')
     await page.keyboard.type('grace')
@@ -78,7 +79,7 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     await page.screenshot({ path: join(SCREENSHOTS, 'console-dark.png') })
     // The toggle overrides it (light although the system is dark), and a reload keeps the choice.
     await toggle.click()
-    expect(await toggle.getAttribute('aria-pressed')).toBe('false')
+    await until(() => toggle.getAttribute('aria-pressed'), 'false')
     expect(await background()).toBe(light)
     await reloadConsole(page)
     await page.getByRole('button', { name: 'Dark mode' }).waitFor()
