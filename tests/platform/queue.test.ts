@@ -123,3 +123,19 @@ test('sending a job kind nobody defined is a programming error, caught at once',
   const q = replica('known', async () => {})
   await rejection(h.db.transaction(async (tx) => q.send(tx, 'unknown', { n: 1 })), 'no job kind unknown')
 })
+
+test('a restart writes a queue only when its settings changed: an upgraded definition takes effect, an unchanged one is left as it is', async () => {
+  const settings = () => queryRows<{ retry_limit: number; updated_on: string }>(h.db, sql`select retry_limit, updated_on::text from pgboss.queue where name = 'settled'`)
+  const first = replica('settled', async () => {}, { workers: false, retry: { retryLimit: 2 } })
+  await first.start()
+  const [created] = await settings()
+  expect(created!.retry_limit).toBe(2)
+  await first.stop(1000)
+  const same = replica('settled', async () => {}, { workers: false, retry: { retryLimit: 2 } })
+  await same.start()
+  expect(await settings()).toEqual([created!]) // not written again
+  await same.stop(1000)
+  const upgraded = replica('settled', async () => {}, { workers: false, retry: { retryLimit: 4 } })
+  await upgraded.start()
+  expect((await settings())[0]!.retry_limit).toBe(4)
+})
