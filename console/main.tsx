@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks'
 import type { RegistryEcosystem, RegistryOrganization, User } from '../client/index'
 import { client, currentEcosystem, data, message, pickEcosystem } from './api'
 import { GROUPS, type PageEntry } from './nav'
+import { passkeysSupported, pickPasskey } from './passkeys'
 import { CustomerDetail, Customers } from './pages/customers'
 import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
 import { Backups } from './pages/backups'
@@ -78,6 +79,15 @@ function SignIn({ onSignedIn, firstAccount }: { onSignedIn: (user: User) => void
     e.preventDefault()
     void run(async () => onSignedIn((await data(firstAccount ? client.register({ name, email, password }) : client.login({ email, password }))).user))
   }
+  /** A passkey instead of the password: this account's when the e-mail is filled in, else any this device holds for the service. */
+  const withPasskey = () =>
+    void run(async () => {
+      const options = await data(client.api.auth.passkeys.login.options.post(email.trim() ? { email: email.trim() } : {}))
+      const result = await data(client.api.auth.passkeys.login.verify.post({ response: await pickPasskey(options) }))
+      // As after the second-factor step: the refresh token is in the cookie the answer set.
+      client.setTokens({ token: result.token, refreshToken: null })
+      onSignedIn(result.user)
+    })
   return (
     <main class="signin">
       <h1>Ecobase Console</h1>
@@ -92,6 +102,7 @@ function SignIn({ onSignedIn, firstAccount }: { onSignedIn: (user: User) => void
         <label>E-mail <input type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></label>
         <label>Password <input type="password" autocomplete={firstAccount ? 'new-password' : 'current-password'} required minLength={firstAccount ? 8 : undefined} value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
         <button type="submit" disabled={busy}>{firstAccount ? (busy ? 'Creating…' : 'Create account') : busy ? 'Signing in…' : 'Sign in'}</button>
+        {!firstAccount && passkeysSupported() && <button type="button" disabled={busy} onClick={withPasskey}>Sign in with a passkey</button>}
         <ErrorNote error={error} />
       </form>
     </main>

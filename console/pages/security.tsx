@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { MfaFactor } from '../../client/index'
 import { client, data } from '../api'
+import { createPasskey, passkeysSupported } from '../passkeys'
 import { ask, ErrorNote, SecretOnce, Section, useAction, useLoad, when } from '../ui'
 
 interface Enrolment {
@@ -11,8 +12,8 @@ interface Enrolment {
 
 /**
  * Your account's second factors: authenticator apps (TOTP) added with a QR code and confirmed with a
- * code, passkeys (added where a site signs in with them; listed and removed here), and the ten
- * recovery codes, shown once. Adding or removing one needs a session that verified a factor.
+ * code, passkeys made on this device (they also sign in to the console without a password), and
+ * the ten recovery codes, shown once. Adding or removing one needs a session that verified a factor.
  */
 export function Security() {
   const me = useLoad(() => data(client.api.auth.me.get()), [])
@@ -20,6 +21,7 @@ export function Security() {
   const [enrolling, setEnrolling] = useState<Enrolment | null>(null)
   const [code, setCode] = useState('')
   const [codes, setCodes] = useState<string[] | null>(null)
+  const [passkeyName, setPasskeyName] = useState('')
   const { error, busy, run } = useAction()
 
   const start = (e: Event) => {
@@ -45,6 +47,17 @@ export function Security() {
     if (!(await ask(`Remove the ${f.type === 'totp' ? 'authenticator app' : 'passkey'} “${f.name}”?`, 'Remove factor'))) return
     void run(async () => {
       await data(f.type === 'passkey' ? client.api.auth.passkeys({ id: f.id }).delete() : client.api.auth.mfa.factors({ id: f.id }).delete())
+      me.reload()
+    })
+  }
+  const addPasskey = (e: Event) => {
+    e.preventDefault()
+    void run(async () => {
+      const response = await createPasskey(await data(client.api.auth.passkeys.register.options.post()))
+      const added = await data(client.api.auth.passkeys.register.verify.post({ response, name: passkeyName.trim() }))
+      setPasskeyName('')
+      if (added.recoveryCodes) setCodes(added.recoveryCodes)
+      await client.refresh()
       me.reload()
     })
   }
@@ -91,6 +104,16 @@ export function Security() {
             <label>Code from the app <input autocomplete="one-time-code" required pattern="\d{6}" value={code} onInput={(e) => setCode(e.currentTarget.value)} /></label>
             <button type="submit" disabled={busy}>Confirm</button>
           </form>
+        )}
+      </Section>
+      <Section title="Add a passkey">
+        {passkeysSupported() ? (
+          <form class="inline" onSubmit={addPasskey}>
+            <label>Passkey name <input required maxLength={100} value={passkeyName} onInput={(e) => setPasskeyName(e.currentTarget.value)} placeholder="This laptop" /></label>
+            <button type="submit" disabled={busy}>Create passkey</button>
+          </form>
+        ) : (
+          <p>This browser cannot create passkeys here (it needs WebAuthn's JSON support: Chrome 129, Firefox 119, Safari 18 or later).</p>
         )}
       </Section>
     </>

@@ -37,6 +37,12 @@ export function Team() {
     list.reload()
     return ok
   }
+  const policy = useAction()
+  const setRequireMfa = async (requireMfa: boolean) => {
+    if (!organizationId) return
+    if (!requireMfa && !(await ask(`Stop requiring a second factor in ${org.data!.name}?`, 'Stop requiring'))) return
+    if (await policy.run(() => data(client.api.registry.organizations({ id: organizationId }).policy.patch({ requireMfa })))) org.reload()
+  }
   const remove = async (m: TeamMember) => {
     if (!(await ask(`Remove ${m.email} from the team?`, 'Remove'))) return
     if (await act.run(() => data(client.api.team.members({ id: m.id }).delete()))) list.reload()
@@ -71,6 +77,20 @@ export function Team() {
         </form>
         <ErrorNote error={add.error} />
       </Section>
+      {org.data && (
+        <Section title="Second factor policy">
+          <p>
+            {org.data.requireMfa
+              ? 'Every member must verify a second factor (authenticator app or passkey) before acting in this organization’s ecosystems.'
+              : 'Members may act in this organization’s ecosystems with a password alone.'}{' '}
+            <span class="muted">Owners only, once their own session has verified a second factor. API tokens are not subject to it.</span>
+          </p>
+          <button type="button" disabled={policy.busy} onClick={() => void setRequireMfa(!org.data!.requireMfa)}>
+            {org.data.requireMfa ? 'Stop requiring a second factor' : 'Require a second factor'}
+          </button>
+          <ErrorNote error={policy.error} />
+        </Section>
+      )}
     </div>
   )
 }

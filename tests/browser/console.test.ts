@@ -39,13 +39,13 @@ const signInOwner = (page: Page) => signIn(page, owner.email, PASSWORD, org.ecos
 describe.skipIf(!!browserMissing)('the console in a browser', () => {
   test('sign in, pick the ecosystem, create a customer, read a conversation, upload, create an API token, sign out', async () => {
     const { page, elsewhere } = await app.open()
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-sign-in.png') })
 
     // A wrong password shows the API's message.
     await page.getByLabel('E-mail').fill(owner.email)
     await page.getByLabel('Password').fill('not-the-password')
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     expect(await page.getByRole('alert').textContent()).toContain('invalid_credentials')
 
     await signInOwner(page)
@@ -96,9 +96,9 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
 
     // Sign out ends the session: a reload stays signed out.
     await page.getByRole('button', { name: 'Sign out' }).click()
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     await page.reload()
-    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor()
     expect(elsewhere).toEqual([])
     await page.close()
   }, 120_000)

@@ -104,7 +104,7 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     const { page, elsewhere } = await app.open()
     await page.getByLabel('E-mail').fill(user.email)
     await page.getByLabel('Password').fill('factor-password-1')
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
     await page.getByRole('heading', { name: 'Second factor' }).waitFor()
     await page.getByLabel('Code').fill('000000' === totp.generate() ? '111111' : '000000')
     await page.getByRole('button', { name: 'Verify' }).click()

@@ -1,9 +1,14 @@
 import { describe, expect, test } from 'bun:test'
-import { browserMissing, consoleServerForFile } from './support'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { provision } from '../support/tenancy'
+import { browserMissing, consoleServerForFile, reloadConsole, SCREENSHOTS, signIn, tab, until } from './support'
 
 // Passkeys in a real Chromium with the DevTools protocol's virtual authenticator: the page calls
 // navigator.credentials.create() and .get() against the service's options, as a front end would.
 // WebAuthn needs a domain as RP ID, so the page is opened at http://localhost:<port> (RP_ID localhost).
+// The console does the same with its own buttons: a passkey made on the Second factors page signs
+// in without a password, and its aal2 session lets the owner require a second factor of the team.
 
 let port = 0
 const app = consoleServerForFile((p) => {
@@ -11,15 +16,21 @@ const app = consoleServerForFile((p) => {
   return { RP_ID: 'localhost', WEBAUTHN_ORIGINS: `http://localhost:${p}` }
 })
 
+/** A page with a virtual authenticator that verifies its user (as a fingerprint would). */
+async function withAuthenticator(): Promise<Page> {
+  const page = await app.browser.newPage()
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('WebAuthn.enable')
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  })
+  return page
+}
+
 describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
   test('register a passkey with a virtual authenticator, then sign in with it at aal2', async () => {
     const user = await app.h.register()
-    const page = await app.browser.newPage()
-    const cdp = await page.context().newCDPSession(page)
-    await cdp.send('WebAuthn.enable')
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-    })
+    const page = await withAuthenticator()
     await page.goto(`http://localhost:${port}/health`)
     const outcome = await page.evaluate(async (token) => {
       const post = (path: string, body?: unknown, bearer?: string) =>
@@ -38,6 +49,49 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     expect(outcome.userId).toBe(user.user.id)
     const claims = JSON.parse(Buffer.from(outcome.token.split('.')[1]!, 'base64url').toString())
     expect(claims).toMatchObject({ aal: 'aal2', amr: ['webauthn'], mfa: true })
+    await page.close()
+  })
+
+  test('the console: create a passkey, sign in with it (no password, aal2), then require a second factor of the team', async () => {
+    const password = 'passkey-console-password'
+    const owner = await app.h.register({ password })
+    const org = await provision(app.h, owner)
+    const member = await app.h.register()
+    expect((await app.h.call('POST', '/team/members', { token: owner.token, body: { organizationId: org.organization.id, email: member.email, role: 'admin' } })).status).toBe(201)
+    expect((await app.h.call('GET', '/customer/customers', org.as(member))).status).toBe(200)
+    const page = await withAuthenticator()
+    await reloadConsole(page, () => page.goto(`http://localhost:${port}/console`))
+    await signIn(page, owner.email, password)
+
+    // Without a factor the policy cannot be set: the console says why.
+    await tab(page, 'Team').click()
+    await page.getByRole('button', { name: 'Require a second factor' }).click()
+    await page.getByRole('alert').filter({ hasText: '(conflict)' }).waitFor()
+
+    await tab(page, 'Second factors').click()
+    await page.getByLabel('Passkey name').fill('Virtual key')
+    await page.getByRole('button', { name: 'Create passkey' }).click()
+    // The account's first factor brings its recovery codes, once.
+    expect((await page.getByTestId('recovery-codes').textContent())!.split(/\s+/).filter(Boolean)).toHaveLength(10)
+    await page.getByRole('button', { name: 'Done' }).click()
+    await page.getByRole('cell', { name: 'Virtual key', exact: true }).waitFor()
+    expect(await page.getByRole('row').filter({ hasText: 'Virtual key' }).textContent()).toContain('Passkey')
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-passkeys.png') })
+
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+    await page.getByRole('button', { name: 'Sign out' }).waitFor()
+    await tab(page, 'Second factors').click()
+    await until(async () => (await page.getByText('This session:').textContent())?.trim(), (text) => text?.includes('aal2') ?? false)
+
+    // The aal2 session sets the organization's policy; a member's aal1 session is then refused there.
+    await tab(page, 'Team').click()
+    await page.getByRole('button', { name: 'Require a second factor' }).click()
+    await page.getByRole('button', { name: 'Stop requiring a second factor' }).waitFor()
+    expect((await app.h.call('GET', `/registry/organizations/${org.organization.id}`, { token: owner.token })).body.requireMfa).toBe(true)
+    const refused = await app.h.call('GET', '/customer/customers', org.as(member))
+    expect(refused.status).toBe(403)
+    expect(refused.body.error.code).toBe('mfa_required')
     await page.close()
   })
 })

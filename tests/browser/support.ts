@@ -139,7 +139,7 @@ export async function until<T>(read: () => Promise<T> | T, expected: T | ((value
 export async function signIn(page: Page, email: string, password: string, ecosystemName?: string) {
   await page.getByLabel('E-mail').fill(email)
   await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
   if (ecosystemName !== undefined) await page.getByLabel('Ecosystem').selectOption({ label: ecosystemName })
   else await page.getByRole('button', { name: 'Sign out' }).waitFor()
 }
