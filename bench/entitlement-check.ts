@@ -26,6 +26,8 @@ interface BackendResult {
   storageGateMs?: number
   presignMs?: number
   chatGateMs?: number
+  /** The same gate's mean: the sends that take a lease (about one in 50 here) included. */
+  chatGateMeanMs?: number
   /** The same with no limit on chat.messages: metered after commit, in batches. */
   chatMeterMs?: number
   chatSendMs?: number
@@ -96,8 +98,8 @@ export async function benchEntitlementCheck(options: EntitlementCheckOptions = {
       await timed(Math.ceil(sends / 10), send)
       const chatSends = await timed(sends, send)
 
-      const result = { backend, storageGateMs: percentile(storage, 0.5), presignMs: percentile(presigns, 0.5), chatGateMs: percentile(chat, 0.5), chatMeterMs: percentile(metered, 0.5), chatSendMs: percentile(chatSends, 0.5) }
-      log(`  ${backend}: storage gate ${fmt(result.storageGateMs * 1000)} µs of a ${fmt(result.presignMs, 2)} ms presign; chat under a hard limit ${fmt(result.chatGateMs * 1000)} µs, with no limit ${fmt(result.chatMeterMs * 1000)} µs, of a ${fmt(result.chatSendMs, 2)} ms send`)
+      const result = { backend, storageGateMs: percentile(storage, 0.5), presignMs: percentile(presigns, 0.5), chatGateMs: percentile(chat, 0.5), chatGateMeanMs: chat.reduce((a, b) => a + b, 0) / chat.length, chatMeterMs: percentile(metered, 0.5), chatSendMs: percentile(chatSends, 0.5) }
+      log(`  ${backend}: storage gate ${fmt(result.storageGateMs * 1000)} µs of a ${fmt(result.presignMs, 2)} ms presign; chat under a hard limit ${fmt(result.chatGateMs * 1000)} µs (mean ${fmt(result.chatGateMeanMs * 1000)} µs), with no limit ${fmt(result.chatMeterMs * 1000)} µs, of a ${fmt(result.chatSendMs, 2)} ms send`)
       return result
     } finally {
       await bench.close()
@@ -110,12 +112,12 @@ export async function benchEntitlementCheck(options: EntitlementCheckOptions = {
 export function entitlementCheckTable(r: EntitlementCheckResult): string {
   const rows = r.backends.map((b) =>
     b.storageGateMs === undefined
-      ? `| ${b.backend} | ${b.skipped ?? b.error} | | |`
-      : `| ${b.backend} | **${fmt(b.storageGateMs * 1000)} µs** of ${fmt(b.presignMs!, 2)} ms (${fmt((b.storageGateMs / b.presignMs!) * 100, 1)} %) | **${fmt(b.chatGateMs! * 1000)} µs** of ${fmt(b.chatSendMs!, 2)} ms (${fmt((b.chatGateMs! / b.chatSendMs!) * 100, 1)} %) | **${fmt(b.chatMeterMs! * 1000)} µs** (${fmt((b.chatMeterMs! / b.chatSendMs!) * 100, 1)} %) |`,
+      ? `| ${b.backend} | ${b.skipped ?? b.error} | | | |`
+      : `| ${b.backend} | **${fmt(b.storageGateMs * 1000)} µs** of ${fmt(b.presignMs!, 2)} ms (${fmt((b.storageGateMs / b.presignMs!) * 100, 1)} %) | **${fmt(b.chatGateMs! * 1000)} µs** of ${fmt(b.chatSendMs!, 2)} ms (${fmt((b.chatGateMs! / b.chatSendMs!) * 100, 1)} %) | ${fmt(b.chatGateMeanMs! * 1000)} µs | **${fmt(b.chatMeterMs! * 1000)} µs** (${fmt((b.chatMeterMs! / b.chatSendMs!) * 100, 1)} %) |`,
   )
   return markdownTable(
-    `| database (${fmt(r.requests)} timed each, p50) | storage.bytes gate ÷ POST /storage/uploads (≤ ${TARGET_MS * 1000} µs) | chat.messages under a hard limit ÷ chat send (≤ ${TARGET_MS * 1000} µs) | chat.messages with no limit (metered) |`,
-    '|---|---:|---:|---:|',
+    `| database (${fmt(r.requests)} timed each, p50) | storage.bytes gate ÷ POST /storage/uploads (≤ ${TARGET_MS * 1000} µs) | chat.messages under a hard limit ÷ chat send (≤ ${TARGET_MS * 1000} µs) | the same, mean (lease takes included) | chat.messages with no limit (metered) |`,
+    '|---|---:|---:|---:|---:|',
     rows,
   )
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { t } from 'elysia'
 import { sql } from 'drizzle-orm'
 import { EVENTS, MODULES } from '../src/modules'
+import { afterCommit, afterRollback } from '../src/platform/db/commit'
 import { EventBus, defineEvent, emitterOf } from '../src/platform/events'
 import { renderEvents } from '../scripts/events-doc'
 import { createHarness, type Harness } from './support/harness'
@@ -59,6 +60,43 @@ describe('the event bus', () => {
     const rows = (await h.db.execute(sql`select n from bus_probe order by n`)) as unknown
     const ns = (Array.isArray(rows) ? rows : (rows as { rows: { n: number }[] }).rows).map((r: { n: number }) => r.n)
     expect(ns).toEqual([1, 4])
+  })
+
+  test('after-rollback hooks run when their transaction or savepoint rolls back (or one around it), never after a commit', async () => {
+    const seen: string[] = []
+    const hooks = (db: typeof h.db, name: string) => {
+      afterCommit(db, () => seen.push(`${name} committed`))
+      afterRollback(db, () => seen.push(`${name} undone`))
+    }
+    await h.db.transaction(async (tx) => hooks(tx, 'a'))
+    expect(seen).toEqual(['a committed'])
+    seen.length = 0
+    await rejection(
+      h.db.transaction(async (tx) => {
+        hooks(tx, 'b')
+        throw new Error('failed')
+      }),
+      'failed',
+    )
+    expect(seen).toEqual(['b undone'])
+    seen.length = 0
+    // A savepoint that rolls back undoes its own at once; one that released is undone with its transaction.
+    await rejection(
+      h.db.transaction(async (tx) => {
+        await rejection(
+          tx.transaction(async (inner) => {
+            hooks(inner, 'c')
+            throw new Error('savepoint failed')
+          }),
+          'savepoint failed',
+        )
+        expect(seen).toEqual(['c undone'])
+        await tx.transaction(async (inner) => hooks(inner, 'd'))
+        throw new Error('outer failed')
+      }),
+      'outer failed',
+    )
+    expect(seen).toEqual(['c undone', 'd undone'])
   })
 
   test('a failing in-transaction handler rolls the change back; a failing after-commit handler is logged and reaches no one', async () => {

@@ -1,11 +1,11 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import { afterCommit } from '../../platform/db/commit'
+import { afterCommit, afterRollback } from '../../platform/db/commit'
 import { type Db, queryRows } from '../../platform/db'
 import { CHAT_MESSAGES, type EntitlementGate, entitlementExceeded, STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
 import { storageUsage } from '../storage/schema'
-import { assignments, features, type PlanEntitlement, plans, subscriptions, usageCounters } from './schema'
+import { assignments, features, type PlanEntitlement, plans, subscriptions, usageCounters, usageLeases } from './schema'
 
 export type FeatureType = 'boolean' | 'limit' | 'metered'
 export type Reset = 'month' | 'never'
@@ -88,11 +88,31 @@ export function grantsOf(defs: readonly FeatureDef[], entitlements: readonly Pla
 export const periodOf = (reset: Reset, at: Date) => (reset === 'month' ? at.toISOString().slice(0, 7) : 'all')
 export const resetsAt = (reset: Reset, now: Date) => (reset === 'month' ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() : null)
 
+/** The key of one counter: a customer's use of a feature in a period. */
+const leaseKey = (customerId: string, feature: string, period: string) => `${customerId} ${feature} ${period}`
+
 const CHANNEL = 'ecobase_billing'
 const CACHE_MS = 60_000
 /** How often metered use with no limit to guard is written (see require). */
 const METER_FLUSH_MS = 1000
 const CACHE_LIMIT = 50_000
+/** A lease is used for this long after it is taken, and counted as taken in the database for LEASE_TTL_S. */
+const LEASE_USE_MS = 5000
+const LEASE_TTL_S = 15
+/** At most this many units ahead, and never more than a tenth of what is left (the last tenth is counted one reserve at a time). */
+const LEASE_MAX = 50
+
+/** Units taken ahead by this replica for one customer, feature and period (see usageLeases). */
+interface Lease {
+  id: string
+  ecosystemId: string
+  customerId: string
+  feature: FeatureDef
+  period: string
+  limit: number
+  left: number
+  until: number
+}
 
 /**
  * Standings per customer, cached per replica: a change to an ecosystem's plans, features,
@@ -109,6 +129,12 @@ export class Entitlements implements EntitlementGate {
   private flushing = false
   /** Bumped by every change to an ecosystem: a read that started before one does not fill the cache. */
   private readonly versions = new Map<string, number>()
+  /** This replica's leases, by customer, feature and period. */
+  private readonly leases = new Map<string, Lease>()
+  /** Counters a lease is being taken for right now. */
+  private readonly leasing = new Set<string>()
+  /** Lease units spent by committed sends, not written yet, by lease id (written with `metered`). */
+  private readonly spent = new Map<string, number>()
 
   constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now'>) {}
 
@@ -178,12 +204,12 @@ export class Entitlements implements EntitlementGate {
       .select({ used: usageCounters.used })
       .from(usageCounters)
       .where(and(eq(usageCounters.customerId, customerId), eq(usageCounters.feature, feature.key), eq(usageCounters.period, period)))
-    return (row?.used ?? 0) + (this.metered.get(`${customerId} ${feature.key} ${period}`)?.amount ?? 0)
+    return (row?.used ?? 0) + (this.metered.get(leaseKey(customerId, feature.key, period))?.amount ?? 0)
   }
 
   /**
-   * Whether `amount` more is allowed; with `reserve`, the use is added in the same statement, so
-   * of two concurrent reserves of the last unit one succeeds (the counter row is the lock).
+   * Whether `amount` more is allowed; with `reserve`, the use is added under the counter row's lock
+   * (reserveBounded), so of two concurrent reserves of the last unit one succeeds.
    */
   async check(input: { ecosystemId: string; customerId: string; feature: string; amount: number; used?: number; reserve?: boolean; tx?: Db }) {
     const db = input.tx ?? this.deps.db
@@ -202,24 +228,111 @@ export class Entitlements implements EntitlementGate {
       return { allowed: false, limit, used, remaining: limit === null ? null : Math.max(0, limit - used) }
     }
     const period = periodOf(feature.reset, this.deps.now())
-    // One statement, written out: it runs on every chat send, where the query builder's own time showed.
+    const who = { ecosystemId: input.ecosystemId, customerId: input.customerId, feature, period, amount: input.amount }
+    // The bounded reserve's row lock must hold until its update: in the caller's transaction, or one of its own.
+    const used = bounded
+      ? await (input.tx ? this.reserveBounded(input.tx, { ...who, limit }, false) : this.deps.db.transaction((tx) => this.reserveBounded(tx, { ...who, limit }, false)))
+      : await this.reserveUnbounded(db, who)
+    if (used !== null) return { allowed: true, limit, used, remaining: limit === null ? null : Math.max(0, limit - used) }
+    const now = await this.used(db, input.ecosystemId, input.customerId, feature)
+    return { allowed: false, limit, used: now, remaining: limit === null ? null : Math.max(0, limit - now) }
+  }
+
+  /** Adds the use with nothing to guard (no limit, or `overage: allow`); the use after it. */
+  private async reserveUnbounded(db: Db, t: { ecosystemId: string; customerId: string; feature: FeatureDef; period: string; amount: number }): Promise<number> {
     const [row] = await queryRows<{ used: number | string }>(
       db,
       sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
-          values (${input.ecosystemId}, ${input.customerId}, ${feature.key}, ${period}, ${input.amount})
+          values (${t.ecosystemId}, ${t.customerId}, ${t.feature.key}, ${t.period}, ${t.amount})
           on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used + excluded.used
-          ${bounded ? sql`where ${usageCounters}.used + excluded.used <= ${limit}` : sql``}
           returning used`,
     )
-    if (row) return { allowed: true, limit, used: Number(row.used), remaining: limit === null ? null : Math.max(0, limit - Number(row.used)) }
-    const used = await this.used(db, input.ecosystemId, input.customerId, feature)
-    return { allowed: false, limit, used, remaining: limit === null ? null : Math.max(0, limit - used) }
+    return Number(row!.used)
+  }
+
+  /**
+   * Reserves under a hard limit, exactly: the counter row is locked first, then its use and every
+   * live lease (of any replica) count as taken; the use after it, or null when it does not fit.
+   * With `lease`, also takes units ahead for this replica's next sends (see take).
+   */
+  private async reserveBounded(db: Db, t: { ecosystemId: string; customerId: string; feature: FeatureDef; period: string; amount: number; limit: number }, lease: boolean): Promise<number | null> {
+    const key = sql`customer_id = ${t.customerId} and feature = ${t.feature.key} and period = ${t.period}`
+    // The no-op update locks the row (waiting for a reserve under way), then the next statement's
+    // snapshot sees the leases that reserve took.
+    const [counter] = await queryRows<{ used: number | string }>(
+      db,
+      sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
+          values (${t.ecosystemId}, ${t.customerId}, ${t.feature.key}, ${t.period}, 0)
+          on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used
+          returning used`,
+    )
+    const [leased] = await queryRows<{ held: number | string }>(
+      db,
+      sql`with gone as (delete from ${usageLeases} where ${key} and expires_at < clock_timestamp() - interval '1 minute')
+          select coalesce(sum(units), 0) as held from ${usageLeases} where ${key} and expires_at > clock_timestamp()`,
+    )
+    const used = Number(counter!.used)
+    const free = t.limit - used - Number(leased!.held)
+    if (t.amount > free) return null
+    await db.execute(sql`update ${usageCounters} set used = used + ${t.amount} where ${key}`)
+    const ahead = lease ? Math.min(LEASE_MAX, Math.floor((free - t.amount) / 10)) : 0
+    if (ahead > 0) {
+      const takenAt = Date.now()
+      const [row] = await queryRows<{ id: string }>(
+        db,
+        sql`insert into ${usageLeases} (ecosystem_id, customer_id, feature, period, units, expires_at)
+            values (${t.ecosystemId}, ${t.customerId}, ${t.feature.key}, ${t.period}, ${ahead}, clock_timestamp() + make_interval(secs => ${LEASE_TTL_S}))
+            returning id`,
+      )
+      afterCommit(db, () =>
+        this.leases.set(leaseKey(t.customerId, t.feature.key, t.period), { id: row!.id, ecosystemId: t.ecosystemId, customerId: t.customerId, feature: t.feature, period: t.period, limit: t.limit, left: ahead, until: takenAt + LEASE_USE_MS }),
+      )
+    }
+    return used + t.amount
+  }
+
+  /**
+   * A send's reserve under a hard limit, in its transaction: from this replica's lease when it has
+   * units left (no query: the units are written with the metered batch, within a second), else
+   * exactly, taking a new lease of up to a tenth of what is left. So far from the limit a send costs
+   * microseconds, and the last tenth is counted one send at a time across replicas. A lease not
+   * spent within LEASE_USE_MS is left to expire: until then (LEASE_TTL_S) another replica may
+   * refuse the very last units.
+   */
+  private async take(tx: Db, t: { ecosystemId: string; customerId: string; feature: FeatureDef; amount: number; limit: number }): Promise<boolean> {
+    const period = periodOf(t.feature.reset, this.deps.now())
+    const lease = this.leases.get(leaseKey(t.customerId, t.feature.key, period))
+    if (lease && lease.period === period && lease.limit === t.limit && lease.left >= t.amount && Date.now() < lease.until) {
+      lease.left -= t.amount
+      afterRollback(tx, () => {
+        lease.left += t.amount
+      })
+      afterCommit(tx, () => {
+        this.meter(t.ecosystemId, t.customerId, t.feature, t.amount)
+        this.spent.set(lease.id, (this.spent.get(lease.id) ?? 0) + t.amount)
+      })
+      return true
+    }
+    // One lease at a time per counter, until its transaction ends: sends that arrive meanwhile are counted exactly.
+    const key = leaseKey(t.customerId, t.feature.key, period)
+    const leasing = !this.leasing.has(key)
+    if (!leasing) return (await this.reserveBounded(tx, { ...t, period }, false)) !== null
+    this.leasing.add(key)
+    const done = () => this.leasing.delete(key)
+    try {
+      const used = await this.reserveBounded(tx, { ...t, period }, true)
+      afterCommit(tx, done)
+      afterRollback(tx, done)
+      return used !== null
+    } catch (err) {
+      done()
+      throw err
+    }
   }
 
   /**
    * The gate storage and chat call: 402 `entitlement_exceeded` when not allowed. A reserve under a
-   * hard limit is counted in the caller's transaction (exact: the counter row decides); one with
-   * no limit to guard (none, or `overage: allow`) only meters, so it is counted once the caller's
+   * hard limit in the caller's transaction is taken as `take` says; one with no limit to guard (none, or `overage: allow`) only meters, so it is counted once the caller's
    * transaction commits, batched with others and written within a second (METER_FLUSH_MS).
    */
   async require(input: { ecosystemId: string; customerId: string; feature: string; amount: number; used?: number; reserve?: boolean; tx?: Db }): Promise<void> {
@@ -230,6 +343,11 @@ export class Entitlements implements EntitlementGate {
         if (input.tx) afterCommit(input.tx, meter)
         else meter()
         return
+      }
+      if (input.tx && grant?.enabled && grant.feature.type !== 'boolean' && grant.limit !== null && input.amount <= grant.limit) {
+        if (await this.take(input.tx, { ...input, feature: grant.feature, limit: grant.limit })) return
+        const used = await this.used(input.tx, input.ecosystemId, input.customerId, grant.feature)
+        throw entitlementExceeded(input.feature, grant.limit, used, input.amount)
       }
     }
     const result = await this.check(input)
@@ -250,40 +368,68 @@ export class Entitlements implements EntitlementGate {
       clearInterval(timer)
       await unlisten()
       await this.flush()
+      await this.release()
     }
   }
 
   /** Adds use to the next batch (the caller's transaction has committed). */
   private meter(ecosystemId: string, customerId: string, feature: FeatureDef, amount: number): void {
     const period = periodOf(feature.reset, this.deps.now())
-    const key = `${customerId} ${feature.key} ${period}`
+    const key = leaseKey(customerId, feature.key, period)
     const entry = this.metered.get(key)
     if (entry) entry.amount += amount
     else this.metered.set(key, { ecosystemId, customerId, feature: feature.key, period, amount })
   }
 
-  /** Writes the batched use in one statement; on failure it stays for the next try. */
+  /**
+   * Writes the batched use, and takes the spent units off their leases, in one transaction (so a
+   * spent unit counts once, as a lease's or as used); on failure both stay for the next try.
+   */
   async flush(): Promise<void> {
     if (this.flushing || this.metered.size === 0) return
     this.flushing = true
     const batch = [...this.metered.values()].sort((a, b) => (a.customerId + a.feature + a.period).localeCompare(b.customerId + b.feature + b.period))
+    const spent = [...this.spent]
     this.metered.clear()
+    this.spent.clear()
     try {
-      await this.deps.db.execute(
-        sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
-            values ${sql.join(batch.map((m) => sql`(${m.ecosystemId}, ${m.customerId}, ${m.feature}, ${m.period}, ${m.amount})`), sql`, `)}
-            on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used + excluded.used`,
-      )
+      await this.deps.db.transaction(async (tx) => {
+        await tx.execute(
+          sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
+              values ${sql.join(batch.map((m) => sql`(${m.ecosystemId}, ${m.customerId}, ${m.feature}, ${m.period}, ${m.amount})`), sql`, `)}
+              on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used + excluded.used`,
+        )
+        if (spent.length > 0) {
+          await tx.execute(
+            sql`update ${usageLeases} as l set units = l.units - v.spent
+                from (values ${sql.join(spent.map(([id, n]) => sql`(${id}::uuid, ${n}::bigint)`), sql`, `)}) as v(id, spent)
+                where l.id = v.id`,
+          )
+        }
+      })
     } catch (err) {
       for (const m of batch) {
-        const key = `${m.customerId} ${m.feature} ${m.period}`
+        const key = leaseKey(m.customerId, m.feature, m.period)
         const entry = this.metered.get(key)
         if (entry) entry.amount += m.amount
         else this.metered.set(key, m)
       }
+      for (const [id, n] of spent) this.spent.set(id, (this.spent.get(id) ?? 0) + n)
       this.deps.logger.warn('billing: metered use not written yet', { error: String(err) })
     } finally {
       this.flushing = false
+    }
+  }
+
+  /** On stop: the unspent units of this replica's leases go back at once (a crash leaves them to expire). */
+  private async release(): Promise<void> {
+    const ids = [...this.leases.values()].map((l) => l.id)
+    this.leases.clear()
+    if (ids.length === 0) return
+    try {
+      await this.deps.db.execute(sql`delete from ${usageLeases} where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`)
+    } catch (err) {
+      this.deps.logger.warn('billing: leases left to expire', { error: String(err) })
     }
   }
 

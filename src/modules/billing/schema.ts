@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, jsonb, pgSchema, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core'
+import { bigint, boolean, index, integer, jsonb, pgSchema, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestampColumn as at } from '../../platform/crud/columns'
 import { tenantColumns } from '../customer/schema'
 
@@ -154,3 +154,23 @@ export const usageCounters = billingSchema.table(
   },
   (t) => [primaryKey({ columns: [t.customerId, t.feature, t.period] })],
 )
+
+/**
+ * Units of a hard-limited feature one replica has taken ahead of its sends (so most sends count in
+ * memory), until `expires_at`: a reserve counts the live ones as taken. A replica that stops or
+ * crashes leaves its lease to expire; spent units move to `used` within a second.
+ */
+export const usageLeases = billingSchema.table(
+  'usage_leases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ecosystemId: ecosystemId(),
+    customerId: customerId(),
+    feature: text('feature').notNull(),
+    period: text('period').notNull(),
+    units: bigint('units', { mode: 'number' }).notNull(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('usage_leases_counter_idx').on(t.customerId, t.feature, t.period)],
+)
+
