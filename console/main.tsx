@@ -7,9 +7,13 @@ import { passkeysSupported, pickPasskey } from './passkeys'
 import { CustomerDetail, Customers } from './pages/customers'
 import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
 import { Backups } from './pages/backups'
+import { Billing } from './pages/billing'
+import { LOGS_PAGES } from './pages/logs'
 import { Realtime } from './pages/realtime'
 import { Security } from './pages/security'
 import { Storage } from './pages/storage'
+import { TABLES_PATH, Tables } from './pages/tables'
+import { DOCUMENTS_PATH, Documents, Notes, NOTES_PATH } from './pages/documents'
 import { TEAM_AREA_PAGES } from './pages/team-area'
 import { Tokens } from './pages/tokens'
 import { ErrorNote, useAction } from './ui'
@@ -17,13 +21,18 @@ import './styles.css'
 
 const PAGES: PageEntry[] = [
   { path: '#/customers', label: 'Customers', group: 'People', ecosystem: true, page: Customers },
+  { path: TABLES_PATH, label: 'Tables', group: 'Data', ecosystem: true, page: Tables },
+  { path: DOCUMENTS_PATH, label: 'Documents', group: 'Data', ecosystem: true, page: Documents },
+  { path: NOTES_PATH, label: 'Notes', group: 'Data', ecosystem: true, page: Notes },
   { path: '#/storage', label: 'Storage', group: 'Data', ecosystem: true, page: Storage },
   { path: '#/realtime', label: 'Realtime', group: 'Data', ecosystem: true, page: Realtime },
   ...TEAM_AREA_PAGES,
   ...ENGAGEMENT_AREA_PAGES,
+  { path: '#/billing', label: 'Plans and features', group: 'Billing', ecosystem: true, page: Billing },
   { path: '#/security', label: 'Second factors', group: 'Security and settings', ecosystem: false, page: Security },
   { path: '#/tokens', label: 'API tokens', group: 'Security and settings', ecosystem: false, page: Tokens },
   { path: '#/backups', label: 'Backups', group: 'Security and settings', ecosystem: false, page: Backups },
+  ...LOGS_PAGES,
 ]
 
 const THEME = 'ecobase.console.theme'

@@ -20,6 +20,21 @@ export function useLoad<T>(load: () => Promise<T>, inputs: unknown[]) {
   return { ...state, reload: () => setTick((t) => t + 1) }
 }
 
+/** The part of the hash after `prefix/` (a detail id), or null; follows hash changes. */
+export function useSubpath(prefix: string): string | null {
+  const read = () => {
+    const rest = location.hash.startsWith(`${prefix}/`) ? location.hash.slice(prefix.length + 1) : ''
+    return rest ? decodeURIComponent(rest.split(/[/?]/)[0]!) : null
+  }
+  const [sub, setSub] = useState(read)
+  useEffect(() => {
+    const onChange = () => setSub(read())
+    addEventListener('hashchange', onChange)
+    return () => removeEventListener('hashchange', onChange)
+  }, [prefix])
+  return sub
+}
+
 /** A date as the operator's locale shows it; '—' for none. */
 export function when(iso: string | null | undefined): string {
   return iso ? new Date(iso).toLocaleString() : '—'
@@ -84,6 +99,19 @@ export function UsageBar({ used, total, label }: { used: number; total: number; 
         <div class={share > 0.9 ? 'fill high' : 'fill'} style={{ width: `${(share * 100).toFixed(1)}%` }} />
       </div>
     </div>
+  )
+}
+
+/** An ISO time from a datetime-local input (the operator's time zone), or undefined when empty. */
+export const isoFromLocal = (value: string): string | undefined => (value ? new Date(value).toISOString() : undefined)
+
+/** From and to, in the operator's time zone (datetime-local inputs); `onChange` gets both values as typed. */
+export function TimeRange({ from, to, onChange }: { from: string; to: string; onChange: (from: string, to: string) => void }) {
+  return (
+    <>
+      <label>From <input type="datetime-local" value={from} onInput={(e) => onChange(e.currentTarget.value, to)} /></label>
+      <label>To <input type="datetime-local" value={to} onInput={(e) => onChange(from, e.currentTarget.value)} /></label>
+    </>
   )
 }
 

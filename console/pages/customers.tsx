@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { createClient, type ChatConversationDetail, type Customer } from '../../client/index'
 import { bytes, client, data } from '../api'
 import { ask, ErrorNote, Pager, Section, UsageBar, useAction, useLoad } from '../ui'
+import { CustomerPlan } from './billing'
 
 const PAGE_SIZE = 20
 
@@ -104,6 +105,7 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
           <button type="button" class="danger" onClick={remove}>Delete customer</button>
         </Section>
       )}
+      <CustomerPlan customerId={id} />
       <Section title="Conversations">
         {!support && <button type="button" onClick={readAsCustomer}>Read conversations (support session)</button>}
         <ErrorNote error={conversations.error} />

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { MessagingTemplate, MessagingTemplateCreate } from '../../client/index'
 import { client, data } from '../api'
-import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, isoFromLocal, Pager, Section, TimeRange, useAction, useLoad, when } from '../ui'
 import { Badge } from './engagement-ui'
 
 const PAGE_SIZE = 20
@@ -124,19 +124,27 @@ function Templates() {
   )
 }
 
-function SendLog() {
+/** The log of send attempts, by channel, result and time (here and on the Logs page). */
+export function SendLog() {
   const [page, setPage] = useState(1)
   const [channel, setChannel] = useState<'' | 'email' | 'sms'>('')
-  const [status, setStatus] = useState<'' | 'sent' | 'failed'>('')
+  const [status, setStatus] = useState<'' | 'sent' | 'failed' | 'delivered' | 'undelivered'>('')
+  const [range, setRange] = useState({ from: '', to: '' })
   const log = useLoad(
-    () => data(client.api.messaging.log.get({ query: { page, pageSize: PAGE_SIZE, channel: channel || undefined, status: status || undefined } })),
-    [page, channel, status],
+    () =>
+      data(
+        client.api.messaging.log.get({
+          query: { page, pageSize: PAGE_SIZE, channel: channel || undefined, status: status || undefined, since: isoFromLocal(range.from), until: isoFromLocal(range.to) },
+        }),
+      ),
+    [page, channel, status, range.from, range.to],
   )
   return (
     <Section title="Send log">
       <div class="row-actions">
         <label>Channel <select value={channel} onChange={(e) => { setChannel(e.currentTarget.value as typeof channel); setPage(1) }}><option value="">All</option><option value="email">E-mail</option><option value="sms">SMS</option></select></label>
-        <label>Result <select value={status} onChange={(e) => { setStatus(e.currentTarget.value as typeof status); setPage(1) }}><option value="">All</option><option value="sent">Sent</option><option value="failed">Failed</option></select></label>
+        <label>Result <select value={status} onChange={(e) => { setStatus(e.currentTarget.value as typeof status); setPage(1) }}><option value="">All</option><option value="sent">Sent</option><option value="delivered">Delivered</option><option value="undelivered">Undelivered</option><option value="failed">Failed</option></select></label>
+        <TimeRange from={range.from} to={range.to} onChange={(from, to) => { setRange({ from, to }); setPage(1) }} />
         <button type="button" class="secondary" onClick={log.reload}>Refresh</button>
       </div>
       <ErrorNote error={log.error} />
@@ -146,7 +154,7 @@ function SendLog() {
           {log.data?.items.map((m) => (
             <tr key={m.id}>
               <td class="wrap"><a href={`#/customers/${m.customerId}`}>{m.recipient}</a></td>
-              <td class="keep"><Badge tone={m.status === 'sent' ? 'good' : 'bad'}>{m.status}</Badge>{m.errorMessage && <><br /><small class="error">{m.errorMessage}</small></>}</td>
+              <td class="keep"><Badge tone={m.status === 'sent' || m.status === 'delivered' ? 'good' : 'bad'}>{m.status}</Badge>{m.errorMessage && <><br /><small class="error">{m.errorMessage}</small></>}</td>
               <td>{m.channel === 'email' ? 'E-mail' : 'SMS'}</td>
               <td>{m.subject ?? (m.body.length > 60 ? `${m.body.slice(0, 60)}…` : m.body)}</td>
               <td>{when(m.createdAt)}</td>

@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks'
 import type { MonitoredSite, MonitoredSiteCheck, MonitoredSiteDetail } from '../../client/index'
 import { client, data } from '../api'
-import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
-import { Badge, ms, percent, useSubpath } from './engagement-ui'
+import { ask, ErrorNote, Pager, Section, useAction, useLoad, useSubpath, when } from '../ui'
+import { Badge, ms, percent } from './engagement-ui'
 
 export const MONITORED_SITES_PATH = '#/monitored-sites'
 const PAGE_SIZE = 20

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { Webhook, WebhookDelivery, WebhookWithSecret } from '../../client/index'
 import { client, data } from '../api'
-import { ask, ErrorNote, Pager, SecretOnce, Section, useAction, useLoad, when } from '../ui'
-import { Badge, ms, useSubpath } from './engagement-ui'
+import { ask, ErrorNote, Pager, SecretOnce, Section, useAction, useLoad, useSubpath, when } from '../ui'
+import { Badge, ms } from './engagement-ui'
 
 export const WEBHOOKS_PATH = '#/webhooks'
 const PAGE_SIZE = 20
@@ -199,11 +199,7 @@ function WebhookDetail({ id }: { id: string }) {
           <tbody>
             {deliveries.data?.items.map((d) => (
               <tr key={d.id}>
-                <td>{d.eventType}<br /><small class="muted"><code>{d.id}</code></small></td>
-                <td class="keep"><Badge tone={deliveryTone(d.status)}>{d.status}</Badge></td>
-                <td>{d.attempts}</td>
-                <td>{d.responseCode ?? '—'}{d.latencyMs != null ? `, ${ms(d.latencyMs)}` : ''}{d.lastError ? <><br /><small class="error">{d.lastError}</small></> : null}</td>
-                <td>{when(d.createdAt)}</td>
+                <DeliveryCells delivery={d} />
                 <td class="keep"><button type="button" onClick={() => retry(d)} disabled={act.busy} aria-label={`Retry delivery of ${d.eventType} from ${when(d.createdAt)}`}>Retry</button></td>
               </tr>
             ))}
@@ -212,6 +208,19 @@ function WebhookDetail({ id }: { id: string }) {
         </table>
         {deliveries.data && <Pager page={page} pageSize={PAGE_SIZE} total={deliveries.data.total} onPage={setPage} />}
       </Section>
+    </>
+  )
+}
+
+/** A delivery's cells: event, status, attempts, the endpoint's answer, created (this page's and the Logs page's tables). */
+export function DeliveryCells({ delivery: d }: { delivery: WebhookDelivery }) {
+  return (
+    <>
+      <td>{d.eventType}<br /><small class="muted"><code>{d.id}</code></small></td>
+      <td class="keep"><Badge tone={deliveryTone(d.status)}>{d.status}</Badge></td>
+      <td>{d.attempts}</td>
+      <td>{d.responseCode ?? '—'}{d.latencyMs != null ? `, ${ms(d.latencyMs)}` : ''}{d.lastError ? <><br /><small class="error">{d.lastError}</small></> : null}</td>
+      <td>{when(d.createdAt)}</td>
     </>
   )
 }

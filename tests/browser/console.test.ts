@@ -83,7 +83,7 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
 
     // API tokens: the secret is shown once.
     await page.getByRole('link', { name: 'API tokens' }).click()
-    await page.getByLabel('Name').fill('deploy bot')
+    await page.getByLabel('Name', { exact: true }).fill('deploy bot')
     await page.getByRole('button', { name: 'Create token' }).click()
     const secret = (await page.getByTestId('new-token').textContent())!
     expect(secret).toStartWith('eco_')

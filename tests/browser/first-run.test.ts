@@ -14,7 +14,7 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     const { page, elsewhere } = await app.open()
     await page.getByRole('heading', { name: 'Create the first account' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-first-account.png') })
-    await page.getByLabel('Name').fill('Olivia Operator')
+    await page.getByLabel('Name', { exact: true }).fill('Olivia Operator')
     await page.getByLabel('E-mail').fill('olivia@example.test')
     await page.getByLabel('Password').fill('first-password-1')
     await page.getByRole('button', { name: 'Create account' }).click()
@@ -56,7 +56,9 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     const { page, elsewhere } = await app.open()
     await signIn(page, 'olivia@example.test', 'first-password-1')
     const sidebar = page.getByRole('navigation', { name: 'Sections' })
-    expect(await sidebar.getByRole('heading').allTextContents()).toEqual(['People', 'Data', 'AI', 'Engagement', 'Integrations', 'Security and settings'])
+    expect(await sidebar.getByRole('heading').allTextContents()).toEqual(['People', 'Data', 'AI', 'Engagement', 'Integrations', 'Billing', 'Security and settings', 'Logs'])
+    expect(await sidebar.getByRole('list', { name: 'Data' }).getByRole('link').allTextContents()).toEqual(['Tables', 'Documents', 'Notes', 'Storage', 'Realtime'])
+    expect(await sidebar.getByRole('list', { name: 'Logs' }).getByRole('link').allTextContents()).toEqual(['Audit log', 'Messages sent', 'Webhook deliveries'])
     expect(await sidebar.getByRole('list', { name: 'People' }).getByRole('link').allTextContents()).toEqual(['Customers', 'Team'])
     expect(await sidebar.getByRole('list', { name: 'Integrations' }).getByRole('link').allTextContents()).toEqual(['OAuth clients', 'Monitored sites', 'Webhooks', 'Site services'])
     // `/` jumps to the page's search box (once the customers page, picked by itself, is there).
@@ -126,7 +128,7 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     await signIn(page, user.email, 'security-password-1')
     await tab(page, 'Second factors').click()
     await page.getByText('No second factor yet.').waitFor()
-    await page.getByLabel('Name').fill('Phone')
+    await page.getByLabel('Name', { exact: true }).fill('Phone')
     await page.getByRole('button', { name: 'Start' }).click()
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor()
     const secret = (await page.getByTestId('totp-secret').textContent())!
