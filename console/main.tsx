@@ -7,6 +7,7 @@ import { passkeysSupported, pickPasskey } from './passkeys'
 import { CustomerDetail, Customers } from './pages/customers'
 import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
 import { Backups } from './pages/backups'
+import { OVERVIEW_PATH, Overview } from './pages/overview'
 import { Billing } from './pages/billing'
 import { LOGS_PAGES } from './pages/logs'
 import { Realtime } from './pages/realtime'
@@ -20,6 +21,7 @@ import { ErrorNote, useAction } from './ui'
 import './styles.css'
 
 const PAGES: PageEntry[] = [
+  { path: OVERVIEW_PATH, label: 'Overview', group: 'Overview', ecosystem: true, page: Overview },
   { path: '#/customers', label: 'Customers', group: 'People', ecosystem: true, page: Customers },
   { path: TABLES_PATH, label: 'Tables', group: 'Data', ecosystem: true, page: Tables },
   { path: DOCUMENTS_PATH, label: 'Documents', group: 'Data', ecosystem: true, page: Documents },
@@ -69,9 +71,9 @@ function ThemeToggle() {
 }
 
 function useHash(): [string, (path: string) => void] {
-  const [hash, setHash] = useState(location.hash || '#/customers')
+  const [hash, setHash] = useState(location.hash || OVERVIEW_PATH)
   useEffect(() => {
-    const onChange = () => setHash(location.hash || '#/customers')
+    const onChange = () => setHash(location.hash || OVERVIEW_PATH)
     addEventListener('hashchange', onChange)
     return () => removeEventListener('hashchange', onChange)
   }, [])

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'preact'
 
 /** The sidebar's groups, in order: what an operator comes to do. */
-export const GROUPS = ['People', 'Data', 'AI', 'Engagement', 'Integrations', 'Billing', 'Security and settings', 'Logs'] as const
+export const GROUPS = ['Overview', 'People', 'Data', 'AI', 'Engagement', 'Integrations', 'Billing', 'Security and settings', 'Logs'] as const
 
 /** A section of the console: `ecosystem` ones act in the picked ecosystem; the others are the account's or the instance's. */
 export interface PageEntry {

@@ -32,6 +32,58 @@ export interface StorageQuota {
   quotaBytes: number
 }
 
+export interface UsageOverviewStorage {
+  /** Bytes of ready, non-deleted attachments of every customer */
+  usedBytes: number
+  /** The sum of every customer’s quota (their override, else STORAGE_DEFAULT_QUOTA_BYTES) */
+  quotaBytes: number
+  /** Customers using 90 % of their quota or more */
+  customersNearQuota: number
+}
+
+export interface UsageOverviewDay {
+  /** A UTC day, YYYY-MM-DD */
+  day: string
+  /** Customer sessions started (sign-ins, refresh-token sign-ups, support sessions) */
+  signIns: number
+  /** Messages customers sent in chat */
+  chatMessages: number
+  /** E-mails and texts that left (sent or delivered) */
+  messagesSent: number
+  /** Webhook deliveries made that day that failed for good */
+  webhookFailures: number
+}
+
+export interface UsageOverviewSiteDown {
+  id: string
+  name: string
+  url: string
+  /** ISO 8601, UTC */
+  since: string | null
+}
+
+export interface UsageOverviewActivity {
+  id: string
+  customerId: string
+  source: string
+  action: string
+  summary: string
+  /** ISO 8601, UTC */
+  createdAt: string
+}
+
+export interface UsageOverview {
+  /** Customers of the ecosystem (the records the service keeps for team members and alert contacts are not counted) */
+  customers: number
+  storage: UsageOverviewStorage
+  /** The last 7 UTC days, oldest first, today last (so far) */
+  days: UsageOverviewDay[]
+  /** Monitored sites down now, longest first */
+  sitesDown: UsageOverviewSiteDown[]
+  /** The 10 newest items of the customers’ site feeds, newest first */
+  recent: UsageOverviewActivity[]
+}
+
 /** The routes under /usage. */
 export interface UsageRoutes {
   storage: {
@@ -50,5 +102,9 @@ export interface UsageRoutes {
       /** Quota overrides in the ecosystem, latest first */
       get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: UsageStorageQuotaPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     }
+  }
+  overview: {
+    /** The ecosystem at a glance */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: UsageOverview; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }
 }

@@ -13,6 +13,7 @@ import messaging from './messaging'
 import monitored_sites from './monitored_sites'
 import notifications from './notifications'
 import oauth from './oauth'
+import overview from './overview'
 import persona from './persona'
 import persona_memory from './persona_memory'
 import realtime from './realtime'
@@ -54,6 +55,7 @@ export const MODULES = [
   community,
   integrations,
   monitored_sites,
+  overview,
   billing,
   realtime,
 ] as const

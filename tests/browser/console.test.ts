@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core'
 import { newConversation, send, type ChatActor } from '../chat/support'
 import type { Harness, RegisteredUser } from '../support/harness'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
-import { browserMissing, confirmDialog, PHONE, SCREENSHOTS, signIn, startConsoleServer, until, type ConsoleServer } from './support'
+import { browserMissing, confirmDialog, PHONE, SCREENSHOTS, signIn, startConsoleServer, tab, until, type ConsoleServer } from './support'
 
 // The console in a real Chromium against the service on a real port: what an operator does,
 // by labels and visible text, with every request that leaves the service refused.
@@ -54,7 +54,9 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
     expect(stored).not.toContain('eyJ')
     expect(await page.evaluate(() => document.cookie)).toBe('')
 
-    // Customers: create one and see it listed; search narrows the list.
+    // The overview comes first; then customers: create one and see it listed; search narrows the list.
+    await page.getByRole('region', { name: 'Figures' }).waitFor()
+    await tab(page, 'Customers').click()
     await page.getByRole('cell', { name: 'Ada Lovelace' }).waitFor()
     await page.getByLabel('External id').fill('grace')
     await page.getByLabel('Name', { exact: true }).fill('Grace Hopper')
@@ -106,6 +108,7 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
   test('a reload keeps the session (from the cookie), the customer can be deleted, and a phone width works', async () => {
     const { page } = await app.open('/console', PHONE)
     await signInOwner(page)
+    await tab(page, 'Customers').click()
     await page.reload()
     await page.getByRole('cell', { name: 'Ada Lovelace' }).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-phone.png') })

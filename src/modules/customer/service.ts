@@ -32,6 +32,12 @@ const MEMBER_PREFIX = 'user:'
 const CONTACT_PREFIX = 'alert:'
 const SERVICE_PREFIXES = [MEMBER_PREFIX, CONTACT_PREFIX]
 /** A record the service keeps for itself: a team member's own, or an alert contact's. */
+/**
+ * An ecosystem's customers as lists and counts show them: the records the service keeps for itself
+ * (team members', alert contacts') are not customers.
+ */
+export const realCustomers = (ecosystemId: string) =>
+  and(eq(customers.ecosystemId, ecosystemId), ...SERVICE_PREFIXES.map((prefix) => sql`coalesce(${customers.externalId}, '') not like ${`${prefix}%`}`))!
 const isMemberRecord = (externalId: string | null | undefined) => SERVICE_PREFIXES.some((prefix) => externalId?.startsWith(prefix))
 
 function assertNotReserved(externalId: string | undefined): void {
@@ -141,8 +147,7 @@ export class CustomerService implements TenancySource {
   }
 
   async list(tenant: Tenant, filter: { q?: string }, page: PageParams) {
-    // The records the service keeps for itself (team members', alert contacts') are not customers to list.
-    const scope = and(eq(customers.ecosystemId, tenant.ecosystemId), ...SERVICE_PREFIXES.map((prefix) => sql`coalesce(${customers.externalId}, '') not like ${`${prefix}%`}`))
+    const scope = realCustomers(tenant.ecosystemId)
     const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
     const where = pattern ? and(scope, or(ilike(customers.email, pattern), ilike(customers.externalId, pattern), ilike(customers.name, pattern))) : scope
     return listPage(this.deps.db, customers, where, [desc(customers.createdAt), desc(customers.id)], page, customerView)
