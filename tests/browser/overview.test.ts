@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
+import { post } from '../chat/support'
 import { customerOf, provision } from '../support/tenancy'
 import { browserMissing, consoleServerForFile, PHONE, SCREENSHOTS, signIn, tab, until } from './support'
 
@@ -12,9 +13,7 @@ const PASSWORD = 'overview-page-password'
 
 async function chatSend(token: string, message: string) {
   const { body: conversation } = await app.h.call('POST', '/chat/conversations', { token, body: {} })
-  const res = await app.h.app.handle(
-    new Request(`http://localhost/chat/conversations/${conversation.id}/messages`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ message }) }),
-  )
+  const res = await post(app.h, `/chat/conversations/${conversation.id}/messages`, token, { message })
   await res.text()
 }
 

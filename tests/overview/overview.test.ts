@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { queryRows } from '../../src/platform/db'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { post } from '../chat/support'
 import { addMember, customerOf, provision } from '../support/tenancy'
 
 let h: Harness
@@ -16,9 +17,7 @@ const day = (offset: number) => new Date(Date.UTC(new Date().getUTCFullYear(), n
 
 async function chatSend(token: string, message: string) {
   const { body: conversation } = await h.call('POST', '/chat/conversations', { token, body: {} })
-  const res = await h.app.handle(
-    new Request(`http://localhost/chat/conversations/${conversation.id}/messages`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ message }) }),
-  )
+  const res = await post(h, `/chat/conversations/${conversation.id}/messages`, token, { message })
   await res.text()
   expect(res.status).toBe(200)
 }
