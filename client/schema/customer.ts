@@ -115,6 +115,6 @@ export interface CustomerRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }) & {
     /** Customers of the ecosystem, newest first */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; q?: string }>): Promise<Result<{ 200: CustomerPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; q?: string; includeServiceRecords?: boolean }>): Promise<Result<{ 200: CustomerPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
   }
 }

@@ -9,7 +9,11 @@ const PAGE_SIZE = 20
 export function Customers() {
   const [q, setQ] = useState('')
   const [page, setPage] = useState(1)
-  const list = useLoad(() => data(client.api.customer.customers.get({ query: { q: q || undefined, page, pageSize: PAGE_SIZE } })), [q, page])
+  const [withService, setWithService] = useState(false)
+  const list = useLoad(
+    () => data(client.api.customer.customers.get({ query: { q: q || undefined, page, pageSize: PAGE_SIZE, includeServiceRecords: withService || undefined } })),
+    [q, page, withService],
+  )
   const [form, setForm] = useState({ externalId: '', name: '', email: '' })
   const { error, run } = useAction()
 
@@ -27,7 +31,8 @@ export function Customers() {
       <Section title="Customers">
         <label class="search">
           Search <input type="search" value={q} onInput={(e) => { setQ(e.currentTarget.value); setPage(1) }} placeholder="e-mail, external id or name" />
-        </label>
+        </label>{' '}
+        <label><input type="checkbox" checked={withService} onChange={(e) => { setWithService(e.currentTarget.checked); setPage(1) }} /> Show the team’s and alert contacts’ own records</label>
         <ErrorNote error={list.error} />
         <table>
           <thead><tr><th>Name</th><th>E-mail</th><th>External id</th><th>Created</th></tr></thead>

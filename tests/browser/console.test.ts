@@ -66,6 +66,14 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
     await until(() => page.getByRole('row').count(), 2)
     await page.screenshot({ path: join(SCREENSHOTS, 'console-customers.png') })
     await page.getByLabel('Search').fill('')
+    // The owner's own record (made when it acts in the ecosystem) shows only when asked for.
+    const own = (await h.call('GET', '/customer/me', org.as(owner))).body
+    expect(own.externalId).toBe(`user:${owner.user.id}`)
+    await until(() => page.getByRole('row').count(), 3)
+    await page.getByLabel('Show the team’s and alert contacts’ own records').check()
+    await page.getByRole('cell', { name: `user:${owner.user.id}` }).waitFor()
+    await page.getByLabel('Show the team’s and alert contacts’ own records').uncheck()
+    await until(() => page.getByRole('cell', { name: `user:${owner.user.id}` }).count(), 0)
 
     // Support: read Ada's conversation.
     await page.getByRole('link', { name: 'Ada Lovelace' }).click()

@@ -132,6 +132,10 @@ describe('account users as customers', () => {
     expect(listed.items.map((c: { id: string }) => c.id)).not.toContain(a.body.id)
     expect(listed.items.every((c: { externalId: string | null }) => !c.externalId?.startsWith('user:') && !c.externalId?.startsWith('alert:'))).toBe(true)
     expect(listed.total).toBe(listed.items.length)
+    // Asked for, it is listed and counted.
+    const all = (await h.call('GET', '/customer/customers?pageSize=100&includeServiceRecords=true', org.as(owner))).body
+    expect(all.items.map((c: { id: string }) => c.id)).toContain(a.body.id)
+    expect(all.total).toBe(listed.total + all.items.filter((c: { externalId: string | null }) => /^(user|alert):/.test(c.externalId ?? '')).length)
     // Found by id all the same.
     expect((await h.call('GET', `/customer/customers/${a.body.id}`, org.as(owner))).status).toBe(200)
   })

@@ -34,4 +34,5 @@ export const RefreshBody = t.Object({ refreshToken: t.String({ minLength: 1 }) }
 export const CustomerPatch = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { title: 'CustomerPatch', minProperties: 1 })
 export const CustomerListQuery = t.Object({
   q: t.Optional(t.String({ maxLength: 255, description: 'Matches e-mail, external id or name (case-insensitive substring)' })),
+  includeServiceRecords: t.Optional(t.Boolean({ description: 'Also the records the service keeps for itself (team members’ own `user:`, alert contacts’ `alert:`), hidden by default' })),
 })

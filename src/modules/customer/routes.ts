@@ -87,7 +87,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
       tenant: 'admin',
       query: t.Composite([PageQuery, CustomerListQuery]),
       response: { 200: paged(Customer, 'CustomerPage') },
-      detail: { operationId: 'customerList', summary: 'Customers of the ecosystem, newest first', description: `The records the service keeps for itself (team members’ own \`user:\`, alert contacts’ \`alert:\`) are neither listed nor counted; GET by id still finds them. ${ADMIN}` },
+      detail: { operationId: 'customerList', summary: 'Customers of the ecosystem, newest first', description: `The records the service keeps for itself (team members’ own \`user:\`, alert contacts’ \`alert:\`) are neither listed nor counted unless \`includeServiceRecords=true\`; GET by id finds them either way. ${ADMIN}` },
     })
     .get('/customers/:id', ({ tenant, params }) => customers.get(tenant, params.id), {
       tenant: 'admin',

@@ -146,8 +146,8 @@ export class CustomerService implements TenancySource {
     return customerView(await this.row(tenant, tenant.customerId))
   }
 
-  async list(tenant: Tenant, filter: { q?: string }, page: PageParams) {
-    const scope = realCustomers(tenant.ecosystemId)
+  async list(tenant: Tenant, filter: { q?: string; includeServiceRecords?: boolean }, page: PageParams) {
+    const scope = filter.includeServiceRecords ? eq(customers.ecosystemId, tenant.ecosystemId) : realCustomers(tenant.ecosystemId)
     const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
     const where = pattern ? and(scope, or(ilike(customers.email, pattern), ilike(customers.externalId, pattern), ilike(customers.name, pattern))) : scope
     return listPage(this.deps.db, customers, where, [desc(customers.createdAt), desc(customers.id)], page, customerView)
