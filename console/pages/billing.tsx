@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { BillingFeature, BillingPlan, BillingPlanEntitlement, BillingPrice } from '../../client/index'
+import type { BillingFeature, BillingPlan, BillingPlanCreate, BillingPlanEntitlement, BillingPrice } from '../../client/index'
 import { client, data } from '../api'
 import { ask, ErrorNote, Section, useAction, useLoad, UsageBar, when } from '../ui'
 
@@ -112,15 +112,8 @@ function Features({ features, error, reload }: { features: BillingFeature[]; err
   )
 }
 
-interface PlanForm {
-  key: string
-  name: string
-  description: string
-  isDefault: boolean
-  trialDays: number
-  prices: BillingPrice[]
-  entitlements: BillingPlanEntitlement[]
-}
+/** A plan as the editor holds it: every field of a new plan, filled. */
+type PlanForm = Required<BillingPlanCreate>
 
 const planForm = (p?: BillingPlan): PlanForm =>
   p
