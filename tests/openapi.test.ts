@@ -129,7 +129,8 @@ describe('OpenAPI document', () => {
     const walk = (node: any, where: string) => {
       if (!node || typeof node !== 'object') return
       if (typeof node.title === 'string' && !where.startsWith('components.schemas.')) inline.push(`${where}: ${node.title}`)
-      for (const [key, value] of Object.entries(node)) walk(value, where ? `${where}.${key}` : key)
+      // An example is data (a conversation's `title`), not a schema.
+      for (const [key, value] of Object.entries(node)) if (key !== 'example') walk(value, where ? `${where}.${key}` : key)
     }
     walk(doc.paths, 'paths')
     walk(doc.webhooks, 'webhooks')

@@ -8,6 +8,9 @@ const Name = t.String({ minLength: 1, maxLength: 255 })
 const Slug = t.String({ pattern: SLUG_PATTERN, description: 'Public login slug' })
 export const NewPassword = t.String({ minLength: 8, maxLength: 1024, description: 'At least 8 characters' })
 
+/** The account the request examples sign up (the quick start's first step), as answers show it. */
+const USER_EXAMPLE = { id: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', email: 'ada@example.com', name: 'Ada Lovelace', avatarUrl: '', slug: null, capabilities: [] }
+
 export const User = t.Object({
   id: t.String({ format: 'uuid' }),
   email: t.String(),
@@ -15,13 +18,16 @@ export const User = t.Object({
   avatarUrl: t.String(),
   slug: t.Nullable(t.String()),
   capabilities: t.Array(t.String(), { description: '`admin` for platform administrators' }),
-}, { title: 'User' })
+}, { title: 'User', examples: [USER_EXAMPLE] })
 
 export const AuthResult = t.Object({
   token: t.String({ description: 'JWT access token (bearer credential)' }),
   refreshToken: t.String({ description: 'Opaque refresh token, single use, rotated on refresh' }),
   user: User,
-}, { title: 'AuthResult' })
+}, {
+  title: 'AuthResult',
+  examples: [{ token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiI2ZjFjMGEzZSIsImFhbCI6ImFhbDEifQ.3q2-7w', refreshToken: 'rt_9fK2mQ7xV4pL0sN8cB1yT6hJ3wE5uA', user: USER_EXAMPLE }],
+})
 
 export const RefreshResult = t.Object({ token: t.String(), refreshToken: t.String() }, { title: 'RefreshResult' })
 
@@ -49,8 +55,14 @@ export const AuthUserMethod = t.Object({
   updatedAt: t.String(),
 }, { title: 'AuthUserMethod' })
 
-export const RegisterBody = t.Object({ email: Email, password: NewPassword, name: Name }, { title: 'AuthRegister' })
-export const LoginBody = t.Object({ email: t.String({ minLength: 1, maxLength: 254 }), password: t.String({ minLength: 1, maxLength: 1024 }) }, { title: 'AuthLogin' })
+export const RegisterBody = t.Object(
+  { email: Email, password: NewPassword, name: Name },
+  { title: 'AuthRegister', examples: [{ email: 'ada@example.com', password: 'correct horse battery staple', name: 'Ada Lovelace' }] },
+)
+export const LoginBody = t.Object(
+  { email: t.String({ minLength: 1, maxLength: 254 }), password: t.String({ minLength: 1, maxLength: 1024 }) },
+  { title: 'AuthLogin', examples: [{ email: 'ada@example.com', password: 'correct horse battery staple' }] },
+)
 export const RefreshBody = t.Optional(
   t.Object({
     refreshToken: t.Optional(

@@ -16,7 +16,10 @@ export const ChatConversation = t.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { title: 'ChatConversation' },
+  {
+    title: 'ChatConversation',
+    examples: [{ id: '7c6b5a49-3827-4165-9f4e-3d2c1b0a9f8e', title: 'Trip planning', model: 'dev', personaSlug: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }],
+  },
 )
 
 export const ChatMessage = t.Object(
@@ -45,7 +48,7 @@ export const ChatConversationCreate = t.Object(
     model: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Default: the persona's model, else CHAT_MODEL" })),
     personaSlug: t.Optional(t.String({ minLength: 1, maxLength: 64, description: 'A persona of the ecosystem; its prompt and service are used' })),
   },
-  { title: 'ChatConversationCreate' },
+  { title: 'ChatConversationCreate', examples: [{ title: 'Trip planning' }] },
 )
 
 export const ChatConversationRename = t.Object({ title: t.String({ minLength: 1, maxLength: 200 }) }, { title: 'ChatConversationRename' })

@@ -12,8 +12,14 @@ export const CustomerAuthResult = t.Object({
   token: t.String({ description: 'Short-lived JWT, typ `customer`, carrying the ecosystem (`eco`) and customer (`sub`)' }),
   refreshToken: t.String({ description: 'Opaque, single-use, rotated on refresh' }),
   customerId: t.String(),
-}, { title: 'CustomerAuthResult' })
-export const CustomerResolveResult = t.Object({ customerId: t.String({ description: 'The stable customer id for the external id' }) }, { title: 'CustomerResolveResult' })
+}, {
+  title: 'CustomerAuthResult',
+  examples: [{ token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6ImN1c3RvbWVyIn0.eyJzdWIiOiI1ZTRkM2MyYiIsImVjbyI6IjlhOGI3YzZkIn0.x7Qe', refreshToken: 'crt_4hT8nW2qL6vB0xM3kP9sD1fG7', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170' }],
+})
+export const CustomerResolveResult = t.Object(
+  { customerId: t.String({ description: 'The stable customer id for the external id' }) },
+  { title: 'CustomerResolveResult', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170' }] },
+)
 export const CustomerRegisterResult = t.Object({ customerId: t.String({ description: 'The newly provisioned customer id' }) }, { title: 'CustomerRegisterResult' })
 export const Customer = t.Object({
   id: t.String(),
@@ -27,9 +33,12 @@ export const Customer = t.Object({
   updatedAt: t.String(),
 }, { title: 'Customer' })
 
-export const ResolveBody = t.Object({ externalId: ExternalId, ...Profile }, { title: 'CustomerResolve' })
+export const ResolveBody = t.Object(
+  { externalId: ExternalId, ...Profile },
+  { title: 'CustomerResolve', examples: [{ externalId: 'user-42', name: 'Grace Hopper', email: 'grace@example.com' }] },
+)
 export const RegisterBody = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { title: 'CustomerRegister' })
-export const TokenBody = t.Object({ customerId: t.String({ format: 'uuid' }) }, { title: 'CustomerToken' })
+export const TokenBody = t.Object({ customerId: t.String({ format: 'uuid' }) }, { title: 'CustomerToken', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170' }] })
 export const RefreshBody = t.Object({ refreshToken: t.String({ minLength: 1 }) }, { title: 'CustomerRefresh' })
 export const CustomerPatch = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { title: 'CustomerPatch', minProperties: 1 })
 export const CustomerListQuery = t.Object({

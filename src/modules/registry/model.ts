@@ -37,14 +37,24 @@ export const RegistryProvisionedOrganization = t.Object({
   namespace: RegistryNamespace,
   teamId: t.String({ description: 'The provisioned admin team id' }),
   ecosystem: RegistryEcosystem,
-}, { title: 'RegistryProvisionedOrganization' })
+}, {
+  title: 'RegistryProvisionedOrganization',
+  examples: [
+    {
+      organization: { id: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d', slug: 'acme', name: 'Acme', requireMfa: false },
+      namespace: { id: '3c2b1a09-8f7e-4d6c-b5a4-9382716f5e4d', ownerKind: 'organization', ownerId: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d', slug: 'acme', name: 'Acme', rdid: 'org.acme' },
+      teamId: 'd4c3b2a1-0f9e-4d8c-a7b6-5a4f3e2d1c0b',
+      ecosystem: { id: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', slug: 'main', rdid: 'org.acme.main', name: 'Main', organizationId: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d' },
+    },
+  ],
+})
 
 export const ProvisionBody = t.Object({
   slug: Label('Organization slug, unique; also its identifier organization.<slug>'),
   name: t.String({ minLength: 1, maxLength: 255 }),
   namespaceSlug: t.Optional(Label('Namespace slug (defaults to the organization slug); the prefix is org.<namespaceSlug>')),
   ecosystemSlug: t.Optional(Label('Slug of the first ecosystem (default `main`)')),
-}, { title: 'RegistryProvision' })
+}, { title: 'RegistryProvision', examples: [{ slug: 'acme', name: 'Acme' }] })
 export const NamespacePatch = t.Object(
   { slug: t.Optional(Label('Namespace slug')), name: t.Optional(t.String({ minLength: 1, maxLength: 255 })) },
   { title: 'RegistryNamespacePatch', minProperties: 1 },

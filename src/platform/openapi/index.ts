@@ -144,7 +144,10 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
         delete errorSchema[ERROR_DESCRIPTION]
       }
       if (content && content.type === 'void') delete response.content
-      else if (content) moveMediaType(content)
+      else if (content) {
+        moveMediaType(content)
+        if (/^2\d\d$/.test(status)) liftExample(content['application/json'])
+      }
     }
     const body = op.requestBody
     if (body?.content && GENERATED_BODY_TYPES.every((type) => type in body.content!)) {
@@ -152,11 +155,22 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
     }
     const schema = body?.content?.['application/json']?.schema
     if (body && schema && !schema.required?.length) body.required = false
+    liftExample(body?.content?.['application/json'])
   }
   doc.components = { ...doc.components, headers: { ...doc.components?.headers, RequestId: REQUEST_ID_HEADER } }
   hoistNamedSchemas(doc)
   listErrorCodes(doc, errorCodes)
   return doc as T
+}
+
+/**
+ * A body's or answer's schema names its examples (`examples` on the TypeBox model, checked against it
+ * by tests/openapi-examples.test.ts); the first becomes the media type's `example`, which
+ * documentation pages show and "try it" sends.
+ */
+function liftExample(media: unknown): void {
+  const m = media as { schema?: { examples?: unknown[] }; example?: unknown } | undefined
+  if (m?.schema?.examples?.length) m.example = m.schema.examples[0]
 }
 
 /** Every `error.code` schema (ErrorBody's, also where another schema reuses it): one of the listed codes, or a string (a code added later). */
