@@ -65,6 +65,16 @@ describe('examples in the OpenAPI document', () => {
     for (const schema of schemas) for (const example of schema.examples as unknown[]) expect({ title: schema.title, errors: [...Value.Errors(schema, example)].map((e) => `${e.path} ${e.message}`) }).toEqual({ title: schema.title, errors: [] })
   })
 
+  test('every request body shows an example, in each of its media types', () => {
+    const missing: string[] = []
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) if (media.example === undefined) missing.push(`${method} ${path} ${type}`)
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
   test('the quick start’s operations show a request example and an answer example', () => {
     for (const [method, path] of QUICK_START) {
       const { request, response } = media(method, path)

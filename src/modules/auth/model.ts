@@ -68,9 +68,9 @@ export const RefreshBody = t.Optional(
     refreshToken: t.Optional(
       t.String({ minLength: 1, description: 'The refresh token; browsers may omit it and send the ecobase_refresh cookie' }),
     ),
-  }, { title: 'AuthRefresh' }),
+  }, { title: 'AuthRefresh', examples: [{ refreshToken: 'rt_9fK2mQ7xV4pL0sN8cB1yT6hJ3wE5uA' }] }),
 )
-export const ProfilePatch = t.Object({ name: t.Optional(Name), slug: t.Optional(Slug) }, { title: 'AuthProfilePatch', minProperties: 1 })
+export const ProfilePatch = t.Object({ name: t.Optional(Name), slug: t.Optional(Slug) }, { title: 'AuthProfilePatch', examples: [{ name: 'Ada King', slug: 'ada' }], minProperties: 1 })
 export const SlugAvailability = t.Object({
   available: t.Boolean(),
   reason: t.Optional(t.Union([t.Literal('format'), t.Literal('taken')])),
@@ -79,11 +79,11 @@ export const FirstRun = t.Object({
   firstAccount: t.Boolean({ description: 'No account exists yet: the next registration is the instance’s first (it gets the `admin` capability when ADMIN_EMAILS is empty)' }),
   registration: t.Boolean({ description: 'Registration with e-mail and password is enabled' }),
 }, { title: 'AuthFirstRun' })
-export const ChangePasswordBody = t.Object({ currentPassword: t.String({ minLength: 1, maxLength: 1024 }), newPassword: NewPassword }, { title: 'AuthChangePassword' })
+export const ChangePasswordBody = t.Object({ currentPassword: t.String({ minLength: 1, maxLength: 1024 }), newPassword: NewPassword }, { title: 'AuthChangePassword', examples: [{ currentPassword: 'correct horse battery staple', newPassword: 'a longer passphrase for 2027' }] })
 export const CreateApiTokenBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 100 }),
   expiresAt: t.Optional(t.String({ format: 'date-time', description: 'ISO 8601; must be in the future' })),
-}, { title: 'AuthCreateApiToken' })
+}, { title: 'AuthCreateApiToken', examples: [{ name: 'deploy bot', expiresAt: '2027-01-01T00:00:00.000Z' }] })
 
 export const MfaFactor = t.Object(
   {
@@ -115,5 +115,5 @@ export const MfaVerifyBody = t.Union(
     t.Object({ code: t.String({ pattern: '^[0-9]{6}$', description: 'From an authenticator app' }) }, { additionalProperties: false }),
     t.Object({ recoveryCode: t.String({ maxLength: 20, description: 'One of the ten recovery codes (each works once)' }) }, { additionalProperties: false }),
   ],
-  { title: 'MfaVerify' },
+  { title: 'MfaVerify', examples: [{ code: '492039' }] },
 )

@@ -21,7 +21,7 @@ export const BillingSettingsUpdate = t.Object(
     stripeSecretKey: t.Optional(t.String({ pattern: '^(sk|rk)_', maxLength: 300, description: 'Write-only; kept when omitted' })),
     stripeWebhookSecret: t.Optional(t.String({ pattern: '^whsec_', maxLength: 300, description: 'Write-only; kept when omitted' })),
   },
-  { title: 'BillingSettingsUpdate' },
+  { title: 'BillingSettingsUpdate', examples: [{ provider: 'stripe', currency: 'eur', stripeSecretKey: 'sk_test_51ExampleKey', stripeWebhookSecret: 'whsec_ExampleSecret' }] },
 )
 
 export const BillingFeature = t.Object(
@@ -37,9 +37,9 @@ export const BillingFeature = t.Object(
 )
 export const BillingFeatureCreate = t.Object(
   { key: FeatureKey, name: t.String({ minLength: 1, maxLength: 200 }), type: FeatureType, unit: t.Optional(t.String({ maxLength: 50 })), reset: t.Optional(Reset) },
-  { title: 'BillingFeatureCreate' },
+  { title: 'BillingFeatureCreate', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month' }] },
 )
-export const BillingFeaturePatch = t.Partial(t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), unit: t.String({ maxLength: 50 }), reset: Reset }), { title: 'BillingFeaturePatch', minProperties: 1 })
+export const BillingFeaturePatch = t.Partial(t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), unit: t.String({ maxLength: 50 }), reset: Reset }), { title: 'BillingFeaturePatch', examples: [{ name: 'API requests', unit: 'requests' }], minProperties: 1 })
 
 const Price = t.Object(
   {
@@ -70,9 +70,9 @@ const planFields = {
 export const BillingPlan = t.Object({ key: PlanKey, ...planFields, createdAt: t.String(), updatedAt: t.String() }, { title: 'BillingPlan' })
 export const BillingPlanCreate = t.Object(
   { key: PlanKey, name: planFields.name, description: t.Optional(planFields.description), isDefault: t.Optional(planFields.isDefault), trialDays: t.Optional(planFields.trialDays), prices: t.Optional(planFields.prices), entitlements: t.Optional(planFields.entitlements) },
-  { title: 'BillingPlanCreate' },
+  { title: 'BillingPlanCreate', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }, { feature: 'storage.bytes', limit: 10737418240 }] }] },
 )
-export const BillingPlanPatch = t.Partial(t.Object(planFields), { title: 'BillingPlanPatch', minProperties: 1 })
+export const BillingPlanPatch = t.Partial(t.Object(planFields), { title: 'BillingPlanPatch', examples: [{ trialDays: 30, entitlements: [{ feature: 'chat.messages', limit: 20000, overage: 'allow' }] }], minProperties: 1 })
 
 const Nullable = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
 export const SubscriptionStatus = t.Union(
@@ -137,7 +137,7 @@ export const UsageBatch = t.Object(
       { minItems: 1, maxItems: 1000 },
     ),
   },
-  { title: 'BillingUsageBatch' },
+  { title: 'BillingUsageBatch', examples: [{ events: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', feature: 'api.calls', value: 120, idempotencyKey: 'batch-2026-11-26T09:00Z-42' }] }] },
 )
 export const CheckRequest = t.Object(
   {
@@ -146,16 +146,16 @@ export const CheckRequest = t.Object(
     amount: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default 1' })),
     reserve: t.Optional(t.Boolean({ description: 'Check and record the use in one step: of two concurrent reserves of the last unit, one succeeds' })),
   },
-  { title: 'BillingCheck' },
+  { title: 'BillingCheck', examples: [{ feature: 'exports', amount: 1, reserve: true }] },
 )
 export const CheckResult = t.Object(
   { allowed: t.Boolean(), limit: t.Union([t.Number(), t.Null()]), used: t.Number(), remaining: t.Union([t.Number(), t.Null()]) },
   { title: 'BillingCheckResult' },
 )
-export const PlanAssignment = t.Object({ plan: PlanKey }, { title: 'BillingPlanAssignment' })
+export const PlanAssignment = t.Object({ plan: PlanKey }, { title: 'BillingPlanAssignment', examples: [{ plan: 'pro' }] })
 export const CheckoutRequest = t.Object(
   { plan: PlanKey, interval: t.Union([t.Literal('month'), t.Literal('year')]), successUrl: t.String({ format: 'uri', maxLength: 2000 }), cancelUrl: t.String({ format: 'uri', maxLength: 2000 }) },
-  { title: 'BillingCheckout' },
+  { title: 'BillingCheckout', examples: [{ plan: 'pro', interval: 'month', successUrl: 'https://app.example.com/billing/thanks', cancelUrl: 'https://app.example.com/billing' }] },
 )
-export const PortalRequest = t.Object({ returnUrl: t.String({ format: 'uri', maxLength: 2000 }) }, { title: 'BillingPortal' })
+export const PortalRequest = t.Object({ returnUrl: t.String({ format: 'uri', maxLength: 2000 }) }, { title: 'BillingPortal', examples: [{ returnUrl: 'https://app.example.com/billing' }] })
 export const RedirectUrl = t.Object({ url: t.String() }, { title: 'BillingRedirect' })

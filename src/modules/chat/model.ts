@@ -51,9 +51,9 @@ export const ChatConversationCreate = t.Object(
   { title: 'ChatConversationCreate', examples: [{ title: 'Trip planning' }] },
 )
 
-export const ChatConversationRename = t.Object({ title: t.String({ minLength: 1, maxLength: 200 }) }, { title: 'ChatConversationRename' })
+export const ChatConversationRename = t.Object({ title: t.String({ minLength: 1, maxLength: 200 }) }, { title: 'ChatConversationRename', examples: [{ title: 'Lisbon in May' }] })
 
-export const ChatMessageEdit = t.Object({ content: t.String({ minLength: 1 }) }, { title: 'ChatMessageEdit' })
+export const ChatMessageEdit = t.Object({ content: t.String({ minLength: 1 }) }, { title: 'ChatMessageEdit', examples: [{ content: 'Plan four days in Lisbon for two.' }] })
 
 export const ChatSendMessage = t.Object(
   {
@@ -62,7 +62,7 @@ export const ChatSendMessage = t.Object(
       t.String({ minLength: 1, maxLength: 255, description: 'Idempotency key for the user message, unique within the conversation' }),
     ),
   },
-  { title: 'ChatSendMessage' },
+  { title: 'ChatSendMessage', examples: [{ message: 'Plan three days in Lisbon for two.', clientMessageId: 'msg-2026-11-26-001' }] },
 )
 
 const event = <E extends string, D extends ReturnType<typeof t.Object>>(name: E, data: D, description: string) =>

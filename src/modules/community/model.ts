@@ -33,6 +33,6 @@ export const Entry = t.Object(
 )
 export const Rules = t.Object(
   { threadCreated: Amount, replyCreated: Amount, replyReceived: Amount },
-  { title: 'CommunityPointRules', description: `Points per action; defaults ${JSON.stringify(DEFAULT_RULES)}. A badge earned gives its own pointValue.` },
+  { title: 'CommunityPointRules', examples: [{ threadCreated: 5, replyCreated: 2, replyReceived: 1 }], description: `Points per action; defaults ${JSON.stringify(DEFAULT_RULES)}. A badge earned gives its own pointValue.` },
 )
 export const Period = t.Union([t.Literal('all_time'), t.Literal('year'), t.Literal('month'), t.Literal('week'), t.Literal('day')], { title: 'CommunityPeriod', default: 'all_time' })

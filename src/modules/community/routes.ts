@@ -50,7 +50,7 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
               reason: t.String({ minLength: 1, maxLength: 500 }),
               sourceType: t.String({ minLength: 1, maxLength: 100 }),
               sourceId: t.String({ minLength: 1, maxLength: 200 }),
-            }, { title: 'CommunityPointsAward' }),
+            }, { title: 'CommunityPointsAward', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', amount: 25, reason: 'Wrote the month’s best guide', sourceType: 'editorial', sourceId: 'guide-2026-11' }] }),
             response: { 200: CommunityPoints, 201: CommunityPoints, ...errors({ 409: ['conflict'] }) },
             detail: {
               operationId: 'communityAwardPoints',
@@ -80,7 +80,7 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           },
           {
             tenant: 'admin',
-            body: t.Object(BadgeWrite, { title: 'CommunityBadgeCreate' }),
+            body: t.Object(BadgeWrite, { title: 'CommunityBadgeCreate', examples: [{ name: 'Helper', description: 'Ten replies to others', icon: 'hands', criteriaType: 'replies_created', criteriaThreshold: 10, pointValue: 50 }] }),
             response: { 201: CommunityBadge },
             detail: { operationId: 'communityCreateBadge', summary: 'Define a badge', description: `Customers already past the threshold get it at their next qualifying action.` },
           },
@@ -88,7 +88,7 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
         .patch('/badges/:id', ({ tenant, params, body }) => community.updateBadge(tenant, params.id, body), {
           tenant: 'admin',
           params: IdParam,
-          body: t.Partial(t.Object(BadgeWrite), { title: 'CommunityBadgePatch', minProperties: 1 }),
+          body: t.Partial(t.Object(BadgeWrite), { title: 'CommunityBadgePatch', examples: [{ criteriaThreshold: 20 }], minProperties: 1 }),
           response: { 200: CommunityBadge },
           detail: { operationId: 'communityUpdateBadge', summary: 'Change a badge' },
         })
@@ -131,7 +131,7 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
         })
         .put('/levels', ({ tenant, body }) => community.setLevels(tenant, body.levels), {
           tenant: 'admin',
-          body: t.Object({ levels: t.Array(CommunityLevel, { minItems: 1, maxItems: 100 }) }, { title: 'CommunityLevelsReplace' }),
+          body: t.Object({ levels: t.Array(CommunityLevel, { minItems: 1, maxItems: 100 }) }, { title: 'CommunityLevelsReplace', examples: [{ levels: [{ name: 'Newcomer', minPoints: 0 }, { name: 'Regular', minPoints: 100 }, { name: 'Guide', minPoints: 500 }] }] }),
           response: { 200: t.Array(CommunityLevel) },
           detail: { operationId: 'communitySetLevels', summary: 'Replace the levels', description: `One level must start at 0; floors are distinct. Levels are computed from totals, so everyone is re-levelled at once.` },
         })

@@ -50,7 +50,7 @@ export const Contract = t.Object(
 
 export const ContractCreate = t.Object(
   { name: Name('Contract name'), columns: t.Array(ContractColumn, { minItems: 1, maxItems: MAX_COLUMNS }), access: t.Optional(t.Partial(ContractAccess, { title: 'ContractAccessPatch' })) },
-  { title: 'ContractCreate' },
+  { title: 'ContractCreate', examples: [{ name: 'orders', columns: [{ name: 'item', type: 'text', nullable: false }, { name: 'total', type: 'number', indexed: true }, { name: 'paid', type: 'boolean', default: false }], access: { read: 'own', create: true, update: 'own', delete: 'none' } }] },
 )
 
 export const ContractPatch = t.Object(
@@ -60,7 +60,7 @@ export const ContractPatch = t.Object(
     confirm: t.Optional(t.Boolean({ description: 'Also remove the values of dropped columns (this and earlier drops) from every row' })),
     access: t.Optional(t.Partial(ContractAccess, { title: 'ContractAccessPatch' })),
   },
-  { title: 'ContractPatch', minProperties: 1 },
+  { title: 'ContractPatch', examples: [{ addColumns: [{ name: 'due', type: 'timestamp' }], access: { delete: 'own' } }], minProperties: 1 },
 )
 
 export const ContractRow = t.Object(
@@ -71,4 +71,4 @@ export const ContractRowList = t.Object(
   { rows: t.Array(ContractRow), total: t.Optional(t.Integer()), page: t.Optional(t.Integer()), pageSize: t.Optional(t.Integer()) },
   { title: 'ContractRowList' },
 )
-export const ContractValues = t.Record(t.String(), t.Unknown(), { title: 'ContractValues', description: 'Values by column name' })
+export const ContractValues = t.Record(t.String(), t.Unknown(), { title: 'ContractValues', examples: [{ item: 'Tea', total: 4.5, paid: true }], description: 'Values by column name' })

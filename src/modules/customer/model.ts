@@ -37,10 +37,10 @@ export const ResolveBody = t.Object(
   { externalId: ExternalId, ...Profile },
   { title: 'CustomerResolve', examples: [{ externalId: 'user-42', name: 'Grace Hopper', email: 'grace@example.com' }] },
 )
-export const RegisterBody = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { title: 'CustomerRegister' })
+export const RegisterBody = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { title: 'CustomerRegister', examples: [{ externalId: 'user-43', name: 'Alan Turing', email: 'alan@example.com' }] })
 export const TokenBody = t.Object({ customerId: t.String({ format: 'uuid' }) }, { title: 'CustomerToken', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170' }] })
-export const RefreshBody = t.Object({ refreshToken: t.String({ minLength: 1 }) }, { title: 'CustomerRefresh' })
-export const CustomerPatch = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { title: 'CustomerPatch', minProperties: 1 })
+export const RefreshBody = t.Object({ refreshToken: t.String({ minLength: 1 }) }, { title: 'CustomerRefresh', examples: [{ refreshToken: 'crt_4hT8nW2qL6vB0xM3kP9sD1fG7' }] })
+export const CustomerPatch = t.Object({ externalId: t.Optional(ExternalId), ...Profile }, { title: 'CustomerPatch', examples: [{ name: 'Grace Hopper', email: 'grace@example.com', phone: '+1 555 0100' }], minProperties: 1 })
 export const CustomerListQuery = t.Object({
   q: t.Optional(t.String({ maxLength: 255, description: 'Matches e-mail, external id or name (case-insensitive substring)' })),
   includeServiceRecords: t.Optional(t.Boolean({ description: 'Also the records the service keeps for itself (team members’ own `user:`, alert contacts’ `alert:`), hidden by default' })),

@@ -73,8 +73,8 @@ const webhookFields = (types: string[]) => ({
 export function webhookBodies(types: string[]) {
   const fields = webhookFields(types)
   return {
-    WebhookCreate: t.Object(fields, { title: 'WebhookCreate' }),
-    WebhookPatch: t.Partial(t.Object(fields), { title: 'WebhookPatch', description: '`enabled: true` also clears `disabledReason`' }),
+    WebhookCreate: t.Object(fields, { title: 'WebhookCreate', examples: [{ url: 'https://hooks.example.com/ecobase', events: ['customer.created', 'community.thread.created'], description: 'CRM sync' }] }),
+    WebhookPatch: t.Partial(t.Object(fields), { title: 'WebhookPatch', examples: [{ enabled: false, description: 'CRM sync (paused)' }], description: '`enabled: true` also clears `disabledReason`' }),
   }
 }
 

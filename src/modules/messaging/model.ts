@@ -54,10 +54,10 @@ const templateFields = {
   category: MessageCategory,
   smsBody: t.Optional(t.Union([SmsBody, t.Null()])),
 }
-export const TemplateCreate = t.Object(templateFields, { title: 'MessagingTemplateCreate' })
-export const TemplatePatch = t.Partial(t.Object(templateFields), { title: 'MessagingTemplatePatch' })
+export const TemplateCreate = t.Object(templateFields, { title: 'MessagingTemplateCreate', examples: [{ name: 'welcome', subject: 'Welcome, {{name}}', htmlBody: '<p>Hello {{name}}, welcome aboard.</p>', textBody: 'Hello {{name}}, welcome aboard.', category: 'transactional', smsBody: 'Welcome aboard, {{name}}!' }] })
+export const TemplatePatch = t.Partial(t.Object(templateFields), { title: 'MessagingTemplatePatch', examples: [{ subject: 'Welcome aboard, {{name}}' }] })
 
-export const PreviewBody = t.Object({ variables: t.Optional(Variables) }, { title: 'MessagingPreviewRequest' })
+export const PreviewBody = t.Object({ variables: t.Optional(Variables) }, { title: 'MessagingPreviewRequest', examples: [{ variables: { name: 'Grace' } }] })
 export const MessagingPreview = t.Object(
   { subject: t.String(), htmlBody: t.String(), textBody: t.String(), smsBody: t.Union([t.String(), t.Null()]) },
   { title: 'MessagingPreview' },
@@ -90,7 +90,7 @@ export const EmailSend = t.Object(
     variables: t.Optional(Variables),
     category: t.Optional(t.Union(MESSAGE_CATEGORIES.map((c) => t.Literal(c)), { description: 'Without templateId (default `transactional`); a template’s own category wins' })),
   },
-  { title: 'MessagingEmailSend' },
+  { title: 'MessagingEmailSend', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', subject: 'Your trip is booked', text: 'See you in Lisbon!', category: 'transactional' }] },
 )
 
 export const SmsSend = t.Object(
@@ -101,7 +101,7 @@ export const SmsSend = t.Object(
     variables: t.Optional(Variables),
     category: t.Optional(t.Union(MESSAGE_CATEGORIES.map((c) => t.Literal(c)), { description: 'Without templateId (default `transactional`); a template’s own category wins' })),
   },
-  { title: 'MessagingSmsSend' },
+  { title: 'MessagingSmsSend', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', body: 'Your code is 482913', category: 'account' }] },
 )
 
 const LogStatus = t.Union([t.Literal('sent'), t.Literal('failed'), t.Literal('delivered'), t.Literal('undelivered')], {
@@ -111,7 +111,7 @@ const LogStatus = t.Union([t.Literal('sent'), t.Literal('failed'), t.Literal('de
 /** What Twilio posts to a message's StatusCallback (form fields; others are ignored). */
 export const SmsStatusCallback = t.Object(
   { MessageSid: t.String({ maxLength: 64 }), MessageStatus: t.String({ maxLength: 32 }), ErrorCode: t.Optional(t.String({ maxLength: 16 })) },
-  { additionalProperties: true, title: 'MessagingSmsStatusCallback' },
+  { additionalProperties: true, title: 'MessagingSmsStatusCallback', examples: [{ MessageSid: 'SM0123456789abcdef0123456789abcdef', MessageStatus: 'delivered' }] },
 )
 
 export const MessagingLogEntry = t.Object(

@@ -21,8 +21,8 @@ const siteFields = {
     }),
   ),
 }
-export const SiteCreate = t.Object(siteFields, { title: 'MonitoredSiteCreate' })
-export const SitePatch = t.Partial(t.Object(siteFields), { title: 'MonitoredSitePatch', description: 'A different `url` starts the site afresh (`state: "unknown"`); the same one sent again changes nothing' })
+export const SiteCreate = t.Object(siteFields, { title: 'MonitoredSiteCreate', examples: [{ name: 'Shop', url: 'https://shop.example.com/health', intervalMinutes: 5, expectedStatus: 200, keyword: 'ok', failureThreshold: 2, alertEmails: ['ops@example.com'] }] })
+export const SitePatch = t.Partial(t.Object(siteFields), { title: 'MonitoredSitePatch', examples: [{ intervalMinutes: 1, enabled: true }], description: 'A different `url` starts the site afresh (`state: "unknown"`); the same one sent again changes nothing' })
 
 const siteProperties = {
   id: t.String(),

@@ -37,5 +37,5 @@ export const Announcement = t.Object(
       }),
     ),
   },
-  { title: 'NotificationAnnouncement' },
+  { title: 'NotificationAnnouncement', examples: [{ subject: 'Maintenance on Sunday', body: 'The service pauses from 02:00 to 02:30 UTC.', channels: ['email'] }] },
 )

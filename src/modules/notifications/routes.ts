@@ -52,7 +52,7 @@ export function notificationRoutes(notifications: NotificationService, guards: G
     .put('/preferences/:category', ({ tenant, params, body }) => notifications.setPreference(tenant, params.category, body), {
       tenant: 'customer',
       params: t.Object({ category: CategoryName }),
-      body: t.Object({ email: t.Boolean(), sms: t.Boolean() }, { title: 'NotificationPreferenceUpdate' }),
+      body: t.Object({ email: t.Boolean(), sms: t.Boolean() }, { title: 'NotificationPreferenceUpdate', examples: [{ email: true, sms: false }] }),
       response: { 200: NotificationPreference },
       detail: { operationId: 'notificationsSetPreference', summary: 'Choose e-mail and SMS for a category', description: OWN },
     })

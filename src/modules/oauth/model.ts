@@ -33,7 +33,7 @@ export const CreateClientBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 100, description: 'Shown to users on the consent page' }),
   redirectUris: t.Array(RedirectUri, { minItems: 1, maxItems: 20 }),
   scopes: t.Optional(t.Array(ScopeName, { minItems: 1, maxItems: 50, description: 'Default: `profile`, `email`' })),
-}, { title: 'OAuthCreateClient' })
+}, { title: 'OAuthCreateClient', examples: [{ name: 'Acme web', redirectUris: ['https://app.example.com/callback'], scopes: ['openid', 'profile', 'email'] }] })
 
 export const UpdateClientBody = t.Object(
   {
@@ -41,7 +41,7 @@ export const UpdateClientBody = t.Object(
     redirectUris: t.Optional(CreateClientBody.properties.redirectUris),
     scopes: t.Optional(t.Array(ScopeName, { minItems: 1, maxItems: 50 })),
   },
-  { title: 'OAuthUpdateClient', minProperties: 1 },
+  { title: 'OAuthUpdateClient', examples: [{ redirectUris: ['https://app.example.com/callback', 'http://localhost:5173/callback'] }], minProperties: 1 },
 )
 
 export const OAuthGrant = t.Object(
@@ -66,7 +66,7 @@ export const AuthorizeBody = t.Object({
   state: t.Optional(param('Opaque value returned unchanged in the redirect')),
   code_challenge: param('PKCE: BASE64URL(SHA-256(code_verifier))'),
   code_challenge_method: param('`S256` (the only method accepted)'),
-}, { title: 'OAuthAuthorize' })
+}, { title: 'OAuthAuthorize', examples: [{ response_type: 'code', client_id: 'cli_acme_web', redirect_uri: 'https://app.example.com/callback', scope: 'profile email', state: 'x7Kp2Qm9', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }] })
 
 export const AuthorizeResult = t.Object(
   {
@@ -113,7 +113,7 @@ export const ExchangeRequest = t.Object(
     code_verifier: t.String({ description: 'The PKCE verifier matching the code_challenge' }),
     ...clientFields,
   },
-  { title: 'OAuthExchangeRequest' },
+  { title: 'OAuthExchangeRequest', examples: [{ grant_type: 'authorization_code', code: 'ac_4Fh8Kq2mX9pL', redirect_uri: 'https://app.example.com/callback', code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', client_id: 'cli_acme_web' }] },
 )
 
 export const RefreshRequest = t.Object(
@@ -123,7 +123,7 @@ export const RefreshRequest = t.Object(
     scope: t.Optional(t.String({ description: 'Optional narrower set of the granted scopes' })),
     ...clientFields,
   },
-  { title: 'OAuthRefreshRequest' },
+  { title: 'OAuthRefreshRequest', examples: [{ grant_type: 'refresh_token', refresh_token: 'ort_8Jk3nB6vX1qL', client_id: 'cli_acme_web' }] },
 )
 
 export const RevokeRequest = t.Object(
@@ -132,7 +132,7 @@ export const RevokeRequest = t.Object(
     token_type_hint: t.Optional(t.String({ description: '`refresh_token` or `access_token` (optional)' })),
     ...clientFields,
   },
-  { title: 'OAuthRevokeRequest' },
+  { title: 'OAuthRevokeRequest', examples: [{ token: 'ort_8Jk3nB6vX1qL', token_type_hint: 'refresh_token', client_id: 'cli_acme_web' }] },
 )
 
 export const RevokeResult = t.Object(

@@ -55,7 +55,7 @@ export const PersonaServiceCreate = t.Object({
   name: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
   baseUrl: t.Optional(BaseUrl),
   apiKey: t.Optional(ApiKey),
-}, { title: 'PersonaServiceCreate' })
+}, { title: 'PersonaServiceCreate', examples: [{ templateId: 'openai', apiKey: 'sk-example-team-key' }] })
 
 export const PersonaServicePatch = t.Object(
   {
@@ -63,7 +63,7 @@ export const PersonaServicePatch = t.Object(
     baseUrl: t.Optional(BaseUrl),
     apiKey: t.Optional(t.Nullable(ApiKey, { description: 'null removes the stored key' })),
   },
-  { title: 'PersonaServicePatch', minProperties: 1 },
+  { title: 'PersonaServicePatch', examples: [{ name: 'OpenAI (team key)', apiKey: 'sk-example-team-key' }], minProperties: 1 },
 )
 
 const personaFields = {
@@ -99,9 +99,9 @@ export const PersonaCreate = t.Object({
   serviceId: t.Optional(personaFields.serviceId),
   model: t.Optional(personaFields.model),
   searchCommunity: t.Optional(personaFields.searchCommunity),
-}, { title: 'PersonaCreate' })
+}, { title: 'PersonaCreate', examples: [{ slug: 'concierge', name: 'Concierge', description: 'Plans trips', modelPrompt: 'You are a friendly travel concierge. Keep answers short.', visibility: 'public' }] })
 
-export const PersonaPatch = t.Partial(t.Object({ slug: Slug, ...personaFields }), { title: 'PersonaPatch', minProperties: 1 })
+export const PersonaPatch = t.Partial(t.Object({ slug: Slug, ...personaFields }), { title: 'PersonaPatch', examples: [{ name: 'Travel concierge', visibility: 'unlisted' }], minProperties: 1 })
 
 export const PublicOwner = t.Nullable(
   t.Object({ slug: t.String(), displayName: t.Nullable(t.String()), avatarUrl: t.Nullable(t.String()) }, { title: 'PublicOwner' }),

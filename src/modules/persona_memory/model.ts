@@ -99,9 +99,9 @@ export const MemoryCreate = t.Object({
   source: t.Optional(oneOf(MEMORY_SOURCES, 'How the memory was learnt (default `user_stated`)')),
   confidence: t.Optional(t.Integer({ minimum: 0, maximum: 100, description: 'Integer 0 to 100 (default 100)' })),
   supersedesId: t.Optional(t.String({ format: 'uuid', description: 'An active memory of the same persona and scope that this one replaces; it becomes `superseded` in the same transaction' })),
-}, { title: 'PersonaMemoryCreate' })
+}, { title: 'PersonaMemoryCreate', examples: [{ personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', scope: 'user', slug: 'food.vegetarian', memoryType: 'user', description: 'Eats vegetarian', body: 'Grace is vegetarian and likes small places over chains.' }] })
 
-export const MemoryPatch = t.Partial(t.Object(Editable), { title: 'PersonaMemoryPatch', minProperties: 1 })
+export const MemoryPatch = t.Partial(t.Object(Editable), { title: 'PersonaMemoryPatch', examples: [{ body: 'Grace is vegetarian; no mushrooms.' }], minProperties: 1 })
 
 export const MemoryListQuery = t.Object({
   personaId: t.Optional(Uuid),
@@ -120,8 +120,8 @@ export const RecallBody = t.Object({
   minSimilarity: t.Optional(t.Number({ minimum: 0, maximum: 1, description: 'Leave out memories less similar than this' })),
   memoryTypes: t.Optional(t.Array(MemoryType, { minItems: 1, maxItems: 4, description: 'Only these memory types' })),
   tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 32, description: 'Only memories carrying at least one of these tags' })),
-}, { title: 'PersonaMemoryRecall' })
+}, { title: 'PersonaMemoryRecall', examples: [{ personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', query: 'what does she like to eat', limit: 5 }] })
 
 export const EmbedBody = t.Object({
   limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, default: 100, description: 'Rows to handle in this call (default 100, max 500)' })),
-}, { title: 'PersonaMemoryEmbed' })
+}, { title: 'PersonaMemoryEmbed', examples: [{ limit: 500 }] })

@@ -57,20 +57,20 @@ export const ProvisionBody = t.Object({
 }, { title: 'RegistryProvision', examples: [{ slug: 'acme', name: 'Acme' }] })
 export const NamespacePatch = t.Object(
   { slug: t.Optional(Label('Namespace slug')), name: t.Optional(t.String({ minLength: 1, maxLength: 255 })) },
-  { title: 'RegistryNamespacePatch', minProperties: 1 },
+  { title: 'RegistryNamespacePatch', examples: [{ name: 'Acme Corporation' }], minProperties: 1 },
 )
 export const EcosystemCreate = t.Object({
   organizationId: t.String({ format: 'uuid' }),
   slug: Label('Unique within the organization'),
   name: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
   rdid: t.Optional(t.String({ pattern: RDID_PATTERN, maxLength: 253, description: 'Defaults to <namespace prefix>.<slug>; must lie under the prefix' })),
-}, { title: 'RegistryEcosystemCreate' })
+}, { title: 'RegistryEcosystemCreate', examples: [{ organizationId: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d', slug: 'staging', name: 'Staging' }] })
 export const EcosystemPatch = t.Object(
   { slug: t.Optional(Label('New slug; an rdid in its default form follows it')), name: t.Optional(t.String({ minLength: 1, maxLength: 255 })) },
-  { title: 'RegistryEcosystemPatch', minProperties: 1 },
+  { title: 'RegistryEcosystemPatch', examples: [{ name: 'Staging (EU)' }], minProperties: 1 },
 )
 export const IdentifierCreate = t.Object({
   rdid: Rdid,
   entityType: t.String({ pattern: '^[a-z][a-z0-9_]{0,49}$' }),
   entityId: t.String({ format: 'uuid' }),
-}, { title: 'RegistryIdentifierCreate' })
+}, { title: 'RegistryIdentifierCreate', examples: [{ rdid: 'org.acme.main.billing', entityType: 'ecosystem', entityId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }] })

@@ -43,7 +43,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     .patch('/organizations/:id/policy', ({ principal, params, body }) => registry.setPolicy(principal, params.id, body), {
       auth: true,
       params: IdParam,
-      body: t.Object({ requireMfa: t.Boolean() }, { title: 'RegistryOrganizationPolicy' }),
+      body: t.Object({ requireMfa: t.Boolean() }, { title: 'RegistryOrganizationPolicy', examples: [{ requireMfa: true }] }),
       response: { 200: RegistryOrganization, ...errors(400, 401, 403, 404, { 409: ['conflict'] }) },
       detail: {
         operationId: 'registrySetOrganizationPolicy',

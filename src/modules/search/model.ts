@@ -80,5 +80,5 @@ export const SearchSettings = t.Object(
       description: 'The default `language` of the ecosystem’s searches of threads, replies, documents and notes: `english` (stems too) or `simple` (words only as written, for content in other languages)',
     }),
   },
-  { title: 'SearchSettings' },
+  { title: 'SearchSettings', examples: [{ language: 'english' }] },
 )

@@ -19,7 +19,7 @@ export function settingsRoutes(settings: SettingsService, guards: Guards) {
       {
         admin: true,
         params: t.Object({ method: t.String({ maxLength: 50 }) }),
-        body: t.Object({ enabled: t.Boolean() }, { title: 'AuthMethodSettingUpdate' }),
+        body: t.Object({ enabled: t.Boolean() }, { title: 'AuthMethodSettingUpdate', examples: [{ enabled: false }] }),
         response: { 200: AuthMethodSetting, ...errors(400, 401, 403, 404) },
         detail: {
           operationId: 'settingsSetAuthMethod',

@@ -21,7 +21,7 @@ export const SiteServiceUpsert = t.Object(
     enabled: t.Boolean(),
     config: t.Record(t.String(), t.Unknown(), { description: 'Provider settings (see the kinds); stored sealed, never returned' }),
   },
-  { title: 'SiteServiceUpsert' },
+  { title: 'SiteServiceUpsert', examples: [{ kind: 'smtp', enabled: true, config: { host: 'smtp.example.com', port: 587, user: 'mailer', pass: 'app-password', from: 'Acme <hello@example.com>' } }] },
 )
 
 /** A header value or address: one line, so no CR/LF can inject a header. */

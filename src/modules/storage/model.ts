@@ -113,7 +113,7 @@ export const UploadBody = t.Object({
   width: t.Optional(t.Nullable(Dimension)),
   height: t.Optional(t.Nullable(Dimension)),
   durationMs: t.Optional(t.Nullable(Dimension)),
-}, { title: 'StorageUpload' })
+}, { title: 'StorageUpload', examples: [{ filename: 'boarding-pass.pdf', contentType: 'application/pdf', sizeBytes: 48213, contentHash: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' }] })
 
 export const AttachmentPatch = t.Object(
   {
@@ -125,7 +125,7 @@ export const AttachmentPatch = t.Object(
     height: t.Optional(t.Nullable(Dimension)),
     durationMs: t.Optional(t.Nullable(Dimension)),
   },
-  { title: 'StorageAttachmentPatch', minProperties: 1 },
+  { title: 'StorageAttachmentPatch', examples: [{ filename: 'boarding-pass-lisbon.pdf', metadata: { trip: 'lisbon-2027' } }], minProperties: 1 },
 )
 
 /**
@@ -145,4 +145,4 @@ export const AttachmentListQuery = t.Object({
   status: t.Optional(Status),
 })
 
-export const QuotaBody = t.Object({ quotaBytes: Int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Total bytes this customer may keep (at most 2^53 − 1)' }) }, { title: 'StorageQuota' })
+export const QuotaBody = t.Object({ quotaBytes: Int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Total bytes this customer may keep (at most 2^53 − 1)' }) }, { title: 'StorageQuota', examples: [{ quotaBytes: 10737418240 }] })

@@ -155,7 +155,7 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
     }
     const schema = body?.content?.['application/json']?.schema
     if (body && schema && !schema.required?.length) body.required = false
-    liftExample(body?.content?.['application/json'])
+    for (const media of Object.values(body?.content ?? {})) liftExample(media)
   }
   doc.components = { ...doc.components, headers: { ...doc.components?.headers, RequestId: REQUEST_ID_HEADER } }
   hoistNamedSchemas(doc)

@@ -22,7 +22,7 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
         return {}
       },
       {
-        body: t.Object({ email: Email }, { title: 'AuthPasswordResetRequest' }),
+        body: t.Object({ email: Email }, { title: 'AuthPasswordResetRequest', examples: [{ email: 'ada@example.com' }] }),
         response: { 202: Accepted, ...errors(400, { 429: ['rate_limited'] }) },
         detail: {
           operationId: 'authPasswordResetRequest',
@@ -39,7 +39,7 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
         return status(204, undefined)
       },
       {
-        body: t.Object({ token: Token, newPassword: NewPassword }, { title: 'AuthPasswordResetConfirm' }),
+        body: t.Object({ token: Token, newPassword: NewPassword }, { title: 'AuthPasswordResetConfirm', examples: [{ token: 'prt_7Gm2kQ9xL4vB1nW8', newPassword: 'a longer passphrase for 2027' }] }),
         response: { 204: t.Void({ description: 'Password set; every session of the account revoked' }), ...errors({ 400: ['validation_failed', 'invalid_token'] }) },
         detail: {
           operationId: 'authPasswordResetConfirm',
@@ -67,7 +67,7 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
       },
     )
     .post('/verify-email/confirm', ({ body }) => emails.confirmVerification(body.token), {
-      body: t.Object({ token: Token }, { title: 'AuthVerifyEmailConfirm' }),
+      body: t.Object({ token: Token }, { title: 'AuthVerifyEmailConfirm', examples: [{ token: 'evt_3Hq8mN2xK7pL1vB5' }] }),
       response: { 200: t.Object({ emailVerified: t.Literal(true) }, { title: 'AuthEmailVerified' }), ...errors({ 400: ['validation_failed', 'invalid_token'] }) },
       detail: {
         operationId: 'authVerifyEmailConfirm',

@@ -17,7 +17,7 @@ export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config
     .use(guards.auth)
     .post('/totp', ({ principal, body }) => auth.mfa.enrollTotp(principal, body.name), {
       auth: true,
-      body: t.Object({ name: t.String({ minLength: 1, maxLength: 100, description: 'What the user calls the device' }) }, { title: 'TotpEnroll' }),
+      body: t.Object({ name: t.String({ minLength: 1, maxLength: 100, description: 'What the user calls the device' }) }, { title: 'TotpEnroll', examples: [{ name: 'Phone' }] }),
       response: { 200: TotpEnrollment, ...errors(400, 401, 403) },
       detail: {
         operationId: 'authMfaTotpEnroll',
@@ -28,7 +28,7 @@ export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config
     .post('/totp/:id/confirm', ({ principal, params, body }) => auth.mfa.confirmTotp(principal, params.id, body.code), {
       auth: true,
       params: IdParam,
-      body: t.Object({ code: t.String({ pattern: '^[0-9]{6}$' }) }, { title: 'TotpConfirm' }),
+      body: t.Object({ code: t.String({ pattern: '^[0-9]{6}$' }) }, { title: 'TotpConfirm', examples: [{ code: '492039' }] }),
       response: { 200: TotpConfirmed, ...errors(401, 403, 404, { 400: ['validation_failed', 'invalid_code'], 409: ['conflict'], 429: ['rate_limited'] }) },
       detail: {
         operationId: 'authMfaTotpConfirm',
@@ -78,6 +78,24 @@ const CredentialResponse = t.Object(
   { additionalProperties: true, title: 'WebAuthnCredentialResponse', description: 'What the browser’s WebAuthn call answered, as JSON (base64url buffers)' },
 )
 
+/** What browsers' `credential.toJSON()` gives (buffers as base64url), shortened: the shapes of a registration and a sign-in. */
+const ATTESTATION_EXAMPLE = {
+  id: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE',
+  rawId: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE',
+  type: 'public-key',
+  response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVjF', transports: ['internal', 'hybrid'] },
+  clientExtensionResults: {},
+  authenticatorAttachment: 'platform',
+}
+const ASSERTION_EXAMPLE = {
+  id: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE',
+  rawId: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE',
+  type: 'public-key',
+  response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0', authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ', signature: 'MEUCIQDbRq3vNF', userHandle: 'NmYxYzBhM2U' },
+  clientExtensionResults: {},
+  authenticatorAttachment: 'platform',
+}
+
 /** Passkeys of the signed-in account, and signing in with one (tag `auth`). */
 export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Config, 'corsOrigins' | 'publicUrl' | 'refreshTokenTtl' | 'trustProxy'>) {
   const refresh = refreshCookie(config)
@@ -95,7 +113,7 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
     })
     .post('/register/verify', ({ principal, body }) => auth.passkeys.register(principal, body.response as never, body.name), {
       auth: true,
-      body: t.Object({ response: CredentialResponse, name: t.String({ minLength: 1, maxLength: 100 }) }, { title: 'PasskeyRegister' }),
+      body: t.Object({ response: CredentialResponse, name: t.String({ minLength: 1, maxLength: 100 }) }, { title: 'PasskeyRegister', examples: [{ response: ATTESTATION_EXAMPLE, name: 'MacBook Touch ID' }] }),
       response: { 200: TotpConfirmed, ...errors(401, 403) },
       detail: {
         operationId: 'authPasskeyRegister',
@@ -104,7 +122,7 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
       },
     })
     .post('/login/options', async ({ body }) => ({ ...(await auth.passkeys.loginOptions(body?.email)) }), {
-      body: t.Optional(t.Object({ email: t.Optional(t.String({ maxLength: 320 })) }, { title: 'PasskeyLoginStart' })),
+      body: t.Optional(t.Object({ email: t.Optional(t.String({ maxLength: 320 })) }, { title: 'PasskeyLoginStart', examples: [{ email: 'ada@example.com' }] })),
       response: { 200: Options, ...errors(400) },
       detail: {
         operationId: 'authPasskeyLoginOptions',
@@ -118,7 +136,7 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
       refresh.keep(cookie, result.refreshToken)
       return result
     }, {
-      body: t.Object({ response: CredentialResponse }, { title: 'PasskeyLogin' }),
+      body: t.Object({ response: CredentialResponse }, { title: 'PasskeyLogin', examples: [{ response: ASSERTION_EXAMPLE }] }),
       response: { 200: AuthResult, ...errors(400, { 401: ['invalid_credentials'] }) },
       detail: {
         operationId: 'authPasskeyLogin',
