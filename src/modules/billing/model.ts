@@ -33,7 +33,7 @@ export const BillingFeature = t.Object(
     reset: Reset,
     builtIn: t.Boolean({ description: 'Metered by Ecobase itself (storage.bytes, chat.messages): read-only' }),
   },
-  { title: 'BillingFeature' },
+  { title: 'BillingFeature', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false }] },
 )
 export const BillingFeatureCreate = t.Object(
   { key: FeatureKey, name: t.String({ minLength: 1, maxLength: 200 }), type: FeatureType, unit: t.Optional(t.String({ maxLength: 50 })), reset: t.Optional(Reset) },
@@ -67,7 +67,7 @@ const planFields = {
   prices: t.Array(Price, { maxItems: 20 }),
   entitlements: t.Array(Entitlement, { maxItems: 200 }),
 }
-export const BillingPlan = t.Object({ key: PlanKey, ...planFields, createdAt: t.String(), updatedAt: t.String() }, { title: 'BillingPlan' })
+export const BillingPlan = t.Object({ key: PlanKey, ...planFields, createdAt: t.String(), updatedAt: t.String() }, { title: 'BillingPlan', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', isDefault: false, trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }], createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] })
 export const BillingPlanCreate = t.Object(
   { key: PlanKey, name: planFields.name, description: t.Optional(planFields.description), isDefault: t.Optional(planFields.isDefault), trialDays: t.Optional(planFields.trialDays), prices: t.Optional(planFields.prices), entitlements: t.Optional(planFields.entitlements) },
   { title: 'BillingPlanCreate', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }, { feature: 'storage.bytes', limit: 10737418240 }] }] },

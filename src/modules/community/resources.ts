@@ -7,7 +7,7 @@ import { categories, replies, threads } from './schema'
 
 const times = { createdAt: Timestamp, updatedAt: Timestamp }
 
-export const CommunityCategory = t.Object(createSelectSchema(categories, times).properties, { title: 'CommunityCategory' })
+export const CommunityCategory = t.Object(createSelectSchema(categories, times).properties, { title: 'CommunityCategory', examples: [{ id: '2a1b0c9d-8e7f-4a6b-9c5d-4e3f2a1b0c9d', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', name: 'Travel tips', slug: 'travel-tips', description: 'Where to go and what to skip', position: 1 }] })
 const CategoryWrite = t.Pick(
   createInsertSchema(categories, {
     name: () => t.String({ minLength: 1, maxLength: 100 }),
@@ -18,7 +18,7 @@ const CategoryWrite = t.Pick(
   ['name', 'slug', 'description', 'position'],
 )
 
-export const CommunityThread = t.Omit(createSelectSchema(threads, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'CommunityThread' })
+export const CommunityThread = t.Omit(createSelectSchema(threads, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'CommunityThread', examples: [{ id: '8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', categoryId: '2a1b0c9d-8e7f-4a6b-9c5d-4e3f2a1b0c9d', title: 'Best cafés near the river?', body: 'Looking for quiet places to work from.', locked: false, pinned: false, deletedAt: null }] })
 const ThreadWrite = t.Pick(
   createInsertSchema(threads, {
     title: () => t.String({ minLength: 1, maxLength: 300 }),
@@ -30,7 +30,7 @@ const ThreadWrite = t.Pick(
   ['title', 'body', 'categoryId', 'locked', 'pinned'],
 )
 
-export const CommunityReply = t.Omit(createSelectSchema(replies, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'CommunityReply' })
+export const CommunityReply = t.Omit(createSelectSchema(replies, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'CommunityReply', examples: [{ id: '3e2d1c0b-9a8f-4e7d-a6c5-b4a392817065', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', threadId: '8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908', body: 'Try the one by the old tram stop.', deletedAt: null }] })
 const ReplyWrite = t.Pick(
   createInsertSchema(replies, { threadId: () => t.String({ format: 'uuid' }), body: () => t.String({ minLength: 1, maxLength: 50_000 }) }),
   ['threadId', 'body'],

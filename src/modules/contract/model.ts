@@ -45,7 +45,7 @@ export const Contract = t.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { title: 'Contract' },
+  { title: 'Contract', examples: [{ name: 'orders', columns: [{ name: 'item', type: 'text', nullable: false }, { name: 'total', type: 'number', indexed: true }, { name: 'paid', type: 'boolean', default: false }], droppedColumns: [], access: { read: 'own', create: true, update: 'own', delete: 'none' }, version: 1, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] },
 )
 
 export const ContractCreate = t.Object(

@@ -31,7 +31,7 @@ export const Customer = t.Object({
   avatarUrl: t.Nullable(t.String()),
   createdAt: t.String(),
   updatedAt: t.String(),
-}, { title: 'Customer' })
+}, { title: 'Customer', examples: [{ id: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', ecosystemId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', externalId: 'user-42', email: 'grace@example.com', phone: null, name: 'Grace Hopper', avatarUrl: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] })
 
 export const ResolveBody = t.Object(
   { externalId: ExternalId, ...Profile },

@@ -8,7 +8,7 @@ import { documentBlocks, documents } from './schema'
 
 const times = { createdAt: Timestamp, updatedAt: Timestamp }
 
-export const DataDocument = t.Omit(createSelectSchema(documents, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'DataDocument' })
+export const DataDocument = t.Omit(createSelectSchema(documents, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'DataDocument', examples: [{ id: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', title: 'Lisbon itinerary', deletedAt: null }] })
 const DocumentWrite = t.Pick(createInsertSchema(documents, { title: () => t.String({ minLength: 1, maxLength: 500 }) }), ['title'])
 
 export const documentsResource = {
@@ -38,7 +38,7 @@ const Position = t.String({
   pattern: '^[0-9A-Za-z]{1,64}$',
   description: 'Sorts byte-wise (0-9 < A-Z < a-z): to insert between two blocks, pick a string between their positions (fractional indexing), no renumbering',
 })
-export const DataDocumentBlock = t.Omit(createSelectSchema(documentBlocks, times), ['search'], { title: 'DataDocumentBlock' })
+export const DataDocumentBlock = t.Omit(createSelectSchema(documentBlocks, times), ['search'], { title: 'DataDocumentBlock', examples: [{ id: '0f9e8d7c-6b5a-4493-8827-160f5e4d3c2b', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', documentId: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e', blockType: 'heading', position: 'a0', content: 'Day one: Alfama' }] })
 const BlockWrite = t.Pick(
   createInsertSchema(documentBlocks, {
     blockType: () => t.Union([t.Literal('paragraph'), t.Literal('heading'), t.Literal('list_item'), t.Literal('code'), t.Literal('quote')]),

@@ -89,7 +89,7 @@ export const Webhook = t.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { title: 'Webhook' },
+  { title: 'Webhook', examples: [{ id: 'c9b8a796-8574-4362-9150-4f3e2d1c0b9a', url: 'https://hooks.example.com/ecobase', events: ['customer.created', 'community.thread.created'], enabled: true, description: 'CRM sync', disabledReason: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] },
 )
 export const WebhookWithSecret = t.Composite([Webhook, t.Object({ secret: t.String({ description: 'The signing secret (`whsec_…`): shown in this answer only' }) })], {
   title: 'WebhookWithSecret',

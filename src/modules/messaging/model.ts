@@ -42,7 +42,7 @@ export const MessagingTemplate = t.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { title: 'MessagingTemplate' },
+  { title: 'MessagingTemplate', examples: [{ id: 'b1a09f8e-7d6c-4b5a-8493-827160f5e4d3', name: 'welcome', subject: 'Welcome, {{name}}', htmlBody: '<p>Hello {{name}}, welcome aboard.</p>', textBody: 'Hello {{name}}, welcome aboard.', category: 'transactional', smsBody: 'Welcome aboard, {{name}}!', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] },
 )
 export const MessagingTemplatePage = paged(MessagingTemplate, 'MessagingTemplatePage')
 

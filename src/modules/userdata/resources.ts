@@ -8,7 +8,7 @@ import { notes } from './schema'
 export const UserdataNote = t.Omit(
   createSelectSchema(notes, { occurredAt: Timestamp, createdAt: Timestamp, updatedAt: Timestamp, deletedAt: NullableTimestamp }),
   ['search'],
-  { title: 'UserdataNote' },
+  { title: 'UserdataNote', examples: [{ id: '6a5b4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', title: 'Called Grace', body: 'She wants the May dates moved by a week.', occurredAt: '2026-11-26T09:00:00.000Z', subjectTable: 'data.documents', subjectId: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e', deletedAt: null }] },
 )
 const NoteWrite = t.Pick(
   createInsertSchema(notes, {
