@@ -52,7 +52,10 @@ async function limited(limit: number) {
     while (await send(gate)) allowed++
     return allowed
   }
-  return { who, send, rows, shown, drain }
+  /** Changes the default plan's chat.messages limit (every replica's cached plan is dropped at commit). */
+  const setLimit = async (next: number) =>
+    expect((await h.call('PATCH', '/billing/plans/std', { ...eco.as(owner), body: { entitlements: [{ feature: CHAT_MESSAGES, limit: next }] } })).status).toBe(200)
+  return { who, send, rows, shown, drain, setLimit }
 }
 
 describe('hard limits taken ahead (leases)', () => {
@@ -125,5 +128,16 @@ describe('hard limits taken ahead (leases)', () => {
     }
     expect(await c.rows()).toEqual({ used: 1, leased: [] })
     expect(await c.drain()).toBe(199)
+  })
+
+  test('a lowered limit applies at once: the replica gives back what is left of its lease instead of counting it as taken', async () => {
+    const c = await limited(1000)
+    expect(await c.send()).toBe(true)
+    expect(await c.rows()).toEqual({ used: 1, leased: [50] })
+    await c.setLimit(10)
+    expect(await c.drain()).toBe(9)
+    await h.app.services.billing.entitlements.flush()
+    expect((await c.rows()).used).toBe(10)
+    expect(await c.shown()).toMatchObject({ limit: 10, used: 10, remaining: 0 })
   })
 })

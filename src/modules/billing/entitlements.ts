@@ -105,10 +105,6 @@ const LEASE_MAX = 50
 /** Units taken ahead by this replica for one customer, feature and period (see usageLeases). */
 interface Lease {
   id: string
-  ecosystemId: string
-  customerId: string
-  feature: FeatureDef
-  period: string
   limit: number
   left: number
   until: number
@@ -231,7 +227,7 @@ export class Entitlements implements EntitlementGate {
     const who = { ecosystemId: input.ecosystemId, customerId: input.customerId, feature, period, amount: input.amount }
     // The bounded reserve's row lock must hold until its update: in the caller's transaction, or one of its own.
     const used = bounded
-      ? await (input.tx ? this.reserveBounded(input.tx, { ...who, limit }, false) : this.deps.db.transaction((tx) => this.reserveBounded(tx, { ...who, limit }, false)))
+      ? await (input.tx ? this.reserveBounded(input.tx, { ...who, limit }, { ahead: false }) : this.deps.db.transaction((tx) => this.reserveBounded(tx, { ...who, limit }, { ahead: false })))
       : await this.reserveUnbounded(db, who)
     if (used !== null) return { allowed: true, limit, used, remaining: limit === null ? null : Math.max(0, limit - used) }
     const now = await this.used(db, input.ecosystemId, input.customerId, feature)
@@ -255,7 +251,11 @@ export class Entitlements implements EntitlementGate {
    * live lease (of any replica) count as taken; the use after it, or null when it does not fit.
    * With `lease`, also takes units ahead for this replica's next sends (see take).
    */
-  private async reserveBounded(db: Db, t: { ecosystemId: string; customerId: string; feature: FeatureDef; period: string; amount: number; limit: number }, lease: boolean): Promise<number | null> {
+  private async reserveBounded(
+    db: Db,
+    t: { ecosystemId: string; customerId: string; feature: FeatureDef; period: string; amount: number; limit: number },
+    lease: { ahead: boolean; giveBack?: { id: string; units: number } },
+  ): Promise<number | null> {
     const key = sql`customer_id = ${t.customerId} and feature = ${t.feature.key} and period = ${t.period}`
     // The no-op update locks the row (waiting for a reserve under way), then the next statement's
     // snapshot sees the leases that reserve took.
@@ -266,6 +266,8 @@ export class Entitlements implements EntitlementGate {
           on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used
           returning used`,
     )
+    // This replica's earlier lease that it will not spend (expired here, or for an old limit) stops counting as taken.
+    if (lease.giveBack) await db.execute(sql`update ${usageLeases} set units = units - ${lease.giveBack.units} where id = ${lease.giveBack.id}::uuid`)
     const [leased] = await queryRows<{ held: number | string }>(
       db,
       sql`with gone as (delete from ${usageLeases} where ${key} and expires_at < clock_timestamp() - interval '1 minute')
@@ -275,7 +277,7 @@ export class Entitlements implements EntitlementGate {
     const free = t.limit - used - Number(leased!.held)
     if (t.amount > free) return null
     await db.execute(sql`update ${usageCounters} set used = used + ${t.amount} where ${key}`)
-    const ahead = lease ? Math.min(LEASE_MAX, Math.floor((free - t.amount) / 10)) : 0
+    const ahead = lease.ahead ? Math.min(LEASE_MAX, Math.floor((free - t.amount) / 10)) : 0
     if (ahead > 0) {
       const takenAt = Date.now()
       const [row] = await queryRows<{ id: string }>(
@@ -285,7 +287,7 @@ export class Entitlements implements EntitlementGate {
             returning id`,
       )
       afterCommit(db, () =>
-        this.leases.set(leaseKey(t.customerId, t.feature.key, t.period), { id: row!.id, ecosystemId: t.ecosystemId, customerId: t.customerId, feature: t.feature, period: t.period, limit: t.limit, left: ahead, until: takenAt + LEASE_USE_MS }),
+        this.leases.set(leaseKey(t.customerId, t.feature.key, t.period), { id: row!.id, limit: t.limit, left: ahead, until: takenAt + LEASE_USE_MS }),
       )
     }
     return used + t.amount
@@ -296,13 +298,15 @@ export class Entitlements implements EntitlementGate {
    * units left (no query: the units are written with the metered batch, within a second), else
    * exactly, taking a new lease of up to a tenth of what is left. So far from the limit a send costs
    * microseconds, and the last tenth is counted one send at a time across replicas. A lease not
-   * spent within LEASE_USE_MS is left to expire: until then (LEASE_TTL_S) another replica may
-   * refuse the very last units.
+   * spent within LEASE_USE_MS (or taken under another limit) is given back by the next lease this
+   * replica takes; one a replica never replaces counts as taken until LEASE_TTL_S, and meanwhile
+   * another replica may refuse the very last units.
    */
   private async take(tx: Db, t: { ecosystemId: string; customerId: string; feature: FeatureDef; amount: number; limit: number }): Promise<boolean> {
     const period = periodOf(t.feature.reset, this.deps.now())
-    const lease = this.leases.get(leaseKey(t.customerId, t.feature.key, period))
-    if (lease && lease.period === period && lease.limit === t.limit && lease.left >= t.amount && Date.now() < lease.until) {
+    const key = leaseKey(t.customerId, t.feature.key, period)
+    const lease = this.leases.get(key)
+    if (lease && lease.limit === t.limit && lease.left >= t.amount && Date.now() < lease.until) {
       lease.left -= t.amount
       afterRollback(tx, () => {
         lease.left += t.amount
@@ -314,13 +318,20 @@ export class Entitlements implements EntitlementGate {
       return true
     }
     // One lease at a time per counter, until its transaction ends: sends that arrive meanwhile are counted exactly.
-    const key = leaseKey(t.customerId, t.feature.key, period)
     const leasing = !this.leasing.has(key)
-    if (!leasing) return (await this.reserveBounded(tx, { ...t, period }, false)) !== null
+    if (!leasing) return (await this.reserveBounded(tx, { ...t, period }, { ahead: false })) !== null
     this.leasing.add(key)
     const done = () => this.leasing.delete(key)
+    // What is left of the lease it replaces goes back (restored here if this transaction rolls back).
+    const unspent = lease?.left ?? 0
+    if (lease && unspent > 0) {
+      lease.left = 0
+      afterRollback(tx, () => {
+        lease.left += unspent
+      })
+    }
     try {
-      const used = await this.reserveBounded(tx, { ...t, period }, true)
+      const used = await this.reserveBounded(tx, { ...t, period }, { ahead: true, giveBack: lease && unspent > 0 ? { id: lease.id, units: unspent } : undefined })
       afterCommit(tx, done)
       afterRollback(tx, done)
       return used !== null
@@ -386,6 +397,8 @@ export class Entitlements implements EntitlementGate {
    * spent unit counts once, as a lease's or as used); on failure both stay for the next try.
    */
   async flush(): Promise<void> {
+    // Leases long past use (another period's, or replaced) are forgotten; their rows have expired.
+    for (const [key, lease] of this.leases) if (Date.now() > lease.until + LEASE_TTL_S * 1000) this.leases.delete(key)
     if (this.flushing || this.metered.size === 0) return
     this.flushing = true
     const batch = [...this.metered.values()].sort((a, b) => (a.customerId + a.feature + a.period).localeCompare(b.customerId + b.feature + b.period))
