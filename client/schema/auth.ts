@@ -194,6 +194,12 @@ export interface PasskeyRegister {
   name: string
 }
 
+export interface PasskeyRegistered {
+  factor: MfaFactor
+  /** With the account’s first factor only: ten single-use codes, shown only now */
+  recoveryCodes?: string[]
+}
+
 export interface PasskeyLoginStart {
   email?: string
 }
@@ -315,7 +321,7 @@ export interface AuthRoutes {
       }
       verify: {
         /** Keep the new passkey */
-        post(body: PasskeyRegister, options?: RequestOptions<never>): Promise<Result<{ 200: TotpConfirmed; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+        post(body: PasskeyRegister, options?: RequestOptions<never>): Promise<Result<{ 200: PasskeyRegistered; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
       }
     }
     login: {

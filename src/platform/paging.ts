@@ -23,10 +23,12 @@ export function pageParams(query: { page?: number; pageSize?: number }): PagePar
   return { page, pageSize, offset: (page - 1) * pageSize }
 }
 
+/** A page of `item`s; when the item's model names an example, the page shows a page of one. */
 export function paged<T extends TSchema>(item: T, title: string) {
+  const example = (item.examples as unknown[] | undefined)?.[0]
   return t.Object(
     { items: t.Array(item), total: t.Integer(), page: t.Integer(), pageSize: t.Integer() },
-    { title },
+    { title, ...(example === undefined ? {} : { examples: [{ items: [example], total: 1, page: 1, pageSize: 20 }] }) },
   )
 }
 

@@ -39,7 +39,22 @@ export const AuditEvent = t.Object(
       description: 'Details of the change: names, kinds, roles, changed key names. Never a secret, token, password or configuration value.',
     }),
   },
-  { title: 'AuditEvent' },
+  {
+    title: 'AuditEvent',
+    examples: [{
+      id: '4f3e2d1c-0b9a-4887-a6f5-e4d3c2b1a098',
+      at: '2026-11-26T09:00:00.000Z',
+      actor: { type: 'user', id: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f' },
+      ecosystemId: null,
+      organizationId: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d',
+      action: 'team.member.role_changed',
+      target: { type: 'team_member', id: 'f6e5d4c3-b2a1-4098-8f7e-6d5c4b3a2910' },
+      ip: '203.0.113.7',
+      userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+      requestId: 'c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f',
+      metadata: { userId: 'a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d', from: 'member', to: 'admin' },
+    }],
+  },
 )
 
 export const AuditEventPage = paged(AuditEvent, 'AuditEventPage')

@@ -12,7 +12,7 @@ export const BillingSettings = t.Object(
     currency: Currency,
     configKeys: t.Array(t.String(), { description: 'Which Stripe keys are stored (their values are never shown)' }),
   },
-  { title: 'BillingSettings' },
+  { title: 'BillingSettings', examples: [{ provider: 'stripe', currency: 'eur', configKeys: ['stripeSecretKey', 'stripeWebhookSecret'] }] },
 )
 export const BillingSettingsUpdate = t.Object(
   {
@@ -108,7 +108,21 @@ export const BillingAccount = t.Object(
       }),
     ),
   },
-  { title: 'BillingAccount' },
+  {
+    title: 'BillingAccount',
+    examples: [
+      {
+        customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+        plan: 'pro',
+        source: 'manual',
+        subscription: null,
+        entitlements: [
+          { feature: 'storage.bytes', type: 'limit', enabled: true, limit: 10737418240, used: 52428800, remaining: 10684989440, resetsAt: null },
+          { feature: 'chat.messages', type: 'metered', enabled: true, limit: 10000, used: 1250, remaining: 8750, resetsAt: '2026-12-01T00:00:00.000Z' },
+        ],
+      },
+    ],
+  },
 )
 export const BillingInvoice = t.Object(
   {
@@ -122,7 +136,7 @@ export const BillingInvoice = t.Object(
     periodEnd: Nullable(),
     createdAt: t.String(),
   },
-  { title: 'BillingInvoice' },
+  { title: 'BillingInvoice', examples: [{ id: 'in_1QExampleInvoice0001', number: 'ECO-0001', status: 'paid', total: 1900, currency: 'usd', hostedInvoiceUrl: 'https://invoice.stripe.com/i/acct_Example/test_Example0001', periodStart: '2026-11-26T09:00:00.000Z', periodEnd: '2026-12-26T09:00:00.000Z', createdAt: '2026-11-26T09:00:00.000Z' }] },
 )
 export const UsageBatch = t.Object(
   {
@@ -146,11 +160,11 @@ export const CheckRequest = t.Object(
     amount: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default 1' })),
     reserve: t.Optional(t.Boolean({ description: 'Check and record the use in one step: of two concurrent reserves of the last unit, one succeeds' })),
   },
-  { title: 'BillingCheck', examples: [{ feature: 'exports', amount: 1, reserve: true }] },
+  { title: 'BillingCheck', examples: [{ feature: 'api.calls', amount: 1, reserve: true }] },
 )
 export const CheckResult = t.Object(
   { allowed: t.Boolean(), limit: t.Union([t.Number(), t.Null()]), used: t.Number(), remaining: t.Union([t.Number(), t.Null()]) },
-  { title: 'BillingCheckResult' },
+  { title: 'BillingCheckResult', examples: [{ allowed: true, limit: 100, used: 13, remaining: 87 }] },
 )
 export const PlanAssignment = t.Object({ plan: PlanKey }, { title: 'BillingPlanAssignment', examples: [{ plan: 'pro' }] })
 export const CheckoutRequest = t.Object(
@@ -158,4 +172,4 @@ export const CheckoutRequest = t.Object(
   { title: 'BillingCheckout', examples: [{ plan: 'pro', interval: 'month', successUrl: 'https://app.example.com/billing/thanks', cancelUrl: 'https://app.example.com/billing' }] },
 )
 export const PortalRequest = t.Object({ returnUrl: t.String({ format: 'uri', maxLength: 2000 }) }, { title: 'BillingPortal', examples: [{ returnUrl: 'https://app.example.com/billing' }] })
-export const RedirectUrl = t.Object({ url: t.String() }, { title: 'BillingRedirect' })
+export const RedirectUrl = t.Object({ url: t.String() }, { title: 'BillingRedirect', examples: [{ url: 'https://checkout.stripe.com/c/pay/cs_test_ExampleSession0001' }] })

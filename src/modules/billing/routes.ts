@@ -127,7 +127,7 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
     .post('/usage', ({ tenant, body }) => billing.usage(tenant, body), {
       tenant: 'admin',
       body: UsageBatch,
-      response: { 200: t.Object({ accepted: t.Integer(), duplicates: t.Integer() }, { title: 'BillingUsageResult' }), ...errors({ 400: ['feature_not_found', 'builtin_feature'] }) },
+      response: { 200: t.Object({ accepted: t.Integer(), duplicates: t.Integer() }, { title: 'BillingUsageResult', examples: [{ accepted: 1, duplicates: 0 }] }), ...errors({ 400: ['feature_not_found', 'builtin_feature'] }) },
       detail: {
         operationId: 'billingUsage',
         summary: 'Report usage of metered and limit features',
@@ -167,7 +167,7 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
       {
         parse: 'none',
         params: t.Object({ ecosystemId: t.String({ format: 'uuid' }) }),
-        response: { 200: t.Object({ received: t.Boolean(), duplicate: t.Boolean() }, { title: 'BillingWebhookResult' }), ...errors({ 400: ['invalid_signature'], 409: ['billing_not_configured'], 502: ['provider_error'] }) },
+        response: { 200: t.Object({ received: t.Boolean(), duplicate: t.Boolean() }, { title: 'BillingWebhookResult', examples: [{ received: true, duplicate: false }] }), ...errors({ 400: ['invalid_signature'], 409: ['billing_not_configured'], 502: ['provider_error'] }) },
         detail: {
           operationId: 'billingStripeWebhook',
           summary: 'Where Stripe posts the ecosystem’s events',

@@ -34,12 +34,23 @@ export const ChatMessage = t.Object(
         '`complete`; `partial`: the client disconnected before the reply finished (the text so far is kept); `failed`: the model service failed (a reply) or the call failed (a tool message)',
     }),
   },
-  { title: 'ChatMessage' },
+  { title: 'ChatMessage', examples: [{ id: '6b5a4938-2716-4f05-8e4d-3c2b1a0f9e8d', role: 'user', content: 'Plan four days in Lisbon for two.', toolName: null, createdAt: '2026-11-26T09:00:00.000Z', status: 'complete' }] },
 )
 
 export const ChatConversationDetail = t.Object(
   { conversation: ChatConversation, messages: t.Array(ChatMessage, { description: 'Oldest first' }) },
-  { title: 'ChatConversationDetail' },
+  {
+    title: 'ChatConversationDetail',
+    examples: [
+      {
+        conversation: { id: '7c6b5a49-3827-4165-9f4e-3d2c1b0a9f8e', title: 'Trip planning', model: 'dev', personaSlug: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:05.000Z' },
+        messages: [
+          { id: '6b5a4938-2716-4f05-8e4d-3c2b1a0f9e8d', role: 'user', content: 'Plan three days in Lisbon for two.', toolName: null, createdAt: '2026-11-26T09:00:04.000Z', status: 'complete' },
+          { id: '5a493827-1605-4e4d-9c3b-2a1f0e9d8c7b', role: 'assistant', content: 'This is the development model (no AI configured). You said: Plan three days in Lisbon for two.', toolName: null, createdAt: '2026-11-26T09:00:05.000Z', status: 'complete' },
+        ],
+      },
+    ],
+  },
 )
 
 export const ChatConversationCreate = t.Object(

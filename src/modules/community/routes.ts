@@ -7,7 +7,7 @@ import type { Guards } from '../../platform/guards'
 import { pageParams, PageQuery, paged } from '../../platform/paging'
 import { DEFAULT_LEVELS } from './points'
 import { communityResources } from './resources'
-import { Amount, BadgeWrite, CommunityBadge, CommunityLevel, CommunityPoints, CommunityUserBadge, Entry, Period, Rules, Uuid } from './model'
+import { Amount, BadgeWrite, CommunityBadge, CommunityLevel, CommunityPoints, CommunityUserBadge, Entry, Period, Rules, USER_BADGE_EXAMPLE, Uuid } from './model'
 import { errors } from './errors'
 import type { CommunityService } from './service'
 import { IdParam } from '../../platform/params'
@@ -118,7 +118,7 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           response: {
             200: t.Object(
               { userId: t.String(), name: t.Union([t.String(), t.Null()]), avatarUrl: t.String(), totalPoints: t.Integer(), level: t.String(), rank: t.Integer({ description: 'All time: 1 + the customers with more points (ties share a rank)' }), badges: t.Array(CommunityUserBadge) },
-              { title: 'CommunityProfile' },
+              { title: 'CommunityProfile', examples: [{ userId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', name: 'Grace Hopper', avatarUrl: '', totalPoints: 142, rank: 3, level: 'Regular', badges: [USER_BADGE_EXAMPLE] }] },
             ),
           },
           detail: { operationId: 'communityProfile', summary: 'A customer’s community summary', description: EVERYONE },
@@ -132,7 +132,7 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
         .put('/levels', ({ tenant, body }) => community.setLevels(tenant, body.levels), {
           tenant: 'admin',
           body: t.Object({ levels: t.Array(CommunityLevel, { minItems: 1, maxItems: 100 }) }, { title: 'CommunityLevelsReplace', examples: [{ levels: [{ name: 'Newcomer', minPoints: 0 }, { name: 'Regular', minPoints: 100 }, { name: 'Guide', minPoints: 500 }] }] }),
-          response: { 200: t.Array(CommunityLevel) },
+          response: { 200: t.Array(CommunityLevel, { examples: [[{ name: 'Newcomer', minPoints: 0 }, { name: 'Regular', minPoints: 100 }, { name: 'Guide', minPoints: 500 }]] }) },
           detail: { operationId: 'communitySetLevels', summary: 'Replace the levels', description: `One level must start at 0; floors are distinct. Levels are computed from totals, so everyone is re-levelled at once.` },
         })
         .get('/leaderboard', ({ tenant, query }) => community.leaderboard(tenant, query.period ?? 'all_time', pageParams(query)), {

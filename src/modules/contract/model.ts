@@ -63,12 +63,14 @@ export const ContractPatch = t.Object(
   { title: 'ContractPatch', examples: [{ addColumns: [{ name: 'due', type: 'timestamp' }], access: { delete: 'own' } }], minProperties: 1 },
 )
 
+const ROW_EXAMPLE = { item: 'Tea', total: 4.5, paid: true, due: null, id: '1a0f9e8d-7c6b-4a59-8483-72615f4e3d2c', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }
+
 export const ContractRow = t.Object(
   { id: t.String(), customerId: t.Union([t.String(), t.Null()]), createdAt: Timestamp, updatedAt: Timestamp },
-  { title: 'ContractRow', additionalProperties: true, description: "The row's values under their column names, beside its system fields" },
+  { title: 'ContractRow', additionalProperties: true, examples: [ROW_EXAMPLE], description: "The row's values under their column names, beside its system fields" },
 )
 export const ContractRowList = t.Object(
   { rows: t.Array(ContractRow), total: t.Optional(t.Integer()), page: t.Optional(t.Integer()), pageSize: t.Optional(t.Integer()) },
-  { title: 'ContractRowList' },
+  { title: 'ContractRowList', examples: [{ rows: [ROW_EXAMPLE], total: 1, page: 1, pageSize: 20 }] },
 )
 export const ContractValues = t.Record(t.String(), t.Unknown(), { title: 'ContractValues', examples: [{ item: 'Tea', total: 4.5, paid: true }], description: 'Values by column name' })

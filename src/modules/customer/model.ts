@@ -20,7 +20,7 @@ export const CustomerResolveResult = t.Object(
   { customerId: t.String({ description: 'The stable customer id for the external id' }) },
   { title: 'CustomerResolveResult', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170' }] },
 )
-export const CustomerRegisterResult = t.Object({ customerId: t.String({ description: 'The newly provisioned customer id' }) }, { title: 'CustomerRegisterResult' })
+export const CustomerRegisterResult = t.Object({ customerId: t.String({ description: 'The newly provisioned customer id' }) }, { title: 'CustomerRegisterResult', examples: [{ customerId: '7d6c5b4a-3928-4170-9f6e-5d4c3b2a1908' }] })
 export const Customer = t.Object({
   id: t.String(),
   ecosystemId: t.String(),

@@ -93,10 +93,18 @@ export const Webhook = t.Object(
 )
 export const WebhookWithSecret = t.Composite([Webhook, t.Object({ secret: t.String({ description: 'The signing secret (`whsec_…`): shown in this answer only' }) })], {
   title: 'WebhookWithSecret',
+  examples: [{ ...Webhook.examples[0], secret: 'whsec_ZXhhbXBsZS1vbmx5LW5vdC1hLXJlYWwta2V5' }],
 })
 export const WebhookPage = paged(Webhook, 'WebhookPage')
-export const WebhookEventTypes = t.Object({ items: t.Array(t.Object({ type: t.String(), description: t.String() })) }, { title: 'WebhookEventTypes' })
+export const WebhookEventTypes = t.Object(
+  { items: t.Array(t.Object({ type: t.String(), description: t.String() })) },
+  {
+    title: 'WebhookEventTypes',
+    examples: [{ items: [{ type: 'customer.created', description: 'A customer was registered or first resolved by its externalId (not a team member’s own record).' }, { type: 'community.thread.created', description: 'A thread was started.' }] }],
+  },
+)
 
+const DELIVERY_EXAMPLE = { id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', webhookId: 'c9b8a796-8574-4362-9150-4f3e2d1c0b9a', eventType: 'customer.created', status: 'succeeded', attempts: 1, responseCode: 200, latencyMs: 184, lastError: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:01.000Z' }
 export const WebhookDelivery = t.Object(
   {
     id: t.String({ description: 'Also the `webhook-id` header of every attempt' }),
@@ -112,7 +120,7 @@ export const WebhookDelivery = t.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { title: 'WebhookDelivery' },
+  { title: 'WebhookDelivery', examples: [DELIVERY_EXAMPLE] },
 )
 export const WebhookDeliveryPage = paged(WebhookDelivery, 'WebhookDeliveryPage')
 
@@ -131,5 +139,12 @@ export const WebhookDeliveryAttempt = t.Object(
 )
 export const WebhookDeliveryDetail = t.Composite([WebhookDelivery, t.Object({ payload: t.String({ description: 'The body every attempt sent' }), history: t.Array(WebhookDeliveryAttempt, { description: 'Every attempt, oldest first, across manual retries' }) })], {
   title: 'WebhookDeliveryDetail',
+  examples: [
+    {
+      ...DELIVERY_EXAMPLE,
+      payload: '{"type":"customer.created","timestamp":"2026-11-26T09:00:00.000Z","data":{"id":"5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170","externalId":"user-42","email":"grace@example.com","name":"Grace Hopper","createdAt":"2026-11-26T09:00:00.000Z"}}',
+      history: [{ attemptedAt: '2026-11-26T09:00:01.000Z', responseCode: 200, durationMs: 184, error: null, responseBody: '{"ok":true}' }],
+    },
+  ],
 })
 export const DeliveryIds = t.Object({ id: Uuid, deliveryId: Uuid }, { title: 'WebhookDeliveryIds' })

@@ -60,7 +60,7 @@ export const TemplatePatch = t.Partial(t.Object(templateFields), { title: 'Messa
 export const PreviewBody = t.Object({ variables: t.Optional(Variables) }, { title: 'MessagingPreviewRequest', examples: [{ variables: { name: 'Grace' } }] })
 export const MessagingPreview = t.Object(
   { subject: t.String(), htmlBody: t.String(), textBody: t.String(), smsBody: t.Union([t.String(), t.Null()]) },
-  { title: 'MessagingPreview' },
+  { title: 'MessagingPreview', examples: [{ subject: 'Welcome, Grace', htmlBody: '<p>Hello Grace, welcome aboard.</p>', textBody: 'Hello Grace, welcome aboard.', smsBody: 'Welcome aboard, Grace!' }] },
 )
 
 export const MessagingStatus = t.Object(
@@ -68,7 +68,7 @@ export const MessagingStatus = t.Object(
     email: t.Boolean({ description: 'An e-mail provider is configured and enabled (the ecosystem’s smtp site service or SMTP_URL); false = the local outbox' }),
     sms: t.Boolean({ description: 'An SMS provider is configured and enabled (the ecosystem’s twilio site service or TWILIO_*); false = the local outbox' }),
   },
-  { title: 'MessagingStatus' },
+  { title: 'MessagingStatus', examples: [{ email: true, sms: false }] },
 )
 
 export const MessagingSendResult = t.Object(
@@ -77,7 +77,7 @@ export const MessagingSendResult = t.Object(
     providerId: t.Optional(t.String({ description: 'The provider’s message id (SMTP Message-ID, Twilio SID, or `outbox:<id>`)' })),
     error: t.Optional(t.String({ description: 'The provider’s reason, when it did not take the message' })),
   },
-  { title: 'MessagingSendResult' },
+  { title: 'MessagingSendResult', examples: [{ status: 'sent', providerId: '<1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a@api.example.com>' }] },
 )
 
 export const EmailSend = t.Object(
@@ -101,7 +101,7 @@ export const SmsSend = t.Object(
     variables: t.Optional(Variables),
     category: t.Optional(t.Union(MESSAGE_CATEGORIES.map((c) => t.Literal(c)), { description: 'Without templateId (default `transactional`); a template’s own category wins' })),
   },
-  { title: 'MessagingSmsSend', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', body: 'Your code is 482913', category: 'account' }] },
+  { title: 'MessagingSmsSend', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', body: 'Your code is 482913', category: 'transactional' }] },
 )
 
 const LogStatus = t.Union([t.Literal('sent'), t.Literal('failed'), t.Literal('delivered'), t.Literal('undelivered')], {
@@ -131,7 +131,7 @@ export const MessagingLogEntry = t.Object(
     sentBy: t.Optional(t.Union([t.String(), t.Null()], { description: 'The admin who sent it; null for notification deliveries' })),
     createdAt: t.String(),
   },
-  { title: 'MessagingLogEntry' },
+  { title: 'MessagingLogEntry', examples: [{ id: '1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', deletedAt: null, ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', channel: 'email', recipient: 'grace@example.com', subject: 'Welcome, Grace', body: 'Hello Grace, welcome aboard.', templateId: 'b1a09f8e-7d6c-4b5a-8493-827160f5e4d3', status: 'sent', providerId: '<1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a@api.example.com>', errorMessage: null, sentBy: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', createdAt: '2026-11-26T09:00:00.000Z' }] },
 )
 export const MessagingLogPage = paged(MessagingLogEntry, 'MessagingLogPage')
 
@@ -154,6 +154,6 @@ export const OutboxMessage = t.Object(
     headers: t.Record(t.String(), t.String()),
     createdAt: Timestamp,
   },
-  { title: 'MessagingOutboxMessage' },
+  { title: 'MessagingOutboxMessage', examples: [{ id: '2e3f4a5b-6c7d-4e8f-9a0b-1c2d3e4f5a6b', channel: 'email', recipient: 'grace@example.com', subject: 'Your trip is booked', text: 'See you in Lisbon!', html: null, headers: {}, createdAt: '2026-11-26T09:00:00.000Z' }] },
 )
 export const OutboxPage = paged(OutboxMessage, 'MessagingOutboxPage')

@@ -48,7 +48,29 @@ const siteProperties = {
   createdAt: Timestamp,
   updatedAt: Timestamp,
 }
-export const MonitoredSite = t.Object(siteProperties, { title: 'MonitoredSite' })
+const SITE_EXAMPLE = {
+  id: 'e8d7c6b5-a493-4827-9160-f5e4d3c2b1a0',
+  name: 'Shop',
+  url: 'https://shop.example.com/health',
+  intervalMinutes: 5,
+  expectedStatus: 200,
+  keyword: 'ok',
+  timeoutMs: 10000,
+  enabled: true,
+  failureThreshold: 2,
+  alertEmails: ['ops@example.com'],
+  state: 'up',
+  stateChangedAt: '2026-11-26T09:05:00.000Z',
+  lastCheckedAt: '2026-11-26T09:25:00.000Z',
+  lastStatusCode: 200,
+  lastLatencyMs: 142,
+  lastError: null,
+  tlsDaysLeft: 61,
+  nextCheckAt: '2026-11-26T09:30:00.000Z',
+  createdAt: '2026-11-26T09:00:00.000Z',
+  updatedAt: '2026-11-26T09:00:00.000Z',
+}
+export const MonitoredSite = t.Object(siteProperties, { title: 'MonitoredSite', examples: [SITE_EXAMPLE] })
 export const MonitoredSitePage = paged(MonitoredSite, 'MonitoredSitePage')
 
 const Window = t.Object({
@@ -58,7 +80,15 @@ const Window = t.Object({
 })
 export const MonitoredSiteDetail = t.Object(
   { ...siteProperties, stats: t.Object({ '24h': Window, '7d': Window, '30d': Window }) },
-  { title: 'MonitoredSiteDetail' },
+  {
+    title: 'MonitoredSiteDetail',
+    examples: [
+      {
+        ...SITE_EXAMPLE,
+        stats: { '24h': { checks: 5, uptimePercent: 100, p95LatencyMs: 168 }, '7d': { checks: 5, uptimePercent: 100, p95LatencyMs: 168 }, '30d': { checks: 5, uptimePercent: 100, p95LatencyMs: 168 } },
+      },
+    ],
+  },
 )
 
 export const SiteCheck = t.Object(
@@ -72,6 +102,6 @@ export const SiteCheck = t.Object(
     error: NullableString,
     tlsDaysLeft: NullableInt,
   },
-  { title: 'MonitoredSiteCheck' },
+  { title: 'MonitoredSiteCheck', examples: [{ id: 'f9e8d7c6-b5a4-4938-8271-605f4e3d2c1b', siteId: 'e8d7c6b5-a493-4827-9160-f5e4d3c2b1a0', checkedAt: '2026-11-26T09:25:00.000Z', ok: true, statusCode: 200, latencyMs: 142, error: null, tlsDaysLeft: 61 }] },
 )
 export const SiteCheckPage = paged(SiteCheck, 'MonitoredSiteCheckPage')

@@ -32,17 +32,21 @@ export function notificationRoutes(notifications: NotificationService, guards: G
     })
     .get('/unread-count', ({ tenant }) => notifications.unreadCount(tenant), {
       tenant: 'customer',
-      response: { 200: t.Object({ count: t.Integer({ minimum: 0 }) }, { title: 'NotificationUnreadCount' }) },
+      response: { 200: t.Object({ count: t.Integer({ minimum: 0 }) }, { title: 'NotificationUnreadCount', examples: [{ count: 2 }] }) },
       detail: { operationId: 'notificationsUnreadCount', summary: 'How many notifications are unread (for a badge)', description: OWN },
     })
     .post('/read-all', ({ tenant }) => notifications.markAllRead(tenant), {
       tenant: 'customer',
-      response: { 200: t.Object({ updated: t.Integer() }, { title: 'NotificationsReadAllResult' }) },
+      response: { 200: t.Object({ updated: t.Integer() }, { title: 'NotificationsReadAllResult', examples: [{ updated: 2 }] }) },
       detail: { operationId: 'notificationsReadAll', summary: 'Mark every notification read', description: OWN },
     })
     .get('/preferences', ({ tenant }) => notifications.preferences(tenant), {
       tenant: 'customer',
-      response: { 200: t.Array(NotificationPreference) },
+      response: {
+        200: t.Array(NotificationPreference, {
+          examples: [[{ category: 'account', email: true, sms: false }, { category: 'community_reply', email: true, sms: false }, { category: 'community_mention', email: false, sms: false }, { category: 'admin_announcement', email: false, sms: false }]],
+        }),
+      },
       detail: {
         operationId: 'notificationsPreferences',
         summary: 'E-mail and SMS choices per category',
@@ -66,7 +70,7 @@ export function notificationRoutes(notifications: NotificationService, guards: G
       {
         tenant: 'admin',
         body: Announcement,
-        response: { 202: t.Object({ recipients: t.Integer() }, { title: 'NotificationAnnouncementResult' }) },
+        response: { 202: t.Object({ recipients: t.Integer() }, { title: 'NotificationAnnouncementResult', examples: [{ recipients: 1280 }] }) },
         detail: {
           operationId: 'notificationsAnnounce',
           summary: 'Notify every customer of the ecosystem',

@@ -11,6 +11,17 @@ const RedirectUri = t.String({
   description: 'Absolute https URL (http only on localhost/127.0.0.1/[::1]); no fragment. Matched exactly.',
 })
 
+/** The client the request examples use (`client_id` ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1), as answers show it. */
+const CLIENT_EXAMPLE = {
+  id: '5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d',
+  clientId: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1',
+  name: 'Acme web',
+  redirectUris: ['https://app.example.com/callback'],
+  scopes: ['profile', 'email'],
+  createdAt: '2026-11-26T09:00:00.000Z',
+  updatedAt: '2026-11-26T09:00:00.000Z',
+}
+
 export const OAuthClient = t.Object(
   {
     id: t.String({ format: 'uuid', description: 'Id of the registration, for /oauth/clients/{id}' }),
@@ -21,19 +32,19 @@ export const OAuthClient = t.Object(
     createdAt: t.String(),
     updatedAt: t.String(),
   },
-  { title: 'OAuthClient' },
+  { title: 'OAuthClient', examples: [CLIENT_EXAMPLE] },
 )
 
 export const OAuthClientCreated = t.Composite(
   [OAuthClient, t.Object({ clientSecret: t.String({ description: 'The client secret; returned exactly once, stored hashed' }) })],
-  { title: 'OAuthClientCreated' },
+  { title: 'OAuthClientCreated', examples: [{ ...CLIENT_EXAMPLE, clientSecret: 'ecos_bm90LWEtcmVhbC1zZWNyZXQtanVzdC1hbi1leGFtcGxl' }] },
 )
 
 export const CreateClientBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 100, description: 'Shown to users on the consent page' }),
   redirectUris: t.Array(RedirectUri, { minItems: 1, maxItems: 20 }),
   scopes: t.Optional(t.Array(ScopeName, { minItems: 1, maxItems: 50, description: 'Default: `profile`, `email`' })),
-}, { title: 'OAuthCreateClient', examples: [{ name: 'Acme web', redirectUris: ['https://app.example.com/callback'], scopes: ['openid', 'profile', 'email'] }] })
+}, { title: 'OAuthCreateClient', examples: [{ name: 'Acme web', redirectUris: ['https://app.example.com/callback'], scopes: ['profile', 'email'] }] })
 
 export const UpdateClientBody = t.Object(
   {
@@ -54,7 +65,10 @@ export const OAuthGrant = t.Object(
     lastUsedAt: t.Nullable(t.String({ description: 'Last refresh' })),
     expiresAt: t.String({ description: 'When the refresh token lapses unless used' }),
   },
-  { title: 'OAuthGrant' },
+  {
+    title: 'OAuthGrant',
+    examples: [{ id: '0e9d8c7b-6a5f-4e4d-b3c2-a1f0e9d8c7b6', clientId: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1', clientName: 'Acme web', scopes: ['profile', 'email'], createdAt: '2026-11-26T09:00:00.000Z', lastUsedAt: '2026-11-26T10:00:00.000Z', expiresAt: '2026-12-26T10:00:00.000Z' }],
+  },
 )
 
 const param = (description: string) => t.String({ maxLength: 2000, description })
@@ -66,7 +80,7 @@ export const AuthorizeBody = t.Object({
   state: t.Optional(param('Opaque value returned unchanged in the redirect')),
   code_challenge: param('PKCE: BASE64URL(SHA-256(code_verifier))'),
   code_challenge_method: param('`S256` (the only method accepted)'),
-}, { title: 'OAuthAuthorize', examples: [{ response_type: 'code', client_id: 'cli_acme_web', redirect_uri: 'https://app.example.com/callback', scope: 'profile email', state: 'x7Kp2Qm9', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }] })
+}, { title: 'OAuthAuthorize', examples: [{ response_type: 'code', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1', redirect_uri: 'https://app.example.com/callback', scope: 'profile email', state: 'x7Kp2Qm9', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }] })
 
 export const AuthorizeResult = t.Object(
   {
@@ -74,7 +88,10 @@ export const AuthorizeResult = t.Object(
     code: t.String({ description: 'The authorization code (single use)' }),
     state: t.Optional(t.String({ description: 'The `state` of the request, when it had one' })),
   },
-  { title: 'OAuthAuthorizeResult' },
+  {
+    title: 'OAuthAuthorizeResult',
+    examples: [{ redirectTo: 'https://app.example.com/callback?code=4Fh8Kq2mX9pLc7Vb2NwQ1eRt&state=x7Kp2Qm9&iss=https%3A%2F%2Fapi.example.com', code: '4Fh8Kq2mX9pLc7Vb2NwQ1eRt', state: 'x7Kp2Qm9' }],
+  },
 )
 
 /** The RFC 6749 §5.2 error body of the token, refresh and revoke endpoints. */
@@ -97,7 +114,10 @@ export const TokenResponse = t.Object(
     token_type: t.Literal('Bearer'),
     scope: t.String({ description: 'Granted scopes, space-separated' }),
   },
-  { title: 'OAuthTokenResponse' },
+  {
+    title: 'OAuthTokenResponse',
+    examples: [{ access_token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6Im9hdXRoIn0.eyJzdWIiOiI2ZjFjMGEzZSIsInNjb3BlIjoicHJvZmlsZSBlbWFpbCJ9.Vh3k-2w', refresh_token: '8Jk3nB6vX1qLz5Hd0MpW3sYa', expires_in: 3600, token_type: 'Bearer', scope: 'profile email' }],
+  },
 )
 
 const clientFields = {
@@ -113,7 +133,7 @@ export const ExchangeRequest = t.Object(
     code_verifier: t.String({ description: 'The PKCE verifier matching the code_challenge' }),
     ...clientFields,
   },
-  { title: 'OAuthExchangeRequest', examples: [{ grant_type: 'authorization_code', code: 'ac_4Fh8Kq2mX9pL', redirect_uri: 'https://app.example.com/callback', code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', client_id: 'cli_acme_web' }] },
+  { title: 'OAuthExchangeRequest', examples: [{ grant_type: 'authorization_code', code: '4Fh8Kq2mX9pLc7Vb2NwQ1eRt', redirect_uri: 'https://app.example.com/callback', code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1' }] },
 )
 
 export const RefreshRequest = t.Object(
@@ -123,7 +143,7 @@ export const RefreshRequest = t.Object(
     scope: t.Optional(t.String({ description: 'Optional narrower set of the granted scopes' })),
     ...clientFields,
   },
-  { title: 'OAuthRefreshRequest', examples: [{ grant_type: 'refresh_token', refresh_token: 'ort_8Jk3nB6vX1qL', client_id: 'cli_acme_web' }] },
+  { title: 'OAuthRefreshRequest', examples: [{ grant_type: 'refresh_token', refresh_token: '8Jk3nB6vX1qLz5Hd0MpW3sYa', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1' }] },
 )
 
 export const RevokeRequest = t.Object(
@@ -132,17 +152,17 @@ export const RevokeRequest = t.Object(
     token_type_hint: t.Optional(t.String({ description: '`refresh_token` or `access_token` (optional)' })),
     ...clientFields,
   },
-  { title: 'OAuthRevokeRequest', examples: [{ token: 'ort_8Jk3nB6vX1qL', token_type_hint: 'refresh_token', client_id: 'cli_acme_web' }] },
+  { title: 'OAuthRevokeRequest', examples: [{ token: '8Jk3nB6vX1qLz5Hd0MpW3sYa', token_type_hint: 'refresh_token', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1' }] },
 )
 
 export const RevokeResult = t.Object(
   { revoked: t.Literal(true, { description: 'Always true: unknown tokens are answered the same way (RFC 7009)' }) },
-  { title: 'OAuthRevokeResult' },
+  { title: 'OAuthRevokeResult', examples: [{ revoked: true }] },
 )
 
 export const OAuthUser = t.Composite(
   [t.Omit(User, ['email']), t.Object({ email: t.Optional(t.String({ description: 'Only with the `email` scope' })) })],
-  { title: 'OAuthUser' },
+  { title: 'OAuthUser', examples: [{ id: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', name: 'Ada Lovelace', avatarUrl: '', slug: null, capabilities: [], email: 'ada@example.com' }] },
 )
 
 export const AuthorizationServerMetadata = t.Object(
@@ -163,7 +183,26 @@ export const AuthorizationServerMetadata = t.Object(
     authorization_response_iss_parameter_supported: t.Boolean(),
     service_documentation: t.String(),
   },
-  { title: 'OAuthAuthorizationServerMetadata' },
+  {
+    title: 'OAuthAuthorizationServerMetadata',
+    examples: [{
+      issuer: 'https://api.example.com',
+      authorization_endpoint: 'https://api.example.com/api/oauth/authorize',
+      token_endpoint: 'https://api.example.com/api/oauth/signin/exchange',
+      revocation_endpoint: 'https://api.example.com/api/auth/revoke',
+      ecobase_refresh_endpoint: 'https://api.example.com/api/auth/refresh',
+      ecobase_me_endpoint: 'https://api.example.com/api/auth/me',
+      scopes_supported: ['profile', 'email'],
+      response_types_supported: ['code'],
+      response_modes_supported: ['query'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+      code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
+      service_documentation: 'https://api.example.com/openapi',
+    }],
+  },
 )
 
 /** The scopes, for OpenAPI's oauth2 security scheme. */

@@ -38,5 +38,26 @@ export const UsageOverview = t.Object(
       { description: 'The 10 newest items of the customers’ site feeds, newest first' },
     ),
   },
-  { title: 'UsageOverview' },
+  {
+    title: 'UsageOverview',
+    examples: [
+      {
+        customers: 128,
+        storage: { usedBytes: 734003200, quotaBytes: 687194767360, customersNearQuota: 2 },
+        days: [
+          { day: '2026-11-20', signIns: 14, chatMessages: 52, messagesSent: 6, webhookFailures: 0 },
+          { day: '2026-11-21', signIns: 17, chatMessages: 61, messagesSent: 9, webhookFailures: 0 },
+          { day: '2026-11-22', signIns: 9, chatMessages: 30, messagesSent: 4, webhookFailures: 0 },
+          { day: '2026-11-23', signIns: 11, chatMessages: 44, messagesSent: 3, webhookFailures: 1 },
+          { day: '2026-11-24', signIns: 21, chatMessages: 70, messagesSent: 12, webhookFailures: 0 },
+          { day: '2026-11-25', signIns: 19, chatMessages: 66, messagesSent: 8, webhookFailures: 0 },
+          { day: '2026-11-26', signIns: 7, chatMessages: 23, messagesSent: 2, webhookFailures: 0 },
+        ],
+        sitesDown: [],
+        recent: [
+          { id: 'f0e1d2c3-b4a5-4968-8776-655443322110', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', source: 'community', action: 'created', summary: 'New reply to your thread “Best cafés near the river?”', createdAt: '2026-11-26T09:00:00.000Z' },
+        ],
+      },
+    ],
+  },
 )

@@ -31,7 +31,7 @@ export const PersonaService = t.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { title: 'PersonaService' },
+  { title: 'PersonaService', examples: [{ id: '4d3c2b1a-0f9e-4d8c-9b7a-6f5e4d3c2b1a', templateId: 'openai', providerKind: 'openai', name: 'OpenAI', baseUrl: 'https://api.openai.com/v1', hasApiKey: true, connectStatus: 'connected', connectError: null, lastConnectedAt: '2026-11-26T09:05:00.000Z', models: [{ id: 'gpt-4o-mini', object: 'model', created: 1721172741, owned_by: 'system' }], modelsFetchedAt: '2026-11-26T09:05:00.000Z', documentationUrl: 'https://platform.openai.com/docs/api-reference/chat', statusUrl: 'https://status.openai.com', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:05:00.000Z' }] },
 )
 
 export const PersonaServiceTemplate = t.Object(
@@ -44,7 +44,7 @@ export const PersonaServiceTemplate = t.Object(
     documentationUrl: t.String(),
     statusUrl: t.Nullable(t.String()),
   },
-  { title: 'PersonaServiceTemplate' },
+  { title: 'PersonaServiceTemplate', examples: [{ id: 'openai', providerKind: 'openai', name: 'OpenAI', baseUrl: 'https://api.openai.com/v1', requiresApiKey: true, documentationUrl: 'https://platform.openai.com/docs/api-reference/chat', statusUrl: 'https://status.openai.com' }] },
 )
 
 const BaseUrl = t.String({ pattern: '^https?://', maxLength: 2000, description: 'OpenAI-compatible API root, e.g. https://api.openai.com/v1' })
@@ -84,7 +84,7 @@ const Slug = t.String({ pattern: SLUG_PATTERN, description: 'Unique within the e
 
 export const Persona = t.Object(
   { id: t.String(), slug: t.String(), ...personaFields, createdBy: t.Nullable(t.String()), createdAt: Timestamp, updatedAt: Timestamp },
-  { title: 'Persona' },
+  { title: 'Persona', examples: [{ id: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', slug: 'concierge', name: 'Concierge', description: 'Plans trips', modelPrompt: 'You are a friendly travel concierge. Keep answers short.', voice: 'Warm and brief', character: null, examples: null, visibility: 'public', serviceId: null, model: null, searchCommunity: false, createdBy: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] },
 )
 
 export const PersonaCreate = t.Object({
@@ -108,6 +108,9 @@ export const PublicOwner = t.Nullable(
   { description: 'The account that created the persona; null when it has no public profile (no slug)' },
 )
 
+const OWNER_EXAMPLE = { slug: 'ada', displayName: 'Ada Lovelace', avatarUrl: null }
+const SUMMARY_EXAMPLE = { slug: 'concierge', name: 'Concierge', description: 'Plans trips', visibility: 'public', createdAt: '2026-11-26T09:00:00.000Z', owner: OWNER_EXAMPLE, ecosystemId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }
+
 const EcosystemId = t.String({ description: 'The ecosystem the persona belongs to (pass it as ?ecosystem= when a slug is ambiguous)' })
 
 export const PublicPersonaSummary = t.Object(
@@ -120,7 +123,7 @@ export const PublicPersonaSummary = t.Object(
     owner: PublicOwner,
     ecosystemId: EcosystemId,
   },
-  { title: 'PublicPersonaSummary' },
+  { title: 'PublicPersonaSummary', examples: [SUMMARY_EXAMPLE] },
 )
 
 export const PublicPersona = t.Object(
@@ -137,7 +140,7 @@ export const PublicPersona = t.Object(
     owner: PublicOwner,
     ecosystemId: EcosystemId,
   },
-  { title: 'PublicPersona' },
+  { title: 'PublicPersona', examples: [{ slug: 'concierge', name: 'Concierge', description: 'Plans trips', modelPrompt: 'You are a friendly travel concierge. Keep answers short.', voice: 'Warm and brief', character: null, examples: null, visibility: 'public', createdAt: '2026-11-26T09:00:00.000Z', owner: OWNER_EXAMPLE, ecosystemId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }] },
 )
 
 export const PublicUserProfile = t.Object(
@@ -148,7 +151,7 @@ export const PublicUserProfile = t.Object(
     createdAt: Timestamp,
     personas: t.Array(PublicPersonaSummary, { description: 'Public personas the user created, newest first (at most 100)' }),
   },
-  { title: 'PublicUserProfile' },
+  { title: 'PublicUserProfile', examples: [{ ...OWNER_EXAMPLE, createdAt: '2026-11-26T09:00:00.000Z', personas: [SUMMARY_EXAMPLE] }] },
 )
 
 export const EcosystemQuery = t.Object({

@@ -58,24 +58,26 @@ export const PersonaMemory = t.Object(
     createdAt: t.String(),
     updatedAt: t.String(),
   },
-  { title: 'PersonaMemory' },
+  { title: 'PersonaMemory', examples: [{ id: '2b1a0f9e-8d7c-4b6a-9f5e-4d3c2b1a0f9e', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', deletedAt: null, personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', scope: 'user', slug: 'food.vegetarian', memoryType: 'user', description: 'Eats vegetarian', body: 'Grace is vegetarian and likes small places over chains.', subjectTable: null, subjectId: null, status: 'active', supersedesId: null, source: 'user_stated', confidence: 100, tags: ['food'], validFrom: null, validTo: null, recallCount: 0, lastRecalledAt: null, embeddingModel: 'text-embedding-3-small', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] },
 )
+
+const MATCH_EXAMPLE = { id: '2b1a0f9e-8d7c-4b6a-9f5e-4d3c2b1a0f9e', personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', scope: 'user', slug: 'food.vegetarian', memoryType: 'user', description: 'Eats vegetarian', body: 'Grace is vegetarian and likes small places over chains.', confidence: 100, tags: ['food'], similarity: 0.82 }
 
 export const PersonaMemoryMatch = t.Object(
   {
     ...Recallable,
     similarity: t.Number({ minimum: 0, maximum: 1, description: 'Cosine similarity with the query, negatives clamped to 0' }),
   },
-  { title: 'PersonaMemoryMatch' },
+  { title: 'PersonaMemoryMatch', examples: [MATCH_EXAMPLE] },
 )
-export const PersonaMemoryRecallResult = t.Object({ memories: t.Array(PersonaMemoryMatch) }, { title: 'PersonaMemoryRecallResult' })
+export const PersonaMemoryRecallResult = t.Object({ memories: t.Array(PersonaMemoryMatch) }, { title: 'PersonaMemoryRecallResult', examples: [{ memories: [MATCH_EXAMPLE] }] })
 export const PersonaMemoryEmbedResult = t.Object(
   {
     embedded: t.Integer({ description: 'Rows embedded by this call' }),
     failed: t.Integer({ description: 'Rows that failed; they are retried on the next call' }),
     more: t.Boolean({ description: 'The batch filled `limit`: call again' }),
   },
-  { title: 'PersonaMemoryEmbedResult' },
+  { title: 'PersonaMemoryEmbedResult', examples: [{ embedded: 42, failed: 0, more: false }] },
 )
 
 const Editable = {

@@ -37,7 +37,7 @@ const RealtimeEvent = t.Union(
 )
 const Ticket = t.Object(
   { ticket: t.String({ description: 'Pass as `?ticket=` to one stream request' }), expiresAt: t.String({ description: `${TICKET_TTL_SECONDS} s from now` }) },
-  { title: 'RealtimeTicket' },
+  { title: 'RealtimeTicket', examples: [{ ticket: 'rt_ZXhhbXBsZS10aWNrZXQtbm90LXJlYWwh', expiresAt: '2026-11-26T09:01:00.000Z' }] },
 )
 
 /** A comment line: proxies and Bun's idle timeout see traffic, EventSource ignores it (the typed union leaves it out). */

@@ -9,7 +9,7 @@ export const RegistryIdentifier = t.Object({
   entityType: t.String({ description: 'e.g. namespace, ecosystem, organization' }),
   entityId: t.String({ description: 'The UUID the rdid resolves to' }),
   createdBy: t.Nullable(t.String({ description: 'The minter; null for system mappings' })),
-}, { title: 'RegistryIdentifier' })
+}, { title: 'RegistryIdentifier', examples: [{ rdid: 'org.acme.main.concierge', entityType: 'persona', entityId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', createdBy: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f' }] })
 
 export const RegistryNamespace = t.Object({
   id: t.String(),
@@ -18,12 +18,15 @@ export const RegistryNamespace = t.Object({
   slug: t.Nullable(t.String()),
   name: t.Nullable(t.String()),
   rdid: t.Nullable(t.String({ description: 'The namespace reverse-domain prefix' })),
-}, { title: 'RegistryNamespace' })
+}, { title: 'RegistryNamespace', examples: [{ id: '3c2b1a09-8f7e-4d6c-b5a4-9382716f5e4d', ownerKind: 'organization', ownerId: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d', slug: 'acme', name: 'Acme', rdid: 'org.acme' }] })
 
-export const RegistryNamespaceUpdate = t.Object({ id: t.String(), slug: t.Nullable(t.String()), name: t.Nullable(t.String()) }, { title: 'RegistryNamespaceUpdate' })
+export const RegistryNamespaceUpdate = t.Object({ id: t.String(), slug: t.Nullable(t.String()), name: t.Nullable(t.String()) }, {
+  title: 'RegistryNamespaceUpdate',
+  examples: [{ id: '3c2b1a09-8f7e-4d6c-b5a4-9382716f5e4d', slug: 'acme', name: 'Acme Corporation' }],
+})
 export const RegistryOrganization = t.Object(
   { id: t.String(), slug: t.String(), name: t.String(), requireMfa: t.Boolean({ description: 'Members must verify a second factor (aal2) to act in its ecosystems' }) },
-  { title: 'RegistryOrganization' },
+  { title: 'RegistryOrganization', examples: [{ id: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d', slug: 'acme', name: 'Acme', requireMfa: false }] },
 )
 export const RegistryEcosystem = t.Object({
   id: t.String(),
@@ -31,7 +34,7 @@ export const RegistryEcosystem = t.Object({
   rdid: t.String({ description: 'Defaults to the namespace prefix, a dot, then the slug' }),
   name: t.Nullable(t.String()),
   organizationId: t.String(),
-}, { title: 'RegistryEcosystem' })
+}, { title: 'RegistryEcosystem', examples: [{ id: '2e1d0c9b-8a7f-4e6d-9c5b-4a3f2e1d0c9b', slug: 'staging', rdid: 'org.acme.staging', name: 'Staging', organizationId: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d' }] })
 export const RegistryProvisionedOrganization = t.Object({
   organization: RegistryOrganization,
   namespace: RegistryNamespace,
@@ -73,4 +76,4 @@ export const IdentifierCreate = t.Object({
   rdid: Rdid,
   entityType: t.String({ pattern: '^[a-z][a-z0-9_]{0,49}$' }),
   entityId: t.String({ format: 'uuid' }),
-}, { title: 'RegistryIdentifierCreate', examples: [{ rdid: 'org.acme.main.billing', entityType: 'ecosystem', entityId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d' }] })
+}, { title: 'RegistryIdentifierCreate', examples: [{ rdid: 'org.acme.main.concierge', entityType: 'persona', entityId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b' }] })

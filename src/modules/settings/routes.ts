@@ -3,14 +3,14 @@ import type { Guards } from '../../platform/guards'
 import { errors } from './errors'
 import type { SettingsService } from './service'
 
-const AuthMethodSetting = t.Object({ method: t.String(), enabled: t.Boolean() }, { title: 'AuthMethodSetting' })
+const AuthMethodSetting = t.Object({ method: t.String(), enabled: t.Boolean() }, { title: 'AuthMethodSetting', examples: [{ method: 'password', enabled: false }] })
 
 export function settingsRoutes(settings: SettingsService, guards: Guards) {
   return new Elysia({ name: 'settings', prefix: '/settings', detail: { tags: ['settings'] } })
     .use(guards.auth)
     .get('/auth-methods', () => settings.listAuthMethods(), {
       auth: true,
-      response: { 200: t.Array(AuthMethodSetting), ...errors(401) },
+      response: { 200: t.Array(AuthMethodSetting, { examples: [[{ method: 'password', enabled: true }]] }), ...errors(401) },
       detail: { operationId: 'settingsListAuthMethods', summary: 'Platform sign-in methods and whether each is enabled', description: 'Any signed-in account may read them (a sign-in page shows only enabled ones); platform admins switch them with PUT /settings/auth-methods/{method}. With `password` off, registration answers 403 `registration_disabled`.' },
     })
     .put(

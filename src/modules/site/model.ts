@@ -12,7 +12,7 @@ export const SiteService = t.Object(
     configKeys: t.Array(t.String(), { description: 'Names of the configured keys; values, secret or not, are never returned' }),
     updatedAt: Timestamp,
   },
-  { title: 'SiteService' },
+  { title: 'SiteService', examples: [{ slug: 'mail', kind: 'smtp', enabled: true, configKeys: ['from', 'host', 'pass', 'port', 'user'], updatedAt: '2026-11-26T09:00:00.000Z' }] },
 )
 
 export const SiteServiceUpsert = t.Object(

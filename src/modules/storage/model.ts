@@ -18,6 +18,8 @@ const OwnerType = t.String({ pattern: '^[a-z][a-z0-9_]{0,49}$', description: 'Wh
 const OwnerId = t.String({ minLength: 1, maxLength: 255, description: 'Id of the owning record (your own or Ecobase\'s)' })
 const Metadata = t.Record(t.String(), t.Unknown(), { description: 'Caller-supplied JSON, stored as given' })
 const Dimension = Int({ minimum: 0, maximum: 2147483647 })
+const attachmentExample = { id: '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a', ecosystemId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', ownerType: 'standalone', ownerId: null, objectKey: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d/5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170/3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a', storageKind: 'local', filename: 'boarding-pass.pdf', contentType: 'application/pdf', sizeBytes: 48213, contentHash: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', width: null, height: null, durationMs: null, status: 'ready', metadata: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', deletedAt: null }
+
 const Status = t.Union([t.Literal('pending'), t.Literal('ready')], { title: 'StorageStatus' })
 
 export const StorageAttachment = t.Object(
@@ -42,7 +44,7 @@ export const StorageAttachment = t.Object(
     updatedAt: t.String(),
     deletedAt: t.Optional(t.Nullable(t.String())),
   },
-  { title: 'StorageAttachment' },
+  { title: 'StorageAttachment', examples: [attachmentExample] },
 )
 
 export const StoragePresignedUpload = t.Object(
@@ -55,12 +57,24 @@ export const StoragePresignedUpload = t.Object(
     }),
     expiresAt: t.String({ description: 'When uploadUrl stops working' }),
   },
-  { title: 'StoragePresignedUpload' },
+  {
+    title: 'StoragePresignedUpload',
+    examples: [
+      {
+        attachment: { ...attachmentExample, status: 'pending' },
+        uploadUrl:
+          'https://api.example.com/storage/objects/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d/5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170/3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a?expires=1795684500&length=48213&sha256=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08&type=application%2Fpdf&signature=example-signature',
+        uploadMethod: 'PUT',
+        uploadHeaders: { 'content-type': 'application/pdf' },
+        expiresAt: '2026-11-26T09:15:00.000Z',
+      },
+    ],
+  },
 )
 
 export const StorageDeduplicated = t.Object(
   { attachment: StorageAttachment, deduplicated: t.Literal(true) },
-  { title: 'StorageDeduplicated', description: 'The caller already has these bytes (ready); nothing to upload' },
+  { title: 'StorageDeduplicated', examples: [{ attachment: attachmentExample, deduplicated: true }], description: 'The caller already has these bytes (ready); nothing to upload' },
 )
 
 export const StorageQuotaExceeded = t.Object(
@@ -73,14 +87,22 @@ export const StorageQuotaExceeded = t.Object(
   { title: 'StorageQuotaExceeded' },
 )
 
-export const StorageAttachmentEnvelope = t.Object({ attachment: StorageAttachment }, { title: 'StorageAttachmentEnvelope' })
+export const StorageAttachmentEnvelope = t.Object({ attachment: StorageAttachment }, { title: 'StorageAttachmentEnvelope', examples: [{ attachment: attachmentExample }] })
 
 export const StorageDownload = t.Object(
   {
     url: t.String({ format: 'uri', description: 'Presigned GET URL; the response names the file (Content-Disposition)' }),
     expiresAt: t.String({ description: 'When url stops working' }),
   },
-  { title: 'StorageDownload' },
+  {
+    title: 'StorageDownload',
+    examples: [
+      {
+        url: 'https://api.example.com/storage/objects/9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d/5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170/3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a?expires=1795684800&filename=boarding-pass.pdf&type=application%2Fpdf&signature=example-signature',
+        expiresAt: '2026-11-26T09:20:00.000Z',
+      },
+    ],
+  },
 )
 
 export const UsageStorageQuota = t.Object(
@@ -89,7 +111,7 @@ export const UsageStorageQuota = t.Object(
     usageBytes: Int({ description: 'Bytes of ready, non-deleted attachments' }),
     availableBytes: Int({ description: 'max(0, quotaBytes - usageBytes)' }),
   },
-  { title: 'UsageStorageQuota' },
+  { title: 'UsageStorageQuota', examples: [{ quotaBytes: 5368709120, usageBytes: 48213, availableBytes: 5368660907 }] },
 )
 
 export const UsageStorageQuotaRow = t.Object(
@@ -99,7 +121,7 @@ export const UsageStorageQuotaRow = t.Object(
     quotaBytes: Int(),
     updatedAt: t.String(),
   },
-  { title: 'UsageStorageQuotaRow' },
+  { title: 'UsageStorageQuotaRow', examples: [{ userId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', quotaBytes: 10737418240, updatedAt: '2026-11-26T09:00:00.000Z' }] },
 )
 
 export const UploadBody = t.Object({

@@ -10,7 +10,7 @@ import type { SystemService } from './service'
 const Health = t.Object({
   status: t.Union([t.Literal('ok'), t.Literal('degraded')]),
   database: t.Union([t.Literal('ok'), t.Literal('down')]),
-}, { title: 'SystemHealth' })
+}, { title: 'SystemHealth', examples: [{ status: 'ok', database: 'ok' }] })
 const Version = t.Object({
   name: t.String(),
   version: t.String({ description: 'Version from package.json' }),
@@ -18,7 +18,7 @@ const Version = t.Object({
   runtime: t.String({ description: 'e.g. "bun 1.4.5"' }),
   database: t.Union([t.Literal('pglite'), t.Literal('postgres')], { description: 'pglite = embedded default' }),
   vector: t.Boolean({ description: 'pgvector available (HNSW); false = exact-scan fallback' }),
-}, { title: 'SystemVersion' })
+}, { title: 'SystemVersion', examples: [{ name: 'ecobase', version: '0.0.0', commit: '3c7283e', runtime: 'bun 1.4.5', database: 'postgres', vector: true }] })
 
 export function systemRoutes(system: SystemService) {
   return new Elysia({ name: 'system' })
@@ -49,7 +49,7 @@ const Backup = t.Object(
     createdAt: t.String(),
     completedAt: t.Union([t.String(), t.Null()]),
   },
-  { title: 'SystemBackup' },
+  { title: 'SystemBackup', examples: [{ id: 'a7b6c5d4-e3f2-4a1b-9c0d-8e7f6a5b4c3d', status: 'running', sizeBytes: null, error: null, createdBy: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', createdAt: '2026-11-26T09:00:00.000Z', completedAt: null }] },
 )
 const ADMINS = 'Platform admins (the `admin` capability).'
 
@@ -76,7 +76,7 @@ export function backupRoutes(backups: Backups, guards: Guards) {
             keep: t.Integer({ description: 'BACKUP_KEEP: complete backups kept' }),
             target: t.Union([t.Literal('local'), t.Literal('s3')], { description: 'BACKUP_TARGET: DATA_DIR/backups, or the object store’s bucket' }),
           },
-          { title: 'SystemBackupSettings' },
+          { title: 'SystemBackupSettings', examples: [{ available: true, schedule: '0 3 * * *', keep: 7, target: 'local' }] },
         ),
         ...errors(401, 403),
       },

@@ -8,7 +8,7 @@ import { Email, NewPassword } from '../model'
 
 const Token = t.String({ minLength: 1, maxLength: 200 })
 const LIMITS = `Rate limited (429 with Retry-After): ${ACCOUNT_EMAIL_LIMITS.perIp} requests per client address and ${ACCOUNT_EMAIL_LIMITS.perAddress} per address or account per hour.`
-const Accepted = t.Object({}, { title: 'AuthAccepted', description: 'Accepted; an e-mail follows if there is someone to send it to' })
+const Accepted = t.Object({}, { title: 'AuthAccepted', description: 'Accepted; an e-mail follows if there is someone to send it to', examples: [{}] })
 
 /** Password reset and e-mail verification (tag `auth`). */
 export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustProxy: boolean) {
@@ -68,7 +68,7 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
     )
     .post('/verify-email/confirm', ({ body }) => emails.confirmVerification(body.token), {
       body: t.Object({ token: Token }, { title: 'AuthVerifyEmailConfirm', examples: [{ token: 'evt_3Hq8mN2xK7pL1vB5' }] }),
-      response: { 200: t.Object({ emailVerified: t.Literal(true) }, { title: 'AuthEmailVerified' }), ...errors({ 400: ['validation_failed', 'invalid_token'] }) },
+      response: { 200: t.Object({ emailVerified: t.Literal(true) }, { title: 'AuthEmailVerified', examples: [{ emailVerified: true }] }), ...errors({ 400: ['validation_failed', 'invalid_token'] }) },
       detail: {
         operationId: 'authVerifyEmailConfirm',
         summary: 'Confirm the address with a verification token',

@@ -21,8 +21,9 @@ import {
   RefreshResult,
   RegisterBody,
   SlugAvailability,
-  MfaStatus,
+  AUTH_METHOD_EXAMPLE,
   User,
+  UserSelf,
 } from '../model'
 import { requireAal2 } from '../../../platform/auth'
 import type { AuthService } from '../service'
@@ -128,17 +129,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     .get('/me', async ({ principal }) => ({ ...(await auth.accounts.me(principal)), aal: principal.assurance?.aal ?? 'aal2' }), {
       auth: true,
       response: {
-        200: t.Composite(
-          [
-            User,
-            t.Object({
-              emailVerified: t.Boolean({ description: 'The owner of the address proved it (verification or password reset)' }),
-              aal: t.Union([t.Literal('aal1'), t.Literal('aal2')], { description: 'The assurance of this credential: `aal2` once a second factor was verified in the session (an API token counts as aal2)' }),
-              mfa: MfaStatus,
-            }),
-          ],
-          { title: 'UserSelf' },
-        ),
+        200: UserSelf,
         ...errors(401),
       },
       detail: {
@@ -231,7 +222,7 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
     )
     .get('/methods', ({ principal }) => auth.accounts.methods(principal), {
       auth: true,
-      response: { 200: t.Array(AuthUserMethod), ...errors(401) },
+      response: { 200: t.Array(AuthUserMethod, { examples: [[AUTH_METHOD_EXAMPLE]] }), ...errors(401) },
       detail: { operationId: 'authListMethods', summary: "The caller's sign-in methods", description: 'One entry per way the account signs in: `password` or an outside provider, with `providerId` (the provider’s subject; the e-mail for `password`). `hasCredential` says whether a password is set; the hash itself never leaves the server.' },
     })
 }

@@ -3,7 +3,7 @@ import type { Guards } from '../../../platform/guards'
 import { IdParam } from '../../../platform/params'
 import { errors } from '../errors'
 import { requestInfo } from '../../../platform/http'
-import { AuthResult, MfaFactor, MfaVerifyBody, RecoveryCodes, TotpConfirmed, TotpEnrollment } from '../model'
+import { AuthResult, MFA_FACTOR_EXAMPLE, MfaFactor, MfaVerifyBody, PasskeyRegistered, RecoveryCodes, TotpConfirmed, TotpEnrollment } from '../model'
 import type { AuthService } from '../service'
 import type { Config } from '../../../config'
 import { refreshCookie } from './cookie'
@@ -72,7 +72,7 @@ export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config
     )
 }
 
-const Options = t.Record(t.String(), t.Unknown(), { description: 'WebAuthn options as JSON, for `navigator.credentials` (through @simplewebauthn/browser’s helpers, say)' })
+const Options = (example: Record<string, unknown>) => t.Record(t.String(), t.Unknown(), { description: 'WebAuthn options as JSON, for `navigator.credentials` (through @simplewebauthn/browser’s helpers, say)', examples: [example] })
 const CredentialResponse = t.Object(
   { id: t.String({ maxLength: 2000 }), rawId: t.String({ maxLength: 2000 }), type: t.Literal('public-key'), response: t.Record(t.String(), t.Unknown()) },
   { additionalProperties: true, title: 'WebAuthnCredentialResponse', description: 'What the browser’s WebAuthn call answered, as JSON (base64url buffers)' },
@@ -96,6 +96,27 @@ const ASSERTION_EXAMPLE = {
   authenticatorAttachment: 'platform',
 }
 
+/** What @simplewebauthn/server generates for the routes below (RP_ID app.example.com). */
+const REGISTRATION_OPTIONS_EXAMPLE = {
+  challenge: 'ZMkRJxULfrDpHlbo_mmZSBnljNg-TcxyBMD6vTamYxw',
+  rp: { name: 'Ecobase', id: 'app.example.com' },
+  user: { id: 'NmYxYzBhM2UtMmI3ZC00YzFhLTllNWYtM2QyYjFhMGM5ZThm', name: 'ada@example.com', displayName: 'Ada Lovelace' },
+  pubKeyCredParams: [{ alg: -48, type: 'public-key' }, { alg: -8, type: 'public-key' }, { alg: -7, type: 'public-key' }, { alg: -257, type: 'public-key' }],
+  timeout: 60000,
+  attestation: 'none',
+  excludeCredentials: [],
+  authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred', requireResidentKey: false },
+  extensions: { credProps: true },
+  hints: [],
+}
+const LOGIN_OPTIONS_EXAMPLE = {
+  rpId: 'app.example.com',
+  challenge: '9eHy2ldAhinMw89t-zKzuOGwCWbp_s8zchuAoM5FJJA',
+  allowCredentials: [{ id: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE', transports: ['internal', 'hybrid'], type: 'public-key' }],
+  timeout: 60000,
+  userVerification: 'preferred',
+}
+
 /** Passkeys of the signed-in account, and signing in with one (tag `auth`). */
 export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Config, 'corsOrigins' | 'publicUrl' | 'refreshTokenTtl' | 'trustProxy'>) {
   const refresh = refreshCookie(config)
@@ -103,18 +124,18 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
     .use(guards.auth)
     .get('', ({ principal }) => auth.passkeys.list(principal), {
       auth: true,
-      response: { 200: t.Array(MfaFactor), ...errors(401) },
+      response: { 200: t.Array(MfaFactor, { examples: [[{ ...MFA_FACTOR_EXAMPLE, id: '8c7b6a59-4e3d-4c2b-a190-f8e7d6c5b4a3', type: 'passkey', name: 'MacBook Touch ID' }]] }), ...errors(401) },
       detail: { operationId: 'authPasskeys', summary: 'Your passkeys', description: 'The account’s registered passkeys (WebAuthn credentials) as second factors: id, name, when added and last used. Reachable at `aal1`. Add one with /auth/passkeys/register/*, remove one with DELETE /auth/passkeys/{id}.' },
     })
     .post('/register/options', async ({ principal }) => ({ ...(await auth.passkeys.registrationOptions(principal)) }), {
       auth: true,
-      response: { 200: Options, ...errors(401, 403) },
+      response: { 200: Options(REGISTRATION_OPTIONS_EXAMPLE), ...errors(401, 403) },
       detail: { operationId: 'authPasskeyRegisterOptions', summary: 'Creation options for a new passkey', description: `RP_ID and the challenge (valid 5 minutes, once). A passkey is a second factor: ${AAL2}` },
     })
     .post('/register/verify', ({ principal, body }) => auth.passkeys.register(principal, body.response as never, body.name), {
       auth: true,
       body: t.Object({ response: CredentialResponse, name: t.String({ minLength: 1, maxLength: 100 }) }, { title: 'PasskeyRegister', examples: [{ response: ATTESTATION_EXAMPLE, name: 'MacBook Touch ID' }] }),
-      response: { 200: TotpConfirmed, ...errors(401, 403) },
+      response: { 200: PasskeyRegistered, ...errors(401, 403) },
       detail: {
         operationId: 'authPasskeyRegister',
         summary: 'Keep the new passkey',
@@ -123,7 +144,7 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
     })
     .post('/login/options', async ({ body }) => ({ ...(await auth.passkeys.loginOptions(body?.email)) }), {
       body: t.Optional(t.Object({ email: t.Optional(t.String({ maxLength: 320 })) }, { title: 'PasskeyLoginStart', examples: [{ email: 'ada@example.com' }] })),
-      response: { 200: Options, ...errors(400) },
+      response: { 200: Options(LOGIN_OPTIONS_EXAMPLE), ...errors(400) },
       detail: {
         operationId: 'authPasskeyLoginOptions',
         summary: 'Request options for signing in with a passkey',

@@ -18,7 +18,7 @@ export function serviceRoutes(area: PersonaArea, guards: Guards) {
   return new Elysia({ name: 'persona-services', prefix: '/persona', detail: { tags: ['persona'] } })
     .use(guards.tenancy)
     .get('/service-templates', () => [...SERVICE_TEMPLATES], {
-      response: { 200: t.Array(PersonaServiceTemplate) },
+      response: { 200: t.Array(PersonaServiceTemplate, { examples: [[...SERVICE_TEMPLATES]] }) },
       detail: {
         operationId: 'personaServiceTemplates',
         summary: 'Built-in persona service templates',

@@ -22,7 +22,10 @@ export const SiteFeedItem = t.Object(
     createdAt: t.String(),
     deletedAt: Nullable(),
   },
-  { title: 'SiteFeedItem' },
+  {
+    title: 'SiteFeedItem',
+    examples: [{ id: 'f0e1d2c3-b4a5-4968-8776-655443322110', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', source: 'community', entityType: 'reply', entityId: '4f3e2d1c-0b9a-4c8d-b7e6-a5f4c3b2d1e0', action: 'created', summary: 'New reply to your thread “Best cafés near the river?”', actorId: '7b6a5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2e', metadata: '{"threadId":"8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908"}', isRead: false, createdAt: '2026-11-26T09:30:00.000Z', deletedAt: null }],
+  },
 )
 const SiteFeedEvent = t.Union(
   [
@@ -50,12 +53,12 @@ export function feedRoutes(feed: FeedService, guards: Guards) {
     })
     .get('/unread-count', ({ tenant }) => feed.unreadCount(tenant), {
       tenant: 'customer',
-      response: { 200: t.Object({ count: t.Integer() }, { title: 'SiteFeedUnreadCount' }) },
+      response: { 200: t.Object({ count: t.Integer() }, { title: 'SiteFeedUnreadCount', examples: [{ count: 3 }] }) },
       detail: { operationId: 'siteFeedUnreadCount', summary: 'How many items are unread', description: OWN },
     })
     .post('/read-all', ({ tenant }) => feed.markAllRead(tenant), {
       tenant: 'customer',
-      response: { 200: t.Object({ updated: t.Integer() }, { title: 'SiteFeedReadAllResult' }) },
+      response: { 200: t.Object({ updated: t.Integer() }, { title: 'SiteFeedReadAllResult', examples: [{ updated: 3 }] }) },
       detail: { operationId: 'siteFeedReadAll', summary: 'Mark every item read', description: OWN },
     })
     .get(

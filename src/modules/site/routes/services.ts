@@ -16,7 +16,7 @@ export function siteRoutes(services: SiteServices, guards: Guards) {
     .use(guards.tenancy)
     .get('/services', ({ tenant }) => services.list(tenant), {
       tenant: 'admin',
-      response: { 200: t.Array(SiteService) },
+      response: { 200: t.Array(SiteService, { examples: [SiteService.examples] }) },
       detail: { operationId: 'siteServicesList', summary: "The ecosystem's provider settings" },
     })
     .get('/services/:slug', ({ tenant, params }) => services.get(tenant, params.slug), {
