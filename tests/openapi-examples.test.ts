@@ -65,6 +65,19 @@ describe('examples in the OpenAPI document', () => {
     expect(missing).toEqual([])
   })
 
+  test('every JSON success answer shows an example', () => {
+    const missing: string[] = []
+    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>>)) {
+      for (const [method, op] of Object.entries(methods)) {
+        for (const [status, answer] of Object.entries(op.responses)) {
+          const json = answer.content?.['application/json']
+          if (/^2\d\d$/.test(status) && json && json.example === undefined) missing.push(`${method} ${path} ${status}`)
+        }
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
   test('the quick start’s operations show a request example and an answer example', () => {
     for (const [method, path] of QUICK_START) {
       const { request, response } = media(method, path)
