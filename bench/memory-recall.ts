@@ -8,12 +8,13 @@
  * hardest case for HNSW. Queries are short synthetic texts. Targets: p95 ≤ 15 ms at 100k;
  * recall@10 ≥ 0.95.
  *
- *   npx bun bench/memory-recall.ts [--db=pglite,postgres] [--sizes=10000,100000] [--data=text|random] [--requests=200] [--queries=100] [--budget=60]
+ *   npx bun bench/memory-recall.ts [--db=pglite,postgres] [--sizes=10000,100000] [--data=text|random] [--shared-buffers=256MB] [--requests=200] [--queries=100] [--budget=60]
  */
 import { sql } from 'drizzle-orm'
+import { DEFAULT_SHARED_BUFFERS } from '../src/config'
 import type { Deps } from '../src/deps'
 import { recall } from '../src/modules/persona_memory/recall'
-import { HNSW_INDEX, realArray } from '../src/modules/persona_memory/vectors'
+import { CREATE_HNSW_INDEX, HNSW_INDEX, realArray } from '../src/modules/persona_memory/vectors'
 import { queryRows } from '../src/platform/db'
 import type { Tenant } from '../src/platform/tenancy'
 import {
@@ -47,6 +48,8 @@ export interface MemoryRecallOptions {
   budgetSec?: number
   /** What the memories' vectors are (see insertMemories). */
   data?: Data
+  /** PGLITE_SHARED_BUFFERS for the PGlite runs (default: the service's). */
+  sharedBuffers?: string
   log?: (line: string) => void
 }
 
@@ -87,8 +90,9 @@ export async function benchMemoryRecall(options: MemoryRecallOptions = {}): Prom
     queries: options.queries ?? 100,
     budgetSec: options.budgetSec ?? 60,
     data: options.data ?? 'text',
+    sharedBuffers: options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS,
   }
-  log(`P5 memory-recall: ${settings.sizes.map((n) => fmt(n)).join(' / ')} memories of one persona (${settings.data} vectors), ${settings.requests} recalls each; targets p95 ≤ ${TARGET_P95_MS} ms (HNSW), recall@10 ≥ ${TARGET_RECALL}`)
+  log(`P5 memory-recall: ${settings.sizes.map((n) => fmt(n)).join(' / ')} memories of one persona (${settings.data} vectors), ${settings.requests} recalls each, PGlite shared_buffers ${settings.sharedBuffers}; targets p95 ≤ ${TARGET_P95_MS} ms (HNSW), recall@10 ≥ ${TARGET_RECALL}`)
   const backends = await eachBackend<MemoryRecallResult['backends'][number]>(options.backends ?? BACKENDS, log, async (backend) => ({
     backend,
     sizes: await measure(backend, settings, log),
@@ -106,7 +110,7 @@ export async function benchMemoryRecall(options: MemoryRecallOptions = {}): Prom
 }
 
 async function measure(backend: Backend, s: MemoryRecallResult['settings'], log: (l: string) => void): Promise<SizeResult[]> {
-  const bench = await inProcessApp(backend)
+  const bench = await inProcessApp(backend, { env: { PGLITE_SHARED_BUFFERS: s.sharedBuffers } })
   try {
     const { app, deps, database } = bench
     const db = database.db
@@ -127,7 +131,7 @@ async function measure(backend: Backend, s: MemoryRecallResult['settings'], log:
         const t0 = performance.now()
         await db.transaction(async (tx) => {
           await tx.execute(sql.raw(`set local maintenance_work_mem = '512MB'`))
-          await tx.execute(sql.raw(`create index ${HNSW_INDEX} on persona_memory.memories using hnsw (embedding vector_cosine_ops)`))
+          await tx.execute(sql.raw(CREATE_HNSW_INDEX))
         })
         indexBuildSec = (performance.now() - t0) / 1000
       }
@@ -251,6 +255,7 @@ export function parseArgs(argv: string[]): MemoryRecallOptions {
   if (flags.has('sizes')) opts.sizes = flags.get('sizes')!.split(',').map(Number)
   const data = flags.get('data')
   if (data === 'text' || data === 'random') opts.data = data
+  if (flags.has('shared-buffers')) opts.sharedBuffers = flags.get('shared-buffers')
   return opts
 }
 

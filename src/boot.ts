@@ -18,7 +18,7 @@ export class BootError extends Error {}
 export async function openDatabase(config: Config): Promise<Database> {
   if (!config.databaseUrl) {
     copySeed(pgliteDir(config.dataDir))
-    const database = await openPglite({ dataDir: pgliteDir(config.dataDir) })
+    const database = await openPglite({ dataDir: pgliteDir(config.dataDir), sharedBuffers: config.pgliteSharedBuffers })
     await prepareDatabase(database, config)
     return database
   }

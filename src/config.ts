@@ -9,6 +9,13 @@ const Positive = T.Integer({ minimum: 1 })
 const Flag = T.Union([T.Literal('on'), T.Literal('off')])
 
 /**
+ * PostgreSQL's default 128 MB of shared buffers is most of an embedded server's memory; one process
+ * on a laptop does well with far less (bench/README.md, P7: idle RSS). Large persona memory sets
+ * want more (P5: the HNSW index read from the buffers).
+ */
+export const DEFAULT_SHARED_BUFFERS = '16MB'
+
+/**
  * Every environment variable Ecobase reads, with its default. `.env.example` and the README's
  * configuration table list the same names; a test keeps the three in step.
  */
@@ -17,6 +24,7 @@ export const EnvSchema = T.Object({
   HOST: T.Optional(T.String({ minLength: 1 })),
   DATA_DIR: T.Optional(T.String({ minLength: 1 })),
   DATABASE_URL: T.Optional(T.String({ pattern: '^postgres(ql)?://' })),
+  PGLITE_SHARED_BUFFERS: T.Optional(T.String({ pattern: '^[1-9][0-9]*(kB|MB|GB)$' })),
   PUBLIC_URL: T.Optional(T.String({ pattern: '^https?://' })),
   AUTH_SECRET: T.Optional(T.String({ minLength: 32 })),
   ACCESS_TOKEN_TTL_SECONDS: T.Optional(Seconds),
@@ -99,6 +107,8 @@ export interface Config {
   host: string
   dataDir: string
   databaseUrl: string | null
+  /** Embedded PGlite's shared_buffers (PostgreSQL's page cache): idle memory against large-table speed. */
+  pgliteSharedBuffers: string
   publicUrl: string
   /** Passkeys: the relying party id (a domain) and the origins whose pages may use them. */
   webauthn: { rpId: string; origins: string[] }
@@ -220,6 +230,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host,
     dataDir: e.DATA_DIR ?? './data',
     databaseUrl: e.DATABASE_URL ?? null,
+    pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS ?? DEFAULT_SHARED_BUFFERS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     webauthn: webauthnOf(e.RP_ID, e.WEBAUTHN_ORIGINS, (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '')),
     authSecret: e.AUTH_SECRET ?? null,

@@ -6,7 +6,7 @@ import { buildDeps } from '../../src/boot'
 import { loadConfig } from '../../src/config'
 import { embedPending } from '../../src/modules/persona_memory/embedding'
 import { recall } from '../../src/modules/persona_memory/recall'
-import { prepareMemoryVectors } from '../../src/modules/persona_memory/vectors'
+import { HNSW_INDEX, prepareMemoryVectors } from '../../src/modules/persona_memory/vectors'
 import { queryRows } from '../../src/platform/db'
 import { startFakeEmbeddings } from '../support/fake-embeddings'
 import { createHarness, type Harness } from '../support/harness'
@@ -190,5 +190,27 @@ describe('a new EMBEDDING_DIMENSIONS', () => {
       await small.rateLimits.close()
       await prepareMemoryVectors(h.deps.database, 384)
     }
+  })
+})
+
+describe('the HNSW index (where pgvector is)', () => {
+  const indexOptions = async () =>
+    (await queryRows<{ options: string[] | null }>(h.db, sql`select reloptions as options from pg_class where relname = ${HNSW_INDEX} and relnamespace = 'persona_memory'::regnamespace`))[0]?.options
+  test('is built with the denser graph options, and one built before them is built again at boot, recall still answering', async () => {
+    if (!h.deps.database.vector) {
+      expect(await indexOptions()).toBeUndefined()
+      return
+    }
+    expect(await indexOptions()).toEqual(['m=24', 'ef_construction=128'])
+    await h.db.execute(sql.raw(`drop index persona_memory.${HNSW_INDEX}`))
+    await h.db.execute(sql.raw(`create index ${HNSW_INDEX} on persona_memory.memories using hnsw (embedding vector_cosine_ops)`))
+    expect(await indexOptions()).toBeNull()
+    await prepareMemoryVectors(h.deps.database, 384)
+    expect(await indexOptions()).toEqual(['m=24', 'ef_construction=128'])
+    const persona = await newPersona(h, p)
+    const m = await remember(h, p.asAlice, memoryInput(persona, { description: 'vec:1,0,0' }))
+    await embed()
+    const tenant = { ecosystemId: p.org.ecosystem.id, organizationId: p.org.organization.id, customerId: p.alice.customerId, actor: { kind: 'customer' as const } }
+    expect((await recall(h.deps, tenant, { personaId: persona, query: 'vec:1,0,0' })).memories[0]?.id).toBe(m.id)
   })
 })

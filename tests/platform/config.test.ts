@@ -12,6 +12,7 @@ describe('loadConfig', () => {
       port: 3000,
       dataDir: './data',
       databaseUrl: null,
+      pgliteSharedBuffers: '16MB',
       authSecret: null,
       accessTokenTtl: 900,
       password: { memoryCost: 19456, timeCost: 2 },
@@ -28,6 +29,8 @@ describe('loadConfig', () => {
     expect(config.port).toBe(8080)
     expect(config.adminEmails).toEqual(['a@x.io', 'b@y.io'])
     expect(config.jobs).toBe(false)
+    expect(loadConfig({ PGLITE_SHARED_BUFFERS: '256MB' }).pgliteSharedBuffers).toBe('256MB')
+    expect(() => loadConfig({ PGLITE_SHARED_BUFFERS: '256' })).toThrow('invalid PGLITE_SHARED_BUFFERS')
   })
 
   test.each([

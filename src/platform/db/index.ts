@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import { trackCommits } from './commit'
+import { DEFAULT_SHARED_BUFFERS } from '../../config'
 
 /** A database or a transaction: services take this so they run inside a caller's transaction. */
 export type Db = PgDatabase<PgQueryResultHKT>
@@ -49,7 +50,7 @@ const MIGRATION_LOCK = 0x65636f62 // 'ecob': one migrator at a time across repli
  * Opens PGlite in memory or in `dataDir`. `loadDataDir` fills a memory database, or a data
  * directory that does not exist yet (a seed: much faster than initdb); an existing one is opened.
  */
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob } = {}): Promise<Database> {
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob; sharedBuffers?: string } = {}): Promise<Database> {
   let load = options.loadDataDir
   if (options.dataDir) {
     mkdirSync(dirname(resolve(options.dataDir)), { recursive: true })
@@ -57,9 +58,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
   }
   const client = await PGlite.create(options.dataDir, {
     extensions: { vector },
-    // PostgreSQL's default 128 MB of shared buffers is most of an embedded server's memory;
-    // one process on a laptop does well with far less (bench/README.md, P7: idle RSS).
-    postgresqlconf: ['shared_buffers=16MB'],
+    postgresqlconf: [`shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`],
     ...(load ? { loadDataDir: load } : {}),
   })
   const db = trackCommits(drizzlePglite(client) as unknown as Db)
