@@ -15,6 +15,13 @@ const STALE_AFTER_MS = 30_000
 /** Model calls with tools offered per turn; one more without tools then forces an answer. */
 const MAX_TOOL_ROUNDS = 4
 
+/**
+ * Lets the frames yielded so far reach the client before work that holds the thread: embedded
+ * PGlite runs each query on this thread, and Bun writes a stream's chunks only when its event loop
+ * turns, so a reply's last tokens waited for their own storage (bench/README.md, P4: ≈ 2 ms).
+ */
+const letFramesOut = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+
 /** Which model answers a conversation, and as whom. */
 export interface TurnTarget {
   client: ChatModel
@@ -85,6 +92,7 @@ export class TurnRunner {
         input.push({ role: 'assistant', content: roundText, toolCalls: calls })
         for (const call of calls) {
           yield { event: 'tool_call_started', data: { name: call.name, arguments: call.arguments } }
+          await letFramesOut()
           const outcome = await this.tools.call(call, context)
           await this.storeTool(conversation, call, outcome)
           input.push({ role: 'tool', toolCallId: call.id, content: outcome.result })
@@ -95,6 +103,7 @@ export class TurnRunner {
       // Stored before `done` is sent, so that a client can fetch the reply as soon as it sees `done`.
       stored = true
       clearInterval(heartbeat)
+      await letFramesOut()
       await this.finish(start, text, status, error)
       yield { event: 'done', data: {} }
     } catch (err) {
