@@ -57,7 +57,8 @@ interface Step {
   /** The body to send, from the request example: only ids, secrets and codes are replaced. */
   body?: (example: any, c: Context) => unknown
   form?: boolean
-  headers?: (c: Context) => Record<string, string>
+  /** Extra headers; `form` is a form body's fields, for a provider's signature over them. */
+  headers?: (c: Context, form: Record<string, string>) => Record<string, string>
   /** Runs before the call (a mail to wait for, a provider to prepare). */
   before?: (c: Context) => Promise<void>
   then?: (answer: any, c: Context) => unknown
@@ -309,7 +310,7 @@ const STEPS: Step[] = [
     as: 'none',
     form: true,
     body: (ex, c) => ({ ...ex, AccountSid: TWILIO.accountSid, MessageSid: c.smsId }),
-    headers: (c) => ({ 'x-twilio-signature': Twilio.getExpectedTwilioSignature(TWILIO.authToken, `${h.deps.config.publicUrl}/messaging/sms/status`, c.formSent) }),
+    headers: (_, form) => ({ 'x-twilio-signature': Twilio.getExpectedTwilioSignature(TWILIO.authToken, `${h.deps.config.publicUrl}/messaging/sms/status`, form) }),
   },
   { op: 'GET /messaging/log', as: 'admin' },
   { op: 'GET /messaging/outbox', as: 'admin' },
@@ -475,7 +476,7 @@ function fieldDifferences(answer: unknown, example: unknown, schema: Schema | un
   return out
 }
 
-async function send(step: Step, c: Context): Promise<{ sent: unknown; reply: Reply }> {
+async function send(step: Step, c: Context): Promise<Reply> {
   const op = operation(step.op)
   await step.before?.(c)
   const example = op.request === undefined ? undefined : structuredClone(op.request)
@@ -487,13 +488,14 @@ async function send(step: Step, c: Context): Promise<{ sent: unknown; reply: Rep
   const options = credentials(step.as ?? 'user', c)
   const headers = { ...options.headers }
   let body: unknown = sent
+  let form: Record<string, string> = {}
   if (step.form && sent !== undefined) {
-    c.formSent = Object.fromEntries(Object.entries(sent as Record<string, unknown>).map(([k, v]) => [k, String(v)]))
-    body = new URLSearchParams(c.formSent).toString()
+    form = Object.fromEntries(Object.entries(sent as Record<string, unknown>).map(([k, v]) => [k, String(v)]))
+    body = new URLSearchParams(form).toString()
     headers['content-type'] = 'application/x-www-form-urlencoded'
   }
-  Object.assign(headers, step.headers?.(c))
-  return { sent, reply: await h.call(op.method, path, { ...options, headers, body }) }
+  Object.assign(headers, step.headers?.(c, form))
+  return h.call(op.method, path, { ...options, headers, body })
 }
 
 describe('the OpenAPI document’s examples, sent to the service', () => {
@@ -517,7 +519,7 @@ describe('the OpenAPI document’s examples, sent to the service', () => {
     for (const step of STEPS.filter((s) => s.when?.() ?? true)) {
       const op = operation(step.op)
       try {
-        const { reply } = await send(step, c)
+        const reply = await send(step, c)
         if (!op.successes.includes(reply.status)) {
           failures.push(`${step.op}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`)
           continue
