@@ -78,6 +78,7 @@ export function realtimeClient(api: Api, session: Session) {
       let failures = 0
       while (!signal?.aborted) {
         let failure: EcobaseError | null = null
+        let stopping: number | null = null
         try {
           const res = await api.realtime.stream.get({ query: { topics: topics.join(','), ...(cursor ? { since: cursor } : {}) }, fetch: { signal } })
           failure = apiError(res)
@@ -88,6 +89,11 @@ export function realtimeClient(api: Api, session: Session) {
               // The token expired or its session ended: refresh (a revoked session fails there) and reconnect.
               const stale = session.accessToken ?? undefined
               if (!(await session.refresh(stale))) throw new EcobaseError(401, frame.data.code, frame.data.message)
+              break
+            }
+            // The server is stopping: reconnect (another replica answers) after its `retry`, from the last cursor.
+            if (frame.event === 'shutdown') {
+              stopping = frame.retry
               break
             }
             cursor = String(frame.id)
@@ -102,7 +108,7 @@ export function realtimeClient(api: Api, session: Session) {
         }
         if (signal?.aborted) return
         // A stream the server ended (an overflow reset, a restart) reconnects soon; failures back off.
-        const delay = (failure ? Math.min(MAX_DELAY_MS, 250 * 2 ** failures++) : 250) * (0.5 + Math.random() / 2)
+        const delay = stopping ?? (failure ? Math.min(MAX_DELAY_MS, 250 * 2 ** failures++) : 250) * (0.5 + Math.random() / 2)
         if (failure) options.onReconnect?.(delay, failure)
         await sleep(delay, signal)
       }

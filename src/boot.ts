@@ -7,6 +7,7 @@ import { resolveAuthSecret } from './platform/keys'
 import { createLogger, type Logger } from './platform/logger'
 import { JobQueue } from './platform/queue'
 import { memoryRateLimitStore, redisRateLimitStore } from './platform/rate-limit'
+import { Shutdown } from './platform/shutdown'
 import { prepareMemoryVectors } from './modules/persona_memory/vectors'
 import { createEmbeddings } from './providers/embeddings'
 import { createLlmProviders } from './providers/llm'
@@ -14,17 +15,21 @@ import { createObjectStore } from './providers/storage'
 
 export class BootError extends Error {}
 
-/** Opens the configured database (PGlite in DATA_DIR unless DATABASE_URL is set) and migrates it. */
-export async function openDatabase(config: Config): Promise<Database> {
+/**
+ * Opens the configured database (PGlite in DATA_DIR unless DATABASE_URL is set) and migrates it. Its
+ * watch logs re-entrancy and stalls through `logger` (platform/db/watch.ts).
+ */
+export async function openDatabase(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Database> {
+  const watch = { ...config.database, log: logger.error }
   if (!config.databaseUrl) {
     copySeed(pgliteDir(config.dataDir))
-    const database = await openPglite({ dataDir: pgliteDir(config.dataDir), sharedBuffers: config.pgliteSharedBuffers })
+    const database = await openPglite({ dataDir: pgliteDir(config.dataDir), sharedBuffers: config.pgliteSharedBuffers, watch })
     await prepareDatabase(database, config)
     return database
   }
   let database: Database
   try {
-    database = await openPostgres(config.databaseUrl)
+    database = await openPostgres(config.databaseUrl, { watch })
   } catch (err) {
     throw new BootError(`DATABASE_URL: cannot connect (${(err as Error).message || (err as { code?: string }).code})`)
   }
@@ -59,6 +64,7 @@ export function buildDeps(
     llm: createLlmProviders(config),
     embeddings: createEmbeddings(config),
     queue: new JobQueue(database, { workers: config.jobs, logger, pollingIntervalSeconds: config.queuePollSeconds }),
+    shutdown: new Shutdown(),
   }
 }
 

@@ -24,6 +24,8 @@ export const EnvSchema = T.Object({
   HOST: T.Optional(T.String({ minLength: 1 })),
   DATA_DIR: T.Optional(T.String({ minLength: 1 })),
   DATABASE_URL: T.Optional(T.String({ pattern: '^postgres(ql)?://' })),
+  DB_DEBUG: T.Optional(T.Union([T.Literal('0'), T.Literal('1')])),
+  DB_STALL_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
   PGLITE_SHARED_BUFFERS: T.Optional(T.String({ pattern: '^[1-9][0-9]*(kB|MB|GB)$' })),
   PUBLIC_URL: T.Optional(T.String({ pattern: '^https?://' })),
   AUTH_SECRET: T.Optional(T.String({ minLength: 32 })),
@@ -107,6 +109,12 @@ export interface Config {
   host: string
   dataDir: string
   databaseUrl: string | null
+  /**
+   * The database watch (platform/db/watch.ts): `guard` makes a statement sent to the pool from inside
+   * an open transaction throw (instead of being logged); a statement unanswered for `stallSeconds`
+   * is logged with what holds the connection and turns GET /health to 503 `database_stalled`.
+   */
+  database: { guard: boolean; stallSeconds: number }
   /** Embedded PGlite's shared_buffers (PostgreSQL's page cache): idle memory against large-table speed. */
   pgliteSharedBuffers: string
   publicUrl: string
@@ -230,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host,
     dataDir: e.DATA_DIR ?? './data',
     databaseUrl: e.DATABASE_URL ?? null,
+    database: { guard: e.DB_DEBUG === '1', stallSeconds: e.DB_STALL_SECONDS ?? 30 },
     pgliteSharedBuffers: e.PGLITE_SHARED_BUFFERS ?? DEFAULT_SHARED_BUFFERS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
     webauthn: webauthnOf(e.RP_ID, e.WEBAUTHN_ORIGINS, (e.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '')),

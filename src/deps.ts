@@ -7,6 +7,7 @@ import type { EmbeddingProvider } from './providers/embeddings'
 import type { LlmProviders } from './providers/llm'
 import type { ObjectStore } from './providers/storage'
 import type { RateLimitStore } from './platform/rate-limit'
+import type { Shutdown } from './platform/shutdown'
 
 /** Everything a module needs, built once at boot (or by a test) and passed down. */
 export interface Deps {
@@ -27,4 +28,6 @@ export interface Deps {
   embeddings: EmbeddingProvider
   /** The durable job queue (pg-boss); areas define job kinds while the app is built, boot starts it. */
   queue: JobQueue
+  /** The process's shutdown: streams end when it begins (SIGTERM). */
+  shutdown: Shutdown
 }

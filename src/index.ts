@@ -4,6 +4,10 @@ import { BootError, buildDeps, loadConfig, openDatabase } from './boot'
 import { ConfigError } from './config'
 import { ensureWritableDir, LifecycleError, lockDataDir, portTaken } from './platform/lifecycle'
 import { createLogger } from './platform/logger'
+import { within } from './platform/shutdown'
+
+/** After the in-flight requests, what closing the connections may take before the process exits anyway. */
+const CLOSE_MS = 4000
 
 // boot: config -> data dir (lock) -> database (migrate) -> app -> job queue -> listen -> job workers. Any failure is one clear line and exit 1.
 try {
@@ -13,7 +17,7 @@ try {
   ensureWritableDir(config.dataDir)
   // Held until the process ends: the kernel releases it, also on kill -9.
   if (!config.databaseUrl) lockDataDir(config.dataDir, logger.warn)
-  const database = await openDatabase(config)
+  const database = await openDatabase(config, logger)
   const deps = buildDeps(config, database, { logger })
   const app = createApp(deps)
   const stopFollowing = await app.followRevocations()
@@ -38,22 +42,38 @@ try {
   })
 
   let stopping = false
-  /** Stops accepting, lets in-flight requests and streams finish within the deadline, then closes everything. */
+  /**
+   * Stops accepting and ends open streams at once (each with a last `shutdown` event), lets
+   * in-flight requests finish within SHUTDOWN_TIMEOUT_SECONDS, then closes everything, each step
+   * given a bounded time: the process ends even when the database never answers.
+   */
   const stop = async (signal: string) => {
     if (stopping) return
     stopping = true
     const from = performance.now()
+    const timeoutMs = config.shutdownTimeoutSeconds * 1000
+    const left = () => Math.max(0, timeoutMs - (performance.now() - from))
+    setTimeout(() => {
+      logger.error('shutdown did not finish in time: exiting', { signal, stopMs: Math.round(performance.now() - from) })
+      process.exit(1)
+    }, timeoutMs + CLOSE_MS).unref()
+    deps.shutdown.begin()
     stopJobs()
-    const deadline = Bun.sleep(config.shutdownTimeoutSeconds * 1000).then(() => false)
-    const drained = await Promise.race([server.stop(false).then(() => true), deadline])
-    if (!drained) await server.stop(true)
+    const drained = (await within(server.stop(false).then(() => true), left()).catch(() => false)) ?? false
+    if (!drained) void server.stop(true)
     // Running jobs get what is left of the deadline; unfinished ones run again on another replica or the next start.
-    await deps.queue.stop(Math.max(1000, config.shutdownTimeoutSeconds * 1000 - (performance.now() - from)))
-    await stopFollowing()
-    app.close()
-    await deps.rateLimits.close()
-    await database.close()
-    logger.info('ecobase stopped', { signal, drained, stopMs: Math.round(performance.now() - from) })
+    await within(deps.queue.stop(Math.max(1000, left())), Math.max(1000, left())).catch((err) => logger.warn('queue stop failed', { error: String(err) }))
+    const closed = await within(
+      (async () => {
+        await stopFollowing()
+        app.close()
+        await deps.rateLimits.close()
+        await database.close()
+        return true
+      })(),
+      CLOSE_MS / 2,
+    ).catch((err) => logger.warn('closing failed', { error: String(err) }))
+    logger.info('ecobase stopped', { signal, drained, closed: closed ?? false, stopMs: Math.round(performance.now() - from) })
     process.exit(0)
   }
   process.on('SIGINT', () => void stop('SIGINT'))

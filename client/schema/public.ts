@@ -4,7 +4,12 @@ import type { ErrorBody } from './shared'
 
 export interface SystemHealth {
   status: "ok" | "degraded"
-  database: "ok" | "down"
+  database: "ok" | "down" | "stalled"
+  /** Present when degraded, in the shape of every error answer */
+  error?: {
+    code: "database_unavailable" | "database_stalled"
+    message: string
+  }
 }
 
 /** The account that created the persona; null when it has no public profile (no slug) */

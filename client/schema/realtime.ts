@@ -49,6 +49,13 @@ export type RealtimeStreamEvent = {
     code: "unauthorized" | "token_expired"
     message: string
   }
+} | {
+  event: "shutdown"
+  /** Milliseconds to wait before reconnecting */
+  retry: number
+  data: {
+    message: string
+  }
 }
 
 /** The routes under /realtime. */

@@ -80,6 +80,13 @@ export type SiteFeedStreamEvent = {
 } | {
   event: "ping"
   data: Record<string, never>
+} | {
+  event: "shutdown"
+  /** Milliseconds to wait before reconnecting */
+  retry: number
+  data: {
+    message: string
+  }
 }
 
 /** The routes under /site. */

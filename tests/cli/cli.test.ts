@@ -32,7 +32,7 @@ function ecobase(args: string[], input?: string, env: Record<string, string> = {
 
 /** Runs `work` against the app on a data directory (the command line's by default), as the server would open it. */
 async function withApp<T>(work: (app: ReturnType<typeof createApp>) => Promise<T>, dir = dataDir): Promise<T> {
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent' })
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', DB_DEBUG: '1' })
   const database = await openDatabase(config)
   try {
     return await work(createApp(buildDeps(config, database)))

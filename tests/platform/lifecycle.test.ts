@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { resolve } from 'node:path'
+import { freshDatabase, testDatabaseUrl } from '../support/database'
 import { startFakeOpenAi } from '../support/fake-openai'
-import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
-import { rejection } from '../support/wait'
+import { caller, cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
+import { tcpProxy } from '../support/tcp-proxy'
+import { rejection, until } from '../support/wait'
 
 // Real processes on the embedded database (the data-directory lock is the embedded mode's); the
 // database the suite runs against does not matter here.
@@ -80,6 +82,67 @@ describe('SIGTERM drains', () => {
       await rejection(fetch(`${base}/health`))
     } finally {
       await fake.stop()
+    }
+  }, 60_000)
+})
+
+describe('SIGTERM ends open streams at once', () => {
+  test('20 realtime and feed streams each get a last `shutdown` event with retry:, and the process exits without waiting for its timeout', async () => {
+    const port = freePort()
+    const base = `http://127.0.0.1:${port}`
+    const proc = start({ DATA_DIR: tempDir(), PORT: String(port), LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_SECONDS: '20' })
+    await untilHealthy(port, proc)
+    const call = caller(base)
+    const owner = (await call('POST', '/auth/register', { body: { email: 'streams@example.test', password: 'streams-password', name: 'Streams' } })).body
+    const org = (await call('POST', '/registry/organizations', { token: owner.token, body: { slug: 'streams', name: 'Streams' } })).body
+    const headers = { authorization: `Bearer ${owner.token}`, 'x-ecosystem-id': org.ecosystem.id }
+    const paths = Array.from({ length: 20 }, (_, i) => (i % 2 ? '/site/feed/stream' : '/realtime/stream?topics=data/documents'))
+    const streams = await Promise.all(paths.map((path) => fetch(base + path, { headers })))
+    expect(streams.map((s) => s.status)).toEqual(paths.map(() => 200))
+    const bodies = streams.map((s) => s.text())
+    // Every stream has said it is open (realtime: ready; feed: its first ping) before the signal.
+    await Bun.sleep(300)
+    proc.kill('SIGTERM')
+
+    for (const body of await Promise.all(bodies)) {
+      const last = body.trim().split('\n\n').at(-1)!
+      expect(last).toContain('event: shutdown')
+      expect(last).toContain('retry: 1000')
+    }
+    expect(await proc.exited).toBe(0)
+    const out = (await new Response(proc.stdout as ReadableStream).text()).trim().split('\n').map((l) => JSON.parse(l))
+    const stopped = out.find((l) => l.msg === 'ecobase stopped')
+    expect(stopped).toMatchObject({ signal: 'SIGTERM', drained: true, closed: true })
+    // Not the 20 s the timeout allows: the streams ended at once.
+    expect(stopped.stopMs).toBeLessThan(10_000)
+  }, 60_000)
+
+  test.skipIf(!testDatabaseUrl)('a database that never answers: /health says database_stalled, and SIGTERM still ends the process', async () => {
+    const database = await freshDatabase()
+    const url = new URL(database.url!)
+    const proxy = tcpProxy({ hostname: url.hostname, port: Number(url.port || 5432) })
+    url.hostname = '127.0.0.1'
+    url.port = String(proxy.port)
+    const port = freePort()
+    const base = `http://127.0.0.1:${port}`
+    const proc = start({ DATABASE_URL: url.toString(), PORT: String(port), LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_SECONDS: '2', DB_STALL_SECONDS: '1' })
+    try {
+      await untilHealthy(port, proc)
+      proxy.freeze()
+      // A request that needs the database hangs; its statement is what stalls.
+      const hanging = fetch(`${base}/auth/first-run`).catch(() => null)
+      await until(async () => (await fetch(`${base}/health`).then((r) => r.status, () => 0)) === 503, 10_000)
+      expect(await (await fetch(`${base}/health`)).json()).toMatchObject({ status: 'degraded', database: 'stalled', error: { code: 'database_stalled' } })
+
+      proc.kill('SIGTERM')
+      expect(await proc.exited).toBe(0)
+      await hanging
+      const out = (await new Response(proc.stdout as ReadableStream).text()).trim().split('\n').map((l) => JSON.parse(l))
+      expect(out.find((l) => l.msg === 'database stalled')).toMatchObject({ waiting: expect.any(Number), statement: expect.any(String) })
+      expect(out.find((l) => l.msg === 'ecobase stopped')).toMatchObject({ signal: 'SIGTERM', drained: false, closed: false })
+    } finally {
+      proxy.stop()
+      await database.drop()
     }
   }, 60_000)
 })

@@ -11,7 +11,7 @@ const root = mkdtempSync(join(tmpdir(), 'ecobase-pglite-settings-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 const sharedBuffers = async (env: Record<string, string>) => {
-  const database = await openDatabase(loadConfig({ DATA_DIR: join(root, String(Object.keys(env).length)), LOG_LEVEL: 'silent', ...env }))
+  const database = await openDatabase(loadConfig({ DATA_DIR: join(root, String(Object.keys(env).length)), LOG_LEVEL: 'silent', DB_DEBUG: '1', ...env }))
   try {
     return (await queryRows<{ shared_buffers: string }>(database.db, sql`show shared_buffers`))[0]!.shared_buffers
   } finally {

@@ -18,7 +18,7 @@ const tempDir = () => {
 function start(env: Record<string, string>) {
   return Bun.spawn([process.execPath, 'src/index.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', JOBS: 'off', HOST: '127.0.0.1', DATA_DIR: tempDir(), ...env },
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', JOBS: 'off', DB_DEBUG: '1', HOST: '127.0.0.1', DATA_DIR: tempDir(), ...env },
     stdout: 'pipe',
     stderr: 'pipe',
   })

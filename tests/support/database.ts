@@ -12,6 +12,8 @@ export const testDatabaseUrl = process.env.TEST_DATABASE_URL || null
 
 let snapshot: Promise<Blob> | undefined
 let template: Promise<string> | undefined
+/** Every test database runs with the re-entrancy guard on (platform/db/watch.ts): a pool statement inside a transaction throws. */
+export const watch = { guard: true }
 const runId = `${process.pid}_${Date.now().toString(36)}`
 let counter = 0
 
@@ -35,7 +37,7 @@ function templateName(): Promise<string> {
     const name = `ecobase_tpl_${runId}`
     await admin((sql) => sql.unsafe(`create database "${name}"`))
     const url = withDatabase(testDatabaseUrl!, name)
-    const database = await openPostgres(url, { max: 1 })
+    const database = await openPostgres(url, { max: 1, watch })
     await prepareDatabase(database, loadConfig({}), url)
     await database.close()
     return name
@@ -51,7 +53,7 @@ export interface TestDatabase {
 
 function pgliteSnapshot(): Promise<Blob> {
   snapshot ??= (async () => {
-    const seed = await openPglite()
+    const seed = await openPglite({ watch })
     await prepareDatabase(seed, loadConfig({}))
     const blob = await seed.dump!()
     await seed.close()
@@ -68,14 +70,14 @@ export async function warmUp(): Promise<void> {
 
 export async function freshDatabase(): Promise<TestDatabase> {
   if (!testDatabaseUrl) {
-    const database = await openPglite({ loadDataDir: await pgliteSnapshot() })
+    const database = await openPglite({ loadDataDir: await pgliteSnapshot(), watch })
     return { database, url: null, drop: () => database.close() }
   }
   const tpl = await templateName()
   const name = `ecobase_t_${runId}_${++counter}`
   await admin((sql) => sql.unsafe(`create database "${name}" template "${tpl}"`))
   const url = withDatabase(testDatabaseUrl, name)
-  const database = await openPostgres(url, { max: 10 })
+  const database = await openPostgres(url, { max: 10, watch })
   return {
     database,
     url,

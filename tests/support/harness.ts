@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config'
 import type { Deps } from '../../src/deps'
 import { openPostgres } from '../../src/platform/db'
 import { createLogger } from '../../src/platform/logger'
-import { freshDatabase } from './database'
+import { freshDatabase, watch } from './database'
 
 export interface Reply<T = any> {
   status: number
@@ -64,6 +64,7 @@ export async function createHarness(env: Record<string, string> = {}) {
     logger: createLogger('debug', (line) => logLines.push(line)),
     now: () => new Date(Date.now() + clockOffsetMs),
   })
+  db.database.watch.configure({ log: deps.logger.error })
   const app = createApp(deps)
   const unlisten = await app.followRevocations()
   await deps.queue.start()
@@ -96,7 +97,7 @@ export async function createHarness(env: Record<string, string> = {}) {
      * own connection pool on PostgreSQL (the same PGlite instance when embedded).
      */
     async replica() {
-      const database = db.url ? await openPostgres(db.url, { max: 5 }) : db.database
+      const database = db.url ? await openPostgres(db.url, { max: 5, watch }) : db.database
       const replicaDeps = buildDeps(config, database, { logger: createLogger('silent') })
       const replicaApp = createApp(replicaDeps)
       const stop = await replicaApp.followRevocations()

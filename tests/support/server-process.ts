@@ -23,7 +23,7 @@ export async function cleanUp() {
 export function start(env: Record<string, string>) {
   const proc = Bun.spawn([process.execPath, 'src/index.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', JOBS: 'off', HOST: '127.0.0.1', ...env },
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', JOBS: 'off', DB_DEBUG: '1', HOST: '127.0.0.1', ...env },
     stdout: 'pipe',
     stderr: 'pipe',
   })

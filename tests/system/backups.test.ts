@@ -68,7 +68,7 @@ describe('backups from the running service', () => {
 
     const target = join(scratch, 'restored')
     await restoreBackup(archive, target, false, () => {})
-    const config = loadConfig({ DATA_DIR: target, LOG_LEVEL: 'silent', AUTH_SECRET: h.deps.secret })
+    const config = loadConfig({ DATA_DIR: target, LOG_LEVEL: 'silent', AUTH_SECRET: h.deps.secret, DB_DEBUG: '1' })
     const database = await openDatabase(config)
     try {
       const app = createApp(buildDeps(config, database))
@@ -116,7 +116,7 @@ describe('a backup taken while a writer runs', () => {
 
     const target = join(scratch, 'restored-while-writing')
     await restoreBackup(join(h.deps.config.dataDir, 'backups', `${started.body.id}.tar.gz`), target, false, () => {})
-    const config = loadConfig({ DATA_DIR: target, LOG_LEVEL: 'silent', AUTH_SECRET: h.deps.secret })
+    const config = loadConfig({ DATA_DIR: target, LOG_LEVEL: 'silent', AUTH_SECRET: h.deps.secret, DB_DEBUG: '1' })
     const database = await openDatabase(config)
     try {
       const ids = new Set((await queryRows<{ id: string }>(database.db, sql`select id from auth.users`)).map((r) => r.id))

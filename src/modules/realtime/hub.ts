@@ -43,6 +43,7 @@ export type Frame =
   | { kind: 'ready'; position: Position }
   | { kind: 'reset'; position: Position; reason: 'expired' | 'overflow' }
   | { kind: 'closed'; code: 'unauthorized' | 'token_expired'; message: string }
+  | { kind: 'shutdown' }
 
 interface ChangeRow {
   tx: string

@@ -33,7 +33,7 @@ export default defineModule({
     }
     const hub = new RealtimeHub({ ...ctx.deps, alive })
     const tickets = new StreamTickets(ctx.deps, { alive, roleOf: (userId, organizationId) => customers.roleOf(userId, organizationId) })
-    const realtime = new RealtimeService(hub, tickets, ctx.topics)
+    const realtime = new RealtimeService(hub, tickets, ctx.topics, ctx.deps.shutdown)
     // Every `<area>.rows.changed` lands in the outbox with the change.
     ctx.bus.onEach(isRowsChanged, (tx, { ecosystemId, payload }) => {
       const { topic, changes } = payload as { topic: string; changes: RowChange[] }

@@ -4,6 +4,7 @@ import type { Guards } from '../../platform/guards'
 import { MEDIA_TYPE } from '../../platform/openapi'
 import { streamCredential } from '../../platform/tenancy'
 import type { AccessTokens } from '../../platform/jwt'
+import { shutdownEvent, ShutdownEvent } from '../../platform/shutdown'
 import { errors } from './errors'
 import { cursorOf, type Frame, MAX_BUFFER } from './hub'
 import { MAX_TOPICS, type RealtimeService } from './service'
@@ -32,6 +33,7 @@ const RealtimeEvent = t.Union(
       { event: t.Literal('error'), data: t.Object({ code: t.Union([t.Literal('unauthorized'), t.Literal('token_expired')]), message: t.String() }) },
       { description: 'The access token expired or its session (or API token) was revoked: the stream ends; reconnect with a fresh token (or ticket) and the last id' },
     ),
+    ShutdownEvent,
   ],
   { title: 'RealtimeStreamEvent', description: 'Server-sent events (text/event-stream); a `: ping` comment every 15 s of silence', [MEDIA_TYPE]: 'text/event-stream' },
 )
@@ -53,6 +55,8 @@ function render(frame: Frame) {
       return sse({ event: 'reset', id: cursorOf(frame.position), data: { reason: frame.reason } })
     case 'closed':
       return sse({ event: 'error', data: { code: frame.code, message: frame.message } })
+    case 'shutdown':
+      return shutdownEvent()
   }
 }
 

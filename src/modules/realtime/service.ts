@@ -1,6 +1,7 @@
 import type { TopicDefinition } from '../../platform/changes'
 import { isAdmin } from '../../platform/crud/resource'
 import { AppError } from '../../platform/errors'
+import type { Shutdown } from '../../platform/shutdown'
 import { meetsLevel, type StreamCredential, type Tenant } from '../../platform/tenancy'
 import { realtimeError } from './errors'
 import { type Frame, parseCursor, type RealtimeHub, Subscription } from './hub'
@@ -16,6 +17,7 @@ export class RealtimeService {
     readonly tickets: StreamTickets,
     /** Every module's topics (asked when a stream subscribes: complete once the app is built). */
     private readonly topics: () => TopicDefinition[],
+    private readonly shutdown: Shutdown,
   ) {}
 
   /**
@@ -41,9 +43,11 @@ export class RealtimeService {
   /**
    * What a stream sends, in order: `ready` (with the cursor it starts from), its backlog when it
    * resumes, then changes as they commit; null is a heartbeat (every 15 s of silence). Ends after
-   * a `closed` frame or an overflow `reset`, or when the client goes.
+   * a `closed` frame or an overflow `reset`, when the client goes, or at once with a `shutdown`
+   * frame when the server stops.
    */
-  async *frames(sub: Subscription, signal: AbortSignal): AsyncGenerator<Frame | null> {
+  async *frames(sub: Subscription, request: AbortSignal): AsyncGenerator<Frame | null> {
+    const signal = this.shutdown.streamSignal(request)
     try {
       yield { kind: 'ready', position: sub.cursor }
       if (sub.backlog) for await (const frame of this.hub.backlog(sub)) yield frame
@@ -57,6 +61,7 @@ export class RealtimeService {
         if (sub.ended) return
         if (await sub.waitFor(HEARTBEAT_MS, signal)) yield null
       }
+      if (this.shutdown.draining && !request.aborted) yield { kind: 'shutdown' }
     } finally {
       this.hub.remove(sub)
     }

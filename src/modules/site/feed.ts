@@ -62,7 +62,7 @@ type Notice = { c: string; s?: number; i?: FeedItemView }
 export class FeedService implements FeedWriter {
   private readonly waiting = new Map<string, Set<(notice: Notice) => void>>()
 
-  constructor(private readonly deps: Pick<Deps, 'database' | 'db' | 'now'>) {}
+  constructor(private readonly deps: Pick<Deps, 'database' | 'db' | 'now' | 'shutdown'>) {}
 
   async record(tx: Db, entry: FeedEntry): Promise<void> {
     const [row] = await tx
@@ -127,9 +127,10 @@ export class FeedService implements FeedWriter {
 
   /**
    * New items of the caller as they are written: first every item after `lastSeq` (a reconnect's
-   * Last-Event-ID), then live. `null` is a heartbeat.
+   * Last-Event-ID), then live. `null` is a heartbeat; `shutdown` the last frame when the server stops.
    */
-  async *stream(tenant: Tenant, lastSeq: number | null, signal: AbortSignal): AsyncGenerator<{ seq: number; item: FeedItemView } | null> {
+  async *stream(tenant: Tenant, lastSeq: number | null, request: AbortSignal): AsyncGenerator<{ seq: number; item: FeedItemView } | null | 'shutdown'> {
+    const signal = this.deps.shutdown.streamSignal(request)
     const since = lastSeq ?? (await this.latestSeq(tenant.customerId))
     let cursor = since
     // Items carried by notices, and whether one came without its item (then the stream reads).
@@ -177,6 +178,7 @@ export class FeedService implements FeedWriter {
         })
         if (heartbeat) yield null
       }
+      if (this.deps.shutdown.draining && !request.aborted) yield 'shutdown'
     } finally {
       signal.removeEventListener('abort', aborted)
       waiting.delete(notified)

@@ -9,7 +9,13 @@ import type { SystemService } from './service'
 
 const Health = t.Object({
   status: t.Union([t.Literal('ok'), t.Literal('degraded')]),
-  database: t.Union([t.Literal('ok'), t.Literal('down')]),
+  database: t.Union([t.Literal('ok'), t.Literal('down'), t.Literal('stalled')]),
+  error: t.Optional(
+    t.Object({
+      code: t.Union([t.Literal('database_unavailable'), t.Literal('database_stalled')]),
+      message: t.String(),
+    }, { description: 'Present when degraded, in the shape of every error answer' }),
+  ),
 }, { title: 'SystemHealth', examples: [{ status: 'ok', database: 'ok' }] })
 const Version = t.Object({
   name: t.String(),
@@ -30,7 +36,7 @@ export function systemRoutes(system: SystemService) {
       },
       {
         response: { 200: Health, 503: Health },
-        detail: { tags: ['public'], operationId: 'health', summary: 'Liveness probe with a database check (503 when the database is down)', description: 'Public, for load balancers and orchestrators: `{ status: "ok", database: "ok" }` while a `select 1` answers, else 503 with `status: "degraded"`, `database: "down"`. Not written to the request log at info level.' },
+        detail: { tags: ['public'], operationId: 'health', summary: 'Liveness probe with a database check (503 when the database is down)', description: 'Public, for load balancers and orchestrators: `{ status: "ok", database: "ok" }` while a `select 1` answers. Else 503 with `status: "degraded"` and `error.code`: `database_unavailable` (`database: "down"`) when the statement fails, or `database_stalled` (`database: "stalled"`, answered at once) while a database statement has waited longer than DB_STALL_SECONDS; the server log then names what holds the connection. Not written to the request log at info level.' },
       },
     )
     .get('/site/version', () => system.version(), {

@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import { trackCommits } from './commit'
+import { ConnectionWatch, watchPglite, watchPostgres, type WatchOptions } from './watch'
 import { DEFAULT_SHARED_BUFFERS } from '../../config'
 
 /** A database or a transaction: services take this so they run inside a caller's transaction. */
@@ -38,6 +39,8 @@ export interface Database {
    * the rows of all of them in order.
    */
   unsafe(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>
+  /** Who holds connections and which statements wait: the re-entrancy guard and the stall watchdog. */
+  watch: ConnectionWatch
   /** PGlite only: the data directory as a gzipped tarball, loadable with `loadDataDir`. */
   dump?: () => Promise<Blob>
   close(): Promise<void>
@@ -50,7 +53,7 @@ const MIGRATION_LOCK = 0x65636f62 // 'ecob': one migrator at a time across repli
  * Opens PGlite in memory or in `dataDir`. `loadDataDir` fills a memory database, or a data
  * directory that does not exist yet (a seed: much faster than initdb); an existing one is opened.
  */
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob; sharedBuffers?: string } = {}): Promise<Database> {
+export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob; sharedBuffers?: string; watch?: WatchOptions } = {}): Promise<Database> {
   let load = options.loadDataDir
   if (options.dataDir) {
     mkdirSync(dirname(resolve(options.dataDir)), { recursive: true })
@@ -61,6 +64,8 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     postgresqlconf: [`shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`],
     ...(load ? { loadDataDir: load } : {}),
   })
+  const watch = new ConnectionWatch(options.watch)
+  watchPglite(client as never, watch)
   const db = trackCommits(drizzlePglite(client) as unknown as Db)
   // A PGlite data directory belongs to one process, so its locks need not leave the process.
   const held = new Set<string>()
@@ -80,14 +85,20 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       const results = await client.exec(text)
       return { rows: results.flatMap((r) => r.rows ?? []) }
     },
+    watch,
     dump: async () => (await client.dumpDataDir('gzip')) as Blob,
-    close: () => client.close(),
+    close: async () => {
+      watch.close()
+      await client.close()
+    },
   }
 }
 
-export async function openPostgres(url: string, options: { max?: number } = {}): Promise<Database> {
+export async function openPostgres(url: string, options: { max?: number; watch?: WatchOptions } = {}): Promise<Database> {
   const client = postgres(url, { max: options.max ?? 10, onnotice: () => {}, connect_timeout: 10 })
   await client`select 1`
+  const watch = new ConnectionWatch(options.watch)
+  watchPostgres(client as never, watch)
   const db = trackCommits(drizzlePostgres(client) as unknown as Db)
   const [probe] = await client`select 1 as ok from pg_available_extensions where name = 'vector'`
   return {
@@ -141,7 +152,11 @@ export async function openPostgres(url: string, options: { max?: number } = {}):
         conn.release()
       }
     },
-    close: () => client.end({ timeout: 5 }),
+    watch,
+    close: async () => {
+      watch.close()
+      await client.end({ timeout: 5 })
+    },
   }
 }
 

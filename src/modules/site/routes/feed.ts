@@ -1,4 +1,5 @@
 import { Elysia, sse, t } from 'elysia'
+import { shutdownEvent, ShutdownEvent } from '../../../platform/shutdown'
 import type { Guards } from '../../../platform/guards'
 import { MEDIA_TYPE } from '../../../platform/openapi'
 import { pageParams, PageQuery, paged } from '../../../platform/paging'
@@ -31,6 +32,7 @@ const SiteFeedEvent = t.Union(
   [
     t.Object({ event: t.Literal('item'), id: t.String({ description: 'Send it back as Last-Event-ID to resume' }), data: SiteFeedItem }, { description: 'A new item' }),
     t.Object({ event: t.Literal('ping'), data: t.Object({}) }, { description: 'On connecting, then every 25 s while nothing happens, so proxies keep the connection' }),
+    ShutdownEvent,
   ],
   { title: 'SiteFeedStreamEvent', description: 'Server-sent events (text/event-stream)', [MEDIA_TYPE]: 'text/event-stream' },
 )
@@ -69,7 +71,7 @@ export function feedRoutes(feed: FeedService, guards: Guards) {
         yield sse({ event: 'ping', data: {} })
         const last = Number(headers['last-event-id'])
         for await (const next of feed.stream(tenant, Number.isSafeInteger(last) && last >= 0 ? last : null, request.signal)) {
-          yield next ? sse({ event: 'item', id: String(next.seq), data: next.item }) : sse({ event: 'ping', data: {} })
+          yield next === 'shutdown' ? shutdownEvent() : next ? sse({ event: 'item', id: String(next.seq), data: next.item }) : sse({ event: 'ping', data: {} })
         }
       },
       {
