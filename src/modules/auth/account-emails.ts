@@ -96,9 +96,12 @@ export class AccountEmails {
 
   /** `request`: where it came from, for the audit event (`auth.password.reset`, by the account the token proves). */
   async confirmReset(token: string, newPassword: string, request: RequestInfo): Promise<void> {
+    // Checked before the hash (a wrong token costs no hashing), consumed after it in the transaction.
+    if (!(await this.usable(token, 'password_reset'))) throw invalid()
+    const passwordHash = await this.accounts.hashPassword(newPassword)
     await this.deps.db.transaction(async (tx) => {
       const row = await this.consume(tx, token, 'password_reset')
-      await this.accounts.setPassword(tx, row.userId, newPassword, 'password_reset', { actor: { type: 'user', id: row.userId }, request })
+      await this.accounts.setPassword(tx, row.userId, passwordHash, 'password_reset', { actor: { type: 'user', id: row.userId }, request })
       await tx.update(users).set({ emailVerifiedAt: this.deps.now() }).where(and(eq(users.id, row.userId), eq(users.emailKey, row.emailKey), isNull(users.emailVerifiedAt)))
       await this.accounts.changed(tx, row.userId)
     })
@@ -157,13 +160,19 @@ export class AccountEmails {
 
   /** Marks a live token of `purpose` used and returns it; 400 otherwise. Concurrent confirms: one wins. */
   private async consume(tx: Deps['db'], token: string, purpose: Purpose) {
-    const [row] = await tx
-      .update(emailTokens)
-      .set({ usedAt: this.deps.now() })
-      .where(and(eq(emailTokens.tokenHash, sha256Hex(token)), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, this.deps.now())))
-      .returning()
+    const [row] = await tx.update(emailTokens).set({ usedAt: this.deps.now() }).where(this.live(token, purpose)).returning()
     if (!row) throw invalid()
     return row
+  }
+
+  private async usable(token: string, purpose: Purpose): Promise<boolean> {
+    const [row] = await this.deps.db.select({ userId: emailTokens.userId }).from(emailTokens).where(this.live(token, purpose))
+    return Boolean(row)
+  }
+
+  /** A token of `purpose` not used and not expired. */
+  private live(token: string, purpose: Purpose) {
+    return and(eq(emailTokens.tokenHash, sha256Hex(token)), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, this.deps.now()))
   }
 
   private async limit(key: string, max: number): Promise<void> {

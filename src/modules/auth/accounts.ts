@@ -196,15 +196,20 @@ export class Accounts {
     if (!method?.passwordHash || !(await this.passwords.verify(input.currentPassword, method.passwordHash))) {
       throw authError(401, 'invalid_credentials', 'The current password is wrong')
     }
-    await this.deps.db.transaction((tx) => this.setPassword(tx, principal.userId, input.newPassword, 'password_changed', principal))
+    const passwordHash = await this.passwords.hash(input.newPassword)
+    await this.deps.db.transaction((tx) => this.setPassword(tx, principal.userId, passwordHash, 'password_changed', principal))
   }
 
   /**
    * Sets (or first gives) the account a password and revokes every session, in the caller's
    * transaction, with its audit event (`auth.password.changed` or `auth.password.reset`) by `by`.
    */
-  async setPassword(tx: Db, userId: string, password: string, reason: 'password_changed' | 'password_reset', by: AuditBy): Promise<void> {
-    const passwordHash = await this.passwords.hash(password)
+  /** A new password's hash, made before the transaction that stores it (on PGlite a transaction holds the whole database). */
+  hashPassword(password: string): Promise<string> {
+    return this.passwords.hash(password)
+  }
+
+  async setPassword(tx: Db, userId: string, passwordHash: string, reason: 'password_changed' | 'password_reset', by: AuditBy): Promise<void> {
     const now = this.deps.now()
     await tx
       .insert(userMethods)

@@ -10,7 +10,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import { trackCommits } from './commit'
-import { ConnectionWatch, watchPglite, watchPostgres, type WatchOptions } from './watch'
+import { ConnectionWatch, originHere, watchPglite, watchPostgres, type WatchOptions } from './watch'
 import { DEFAULT_SHARED_BUFFERS } from '../../config'
 
 /** A database or a transaction: services take this so they run inside a caller's transaction. */
@@ -86,7 +86,8 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
       return { rows: results.flatMap((r) => r.rows ?? []) }
     },
     watch,
-    dump: async () => (await client.dumpDataDir('gzip')) as Blob,
+    // The dump holds the connection until the whole directory is packed: the watchdog names it.
+    dump: () => watch.hold(originHere('database dump'), async () => (await client.dumpDataDir('gzip')) as Blob),
     close: async () => {
       watch.close()
       await client.close()

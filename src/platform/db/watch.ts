@@ -176,11 +176,11 @@ export class ConnectionWatch {
 /** Frames kept of a transaction's origin: Drizzle's and this module's own take the first ten. */
 const ORIGIN_FRAMES = 24
 
-/** Where a transaction is asked for: the stack, deep enough to reach past the libraries' frames. */
-function originHere(): Error {
+/** Where a transaction (or another hold on the connection) is asked for: the stack, deep enough to reach past the libraries' frames. */
+export function originHere(what = 'transaction'): Error {
   const limit = Error.stackTraceLimit
   Error.stackTraceLimit = ORIGIN_FRAMES
-  const origin = new Error('transaction opened here')
+  const origin = new Error(`${what} opened here`)
   Error.stackTraceLimit = limit
   return origin
 }
@@ -206,10 +206,10 @@ function frames(stack: string | undefined): string {
     .join('\n')
 }
 
-/** Who opened a transaction: its first frame outside the database layer and libraries. */
+/** What holds a connection (a transaction, a dump) and where it began: its first frame outside the database layer and libraries. */
 function labelOf(origin: Error): string {
-  const first = frames(origin.stack).split('\n')[0] ?? ''
-  return first.replace(/^at /, '').replace(process.cwd() + '/', '') || 'unknown'
+  const first = (frames(origin.stack).split('\n')[0] ?? '').replace(/^at /, '').replace(`${process.cwd()}/`, '')
+  return `${origin.message.replace(/ opened here$/, '')} at ${first || 'unknown'}`
 }
 
 type PgliteTx = { query: (...args: never[]) => Promise<unknown>; exec: (...args: never[]) => Promise<unknown> }
