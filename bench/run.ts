@@ -27,6 +27,7 @@ import { command as memoryRecall } from './memory-recall'
 import { command as realtimeFanout } from './realtime-fanout'
 import { command as refresh } from './refresh'
 import { command as search } from './search'
+import { command as soak } from './soak-embedded'
 import { command as searchBox } from './search-box'
 import { command as storageUsage } from './storage-usage'
 import { command as webhookDeliveries } from './webhook-deliveries'
@@ -134,6 +135,11 @@ export const BENCHES: Bench[] = [
     ...backup,
     id: 'P16',
     what: 'backups of an embedded instance with 1 GB of local files: GET /auth/me p95 during a running server’s backup ÷ before (target ≤ 3×), and `ecobase backup` / `restore` MB/s',
+  },
+  {
+    ...soak,
+    id: 'P17',
+    what: 'embedded soak: 30 minutes of mixed load with jobs on; database probes over 5 s (target 0), SIGTERM with open streams to exit (target < 1 s)',
   },
   {
     ...entitlementCheck,

@@ -33,6 +33,8 @@ export interface Server {
   bootMs: number
   /** The last lines the server printed (for error messages). */
   logTail(lines?: number): string
+  /** Resolves with the exit code once the process has ended (a bench that signals it itself waits here). */
+  exited: Promise<number>
   stop(): Promise<void>
 }
 
@@ -105,7 +107,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Server> 
     await sleep(50)
   }
   const database = options.databaseUrl ? decodeURIComponent(new URL(options.databaseUrl).pathname.slice(1)) : undefined
-  return { url, database, port, pid: child.pid, dataDir, logFile, bootMs: performance.now() - started, logTail, stop }
+  return { url, database, port, pid: child.pid, dataDir, logFile, bootMs: performance.now() - started, logTail, exited: child.exited, stop }
 }
 
 /**
