@@ -23,27 +23,47 @@ export interface TopicRecords {
   notifications: Notification
 }
 
-/** A topic to subscribe to: a fixed one, one thread's replies, or a contract table (`contract/<name>`). */
-export type Topic = keyof TopicRecords | `community/replies:${string}` | `contract/${string}`
+/** A topic and its narrower forms: one row (`/<id>`), and rows a filter in the list grammar matches (`?status=eq.open`). */
+type Narrowed<T extends string> = T | `${T}/${string}` | `${T}?${string}`
 
-/** The topic a change names: a `:<threadId>` subscription's changes name `community/replies`. */
-type BaseOf<T extends Topic> = T extends `community/replies:${string}` ? 'community/replies' : T
+/**
+ * A topic to subscribe to: a fixed one, one thread's replies, or a contract table (`contract/<name>`),
+ * each narrowed to one row or to a filter if wanted (`data/documents?status=eq.open`).
+ */
+export type Topic = Narrowed<keyof TopicRecords> | Narrowed<`community/replies:${string}`> | `contract/${string}`
+
+/** The topic a change names: a narrowed subscription's changes name the topic itself (`community/replies`, `contract/orders`). */
+type PathOf<T extends string> = T extends `${infer P}?${string}` ? P : T
+type RouteOf<P extends string> = P extends keyof TopicRecords
+  ? P
+  : P extends `community/replies:${string}`
+    ? 'community/replies'
+    : P extends `contract/${infer Name}/${string}`
+      ? `contract/${Name}`
+      : P extends `${infer B extends keyof TopicRecords}/${string}`
+        ? B
+        : P
+type BaseOf<T extends Topic> = RouteOf<PathOf<T>>
 type RecordOf<B> = B extends keyof TopicRecords ? TopicRecords[B] : Record<string, unknown>
 
-/** One changed row of a subscribed topic, typed by topic (`record` is absent on delete). */
+/**
+ * One changed row of a subscribed topic, typed by topic (`record` is absent on delete and leave).
+ * `leave`: an update moved the row out of a filtered topic; drop it from that list.
+ */
 export type Change<T extends Topic = Topic> = {
   [B in BaseOf<T>]:
     | { topic: B; op: 'insert' | 'update'; id: string; record: RecordOf<B>; at: string }
-    | { topic: B; op: 'delete'; id: string; at: string }
+    | { topic: B; op: 'delete' | 'leave'; id: string; at: string }
 }[BaseOf<T>]
 
 /**
- * What `subscribe` yields: a change, or `reset` — the lists must be reloaded (the stream was
- * away longer than the server keeps changes, or fell too far behind). `cursor` resumes after it.
+ * What `subscribe` yields: a change, or `reset` — the lists must be reloaded (the stream was away
+ * longer than the server keeps changes, fell too far behind, or its cursor is not this instance's:
+ * restored or moved). `cursor` resumes after it.
  */
 export type RealtimeEvent<T extends Topic = Topic> =
   | { event: 'change'; cursor: string; data: Change<T> }
-  | { event: 'reset'; cursor: string; data: { reason: 'expired' | 'overflow' } }
+  | { event: 'reset'; cursor: string; data: { reason: 'expired' | 'overflow' | 'unknown_cursor' } }
 
 export interface SubscribeOptions {
   /** Resume after this cursor (a `cursor` of an earlier event), as if the stream had never dropped. */
@@ -66,7 +86,7 @@ const MAX_DELAY_MS = 15_000
  * ```ts
  * for await (const ev of client.realtime.subscribe(['data/documents', `community/replies:${threadId}`], { signal })) {
  *   if (ev.event === 'reset') reload()
- *   else if (ev.data.topic === 'data/documents' && ev.data.op !== 'delete') upsert(ev.data.record.title)
+ *   else if (ev.data.topic === 'data/documents' && 'record' in ev.data) upsert(ev.data.record.title)
  * }
  * ```
  */

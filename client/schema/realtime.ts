@@ -12,10 +12,10 @@ export interface RealtimeTicket {
 export interface RealtimeChange {
   /** The topic the row belongs to (without a `:` suffix) */
   topic: string
-  op: "insert" | "update" | "delete"
+  op: "insert" | "update" | "delete" | "leave"
   /** The row’s id */
   id: string
-  /** The row exactly as the topic’s list route returns it; absent on delete */
+  /** The row exactly as the topic’s list route returns it; absent on delete and leave */
   record?: {
     [key: string]: unknown
   }
@@ -41,7 +41,7 @@ export type RealtimeStreamEvent = {
   /** The cursor: send it back as Last-Event-ID (or `since`) to resume from here */
   id: string
   data: {
-    reason: "expired" | "overflow"
+    reason: "expired" | "overflow" | "unknown_cursor"
   }
 } | {
   event: "error"

@@ -2,6 +2,7 @@ import { t } from 'elysia'
 import type { Static } from '@sinclair/typebox'
 import type { Db } from './db'
 import { defineEvent, type EventBus, type EventDefinition } from './events'
+import type { ColumnKind } from './crud/query'
 import type { Tenant, TenantLevel } from './tenancy'
 
 /**
@@ -79,4 +80,6 @@ export interface TopicDefinition {
   /** The record field a `:<value>` suffix narrows the topic by (a reply's `threadId`). */
   keyedBy?: string
   authorize?(tenant: Tenant, topic: string): Promise<void>
+  /** The columns a subscription may filter on (`<topic>?<filters>`), as the list route lets the caller filter; absent: no filters. */
+  filterable?(tenant: Tenant, topic: string): Readonly<Record<string, ColumnKind>> | Promise<Readonly<Record<string, ColumnKind>>>
 }

@@ -4,7 +4,7 @@ import { dataRowsChanged } from '../../src/modules/data/events'
 import { purgeRealtime } from '../../src/modules/realtime/jobs'
 import { MAX_BUFFER } from '../../src/modules/realtime/hub'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
-import { sseReader } from '../support/sse'
+import { realtimeStream, sseReader } from '../support/sse'
 import { addMember, customerOf, provision, type Provisioned } from '../support/tenancy'
 
 let h: Harness
@@ -17,21 +17,9 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-/** Opens a realtime stream in-process with a bearer token (and X-Ecosystem-Id for accounts). */
-async function stream(token: string, topics: string, extra: { headers?: Record<string, string>; since?: string; app?: { handle(r: Request): Promise<Response> } } = {}) {
-  const since = extra.since ? `&since=${encodeURIComponent(extra.since)}` : ''
-  const res = await (extra.app ?? h.app).handle(
-    new Request(`http://localhost/realtime/stream?topics=${encodeURIComponent(topics)}${since}`, { headers: { authorization: `Bearer ${token}`, ...extra.headers } }),
-  )
-  let reader: ReturnType<typeof sseReader> | undefined
-  return {
-    res,
-    get sse() {
-      reader ??= sseReader(res)
-      return reader
-    },
-  }
-}
+/** Opens a realtime stream on the harness's app (or `extra.app`, another replica's). */
+const stream = (token: string, topics: string, extra: { headers?: Record<string, string>; since?: string; app?: { handle(r: Request): Promise<Response> } } = {}) =>
+  realtimeStream(extra.app ?? h.app, token, topics, extra)
 
 describe('realtime streams', () => {
   test('own rows: a customer sees changes to its documents only; an admin of the ecosystem sees every one', async () => {
@@ -43,14 +31,14 @@ describe('realtime streams', () => {
     expect(adaStream.res.headers.get('content-type')).toStartWith('text/event-stream')
     const ready = await adaStream.sse.next()
     expect(ready.event).toBe('ready')
-    expect(ready.id).toMatch(/^\d+-\d+$/)
+    expect(ready.id).toMatch(/^[0-9a-f]{8}\.\d+\.\d+$/)
     expect((await adminStream.sse.next()).event).toBe('ready')
 
     const { body: bobs } = await h.call('POST', '/data/documents', { token: bob.token, body: { title: 'Bob’s' } })
     const { body: adas } = await h.call('POST', '/data/documents', { token: ada.token, body: { title: 'Ada’s' } })
     const listed = (await h.call('GET', '/data/documents', { token: ada.token })).body.items[0]
     const insert = await adaStream.sse.next()
-    expect(insert).toEqual({ event: 'change', id: expect.stringMatching(/^\d+-\d+$/), data: { topic: 'data/documents', op: 'insert', id: adas.id, record: listed, at: expect.any(String) } })
+    expect(insert).toEqual({ event: 'change', id: expect.stringMatching(/^[0-9a-f]{8}\.\d+\.\d+$/), data: { topic: 'data/documents', op: 'insert', id: adas.id, record: listed, at: expect.any(String) } })
     const seen = [await adminStream.sse.next(), await adminStream.sse.next()]
     expect(seen.map((e) => e.data.id)).toEqual([bobs.id, adas.id])
 
@@ -201,7 +189,7 @@ describe('realtime streams', () => {
     const stale = await stream(ada.token, 'userdata/notes', { since: seen.id })
     expect((await stale.sse.next()).event).toBe('ready')
     const reset = await stale.sse.next()
-    expect(reset).toEqual({ event: 'reset', id: expect.stringMatching(/^\d+-\d+$/), data: { reason: 'expired' } })
+    expect(reset).toEqual({ event: 'reset', id: expect.stringMatching(/^[0-9a-f]{8}\.\d+\.\d+$/), data: { reason: 'expired' } })
     const { body: after } = await h.call('POST', '/userdata/notes', { token: ada.token, body: { title: 'after the reset' } })
     expect((await stale.sse.next()).data.id).toBe(after.id)
     await stale.sse.close()

@@ -84,3 +84,27 @@ export function sseReader(res: Response, options: { comments?: boolean } = {}) {
     close: () => reader.cancel().catch(() => {}),
   }
 }
+
+/**
+ * Opens a realtime stream in-process with a bearer token (and X-Ecosystem-Id for accounts):
+ * `res` at once, and its events through `sse` (read on first use).
+ */
+export async function realtimeStream(
+  app: { handle(r: Request): Promise<Response> },
+  token: string,
+  topics: string,
+  extra: { headers?: Record<string, string>; since?: string } = {},
+) {
+  const since = extra.since ? `&since=${encodeURIComponent(extra.since)}` : ''
+  const res = await app.handle(
+    new Request(`http://localhost/realtime/stream?topics=${encodeURIComponent(topics)}${since}`, { headers: { authorization: `Bearer ${token}`, ...extra.headers } }),
+  )
+  let reader: ReturnType<typeof sseReader> | undefined
+  return {
+    res,
+    get sse() {
+      reader ??= sseReader(res)
+      return reader
+    },
+  }
+}

@@ -133,11 +133,17 @@ export class ContractService {
     })
   }
 
+  /** The columns of a contract's rows, by kind: what its list (and a realtime subscription to it) filters on. */
+  async filterable(tenant: Tenant, name: string): Promise<Record<string, ColumnKind>> {
+    const contract = await this.load(this.deps.db, tenant, name)
+    this.scope(tenant, contract, 'read')
+    return kindsOf(contract)
+  }
+
   async listRows(tenant: Tenant, name: string, raw: Record<string, string | string[]>) {
     const contract = await this.load(this.deps.db, tenant, name)
     const scope = this.scope(tenant, contract, 'read')
-    const kinds: Record<string, ColumnKind> = { ...SYSTEM_KINDS }
-    for (const c of contract.columns) kinds[c.name] = c.type
+    const kinds = kindsOf(contract)
     const query = parseListQuery(raw, { filterable: kinds, sortable: Object.keys(kinds).filter((k) => kinds[k] !== 'json'), defaultSort: [{ column: 'createdAt', descending: true }], selectable: Object.keys(kinds) })
     const slots = indexedSlots(contract.columns)
     const where = and(this.rowScope(tenant, contract, scope), ...rowFilters(query.filters, (f) => indexedFilter(contract.id, slots, f)))
@@ -296,4 +302,10 @@ function rowView(contract: ContractRowRecord, row: RowRecord) {
   const out: Record<string, unknown> = {}
   for (const column of contract.columns) out[column.name] = ownValue(row.data, column.name) ?? null
   return { ...out, id: row.id, customerId: row.customerId, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() }
+}
+
+function kindsOf(contract: { columns: { name: string; type: ColumnKind }[] }): Record<string, ColumnKind> {
+  const kinds: Record<string, ColumnKind> = { ...SYSTEM_KINDS }
+  for (const c of contract.columns) kinds[c.name] = c.type
+  return kinds
 }

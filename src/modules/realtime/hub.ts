@@ -1,38 +1,56 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Audience, type RowChange, visibleTo } from '../../platform/changes'
-import { type Db, queryRows } from '../../platform/db'
+import { matches } from '../../platform/crud/match'
+import type { Condition } from '../../platform/crud/query'
+import { type Db, queryRows, sqlState } from '../../platform/db'
 import type { StreamCredential, Tenant } from '../../platform/tenancy'
-import { changes, purged } from './schema'
+import { commits, changes, epoch, purged } from './schema'
 
-/** A place in the outbox: `(transaction id, sequence)`, the order rows are read and delivered in. */
-export type Position = readonly [tx: number, seq: number]
+/**
+ * A place in the outbox: `(pos, seq)`, the writing transaction's place in commit order and the row's
+ * within it; rows are read and delivered in this order.
+ */
+export type Position = readonly [pos: number, seq: number]
 const ORIGIN: Position = [0, 0]
-const isAfter = (a: Position, b: Position) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
+export const isAfter = (a: Position, b: Position) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
 
-/** A position as streams send it (`id:`) and take it back (`Last-Event-ID`, `?since=`). */
-export const cursorOf = (p: Position) => `${p[0]}-${p[1]}`
-export function parseCursor(text: string): Position | null {
-  const match = /^(\d{1,15})-(\d{1,15})$/.exec(text)
-  return match ? [Number(match[1]), Number(match[2])] : null
+/** A position as streams send it (`id:`) and take it back (`Last-Event-ID`, `?since=`): `<epoch>.<pos>.<seq>`. */
+export const cursorOf = (epoch: string, p: Position) => `${epoch}.${p[0]}.${p[1]}`
+
+/**
+ * A cursor as sent back: this form with its epoch, or `legacy` for the form older versions sent
+ * (`<tx>-<seq>`, a place this instance no longer numbers), or null for text no version sent.
+ */
+export function parseCursor(text: string): { epoch: string; position: Position } | 'legacy' | null {
+  const match = /^([0-9a-f]{8})\.(\d{1,15})\.(\d{1,15})$/.exec(text)
+  if (match) return { epoch: match[1]!, position: [Number(match[2]), Number(match[3])] }
+  return /^\d{1,15}-\d{1,15}$/.test(text) ? 'legacy' : null
 }
 
 const CHANNEL = 'ecobase_realtime'
+/** The lock a committing writer holds shared (drizzle/0042): taken exclusively, it waits for every commit under way. */
+const COMMIT_LOCK = sql`hashtext('ecobase:realtime-commit')`
 /** Rows read per query. */
 const BATCH = 500
 /** The safety net under NOTIFY: a reader looks for new rows this often anyway. */
 const POLL_MS = 1000
-/** How soon a reader looks again when rows wait behind a transaction still open. */
+/** How soon a reader looks again when a commit under way held it up for longer than it waits. */
 const DEFERRED_MS = 20
+/** How long a reader waits for the commits under way behind a missing position before it looks again. */
+const COMMIT_WAIT = sql`'1s'`
 /** Frames a stream may hold unsent; one more closes it with `reset` instead of growing memory. */
 export const MAX_BUFFER = 1000
+/** Rows a filtered subscription remembers having sent `leave` for (so each leaves once). */
+const MAX_LEFT = 10_000
 /** How often expiry is checked, and how often each credential is asked whether it still holds. */
 const SWEEP_MS = 1000
 const CHECK_MS = 3000
 
 export interface ChangeData {
   topic: string
-  op: RowChange['op']
+  /** `leave`: an update moved the row out of a filtered subscription (its record is then absent). */
+  op: RowChange['op'] | 'leave'
   id: string
   record?: Record<string, unknown>
   at: string
@@ -41,12 +59,12 @@ export interface ChangeData {
 export type Frame =
   | { kind: 'change'; position: Position; data: ChangeData }
   | { kind: 'ready'; position: Position }
-  | { kind: 'reset'; position: Position; reason: 'expired' | 'overflow' }
+  | { kind: 'reset'; position: Position; reason: 'expired' | 'overflow' | 'unknown_cursor' }
   | { kind: 'closed'; code: 'unauthorized' | 'token_expired'; message: string }
   | { kind: 'shutdown' }
 
 interface ChangeRow {
-  tx: string
+  pos: number | string
   seq: number | string
   topic: string
   key: string | null
@@ -57,10 +75,9 @@ interface ChangeRow {
   row_id: string
   record: Record<string, unknown> | string | null
   at: string | Date
-  ready?: boolean
 }
 
-const positionOf = (row: ChangeRow): Position => [Number(row.tx), Number(row.seq)]
+const positionOf = (row: { pos: number | string; seq: number | string }): Position => [Number(row.pos), Number(row.seq)]
 
 function dataOf(row: ChangeRow): ChangeData {
   const data: ChangeData = { topic: row.topic, op: row.op, id: row.row_id, at: new Date(row.at).toISOString() }
@@ -76,6 +93,17 @@ interface Reader {
   member: boolean
 }
 
+/**
+ * One subscribed topic as the hub routes it: `route` is the topic or `topic:<key>` the outbox rows
+ * name; `id` narrows it to one row (`data/documents/<id>`); `filter` to the rows the list grammar's
+ * conditions match, decided on the change's record.
+ */
+export interface TopicSpec {
+  route: string
+  id?: string
+  filter?: readonly Condition[]
+}
+
 /** One open stream: its topics, what it has been sent, and the frames waiting for it. */
 export class Subscription {
   readonly queue: Frame[] = []
@@ -83,29 +111,64 @@ export class Subscription {
   held: Frame[] | null = null
   ended = false
   private wake: () => void = () => {}
+  private readonly specs = new Map<string, TopicSpec[]>()
+  /** Rows a filtered topic has sent `leave` for, until they match again. */
+  private readonly left = new Set<string>()
 
   constructor(
     readonly tenant: Tenant,
     readonly credential: StreamCredential,
-    readonly topics: readonly string[],
+    topics: readonly TopicSpec[],
     readonly reader: Reader,
     /** The last position sent (or skipped as not this stream's). */
     public cursor: Position,
     /** Set when the stream resumes from a cursor: read the outbox from there first. */
     readonly backlog: boolean,
-  ) {}
+  ) {
+    for (const spec of topics) this.specs.set(spec.route, [...(this.specs.get(spec.route) ?? []), spec])
+  }
 
-  /** A change read by the replica's reader: kept if this stream may see it and has not had it. */
-  offer(frame: Extract<Frame, { kind: 'change' }>, audience: Audience, owner: string | null): void {
-    if (this.ended || !visibleTo(audience, this.reader, owner)) return
+  /** The routes (`topic` or `topic:<key>`) the hub offers this stream's changes under. */
+  get routes(): string[] {
+    return [...this.specs.keys()]
+  }
+
+  /**
+   * What this stream is sent of a change that came under `route`: the change, a `leave` for an
+   * update that moved a row it was shown out of a filter, or nothing.
+   */
+  decide(data: ChangeData, route: string, audience: Audience, owner: string | null): ChangeData | null {
+    if (!visibleTo(audience, this.reader, owner)) return null
+    const specs = (this.specs.get(route) ?? []).filter((s) => s.id === undefined || s.id === data.id)
+    if (!specs.length) return null
+    if (data.op === 'delete') {
+      this.left.delete(data.id)
+      return data
+    }
+    if (specs.some((s) => !s.filter || (data.record && matches(s.filter, data.record)))) {
+      this.left.delete(data.id)
+      return data
+    }
+    if (data.op !== 'update' || this.left.has(data.id)) return null
+    this.left.add(data.id)
+    if (this.left.size > MAX_LEFT) this.left.delete(this.left.values().next().value!)
+    return { topic: data.topic, op: 'leave', id: data.id, at: data.at }
+  }
+
+  /** A change read by the replica's reader, under one of this stream's routes: kept if this stream may see it and has not had it. */
+  offer(frame: Extract<Frame, { kind: 'change' }>, route: string, audience: Audience, owner: string | null): void {
+    if (this.ended) return
+    if (!this.held && !isAfter(frame.position, this.cursor)) return
+    const data = this.decide(frame.data, route, audience, owner)
+    if (!data) return
+    const kept = data === frame.data ? frame : { ...frame, data }
     if (this.held) {
-      this.held.push(frame)
+      this.held.push(kept)
       if (this.held.length > MAX_BUFFER) this.overflow()
       return
     }
-    if (!isAfter(frame.position, this.cursor)) return
     this.cursor = frame.position
-    this.queue.push(frame)
+    this.queue.push(kept)
     if (this.queue.length > MAX_BUFFER) this.overflow()
     this.wake()
   }
@@ -148,11 +211,13 @@ export interface HubDeps extends Pick<Deps, 'database' | 'db' | 'logger'> {
 
 /**
  * The realtime outbox and its fan-out. Writers append changed rows in their own transaction and
- * send one payload-free NOTIFY per transaction. Each replica runs one reader that reads new rows in
- * `(tx, seq)` order, taking a row only once every transaction older than its own has ended (its
- * transaction id is below the snapshot's xmin): rows of transactions that commit late are never
- * skipped, and no position is ever passed twice. Each row goes, in memory, to the streams
- * subscribed to its topic in its ecosystem that its audience admits: no query per subscriber.
+ * send one payload-free NOTIFY per transaction; as each commits it takes its place in commit order
+ * (realtime.commits, drizzle/0042). Each replica runs one reader that reads new rows in that order.
+ * A place missing below a visible one belongs to a commit still under way (the reader takes the
+ * commit lock to wait for those, and only those) or to a transaction that rolled back: so a
+ * transaction left open anywhere delays no one, and no row is ever passed and then committed. Each
+ * row goes, in memory, to the streams subscribed to its topic in its ecosystem that its audience and
+ * their filters admit: no query per subscriber.
  */
 export class RealtimeHub {
   private head: Position = ORIGIN
@@ -165,7 +230,8 @@ export class RealtimeHub {
   private sweeping = false
   /** Where the reader reads: a connection of its own once started. */
   private reader: Db
-
+  /** This instance's epoch (realtime.epoch), in every cursor. */
+  epoch = ''
 
   constructor(private readonly deps: HubDeps) {
     this.reader = deps.db
@@ -190,6 +256,7 @@ export class RealtimeHub {
   async start(): Promise<() => Promise<void>> {
     const connection = await this.deps.database.dedicated()
     this.reader = connection.db
+    this.epoch = await this.readEpoch()
     this.head = await this.latest()
     const unlisten = await this.deps.database.listen(CHANNEL, () => this.poke())
     const poll = setInterval(() => this.poke(), POLL_MS)
@@ -207,16 +274,16 @@ export class RealtimeHub {
 
   /** The last position the retention job purged, or null when none was. */
   async horizon(): Promise<Position | null> {
-    const [row] = await queryRows<{ tx: string; seq: number | string }>(this.deps.db, sql`select tx::text as tx, seq from ${purged} where id = 1`)
-    return row ? [Number(row.tx), Number(row.seq)] : null
+    const [row] = await queryRows<{ pos: string; seq: number | string }>(this.deps.db, sql`select pos, seq from ${purged} where id = 1`)
+    return row ? positionOf(row) : null
   }
 
   /** Registers a stream: from now on the reader offers it every change of its topics. */
   add(sub: Subscription): void {
     if (sub.backlog) sub.held = []
     this.streams.add(sub)
-    for (const topic of sub.topics) {
-      const key = `${sub.reader.ecosystemId} ${topic}`
+    for (const route of sub.routes) {
+      const key = `${sub.reader.ecosystemId} ${route}`
       const set = this.byTopic.get(key) ?? new Set()
       this.byTopic.set(key, set.add(sub))
     }
@@ -225,8 +292,8 @@ export class RealtimeHub {
   remove(sub: Subscription): void {
     sub.ended = true
     this.streams.delete(sub)
-    for (const topic of sub.topics) {
-      const key = `${sub.reader.ecosystemId} ${topic}`
+    for (const route of sub.routes) {
+      const key = `${sub.reader.ecosystemId} ${route}`
       const set = this.byTopic.get(key)
       set?.delete(sub)
       if (set?.size === 0) this.byTopic.delete(key)
@@ -234,24 +301,25 @@ export class RealtimeHub {
   }
 
   /**
-   * The backlog of a resuming stream, page by page: its topics' rows after its cursor that the
-   * reader has already passed or will pass (older transactions ended). Then the live frames held
-   * meanwhile, each sent once.
+   * The backlog of a resuming stream, page by page: its topics' rows after its cursor up to where the
+   * reader has passed (later ones reach it live). Then the live frames held meanwhile, each sent once.
    */
   async *backlog(sub: Subscription): AsyncGenerator<Frame> {
-    const bases = [...new Set(sub.topics.map((t) => t.split(':')[0]!))]
-    const keyed = new Set(sub.topics)
+    const routes = sub.routes
+    const bases = [...new Set(routes.map((r) => r.split(':')[0]!))]
+    const upTo = this.head
     for (;;) {
       const rows = await this.rowsAfter(
         this.deps.db,
         sub.cursor,
-        sql`and ${changes.ecosystemId} = ${sub.reader.ecosystemId} and ${changes.topic} in (${sql.join(bases.map((b) => sql`${b}`), sql`, `)}) and tx < pg_snapshot_xmin(pg_current_snapshot())`,
+        sql`and c.ecosystem_id = ${sub.reader.ecosystemId} and c.topic in (${sql.join(bases.map((b) => sql`${b}`), sql`, `)}) and (k.pos, c.seq) <= (${upTo[0]}, ${upTo[1]})`,
       )
       for (const row of rows) {
         if (sub.ended) return
         sub.cursor = positionOf(row)
-        const wanted = keyed.has(row.topic) || (row.key !== null && keyed.has(`${row.topic}:${row.key}`))
-        if (wanted && visibleTo(row.audience, sub.reader, row.customer_id)) yield { kind: 'change', position: sub.cursor, data: dataOf(row) }
+        const route = routes.includes(row.topic) ? row.topic : row.key !== null && routes.includes(`${row.topic}:${row.key}`) ? `${row.topic}:${row.key}` : null
+        const data = route === null ? null : sub.decide(dataOf(row), route, row.audience, row.customer_id)
+        if (data) yield { kind: 'change', position: sub.cursor, data }
       }
       if (rows.length < BATCH) break
     }
@@ -277,52 +345,92 @@ export class RealtimeHub {
       })
   }
 
+  /**
+   * Reads the rows after the head in commit order. A place missing before the last row read is a
+   * commit under way or a rollback: the reader waits for the commits under way (the commit lock,
+   * at most a second before it looks again) and reads once more; what is still missing then never
+   * comes, and the head moves past it.
+   */
   private async read(): Promise<void> {
     do {
       this.again = false
-      const rows = await this.rowsAfter(this.reader, this.head, sql``, true)
-      let deferred = false
-      for (const row of rows) {
-        if (!row.ready) {
-          deferred = true
-          break
+      let rows = await this.rowsAfter(this.reader, this.head, sql``)
+      if (gapIn(this.head, rows)) {
+        if (!(await this.awaitCommits(this.reader))) {
+          this.retry ??= setTimeout(() => ((this.retry = null), this.poke()), DEFERRED_MS)
+          return
         }
+        rows = await this.rowsAfter(this.reader, this.head, sql``)
+      }
+      for (const row of rows) {
         this.head = positionOf(row)
         this.dispatch(row)
       }
-      if (deferred) this.retry ??= setTimeout(() => ((this.retry = null), this.poke()), DEFERRED_MS)
-      else if (rows.length === BATCH) this.again = true
+      if (rows.length === BATCH) this.again = true
     } while (this.again)
+  }
+
+  /** Waits until every commit under way has ended (true), or a second has passed (false). */
+  private async awaitCommits(db: Db): Promise<boolean> {
+    try {
+      await db.transaction(async (tx) => {
+        await tx.execute(sql`set local lock_timeout = ${COMMIT_WAIT}`)
+        await tx.execute(sql`select pg_advisory_xact_lock(${COMMIT_LOCK})`)
+      })
+      return true
+    } catch (err) {
+      if (sqlState(err) === '55P03') return false
+      throw err
+    }
   }
 
   private dispatch(row: ChangeRow): void {
     const frame = { kind: 'change' as const, position: positionOf(row), data: dataOf(row) }
     const exact = this.byTopic.get(`${row.ecosystem_id} ${row.topic}`)
-    const keyed = row.key === null ? undefined : this.byTopic.get(`${row.ecosystem_id} ${row.topic}:${row.key}`)
-    if (exact) for (const sub of exact) sub.offer(frame, row.audience, row.customer_id)
-    if (keyed) for (const sub of keyed) sub.offer(frame, row.audience, row.customer_id)
+    const keyed = row.key === null ? undefined : `${row.topic}:${row.key}`
+    const narrow = keyed === undefined ? undefined : this.byTopic.get(`${row.ecosystem_id} ${keyed}`)
+    if (exact) for (const sub of exact) sub.offer(frame, row.topic, row.audience, row.customer_id)
+    if (narrow) for (const sub of narrow) sub.offer(frame, keyed!, row.audience, row.customer_id)
   }
 
-  private rowsAfter(db: Db, after: Position, where: SQL, withReady = false): Promise<ChangeRow[]> {
-    const ready = withReady ? sql`, tx < pg_snapshot_xmin(pg_current_snapshot()) as ready` : sql``
+  private rowsAfter(db: Db, after: Position, where: SQL): Promise<ChangeRow[]> {
     return queryRows<ChangeRow>(
       db,
-      sql`select tx::text as tx, seq, topic, key, ecosystem_id, customer_id, audience, op, row_id, record, at${ready}
-          from ${changes} where (tx, seq) > (${String(after[0])}::xid8, ${after[1]}) ${where}
-          order by tx, seq limit ${BATCH}`,
+      sql`select k.pos, c.seq, c.topic, c.key, c.ecosystem_id, c.customer_id, c.audience, c.op, c.row_id, c.record, c.at
+          from ${commits} k join ${changes} c on c.tx = k.tx
+          where (k.pos, c.seq) > (${after[0]}, ${after[1]}) ${where}
+          order by k.pos, c.seq limit ${BATCH}`,
     )
   }
 
   /**
-   * The newest position every older transaction has passed: a reader, or a stream that starts now,
-   * starts there (every change committed later has a greater position).
+   * The newest place every change committed so far is at or before: a stream that starts now starts
+   * there, so each change acknowledged before it is at or before it, and each later one after it
+   * (the `ready` contract). Places missing below it are waited for (commits under way) first.
    */
   async latest(): Promise<Position> {
-    const [row] = await queryRows<ChangeRow>(
-      this.deps.db,
-      sql`select tx::text as tx, seq from ${changes} where tx < pg_snapshot_xmin(pg_current_snapshot()) order by tx desc, seq desc limit 1`,
-    )
-    return row ? positionOf(row) : ORIGIN
+    const horizon = (await this.horizon()) ?? ORIGIN
+    const floor = Math.max(this.head[0], horizon[0])
+    const read = async () => {
+      const [row] = await queryRows<{ pos: string; seq: number | string; places: number }>(
+        this.deps.db,
+        sql`select k.pos, (select max(c.seq) from ${changes} c where c.tx = k.tx) as seq,
+                   (select count(*)::int from ${commits} where pos > ${floor} and pos <= k.pos) as places
+            from ${commits} k order by k.pos desc limit 1`,
+      )
+      return row
+    }
+    let row = await read()
+    // A place missing between what is known settled and the newest: wait for the commits under way.
+    if (row && Number(row.pos) > floor && row.places !== Number(row.pos) - floor && (await this.awaitCommits(this.deps.db))) row = await read()
+    const newest: Position = row ? positionOf(row) : ORIGIN
+    return isAfter(horizon, newest) ? horizon : newest
+  }
+
+  /** This instance's epoch; made when missing (a database created before epochs). */
+  private async readEpoch(): Promise<string> {
+    const [row] = await queryRows<{ value: string }>(this.deps.db, sql`select value from ${epoch} where id = 1`)
+    return row?.value ?? renewEpoch(this.deps.db)
   }
 
   /**
@@ -359,4 +467,28 @@ export class RealtimeHub {
       this.sweeping = false
     }
   }
+}
+
+/**
+ * Whether the rows read after `head` skip a place in commit order (a commit under way, or a rollback).
+ * Places are consecutive numbers; a transaction's rows share one.
+ */
+function gapIn(head: Position, rows: ChangeRow[]): boolean {
+  let last = head[0]
+  for (const row of rows) {
+    const pos = Number(row.pos)
+    if (pos > last + 1 && !(last === 0 && head[1] === 0 && pos === 1)) return true
+    last = pos
+  }
+  return false
+}
+
+/**
+ * Gives the instance a new epoch: cursors streams sent before no longer resume here (they reset with
+ * `unknown_cursor`). A restore does it, since the restored history is not the one they followed.
+ */
+export async function renewEpoch(db: Db): Promise<string> {
+  const value = crypto.getRandomValues(new Uint8Array(4)).reduce((hex, b) => hex + b.toString(16).padStart(2, '0'), '')
+  await db.insert(epoch).values({ id: 1, value }).onConflictDoUpdate({ target: epoch.id, set: { value } })
+  return value
 }

@@ -14,20 +14,30 @@ const Cursor = t.String({ description: 'The cursor: send it back as Last-Event-I
 const RealtimeChange = t.Object(
   {
     topic: t.String({ description: 'The topic the row belongs to (without a `:` suffix)' }),
-    op: t.Union([t.Literal('insert'), t.Literal('update'), t.Literal('delete')]),
+    op: t.Union([t.Literal('insert'), t.Literal('update'), t.Literal('delete'), t.Literal('leave')], {
+      description: '`leave`: an update moved the row out of a filtered topic (drop it from that list; no record)',
+    }),
     id: t.String({ description: 'The row’s id' }),
-    record: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'The row exactly as the topic’s list route returns it; absent on delete' })),
+    record: t.Optional(t.Record(t.String(), t.Unknown(), { description: 'The row exactly as the topic’s list route returns it; absent on delete and leave' })),
     at: t.String({ description: 'When the writing transaction started (ISO 8601)' }),
   },
   { title: 'RealtimeChange' },
 )
 const RealtimeEvent = t.Union(
   [
-    t.Object({ event: t.Literal('ready'), id: Cursor, data: t.Object({ cursor: t.String() }) }, { description: 'First, on connecting: the cursor the stream starts from' }),
+    t.Object(
+      { event: t.Literal('ready'), id: Cursor, data: t.Object({ cursor: t.String() }) },
+      {
+        description:
+          'First, on connecting: the cursor the stream starts from. Every change acknowledged before the stream’s request arrived is at or before it, every later one after it: open the stream, wait for `ready`, then load the lists, and each change is seen exactly once (in the list or on the stream)',
+      },
+    ),
     t.Object({ event: t.Literal('change'), id: Cursor, data: RealtimeChange }, { description: 'A row of a subscribed topic was inserted, updated or deleted (soft deletes are deletes)' }),
     t.Object(
-      { event: t.Literal('reset'), id: Cursor, data: t.Object({ reason: t.Union([t.Literal('expired'), t.Literal('overflow')]) }) },
-      { description: `Reload the lists: \`expired\` — the cursor is older than the retention window (the stream goes on from now); \`overflow\` — the client fell ${MAX_BUFFER} changes behind (the stream then ends; reconnect with this id)` },
+      { event: t.Literal('reset'), id: Cursor, data: t.Object({ reason: t.Union([t.Literal('expired'), t.Literal('overflow'), t.Literal('unknown_cursor')]) }) },
+      {
+        description: `Reload the lists: \`expired\` — the cursor is older than the retention window (the stream goes on from now); \`unknown_cursor\` — this instance did not send that cursor (another epoch: the instance was restored or moved; an older version's form; or a place past its newest change), and the stream goes on from now; \`overflow\` — the client fell ${MAX_BUFFER} changes behind (the stream then ends; reconnect with this id)`,
+      },
     ),
     t.Object(
       { event: t.Literal('error'), data: t.Object({ code: t.Union([t.Literal('unauthorized'), t.Literal('token_expired')]), message: t.String() }) },
@@ -45,14 +55,14 @@ const Ticket = t.Object(
 /** A comment line: proxies and Bun's idle timeout see traffic, EventSource ignores it (the typed union leaves it out). */
 const HEARTBEAT = { toSSE: () => ': ping\n\n' } as never
 /** A frame as the stream writes it. */
-function render(frame: Frame) {
+function render(frame: Frame, epoch: string) {
   switch (frame.kind) {
     case 'ready':
-      return sse({ event: 'ready', id: cursorOf(frame.position), data: { cursor: cursorOf(frame.position) } })
+      return sse({ event: 'ready', id: cursorOf(epoch, frame.position), data: { cursor: cursorOf(epoch, frame.position) } })
     case 'change':
-      return sse({ event: 'change', id: cursorOf(frame.position), data: frame.data })
+      return sse({ event: 'change', id: cursorOf(epoch, frame.position), data: frame.data })
     case 'reset':
-      return sse({ event: 'reset', id: cursorOf(frame.position), data: { reason: frame.reason } })
+      return sse({ event: 'reset', id: cursorOf(epoch, frame.position), data: { reason: frame.reason } })
     case 'closed':
       return sse({ event: 'error', data: { code: frame.code, message: frame.message } })
     case 'shutdown':
@@ -81,13 +91,17 @@ export function realtimeRoutes(realtime: RealtimeService, guards: Guards, tokens
       '/stream',
       async function* ({ tenant, credential, query, headers, request }) {
         const sub = await realtime.subscribe(tenant, credential, query.topics, headers['last-event-id'] ?? query.since ?? null)
-        for await (const frame of realtime.frames(sub, request.signal)) yield frame ? render(frame) : HEARTBEAT
+        for await (const frame of realtime.frames(sub, request.signal)) yield frame ? render(frame, realtime.epoch) : HEARTBEAT
       },
       {
         stream: 'customer',
         query: t.Object(
           {
-            topics: t.String({ minLength: 1, maxLength: 4000, description: `Comma-separated topics, 1 to ${MAX_TOPICS}` }),
+            topics: t.String({
+              minLength: 1,
+              maxLength: 4000,
+              description: `Comma-separated topics, 1 to ${MAX_TOPICS}: \`<topic>\`, \`<topic>:<key>\` where the topic says so, \`<topic>/<id>\` for one row, and any of them with \`?<filters>\` in the list grammar (URL-encode the whole parameter)`,
+            }),
             since: t.Optional(t.String({ maxLength: 40, description: 'Resume after this cursor (as Last-Event-ID does; the header wins)' })),
           },
           { additionalProperties: true },
@@ -96,7 +110,11 @@ export function realtimeRoutes(realtime: RealtimeService, guards: Guards, tokens
         detail: {
           operationId: 'realtimeStream',
           summary: 'Changes to lists, live',
-          description: `Server-sent events: \`ready\` on connecting, then a \`change\` for each row of the topics inserted, updated or deleted, on any replica, in commit order, each with \`id\` (a cursor). Reconnect with \`Last-Event-ID\` (EventSource does it by itself) or \`?since=\` to get every change since, without loss or repeats, while it is within REALTIME_RETENTION_HOURS (default 24); an older cursor gets \`reset\`. A subscriber receives a change only if the topic’s list route would show it that row (own rows, ecosystem, soft deletes as deletes), decided in memory. The stream ends with \`error\` within 5 s of its access token expiring or its session being revoked.
+          description: `Server-sent events: \`ready\` on connecting, then a \`change\` for each row of the topics inserted, updated or deleted, on any replica, in commit order, each with \`id\` (a cursor, \`<epoch>.<pos>.<seq>\`). Reconnect with \`Last-Event-ID\` (EventSource does it by itself) or \`?since=\` to get every change since, without loss or repeats, while it is within REALTIME_RETENTION_HOURS (default 24); an older cursor gets \`reset\` (\`expired\`), and one this instance did not send (restored, moved, older version, or ahead of its newest change) \`reset\` (\`unknown_cursor\`). A subscriber receives a change only if the topic’s list route would show it that row (own rows, ecosystem, soft deletes as deletes), decided in memory.
+
+Topics narrow: \`data/documents/<id>\` follows one row; \`data/documents?status=eq.open\` (the list grammar: the list route’s filterable fields and operators, \`or=(…)\` trees included; URL-encode the whole \`topics\` value) only rows that match, decided on the change’s record. A filter on a field the list route does not let the caller filter is 400 \`validation_failed\`. An update that moves a row out of a filtered topic arrives once as \`op: "leave"\`; a row moving in arrives as its update.
+
+Changes are delivered in the order their transactions committed; a transaction left open anywhere (another database, idle in transaction, a long migration) delays no one else’s changes. The stream ends with \`error\` within 5 s of its access token expiring or its session being revoked, and with \`shutdown\` (and \`retry:\`) when the server stops.
 
 Topics:
 ${topicList(topics)}`,

@@ -1,10 +1,12 @@
 import type { TopicDefinition } from '../../platform/changes'
 import { isAdmin } from '../../platform/crud/resource'
+import { splitList } from '../../platform/crud/grammar'
+import { parseListQuery, rawQuery, RESERVED_KEYS } from '../../platform/crud/query'
 import { AppError } from '../../platform/errors'
 import type { Shutdown } from '../../platform/shutdown'
 import { meetsLevel, type StreamCredential, type Tenant } from '../../platform/tenancy'
 import { realtimeError } from './errors'
-import { type Frame, parseCursor, type RealtimeHub, Subscription } from './hub'
+import { type Frame, isAfter, parseCursor, type RealtimeHub, Subscription, type TopicSpec } from './hub'
 import type { StreamTickets } from './tickets'
 
 export const MAX_TOPICS = 20
@@ -20,23 +22,37 @@ export class RealtimeService {
     private readonly shutdown: Shutdown,
   ) {}
 
+  /** This instance's epoch: the first part of every cursor. */
+  get epoch(): string {
+    return this.hub.epoch
+  }
+
   /**
    * Opens a stream on `topics` (comma-separated) for the caller, from `since` (a cursor) or from
-   * now. Refusals come before the stream starts: 400 for an unknown topic or cursor, the list
-   * route's 403/404 for a topic the caller may not list.
+   * now. Refusals come before the stream starts: 400 for an unknown topic, filter or cursor, the
+   * list route's 403/404 for a topic the caller may not list. A cursor this instance did not send
+   * (another epoch, an older form, or past its newest change) and one older than the retention
+   * window start the stream from now after a `reset`.
    */
   async subscribe(tenant: Tenant, credential: StreamCredential, topics: string, since: string | null): Promise<Subscription> {
-    const wanted = [...new Set(topics.split(',').map((t) => t.trim()).filter(Boolean))]
+    const wanted = [...new Set(splitList(`(${topics})`, 'query.topics').map((t) => t.trim()).filter(Boolean))]
     if (wanted.length === 0 || wanted.length > MAX_TOPICS) throw new AppError(400, 'validation_failed', `query.topics: name 1 to ${MAX_TOPICS} topics, comma-separated`)
-    for (const topic of wanted) await this.authorize(tenant, topic)
-    const from = since === null ? null : parseCursor(since)
-    if (since !== null && !from) throw realtimeError(400, 'invalid_cursor', 'Last-Event-ID / since: not a cursor this service sent (`<tx>-<seq>`)')
-    const horizon = from ? await this.hub.horizon() : null
-    const expired = Boolean(from && horizon && !(from[0] > horizon[0] || (from[0] === horizon[0] && from[1] > horizon[1])))
+    const specs: TopicSpec[] = []
+    for (const topic of wanted) specs.push(await this.resolve(tenant, topic))
+    const cursor = since === null ? null : parseCursor(since)
+    if (since !== null && !cursor) throw realtimeError(400, 'invalid_cursor', 'Last-Event-ID / since: not a cursor this service sent (`<epoch>.<pos>.<seq>`)')
+    const latest = await this.hub.latest()
+    let reset: Extract<Frame, { kind: 'reset' }>['reason'] | null = null
+    if (cursor === 'legacy' || (cursor && (cursor.epoch !== this.hub.epoch || isAfter(cursor.position, latest)))) reset = 'unknown_cursor'
+    else if (cursor) {
+      const horizon = await this.hub.horizon()
+      if (horizon && isAfter(horizon, cursor.position)) reset = 'expired'
+    }
+    const resume = cursor && cursor !== 'legacy' && !reset ? cursor.position : null
     const reader = { ecosystemId: tenant.ecosystemId, customerId: tenant.customerId, admin: isAdmin(tenant), member: tenant.actor.kind === 'user' }
-    const sub = new Subscription(tenant, credential, wanted, reader, from && !expired ? from : await this.hub.latest(), Boolean(from && !expired))
+    const sub = new Subscription(tenant, credential, specs, reader, resume ?? latest, resume !== null)
     this.hub.add(sub)
-    if (expired) sub.queue.push({ kind: 'reset', position: sub.cursor, reason: 'expired' })
+    if (reset) sub.queue.push({ kind: 'reset', position: sub.cursor, reason: reset })
     return sub
   }
 
@@ -67,13 +83,38 @@ export class RealtimeService {
     }
   }
 
-  private async authorize(tenant: Tenant, topic: string): Promise<void> {
-    const [base, key, ...rest] = topic.split(':')
-    const definition = this.topics().find((d) => (d.topic.endsWith('/*') ? base!.startsWith(d.topic.slice(0, -1)) && base!.length > d.topic.length - 1 : d.topic === base))
-    if (!definition || rest.length || (key !== undefined && (!definition.keyedBy || !key || key.length > 200))) {
-      throw realtimeError(400, 'unknown_topic', `query.topics: ${JSON.stringify(topic.slice(0, 200))} is not a realtime topic`)
-    }
+  /**
+   * A topic as written — `<topic>[:<key>][/<id>][?<filters>]` — checked against the topics modules
+   * offer and the caller's access (the list route's own refusals), its filters parsed with the list
+   * route's grammar and columns.
+   */
+  private async resolve(tenant: Tenant, topic: string): Promise<TopicSpec> {
+    const unknown = () => realtimeError(400, 'unknown_topic', `query.topics: ${JSON.stringify(topic.slice(0, 200))} is not a realtime topic`)
+    const question = topic.indexOf('?')
+    const path = question < 0 ? topic : topic.slice(0, question)
+    // `<topic>/<id>`: one row of the topic.
+    const single = ONE_ROW.exec(path)
+    const id = single && this.find(single[1]!) ? single[2]!.toLowerCase() : undefined
+    const [base = '', keyPart, ...rest] = (id ? single![1]! : path).split(':')
+    const definition = this.find(base)
+    if (!definition || rest.length || (keyPart !== undefined && (!definition.keyedBy || !keyPart || keyPart.length > 200))) throw unknown()
     if (!meetsLevel(tenant, definition.level)) throw new AppError(403, 'forbidden', `${base} needs the ${definition.level} role`)
-    await definition.authorize?.(tenant, base!)
+    await definition.authorize?.(tenant, base)
+    const spec: TopicSpec = { route: keyPart === undefined ? base : `${base}:${keyPart}`, ...(id ? { id } : {}) }
+    if (question < 0) return spec
+    const where = `query.topics: ${path}`
+    if (!definition.filterable) throw new AppError(400, 'validation_failed', `${where}: this topic takes no filter`)
+    const raw = rawQuery(`http://filter/?${topic.slice(question + 1)}`)
+    const reserved = Object.keys(raw).find((k) => (RESERVED_KEYS as readonly string[]).includes(k))
+    if (reserved) throw new AppError(400, 'validation_failed', `${where}: a topic takes filters only, not ${reserved}`)
+    const query = parseListQuery(raw, { filterable: await definition.filterable(tenant, base), sortable: [], defaultSort: [] })
+    if (!query.filters.length) throw new AppError(400, 'validation_failed', `${where}: an empty filter`)
+    return { ...spec, filter: query.filters }
+  }
+
+  private find(base: string): TopicDefinition | undefined {
+    return this.topics().find((d) => (d.topic.endsWith('/*') ? base.startsWith(d.topic.slice(0, -1)) && base.length > d.topic.length - 1 && !base.slice(d.topic.length - 1).includes('/') : d.topic === base))
   }
 }
+
+const ONE_ROW = /^([^:?]+)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i

@@ -19,9 +19,15 @@ const WHO: Record<Access, string> = {
 }
 
 /** The realtime topic of a derived resource: its list route's path, level and description. */
-export function resourceTopic(spec: Pick<ResourceSpec<string, string, TObject, TObject, TObject>, 'schema' | 'resource' | 'access' | 'keyedBy'>): TopicDefinition {
+export function resourceTopic(spec: Pick<ResourceSpec<string, string, TObject, TObject, TObject>, 'schema' | 'resource' | 'access' | 'keyedBy' | 'filterable'>): TopicDefinition {
   const keyed = spec.keyedBy ? ` Append \`:<${spec.keyedBy}>\` for the rows of one ${spec.keyedBy.replace(/Id$/, '')}.` : ''
-  return { topic: topicOf(spec), level: LEVEL[spec.access], keyedBy: spec.keyedBy, description: `What \`GET /${topicOf(spec)}\` lists: ${WHO[spec.access]}${keyed}` }
+  return {
+    topic: topicOf(spec),
+    level: LEVEL[spec.access],
+    keyedBy: spec.keyedBy,
+    filterable: () => spec.filterable,
+    description: `What \`GET /${topicOf(spec)}\` lists: ${WHO[spec.access]}${keyed} Filters: ${Object.keys(spec.filterable).join(', ')}.`,
+  }
 }
 
 export const LIST_GRAMMAR =

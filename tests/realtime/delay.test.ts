@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import postgres from 'postgres'
+import { dataRowsChanged } from '../../src/modules/data/events'
+import { testDatabaseUrl } from '../support/database'
+import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { realtimeStream } from '../support/sse'
+import { customerOf, provision, type Provisioned } from '../support/tenancy'
+
+// A transaction left open anywhere on the server must not hold everyone's changes back (issue 43,
+// point 3): on PostgreSQL the old reader waited for the server's oldest transaction (xmin), so an
+// idle-in-transaction session in another database stalled every stream. PGlite has one connection:
+// an open transaction there holds everything by design, so these run on PostgreSQL.
+
+let h: Harness
+let owner: RegisteredUser
+let org: Provisioned
+beforeAll(async () => {
+  if (!testDatabaseUrl) return
+  h = await createHarness()
+  owner = await h.register()
+  org = await provision(h, owner)
+})
+afterAll(() => h?.close())
+
+/** A session on `url` that opens a transaction, takes a transaction id (as any write does) and stays idle in it. */
+async function idleInTransaction(url: string) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} })
+  const reserved = await sql.reserve()
+  await reserved`begin`
+  await reserved`select pg_current_xact_id()`
+  return async () => {
+    await reserved`rollback`
+    reserved.release()
+    await sql.end({ timeout: 5 })
+  }
+}
+
+describe.skipIf(!testDatabaseUrl)('open transactions elsewhere', () => {
+  test('an idle transaction in another database and one in this database delay no change', async () => {
+    const ada = await customerOf(h, org, owner)
+    const s = await realtimeStream(h.app, ada.token, 'userdata/notes')
+    await s.sse.next()
+    const elsewhere = await idleInTransaction(testDatabaseUrl!)
+    const here = await idleInTransaction(h.databaseUrl!)
+    try {
+      for (const title of ['one', 'two', 'three']) {
+        const { body } = await h.call('POST', '/userdata/notes', { token: ada.token, body: { title } })
+        expect((await s.sse.next(3000)).data).toMatchObject({ op: 'insert', id: body.id })
+      }
+    } finally {
+      await elsewhere()
+      await here()
+      await s.sse.close()
+    }
+  })
+
+  test('a long transaction that writes changes delays no one else; its own arrive when it commits, once, after the ones that committed first', async () => {
+    const ada = await customerOf(h, org, owner)
+    const s = await realtimeStream(h.app, ada.token, 'data/documents')
+    await s.sse.next()
+    let commit!: () => void
+    const released = new Promise<void>((resolve) => (commit = resolve))
+    const slow = h.db.transaction(async (tx) => {
+      await h.app.bus.emit(tx, dataRowsChanged, org.ecosystem.id, {
+        topic: 'data/documents',
+        changes: [{ op: 'insert', id: 'slow-row', customerId: ada.customerId, audience: 'own', record: { title: 'slow' } }],
+      })
+      await released
+    })
+    const { body: quick } = await h.call('POST', '/data/documents', { token: ada.token, body: { title: 'quick' } })
+    expect((await s.sse.next(3000)).data).toMatchObject({ op: 'insert', id: quick.id })
+    commit()
+    await slow
+    expect((await s.sse.next(3000)).data).toMatchObject({ op: 'insert', id: 'slow-row' })
+    const { body: later } = await h.call('POST', '/data/documents', { token: ada.token, body: { title: 'later' } })
+    expect((await s.sse.next(3000)).data).toMatchObject({ op: 'insert', id: later.id })
+    expect(await s.sse.none(300)).toBe(true)
+    await s.sse.close()
+  })
+})
