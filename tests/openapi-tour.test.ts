@@ -402,6 +402,7 @@ const STEPS: Step[] = [
   { op: 'POST /auth/passkeys/register/options', as: 'user', then: (a, c) => Object.assign(c, { passkeyOptions: a }) },
   { op: 'POST /auth/passkeys/register/verify', as: 'user', body: async (ex, c) => ({ ...ex, response: (c.authenticator = await softwareAuthenticator({ origin: h.deps.config.publicUrl })).create(c.passkeyOptions) }) },
   { op: 'GET /auth/passkeys', as: 'user' },
+  { op: 'POST /auth/mfa/verify/options', as: 'user' },
   { op: 'POST /auth/passkeys/login/options', as: 'none', then: (a, c) => Object.assign(c, { passkeyOptions: a }) },
   { op: 'POST /auth/passkeys/login/verify', as: 'none', body: async (ex, c) => ({ ...ex, response: await c.authenticator.get(c.passkeyOptions) }), then: (a, c) => Object.assign(c, { token: a.token }) },
   {

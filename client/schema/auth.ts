@@ -165,19 +165,6 @@ export interface TotpConfirmed {
   recoveryCodes?: string[]
 }
 
-export type MfaVerify = {
-  /** From an authenticator app */
-  code: string
-} | {
-  /** One of the ten recovery codes (each works once) */
-  recoveryCode: string
-}
-
-export interface RecoveryCodes {
-  /** Ten single-use codes (`abcd-efgh`), shown only now */
-  recoveryCodes: string[]
-}
-
 /** What the browser’s WebAuthn call answered, as JSON (base64url buffers) */
 export interface WebAuthnCredentialResponse {
   id: string
@@ -187,6 +174,21 @@ export interface WebAuthnCredentialResponse {
     [key: string]: unknown
   }
   [key: string]: unknown
+}
+
+export type MfaVerify = {
+  /** From an authenticator app */
+  code: string
+} | {
+  /** One of the ten recovery codes (each works once) */
+  recoveryCode: string
+} | {
+  passkey: WebAuthnCredentialResponse
+}
+
+export interface RecoveryCodes {
+  /** Ten single-use codes (`abcd-efgh`), shown only now */
+  recoveryCodes: string[]
 }
 
 export interface PasskeyRegister {
@@ -201,6 +203,7 @@ export interface PasskeyRegistered {
 }
 
 export interface PasskeyLoginStart {
+  /** Accepted and not used: the answer is the same for every address */
   email?: string
 }
 
@@ -294,8 +297,14 @@ export interface AuthRoutes {
       post(body: TotpEnroll, options?: RequestOptions<never>): Promise<Result<{ 200: TotpEnrollment; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
     }
     verify: {
-      /** Step up to aal2 with a code or a recovery code */
+      /** Step up to aal2 with a code, a recovery code or a passkey */
       post(body?: MfaVerify, options?: RequestOptions<never>): Promise<Result<{ 200: AuthResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
+      options: {
+        /** Request options for verifying with a passkey */
+        post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: {
+  [key: string]: unknown
+}; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody }>>
+      }
     }
     "recovery-codes": {
       /** Replace the ten recovery codes */
@@ -336,6 +345,14 @@ export interface AuthRoutes {
         post(body: PasskeyLogin, options?: RequestOptions<never>): Promise<Result<{ 200: AuthResult; 400: ErrorBody; 401: ErrorBody }>>
       }
     }
+  }
+  admin: {
+    users: ((params: { id: string | number }) => {
+      factors: {
+        /** Reset an account’s second factors (platform admins) */
+        delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      }
+    })
   }
   "password-reset": {
     request: {

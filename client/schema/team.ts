@@ -9,6 +9,8 @@ export interface TeamMember {
   userId: string
   email: string
   name: string
+  /** The member’s account has a verified second factor (an authenticator app or a passkey): what an organization’s `requireMfa` asks of it */
+  mfa: boolean
   role: "owner" | "admin" | "member"
   createdAt: string
 }

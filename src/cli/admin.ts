@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm'
+import { createApp } from '../app'
 import type { Deps } from '../deps'
 import { AuditLog, systemActor } from '../modules/audit/service'
 import { NewPassword } from '../modules/auth/model'
@@ -34,6 +35,24 @@ export async function adminCreate(deps: Pick<Deps, 'db' | 'now' | 'config'>, inp
     await audit.record(tx, systemActor('cli'), { action: 'settings.admin.granted', target: { type: 'user', id: created.id }, metadata: { isAdmin: true, created: true } })
     return 'created'
   })
+}
+
+/**
+ * Removes every second factor, passkey and recovery code of the account with `email` and ends its
+ * sessions, through the same service as DELETE /auth/admin/users/{id}/factors (audited as by
+ * `system:cli`; the owner's e-mail is queued and goes once a server runs): for an owner who lost
+ * both device and recovery codes. How many verified factors went.
+ */
+export async function adminResetMfa(deps: Deps, input: { email: string }): Promise<number> {
+  const { auth } = createApp(deps).services
+  const userId = await auth.accounts.findIdByEmail(input.email)
+  if (!userId) throw new CommandError(`no account has the e-mail ${input.email.trim()}`)
+  await deps.queue.prepare()
+  try {
+    return (await auth.mfa.reset(systemActor('cli'), userId)) ?? 0
+  } finally {
+    await deps.queue.stop()
+  }
 }
 
 async function hashed(deps: Pick<Deps, 'config'>, password: string): Promise<string> {

@@ -6,7 +6,7 @@ import { BootError, buildDeps, loadConfig, openDatabase } from '../boot'
 import { type Config, ConfigError } from '../config'
 import { ensureWritableDir, LifecycleError, lockDataDir } from '../platform/lifecycle'
 import { createLogger } from '../platform/logger'
-import { adminCreate, CommandError } from './admin'
+import { adminCreate, adminResetMfa, CommandError } from './admin'
 import { BackupError, type BackupManifest, backupStopped, restoreBackup, verifyBackup, writeBackup } from '../platform/backup/archive'
 import { type Database, openPostgres } from '../platform/db'
 import { progressReporter } from './progress'
@@ -50,6 +50,19 @@ const COMMANDS: Record<string, Command> = {
       const name = typeof options.name === 'string' ? options.name : null
       const outcome = await withDatabase(loadConfig(), (deps) => adminCreate(deps, { email, name, password }))
       return { created: `created ${email} as a platform admin`, promoted: `${email} is now a platform admin`, unchanged: `${email} was already a platform admin` }[outcome]
+    },
+  },
+  'admin reset-mfa': {
+    usage: `ecobase admin reset-mfa --email E
+  Removes every second factor, passkey and recovery code of the account with this e-mail and signs
+  out its sessions, for an owner who lost both device and recovery codes: it signs in with its
+  password and enrolls anew. Written to the audit log; the account's address is told by e-mail.`,
+    options: { email: 'value' },
+    async run(options) {
+      if (typeof options.email !== 'string') throw new UsageError('--email is required')
+      const email = options.email
+      const removed = await withDatabase(loadConfig(), (deps) => adminResetMfa(deps, { email }))
+      return `reset the second factors of ${email} (${removed} removed; its sessions are signed out)`
     },
   },
   backup: {

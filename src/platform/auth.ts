@@ -15,12 +15,17 @@ export interface UserPrincipal {
   oauth?: OAuthAccess
   /** Where the request came from (set by the auth guard; absent outside a request), for the audit log. */
   request?: RequestInfo
-  /** For a session JWT: its assurance level and whether the account has a verified second factor (API tokens: none). */
+  /**
+   * For account credentials (session JWT, API token): the credential's assurance level and whether
+   * the account has a verified second factor now (read from the account, never from the token).
+   * Absent for OAuth access tokens.
+   */
   assurance?: Assurance
 }
 export interface Assurance {
+  /** A session's, from its access token: `aal2` once a second factor was verified in it. An API token counts as `aal2`. */
   aal: 'aal1' | 'aal2'
-  /** The account has a verified second factor. */
+  /** The account has a verified second factor (from the account record, through the replica cache). */
   mfa: boolean
 }
 export interface OAuthAccess {
@@ -45,8 +50,8 @@ export function bearerToken(header: string | undefined): string {
   return match[1]!
 }
 
-/** Routes an account with a second factor reaches before verifying it (`aal1`): itself, the factors, passkeys, sign-out everywhere. */
-const BEFORE_SECOND_FACTOR = [/^\/auth\/me$/, /^\/auth\/mfa(\/|$)/, /^\/auth\/passkeys(\/|$)/, /^\/auth\/revoke-all$/]
+/** Routes an account with a second factor reaches before verifying it (`aal1`): itself, the factors and passkeys (the way to `aal2`). */
+const BEFORE_SECOND_FACTOR = [/^\/auth\/me$/, /^\/auth\/mfa(\/|$)/, /^\/auth\/passkeys(\/|$)/]
 
 /** 403 `mfa_required` for an `aal1` session of an account with a second factor, except on the routes that lead to verifying it. */
 export function assured<P extends { assurance?: Assurance }>(principal: P, path: string | null): P {

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm'
 import { type AnyPgColumn, index, jsonb, type PgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { randomToken, sha256Hex } from './crypto'
 import type { Database, Db } from './db'
@@ -246,10 +246,13 @@ export class RotatingSessions {
     if (row) await this.revoke(this.deps.db, { sessionId: row.sessionId }, 'sign_out')
   }
 
-  /** Revokes one session or all of a subject's sessions, in the caller's transaction when given. */
-  async revoke(db: Db, target: { sessionId: string } | { subjectId: string }, reason: string): Promise<void> {
+  /** Revokes one session or all of a subject's sessions (but `except`, when given), in the caller's transaction when given. */
+  async revoke(db: Db, target: { sessionId: string } | { subjectId: string; except?: string }, reason: string): Promise<void> {
     const { sessions } = this.tables
-    const where = 'sessionId' in target ? eq(sessions.id, target.sessionId) : eq(sessions.subjectId, target.subjectId)
+    const where =
+      'sessionId' in target
+        ? eq(sessions.id, target.sessionId)
+        : and(eq(sessions.subjectId, target.subjectId), target.except ? ne(sessions.id, target.except) : undefined)
     await db
       .update(sessions)
       .set({ revokedAt: this.deps.now(), revokedReason: reason })

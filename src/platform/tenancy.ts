@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { AccessTokens } from './jwt'
-import { accountOnly, type Assurance, assured, bearerSecurity, bearerToken, type PrincipalSource } from './auth'
+import { accountOnly, type Assurance, assured, bearerSecurity, bearerToken, type PrincipalSource, type UserPrincipal } from './auth'
 import { AppError } from './errors'
 import { noteCaller, requestInfo, type RequestInfo } from './http'
 import { EXTRA_PARAMETERS, TENANT_LEVEL } from './openapi'
@@ -96,20 +96,34 @@ export async function resolveTenant(
   if (level !== 'customer' && RANK[role] < RANK[level]) {
     throw new AppError(403, 'forbidden', `This operation needs the ${level} role`)
   }
-  if (ecosystem.requireMfa && principal.assurance && principal.assurance.aal !== 'aal2') {
-    throw new AppError(
-      403,
-      'mfa_required',
-      principal.assurance.mfa
-        ? 'This organization requires a second factor: verify yours (POST /auth/mfa/verify)'
-        : 'This organization requires a second factor: enroll one (POST /auth/mfa/totp, then confirm it), then act again',
-    )
-  }
+  if (ecosystem.requireMfa) requireOrganizationMfa(principal)
   return {
     ecosystemId: ecosystem.id,
     organizationId: ecosystem.organizationId,
     customerId: await deps.tenancy.selfCustomer(ecosystem.id, principal.userId),
     actor: { kind: 'user', userId: principal.userId, role, apiTokenId: principal.apiTokenId, assurance: principal.assurance },
+  }
+}
+
+/**
+ * An organization's `requireMfa`: its members act in its ecosystems only while their account has a
+ * verified second factor (read from the account), a session once it verified it (`aal2`), an API
+ * token while its account has one (as GitHub applies it). 403 `mfa_required`, saying what to do.
+ */
+function requireOrganizationMfa(principal: UserPrincipal): void {
+  const assurance = principal.assurance
+  if (!assurance) return
+  if (!assurance.mfa) {
+    throw new AppError(
+      403,
+      'mfa_required',
+      principal.apiTokenId
+        ? 'This organization requires a second factor, and this token’s account has none: its owner enrolls one (POST /auth/mfa/totp, then confirm it) for the token to act here again'
+        : 'This organization requires a second factor: enroll one (POST /auth/mfa/totp, then confirm it), then act again',
+    )
+  }
+  if (!principal.apiTokenId && assurance.aal !== 'aal2') {
+    throw new AppError(403, 'mfa_required', 'This organization requires a second factor: verify yours (POST /auth/mfa/verify)')
   }
 }
 

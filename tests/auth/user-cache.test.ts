@@ -55,10 +55,12 @@ describe('accounts from memory, across replicas', () => {
     expect((await meOn(h.call, user.token)).mfa.enabled).toBe(true)
     await onReplica(user.token, (me) => me.mfa.enabled && me.mfa.factors[0]?.type === 'totp')
 
-    const removed = await h.call('DELETE', `/auth/mfa/factors/${start.body.factorId}`, { token: user.token })
+    // The confirming session's access token is aal1 of an account that now has a factor: it refreshes into aal2 to remove it.
+    const strong = (await h.call('POST', '/auth/refresh', { body: { refreshToken: user.refreshToken } })).body.token
+    const removed = await h.call('DELETE', `/auth/mfa/factors/${start.body.factorId}`, { token: strong })
     expect(removed.status).toBe(204)
-    expect((await meOn(h.call, user.token)).mfa.enabled).toBe(false)
-    await onReplica(user.token, (me) => !me.mfa.enabled)
+    expect((await meOn(h.call, strong)).mfa.enabled).toBe(false)
+    await onReplica(strong, (me) => !me.mfa.enabled)
   })
 
   test('an e-mail verified on one replica shows on the other', async () => {

@@ -48,7 +48,7 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     expect(outcome.signedIn).toBe(200)
     expect(outcome.userId).toBe(user.user.id)
     const claims = JSON.parse(Buffer.from(outcome.token.split('.')[1]!, 'base64url').toString())
-    expect(claims).toMatchObject({ aal: 'aal2', amr: ['webauthn'], mfa: true })
+    expect(claims).toMatchObject({ aal: 'aal2', amr: ['webauthn'] })
     await page.close()
   })
 

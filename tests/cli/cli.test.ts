@@ -30,13 +30,21 @@ function ecobase(args: string[], input?: string, env: Record<string, string> = {
   return { code: run.status, out: run.stdout, err: run.stderr }
 }
 
-/** Runs `work` against the app on a data directory (the command line's by default), as the server would open it. */
-async function withApp<T>(work: (app: ReturnType<typeof createApp>) => Promise<T>, dir = dataDir): Promise<T> {
+/**
+ * Runs `work` against the app on a data directory (the command line's by default), as the server
+ * would open it; with `queue`, its job queue takes jobs (changes that enqueue e-mails need it).
+ */
+async function withApp<T>(work: (app: ReturnType<typeof createApp>) => Promise<T>, dir = dataDir, options: { queue?: boolean } = {}): Promise<T> {
   const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', DB_DEBUG: '1' })
   const database = await openDatabase(config)
+  const deps = buildDeps(config, database)
+  // The app declares the queue's job kinds: it comes first.
+  const app = createApp(deps)
+  if (options.queue) await deps.queue.prepare()
   try {
-    return await work(createApp(buildDeps(config, database)))
+    return await work(app)
   } finally {
+    if (options.queue) await deps.queue.stop()
     await database.close()
   }
 }
@@ -56,7 +64,7 @@ describe('npx ecobase', () => {
     const bare = ecobase([])
     expect(bare.code).toBe(2)
     expect(bare.out).toContain('admin create --email E')
-    for (const command of [['migrate'], ['admin', 'create'], ['backup'], ['verify'], ['restore'], ['openapi']]) {
+    for (const command of [['migrate'], ['admin', 'create'], ['admin', 'reset-mfa'], ['backup'], ['verify'], ['restore'], ['openapi']]) {
       const help = ecobase([...command, '--help'])
       expect(help.code, command.join(' ')).toBe(0)
       expect(help.out).toStartWith(`ecobase ${command.join(' ')}`)
@@ -107,6 +115,42 @@ describe('npx ecobase', () => {
       const audit = await call(app, 'GET', '/audit/events?action=settings.admin.granted', undefined, login.body.token)
       expect(audit.body.items.map((e: { actor: { type: string; id: string } }) => `${e.actor.type}:${e.actor.id}`)).toEqual(['system:cli', 'system:cli'])
     })
+  }, 60_000)
+
+  test('admin reset-mfa removes an account’s second factors and signs it out, audited as the command line, its owner e-mailed once a server runs; an unknown e-mail is exit 1', async () => {
+    const { TOTP, Secret } = await import('otpauth')
+    const user = await withApp(async (app) => {
+      const registered = await call(app, 'POST', '/auth/register', { email: 'lost@example.test', password: 'lost-device-password', name: 'Lost' })
+      const start = await call(app, 'POST', '/auth/mfa/totp', { name: 'Phone' }, registered.body.token)
+      const code = new TOTP({ secret: Secret.fromBase32(start.body.secret) }).generate()
+      expect((await call(app, 'POST', `/auth/mfa/totp/${start.body.factorId}/confirm`, { code }, registered.body.token)).status).toBe(200)
+      const login = await call(app, 'POST', '/auth/login', { email: 'lost@example.test', password: 'lost-device-password' })
+      expect((await call(app, 'GET', '/auth/tokens', undefined, login.body.token)).status).toBe(403)
+      return { id: registered.body.user.id as string, token: registered.body.token as string }
+    }, dataDir, { queue: true })
+    const reset = ecobase(['admin', 'reset-mfa', '--email', 'LOST@example.test'])
+    expect(reset.code, reset.err).toBe(0)
+    expect(reset.out.trim()).toBe('reset the second factors of LOST@example.test (1 removed; its sessions are signed out)')
+    const unknown = ecobase(['admin', 'reset-mfa', '--email', 'nobody@example.test'])
+    expect([unknown.code, unknown.err.trim()]).toEqual([1, 'ecobase: no account has the e-mail nobody@example.test'])
+    expect(ecobase(['admin', 'reset-mfa']).code).toBe(2)
+
+    await withApp(async (app) => {
+      expect((await call(app, 'GET', '/auth/me', undefined, user.token)).status).toBe(401)
+      const login = await call(app, 'POST', '/auth/login', { email: 'lost@example.test', password: 'lost-device-password' })
+      expect((await call(app, 'GET', '/auth/me', undefined, login.body.token)).body.mfa).toEqual({ enabled: false, factors: [] })
+      expect((await call(app, 'GET', '/auth/tokens', undefined, login.body.token)).status).toBe(200)
+    })
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
+    const database = await openDatabase(config)
+    try {
+      const events = await queryRows<{ actor: string }>(database.db, sql`select actor_type || ':' || actor_id as actor from audit.events where action = 'auth.mfa.reset' and target_id = ${user.id}`)
+      expect(events.map((e) => e.actor)).toEqual(['system:cli'])
+      const notices = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from pgboss.job where name = 'account-security-notice' and data->>'userId' = ${user.id} and data->>'change' = 'mfa_reset'`)
+      expect(notices[0]!.n).toBe(1)
+    } finally {
+      await database.close()
+    }
   }, 60_000)
 
   test('openapi writes the document the server serves', () => {

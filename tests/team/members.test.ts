@@ -26,6 +26,7 @@ describe('team members', () => {
       userId: admin.user.id,
       email: admin.email,
       name: 'Ada Admin',
+      mfa: false,
       role: 'admin',
       createdAt: expect.any(String),
     })

@@ -7,19 +7,27 @@ import { randomToken, sha256Hex } from '../../platform/crypto'
 import { authError } from './errors'
 import type { Accounts } from './accounts'
 import type { EventBus } from '../../platform/events'
-import { passwordChanged, securityChanged } from './events'
+import { passwordChanged, SECURITY_CHANGES, securityChanged } from './events'
+import type { Mfa } from './mfa'
 import { emailTokens, users } from './schema'
 
 type Purpose = 'password_reset' | 'verify_email'
 type PasswordChange = 'password_changed' | 'password_reset'
-type SecurityNotice = 'mfa_enrolled' | 'mfa_removed' | 'mfa_verified' | 'mfa_failed' | 'recovery_used' | 'recovery_regenerated'
-const SECURITY_WORDS: Record<SecurityNotice, string> = {
+type SecurityNotice = (typeof SECURITY_CHANGES)[number]
+const SECURITY_WORDS: Record<Exclude<SecurityNotice, 'mfa_failed'>, string> = {
   mfa_enrolled: 'A second factor was added to your account',
   mfa_removed: 'A second factor was removed from your account',
   mfa_verified: 'A second factor of your account was used to sign in',
-  mfa_failed: 'A wrong second-factor code was entered for your account',
   recovery_used: 'A recovery code of your account was used to sign in',
   recovery_regenerated: 'The recovery codes of your account were replaced',
+  mfa_reset: 'An administrator removed the second factors of your account',
+}
+/** What an "account security" job is given: the change, and for wrong answers when their window began. */
+interface SecurityJob {
+  userId: string
+  change: SecurityNotice
+  sessionsRevoked?: boolean
+  since?: string
 }
 /** What the mail is handed to: messaging's instance sender (SMTP_URL, else the instance outbox). */
 export type InstanceMailer = (to: string, content: { subject: string; text: string; html?: string }) => Promise<{ ok: true } | { ok: false; error: string }>
@@ -42,6 +50,7 @@ export class AccountEmails {
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue' | 'rateLimits'>,
     private readonly accounts: Accounts,
+    private readonly mfa: Pick<Mfa, 'failuresBetween'>,
     private readonly mail: InstanceMailer,
   ) {}
 
@@ -50,7 +59,7 @@ export class AccountEmails {
     return [
       defineQueueHandler<{ purpose: Purpose; emailKey: string }>({ name: JOB, handle: (job) => this.send(job.purpose, job.emailKey) }),
       defineQueueHandler<{ userId: string; reason: PasswordChange }>({ name: NOTICE_JOB, handle: (job) => this.notice(job.userId, job.reason) }),
-      defineQueueHandler<{ userId: string; change: SecurityNotice }>({ name: SECURITY_JOB, handle: (job) => this.securityNotice(job.userId, job.change) }),
+      defineQueueHandler<SecurityJob>({ name: SECURITY_JOB, handle: (job) => this.securityNotice(job) }),
     ]
   }
 
@@ -60,19 +69,40 @@ export class AccountEmails {
       await this.deps.queue.send(tx, NOTICE_JOB, { userId: payload.userId, reason: payload.reason })
     })
     bus.on(securityChanged, async (tx, { payload }) => {
-      await this.deps.queue.send(tx, SECURITY_JOB, { userId: payload.userId, change: payload.change as SecurityNotice })
+      const job: SecurityJob = { userId: payload.userId, change: payload.change as SecurityNotice, ...(payload.sessionsRevoked ? { sessionsRevoked: true } : {}) }
+      // Wrong answers: one e-mail as their window closes, counting them all.
+      if (payload.change === 'mfa_failed') await this.deps.queue.send(tx, SECURITY_JOB, { ...job, since: payload.since }, { startAfter: this.deps.config.loginLimits.failureWindow })
+      else await this.deps.queue.send(tx, SECURITY_JOB, job)
     })
   }
 
   /** The job: an "account security" e-mail saying what happened to the account's second factors. */
-  private async securityNotice(userId: string, change: SecurityNotice): Promise<void> {
-    const [user] = await this.deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, userId))
+  private async securityNotice(job: SecurityJob): Promise<void> {
+    const [user] = await this.deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, job.userId))
     if (!user) return
-    const delivery = await this.mail(user.email, {
-      subject: 'Account security: ' + SECURITY_WORDS[change],
-      text: `Hello ${user.name},\n\n${SECURITY_WORDS[change]} at ${this.deps.now().toISOString()}.\n\nIf this was not you, change your password now, remove second factors you do not know, and replace your recovery codes.`,
-    })
+    const delivery = await this.mail(user.email, await this.securityContent(job, user.name))
     if (!delivery.ok) throw new Error(`security notice not sent: ${delivery.error}`)
+  }
+
+  private async securityContent(job: SecurityJob, name: string): Promise<{ subject: string; text: string }> {
+    const advice = 'If this was not you, change your password now, remove second factors you do not know, and replace your recovery codes.'
+    if (job.change === 'mfa_failed') {
+      const from = new Date(job.since ?? this.deps.now().toISOString())
+      const until = new Date(from.getTime() + this.deps.config.loginLimits.failureWindow * 1000)
+      const n = await this.mfa.failuresBetween(job.userId, from, until)
+      const what = n === 1 ? '1 wrong second-factor answer was' : `${n} wrong second-factor answers were`
+      return {
+        subject: `Account security: ${what} given for your account`,
+        text: `Hello ${name},\n\n${what} given for your account between ${from.toISOString()} and ${until.toISOString()} (after your password was accepted). After ${this.deps.config.loginLimits.failuresPerEmail} in that long, further attempts are refused for a while.\n\n${advice}`,
+      }
+    }
+    const words = SECURITY_WORDS[job.change]
+    const sessions = job.sessionsRevoked
+      ? '\n\nEvery other session of your account was signed out: sign in again there, with the second factor. API tokens keep working; review them.'
+      : job.change === 'mfa_reset'
+        ? '\n\nEvery session was signed out: sign in with your password and add a second factor again.'
+        : ''
+    return { subject: `Account security: ${words}`, text: `Hello ${name},\n\n${words} at ${this.deps.now().toISOString()}.${sessions}\n\n${advice}` }
   }
 
   /** The job: "your password was changed" to the account's address, with what to do if it was not them. A failed send throws, so the queue retries. */

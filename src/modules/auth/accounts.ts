@@ -1,12 +1,13 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import type { Principal } from '../../platform/auth'
+import { type Principal, requireAal2 } from '../../platform/auth'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import type { RequestInfo } from '../../platform/http'
 import type { IssuedSession, RotatingSessions } from '../../platform/sessions'
 import { ReplicaCache } from '../../platform/replica-cache'
 import { type AuditBy, AuditLog } from '../audit/service'
 import { authError } from './errors'
+import { requireCredentialChange } from './interactive'
 import type { SettingsService } from '../settings/service'
 import type { Passwords } from './passwords'
 import { LoginLimiter } from './login-limiter'
@@ -189,6 +190,7 @@ export class Accounts {
   }
 
   async changePassword(principal: Principal, input: { currentPassword: string; newPassword: string }): Promise<void> {
+    requireCredentialChange(principal)
     const [method] = await this.deps.db
       .select()
       .from(userMethods)
@@ -230,7 +232,9 @@ export class Accounts {
     return { ...this.view(user), emailVerified: user.emailVerifiedAt !== null, mfa: { enabled: user.factors.length > 0, factors: user.factors } }
   }
 
+  /** Name and slug: at `aal2` while the account has a factor (an `aal1` session reaches GET /auth/me, not this). */
   async updateProfile(principal: Principal, patch: { name?: string; slug?: string }): Promise<UserView> {
+    requireAal2(principal)
     try {
       const user = await this.deps.db.transaction(async (tx) => {
         const [user] = await tx
@@ -269,6 +273,11 @@ export class Accounts {
     }))
   }
 
+  /** Whether the account has a verified second factor now, from memory while the account is unchanged (every request asks). */
+  async hasFactor(userId: string): Promise<boolean> {
+    return (await this.load(userId)).factors.length > 0
+  }
+
   async capabilities(userId: string): Promise<string[]> {
     const user = await this.cache.get(userId, () => this.fetch(userId))
     return user ? this.capabilitiesOf(user) : []
@@ -280,14 +289,20 @@ export class Accounts {
     return row?.id ?? null
   }
 
-  /** Public profile fields of several accounts, for other areas' listings. */
-  async profiles(ids: string[]): Promise<Map<string, { email: string; name: string }>> {
+  /** Profile fields of several accounts, and whether each has a verified second factor, for other areas' listings (a team's members). */
+  async profiles(ids: string[]): Promise<Map<string, { email: string; name: string; mfa: boolean }>> {
     if (ids.length === 0) return new Map()
     const rows = await this.deps.db
-      .select({ id: users.id, email: users.email, name: users.name })
+      .select({
+        id: users.id,
+        email: users.email,
+        name: users.name,
+        // Qualified by hand, as in prepareUserById: Drizzle writes `users.id` unqualified, which the subquery would take for its own.
+        mfa: sql<boolean>`exists (select 1 from ${mfaFactors} f where f.user_id = ${sql.raw('"users"."id"')} and f.verified_at is not null)`,
+      })
       .from(users)
       .where(inArray(users.id, ids))
-    return new Map(rows.map((r) => [r.id, { email: r.email, name: r.name }]))
+    return new Map(rows.map((r) => [r.id, { email: r.email, name: r.name, mfa: r.mfa }]))
   }
 
   /** What anyone may see of accounts that chose a login slug (never the e-mail), by ids or by slug. */

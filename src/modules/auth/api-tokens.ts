@@ -5,6 +5,7 @@ import { randomToken, sha256Hex } from '../../platform/crypto'
 import { AppError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import { AuditLog } from '../audit/service'
+import { requireCredentialChange, requireInteractive } from './interactive'
 import { apiTokens } from './schema'
 
 export const API_TOKEN_PREFIX = 'eco_'
@@ -20,7 +21,9 @@ export class ApiTokens {
     this.audit = new AuditLog(deps)
   }
 
+  /** From a session only, at `aal2` while the account has a factor: a token cannot mint tokens, nor can a password alone. */
   async create(principal: Principal, input: { name: string; expiresAt?: string }) {
+    requireCredentialChange(principal)
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null
     if (expiresAt && expiresAt.getTime() <= this.deps.now().getTime()) {
       throw new AppError(400, 'validation_failed', 'expiresAt must be in the future')
@@ -42,11 +45,13 @@ export class ApiTokens {
   }
 
   async list(principal: Principal, page: PageParams) {
+    requireInteractive(principal)
     const where = eq(apiTokens.userId, principal.userId)
     return listPage(this.deps.db, apiTokens, where, [desc(apiTokens.createdAt), desc(apiTokens.id)], page, view)
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
+    requireCredentialChange(principal)
     await this.deps.db.transaction(async (tx) => {
       const [deleted] = await tx
         .delete(apiTokens)

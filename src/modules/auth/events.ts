@@ -7,11 +7,16 @@ export const passwordChanged = defineEvent('auth.password.changed', {
   scope: 'account',
 })
 
+export const SECURITY_CHANGES = ['mfa_enrolled', 'mfa_removed', 'mfa_verified', 'mfa_failed', 'recovery_used', 'recovery_regenerated', 'mfa_reset'] as const
+
 export const securityChanged = defineEvent('auth.security.changed', {
-  description: 'A second factor of an account was enrolled, removed, verified or failed, or its recovery codes were used or replaced (the owner gets an “account security” e-mail).',
+  description:
+    'A second factor of an account was enrolled, removed, verified, or reset by an administrator, or its recovery codes were used or replaced; `mfa_failed` comes once for each window (LOGIN_FAILURE_WINDOW_SECONDS) in which wrong answers began, from `since` (each one is an audit event `auth.mfa.failed`). The owner gets an “account security” e-mail; for `mfa_failed` it goes as the window closes, with the count.',
   payload: t.Object({
     userId: t.String(),
-    change: t.Union(['mfa_enrolled', 'mfa_removed', 'mfa_verified', 'mfa_failed', 'recovery_used', 'recovery_regenerated'].map((c) => t.Literal(c))),
+    change: t.Union(SECURITY_CHANGES.map((c) => t.Literal(c))),
+    sessionsRevoked: t.Optional(t.Boolean({ description: 'The change also signed out the account’s other sessions (its first factor)' })),
+    since: t.Optional(t.String({ description: 'For `mfa_failed`: when the window of wrong answers began' })),
   }),
   scope: 'account',
 })

@@ -5,7 +5,7 @@ import { AUTH_ERRORS } from './errors'
 import { AUTH_EVENTS } from './events'
 import { purgeSessions } from './jobs'
 import { authRoutes } from './routes/accounts'
-import { mfaRoutes, passkeyRoutes } from './routes/mfa'
+import { mfaAdminRoutes, mfaRoutes, passkeyRoutes } from './routes/mfa'
 import { AuthService } from './service'
 
 declare module '../module' {
@@ -27,12 +27,12 @@ export default defineModule({
     const { deps } = ctx
     const auth = new AuthService(deps, ctx.use('settings'), ctx.bus)
     const messaging = () => ctx.use('messaging')
-    const emails = new AccountEmails(deps, auth.accounts, (to, content) => messaging().sendInstanceEmail(to, content))
+    const emails = new AccountEmails(deps, auth.accounts, auth.mfa, (to, content) => messaging().sendInstanceEmail(to, content))
     emails.subscribe(ctx.bus)
     return {
       services: auth,
       queues: emails.queueHandlers(),
-      routes: () => [authRoutes(auth, ctx.guards, deps), mfaRoutes(auth, ctx.guards, deps.config), passkeyRoutes(auth, ctx.guards, deps.config), accountEmailRoutes(emails, ctx.guards, deps.config.trustProxy)],
+      routes: () => [authRoutes(auth, ctx.guards, deps), mfaRoutes(auth, ctx.guards, deps.config), passkeyRoutes(auth, ctx.guards, deps.config), mfaAdminRoutes(auth, ctx.guards), accountEmailRoutes(emails, ctx.guards, deps.config.trustProxy)],
       listen: async () => {
         const stops = await Promise.all([auth.sessions.listen(), auth.accounts.listen()])
         return async () => {

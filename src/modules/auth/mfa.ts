@@ -1,17 +1,18 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import { and, asc, eq, isNotNull, isNull, lt, or } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import { type Principal, requireAal2 } from '../../platform/auth'
+import type { Principal } from '../../platform/auth'
 import { openSecret, safeEqual, sealSecret, sha256Hex } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
 import type { EventBus } from '../../platform/events'
 import type { RotatingSessions } from '../../platform/sessions'
-import { AuditLog } from '../audit/service'
+import { type AuditBy, AuditLog } from '../audit/service'
 import type { Accounts, AuthResultView } from './accounts'
 import { authError } from './errors'
 import { securityChanged } from './events'
-import { LoginLimiter } from './login-limiter'
-import { mfaFactors, recoveryCodes, users } from './schema'
+import { requireCredentialChange, requireInteractive } from './interactive'
+import { limited, LoginLimiter } from './login-limiter'
+import { mfaFactors, mfaFailures, recoveryCodes, users } from './schema'
 
 /** Labels sealed TOTP secrets so they cannot be opened as any other kind of secret. */
 const PURPOSE = 'totp-secret'
@@ -20,7 +21,9 @@ const DIGITS = 6
 const RECOVERY_CODES = 10
 
 type FactorRow = typeof mfaFactors.$inferSelect
-export type SecurityChange = 'mfa_enrolled' | 'mfa_removed' | 'mfa_verified' | 'mfa_failed' | 'recovery_used' | 'recovery_regenerated'
+export type SecurityChange = 'mfa_enrolled' | 'mfa_removed' | 'mfa_verified' | 'mfa_failed' | 'recovery_used' | 'recovery_regenerated' | 'mfa_reset'
+/** How a step-up was proved (the `amr` it adds). */
+export type StepUpMethod = 'otp' | 'recovery' | 'webauthn'
 
 /** RFC 4648 base32 without padding, as authenticator apps take secrets. */
 function base32(bytes: Buffer): string {
@@ -56,8 +59,9 @@ const factorView = (f: FactorRow) => ({ id: f.id, type: f.type, name: f.name, cr
  * Second factors of accounts: TOTP (RFC 6238: SHA-1, 6 digits, 30 s, ±1 step, each step once) with
  * sealed secrets, and ten single-use recovery codes (hashed). A verified factor makes a password
  * sign-in `aal1` (only the way to verifying reachable); verifying raises the session to `aal2`.
- * Failed codes are throttled per account like sign-ins; every change is an audit event and an
- * "account security" e-mail (`auth.security.changed`).
+ * Wrong answers are counted per account over a sliding window (LOGIN_FAILURE_WINDOW_SECONDS, at
+ * most LOGIN_MAX_FAILURES_PER_EMAIL); every change is an audit event and an "account security"
+ * e-mail (`auth.security.changed`), wrong answers one e-mail per window with their count.
  */
 export class Mfa {
   private readonly audit: AuditLog
@@ -82,7 +86,7 @@ export class Mfa {
   /** A new TOTP factor, unverified until a code from it is confirmed; the secret is shown only now. */
   async enrollTotp(principal: Principal, name: string) {
     // A second factor is added from a session that verified the first one.
-    requireAal2(principal)
+    requireCredentialChange(principal)
     const secret = randomBytes(20)
     const [user] = await this.deps.db.select({ email: users.email }).from(users).where(eq(users.id, principal.userId))
     const [row] = await this.deps.db
@@ -102,11 +106,12 @@ export class Mfa {
    * codes come back (shown once); the session that confirmed it is raised to `aal2`.
    */
   async confirmTotp(principal: Principal, factorId: string, code: string) {
+    requireInteractive(principal)
     const [factor] = await this.deps.db.select().from(mfaFactors).where(and(eq(mfaFactors.id, factorId), eq(mfaFactors.userId, principal.userId), eq(mfaFactors.type, 'totp')))
     if (!factor) throw authError(404, 'not_found', 'No such factor')
     if (factor.verifiedAt) throw authError(409, 'conflict', 'This factor is confirmed already')
     const first = !(await this.status(principal.userId)).enabled
-    requireAal2(principal)
+    requireCredentialChange(principal)
     await this.admit(principal)
     const confirmed = await this.deps.db.transaction(async (tx) => {
       if (!(await this.acceptTotp(tx, factor, code))) return null
@@ -120,56 +125,96 @@ export class Mfa {
 
   /**
    * A factor just verified (a confirmed TOTP, a registered passkey), in its transaction: on the
-   * account's first, ten recovery codes; the session that proved it is `aal2` from its next refresh.
+   * account's first, ten recovery codes, and every other session of the account ends (one opened
+   * before the factor existed, perhaps by whoever the owner fears, must sign in again and meet it);
+   * the session that proved it is `aal2` from its next refresh.
    */
   async enrolled(tx: Db, principal: Principal, factor: FactorRow, first: boolean, method: 'otp' | 'webauthn') {
     const codes = first ? await this.replaceRecoveryCodes(tx, principal.userId) : undefined
+    if (first) await this.sessions.revoke(tx, { subjectId: principal.userId, ...(principal.sessionId ? { except: principal.sessionId } : {}) }, 'mfa_enrolled')
     if (principal.sessionId) await this.sessions.raise(tx, principal.sessionId, principal.userId, method)
-    await this.record(tx, principal, 'mfa_enrolled', { factorId: factor.id, type: factor.type, name: factor.name })
+    await this.record(tx, principal, principal.userId, 'mfa_enrolled', { factorId: factor.id, type: factor.type, name: factor.name, ...(first ? { otherSessionsRevoked: true } : {}) }, first)
     return { factor: factorView(factor), ...(codes ? { recoveryCodes: codes } : {}) }
   }
 
   /** Step-up: a TOTP code or a recovery code raises this session to `aal2`, with new tokens. */
-  async verify(principal: Principal, input: { code?: string; recoveryCode?: string }): Promise<AuthResultView> {
-    if (!principal.sessionId) throw authError(400, 'validation_failed', 'Only a session (not an API token) can be raised to aal2')
+  verify(principal: Principal, input: { code?: string; recoveryCode?: string }): Promise<AuthResultView> {
+    return this.stepUp(principal, 'The code does not match (or was used already)', (tx) =>
+      input.code !== undefined ? this.useTotp(tx, principal.userId, input.code) : this.useRecoveryCode(tx, principal.userId, input.recoveryCode ?? ''),
+    )
+  }
+
+  /**
+   * Raises the caller's session to `aal2` when `prove` accepts its answer, in the transaction that
+   * elevates it: new tokens of the same session. Throttled per account; a refused answer counts as
+   * a failure (`refusal` says why) and a success does not erase earlier ones.
+   */
+  async stepUp(principal: Principal, refusal: string, prove: (tx: Db) => Promise<StepUpMethod | null>): Promise<AuthResultView> {
+    requireInteractive(principal)
+    if (!principal.sessionId) throw authError(403, 'interactive_session_required', 'Only a signed-in session can be raised to aal2')
+    const sessionId = principal.sessionId
     await this.admit(principal)
     const issued = await this.deps.db.transaction(async (tx) => {
-      const method = input.code !== undefined ? await this.useTotp(tx, principal.userId, input.code) : await this.useRecoveryCode(tx, principal.userId, input.recoveryCode ?? '')
+      const method = await prove(tx)
       if (!method) return null
-      const issued = await this.sessions.elevate(tx, principal.sessionId!, principal.userId, method === 'recovery' ? 'recovery' : 'otp')
-      await this.record(tx, principal, method === 'recovery' ? 'recovery_used' : 'mfa_verified', { method })
+      const issued = await this.sessions.elevate(tx, sessionId, principal.userId, method)
+      await this.record(tx, principal, principal.userId, method === 'recovery' ? 'recovery_used' : 'mfa_verified', { method })
       return issued
     })
     if (!issued) {
       await this.failed(principal)
-      throw authError(400, 'invalid_code', 'The code does not match (or was used already)')
+      throw authError(400, 'invalid_code', refusal)
     }
-    await this.limiter.succeeded(this.key(principal))
     const [user] = await this.deps.db.select().from(users).where(eq(users.id, principal.userId))
     return this.accounts.authResult(user!, issued)
   }
 
   /** Ten new recovery codes; the old ones stop working. Needs `aal2`. */
   async regenerateRecoveryCodes(principal: Principal) {
-    requireAal2(principal)
+    requireCredentialChange(principal)
     if (!(await this.status(principal.userId)).enabled) throw authError(409, 'conflict', 'Recovery codes belong to an account with a second factor: enroll one first')
     return this.deps.db.transaction(async (tx) => {
       const codes = await this.replaceRecoveryCodes(tx, principal.userId)
-      await this.record(tx, principal, 'recovery_regenerated', {})
+      await this.record(tx, principal, principal.userId, 'recovery_regenerated', {})
       return { recoveryCodes: codes }
     })
   }
 
   /** Removes a factor (`aal2` needed while the account has one); with the last one go the recovery codes. */
   async removeFactor(principal: Principal, factorId: string): Promise<void> {
-    requireAal2(principal)
+    requireCredentialChange(principal)
     await this.deps.db.transaction(async (tx) => {
       const [gone] = await tx.delete(mfaFactors).where(and(eq(mfaFactors.id, factorId), eq(mfaFactors.userId, principal.userId))).returning()
       if (!gone) throw authError(404, 'not_found', 'No such factor')
       const [left] = await tx.select({ id: mfaFactors.id }).from(mfaFactors).where(and(eq(mfaFactors.userId, principal.userId), isNotNull(mfaFactors.verifiedAt))).limit(1)
       if (!left) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, principal.userId))
-      if (gone.verifiedAt) await this.record(tx, principal, 'mfa_removed', { factorId, type: gone.type, name: gone.name })
+      if (gone.verifiedAt) await this.record(tx, principal, principal.userId, 'mfa_removed', { factorId, type: gone.type, name: gone.name })
     })
+  }
+
+  /**
+   * A platform admin's (or the command line's) reset of an account that lost its factors: every
+   * factor, passkey and recovery code goes, and every session ends (the owner signs in with the
+   * password and enrolls anew). One transaction, audited (`auth.mfa.reset` by `by`), the owner
+   * e-mailed. How many verified factors went, or null when there is no such account.
+   */
+  async reset(by: AuditBy, userId: string): Promise<number | null> {
+    return this.deps.db.transaction(async (tx) => {
+      const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update')
+      if (!account) return null
+      const gone = await tx.delete(mfaFactors).where(eq(mfaFactors.userId, userId)).returning({ id: mfaFactors.id, type: mfaFactors.type, verifiedAt: mfaFactors.verifiedAt })
+      await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId))
+      await this.sessions.revoke(tx, { subjectId: userId }, 'mfa_reset')
+      const removed = gone.filter((f) => f.verifiedAt).map((f) => ({ id: f.id, type: f.type }))
+      await this.record(tx, by, userId, 'mfa_reset', { factorsRemoved: removed.length, factors: removed, sessionsRevoked: true })
+      return removed.length
+    })
+  }
+
+  /** DELETE /auth/admin/users/{id}/factors: `reset` by a platform admin (the route checks the capability) from a session at `aal2`. */
+  async resetByAdmin(admin: Principal, userId: string): Promise<void> {
+    requireCredentialChange(admin)
+    if ((await this.reset(admin, userId)) === null) throw authError(404, 'not_found', 'No such account')
   }
 
   /** A code of one of the account's verified TOTP factors, each time step once: the method used, or null. */
@@ -221,23 +266,64 @@ export class Mfa {
     return codes
   }
 
-  private key = (principal: Principal) => `mfa:${principal.userId}`
-
-  private admit(principal: Principal): Promise<void> {
-    return this.limiter.admit(this.key(principal), principal.request?.ip ?? 'unknown')
+  /** How many wrong answers the account got in [from, until), for the e-mail that reports a window's. */
+  async failuresBetween(userId: string, from: Date, until: Date): Promise<number> {
+    const [row] = await this.deps.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(mfaFailures)
+      .where(and(eq(mfaFailures.userId, userId), gte(mfaFailures.at, from), lt(mfaFailures.at, until)))
+    return row?.n ?? 0
   }
 
-  /** A wrong code: counted toward the account's throttle, recorded, and told to the account's owner. */
+  /**
+   * 429 while the account got LOGIN_MAX_FAILURES_PER_EMAIL wrong answers in the last
+   * LOGIN_FAILURE_WINDOW_SECONDS (a sliding window: Retry-After is when the oldest of them leaves
+   * it), and per client address as sign-ins are.
+   */
+  private async admit(principal: Principal): Promise<void> {
+    await this.limiter.admitAddress(principal.request?.ip ?? 'unknown')
+    const { failuresPerEmail: max, failureWindow } = this.deps.config.loginLimits
+    const now = this.deps.now().getTime()
+    const [oldest] = await this.deps.db
+      .select({ at: mfaFailures.at })
+      .from(mfaFailures)
+      .where(and(eq(mfaFailures.userId, principal.userId), gt(mfaFailures.at, new Date(now - failureWindow * 1000))))
+      .orderBy(desc(mfaFailures.at))
+      .offset(max - 1)
+      .limit(1)
+    if (oldest) throw limited(oldest.at.getTime() + failureWindow * 1000 - now, 'wrong second-factor answers for this account')
+  }
+
+  /**
+   * A wrong answer: counted for the account, audited (`auth.mfa.failed`) and, the first of a window,
+   * announced (`auth.security.changed` `mfa_failed`): the owner's e-mail goes as that window closes,
+   * with the count, rather than one per attempt. The account's lock orders concurrent ones.
+   */
   private async failed(principal: Principal): Promise<void> {
-    await this.limiter.failed(this.key(principal))
-    await this.deps.db.transaction((tx) => this.record(tx, principal, 'mfa_failed', {}))
+    const now = this.deps.now()
+    const since = new Date(now.getTime() - this.deps.config.loginLimits.failureWindow * 1000)
+    await this.deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`auth:mfa-failures:${principal.userId}`}))`)
+      const [open] = await tx
+        .select({ id: mfaFailures.id })
+        .from(mfaFailures)
+        .where(and(eq(mfaFailures.userId, principal.userId), eq(mfaFailures.opensNotice, true), gt(mfaFailures.at, since)))
+        .limit(1)
+      await tx.insert(mfaFailures).values({ userId: principal.userId, at: now, opensNotice: !open })
+      await this.audit.record(tx, principal, { action: 'auth.mfa.failed', target: { type: 'user', id: principal.userId }, metadata: {} })
+      if (!open) await this.events.emit(tx, securityChanged, null, { userId: principal.userId, change: 'mfa_failed', since: now.toISOString() })
+    })
   }
 
-  /** A change to the account's factors (or a use of one, which moves its `lastUsedAt`): audited, told to the owner, and forgotten by every replica's account cache. */
-  private async record(tx: Db, principal: Principal, change: SecurityChange, metadata: Record<string, unknown>): Promise<void> {
-    await this.accounts.changed(tx, principal.userId)
-    await this.audit.record(tx, principal, { action: `auth.${change.replace('_', '.')}`, target: { type: 'user', id: principal.userId }, metadata })
-    await this.events.emit(tx, securityChanged, null, { userId: principal.userId, change })
+  /**
+   * A change to the factors of account `userId` (or a use of one, which moves its `lastUsedAt`), by
+   * `by`: audited, told to the owner, and forgotten by every replica's account cache.
+   * `sessionsRevoked`: the change also ended the account's other sessions (the e-mail says so).
+   */
+  private async record(tx: Db, by: AuditBy, userId: string, change: SecurityChange, metadata: Record<string, unknown>, sessionsRevoked = false): Promise<void> {
+    await this.accounts.changed(tx, userId)
+    await this.audit.record(tx, by, { action: `auth.${change.replace('_', '.')}`, target: { type: 'user', id: userId }, metadata })
+    await this.events.emit(tx, securityChanged, null, { userId, change, ...(sessionsRevoked ? { sessionsRevoked } : {}) })
   }
 }
 

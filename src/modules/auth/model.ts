@@ -145,10 +145,15 @@ export const PasskeyRegistered = t.Object(TotpConfirmed.properties, {
   title: 'PasskeyRegistered',
   examples: [{ factor: { ...MFA_FACTOR_EXAMPLE, id: '8c7b6a59-4e3d-4c2b-a190-f8e7d6c5b4a3', type: 'passkey', name: 'MacBook Touch ID', lastUsedAt: null } }],
 })
+export const CredentialResponse = t.Object(
+  { id: t.String({ maxLength: 2000 }), rawId: t.String({ maxLength: 2000 }), type: t.Literal('public-key'), response: t.Record(t.String(), t.Unknown()) },
+  { additionalProperties: true, title: 'WebAuthnCredentialResponse', description: 'What the browser’s WebAuthn call answered, as JSON (base64url buffers)' },
+)
 export const MfaVerifyBody = t.Union(
   [
     t.Object({ code: t.String({ pattern: '^[0-9]{6}$', description: 'From an authenticator app' }) }, { additionalProperties: false }),
     t.Object({ recoveryCode: t.String({ maxLength: 20, description: 'One of the ten recovery codes (each works once)' }) }, { additionalProperties: false }),
+    t.Object({ passkey: CredentialResponse }, { additionalProperties: false, description: 'The answer of `navigator.credentials.get()` to the options of POST /auth/mfa/verify/options' }),
   ],
   { title: 'MfaVerify', examples: [{ code: '492039' }] },
 )

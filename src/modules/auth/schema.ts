@@ -138,6 +138,25 @@ export const passkeys = authSchema.table(
 export const webauthnChallenges = authSchema.table('webauthn_challenges', {
   challenge: text('challenge').primaryKey(),
   userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
-  purpose: text('purpose').$type<'register' | 'login'>().notNull(),
+  purpose: text('purpose').$type<'register' | 'login' | 'verify'>().notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
 })
+
+/**
+ * Wrong second-factor answers (a code, a recovery code, a passkey), one row each, per account: the
+ * throttle counts those of the last LOGIN_FAILURE_WINDOW_SECONDS (a sliding window, whichever
+ * session gave them; a success does not erase them). `opensNotice` marks the first of a window whose
+ * "account security" e-mail, sent as the window closes, counts them. Purged after a day.
+ */
+export const mfaFailures = authSchema.table(
+  'mfa_failures',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    opensNotice: boolean('opens_notice').notNull().default(false),
+  },
+  (t) => [index('mfa_failures_user_at_idx').on(t.userId, t.at)],
+)

@@ -5,6 +5,7 @@ import type { AccessClaims } from '../../platform/jwt'
 import type { EventBus } from '../../platform/events'
 import { SettingsService } from '../settings/service'
 import { Accounts } from './accounts'
+import { requireCredentialChange } from './interactive'
 
 export { insertPasswordAccount, USER_CACHE, type Accounts, type PublicProfile } from './accounts'
 import { API_TOKEN_PREFIX, ApiTokens } from './api-tokens'
@@ -13,8 +14,8 @@ import { Passkeys } from './passkeys'
 import { Passwords } from './passwords'
 import { RotatingSessions } from '../../platform/sessions'
 import { AuditLog } from '../audit/service'
-import { mfaFactors, refreshTokens, sessions } from './schema'
-import { eq, sql } from 'drizzle-orm'
+import { refreshTokens, sessions } from './schema'
+import { eq } from 'drizzle-orm'
 
 /** The accounts area, assembled once per app from its deps. */
 export class AuthService implements PrincipalSource {
@@ -37,13 +38,10 @@ export class AuthService implements PrincipalSource {
       refreshTtlSeconds: deps.config.refreshTokenTtl,
       maxAgeSeconds: deps.config.sessionMaxAge,
       accessTtlSeconds: deps.config.accessTokenTtl,
-      // The session's assurance, and whether the account has a second factor (then `aal1` reaches only the way to verify it).
+      // Who and how the session signed in; whether the account has a second factor is read per request (resolveBearer), never from here.
       claims: async (tx, userId, sessionId) => {
-        const [row] = await tx
-          .select({ aal: sessions.aal, amr: sessions.amr, mfa: sql<boolean>`exists (select 1 from ${mfaFactors} where ${mfaFactors.userId} = ${userId} and ${mfaFactors.verifiedAt} is not null)` })
-          .from(sessions)
-          .where(eq(sessions.id, sessionId))
-        return { sub: userId, typ: 'user', aal: row?.aal ?? 'aal1', amr: row?.amr ?? [], mfa: row?.mfa ?? false }
+        const [row] = await tx.select({ aal: sessions.aal, amr: sessions.amr }).from(sessions).where(eq(sessions.id, sessionId))
+        return { sub: userId, typ: 'user', aal: row?.aal ?? 'aal1', amr: row?.amr ?? [] }
       },
     })
     this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events)
@@ -53,8 +51,17 @@ export class AuthService implements PrincipalSource {
     this.audit = new AuditLog(deps)
   }
 
+  /**
+   * The principal behind a bearer credential. Whether the account has a verified second factor
+   * comes from the account (the replica cache: memory while unchanged), never from the token: a
+   * token issued before the first factor was enrolled does not act as "no factor".
+   */
   async resolveBearer(token: string): Promise<Principal> {
-    if (token.startsWith(API_TOKEN_PREFIX)) return this.apiTokens.authenticate(token)
+    if (token.startsWith(API_TOKEN_PREFIX)) {
+      const principal = await this.apiTokens.authenticate(token)
+      // Made by a session that verified the account's factor when it had one; it is no interactive session (see requireInteractive).
+      return { ...principal, assurance: { aal: 'aal2', mfa: await this.accounts.hasFactor(principal.userId) } }
+    }
     const claims = await this.deps.tokens.verify(token)
     const kind = this.tokenKinds.get(claims.typ)
     if (kind) return kind(claims)
@@ -62,10 +69,9 @@ export class AuthService implements PrincipalSource {
     if (claims.typ !== 'user' || typeof sid !== 'string') {
       throw new AppError(401, 'unauthorized', 'This token cannot be used here')
     }
-    if (!(await this.sessions.isAlive(sid, claims.sub))) {
-      throw new AppError(401, 'unauthorized', 'The session has been revoked or has expired')
-    }
-    return { kind: 'user', userId: claims.sub, sessionId: sid, apiTokenId: null, assurance: { aal: claims.aal === 'aal2' ? 'aal2' : 'aal1', mfa: claims.mfa === true } }
+    const [alive, mfa] = await Promise.all([this.sessions.isAlive(sid, claims.sub), this.accounts.hasFactor(claims.sub)])
+    if (!alive) throw new AppError(401, 'unauthorized', 'The session has been revoked or has expired')
+    return { kind: 'user', userId: claims.sub, sessionId: sid, apiTokenId: null, assurance: { aal: claims.aal === 'aal2' ? 'aal2' : 'aal1', mfa } }
   }
 
   /** Lets another area resolve the access tokens it signs with `typ` through this one bearer check. */
@@ -77,8 +83,13 @@ export class AuthService implements PrincipalSource {
     return this.accounts.capabilities(principal.userId)
   }
 
-  /** Revokes every session of the user (sign out everywhere), with its audit event; API tokens stay valid. */
+  /**
+   * Revokes every session of the user (sign out everywhere), with its audit event; API tokens stay
+   * valid. From a session at `aal2` while the account has a factor: a password alone (or a token)
+   * must not end the owner's verified sessions.
+   */
   signOutEverywhere(principal: Principal): Promise<void> {
+    requireCredentialChange(principal)
     return this.deps.db.transaction(async (tx) => {
       await this.sessions.revoke(tx, { subjectId: principal.userId }, 'sign_out_everywhere')
       await this.audit.record(tx, principal, { action: 'auth.session.revoked_all', target: { type: 'user', id: principal.userId } })

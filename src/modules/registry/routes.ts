@@ -49,7 +49,7 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
         operationId: 'registrySetOrganizationPolicy',
         summary: 'Require a second factor of every member',
         description:
-          'Owners only (403), from a session that verified its own second factor (409 `conflict` without one, 403 `mfa_required` at aal1). With `requireMfa`, a member whose session has not verified a second factor (aal1) gets 403 `mfa_required` in the organization’s ecosystems, saying how to enroll; API tokens are not subject to it.',
+          'Owners only (403), from a session that verified its own second factor (409 `conflict` without one, 403 `mfa_required` at aal1). With `requireMfa`, a member gets 403 `mfa_required` in the organization’s ecosystems, saying what to do, while their account has no verified second factor (sessions and API tokens alike) or their session has not verified it (aal1). GET /team/members shows who has one (`mfa`).',
       },
     })
     .get('/organizations/:id', ({ principal, params }) => registry.getOrganization(principal.userId, params.id), {

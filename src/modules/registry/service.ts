@@ -100,8 +100,9 @@ export class RegistryService {
   }
 
   /**
-   * The organization's policy: `requireMfa` makes every member verify a second factor in the
-   * session (aal2) before acting in its ecosystems. Owners only, from a session that verified one.
+   * The organization's policy: `requireMfa` lets members act in its ecosystems only while their
+   * account has a verified second factor, verified in the session (aal2) for a session, present for
+   * an API token (platform/tenancy). Owners only, from a session that verified one.
    */
   async setPolicy(by: Principal, id: string, policy: { requireMfa: boolean }) {
     await this.team.require(by.userId, id, 'owner')

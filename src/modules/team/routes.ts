@@ -14,7 +14,7 @@ export function teamRoutes(team: TeamService, guards: Guards) {
       auth: true,
       query: t.Composite([PageQuery, t.Object({ organizationId: t.String({ format: 'uuid' }) })]),
       response: { 200: paged(TeamMember, 'TeamMemberPage'), ...errors(400, 401, 404) },
-      detail: { operationId: 'teamListMembers', summary: "Members of an organization's team (members only)", description: 'Each member’s account, e-mail and role (`owner`, `admin`, `member`). Non-members: 404. Owners and admins add, change and remove members with the other /team/members operations.' },
+      detail: { operationId: 'teamListMembers', summary: "Members of an organization's team (members only)", description: 'Each member’s account, e-mail, role (`owner`, `admin`, `member`) and whether it has a verified second factor (`mfa`: under the organization’s `requireMfa`, a member without one cannot act in its ecosystems, by session or API token). Non-members: 404. Owners and admins add, change and remove members with the other /team/members operations.' },
     })
     .post('/members', async ({ principal, body, status }) => status(201, await team.add(principal, body)), {
       auth: true,

@@ -180,6 +180,7 @@ export class TeamService {
       userId: r.userId,
       email: profiles.get(r.userId)?.email ?? '',
       name: profiles.get(r.userId)?.name ?? '',
+      mfa: profiles.get(r.userId)?.mfa ?? false,
       role: r.role,
       createdAt: r.createdAt.toISOString(),
     }))

@@ -25,7 +25,6 @@ import {
   User,
   UserSelf,
 } from '../model'
-import { requireAal2 } from '../../../platform/auth'
 import type { AuthService } from '../service'
 import { IdParam } from '../../../platform/params'
 import { type CookieJar, REFRESH_COOKIE, refreshCookie } from './cookie'
@@ -135,17 +134,17 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       detail: {
         operationId: 'authMe',
         summary: 'The signed-in user',
-        description: 'User plus `emailVerified` (see /auth/verify-email), the credential’s `aal` and the account’s second factors (`mfa`). Reachable at `aal1` by an account with a second factor, as are `/auth/mfa/*`, `/auth/passkeys/*` and sign-out.',
+        description: 'User plus `emailVerified` (see /auth/verify-email), the credential’s `aal` and the account’s second factors (`mfa`, read from the account on every request, never from the token). Reachable at `aal1` by an account with a second factor, as are `/auth/mfa/*`, `/auth/passkeys/*` and sign-out (POST /auth/revoke).',
       },
     })
     .patch('/me', ({ principal, body }) => auth.accounts.updateProfile(principal, body), {
       auth: true,
       body: ProfilePatch,
-      response: { 200: User, ...errors(400, 401, 404, { 409: ['slug_taken'] }) },
+      response: { 200: User, ...errors(400, 401, 404, { 403: ['mfa_required'], 409: ['slug_taken'] }) },
       detail: {
         operationId: 'authUpdateMe',
         summary: 'Update name and/or slug',
-        description: 'At least one property. 409 `slug_taken` when another account holds the slug.',
+        description: 'At least one property. 409 `slug_taken` when another account holds the slug. Needs `aal2` while the account has a second factor (403 `mfa_required` for a password sign-in that has not verified it).',
       },
     })
     .get('/slug-available/:slug', ({ principal, params }) => auth.accounts.slugAvailable(principal, params.slug), {
@@ -162,8 +161,8 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       },
       {
         auth: true,
-        response: { 204: t.Void({ description: 'All sessions revoked' }), ...errors(401) },
-        detail: { operationId: 'authRevokeAll', summary: 'Sign out everywhere (revoke every session)', description: 'Revokes every session of the account, this one included, on every replica at once (their refresh tokens stop working; access tokens are refused at their next request). API tokens stay valid: delete them with DELETE /auth/tokens/{id}. Recorded in the audit log (`auth.session.revoked_all`).' },
+        response: { 204: t.Void({ description: 'All sessions revoked' }), ...errors(401, { 403: ['mfa_required', 'interactive_session_required'] }) },
+        detail: { operationId: 'authRevokeAll', summary: 'Sign out everywhere (revoke every session)', description: 'Revokes every session of the account, this one included, on every replica at once (their refresh tokens stop working; access tokens are refused at their next request). API tokens stay valid: delete them with DELETE /auth/tokens/{id}. Recorded in the audit log (`auth.session.revoked_all`). From a signed-in session (API tokens: 403 `interactive_session_required`) at `aal2` while the account has a second factor (403 `mfa_required`: a password alone does not end the owner’s verified sessions).' },
       },
     )
     .post(
@@ -175,35 +174,32 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       {
         auth: true,
         body: ChangePasswordBody,
-        response: { 204: t.Void({ description: 'Password changed; every session revoked' }), ...errors(400, { 401: ['unauthorized', 'invalid_credentials'] }) },
+        response: { 204: t.Void({ description: 'Password changed; every session revoked' }), ...errors(400, { 401: ['unauthorized', 'invalid_credentials'], 403: ['mfa_required', 'interactive_session_required'] }) },
         detail: {
           operationId: 'authChangePassword',
           summary: 'Change the password',
           description:
-            'Wrong current password: 401 `invalid_credentials`. New password under 8 characters: 400. Revokes every session of the account, this one included; no new tokens are issued, so sign in again. The account’s address is told by e-mail (“Your password was changed”).',
+            'Wrong current password: 401 `invalid_credentials`. New password under 8 characters: 400. Revokes every session of the account, this one included; no new tokens are issued, so sign in again. The account’s address is told by e-mail (“Your password was changed”). From a signed-in session (API tokens: 403 `interactive_session_required`) at `aal2` while the account has a second factor.',
         },
       },
     )
     .get('/tokens', ({ principal, query }) => auth.apiTokens.list(principal, pageParams(query)), {
       auth: true,
       query: PageQuery,
-      response: { 200: paged(ApiToken, 'ApiTokenPage'), ...errors(400, 401) },
-      detail: { operationId: 'authListTokens', summary: 'List API tokens (newest first; never the secret)', description: 'The account’s own `eco_…` tokens with their name, prefix, expiry and last use; the raw token was shown only when it was created.' },
+      response: { 200: paged(ApiToken, 'ApiTokenPage'), ...errors(400, 401, { 403: ['mfa_required', 'interactive_session_required'] }) },
+      detail: { operationId: 'authListTokens', summary: 'List API tokens (newest first; never the secret)', description: 'The account’s own `eco_…` tokens with their name, prefix, expiry and last use; the raw token was shown only when it was created. From a signed-in session: API tokens get 403 `interactive_session_required`.' },
     })
     .post(
       '/tokens',
-      async ({ principal, body, status }) => {
-        requireAal2(principal)
-        return status(201, await auth.apiTokens.create(principal, body))
-      },
+      async ({ principal, body, status }) => status(201, await auth.apiTokens.create(principal, body)),
       {
         auth: true,
         body: CreateApiTokenBody,
-        response: { 201: ApiTokenCreated, ...errors(400, 401, 403) },
+        response: { 201: ApiTokenCreated, ...errors(400, 401, { 403: ['mfa_required', 'interactive_session_required'] }) },
         detail: {
           operationId: 'authCreateToken',
           summary: 'Create an API token',
-          description: 'The raw `token` is returned exactly once and stored only as a hash. It works as a bearer credential wherever an account access token does (an API token acts without a second factor: it is made from a session that verified one, 403 `mfa_required` otherwise, when the account has one).',
+          description: 'The raw `token` is returned exactly once and stored only as a hash. It works as a bearer credential wherever an account access token does (acting without a second factor: it is made from a session that verified one, 403 `mfa_required` otherwise, when the account has one), except on the credential routes: an API token cannot manage second factors, passkeys, recovery codes, API tokens, sessions or the password (403 `interactive_session_required`, whatever its owner’s role), so this needs a signed-in session. Under an organization’s `requireMfa`, it acts in that organization’s ecosystems only while its account has a verified second factor.',
         },
       },
     )
@@ -216,8 +212,8 @@ export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, '
       {
         auth: true,
         params: IdParam,
-        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 404) },
-        detail: { operationId: 'authDeleteToken', summary: 'Delete an API token', description: 'The token stops working at once, on every replica, also for streams opened with it (they end within seconds). Another account’s token or an unknown id: 404. Recorded in the audit log (`auth.api_token.revoked`).' },
+        response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 404, { 403: ['mfa_required', 'interactive_session_required'] }) },
+        detail: { operationId: 'authDeleteToken', summary: 'Delete an API token', description: 'The token stops working at once, on every replica, also for streams opened with it (they end within seconds). Another account’s token or an unknown id: 404. Recorded in the audit log (`auth.api_token.revoked`). From a signed-in session (API tokens: 403 `interactive_session_required`).' },
       },
     )
     .get('/methods', ({ principal }) => auth.accounts.methods(principal), {

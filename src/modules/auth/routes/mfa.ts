@@ -3,12 +3,16 @@ import type { Guards } from '../../../platform/guards'
 import { IdParam } from '../../../platform/params'
 import { errors } from '../errors'
 import { requestInfo } from '../../../platform/http'
-import { AuthResult, MFA_FACTOR_EXAMPLE, MfaFactor, MfaVerifyBody, PasskeyRegistered, RecoveryCodes, TotpConfirmed, TotpEnrollment } from '../model'
+import { AuthResult, CredentialResponse, MFA_FACTOR_EXAMPLE, MfaFactor, MfaVerifyBody, PasskeyRegistered, RecoveryCodes, TotpConfirmed, TotpEnrollment } from '../model'
 import type { AuthService } from '../service'
 import type { Config } from '../../../config'
 import { refreshCookie } from './cookie'
 
 const AAL2 = 'Needs `aal2` (a second factor verified in this session) while the account has a factor: 403 `mfa_required` otherwise.'
+const INTERACTIVE = 'A signed-in session only: API tokens get 403 `interactive_session_required`.'
+const CREDENTIAL = `${INTERACTIVE} ${AAL2}`
+/** The 403 codes of a route that changes the account's credentials. */
+const CREDENTIAL_403 = { 403: ['mfa_required', 'interactive_session_required'] } as const
 
 /** Second factors of the signed-in account (tag `auth`). Reachable at `aal1`, which is how one gets to `aal2`. */
 export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config, 'corsOrigins' | 'publicUrl' | 'refreshTokenTtl'>) {
@@ -18,44 +22,54 @@ export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config
     .post('/totp', ({ principal, body }) => auth.mfa.enrollTotp(principal, body.name), {
       auth: true,
       body: t.Object({ name: t.String({ minLength: 1, maxLength: 100, description: 'What the user calls the device' }) }, { title: 'TotpEnroll', examples: [{ name: 'Phone' }] }),
-      response: { 200: TotpEnrollment, ...errors(400, 401, 403) },
+      response: { 200: TotpEnrollment, ...errors(400, 401, CREDENTIAL_403) },
       detail: {
         operationId: 'authMfaTotpEnroll',
         summary: 'Start a TOTP factor: its secret and QR code',
-        description: `The factor counts once a code from it is confirmed. Adding a second factor: ${AAL2}`,
+        description: `The factor counts once a code from it is confirmed. ${CREDENTIAL}`,
       },
     })
     .post('/totp/:id/confirm', ({ principal, params, body }) => auth.mfa.confirmTotp(principal, params.id, body.code), {
       auth: true,
       params: IdParam,
       body: t.Object({ code: t.String({ pattern: '^[0-9]{6}$' }) }, { title: 'TotpConfirm', examples: [{ code: '492039' }] }),
-      response: { 200: TotpConfirmed, ...errors(401, 403, 404, { 400: ['validation_failed', 'invalid_code'], 409: ['conflict'], 429: ['rate_limited'] }) },
+      response: { 200: TotpConfirmed, ...errors(401, 404, CREDENTIAL_403, { 400: ['validation_failed', 'invalid_code'], 409: ['conflict'], 429: ['rate_limited'] }) },
       detail: {
         operationId: 'authMfaTotpConfirm',
         summary: 'Confirm a TOTP factor with a code from it',
         description:
-          'On the account’s first factor, ten recovery codes come back (shown once, stored hashed). The session that confirms it is `aal2` from its next refresh; from now on a password sign-in is `aal1` until a code is verified. Each 30-second step is accepted once (±1 step for clock drift). Wrong codes are throttled per account like sign-ins (429).',
+          `On the account’s first factor, ten recovery codes come back (shown once, stored hashed) and every other session of the account ends (the e-mail says so). The session that confirms it is \`aal2\` from its next refresh: refresh now, since until then its access token is \`aal1\` of an account with a factor. From now on a password sign-in is \`aal1\` until a factor is verified. Each 30-second step is accepted once (±1 step for clock drift). Wrong codes count toward the account's throttle (429). ${CREDENTIAL}`,
+      },
+    })
+    .post('/verify/options', async ({ principal, headers }) => ({ ...(await auth.passkeys.stepUpOptions(principal, headers.origin)) }), {
+      auth: true,
+      response: { 200: PasskeyOptions(STEP_UP_OPTIONS_EXAMPLE), ...errors(401, { 400: ['passkey_origin_mismatch'], 403: ['interactive_session_required'], 409: ['conflict'] }) },
+      detail: {
+        operationId: 'authMfaVerifyOptions',
+        summary: 'Request options for verifying with a passkey',
+        description:
+          'For a session at `aal1` (a password sign-in of an account with a factor): WebAuthn request options allowing the account’s passkeys (challenge valid 5 minutes, once). Hand `navigator.credentials.get()`’s answer to POST /auth/mfa/verify as `{ passkey }`. 409 `conflict` when the account has no passkey; 400 `passkey_origin_mismatch` when the page’s origin cannot use passkeys here (the message says which address to open).',
       },
     })
     .post('/verify', async ({ principal, body, cookie }) => {
-      const result = await auth.mfa.verify(principal, body as { code?: string; recoveryCode?: string })
+      const result = 'passkey' in body ? await auth.passkeys.stepUp(principal, body.passkey as never) : await auth.mfa.verify(principal, body)
       refresh.keep(cookie, result.refreshToken)
       return result
     }, {
       auth: true,
       body: MfaVerifyBody,
-      response: { 200: AuthResult, ...errors(401, { 400: ['validation_failed', 'invalid_code'], 429: ['rate_limited'] }) },
+      response: { 200: AuthResult, ...errors(401, { 400: ['validation_failed', 'invalid_code'], 403: ['interactive_session_required'], 429: ['rate_limited'] }) },
       detail: {
         operationId: 'authMfaVerify',
-        summary: 'Step up to aal2 with a code or a recovery code',
+        summary: 'Step up to aal2 with a code, a recovery code or a passkey',
         description:
-          'New tokens for the same session at `aal2` (refreshes keep it); its refresh tokens not used yet stop working, and the `ecobase_refresh` cookie gets the new one (as at sign-in). A recovery code works once. Every attempt is an audit event and an “account security” e-mail; wrong ones are throttled per account (429).',
+          'New tokens for the same session at `aal2` (refreshes keep it); its refresh tokens not used yet stop working, and the `ecobase_refresh` cookie gets the new one (as at sign-in). A recovery code works once; a passkey answers the options of POST /auth/mfa/verify/options. Every step-up is an audit event and an “account security” e-mail. Wrong answers are counted per account over a sliding window, whichever session gave them (LOGIN_MAX_FAILURES_PER_EMAIL in LOGIN_FAILURE_WINDOW_SECONDS, then 429; a success does not reset the count), each is an audit event, and the owner gets one e-mail per window with their count. A session only: API tokens get 403 `interactive_session_required`.',
       },
     })
     .post('/recovery-codes', ({ principal }) => auth.mfa.regenerateRecoveryCodes(principal), {
       auth: true,
-      response: { 200: RecoveryCodes, ...errors(401, 403, { 409: ['conflict'] }) },
-      detail: { operationId: 'authMfaRecoveryCodes', summary: 'Replace the ten recovery codes', description: `The old ones stop working. ${AAL2}` },
+      response: { 200: RecoveryCodes, ...errors(401, CREDENTIAL_403, { 409: ['conflict'] }) },
+      detail: { operationId: 'authMfaRecoveryCodes', summary: 'Replace the ten recovery codes', description: `The old ones stop working. ${CREDENTIAL}` },
     })
     .delete(
       '/factors/:id',
@@ -66,18 +80,13 @@ export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config
       {
         auth: true,
         params: IdParam,
-        response: { 204: t.Void({ description: 'Removed' }), ...errors(401, 403, 404) },
-        detail: { operationId: 'authMfaRemoveFactor', summary: 'Remove a second factor', description: `With the last one the recovery codes go too. ${AAL2}` },
+        response: { 204: t.Void({ description: 'Removed' }), ...errors(401, 404, CREDENTIAL_403) },
+        detail: { operationId: 'authMfaRemoveFactor', summary: 'Remove a second factor', description: `With the last one the recovery codes go too. ${CREDENTIAL}` },
       },
     )
 }
 
-const Options = (example: Record<string, unknown>) => t.Record(t.String(), t.Unknown(), { description: 'WebAuthn options as JSON, for `navigator.credentials` (through @simplewebauthn/browser’s helpers, say)', examples: [example] })
-const CredentialResponse = t.Object(
-  { id: t.String({ maxLength: 2000 }), rawId: t.String({ maxLength: 2000 }), type: t.Literal('public-key'), response: t.Record(t.String(), t.Unknown()) },
-  { additionalProperties: true, title: 'WebAuthnCredentialResponse', description: 'What the browser’s WebAuthn call answered, as JSON (base64url buffers)' },
-)
-
+const PasskeyOptions = (example: Record<string, unknown>) => t.Record(t.String(), t.Unknown(), { description: 'WebAuthn options as JSON, for `navigator.credentials` (through @simplewebauthn/browser’s helpers, say)', examples: [example] })
 /** What browsers' `credential.toJSON()` gives (buffers as base64url), shortened: the shapes of a registration and a sign-in. */
 const ATTESTATION_EXAMPLE = {
   id: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE',
@@ -117,6 +126,11 @@ const LOGIN_OPTIONS_EXAMPLE = {
   userVerification: 'preferred',
 }
 
+/** What the step-up options look like: the account's passkeys allowed. */
+const STEP_UP_OPTIONS_EXAMPLE = { ...LOGIN_OPTIONS_EXAMPLE, challenge: 'r2Tb8kQm4Yw1Xc9Zp0Lh6Ns3Vd5Fg7Jk-aEoUiQyWtM' }
+/** The same for every e-mail: no credential ids, the authenticator offers its discoverable passkeys. */
+const DISCOVERABLE_OPTIONS_EXAMPLE = { ...LOGIN_OPTIONS_EXAMPLE, allowCredentials: [] }
+
 /** Passkeys of the signed-in account, and signing in with one (tag `auth`). */
 export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Config, 'corsOrigins' | 'publicUrl' | 'refreshTokenTtl' | 'trustProxy'>) {
   const refresh = refreshCookie(config)
@@ -124,31 +138,36 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
     .use(guards.auth)
     .get('', ({ principal }) => auth.passkeys.list(principal), {
       auth: true,
-      response: { 200: t.Array(MfaFactor, { examples: [[{ ...MFA_FACTOR_EXAMPLE, id: '8c7b6a59-4e3d-4c2b-a190-f8e7d6c5b4a3', type: 'passkey', name: 'MacBook Touch ID' }]] }), ...errors(401) },
-      detail: { operationId: 'authPasskeys', summary: 'Your passkeys', description: 'The account’s registered passkeys (WebAuthn credentials) as second factors: id, name, when added and last used. Reachable at `aal1`. Add one with /auth/passkeys/register/*, remove one with DELETE /auth/passkeys/{id}.' },
+      response: { 200: t.Array(MfaFactor, { examples: [[{ ...MFA_FACTOR_EXAMPLE, id: '8c7b6a59-4e3d-4c2b-a190-f8e7d6c5b4a3', type: 'passkey', name: 'MacBook Touch ID' }]] }), ...errors(401, { 403: ['interactive_session_required'] }) },
+      detail: { operationId: 'authPasskeys', summary: 'Your passkeys', description: `The account’s registered passkeys (WebAuthn credentials) as second factors: id, name, when added and last used. Reachable at \`aal1\`. Add one with /auth/passkeys/register/*, remove one with DELETE /auth/passkeys/{id}. ${INTERACTIVE}` },
     })
-    .post('/register/options', async ({ principal }) => ({ ...(await auth.passkeys.registrationOptions(principal)) }), {
+    .post('/register/options', async ({ principal, headers }) => ({ ...(await auth.passkeys.registrationOptions(principal, headers.origin)) }), {
       auth: true,
-      response: { 200: Options(REGISTRATION_OPTIONS_EXAMPLE), ...errors(401, 403) },
-      detail: { operationId: 'authPasskeyRegisterOptions', summary: 'Creation options for a new passkey', description: `RP_ID and the challenge (valid 5 minutes, once). A passkey is a second factor: ${AAL2}` },
+      response: { 200: PasskeyOptions(REGISTRATION_OPTIONS_EXAMPLE), ...errors(401, CREDENTIAL_403, { 400: ['passkey_origin_mismatch'] }) },
+      detail: {
+        operationId: 'authPasskeyRegisterOptions',
+        summary: 'Creation options for a new passkey',
+        description: `RP_ID and the challenge (valid 5 minutes, once). 400 \`passkey_origin_mismatch\` when a page at the request’s Origin cannot use passkeys of this RP_ID (an origin WEBAUTHN_ORIGINS does not list, or an IP address): the message names RP_ID, WEBAUTHN_ORIGINS and PUBLIC_URL, and the address to open instead. A passkey is a second factor: ${CREDENTIAL}`,
+      },
     })
     .post('/register/verify', ({ principal, body }) => auth.passkeys.register(principal, body.response as never, body.name), {
       auth: true,
       body: t.Object({ response: CredentialResponse, name: t.String({ minLength: 1, maxLength: 100 }) }, { title: 'PasskeyRegister', examples: [{ response: ATTESTATION_EXAMPLE, name: 'MacBook Touch ID' }] }),
-      response: { 200: PasskeyRegistered, ...errors(401, 403) },
+      response: { 200: PasskeyRegistered, ...errors(400, 401, CREDENTIAL_403) },
       detail: {
         operationId: 'authPasskeyRegister',
         summary: 'Keep the new passkey',
-        description: `Verified against the challenge, WEBAUTHN_ORIGINS and RP_ID (400 otherwise). The account’s first factor brings ten recovery codes, as TOTP does. ${AAL2}`,
+        description: `Verified against the challenge, WEBAUTHN_ORIGINS and RP_ID (400 otherwise). The account’s first factor brings ten recovery codes and ends every other session of the account, as TOTP does. ${CREDENTIAL}`,
       },
     })
-    .post('/login/options', async ({ body }) => ({ ...(await auth.passkeys.loginOptions(body?.email)) }), {
-      body: t.Optional(t.Object({ email: t.Optional(t.String({ maxLength: 320 })) }, { title: 'PasskeyLoginStart', examples: [{ email: 'ada@example.com' }] })),
-      response: { 200: Options(LOGIN_OPTIONS_EXAMPLE), ...errors(400) },
+    .post('/login/options', async ({ headers }) => ({ ...(await auth.passkeys.loginOptions(headers.origin)) }), {
+      body: t.Optional(t.Object({ email: t.Optional(t.String({ maxLength: 320, description: 'Accepted and not used: the answer is the same for every address' })) }, { title: 'PasskeyLoginStart', examples: [{}] })),
+      response: { 200: PasskeyOptions(DISCOVERABLE_OPTIONS_EXAMPLE), ...errors({ 400: ['validation_failed', 'passkey_origin_mismatch'] }) },
       detail: {
         operationId: 'authPasskeyLoginOptions',
         summary: 'Request options for signing in with a passkey',
-        description: 'With `email`, the account’s passkeys are allowed; without (or for an unknown address: the answer does not tell), any discoverable passkey of this RP_ID.',
+        description:
+          'The same answer for everyone (a fresh challenge, an empty `allowCredentials`): the authenticator offers the discoverable passkeys it holds for this RP_ID, so the options tell nobody whether an address has an account or passkeys. An `email` in the body is accepted and ignored. A passkey that is not discoverable (some security keys) still verifies a password sign-in (POST /auth/mfa/verify/options). 400 `passkey_origin_mismatch` as for registration.',
         security: [],
       },
     })
@@ -175,8 +194,32 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
       {
         auth: true,
         params: IdParam,
-        response: { 204: t.Void({ description: 'Removed' }), ...errors(401, 403, 404) },
-        detail: { operationId: 'authPasskeyRemove', summary: 'Remove a passkey', description: `As removing any factor. ${AAL2}` },
+        response: { 204: t.Void({ description: 'Removed' }), ...errors(401, 404, CREDENTIAL_403) },
+        detail: { operationId: 'authPasskeyRemove', summary: 'Remove a passkey', description: `As removing any factor. ${CREDENTIAL}` },
+      },
+    )
+}
+
+/** What platform admins do about other accounts' second factors (tag `auth`). */
+export function mfaAdminRoutes(auth: AuthService, guards: Guards) {
+  return new Elysia({ name: 'auth-mfa-admin', prefix: '/auth/admin', detail: { tags: ['auth'] } })
+    .use(guards.auth)
+    .delete(
+      '/users/:id/factors',
+      async ({ principal, params, status }) => {
+        await auth.mfa.resetByAdmin(principal, params.id)
+        return status(204, undefined)
+      },
+      {
+        admin: true,
+        params: IdParam,
+        response: { 204: t.Void({ description: 'Every factor, passkey and recovery code removed; every session ended' }), ...errors(400, 401, 404, { 403: ['forbidden', 'mfa_required', 'interactive_session_required'] }) },
+        detail: {
+          operationId: 'authAdminResetFactors',
+          summary: 'Reset an account’s second factors (platform admins)',
+          description:
+            'For an owner who lost both the device and the recovery codes: removes every second factor, passkey and recovery code of the account and ends its sessions (it signs in with the password and enrolls anew). Platform admins only (403 `forbidden`), from a signed-in session (403 `interactive_session_required` for API tokens) at `aal2` while the admin’s account has a factor (403 `mfa_required`). Recorded in the audit log (`auth.mfa.reset`, by the admin); the account’s address gets an “account security” e-mail. Unknown account: 404. From the command line: `npx ecobase admin reset-mfa --email E`.',
+        },
       },
     )
 }
