@@ -141,7 +141,7 @@ describe('step-up with a passkey after a password sign-in', () => {
 describe('passkeys where the RP ID cannot work', () => {
   test('options for a page at another origin (an IP address, say) are 400 passkey_origin_mismatch, naming the address to open', async () => {
     const user = await h.register()
-    const at = (origin?: string) => ({ token: user.token, headers: origin ? { origin } : {} })
+    const at = (origin?: string) => ({ token: user.token, headers: (origin ? { origin } : {}) as Record<string, string> })
     for (const path of ['/auth/passkeys/register/options', '/auth/passkeys/login/options', '/auth/mfa/verify/options']) {
       const refused = await h.call('POST', path, { ...at('http://127.0.0.1:3000'), body: path.includes('login') ? {} : undefined })
       expect([refused.status, refused.body.error.code], path).toEqual([400, 'passkey_origin_mismatch'])

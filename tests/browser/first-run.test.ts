@@ -142,7 +142,10 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     const codes = (await page.getByTestId('recovery-codes').textContent())!.trim().split(/\s+/)
     expect(codes).toHaveLength(10)
     await page.getByRole('cell', { name: 'Phone', exact: true }).waitFor()
-    expect((await app.h.call('GET', '/auth/me', { token: user.token })).body.mfa.enabled).toBe(true)
+    // The account's first factor ended its other sessions (the one registration opened among them); a new sign-in sees the factor.
+    expect((await app.h.call('GET', '/auth/me', { token: user.token })).status).toBe(401)
+    const fresh = (await app.h.call('POST', '/auth/login', { body: { email: user.email, password: 'security-password-1' } })).body.token
+    expect((await app.h.call('GET', '/auth/me', { token: fresh })).body.mfa.enabled).toBe(true)
     await page.getByText('This session: aal2.').waitFor()
 
     await page.getByRole('button', { name: 'Remove Phone' }).click()

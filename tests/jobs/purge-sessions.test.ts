@@ -3,7 +3,7 @@ import { and, eq, isNotNull } from 'drizzle-orm'
 import { runJob } from '../../src/jobs'
 import { purgeSessions } from '../../src/modules/auth/jobs'
 import { purgeCustomerSessions } from '../../src/modules/customer/jobs'
-import { refreshTokens, sessions } from '../../src/modules/auth/schema'
+import { mfaFailures, refreshTokens, sessions } from '../../src/modules/auth/schema'
 import { customerRefreshTokens, customerSessions } from '../../src/modules/customer/schema'
 import { openPostgres } from '../../src/platform/db'
 import { withAdvisoryLock } from '../../src/platform/db/locks'
@@ -29,13 +29,20 @@ test('purges sessions revoked or expired over a week ago, with their refresh tok
   await h.db.update(sessions).set({ revokedAt: old }).where(eq(sessions.subjectId, revokedLongAgo.user.id))
   const purgedId = (await sessionOf(revokedLongAgo.user.id))!.id
 
+  // Wrong second-factor answers: one two days old goes, one an hour old (still in a window someone may configure) stays.
+  await h.db.insert(mfaFailures).values([
+    { userId: live.user.id, at: new Date(Date.now() - 2 * 24 * 3600 * 1000) },
+    { userId: live.user.id, at: new Date(Date.now() - 3600 * 1000) },
+  ])
+
   const report = await runJob(h.deps, purgeSessions)
-  expect(report).toEqual({ sessions: 1, refreshTokens: 0 })
+  expect(report).toEqual({ sessions: 1, refreshTokens: 0, mfaFailures: 1 })
   expect(await sessionOf(revokedLongAgo.user.id)).toBeUndefined()
   expect(await h.db.select().from(refreshTokens).where(eq(refreshTokens.sessionId, purgedId))).toEqual([])
   expect(await sessionOf(revokedRecently.user.id)).toBeDefined()
+  expect(await h.db.select().from(mfaFailures).where(eq(mfaFailures.userId, live.user.id))).toHaveLength(1)
   expect((await h.call('GET', '/auth/me', { token: live.token })).status).toBe(200)
-  expect(await runJob(h.deps, purgeSessions)).toEqual({ sessions: 0, refreshTokens: 0 })
+  expect(await runJob(h.deps, purgeSessions)).toEqual({ sessions: 0, refreshTokens: 0, mfaFailures: 0 })
 })
 
 test('purges customer sessions, and refresh tokens used over a week ago in sessions still alive', async () => {
