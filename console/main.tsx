@@ -90,10 +90,10 @@ function SignIn({ onSignedIn, firstAccount }: { onSignedIn: (user: User) => void
     e.preventDefault()
     void run(async () => onSignedIn((await data(firstAccount ? client.register({ name, email, password }) : client.login({ email, password }))).user))
   }
-  /** A passkey instead of the password: this account's when the e-mail is filled in, else any this device holds for the service. */
+  /** A passkey instead of the password: any this device holds for the service (the options name no account). */
   const withPasskey = () =>
     void run(async () => {
-      const options = await data(client.api.auth.passkeys.login.options.post(email.trim() ? { email: email.trim() } : {}))
+      const options = await data(client.api.auth.passkeys.login.options.post({}))
       const result = await data(client.api.auth.passkeys.login.verify.post({ response: await pickPasskey(options) }))
       // As after the second-factor step: the refresh token is in the cookie the answer set.
       client.setTokens({ token: result.token, refreshToken: null })
@@ -122,29 +122,37 @@ function SignIn({ onSignedIn, firstAccount }: { onSignedIn: (user: User) => void
 
 /**
  * An account with a second factor signed in with its password (`aal1`): everything but this step
- * is refused until a code from its authenticator app (or a recovery code) raises the session.
+ * is refused until a code from its authenticator app, a recovery code or one of its passkeys raises
+ * the session.
  */
-function SecondFactor({ onVerified, onCancel }: { onVerified: (user: User) => void; onCancel: () => void }) {
+function SecondFactor({ hasPasskey, onVerified, onCancel }: { hasPasskey: boolean; onVerified: (user: User) => void; onCancel: () => void }) {
   const [code, setCode] = useState('')
   const { error, busy, run } = useAction()
+  const verified = async (call: ReturnType<typeof client.api.auth.mfa.verify.post>) => {
+    const result = await data(call)
+    // The refresh token stays in the cookie the answer set; the page keeps only the access token.
+    client.setTokens({ token: result.token, refreshToken: null })
+    onVerified(await data(client.api.auth.me.get()))
+  }
   const submit = (e: Event) => {
     e.preventDefault()
-    void run(async () => {
-      const entered = code.trim()
-      const result = await data(client.api.auth.mfa.verify.post(/^\d{6}$/.test(entered) ? { code: entered } : { recoveryCode: entered }))
-      // The refresh token stays in the cookie the answer set; the page keeps only the access token.
-      client.setTokens({ token: result.token, refreshToken: null })
-      onVerified(await data(client.api.auth.me.get()))
-    })
+    const entered = code.trim()
+    void run(() => verified(client.api.auth.mfa.verify.post(/^\d{6}$/.test(entered) ? { code: entered } : { recoveryCode: entered })))
   }
+  const withPasskey = () =>
+    void run(async () => {
+      const passkey = await pickPasskey(await data(client.api.auth.mfa.verify.options.post()))
+      await verified(client.api.auth.mfa.verify.post({ passkey }))
+    })
   return (
     <main class="signin">
       <h1>Ecobase Console</h1>
       <form onSubmit={submit}>
         <h2>Second factor</h2>
-        <p>Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
+        <p>Enter the 6-digit code from your authenticator app, or one of your recovery codes{hasPasskey ? ', or use one of your passkeys' : ''}.</p>
         <label>Code <input autocomplete="one-time-code" inputMode="text" required maxLength={20} value={code} onInput={(e) => setCode(e.currentTarget.value)} /></label>
         <button type="submit" disabled={busy}>{busy ? 'Checking…' : 'Verify'}</button>
+        {hasPasskey && passkeysSupported() && <button type="button" disabled={busy} onClick={withPasskey}>Use a passkey</button>}
         <button type="button" class="link" onClick={onCancel}>Sign in as someone else</button>
         <ErrorNote error={error} />
       </form>
@@ -288,7 +296,7 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
   )
 }
 
-type Me = User & { aal: 'aal1' | 'aal2'; mfa: { enabled: boolean } }
+type Me = User & { aal: 'aal1' | 'aal2'; mfa: { enabled: boolean; factors: { type: 'totp' | 'passkey' }[] } }
 
 function App() {
   const [user, setUser] = useState<Me | null | undefined>(undefined)
@@ -311,7 +319,7 @@ function App() {
   }
   if (user === undefined) return <p class="loading">Loading…</p>
   if (!user) return <SignIn firstAccount={firstAccount} onSignedIn={() => void me()} />
-  if (user.mfa.enabled && user.aal === 'aal1') return <SecondFactor onVerified={(u) => setUser(u as Me)} onCancel={() => void signOut()} />
+  if (user.mfa.enabled && user.aal === 'aal1') return <SecondFactor hasPasskey={user.mfa.factors.some((f) => f.type === 'passkey')} onVerified={(u) => setUser(u as Me)} onCancel={() => void signOut()} />
   return <Shell user={user} onSignedOut={() => setUser(null)} />
 }
 

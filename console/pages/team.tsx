@@ -6,7 +6,10 @@ import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
 const PAGE_SIZE = 20
 const ROLES: TeamMember['role'][] = ['owner', 'admin', 'member']
 
-/** The team of the picked ecosystem's organization: list, add by e-mail with a role, change a role, remove. */
+/**
+ * The team of the picked ecosystem's organization: list (with each member's second factor), add by
+ * e-mail with a role, change a role, remove; and the second factor policy, with who does not meet it.
+ */
 export function Team() {
   const ecosystem = currentEcosystem()!
   const org = useLoad(async () => {
@@ -54,7 +57,7 @@ export function Team() {
         <ErrorNote error={org.error ?? list.error} />
         <ErrorNote error={act.error} />
         <table>
-          <thead><tr><th>Member</th><th class="keep">Role</th><th>Since</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
+          <thead><tr><th>Member</th><th class="keep">Role</th><th>Second factor</th><th>Since</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
           <tbody>
             {list.data?.items.map((m) => (
               <MemberRow key={`${m.id}:${m.role}`} member={m} busy={act.busy} onRole={changeRole} onRemove={remove} />
@@ -83,8 +86,9 @@ export function Team() {
             {org.data.requireMfa
               ? 'Every member must verify a second factor (authenticator app or passkey) before acting in this organization’s ecosystems.'
               : 'Members may act in this organization’s ecosystems with a password alone.'}{' '}
-            <span class="muted">Owners only, once their own session has verified a second factor. API tokens are not subject to it.</span>
+            <span class="muted">Owners only, once their own session has verified a second factor. A member’s API tokens act here only while the member has a second factor.</span>
           </p>
+          {list.data && <Compliance members={list.data.items} required={org.data.requireMfa} partial={list.data.total > list.data.items.length} />}
           <button type="button" disabled={policy.busy} onClick={() => void setRequireMfa(!org.data!.requireMfa)}>
             {org.data.requireMfa ? 'Stop requiring a second factor' : 'Require a second factor'}
           </button>
@@ -118,10 +122,29 @@ function MemberRow({ member: m, busy, onRole, onRemove }: {
           <button type="button" class="save-role" disabled={busy} onClick={() => void save()} aria-label={`Save role of ${m.email}`}>Save</button>
         )}
       </td>
+      <td>{m.mfa ? 'Yes' : 'None'}</td>
       <td>{when(m.createdAt)}</td>
       <td class="keep actions">
         <button type="button" class="danger" disabled={busy} onClick={() => onRemove(m)} aria-label={`Remove ${m.email}`}>Remove</button>
       </td>
     </tr>
+  )
+}
+
+/** Who would be (or is) refused under the policy: members whose account has no second factor. */
+function Compliance({ members, required, partial }: { members: TeamMember[]; required: boolean; partial: boolean }) {
+  const without = members.filter((m) => !m.mfa)
+  const shown = partial ? ' (on this page of the list)' : ''
+  if (without.length === 0) return <p data-testid="mfa-compliance">Every member has a second factor{shown}.</p>
+  return (
+    <div data-testid="mfa-compliance">
+      <p>
+        {required ? 'Out of compliance' : 'Would be refused if you required it'}{shown}: these members have no second factor, so neither they nor their API tokens
+        {required ? ' can' : ' could'} act in this organization’s ecosystems until they add one.
+      </p>
+      <ul>
+        {without.map((m) => <li key={m.id}>{m.name} <small class="muted">{m.email}</small></li>)}
+      </ul>
+    </div>
   )
 }

@@ -59,6 +59,8 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     const member = await app.h.register()
     expect((await app.h.call('POST', '/team/members', { token: owner.token, body: { organizationId: org.organization.id, email: member.email, role: 'admin' } })).status).toBe(201)
     expect((await app.h.call('GET', '/customer/customers', org.as(member))).status).toBe(200)
+    // An API token of the owner's, to look from outside: the first factor will end the owner's other sessions.
+    const probe = (await app.h.call('POST', '/auth/tokens', { token: owner.token, body: { name: 'probe' } })).body.token as string
     const page = await withAuthenticator()
     await reloadConsole(page, () => page.goto(`http://localhost:${port}/console`))
     await signIn(page, owner.email, password)
@@ -77,6 +79,7 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     await page.getByRole('cell', { name: 'Virtual key', exact: true }).waitFor()
     expect(await page.getByRole('row').filter({ hasText: 'Virtual key' }).textContent()).toContain('Passkey')
     await page.screenshot({ path: join(SCREENSHOTS, 'console-passkeys.png') })
+    expect((await app.h.call('GET', '/auth/me', { token: owner.token })).status).toBe(401)
 
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
@@ -88,10 +91,70 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     await tab(page, 'Team').click()
     await page.getByRole('button', { name: 'Require a second factor' }).click()
     await page.getByRole('button', { name: 'Stop requiring a second factor' }).waitFor()
-    expect((await app.h.call('GET', `/registry/organizations/${org.organization.id}`, { token: owner.token })).body.requireMfa).toBe(true)
+    expect((await app.h.call('GET', `/registry/organizations/${org.organization.id}`, { token: probe })).body.requireMfa).toBe(true)
     const refused = await app.h.call('GET', '/customer/customers', org.as(member))
     expect(refused.status).toBe(403)
     expect(refused.body.error.code).toBe('mfa_required')
+    // The Team page shows each member's second factor and who is out of compliance.
+    expect(await page.getByRole('row').filter({ hasText: member.email }).textContent()).toContain('None')
+    expect(await page.getByRole('row').filter({ hasText: owner.email }).textContent()).toContain('Yes')
+    const compliance = page.getByTestId('mfa-compliance')
+    await until(async () => (await compliance.textContent()) ?? '', (text) => text.includes('Out of compliance') && text.includes(member.email))
+    expect(await compliance.textContent()).not.toContain(owner.email)
+    await page.close()
+  })
+
+  test('after a password sign-in, the console verifies the account with its passkey (aal2), no code needed', async () => {
+    const password = 'passkey-step-up-password'
+    const owner = await app.h.register({ password })
+    const page = await withAuthenticator()
+    await reloadConsole(page, () => page.goto(`http://localhost:${port}/console`))
+    await signIn(page, owner.email, password)
+    await tab(page, 'Second factors').click()
+    await page.getByLabel('Passkey name').fill('Virtual key')
+    await page.getByRole('button', { name: 'Create passkey' }).click()
+    await page.getByRole('button', { name: 'Done' }).click()
+    await page.getByRole('button', { name: 'Sign out' }).click()
+
+    // The password alone is aal1: the console asks for the second factor and offers the passkey.
+    await signInWithPassword(page, owner.email, password)
+    await page.getByRole('heading', { name: 'Second factor' }).waitFor()
+    await page.getByRole('button', { name: 'Use a passkey' }).click()
+    await page.getByRole('button', { name: 'Sign out' }).waitFor()
+    await tab(page, 'Second factors').click()
+    await until(async () => (await page.getByText('This session:').textContent())?.trim(), (text) => text?.includes('aal2') ?? false)
+    // A reload restores the same aal2 session from the refresh cookie the step-up set.
+    await reloadConsole(page)
+    await tab(page, 'Second factors').click()
+    await until(async () => (await page.getByText('This session:').textContent())?.trim(), (text) => text?.includes('aal2') ?? false)
+    const events = (await app.h.call('GET', '/auth/me', { token: (await app.h.call('POST', '/auth/login', { body: { email: owner.email, password } })).body.token })).body
+    expect(events.mfa.factors.map((f: { type: string }) => f.type)).toEqual(['passkey'])
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-passkey-step-up.png') })
+    await page.close()
+  })
+
+  test('at an address passkeys cannot use (127.0.0.1 while RP_ID is localhost) the console says which address to open', async () => {
+    const password = 'passkey-wrong-address'
+    const owner = await app.h.register({ password })
+    const page = await withAuthenticator()
+    await reloadConsole(page, () => page.goto(`http://127.0.0.1:${port}/console`))
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+    await page.getByRole('alert').filter({ hasText: `open http://localhost:${port} instead` }).waitFor()
+    await signIn(page, owner.email, password)
+    await tab(page, 'Second factors').click()
+    await page.getByLabel('Passkey name').fill('Here')
+    await page.getByRole('button', { name: 'Create passkey' }).click()
+    const alert = page.getByRole('alert').filter({ hasText: 'passkey_origin_mismatch' })
+    await alert.waitFor()
+    expect(await alert.textContent()).toContain(`open http://localhost:${port} instead`)
+    expect(await alert.textContent()).toContain('IP address')
     await page.close()
   })
 })
+
+/** The password form alone (the account then has a factor to verify, so `signIn`'s wait for the console does not apply). */
+async function signInWithPassword(page: Page, email: string, password: string) {
+  await page.getByLabel('E-mail').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+}
