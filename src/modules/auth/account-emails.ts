@@ -89,11 +89,12 @@ export class AccountEmails {
     if (job.change === 'mfa_failed') {
       const from = new Date(job.since ?? this.deps.now().toISOString())
       const until = new Date(from.getTime() + this.deps.config.loginLimits.failureWindow * 1000)
-      const n = await this.mfa.failuresBetween(job.userId, from, until)
+      // A job queued before wrong answers were counted per window (no `since`) stands for one.
+      const n = job.since ? await this.mfa.failuresBetween(job.userId, from, until) : 1
       const what = n === 1 ? '1 wrong second-factor answer was' : `${n} wrong second-factor answers were`
       return {
         subject: `Account security: ${what} given for your account`,
-        text: `Hello ${name},\n\n${what} given for your account between ${from.toISOString()} and ${until.toISOString()} (after your password was accepted). After ${this.deps.config.loginLimits.failuresPerEmail} in that long, further attempts are refused for a while.\n\n${advice}`,
+        text: `Hello ${name},\n\n${what} given for your account between ${from.toISOString()} and ${until.toISOString()} (by someone signed in to your account: your password or a passkey was used). After ${this.deps.config.loginLimits.failuresPerEmail} in that long, further attempts are refused for a while.\n\n${advice}`,
       }
     }
     const words = SECURITY_WORDS[job.change]
