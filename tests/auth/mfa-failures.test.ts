@@ -51,6 +51,15 @@ describe('wrong second-factor answers', () => {
     expect((await stored(h, 'auth.mfa.failed')).filter((r) => r.targetId === owner.user.id)).toHaveLength(10)
   })
 
+  test('answers given at once are counted one after another: of fourteen, ten are wrong and four are 429', async () => {
+    const owner = await h.register()
+    await mfa.enrol(owner)
+    const sessions = await Promise.all([1, 2].map(() => mfa.login(owner)))
+    const all = await Promise.all(Array.from({ length: 14 }, (_, i) => wrong(sessions[i % 2]!)))
+    expect(all.map((r) => r.status).sort()).toEqual([...Array(10).fill(400), ...Array(4).fill(429)])
+    expect((await stored(h, 'auth.mfa.failed')).filter((r) => r.targetId === owner.user.id)).toHaveLength(10)
+  })
+
   test('the window slides: answers leave it one by one as they age, not all at once at a boundary', async () => {
     const owner = await h.register()
     await mfa.enrol(owner)

@@ -112,15 +112,11 @@ export class Mfa {
     if (factor.verifiedAt) throw authError(409, 'conflict', 'This factor is confirmed already')
     const first = !(await this.status(principal.userId)).enabled
     requireCredentialChange(principal)
-    await this.admit(principal)
-    const confirmed = await this.deps.db.transaction(async (tx) => {
+    return this.attempt(principal, 'The code does not match: check the device’s clock, and use a fresh code', async (tx) => {
       if (!(await this.acceptTotp(tx, factor, code))) return null
       const [row] = await tx.update(mfaFactors).set({ verifiedAt: this.deps.now(), lastUsedAt: this.deps.now() }).where(eq(mfaFactors.id, factorId)).returning()
       return this.enrolled(tx, principal, row!, first, 'otp')
     })
-    if (confirmed) return confirmed
-    await this.failed(principal)
-    throw authError(400, 'invalid_code', 'The code does not match: check the device’s clock, and use a fresh code')
   }
 
   /**
@@ -153,18 +149,13 @@ export class Mfa {
     requireInteractive(principal)
     if (!principal.sessionId) throw authError(403, 'interactive_session_required', 'Only a signed-in session can be raised to aal2')
     const sessionId = principal.sessionId
-    await this.admit(principal)
-    const issued = await this.deps.db.transaction(async (tx) => {
+    const issued = await this.attempt(principal, refusal, async (tx) => {
       const method = await prove(tx)
       if (!method) return null
       const issued = await this.sessions.elevate(tx, sessionId, principal.userId, method)
       await this.record(tx, principal, principal.userId, method === 'recovery' ? 'recovery_used' : 'mfa_verified', { method })
       return issued
     })
-    if (!issued) {
-      await this.failed(principal)
-      throw authError(400, 'invalid_code', refusal)
-    }
     const [user] = await this.deps.db.select().from(users).where(eq(users.id, principal.userId))
     return this.accounts.authResult(user!, issued)
   }
@@ -276,43 +267,41 @@ export class Mfa {
   }
 
   /**
-   * 429 while the account got LOGIN_MAX_FAILURES_PER_EMAIL wrong answers in the last
-   * LOGIN_FAILURE_WINDOW_SECONDS (a sliding window: Retry-After is when the oldest of them leaves
-   * it), and per client address as sign-ins are.
+   * Checks an answer (`prove`, in `tx`: its result, or null for a wrong one) under the account's
+   * throttle, in one transaction holding the account's lock, so concurrent answers are counted one
+   * after another. 429 while the account got LOGIN_MAX_FAILURES_PER_EMAIL wrong answers in the last
+   * LOGIN_FAILURE_WINDOW_SECONDS, whichever sessions gave them (a sliding window: Retry-After is when
+   * the oldest leaves it), and per client address as sign-ins are. A wrong answer is kept, audited
+   * (`auth.mfa.failed`) and, the first of a window, announced (`auth.security.changed` `mfa_failed`):
+   * the owner's e-mail goes as that window closes, with the count, rather than one per attempt.
+   * Then 400 `invalid_code` saying `refusal`.
    */
-  private async admit(principal: Principal): Promise<void> {
+  private async attempt<T>(principal: Principal, refusal: string, prove: (tx: Db) => Promise<T | null>): Promise<T> {
     await this.limiter.admitAddress(principal.request?.ip ?? 'unknown')
     const { failuresPerEmail: max, failureWindow } = this.deps.config.loginLimits
-    const now = this.deps.now().getTime()
-    const [oldest] = await this.deps.db
-      .select({ at: mfaFailures.at })
-      .from(mfaFailures)
-      .where(and(eq(mfaFailures.userId, principal.userId), gt(mfaFailures.at, new Date(now - failureWindow * 1000))))
-      .orderBy(desc(mfaFailures.at))
-      .offset(max - 1)
-      .limit(1)
-    if (oldest) throw limited(oldest.at.getTime() + failureWindow * 1000 - now, 'wrong second-factor answers for this account')
-  }
-
-  /**
-   * A wrong answer: counted for the account, audited (`auth.mfa.failed`) and, the first of a window,
-   * announced (`auth.security.changed` `mfa_failed`): the owner's e-mail goes as that window closes,
-   * with the count, rather than one per attempt. The account's lock orders concurrent ones.
-   */
-  private async failed(principal: Principal): Promise<void> {
-    const now = this.deps.now()
-    const since = new Date(now.getTime() - this.deps.config.loginLimits.failureWindow * 1000)
-    await this.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`auth:mfa-failures:${principal.userId}`}))`)
-      const [open] = await tx
-        .select({ id: mfaFailures.id })
+    const userId = principal.userId
+    const outcome = await this.deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`auth:mfa-answers:${userId}`}))`)
+      const now = this.deps.now()
+      const since = new Date(now.getTime() - failureWindow * 1000)
+      const recent = await tx
+        .select({ at: mfaFailures.at, opensNotice: mfaFailures.opensNotice })
         .from(mfaFailures)
-        .where(and(eq(mfaFailures.userId, principal.userId), eq(mfaFailures.opensNotice, true), gt(mfaFailures.at, since)))
-        .limit(1)
-      await tx.insert(mfaFailures).values({ userId: principal.userId, at: now, opensNotice: !open })
-      await this.audit.record(tx, principal, { action: 'auth.mfa.failed', target: { type: 'user', id: principal.userId }, metadata: {} })
-      if (!open) await this.events.emit(tx, securityChanged, null, { userId: principal.userId, change: 'mfa_failed', since: now.toISOString() })
+        .where(and(eq(mfaFailures.userId, userId), gt(mfaFailures.at, since)))
+        .orderBy(desc(mfaFailures.at))
+        .limit(max)
+      if (recent.length >= max) return { kind: 'limited' as const, retryMs: recent[max - 1]!.at.getTime() + failureWindow * 1000 - now.getTime() }
+      const value = await prove(tx)
+      if (value !== null) return { kind: 'accepted' as const, value }
+      const opensNotice = !recent.some((f) => f.opensNotice)
+      await tx.insert(mfaFailures).values({ userId, at: now, opensNotice })
+      await this.audit.record(tx, principal, { action: 'auth.mfa.failed', target: { type: 'user', id: userId }, metadata: {} })
+      if (opensNotice) await this.events.emit(tx, securityChanged, null, { userId, change: 'mfa_failed', since: now.toISOString() })
+      return { kind: 'wrong' as const }
     })
+    if (outcome.kind === 'wrong') throw authError(400, 'invalid_code', refusal)
+    if (outcome.kind === 'limited') throw limited(outcome.retryMs, 'wrong second-factor answers for this account')
+    return outcome.value
   }
 
   /**
