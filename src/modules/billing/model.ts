@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Int } from '../../platform/numbers'
 
 const FeatureKey = t.String({ pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$', maxLength: 100, description: 'Lower case, dot-separated: `projects`, `api.calls`' })
 const PlanKey = t.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', description: '`free`, `pro`, `team-2026`' })
@@ -43,7 +44,7 @@ export const BillingFeaturePatch = t.Partial(t.Object({ name: t.String({ minLeng
 
 const Price = t.Object(
   {
-    amount: t.Integer({ minimum: 0, maximum: 100_000_000_00, description: 'Minor units (cents)' }),
+    amount: Int({ minimum: 0, maximum: 100_000_000_00, description: 'Minor units (cents)' }),
     currency: Currency,
     interval: t.Union([t.Literal('month'), t.Literal('year')]),
     stripePriceId: t.Optional(t.String({ pattern: '^price_', maxLength: 200, description: 'The Stripe price Checkout sells this as' })),
@@ -54,7 +55,7 @@ const Entitlement = t.Object(
   {
     feature: FeatureKey,
     enabled: t.Optional(t.Boolean({ description: 'Default true' })),
-    limit: t.Optional(t.Union([t.Integer({ minimum: 0 }), t.Null()], { description: 'For limit and metered features; null or absent = no limit' })),
+    limit: t.Optional(t.Union([Int({ minimum: 0 }), t.Null()], { description: 'For limit and metered features; null or absent = no limit' })),
     overage: t.Optional(t.Union([t.Literal('block'), t.Literal('allow')], { description: 'Past the limit: refuse (default) or allow and keep counting' })),
   },
   { title: 'BillingPlanEntitlement' },
@@ -63,7 +64,7 @@ const planFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
   description: t.String({ maxLength: 2000 }),
   isDefault: t.Boolean({ description: 'Applies to every customer without a subscription or assignment; one plan at most (setting it moves it)' }),
-  trialDays: t.Integer({ minimum: 0, maximum: 730, description: 'Checkout starts a trial this long' }),
+  trialDays: Int({ minimum: 0, maximum: 730, description: 'Checkout starts a trial this long' }),
   prices: t.Array(Price, { maxItems: 20 }),
   entitlements: t.Array(Entitlement, { maxItems: 200 }),
 }
@@ -72,7 +73,7 @@ export const BillingPlanCreate = t.Object(
   { key: PlanKey, name: planFields.name, description: t.Optional(planFields.description), isDefault: t.Optional(planFields.isDefault), trialDays: t.Optional(planFields.trialDays), prices: t.Optional(planFields.prices), entitlements: t.Optional(planFields.entitlements) },
   { title: 'BillingPlanCreate', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }, { feature: 'storage.bytes', limit: 10737418240 }] }] },
 )
-export const BillingPlanPatch = t.Partial(t.Object(planFields), { title: 'BillingPlanPatch', examples: [{ trialDays: 30, entitlements: [{ feature: 'chat.messages', limit: 20000, overage: 'allow' }] }], minProperties: 1 })
+export const BillingPlanPatch = t.Partial(t.Object(planFields), { title: 'BillingPlanPatch', examples: [{ trialDays: 30, prices: [{ amount: 2900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 20000, overage: 'allow' }] }], minProperties: 1 })
 
 const Nullable = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
 export const SubscriptionStatus = t.Union(
@@ -144,7 +145,7 @@ export const UsageBatch = t.Object(
       t.Object({
         customerId: t.String({ format: 'uuid' }),
         feature: FeatureKey,
-        value: t.Integer({ minimum: -1_000_000_000_000, maximum: 1_000_000_000_000, description: 'Negative gives back (a seat freed)' }),
+        value: Int({ minimum: -1_000_000_000_000, maximum: 1_000_000_000_000, description: 'Negative gives back (a seat freed)' }),
         idempotencyKey: t.String({ minLength: 1, maxLength: 200, description: 'Counted once per ecosystem, however often sent' }),
         at: t.Optional(t.String({ format: 'date-time', description: 'When it happened (default now): decides the month it counts in' })),
       }),
@@ -157,7 +158,7 @@ export const CheckRequest = t.Object(
   {
     customerId: t.Optional(t.String({ format: 'uuid', description: 'Admins and owners: whom to check (default: yourself); anyone else checks only itself (403)' })),
     feature: FeatureKey,
-    amount: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default 1' })),
+    amount: t.Optional(Int({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default 1' })),
     reserve: t.Optional(t.Boolean({ description: 'Check and record the use in one step: of two concurrent reserves of the last unit, one succeeds' })),
   },
   { title: 'BillingCheck', examples: [{ feature: 'api.calls', amount: 1, reserve: true }] },

@@ -1,12 +1,13 @@
 import { t } from 'elysia'
+import { Int } from '../../platform/numbers'
 import { DEFAULT_RULES } from './points'
 
 /** The HTTP shapes of points, badges, levels and leaderboards (the derived resources' are in resources.ts). */
 export const Uuid = t.String({ format: 'uuid' })
-export const Amount = t.Integer({ minimum: -1_000_000, maximum: 1_000_000 })
+export const Amount = Int({ minimum: -1_000_000, maximum: 1_000_000 })
 const Criteria = t.Union([t.Literal('points_total'), t.Literal('threads_created'), t.Literal('replies_created'), t.Literal('replies_received')], { title: 'CommunityCriteria' })
 
-export const CommunityLevel = t.Object({ name: t.String({ minLength: 1, maxLength: 100 }), minPoints: t.Integer({ minimum: 0, maximum: 1_000_000_000 }) }, { title: 'CommunityLevel', examples: [{ name: 'Regular', minPoints: 100 }] })
+export const CommunityLevel = t.Object({ name: t.String({ minLength: 1, maxLength: 100 }), minPoints: Int({ minimum: 0, maximum: 1_000_000_000 }) }, { title: 'CommunityLevel', examples: [{ name: 'Regular', minPoints: 100 }] })
 export const CommunityBadge = t.Object(
   { id: t.String(), name: t.String(), description: t.String(), icon: t.String(), criteriaType: t.String(), criteriaThreshold: t.Integer(), pointValue: t.Integer() },
   { title: 'CommunityBadge', examples: [{ id: 'd4c3b2a1-0f9e-4d8c-a7b6-c5d4e3f2a1b0', name: 'Helper', description: 'Ten replies to others', icon: 'hands', criteriaType: 'replies_created', criteriaThreshold: 10, pointValue: 50 }] },
@@ -16,8 +17,8 @@ export const BadgeWrite = {
   description: t.Optional(t.String({ maxLength: 1000 })),
   icon: t.Optional(t.String({ maxLength: 2000, description: 'An emoji, icon name or image URL, as your front end shows it' })),
   criteriaType: Criteria,
-  criteriaThreshold: t.Integer({ minimum: 1, maximum: 1_000_000_000 }),
-  pointValue: t.Optional(t.Integer({ minimum: 0, maximum: 1_000_000 })),
+  criteriaThreshold: Int({ minimum: 1, maximum: 1_000_000_000 }),
+  pointValue: t.Optional(Int({ minimum: 0, maximum: 1_000_000 })),
 }
 /** A badge as a customer earned it; also in the profile's example. */
 export const USER_BADGE_EXAMPLE = { id: 'b0a9f8e7-d6c5-4b4a-9382-71605f4e3d2c', badgeType: 'd4c3b2a1-0f9e-4d8c-a7b6-c5d4e3f2a1b0', name: 'Helper', description: 'Ten replies to others', icon: 'hands', awardedAt: '2026-11-26T09:30:00.000Z' }

@@ -2,6 +2,7 @@ import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
 import { t } from 'elysia'
 import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
 import type { ResourceHooks, ResourceSpec } from '../../platform/crud/resource'
+import { Int } from '../../platform/numbers'
 import { errors } from './errors'
 import { categories, replies, threads } from './schema'
 
@@ -13,7 +14,7 @@ const CategoryWrite = t.Pick(
     name: () => t.String({ minLength: 1, maxLength: 100 }),
     slug: () => t.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' }),
     description: () => t.String({ maxLength: 2000 }),
-    position: () => t.Integer({ minimum: 0, maximum: 1_000_000 }),
+    position: () => Int({ minimum: 0, maximum: 1_000_000 }),
   }),
   ['name', 'slug', 'description', 'position'],
 )

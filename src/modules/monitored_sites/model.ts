@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { Timestamp } from '../../platform/crud/model'
+import { Int } from '../../platform/numbers'
 import { paged } from '../../platform/paging'
 
 const NullableInt = t.Union([t.Integer(), t.Null()])
@@ -8,12 +9,12 @@ const NullableString = t.Union([t.String(), t.Null()])
 const siteFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
   url: t.String({ maxLength: 2000, description: 'http or https; its host is checked through the outbound address gate when saved (400 `validation_failed` for a private address, or a name resolving to one, unless MONITORED_SITES_PRIVATE_ADDRESSES=allow; link-local and metadata addresses always) and at every check, which connects to the address checked; redirects are answers, not followed' }),
-  intervalMinutes: t.Integer({ minimum: 1, maximum: 60, description: 'How often it is checked' }),
-  expectedStatus: t.Optional(t.Integer({ minimum: 100, maximum: 599, default: 200, description: 'The status a healthy answer has' })),
+  intervalMinutes: Int({ minimum: 1, maximum: 60, description: 'How often it is checked' }),
+  expectedStatus: t.Optional(Int({ minimum: 100, maximum: 599, default: 200, description: 'The status a healthy answer has' })),
   keyword: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], { description: 'Text that must appear in the first 1 MiB of the body' })),
-  timeoutMs: t.Optional(t.Integer({ minimum: 100, maximum: 30_000, default: 10_000, description: 'No answer within this is a failed check' })),
+  timeoutMs: t.Optional(Int({ minimum: 100, maximum: 30_000, default: 10_000, description: 'No answer within this is a failed check' })),
   enabled: t.Optional(t.Boolean({ default: true, description: 'false pauses the checks' })),
-  failureThreshold: t.Optional(t.Integer({ minimum: 1, maximum: 10, default: 2, description: 'Failed checks in a row that make the site `down`' })),
+  failureThreshold: t.Optional(Int({ minimum: 1, maximum: 10, default: 2, description: 'Failed checks in a row that make the site `down`' })),
   alertEmails: t.Optional(
     t.Array(t.String({ format: 'email', maxLength: 320 }), {
       maxItems: 10,

@@ -1,5 +1,6 @@
 import type { TLiteral, TUnion } from '@sinclair/typebox'
 import { t } from 'elysia'
+import { Int } from '../../platform/numbers'
 import { MEMORY_SCOPES, MEMORY_SOURCES, MEMORY_STATUSES, MEMORY_TYPES } from './schema'
 
 /** One of `values` (t.UnionEnum would give optional fields its first value as a default). */
@@ -16,7 +17,7 @@ const Status = oneOf(
   '`active` → `superseded` when a memory is created with `supersedesId` naming it (final); `active` → `archived` by /archive; `archived` → `active` by /restore',
 )
 const Source = oneOf(MEMORY_SOURCES, 'How the memory was learnt')
-const Confidence = t.Integer({ minimum: 0, maximum: 100, description: 'Integer 0 to 100' })
+const Confidence = Int({ minimum: 0, maximum: 100, description: 'Integer 0 to 100' })
 const Uuid = t.String({ format: 'uuid' })
 const Slug = t.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,127}$', description: 'Short key, unique among the active memories of one owner (the customer, or the persona for global ones)' })
 const Description = t.String({ minLength: 1, maxLength: 1000, description: 'One line saying what this memory is; embedded with the body' })
@@ -99,7 +100,7 @@ export const MemoryCreate = t.Object({
   scope: Scope,
   ...Editable,
   source: t.Optional(oneOf(MEMORY_SOURCES, 'How the memory was learnt (default `user_stated`)')),
-  confidence: t.Optional(t.Integer({ minimum: 0, maximum: 100, description: 'Integer 0 to 100 (default 100)' })),
+  confidence: t.Optional(Int({ minimum: 0, maximum: 100, description: 'Integer 0 to 100 (default 100)' })),
   supersedesId: t.Optional(t.String({ format: 'uuid', description: 'An active memory of the same persona and scope that this one replaces; it becomes `superseded` in the same transaction' })),
 }, { title: 'PersonaMemoryCreate', examples: [{ personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', scope: 'user', slug: 'food.vegetarian', memoryType: 'user', description: 'Eats vegetarian', body: 'Grace is vegetarian and likes small places over chains.' }] })
 
@@ -118,12 +119,12 @@ export const MemoryListQuery = t.Object({
 export const RecallBody = t.Object({
   personaId: Uuid,
   query: t.String({ minLength: 1, maxLength: 10000 }),
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 50, default: 8, description: 'At most this many memories (default 8, max 50)' })),
+  limit: t.Optional(Int({ minimum: 1, maximum: 50, default: 8, description: 'At most this many memories (default 8, max 50)' })),
   minSimilarity: t.Optional(t.Number({ minimum: 0, maximum: 1, description: 'Leave out memories less similar than this' })),
   memoryTypes: t.Optional(t.Array(MemoryType, { minItems: 1, maxItems: 4, description: 'Only these memory types' })),
   tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 32, description: 'Only memories carrying at least one of these tags' })),
 }, { title: 'PersonaMemoryRecall', examples: [{ personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', query: 'what does she like to eat', limit: 5 }] })
 
 export const EmbedBody = t.Object({
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, default: 100, description: 'Rows to handle in this call (default 100, max 500)' })),
+  limit: t.Optional(Int({ minimum: 1, maximum: 500, default: 100, description: 'Rows to handle in this call (default 100, max 500)' })),
 }, { title: 'PersonaMemoryEmbed', examples: [{ limit: 500 }] })
