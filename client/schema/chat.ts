@@ -119,7 +119,7 @@ export interface ChatRoutes {
     }
     regenerate: {
       /** Stream a new reply to the last user message */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: AsyncGenerator<ChatStreamEvent>; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: AsyncGenerator<ChatStreamEvent>; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
     }
   }) & {
     /** Start a conversation */

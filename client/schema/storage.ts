@@ -136,7 +136,7 @@ export interface StorageRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     complete: {
       /** Confirm the bytes arrived: pending → ready */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: StorageAttachmentEnvelope; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 413: StorageQuotaExceeded }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: StorageAttachmentEnvelope; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 413: StorageQuotaExceeded }>>
     }
     download: {
       /** A presigned download URL */

@@ -4,7 +4,7 @@ import { afterCommit, afterRollback } from '../../platform/db/commit'
 import { type Db, queryRows } from '../../platform/db'
 import { CHAT_MESSAGES, type EntitlementGate, entitlementExceeded, STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
-import { storageUsage } from '../storage/schema'
+import { attachments, storageUsage } from '../storage/schema'
 import { assignments, features, type PlanEntitlement, plans, subscriptions, usageCounters, usageLeases } from './schema'
 
 export type FeatureType = 'boolean' | 'limit' | 'metered'
@@ -204,6 +204,23 @@ export class Entitlements implements EntitlementGate {
   }
 
   /**
+   * The bytes `storage.bytes` counts as taken: those of ready files (storage's counter) and those
+   * reserved by uploads presigned and not yet completed, deleted or expired
+   * (STORAGE_PENDING_TTL_SECONDS). A pending upload's row is its reservation, so an upload that
+   * expires or is deleted gives its bytes back by itself.
+   */
+  async bytesTaken(db: Db, ecosystemId: string, customerId: string): Promise<number> {
+    const since = new Date(this.deps.now().getTime() - this.deps.config.storage.pendingTtl * 1000).toISOString()
+    const [row] = await queryRows<{ taken: number | string }>(
+      db,
+      sql`select coalesce((select used_bytes from ${storageUsage} where ecosystem_id = ${ecosystemId} and customer_id = ${customerId}), 0)
+            + coalesce((select sum(size_bytes) from ${attachments}
+                         where ecosystem_id = ${ecosystemId} and customer_id = ${customerId} and status = 'pending' and deleted_at is null and created_at > ${since}::timestamptz), 0) as taken`,
+    )
+    return Number(row!.taken)
+  }
+
+  /**
    * Whether `amount` more is allowed; with `reserve`, the use is added under the counter row's lock
    * (reserveBounded), so of two concurrent reserves of the last unit one succeeds.
    */
@@ -273,11 +290,13 @@ export class Entitlements implements EntitlementGate {
       sql`with gone as (delete from ${usageLeases} where ${key} and expires_at < clock_timestamp() - interval '1 minute')
           select coalesce(sum(units), 0) as held from ${usageLeases} where ${key} and expires_at > clock_timestamp()`,
     )
-    const used = Number(counter!.used)
+    // Bytes are taken by the caller's pending upload (its row is the reservation), not by a counter.
+    const storage = t.feature.key === STORAGE_BYTES
+    const used = storage ? await this.bytesTaken(db, t.ecosystemId, t.customerId) : Number(counter!.used)
     const free = t.limit - used - Number(leased!.held)
     if (t.amount > free) return null
-    await db.execute(sql`update ${usageCounters} set used = used + ${t.amount} where ${key}`)
-    const ahead = lease.ahead ? Math.min(LEASE_MAX, Math.floor((free - t.amount) / 10)) : 0
+    if (!storage) await db.execute(sql`update ${usageCounters} set used = used + ${t.amount} where ${key}`)
+    const ahead = lease.ahead ? Math.min(storage ? Number.MAX_SAFE_INTEGER : LEASE_MAX, Math.floor((free - t.amount) / 10)) : 0
     if (ahead > 0) {
       const takenAt = Date.now()
       const [row] = await queryRows<{ id: string }>(
@@ -312,7 +331,7 @@ export class Entitlements implements EntitlementGate {
         lease.left += t.amount
       })
       afterCommit(tx, () => {
-        this.meter(t.ecosystemId, t.customerId, t.feature, t.amount)
+        if (t.feature.key !== STORAGE_BYTES) this.meter(t.ecosystemId, t.customerId, t.feature, t.amount)
         this.spent.set(lease.id, (this.spent.get(lease.id) ?? 0) + t.amount)
       })
       return true
@@ -345,11 +364,15 @@ export class Entitlements implements EntitlementGate {
    * The gate storage and chat call: 402 `entitlement_exceeded` when not allowed. A reserve under a
    * hard limit in the caller's transaction is taken as `take` says; one with no limit to guard (none, or `overage: allow`) only meters, so it is counted once the caller's
    * transaction commits, batched with others and written within a second (METER_FLUSH_MS).
+   * `storage.bytes` is reserved by the upload the caller writes in `tx` (its pending row, see
+   * bytesTaken): under a hard limit the bytes come from a lease as a send's units do, and nothing
+   * is metered.
    */
   async require(input: { ecosystemId: string; customerId: string; feature: string; amount: number; used?: number; reserve?: boolean; tx?: Db }): Promise<void> {
     if (input.reserve) {
       const grant = (await this.standing(input.ecosystemId, input.customerId, { db: input.tx })).grants.get(input.feature)
       if (grant?.enabled && grant.feature.type !== 'boolean' && (grant.limit === null || grant.overage === 'allow')) {
+        if (grant.feature.key === STORAGE_BYTES) return
         const meter = () => this.meter(input.ecosystemId, input.customerId, grant.feature, input.amount)
         if (input.tx) afterCommit(input.tx, meter)
         else meter()
@@ -357,7 +380,7 @@ export class Entitlements implements EntitlementGate {
       }
       if (input.tx && grant?.enabled && grant.feature.type !== 'boolean' && grant.limit !== null && input.amount <= grant.limit) {
         if (await this.take(input.tx, { ...input, feature: grant.feature, limit: grant.limit })) return
-        const used = await this.used(input.tx, input.ecosystemId, input.customerId, grant.feature)
+        const used = grant.feature.key === STORAGE_BYTES ? await this.bytesTaken(input.tx, input.ecosystemId, input.customerId) : await this.used(input.tx, input.ecosystemId, input.customerId, grant.feature)
         throw entitlementExceeded(input.feature, grant.limit, used, input.amount)
       }
     }
@@ -399,7 +422,7 @@ export class Entitlements implements EntitlementGate {
   async flush(): Promise<void> {
     // Leases long past use (another period's, or replaced) are forgotten; their rows have expired.
     for (const [key, lease] of this.leases) if (Date.now() > lease.until + LEASE_TTL_S * 1000) this.leases.delete(key)
-    if (this.flushing || this.metered.size === 0) return
+    if (this.flushing || (this.metered.size === 0 && this.spent.size === 0)) return
     this.flushing = true
     const batch = [...this.metered.values()].sort((a, b) => (a.customerId + a.feature + a.period).localeCompare(b.customerId + b.feature + b.period))
     const spent = [...this.spent]
@@ -407,11 +430,13 @@ export class Entitlements implements EntitlementGate {
     this.spent.clear()
     try {
       await this.deps.db.transaction(async (tx) => {
-        await tx.execute(
-          sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
-              values ${sql.join(batch.map((m) => sql`(${m.ecosystemId}, ${m.customerId}, ${m.feature}, ${m.period}, ${m.amount})`), sql`, `)}
-              on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used + excluded.used`,
-        )
+        if (batch.length > 0) {
+          await tx.execute(
+            sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
+                values ${sql.join(batch.map((m) => sql`(${m.ecosystemId}, ${m.customerId}, ${m.feature}, ${m.period}, ${m.amount})`), sql`, `)}
+                on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used + excluded.used`,
+          )
+        }
         if (spent.length > 0) {
           await tx.execute(
             sql`update ${usageLeases} as l set units = l.units - v.spent

@@ -25,7 +25,7 @@ export interface ChatOptions {
   memory?: MemoryTools
   /** Full-text search; when given, every conversation gets the `search` tool over the customer's other conversations. */
   search?: ConversationSearch
-  /** Billing: each message sent counts one `chat.messages` (402 past the plan's limit); none, no limit. */
+  /** Billing: each model reply, from a send or a regenerate, counts one `chat.messages` (402 past the plan's limit); none, no limit. */
   gate?: EntitlementGate
 }
 
@@ -127,7 +127,7 @@ export class ChatService {
       this.assertIdle(history)
       const target = await this.target(tx, conversation)
       // Counted with the message it allows: a refused or rolled-back send counts nothing.
-      await this.gate.require({ ecosystemId: conversation.ownerId, customerId: conversation.customerId, feature: CHAT_MESSAGES, amount: 1, reserve: true, tx })
+      await this.reserveReply(tx, conversation)
       const [user] = await tx
         .insert(messages)
         .values({
@@ -155,6 +155,8 @@ export class ChatService {
       const last = history.findLast((m) => m.role === 'user')
       if (!last) throw chatError(409, 'nothing_to_regenerate', 'The conversation has no user message to answer')
       const target = await this.target(tx, conversation)
+      // A new reply counts like a sent message's, so an edit and a regenerate cannot pass the plan.
+      await this.reserveReply(tx, conversation)
       await this.dropAfter(tx, conversation, last)
       const user = await this.updateUser(tx, last, { replyId: crypto.randomUUID(), replyState: 'streaming' })
       return { conversation, user, history: [...history.filter((m) => m.seq < last.seq), user], target }
@@ -171,6 +173,11 @@ export class ChatService {
       ? await this.deps.db.select(messageColumns).from(messages).where(and(eq(messages.id, user.replyId), eq(messages.ownerId, conversation.ownerId)))
       : []
     return this.turns.replay(conversation, user, reply)
+  }
+
+  /** One `chat.messages` for a model reply about to stream, in the transaction that starts it (402 past the plan). */
+  private reserveReply(tx: Db, conversation: ConversationRow): Promise<void> {
+    return this.gate.require({ ecosystemId: conversation.ownerId, customerId: conversation.customerId, feature: CHAT_MESSAGES, amount: 1, reserve: true, tx })
   }
 
   /** The model service, model and prompt of a conversation: its persona's, else the default service. */

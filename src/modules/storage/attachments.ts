@@ -84,31 +84,36 @@ export class Attachments {
     // spares the caller an upload that could not count.
     const [used, quota] = await Promise.all([this.quotas.used(this.deps.db, scope), this.quotas.quotaOf(this.deps.db, scope)])
     if (used + input.sizeBytes > quota) throw storageErrors.quotaExceeded(used, quota, input.sizeBytes)
-    await this.gate.require({ ecosystemId: scope.ecosystemId, customerId: scope.customerId, feature: STORAGE_BYTES, amount: input.sizeBytes, used })
 
     const id = crypto.randomUUID()
     const objectKey = `${scope.ecosystemId}/${scope.customerId}/${id}`
-    const [row] = await this.deps.db
-      .insert(attachments)
-      .values({
-        id,
-        ...scope,
-        ownerType: input.ownerType ?? 'standalone',
-        ownerId: input.ownerId ?? null,
-        objectKey,
-        storageKind: this.deps.storage.kind,
-        filename: input.filename,
-        contentType: input.contentType,
-        sizeBytes: input.sizeBytes,
-        contentHash,
-        width: input.width ?? null,
-        height: input.height ?? null,
-        durationMs: input.durationMs ?? null,
-        metadata: input.metadata ?? null,
-        createdAt: this.deps.now(),
-        updatedAt: this.deps.now(),
-      })
-      .returning()
+    // The plan's storage.bytes is reserved with the pending row (402 past it, counting the bytes
+    // of uploads presigned and not yet completed), so uploads started together cannot pass it.
+    const row = await this.deps.db.transaction(async (tx) => {
+      await this.gate.require({ ecosystemId: scope.ecosystemId, customerId: scope.customerId, feature: STORAGE_BYTES, amount: input.sizeBytes, reserve: true, tx })
+      const [inserted] = await tx
+        .insert(attachments)
+        .values({
+          id,
+          ...scope,
+          ownerType: input.ownerType ?? 'standalone',
+          ownerId: input.ownerId ?? null,
+          objectKey,
+          storageKind: this.deps.storage.kind,
+          filename: input.filename,
+          contentType: input.contentType,
+          sizeBytes: input.sizeBytes,
+          contentHash,
+          width: input.width ?? null,
+          height: input.height ?? null,
+          durationMs: input.durationMs ?? null,
+          metadata: input.metadata ?? null,
+          createdAt: this.deps.now(),
+          updatedAt: this.deps.now(),
+        })
+        .returning()
+      return inserted!
+    })
     const put = await this.deps.storage.presignPut({
       key: objectKey,
       contentType: input.contentType,
@@ -128,9 +133,11 @@ export class Attachments {
   }
 
   /**
-   * `pending` → `ready` once the store holds the declared bytes. The quota is checked again under
-   * the customer's lock, so concurrent completes can never together pass it; a rejected upload's
-   * bytes are deleted (the attachment stays `pending` until it is uploaded again or expires).
+   * `pending` → `ready` once the store holds the declared bytes. The quota and the plan's
+   * `storage.bytes` are checked again under the customer's lock, so concurrent completes can never
+   * together pass either (an upload whose reservation expired, or a limit lowered since the
+   * presign, is refused here); a rejected upload's bytes are deleted (the attachment stays
+   * `pending` until it is uploaded again or expires).
    */
   async complete(scope: Scope, id: string) {
     const row = await this.row(scope, id)
@@ -146,7 +153,13 @@ export class Attachments {
       if (!current) throw storageErrors.notFound()
       if (current.status === 'ready') return { row: current }
       const quota = await this.quotas.quotaOf(tx, scope)
-      if (used + current.sizeBytes > quota) return { exceeded: { used, quota, requested: current.sizeBytes } }
+      if (used + current.sizeBytes > quota) return { refused: storageErrors.quotaExceeded(used, quota, current.sizeBytes) }
+      try {
+        await this.gate.require({ ecosystemId: scope.ecosystemId, customerId: scope.customerId, feature: STORAGE_BYTES, amount: current.sizeBytes, used, tx })
+      } catch (err) {
+        if ((err as { code?: string }).code === 'entitlement_exceeded') return { refused: err as Error }
+        throw err
+      }
       await this.quotas.add(tx, scope, current.sizeBytes)
       const [ready] = await tx
         .update(attachments)
@@ -157,12 +170,11 @@ export class Attachments {
       await this.events.emit(tx, attachmentReady, ecosystemId, { id, customerId, filename, contentType, sizeBytes })
       return { row: ready! }
     })
-    if ('exceeded' in outcome) {
-      const { used, quota, requested } = outcome.exceeded!
+    if ('refused' in outcome) {
       await this.deps.storage.delete(row.objectKey).catch((err) => {
         this.deps.logger.warn('storage: could not delete bytes over quota', { objectKey: row.objectKey, error: String(err) })
       })
-      throw storageErrors.quotaExceeded(used, quota, requested)
+      throw outcome.refused
     }
     return attachmentView(outcome.row)
   }

@@ -30,7 +30,7 @@ export function streamRoutes(chat: ChatService, guards: Guards) {
       detail: {
         operationId: 'chatSendMessage',
         summary: 'Send a message and stream the reply',
-        description: `${STREAM} The user message is stored before the stream opens. With \`clientMessageId\`, sending again does not store a second message: it answers the stored reply as events, or 409 \`in_progress\` while it is still streaming (409 \`client_message_id_reused\` when the message text differs). 409 \`in_progress\` also while another reply of the conversation streams; 409 \`persona_unavailable\` when its persona was deleted; 402 \`entitlement_exceeded\` past the \`chat.messages\` of the customer’s billing plan (each message sent counts one). ${CUSTOMER}`,
+        description: `${STREAM} The user message is stored before the stream opens. With \`clientMessageId\`, sending again does not store a second message: it answers the stored reply as events, or 409 \`in_progress\` while it is still streaming (409 \`client_message_id_reused\` when the message text differs). 409 \`in_progress\` also while another reply of the conversation streams; 409 \`persona_unavailable\` when its persona was deleted; 402 \`entitlement_exceeded\` past the \`chat.messages\` of the customer’s billing plan (each reply counts one: a message sent, or a reply regenerated). ${CUSTOMER}`,
       },
     })
     .post('/:id/regenerate', async function* ({ tenant, params, request, set }) {
@@ -38,11 +38,11 @@ export function streamRoutes(chat: ChatService, guards: Guards) {
     }, {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: ChatStreamEvent, ...errors({ 409: ['in_progress', 'nothing_to_regenerate', 'persona_unavailable'] }) },
+      response: { 200: ChatStreamEvent, ...errors({ 402: ['entitlement_exceeded'], 409: ['in_progress', 'nothing_to_regenerate', 'persona_unavailable'] }) },
       detail: {
         operationId: 'chatRegenerate',
         summary: 'Stream a new reply to the last user message',
-        description: `Drops the reply and tool calls after the last user message first. ${STREAM} 409 \`nothing_to_regenerate\` without a user message, \`in_progress\` while a reply streams. ${CUSTOMER}`,
+        description: `Drops the reply and tool calls after the last user message first. ${STREAM} 409 \`nothing_to_regenerate\` without a user message, \`in_progress\` while a reply streams; 402 \`entitlement_exceeded\` past the \`chat.messages\` of the customer’s billing plan (a regenerated reply counts one, as a sent message does; nothing is dropped then). ${CUSTOMER}`,
       },
     })
 }

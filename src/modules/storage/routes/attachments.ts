@@ -45,7 +45,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
             'Bytes never pass through the API. PUT exactly `sizeBytes` bytes to `uploadUrl` with `uploadHeaders` (type, length and SHA-256 are bound by the signature) before `expiresAt`, then call complete. ' +
             'With the local store, `uploadUrl` is at PUBLIC_URL, or, for a same-origin page (its Origin is the address the request reached, e.g. the console opened at 127.0.0.1), at that address. ' +
             '200 StorageDeduplicated: you already have a ready attachment with these bytes; it is returned as it is (PATCH it to rename or re-attach) and nothing is uploaded. ' +
-            '413 `quota_exceeded` (StorageQuotaExceeded) when used + sizeBytes would exceed your quota; 402 `entitlement_exceeded` when it would exceed the `storage.bytes` of your billing plan (the tighter wins); 400 `file_too_large` above STORAGE_MAX_UPLOAD_BYTES. ' +
+            '413 `quota_exceeded` (StorageQuotaExceeded) when used + sizeBytes would exceed your quota; 402 `entitlement_exceeded` when it would exceed the `storage.bytes` of your billing plan (the tighter wins), counting the bytes of your uploads presigned and not yet completed, deleted or expired (the presign reserves them, so uploads started together cannot pass the plan); 400 `file_too_large` above STORAGE_MAX_UPLOAD_BYTES. ' +
             WHO,
         },
       },
@@ -53,13 +53,13 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
     .post('/attachments/:id/complete', async ({ tenant, params }) => ({ attachment: await attachments.complete(tenant, params.id) }), {
       tenant: 'customer',
       params: IdParam,
-      response: { 200: StorageAttachmentEnvelope, 413: StorageQuotaExceeded, ...errors({ 409: ['upload_incomplete'] }) },
+      response: { 200: StorageAttachmentEnvelope, 413: StorageQuotaExceeded, ...errors({ 402: ['entitlement_exceeded'], 409: ['upload_incomplete'] }) },
       detail: {
         operationId: 'storageAttachmentComplete',
         summary: 'Confirm the bytes arrived: pending → ready',
         description:
-          'Checks the store holds the declared size, then makes the attachment ready and counts it toward your quota, re-checked under a per-customer lock so concurrent completes never pass the quota together. ' +
-          'Idempotent for a ready attachment. 409 `upload_incomplete` when the bytes are missing or of another size; 413 `quota_exceeded` when the quota would now be exceeded (the uploaded bytes are deleted; the attachment stays pending). ' +
+          'Checks the store holds the declared size, then makes the attachment ready and counts it toward your quota and your plan’s `storage.bytes`, both re-checked under a per-customer lock so concurrent completes never pass either together. ' +
+          'Idempotent for a ready attachment. 409 `upload_incomplete` when the bytes are missing or of another size; 413 `quota_exceeded` when the quota would now be exceeded, 402 `entitlement_exceeded` when the plan would (a limit lowered since the presign, or an upload completed after its reservation expired); either way the uploaded bytes are deleted and the attachment stays pending. ' +
           WHO,
       },
     })
