@@ -30,6 +30,8 @@ export interface BillingFeature {
   reset: "month" | "never"
   /** Metered by Ecobase itself (storage.bytes, chat.messages): read-only */
   builtIn: boolean
+  /** Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0. */
+  allowNegative: boolean
 }
 
 export interface BillingFeaturePage {
@@ -46,12 +48,16 @@ export interface BillingFeatureCreate {
   type: "boolean" | "limit" | "metered"
   unit?: string
   reset?: "month" | "never"
+  /** Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0. */
+  allowNegative?: boolean
 }
 
 export interface BillingFeaturePatch {
   name?: string
   unit?: string
   reset?: "month" | "never"
+  /** Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0. */
+  allowNegative?: boolean
 }
 
 export interface BillingPrice {
@@ -178,7 +184,7 @@ export interface BillingUsageBatch {
     customerId: string
     /** Lower case, dot-separated: `projects`, `api.calls` */
     feature: string
-    /** Negative gives back (a seat freed) */
+    /** Negative gives back: a `limit` feature’s (a seat freed), or a metered one’s that declares `allowNegative` (400 otherwise); the use never goes below 0 (events of one counter in one batch are summed first) */
     value: number
     /** Counted once per ecosystem, however often sent */
     idempotencyKey: string

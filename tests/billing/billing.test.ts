@@ -29,12 +29,12 @@ describe('billing: features and plans', () => {
   test('features: the two built in come first and cannot be changed; custom ones are created, renamed and deleted unless a plan grants them', async () => {
     const page = (await h.call('GET', '/billing/features', admin())).body
     expect(page.items.slice(0, 2)).toEqual([
-      { key: 'storage.bytes', name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', builtIn: true },
-      { key: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', builtIn: true },
+      { key: 'storage.bytes', name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', builtIn: true, allowNegative: false },
+      { key: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', builtIn: true, allowNegative: false },
     ])
     const created = await h.call('POST', '/billing/features', { ...admin(), body: { key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls' } })
     expect(created.status).toBe(201)
-    expect(created.body).toEqual({ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false })
+    expect(created.body).toEqual({ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false, allowNegative: false })
     expect((await h.call('POST', '/billing/features', { ...admin(), body: { key: 'api.calls', name: 'again', type: 'boolean' } })).status).toBe(409)
     const builtIn = await h.call('POST', '/billing/features', { ...admin(), body: { key: 'storage.bytes', name: 'mine', type: 'limit' } })
     expect([builtIn.status, builtIn.body.error.code]).toEqual([409, 'builtin_feature'])
@@ -167,6 +167,48 @@ describe('billing: the manual provider', () => {
     expect((await h.call('POST', '/billing/usage', { ...as, body: { events: [{ ...event('x', 1), customerId: other.customerId }] } })).status).toBe(404)
     expect((await h.call('POST', '/billing/usage', { token: ada.token, body: { events: [event('x', 1)] } })).status).toBe(403)
     expect((await h.call('POST', '/billing/usage', { ...as, body: { events: [] } })).status).toBe(400)
+  })
+
+  test('numbers are numbers: "1e3", "0x10" and "5" are 400 and count nothing; negative usage only on limit features and metered ones that declare it, and no counter goes below 0', async () => {
+    const eco = await provision(h, owner)
+    const as = eco.as(owner)
+    await h.call('POST', '/billing/features', { ...as, body: { key: 'api.calls', name: 'API calls', type: 'metered' } })
+    await h.call('POST', '/billing/features', { ...as, body: { key: 'seats', name: 'Seats', type: 'limit' } })
+    const credits = await h.call('POST', '/billing/features', { ...as, body: { key: 'credits', name: 'Credits', type: 'metered', allowNegative: true } })
+    expect(credits.body).toMatchObject({ key: 'credits', allowNegative: true })
+    const notMetered = await h.call('POST', '/billing/features', { ...as, body: { key: 'slots', name: 'Slots', type: 'limit', allowNegative: true } })
+    expect([notMetered.status, notMetered.body.error.code]).toEqual([400, 'validation_failed'])
+    await h.call('POST', '/billing/plans', { ...as, body: { key: 'std', name: 'Standard', isDefault: true, entitlements: [{ feature: 'api.calls', limit: 1000 }, { feature: 'seats', limit: 3 }, { feature: 'credits', limit: 100 }] } })
+    const ada = await customerOf(h, eco, owner)
+    const event = (feature: string, value: unknown, key = crypto.randomUUID()) => ({ customerId: ada.customerId, feature, value, idempotencyKey: key })
+    const usage = (...events: unknown[]) => h.call('POST', '/billing/usage', { ...as, body: { events } })
+    const used = async (feature: string) => (await h.call('GET', `/billing/customers/${ada.customerId}`, as)).body.entitlements.find((e: { feature: string }) => e.feature === feature).used
+
+    for (const value of ['1e3', '0x10', '5']) {
+      const res = await usage(event('api.calls', value))
+      expect([res.status, res.body.error.code, res.body.error.message]).toEqual([400, 'validation_failed', expect.stringContaining('value')])
+    }
+    const stringAmount = await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'seats', amount: '5' } })
+    expect([stringAmount.status, stringAmount.body.error.code]).toEqual([400, 'validation_failed'])
+    expect(await used('api.calls')).toBe(0)
+
+    const refund = await usage(event('api.calls', 10), event('api.calls', -4))
+    expect([refund.status, refund.body.error.message]).toEqual([400, 'events.1.value: api.calls takes no negative usage (its allowNegative is false)'])
+    expect(await used('api.calls')).toBe(0)
+
+    // Seats: given back down to 0, never below, so a limit of 3 stays 3.
+    expect((await usage(event('seats', 2))).body.accepted).toBe(1)
+    expect((await usage(event('seats', -5))).body.accepted).toBe(1)
+    expect(await used('seats')).toBe(0)
+    expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'seats', amount: 5 } })).body).toEqual({ allowed: false, limit: 3, used: 0, remaining: 3 })
+    expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'seats', amount: 3 } })).body.allowed).toBe(true)
+
+    // Credits declare it: refunds count, down to 0.
+    await usage(event('credits', 30))
+    await usage(event('credits', -10))
+    expect(await used('credits')).toBe(20)
+    await usage(event('credits', -50))
+    expect(await used('credits')).toBe(0)
   })
 
   test('check with reserve: of concurrent reserves of the last units exactly the limit succeed; a customer checks only itself', async () => {

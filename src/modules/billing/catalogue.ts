@@ -5,16 +5,16 @@ import { type Db, isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
-import { type Entitlements, isBuiltIn } from './entitlements'
+import { type Entitlements, featureDef, isBuiltIn } from './entitlements'
 import { billingError } from './errors'
 import type { BillingFeatureCreate, BillingFeaturePatch, BillingPlanCreate, BillingPlanPatch } from './model'
 import { assignments, features, plans, subscriptions } from './schema'
 
 type PlanRow = typeof plans.$inferSelect
-type FeatureRow = typeof features.$inferSelect
 
 export const planNotFound = (key: string) => billingError(404, 'plan_not_found', `No plan ${key}`)
 export const featureNotFound = (key: string) => billingError(404, 'feature_not_found', `No feature ${key}`)
+const negativeNotMetered = () => new AppError(400, 'validation_failed', 'allowNegative: only a metered feature takes negative usage (a limit feature always may give back, down to 0)')
 const builtIn = (key: string) => billingError(409, 'builtin_feature', `${key} is built in: Ecobase meters it itself`)
 
 const planView = (p: PlanRow) => ({
@@ -28,7 +28,6 @@ const planView = (p: PlanRow) => ({
   createdAt: p.createdAt.toISOString(),
   updatedAt: p.updatedAt.toISOString(),
 })
-const featureView = (f: FeatureRow) => ({ key: f.key, name: f.name, type: f.type, unit: f.unit, reset: f.reset, builtIn: false })
 
 /** A plan of the ecosystem by key, in `db`; 404 `plan_not_found` otherwise. */
 export async function planOf(db: Db, ecosystemId: string, key: string): Promise<PlanRow> {
@@ -57,13 +56,14 @@ export class Features {
 
   async create(tenant: Tenant, input: Static<typeof BillingFeatureCreate>) {
     if (isBuiltIn(input.key)) throw builtIn(input.key)
+    if (input.allowNegative && input.type !== 'metered') throw negativeNotMetered()
     const reset = input.reset ?? (input.type === 'metered' ? 'month' : 'never')
     try {
       const [row] = await this.deps.db
         .insert(features)
-        .values({ ecosystemId: tenant.ecosystemId, key: input.key, name: input.name, type: input.type, unit: input.unit ?? '', reset })
+        .values({ ecosystemId: tenant.ecosystemId, key: input.key, name: input.name, type: input.type, unit: input.unit ?? '', reset, allowNegative: input.allowNegative ?? false })
         .returning()
-      return featureView(row!)
+      return featureDef(row!)
     } catch (err) {
       if (isUniqueViolation(err)) throw new AppError(409, 'conflict', `A feature ${input.key} exists`)
       throw err
@@ -79,8 +79,9 @@ export class Features {
         .where(and(eq(features.ecosystemId, tenant.ecosystemId), eq(features.key, key)))
         .returning()
       if (!row) throw featureNotFound(key)
+      if (row.allowNegative && row.type !== 'metered') throw negativeNotMetered()
       await this.entitlements.changed(tx, tenant.ecosystemId)
-      return featureView(row)
+      return featureDef(row)
     })
   }
 

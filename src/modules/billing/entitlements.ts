@@ -18,14 +18,18 @@ export interface FeatureDef {
   unit: string
   reset: Reset
   builtIn: boolean
+  /** Negative usage accepted (metered features that declare it); a counter never goes below 0 either way. */
+  allowNegative: boolean
 }
 
 /** The features Ecobase meters itself. */
 export const BUILT_IN: readonly FeatureDef[] = [
-  { key: STORAGE_BYTES, name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', builtIn: true },
-  { key: CHAT_MESSAGES, name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', builtIn: true },
+  { key: STORAGE_BYTES, name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', builtIn: true, allowNegative: false },
+  { key: CHAT_MESSAGES, name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', builtIn: true, allowNegative: false },
 ]
 export const isBuiltIn = (key: string) => BUILT_IN.some((f) => f.key === key)
+/** An ecosystem's own feature, as plans and the API see it. */
+export const featureDef = (r: typeof features.$inferSelect): FeatureDef => ({ key: r.key, name: r.name, type: r.type, unit: r.unit, reset: r.reset, builtIn: false, allowNegative: r.allowNegative })
 
 /** What a plan grants of one feature. */
 export interface Grant {
@@ -175,7 +179,7 @@ export class Entitlements implements EntitlementGate {
   /** Built-in features, then the ecosystem's own by key. */
   async features(db: Db, ecosystemId: string): Promise<FeatureDef[]> {
     const rows = await db.select().from(features).where(eq(features.ecosystemId, ecosystemId)).orderBy(features.key)
-    return [...BUILT_IN, ...rows.map((r) => ({ key: r.key, name: r.name, type: r.type, unit: r.unit, reset: r.reset, builtIn: false }))]
+    return [...BUILT_IN, ...rows.map(featureDef)]
   }
 
   /** The customer's subscription that counts: a granting one first, else the newest. */

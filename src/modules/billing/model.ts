@@ -7,6 +7,10 @@ const Currency = t.String({ pattern: '^[a-z]{3}$', description: 'ISO 4217, lower
 const FeatureType = t.Union([t.Literal('boolean'), t.Literal('limit'), t.Literal('metered')], { description: '`boolean`: on or off; `limit`: up to a number at any time (seats, projects); `metered`: up to a number per period (API calls a month)' })
 const Reset = t.Union([t.Literal('month'), t.Literal('never')], { description: 'When the use of a metered feature starts again from 0: at the start of each calendar month (UTC), or never' })
 
+const AllowNegative = t.Boolean({
+  description: 'Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0.',
+})
+
 export const BillingSettings = t.Object(
   {
     provider: t.Union([t.Literal('manual'), t.Literal('stripe')]),
@@ -33,14 +37,15 @@ export const BillingFeature = t.Object(
     unit: t.String({ maxLength: 50, description: '`bytes`, `messages`, `seats`' }),
     reset: Reset,
     builtIn: t.Boolean({ description: 'Metered by Ecobase itself (storage.bytes, chat.messages): read-only' }),
+    allowNegative: AllowNegative,
   },
-  { title: 'BillingFeature', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false }] },
+  { title: 'BillingFeature', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false, allowNegative: false }] },
 )
 export const BillingFeatureCreate = t.Object(
-  { key: FeatureKey, name: t.String({ minLength: 1, maxLength: 200 }), type: FeatureType, unit: t.Optional(t.String({ maxLength: 50 })), reset: t.Optional(Reset) },
+  { key: FeatureKey, name: t.String({ minLength: 1, maxLength: 200 }), type: FeatureType, unit: t.Optional(t.String({ maxLength: 50 })), reset: t.Optional(Reset), allowNegative: t.Optional(AllowNegative) },
   { title: 'BillingFeatureCreate', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month' }] },
 )
-export const BillingFeaturePatch = t.Partial(t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), unit: t.String({ maxLength: 50 }), reset: Reset }), { title: 'BillingFeaturePatch', examples: [{ name: 'API requests', unit: 'requests' }], minProperties: 1 })
+export const BillingFeaturePatch = t.Partial(t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), unit: t.String({ maxLength: 50 }), reset: Reset, allowNegative: AllowNegative }), { title: 'BillingFeaturePatch', examples: [{ name: 'API requests', unit: 'requests' }], minProperties: 1 })
 
 const Price = t.Object(
   {
@@ -145,7 +150,7 @@ export const UsageBatch = t.Object(
       t.Object({
         customerId: t.String({ format: 'uuid' }),
         feature: FeatureKey,
-        value: Int({ minimum: -1_000_000_000_000, maximum: 1_000_000_000_000, description: 'Negative gives back (a seat freed)' }),
+        value: Int({ minimum: -1_000_000_000_000, maximum: 1_000_000_000_000, description: 'Negative gives back: a `limit` feature’s (a seat freed), or a metered one’s that declares `allowNegative` (400 otherwise); the use never goes below 0 (events of one counter in one batch are summed first)' }),
         idempotencyKey: t.String({ minLength: 1, maxLength: 200, description: 'Counted once per ecosystem, however often sent' }),
         at: t.Optional(t.String({ format: 'date-time', description: 'When it happened (default now): decides the month it counts in' })),
       }),

@@ -38,6 +38,8 @@ export const features = billingSchema.table(
     type: text('type').$type<'boolean' | 'limit' | 'metered'>().notNull(),
     unit: text('unit').notNull().default(''),
     reset: text('reset').$type<'month' | 'never'>().notNull(),
+    /** A metered feature whose use may be given back (credits refunded): negative usage is accepted. */
+    allowNegative: boolean('allow_negative').notNull().default(false),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },

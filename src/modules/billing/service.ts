@@ -129,6 +129,7 @@ export class BillingService {
       if (!def) throw billingError(400, 'feature_not_found', `events.${i}.feature: no feature ${e.feature}`)
       if (def.key === STORAGE_BYTES) throw billingError(400, 'builtin_feature', `events.${i}.feature: ${STORAGE_BYTES} is measured by storage itself`)
       if (def.type === 'boolean') throw new AppError(400, 'validation_failed', `events.${i}.feature: ${e.feature} is a boolean feature; it has no use`)
+      if (e.value < 0 && def.type === 'metered' && !def.allowNegative) throw new AppError(400, 'validation_failed', `events.${i}.value: ${e.feature} takes no negative usage (its allowNegative is false)`)
     })
     const ids = [...new Set(batch.events.map((e) => e.customerId))]
     const known = await this.deps.db.select({ id: customers.id }).from(customers).where(and(eq(customers.ecosystemId, tenant.ecosystemId), inArray(customers.id, ids)))
@@ -150,8 +151,9 @@ export class BillingService {
         const s = sums.get(key)!
         await tx
           .insert(usageCounters)
-          .values({ ecosystemId: tenant.ecosystemId, ...s, used: s.value })
-          .onConflictDoUpdate({ target: [usageCounters.customerId, usageCounters.feature, usageCounters.period], set: { used: sql`${usageCounters.used} + excluded.used` } })
+          .values({ ecosystemId: tenant.ecosystemId, ...s, used: Math.max(0, s.value) })
+          // Given-back use never takes a counter below 0 (what it gives back was never used).
+          .onConflictDoUpdate({ target: [usageCounters.customerId, usageCounters.feature, usageCounters.period], set: { used: sql`greatest(0, ${usageCounters.used} + ${s.value})` } })
       }
       return { accepted: inserted.length, duplicates: rows.length - inserted.length }
     })
