@@ -220,7 +220,9 @@ export interface BillingCheckout {
   /** `free`, `pro`, `team-2026` */
   plan: string
   interval: "month" | "year"
+  /** http or https; Stripe replaces `{CHECKOUT_SESSION_ID}` in it with the session’s id */
   successUrl: string
+  /** http or https; also where the portal returns to when the customer already has a subscription (409) */
   cancelUrl: string
 }
 
@@ -229,6 +231,7 @@ export interface BillingRedirect {
 }
 
 export interface BillingPortal {
+  /** http or https */
   returnUrl: string
 }
 

@@ -267,6 +267,18 @@ export interface WebhookEventBillingEntitlementsUpdated {
   }
 }
 
+export interface WebhookEventBillingSubscriptionUnmatched {
+  type: "billing.subscription.unmatched"
+  /** When the event happened (ISO 8601) */
+  timestamp: string
+  data: {
+    customerId: string
+    subscriptionId: string
+    priceIds: string[]
+    status: string
+  }
+}
+
 export interface WebhookEventWebhookTest {
   type: "webhook.test"
   /** When the event happened (ISO 8601) */

@@ -51,7 +51,7 @@ describe('billing: features and plans', () => {
     expect((await h.call('GET', '/billing/features', { token: customer.token })).status).toBe(403)
   })
 
-  test('plans: entitlements name known features once; one default at most; a plan someone is on cannot be deleted', async () => {
+  test('plans: entitlements name known features once; one default at most; a plan someone is on, or the default, cannot be deleted', async () => {
     const bad = await h.call('POST', '/billing/plans', { ...admin(), body: { key: 'bad', name: 'Bad', entitlements: [{ feature: 'nothing' }] } })
     expect([bad.status, bad.body.error.code]).toEqual([400, 'feature_not_found'])
     const twice = await h.call('POST', '/billing/plans', { ...admin(), body: { key: 'bad', name: 'Bad', entitlements: [{ feature: 'chat.messages' }, { feature: 'chat.messages' }] } })
@@ -66,6 +66,8 @@ describe('billing: features and plans', () => {
     expect((await h.call('DELETE', '/billing/plans/plan-a', admin())).body.error.code).toBe('in_use')
     await h.call('DELETE', `/billing/customers/${ada.customerId}/plan`, admin())
     expect((await h.call('DELETE', '/billing/plans/plan-a', admin())).status).toBe(204)
+    expect((await h.call('DELETE', '/billing/plans/plan-b', admin())).body.error.code).toBe('default_plan')
+    await h.call('PATCH', '/billing/plans/plan-b', { ...admin(), body: { isDefault: false } })
     expect((await h.call('DELETE', '/billing/plans/plan-b', admin())).status).toBe(204)
     expect((await h.call('GET', '/billing/plans/plan-b', admin())).body.error.code).toBe('plan_not_found')
   })

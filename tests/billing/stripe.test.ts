@@ -147,3 +147,99 @@ describe('billing with Stripe', () => {
     expect((await h.call('GET', `/billing/customers/${dan.customerId}/invoices`, as())).body.total).toBe(2)
   })
 })
+
+describe('Checkout as Stripe documents it', () => {
+  const checkout = (token: string, body: Record<string, unknown> = {}) =>
+    h.call('POST', '/billing/checkout', { token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no', ...body } })
+
+  test('success and cancel URLs are http(s) only, and {CHECKOUT_SESSION_ID} reaches Stripe as written', async () => {
+    const fay = await customerOf(h, org, owner)
+    for (const bad of ['javascript:alert(1)', 'ftp://shop.test/ok', 'data:text/html,hi', 'https://', '//shop.test/ok', 'https://shop.test/ ok']) {
+      for (const field of ['successUrl', 'cancelUrl']) {
+        const res = await checkout(fay.token, { [field]: bad })
+        expect([bad, field, res.status, res.body.error.code]).toEqual([bad, field, 400, 'validation_failed'])
+      }
+    }
+    expect((await h.call('POST', '/billing/portal', { token: fay.token, body: { returnUrl: 'javascript:alert(1)' } })).status).toBe(400)
+    const ok = await checkout(fay.token, { successUrl: 'https://shop.test/ok?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:5173/billing' })
+    expect(ok.status).toBe(200)
+    expect(stripe.sessions.get(ok.body.url.split('/').at(-1))).toMatchObject({ successUrl: 'https://shop.test/ok?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:5173/billing' })
+  })
+
+  test('a live subscription: a second Checkout is 409 subscription_exists with the portal’s address; once it is canceled Checkout works again, without a second trial', async () => {
+    const gus = await customerOf(h, org, owner)
+    const first = await checkout(gus.token)
+    const session = stripe.sessions.get(first.body.url.split('/').at(-1))!
+    expect(session.trialDays).toBe(14)
+    const sub = stripe.completeCheckout(session.id)
+    await webhook('checkout.session.completed', { id: session.id, object: 'checkout.session' })
+    const sessionsBefore = stripe.sessions.size
+    const again = await checkout(gus.token)
+    expect([again.status, again.body.error.code]).toEqual([409, 'subscription_exists'])
+    const portal = stripe.portalSessions.get(again.body.portalUrl.split('/').at(-1))!
+    expect(portal).toMatchObject({ customer: session.customer, returnUrl: 'https://shop.test/no' })
+    expect(stripe.sessions.size).toBe(sessionsBefore)
+
+    sub.status = 'canceled'
+    await webhook('customer.subscription.deleted', stripe.subscriptionObject(sub))
+    const later = await checkout(gus.token)
+    expect(later.status).toBe(200)
+    expect(stripe.sessions.get(later.body.url.split('/').at(-1))!.trialDays).toBe(0)
+  })
+})
+
+describe('bindings that stick', () => {
+  test('a subscription made outside Checkout, bound by metadata.customerId, records its Stripe customer: its invoices are kept and the portal opens on it', async () => {
+    const hal = await customerOf(h, org, owner)
+    const customersBefore = stripe.requests.filter((r) => r === 'POST /v1/customers').length
+    const sub = stripe.addSubscription({ priceId: 'price_pro_month', metadata: { customerId: hal.customerId } })
+    expect((await webhook('customer.subscription.created', stripe.subscriptionObject(sub))).status).toBe(200)
+    expect((await h.call('GET', '/billing/me', { token: hal.token })).body).toMatchObject({ plan: 'pro', source: 'stripe', subscription: { id: sub.id } })
+    const invoice = stripe.addInvoice(sub.customer)
+    expect((await webhook('invoice.paid', { id: invoice.id, object: 'invoice' })).status).toBe(200)
+    expect((await h.call('GET', '/billing/me/invoices', { token: hal.token })).body.items.map((i: { id: string }) => i.id)).toEqual([invoice.id])
+    const portal = await h.call('POST', '/billing/portal', { token: hal.token, body: { returnUrl: 'https://shop.test/account' } })
+    expect(stripe.portalSessions.get(portal.body.url.split('/').at(-1))!.customer).toBe(sub.customer)
+    expect(stripe.requests.filter((r) => r === 'POST /v1/customers').length).toBe(customersBefore)
+  })
+
+  test('a price no plan sells puts the customer on the default plan, never unlimited, and the admins are told once', async () => {
+    const ivy = await customerOf(h, org, owner)
+    const sub = stripe.addSubscription({ priceId: 'price_nobody_sells', metadata: { customerId: ivy.customerId, plan: 'gold' } })
+    await webhook('customer.subscription.created', stripe.subscriptionObject(sub))
+    const me = (await h.call('GET', '/billing/me', { token: ivy.token })).body
+    expect(me).toMatchObject({ plan: 'free', source: 'default', subscription: { id: sub.id, plan: null, status: 'active' } })
+    expect(me.entitlements.find((e: { feature: string }) => e.feature === 'chat.messages').limit).toBe(10)
+    await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
+    const told = (await h.call('GET', '/site/feed?source=billing', as())).body.items.filter((i: { entityId: string }) => i.entityId === sub.id)
+    expect(told.map((i: { action: string; summary: string }) => [i.action, i.summary])).toEqual([['unmatched', `Stripe subscription ${sub.id} sells price_nobody_sells, which no plan has`]])
+    const notes = (await h.call('GET', '/notifications', as())).body.items.map((n: { subject: string }) => n.subject)
+    expect(notes).toContain(`Stripe subscription ${sub.id} sells price_nobody_sells, which no plan has`)
+  })
+
+  test('the default plan cannot be deleted while it is the default', async () => {
+    const res = await h.call('DELETE', '/billing/plans/free', as())
+    expect([res.status, res.body.error.code]).toEqual([409, 'default_plan'])
+    expect((await h.call('GET', '/billing/plans/free', as())).body.isDefault).toBe(true)
+  })
+
+  test('an object Stripe answers 404 for is acknowledged with a log line, not 502 for Stripe to retry for days', async () => {
+    for (const [type, object] of [
+      ['customer.subscription.updated', { id: 'sub_gone', object: 'subscription' }],
+      ['invoice.paid', { id: 'in_gone', object: 'invoice' }],
+      ['checkout.session.completed', { id: 'cs_gone', object: 'checkout.session' }],
+    ] as const) {
+      const res = await webhook(type, object)
+      expect([type, res.status, res.body]).toEqual([type, 200, { received: true, duplicate: false }])
+    }
+    expect(h.logLines.filter((l) => l.includes('no longer has')).map((l) => JSON.parse(l).objectId)).toEqual(['sub_gone', 'in_gone', 'cs_gone'])
+    // An outage is not a 404: Stripe is told to try again.
+    stripe.outage(true)
+    try {
+      const down = await webhook('customer.subscription.updated', { id: 'sub_any', object: 'subscription' })
+      expect([down.status, down.body.error.code]).toEqual([502, 'provider_error'])
+    } finally {
+      stripe.outage(false)
+    }
+  })
+})

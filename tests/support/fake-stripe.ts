@@ -36,10 +36,12 @@ export interface FakeInvoice {
 export function startFakeStripe(secretKey: string) {
   const customers = new Map<string, { id: string; email: string | null; metadata: Record<string, string> }>()
   const idempotent = new Map<string, string>()
-  const sessions = new Map<string, { id: string; customer: string; price: string; metadata: Record<string, string>; trialDays: number; subscription: string | null; url: string }>()
+  const sessions = new Map<string, { id: string; customer: string; price: string; metadata: Record<string, string>; trialDays: number; subscription: string | null; url: string; successUrl: string; cancelUrl: string }>()
+  const portalSessions = new Map<string, { id: string; customer: string; returnUrl: string; url: string }>()
   const subscriptions = new Map<string, FakeSubscription>()
   const invoices = new Map<string, FakeInvoice>()
   const requests: string[] = []
+  let down = false
   let n = 0
   const next = (prefix: string) => `${prefix}_${(++n).toString(36).padStart(8, '0')}`
   const notFound = (what: string) => Response.json({ error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } }, { status: 404 })
@@ -68,6 +70,7 @@ export function startFakeStripe(secretKey: string) {
     async fetch(request) {
       const url = new URL(request.url)
       requests.push(`${request.method} ${url.pathname}`)
+      if (down) return Response.json({ error: { type: 'api_error', message: 'Stripe is having a bad day' } }, { status: 500 })
       if (request.headers.get('authorization') !== `Bearer ${secretKey}`) {
         return Response.json({ error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } }, { status: 401 })
       }
@@ -92,6 +95,8 @@ export function startFakeStripe(secretKey: string) {
           trialDays: Number(form.get('subscription_data[trial_period_days]') ?? 0),
           subscription: null,
           url: `https://checkout.stripe.test/c/pay/${id}`,
+          successUrl: form.get('success_url') ?? '',
+          cancelUrl: form.get('cancel_url') ?? '',
         }
         sessions.set(id, session)
         return Response.json({ id, object: 'checkout.session', url: session.url, customer: session.customer, mode: form.get('mode'), subscription: null })
@@ -103,7 +108,9 @@ export function startFakeStripe(secretKey: string) {
       }
       if (request.method === 'POST' && path === '/v1/billing_portal/sessions') {
         const id = next('bps')
-        return Response.json({ id, object: 'billing_portal.session', customer: form.get('customer'), return_url: form.get('return_url'), url: `https://billing.stripe.test/p/session/${id}` })
+        const session = { id, customer: form.get('customer') ?? '', returnUrl: form.get('return_url') ?? '', url: `https://billing.stripe.test/p/session/${id}` }
+        portalSessions.set(id, session)
+        return Response.json({ id, object: 'billing_portal.session', customer: session.customer, return_url: session.returnUrl, url: session.url })
       }
       const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(path)
       if (request.method === 'GET' && subMatch) {
@@ -123,9 +130,18 @@ export function startFakeStripe(secretKey: string) {
     url: `http://127.0.0.1:${server.port}`,
     customers,
     sessions,
+    portalSessions,
     subscriptions,
     invoices,
     requests,
+    /** A subscription made outside Ecobase's Checkout (the dashboard, another integration) on a Stripe customer of its own. */
+    addSubscription(fields: Partial<FakeSubscription> & { priceId: string; metadata: Record<string, string> }): FakeSubscription {
+      const customer = fields.customer ?? next('cus')
+      if (!customers.has(customer)) customers.set(customer, { id: customer, email: null, metadata: {} })
+      const s: FakeSubscription = { id: next('sub'), customer, status: 'active', cancel_at_period_end: false, trial_end: null, current_period_start: now(), current_period_end: now() + 30 * 86400, created: now(), ...fields }
+      subscriptions.set(s.id, s)
+      return s
+    },
     /** The customer paid: the session's subscription exists (trialing when the plan has a trial). */
     completeCheckout(sessionId: string): FakeSubscription {
       const session = sessions.get(sessionId)!
@@ -157,6 +173,10 @@ export function startFakeStripe(secretKey: string) {
       return { id, payload, header }
     },
     subscriptionObject,
+    /** While on, every call answers 500, as Stripe does in an outage. */
+    outage(on: boolean) {
+      down = on
+    },
     close: () => server.stop(true),
   }
 }

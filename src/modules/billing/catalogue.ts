@@ -160,7 +160,9 @@ export class Plans {
 
   async remove(tenant: Tenant, key: string): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
-      await planOf(tx, tenant.ecosystemId, key)
+      const plan = await planOf(tx, tenant.ecosystemId, key)
+      // Every customer without an assignment or a granting subscription is on it.
+      if (plan.isDefault) throw billingError(409, 'default_plan', `${key} is the default plan: make another plan the default first`)
       const [assigned] = await tx.select({ n: sql<number>`count(*)::int` }).from(assignments).where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.plan, key)))
       const [subscribed] = await tx
         .select({ n: sql<number>`count(*)::int` })

@@ -155,13 +155,10 @@ export class Entitlements implements EntitlementGate {
       reader.select({ plan: assignments.plan }).from(assignments).where(and(eq(assignments.ecosystemId, ecosystemId), eq(assignments.customerId, customerId))),
       this.subscriptionOf(reader, ecosystemId, customerId),
     ])
-    const inForce = planInForce({
-      assignment: assigned?.plan ?? null,
-      subscription,
-      defaultPlan: allPlans.find((p) => p.isDefault)?.key ?? null,
-      now: this.deps.now(),
-      graceDays: this.deps.config.billing.graceDays,
-    })
+    const defaultPlan = allPlans.find((p) => p.isDefault)?.key ?? null
+    let inForce = planInForce({ assignment: assigned?.plan ?? null, subscription, defaultPlan, now: this.deps.now(), graceDays: this.deps.config.billing.graceDays })
+    // A plan that does not exist grants nothing more than the default: never "no limits".
+    if (inForce.plan !== null && !allPlans.some((p) => p.key === inForce.plan)) inForce = { plan: defaultPlan, source: 'default' }
     const plan = allPlans.find((p) => p.key === inForce.plan)
     const standing: Standing = { ...inForce, subscription, grants: grantsOf(defs, plan?.entitlements ?? null) }
     if (!fresh && (this.versions.get(ecosystemId) ?? 0) === version) {

@@ -8,6 +8,8 @@ export const BILLING_ERRORS = {
   builtin_feature: 'storage.bytes and chat.messages are built in: they cannot be created, changed or deleted, and Ecobase meters them itself (409)',
   no_price: 'the plan has no Stripe price for this interval (409)',
   in_use: 'the plan or feature is still used by a plan, an assignment or a subscription (409)',
+  default_plan: 'the default plan cannot be deleted while it is the default: make another plan the default first (409)',
+  subscription_exists: 'the customer already has a live subscription: change or cancel it in the portal, whose address the error carries as `portalUrl` (409)',
   invalid_signature: 'the Stripe-Signature header does not verify with the ecosystem’s webhook secret (400)',
   provider_error: 'Stripe did not answer, or answered with an error (502)',
 } as const

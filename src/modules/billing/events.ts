@@ -15,4 +15,10 @@ export const entitlementsUpdated = defineEvent('billing.entitlements.updated', {
   webhook: 'billing.entitlements.updated',
 })
 
-export const BILLING_EVENTS = [subscriptionUpdated, entitlementsUpdated]
+export const subscriptionUnmatched = defineEvent('billing.subscription.unmatched', {
+  description: 'A customer’s Stripe subscription sells a price no plan of the ecosystem has (nor names an existing plan in its metadata): the customer is on the default plan until a plan carries that price. Ecosystem admins and owners are told.',
+  payload: t.Object({ customerId: t.String(), subscriptionId: t.String(), priceIds: t.Array(t.String()), status: t.String() }),
+  webhook: 'billing.subscription.unmatched',
+})
+
+export const BILLING_EVENTS = [subscriptionUpdated, entitlementsUpdated, subscriptionUnmatched]

@@ -173,9 +173,16 @@ export const CheckResult = t.Object(
   { title: 'BillingCheckResult', examples: [{ allowed: true, limit: 100, used: 13, remaining: 87 }] },
 )
 export const PlanAssignment = t.Object({ plan: PlanKey }, { title: 'BillingPlanAssignment', examples: [{ plan: 'pro' }] })
+/** Where Stripe sends the customer back: an http(s) address (no `javascript:` or other scheme); `{CHECKOUT_SESSION_ID}` is kept for Stripe to fill in. */
+const ReturnAddress = (description: string) => t.String({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$', maxLength: 2000, description })
 export const CheckoutRequest = t.Object(
-  { plan: PlanKey, interval: t.Union([t.Literal('month'), t.Literal('year')]), successUrl: t.String({ format: 'uri', maxLength: 2000 }), cancelUrl: t.String({ format: 'uri', maxLength: 2000 }) },
-  { title: 'BillingCheckout', examples: [{ plan: 'pro', interval: 'month', successUrl: 'https://app.example.com/billing/thanks', cancelUrl: 'https://app.example.com/billing' }] },
+  {
+    plan: PlanKey,
+    interval: t.Union([t.Literal('month'), t.Literal('year')]),
+    successUrl: ReturnAddress('http or https; Stripe replaces `{CHECKOUT_SESSION_ID}` in it with the session’s id'),
+    cancelUrl: ReturnAddress('http or https; also where the portal returns to when the customer already has a subscription (409)'),
+  },
+  { title: 'BillingCheckout', examples: [{ plan: 'pro', interval: 'month', successUrl: 'https://app.example.com/billing/thanks?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'https://app.example.com/billing' }] },
 )
-export const PortalRequest = t.Object({ returnUrl: t.String({ format: 'uri', maxLength: 2000 }) }, { title: 'BillingPortal', examples: [{ returnUrl: 'https://app.example.com/billing' }] })
+export const PortalRequest = t.Object({ returnUrl: ReturnAddress('http or https') }, { title: 'BillingPortal', examples: [{ returnUrl: 'https://app.example.com/billing' }] })
 export const RedirectUrl = t.Object({ url: t.String() }, { title: 'BillingRedirect', examples: [{ url: 'https://checkout.stripe.com/c/pay/cs_test_ExampleSession0001' }] })

@@ -60,7 +60,13 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
       },
       get: { operationId: 'billingPlan', summary: 'One plan', errors: errors({ 404: ['plan_not_found'] }) },
       update: { operationId: 'billingPlanUpdate', summary: 'Change a plan (its customers’ entitlements follow at once)', errors: errors({ 400: ['feature_not_found'], 404: ['plan_not_found'] }) },
-      remove: { operationId: 'billingPlanDelete', summary: 'Delete a plan nobody is on', deleted: 'Deleted', errors: errors({ 404: ['plan_not_found'], 409: ['in_use'] }) },
+      remove: {
+        operationId: 'billingPlanDelete',
+        summary: 'Delete a plan nobody is on',
+        description: 'Not the default plan (409 `default_plan`: make another plan the default first), nor one an assignment or a subscription not canceled is on (409 `in_use`).',
+        deleted: 'Deleted',
+        errors: errors({ 404: ['plan_not_found'], 409: ['in_use', 'default_plan'] }),
+      },
     },
   })
 
@@ -148,18 +154,23 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
     .post('/checkout', ({ tenant, body }) => billing.checkout(tenant, body), {
       tenant: 'customer',
       body: CheckoutRequest,
-      response: { 200: RedirectUrl, ...errors({ 404: ['plan_not_found'], 409: ['billing_not_configured', 'no_price'], 502: ['provider_error'] }) },
+      response: { 200: RedirectUrl, ...errors({ 404: ['plan_not_found'], 409: ['billing_not_configured', 'no_price', 'subscription_exists'], 502: ['provider_error'] }) },
       detail: {
         operationId: 'billingCheckout',
         summary: 'A Stripe Checkout page for a plan',
-        description: 'Send the customer to `url`. Its Stripe customer is created first (once per Ecobase customer); the plan’s `trialDays` start a trial. The subscription reaches Ecobase through Stripe’s webhook. `stripe` provider only (409 `billing_not_configured`).',
+        description:
+          'Send the customer to `url`. Its Stripe customer is created first (once per Ecobase customer); the plan’s `trialDays` start a trial, once per customer (a customer who had a trial gets none). `successUrl` and `cancelUrl` are http(s) addresses; `{CHECKOUT_SESSION_ID}` in `successUrl` is filled in by Stripe. A customer whose subscription is live (not canceled) changes it in the portal instead: 409 `subscription_exists` with `portalUrl`, a portal session returning to `cancelUrl`. The subscription reaches Ecobase through Stripe’s webhook. `stripe` provider only (409 `billing_not_configured`).',
       },
     })
     .post('/portal', ({ tenant, body }) => billing.portal(tenant, body.returnUrl), {
       tenant: 'customer',
       body: PortalRequest,
       response: { 200: RedirectUrl, ...errors({ 409: ['billing_not_configured'], 502: ['provider_error'] }) },
-      detail: { operationId: 'billingPortal', summary: 'The Stripe customer portal (change plan, payment method, cancel)', description: '`stripe` provider only (409 `billing_not_configured`).' },
+      detail: {
+        operationId: 'billingPortal',
+        summary: 'The Stripe customer portal (change plan, payment method, cancel)',
+        description: 'On the Stripe customer of the customer’s subscription (one made outside Checkout and bound by its metadata too), else its own. `returnUrl` is an http(s) address. `stripe` provider only (409 `billing_not_configured`).',
+      },
     })
     .post(
       '/stripe/webhook/:ecosystemId',
@@ -172,7 +183,7 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
           operationId: 'billingStripeWebhook',
           summary: 'Where Stripe posts the ecosystem’s events',
           description:
-            'Verified with the ecosystem’s webhook secret (400 `invalid_signature`). An event id already handled answers `duplicate: true`. Subscription, Checkout-session and invoice events fetch the object from Stripe as it is now and overwrite the mirror, so events may arrive in any order and repeat; a Stripe outage answers 502 and Stripe retries.',
+            'Verified with the ecosystem’s webhook secret (400 `invalid_signature`). An event id already handled answers `duplicate: true`. Subscription, Checkout-session and invoice events fetch the object from Stripe as it is now and overwrite the mirror, so events may arrive in any order and repeat; a Stripe outage answers 502 and Stripe retries, while an object Stripe answers 404 for is acknowledged (200, logged): asking again would never find it. A subscription bound by `metadata.customerId` (made outside Checkout) records its Stripe customer, whose invoices are then kept; one whose price no plan sells (nor names an existing plan in `metadata.plan`) leaves the customer on the default plan and emits `billing.subscription.unmatched` (the admins are told).',
           security: [],
         },
       },

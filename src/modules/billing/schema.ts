@@ -89,6 +89,8 @@ export const subscriptions = billingSchema.table(
     stripeSubscriptionId: text('stripe_subscription_id').primaryKey(),
     ecosystemId: ecosystemId(),
     customerId: customerId(),
+    /** The subscription's Stripe customer: its invoices and the portal follow it (null: mirrored before it was kept). */
+    stripeCustomerId: text('stripe_customer_id'),
     plan: text('plan'),
     status: text('status').notNull(),
     currentPeriodStart: at('current_period_start'),
@@ -98,7 +100,7 @@ export const subscriptions = billingSchema.table(
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('subscriptions_customer_idx').on(t.ecosystemId, t.customerId)],
+  (t) => [index('subscriptions_customer_idx').on(t.ecosystemId, t.customerId), index('subscriptions_stripe_customer_idx').on(t.ecosystemId, t.stripeCustomerId)],
 )
 
 export const invoices = billingSchema.table(

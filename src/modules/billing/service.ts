@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import { requireAal2 } from '../../platform/auth'
-import { and, desc, eq, inArray, sql } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
@@ -14,7 +14,7 @@ import { customers } from '../customer/schema'
 import { featureNotFound, Features, planOf, Plans } from './catalogue'
 import { type Entitlements, periodOf, resetsAt, type Standing } from './entitlements'
 import { billingError } from './errors'
-import { entitlementsUpdated, subscriptionUpdated } from './events'
+import { entitlementsUpdated, subscriptionUnmatched, subscriptionUpdated } from './events'
 import type { BillingSettingsUpdate, CheckoutRequest, CheckRequest, UsageBatch } from './model'
 import { assignments, invoices, plans, settings, stripeCustomers, stripeEvents, subscriptions, usageCounters, usageEvents } from './schema'
 import type { InvoiceFacts, StripeGateway, SubscriptionFacts } from './stripe'
@@ -36,7 +36,7 @@ export class BillingService {
   readonly plans: Plans
 
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'secret'>,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'secret'>,
     readonly entitlements: Entitlements,
     private readonly stripe: StripeGateway,
     private readonly events: Pick<EventBus, 'emit'>,
@@ -188,17 +188,34 @@ export class BillingService {
 
   // ---- Stripe
 
-  /** A Checkout session for the calling customer: its Stripe customer is made first (once), then the session. */
+  /**
+   * A Checkout session for the calling customer: its Stripe customer is made first (once), then the
+   * session. A customer whose subscription is still live changes it in the portal instead (409
+   * `subscription_exists` with the portal's address), so nobody pays twice; the plan's trial is
+   * offered once per customer (not to one who had a trial).
+   */
   async checkout(tenant: Tenant, input: Static<typeof CheckoutRequest>) {
     const keys = await this.stripeKeys(tenant.ecosystemId)
     const plan = await planOf(this.deps.db, tenant.ecosystemId, input.plan)
     const price = plan.prices.find((p) => p.interval === input.interval && p.stripePriceId)
     if (!price) throw billingError(409, 'no_price', `Plan ${plan.key} has no Stripe price for a ${input.interval}ly interval`)
+    const mine = and(eq(subscriptions.ecosystemId, tenant.ecosystemId), eq(subscriptions.customerId, tenant.customerId))
+    const [live] = await this.deps.db
+      .select({ id: subscriptions.stripeSubscriptionId, stripeCustomerId: subscriptions.stripeCustomerId })
+      .from(subscriptions)
+      .where(and(mine, sql`${subscriptions.status} not in ('canceled', 'incomplete_expired')`))
+      .orderBy(desc(subscriptions.createdAt))
+      .limit(1)
+    if (live) {
+      const portalUrl = await this.stripe.portal(keys.stripeSecretKey, live.stripeCustomerId ?? (await this.stripeCustomer(keys.stripeSecretKey, tenant)), input.cancelUrl)
+      throw billingError(409, 'subscription_exists', `Subscription ${live.id} is live: change or cancel it in the portal`, { portalUrl })
+    }
+    const [trialed] = await this.deps.db.select({ id: subscriptions.stripeSubscriptionId }).from(subscriptions).where(and(mine, isNotNull(subscriptions.trialEnd))).limit(1)
     const stripeCustomerId = await this.stripeCustomer(keys.stripeSecretKey, tenant)
     const url = await this.stripe.checkout(keys.stripeSecretKey, {
       stripeCustomerId,
       priceId: price.stripePriceId!,
-      trialDays: plan.trialDays,
+      trialDays: trialed ? 0 : plan.trialDays,
       successUrl: input.successUrl,
       cancelUrl: input.cancelUrl,
       metadata: { ecosystemId: tenant.ecosystemId, customerId: tenant.customerId, plan: plan.key },
@@ -206,16 +223,20 @@ export class BillingService {
     return { url }
   }
 
+  /** The portal on the Stripe customer of the customer's subscription (one made outside Checkout included), else its own. */
   async portal(tenant: Tenant, returnUrl: string) {
     const keys = await this.stripeKeys(tenant.ecosystemId)
-    return { url: await this.stripe.portal(keys.stripeSecretKey, await this.stripeCustomer(keys.stripeSecretKey, tenant), returnUrl) }
+    const subscription = await this.entitlements.subscriptionOf(this.deps.db, tenant.ecosystemId, tenant.customerId)
+    const stripeCustomerId = subscription?.stripeCustomerId ?? (await this.stripeCustomer(keys.stripeSecretKey, tenant))
+    return { url: await this.stripe.portal(keys.stripeSecretKey, stripeCustomerId, returnUrl) }
   }
 
   /**
    * A Stripe webhook: verified with the ecosystem's secret (400 `invalid_signature`), answered at
    * once for an event id already handled; for subscriptions, Checkout sessions and invoices the
    * object is fetched from Stripe as it is now and the mirror overwritten, so order and repeats
-   * do not matter. The event id is recorded with the mirror, after Stripe was asked.
+   * do not matter. The event id is recorded with the mirror, after Stripe was asked. An object
+   * Stripe answers 404 for is acknowledged with a log line: asking again would never find it.
    */
   async webhook(ecosystemId: string, payload: string, signature: string) {
     const keys = await this.stripeKeys(ecosystemId)
@@ -226,11 +247,22 @@ export class BillingService {
     const object = event.data.object as { id?: string; object?: string; subscription?: string | { id: string } | null }
     let subscription: SubscriptionFacts | null = null
     let invoice: InvoiceFacts | null = null
-    if (object.object === 'subscription' && object.id) subscription = await this.stripe.subscription(keys.stripeSecretKey, object.id)
-    else if (object.object === 'checkout.session' && object.id) {
-      const id = await this.stripe.sessionSubscription(keys.stripeSecretKey, object.id)
-      if (id) subscription = await this.stripe.subscription(keys.stripeSecretKey, id)
-    } else if (object.object === 'invoice' && object.id) invoice = await this.stripe.invoice(keys.stripeSecretKey, object.id)
+    let gone: string | null = null
+    if (object.object === 'subscription' && object.id) {
+      subscription = await this.stripe.subscription(keys.stripeSecretKey, object.id)
+      if (!subscription) gone = object.id
+    } else if (object.object === 'checkout.session' && object.id) {
+      const session = await this.stripe.sessionSubscription(keys.stripeSecretKey, object.id)
+      if (!session) gone = object.id
+      else if (session.subscription) {
+        subscription = await this.stripe.subscription(keys.stripeSecretKey, session.subscription)
+        if (!subscription) gone = session.subscription
+      }
+    } else if (object.object === 'invoice' && object.id) {
+      invoice = await this.stripe.invoice(keys.stripeSecretKey, object.id)
+      if (!invoice) gone = object.id
+    }
+    if (gone) this.deps.logger.warn('billing: a Stripe webhook names an object Stripe no longer has; acknowledged', { ecosystemId, eventId: event.id, eventType: event.type, objectId: gone })
     await this.deps.db.transaction(async (tx) => {
       const [fresh] = await tx.insert(stripeEvents).values({ ecosystemId, eventId: event.id }).onConflictDoNothing().returning({ id: stripeEvents.eventId })
       if (!fresh) return
@@ -240,14 +272,24 @@ export class BillingService {
     return { received: true, duplicate: false }
   }
 
+  /**
+   * Writes Stripe's subscription over the mirror. One bound by its metadata (made outside Checkout)
+   * records its Stripe customer, so that customer's invoices are kept and the portal opens on it.
+   * Its plan is the one selling its price, else the existing plan its metadata names; else none,
+   * so the default plan applies, and the admins are told (`billing.subscription.unmatched`).
+   */
   private async mirrorSubscription(tx: Db, ecosystemId: string, s: SubscriptionFacts): Promise<void> {
     const customerId = await this.customerOfStripe(tx, ecosystemId, s.stripeCustomerId, s.metadata.customerId)
     if (!customerId) return
+    await tx.insert(stripeCustomers).values({ ecosystemId, customerId, stripeCustomerId: s.stripeCustomerId }).onConflictDoNothing()
     const priced = await tx.select({ key: plans.key, prices: plans.prices }).from(plans).where(eq(plans.ecosystemId, ecosystemId))
-    const plan = priced.find((p) => p.prices.some((price) => price.stripePriceId && s.priceIds.includes(price.stripePriceId)))?.key ?? s.metadata.plan ?? null
+    const named = s.metadata.plan && priced.some((p) => p.key === s.metadata.plan) ? s.metadata.plan : null
+    const plan = priced.find((p) => p.prices.some((price) => price.stripePriceId && s.priceIds.includes(price.stripePriceId)))?.key ?? named
+    const [before] = await tx.select({ plan: subscriptions.plan }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, s.id))
     const values = {
       ecosystemId,
       customerId,
+      stripeCustomerId: s.stripeCustomerId,
       plan,
       status: s.status,
       currentPeriodStart: s.currentPeriodStart,
@@ -261,6 +303,10 @@ export class BillingService {
       tx.insert(subscriptions).values({ stripeSubscriptionId: s.id, ...values }).onConflictDoUpdate({ target: subscriptions.stripeSubscriptionId, set: values }),
     )
     await this.events.emit(tx, subscriptionUpdated, ecosystemId, { customerId, subscriptionId: s.id, plan, status: s.status, cancelAtPeriodEnd: s.cancelAtPeriodEnd, currentPeriodEnd: iso(s.currentPeriodEnd) })
+    // Told once, when the subscription starts selling an unknown price.
+    if (plan === null && (!before || before.plan !== null)) {
+      await this.events.emit(tx, subscriptionUnmatched, ecosystemId, { customerId, subscriptionId: s.id, priceIds: s.priceIds, status: s.status })
+    }
   }
 
   private async mirrorInvoice(tx: Db, ecosystemId: string, i: InvoiceFacts): Promise<void> {
@@ -270,10 +316,16 @@ export class BillingService {
     await tx.insert(invoices).values({ stripeInvoiceId: i.id, ...values }).onConflictDoUpdate({ target: invoices.stripeInvoiceId, set: values })
   }
 
-  /** The Ecobase customer of a Stripe customer: by the mapping Checkout made, else by the metadata it carries. */
+  /** The Ecobase customer of a Stripe customer: by the mapping Checkout made, else by a subscription bound to it, else by the metadata it carries. */
   private async customerOfStripe(tx: Db, ecosystemId: string, stripeCustomerId: string, fromMetadata?: string): Promise<string | null> {
     const [mapped] = await tx.select({ id: stripeCustomers.customerId }).from(stripeCustomers).where(and(eq(stripeCustomers.ecosystemId, ecosystemId), eq(stripeCustomers.stripeCustomerId, stripeCustomerId)))
     if (mapped) return mapped.id
+    const [bound] = await tx
+      .select({ id: subscriptions.customerId })
+      .from(subscriptions)
+      .where(and(eq(subscriptions.ecosystemId, ecosystemId), eq(subscriptions.stripeCustomerId, stripeCustomerId)))
+      .limit(1)
+    if (bound) return bound.id
     if (!fromMetadata || !/^[0-9a-f-]{36}$/i.test(fromMetadata)) return null
     const [row] = await tx.select({ id: customers.id }).from(customers).where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, fromMetadata)))
     return row?.id ?? null

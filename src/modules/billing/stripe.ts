@@ -33,7 +33,9 @@ const idOf = (x: string | { id: string } | null | undefined) => (typeof x === 's
 
 /**
  * The Stripe calls billing makes, with the ecosystem's own secret key, through the official SDK
- * (pointed at STRIPE_API_URL). Failures are 502 `provider_error`; nothing here writes the database.
+ * (pointed at STRIPE_API_URL). Failures are 502 `provider_error`, except that re-fetching an object
+ * Stripe answers 404 for (deleted, or of another account or mode) gives null: retrying would never
+ * find it. Nothing here writes the database.
  */
 export class StripeGateway {
   private readonly clients = new Map<string, Stripe>()
@@ -100,8 +102,8 @@ export class StripeGateway {
     }
   }
 
-  async subscription(secretKey: string, id: string): Promise<SubscriptionFacts> {
-    return this.call(async () => {
+  async subscription(secretKey: string, id: string): Promise<SubscriptionFacts | null> {
+    return this.fetch(async () => {
       const s = await (await this.client(secretKey)).subscriptions.retrieve(id)
       const items = s.items?.data ?? []
       const top = s as unknown as { current_period_start?: number; current_period_end?: number }
@@ -120,8 +122,8 @@ export class StripeGateway {
     })
   }
 
-  async invoice(secretKey: string, id: string): Promise<InvoiceFacts> {
-    return this.call(async () => {
+  async invoice(secretKey: string, id: string): Promise<InvoiceFacts | null> {
+    return this.fetch(async () => {
       const i = await (await this.client(secretKey)).invoices.retrieve(id)
       return {
         id: i.id!,
@@ -138,12 +140,22 @@ export class StripeGateway {
     })
   }
 
-  /** The subscription a completed Checkout session made, if any. */
-  async sessionSubscription(secretKey: string, sessionId: string): Promise<string | null> {
-    return this.call(async () => {
+  /** The subscription a completed Checkout session made, if any; null when the session is gone. */
+  async sessionSubscription(secretKey: string, sessionId: string): Promise<{ subscription: string | null } | null> {
+    return this.fetch(async () => {
       const session = await (await this.client(secretKey)).checkout.sessions.retrieve(sessionId)
-      return session.subscription ? idOf(session.subscription as string | { id: string }) : null
+      return { subscription: session.subscription ? idOf(session.subscription as string | { id: string }) : null }
     })
+  }
+
+  /** A re-fetch: null when Stripe answers 404 (`resource_missing`). */
+  private async fetch<T>(fn: () => Promise<T>): Promise<T | null> {
+    try {
+      return await fn()
+    } catch (err) {
+      if ((err as { statusCode?: number }).statusCode === 404) return null
+      throw billingError(502, 'provider_error', `Stripe: ${(err as Error).message}`)
+    }
   }
 
   private async call<T>(fn: () => Promise<T>): Promise<T> {

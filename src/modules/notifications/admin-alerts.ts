@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db'
+import { subscriptionUnmatched } from '../billing/events'
 import type { EventBus } from '../../platform/events'
 import type { CustomerService } from '../customer/service'
 import { webhookDisabled } from '../integrations/events'
@@ -23,7 +24,7 @@ interface AdminAlert {
 
 /**
  * What the service itself tells an ecosystem's admins and owners (a webhook endpoint turned off, a
- * monitored site down or up): a feed item and an `account` notification for each, through their own
+ * monitored site down or up, a Stripe subscription selling a price no plan has): a feed item and an `account` notification for each, through their own
  * customer records, which carry their account e-mail, so the notification's e-mail (on by default,
  * as each one's preferences say) reaches them and is in the messaging log. A site's `alertEmails`
  * get the notification too, through a record per address. All in the transaction of the event.
@@ -43,6 +44,19 @@ export class AdminAlerts {
       this.siteAlert(tx, ecosystemId, site, 'down', `${site.name} is down: ${site.error}`, `${site.url} failed ${site.failures} checks in a row. Last error: ${site.error}.`),
     )
     bus.on(siteUp, (tx, { ecosystemId, payload: site }) => this.siteAlert(tx, ecosystemId, site, 'up', `${site.name} is up again`, `${site.url} answered ${site.statusCode} as expected.`))
+    bus.on(subscriptionUnmatched, (tx, { ecosystemId, payload: s }) => {
+      const prices = s.priceIds.join(', ') || 'no price'
+      return this.send(tx, {
+        ecosystemId,
+        source: 'billing',
+        entityType: 'subscription',
+        entityId: s.subscriptionId,
+        action: 'unmatched',
+        summary: `Stripe subscription ${s.subscriptionId} sells ${prices}, which no plan has`,
+        body: `Stripe subscription ${s.subscriptionId} (customer ${s.customerId}, ${s.status}) sells ${prices}, but no plan of the ecosystem carries it as a stripePriceId. Until one does, the customer is on the default plan. Add the price to the plan it sells (PATCH /billing/plans/{key}); the next webhook of the subscription applies it.`,
+        metadata: { customerId: s.customerId, priceIds: s.priceIds },
+      })
+    })
     bus.on(webhookDisabled, (tx, { ecosystemId, payload: hook }) =>
       this.send(tx, {
         ecosystemId,
