@@ -246,7 +246,7 @@ export interface BillingRoutes {
     /** The ecosystem’s billing provider */
     get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Choose the billing provider */
-    put(body: BillingSettingsUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: BillingSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    put(body: BillingSettingsUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: BillingSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
   }
   features: ((params: { key: string | number }) => {
     /** One feature */

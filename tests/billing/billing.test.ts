@@ -73,6 +73,24 @@ describe('billing: features and plans', () => {
   })
 })
 
+describe('billing: currency', () => {
+  test('prices are in the ecosystem’s currency: another is 400 on create and on change; the currency changes only while no plan prices in another', async () => {
+    const eco = await provision(h, owner)
+    const as = eco.as(owner)
+    const price = (currency: string) => ({ amount: 900, currency, interval: 'month' })
+    const eur = await h.call('POST', '/billing/plans', { ...as, body: { key: 'euro', name: 'Euro', prices: [price('usd'), price('eur')] } })
+    expect([eur.status, eur.body.error.code, eur.body.error.message]).toEqual([400, 'validation_failed', 'prices.1.currency: the ecosystem bills in usd (its billing settings), not eur'])
+    expect((await h.call('GET', '/billing/plans/euro', as)).status).toBe(404)
+    expect((await h.call('POST', '/billing/plans', { ...as, body: { key: 'std', name: 'Standard', prices: [price('usd')] } })).status).toBe(201)
+    expect((await h.call('PATCH', '/billing/plans/std', { ...as, body: { prices: [price('gbp')] } })).status).toBe(400)
+    expect((await h.call('PUT', '/billing/settings', { ...as, body: { provider: 'manual', currency: 'eur' } })).body.error.code).toBe('in_use')
+    expect((await h.call('PATCH', '/billing/plans/std', { ...as, body: { prices: [] } })).status).toBe(200)
+    expect((await h.call('PUT', '/billing/settings', { ...as, body: { provider: 'manual', currency: 'eur' } })).body.currency).toBe('eur')
+    expect((await h.call('PATCH', '/billing/plans/std', { ...as, body: { prices: [price('eur')] } })).body.prices).toEqual([price('eur')])
+    expect((await h.call('PATCH', '/billing/plans/std', { ...as, body: { prices: [price('usd')] } })).status).toBe(400)
+  })
+})
+
 describe('billing: the manual provider', () => {
   test('the default plan applies to everyone; a manual assignment wins until removed; each change is an event in the customer’s feed', async () => {
     const eco = await provision(h, owner)

@@ -45,8 +45,11 @@ describe('billing with Stripe', () => {
     expect([early.status, early.body.error.code]).toEqual([409, 'billing_not_configured'])
     expect((await h.call('GET', '/billing/settings', as())).body).toEqual({ provider: 'manual', currency: 'usd', configKeys: [] })
     expect((await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe', stripeSecretKey: SECRET_KEY } })).status).toBe(400)
-    const set = await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe', currency: 'eur', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET } })
-    expect(set.body).toEqual({ provider: 'stripe', currency: 'eur', configKeys: ['stripeSecretKey', 'stripeWebhookSecret'] })
+    // Plan pro sells in usd: the ecosystem cannot bill in eur until its prices do.
+    const euros = await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe', currency: 'eur', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET } })
+    expect([euros.status, euros.body.error.code]).toEqual([409, 'in_use'])
+    const set = await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe', currency: 'usd', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET } })
+    expect(set.body).toEqual({ provider: 'stripe', currency: 'usd', configKeys: ['stripeSecretKey', 'stripeWebhookSecret'] })
     // Keys are kept when omitted.
     expect((await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe' } })).body.configKeys).toEqual(['stripeSecretKey', 'stripeWebhookSecret'])
     expect(JSON.stringify((await h.call('GET', '/billing/settings', as())).body)).not.toContain(SECRET_KEY)

@@ -8,7 +8,7 @@ import type { Tenant } from '../../platform/tenancy'
 import { type Entitlements, featureDef, isBuiltIn } from './entitlements'
 import { billingError } from './errors'
 import type { BillingFeatureCreate, BillingFeaturePatch, BillingPlanCreate, BillingPlanPatch } from './model'
-import { assignments, features, plans, subscriptions } from './schema'
+import { assignments, features, type PlanPrice, plans, settings, subscriptions } from './schema'
 
 type PlanRow = typeof plans.$inferSelect
 
@@ -119,6 +119,7 @@ export class Plans {
   async create(tenant: Tenant, input: Static<typeof BillingPlanCreate>) {
     return this.deps.db.transaction(async (tx) => {
       await this.checkEntitlements(tx, tenant.ecosystemId, input.entitlements ?? [])
+      await this.checkCurrency(tx, tenant.ecosystemId, input.prices ?? [])
       if (input.isDefault) await this.clearDefault(tx, tenant.ecosystemId)
       try {
         const [row] = await tx
@@ -147,6 +148,7 @@ export class Plans {
     return this.deps.db.transaction(async (tx) => {
       await planOf(tx, tenant.ecosystemId, key)
       if (patch.entitlements) await this.checkEntitlements(tx, tenant.ecosystemId, patch.entitlements)
+      if (patch.prices) await this.checkCurrency(tx, tenant.ecosystemId, patch.prices)
       if (patch.isDefault) await this.clearDefault(tx, tenant.ecosystemId)
       const [row] = await tx
         .update(plans)
@@ -176,6 +178,16 @@ export class Plans {
 
   private async clearDefault(tx: Db, ecosystemId: string): Promise<void> {
     await tx.update(plans).set({ isDefault: false }).where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.isDefault, true)))
+  }
+
+  /** Every price is in the ecosystem's currency (its billing settings; `usd` until set). */
+  private async checkCurrency(db: Db, ecosystemId: string, prices: readonly PlanPrice[]): Promise<void> {
+    if (prices.length === 0) return
+    const [row] = await db.select({ currency: settings.currency }).from(settings).where(eq(settings.ecosystemId, ecosystemId))
+    const currency = row?.currency ?? 'usd'
+    prices.forEach((p, i) => {
+      if (p.currency !== currency) throw new AppError(400, 'validation_failed', `prices.${i}.currency: the ecosystem bills in ${currency} (its billing settings), not ${p.currency}`)
+    })
   }
 
   /** Every entitlement names a feature of the ecosystem, once. */

@@ -17,7 +17,7 @@ export const BillingSettings = t.Object(
     currency: Currency,
     configKeys: t.Array(t.String(), { description: 'Which Stripe keys are stored (their values are never shown)' }),
   },
-  { title: 'BillingSettings', examples: [{ provider: 'stripe', currency: 'eur', configKeys: ['stripeSecretKey', 'stripeWebhookSecret'] }] },
+  { title: 'BillingSettings', examples: [{ provider: 'stripe', currency: 'usd', configKeys: ['stripeSecretKey', 'stripeWebhookSecret'] }] },
 )
 export const BillingSettingsUpdate = t.Object(
   {
@@ -26,7 +26,7 @@ export const BillingSettingsUpdate = t.Object(
     stripeSecretKey: t.Optional(t.String({ pattern: '^(sk|rk)_', maxLength: 300, description: 'Write-only; kept when omitted' })),
     stripeWebhookSecret: t.Optional(t.String({ pattern: '^whsec_', maxLength: 300, description: 'Write-only; kept when omitted' })),
   },
-  { title: 'BillingSettingsUpdate', examples: [{ provider: 'stripe', currency: 'eur', stripeSecretKey: 'sk_test_51ExampleKey', stripeWebhookSecret: 'whsec_ExampleSecret' }] },
+  { title: 'BillingSettingsUpdate', examples: [{ provider: 'stripe', currency: 'usd', stripeSecretKey: 'sk_test_51ExampleKey', stripeWebhookSecret: 'whsec_ExampleSecret' }] },
 )
 
 export const BillingFeature = t.Object(

@@ -55,7 +55,7 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
         operationId: 'billingPlanCreate',
         summary: 'Define a plan',
         description:
-          'Entitlements name features of the ecosystem (400 `feature_not_found`), each once. A feature the plan does not name: the built-in ones have no limit, the others are not granted. `isDefault` moves the default to this plan: it applies to every customer with no assignment and no granting subscription.',
+          'Entitlements name features of the ecosystem (400 `feature_not_found`), each once. Prices are in the ecosystem’s currency (its billing settings; 400 `validation_failed` otherwise). A feature the plan does not name: the built-in ones have no limit, the others are not granted. `isDefault` moves the default to this plan: it applies to every customer with no assignment and no granting subscription.',
         errors: errors({ 400: ['feature_not_found'], 409: ['conflict'] }),
       },
       get: { operationId: 'billingPlan', summary: 'One plan', errors: errors({ 404: ['plan_not_found'] }) },
@@ -80,11 +80,11 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
     .put('/settings', ({ tenant, body }) => billing.setSettings(tenant, body), {
       tenant: 'admin',
       body: BillingSettingsUpdate,
-      response: { 200: BillingSettings },
+      response: { 200: BillingSettings, ...errors({ 409: ['in_use'] }) },
       detail: {
         operationId: 'billingSetSettings',
         summary: 'Choose the billing provider',
-        description: `\`manual\` (the default) needs no outside service: admins assign plans. \`stripe\` needs \`stripeSecretKey\` and \`stripeWebhookSecret\` (given now or before; sealed with the server key, write-only); point Stripe’s webhook at \`POST ${STRIPE_WEBHOOK_PATH}/{ecosystemId}\`.`,
+        description: `Every plan price is in \`currency\` (\`usd\` until set): it changes only while no plan has prices in another (409 \`in_use\`). \`manual\` (the default) needs no outside service: admins assign plans. \`stripe\` needs \`stripeSecretKey\` and \`stripeWebhookSecret\` (given now or before; sealed with the server key, write-only); point Stripe’s webhook at \`POST ${STRIPE_WEBHOOK_PATH}/{ecosystemId}\`.`,
       },
     })
     .use(features)

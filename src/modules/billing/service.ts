@@ -64,9 +64,17 @@ export class BillingService {
       if (input.provider === 'stripe' && (!keys.stripeSecretKey || !keys.stripeWebhookSecret)) {
         throw new AppError(400, 'validation_failed', 'body: the stripe provider needs stripeSecretKey and stripeWebhookSecret')
       }
+      const currency = input.currency ?? before?.currency ?? 'usd'
+      // Prices are in the ecosystem's currency: it changes only while no plan has prices in another.
+      const [other] = await tx
+        .select({ key: plans.key })
+        .from(plans)
+        .where(and(eq(plans.ecosystemId, tenant.ecosystemId), sql`exists (select 1 from jsonb_array_elements(${plans.prices}) p where p->>'currency' <> ${currency})`))
+        .limit(1)
+      if (other) throw billingError(409, 'in_use', `Plan ${other.key} has prices in another currency than ${currency}: change them first`)
       const values = {
         provider: input.provider,
-        currency: input.currency ?? before?.currency ?? 'usd',
+        currency,
         secretsSealed: Object.keys(keys).length ? sealSecret(this.deps.secret, PURPOSE, JSON.stringify(keys)) : null,
         configKeys: Object.keys(keys).sort(),
         updatedAt: this.deps.now(),
