@@ -365,6 +365,7 @@ const STEPS: Step[] = [
   { op: 'GET /billing/plans', as: 'admin' },
   { op: 'GET /billing/plans/{key}', as: 'admin', params: () => ({ key: 'pro' }) },
   { op: 'PATCH /billing/plans/{key}', as: 'admin', params: () => ({ key: 'pro' }) },
+  { op: 'GET /billing/catalogue', as: 'none', query: (c) => `ecosystem=${c.eco}` },
   { op: 'POST /billing/usage', as: 'admin', body: (ex, c) => ({ events: ex.events.map((e: object) => ({ ...e, customerId: c.customerId })) }) },
   { op: 'POST /billing/check', as: 'customer' },
   { op: 'POST /billing/checkout', as: 'customer', then: (a, c) => Object.assign(c, { checkoutSession: a.url.split('/').at(-1) }) },

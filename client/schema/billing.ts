@@ -20,6 +20,39 @@ export interface BillingSettingsUpdate {
   stripeWebhookSecret?: string
 }
 
+export interface BillingCatalogue {
+  ecosystemId: string
+  /** ISO 4217, lower case (`usd`, `eur`) */
+  currency: string
+  plans: {
+    key: string
+    name: string
+    description: string
+    /** Customers with no subscription are on it */
+    isDefault: boolean
+    /** Checkout starts a trial this long (once per customer) */
+    trialDays: number
+    prices: {
+      /** Minor units (cents) */
+      amount: number
+      currency: string
+      interval: "month" | "year"
+    }[]
+    entitlements: {
+      feature: string
+      /** The feature’s name, to show */
+      name: string
+      type: "boolean" | "limit" | "metered"
+      unit: string
+      reset: "month" | "never"
+      enabled: boolean
+      /** null: no limit */
+      limit: number | null
+      overage: "block" | "allow"
+    }[]
+  }[]
+}
+
 export interface BillingFeature {
   /** Lower case, dot-separated: `projects`, `api.calls` */
   key: string
@@ -87,6 +120,8 @@ export interface BillingPlan {
   description: string
   /** Applies to every customer without a subscription or assignment; one plan at most (setting it moves it) */
   isDefault: boolean
+  /** Listed in the price list anyone may read (GET /billing/catalogue); default false */
+  public: boolean
   /** Checkout starts a trial this long */
   trialDays: number
   prices: BillingPrice[]
@@ -109,6 +144,8 @@ export interface BillingPlanCreate {
   description?: string
   /** Applies to every customer without a subscription or assignment; one plan at most (setting it moves it) */
   isDefault?: boolean
+  /** Listed in the price list anyone may read (GET /billing/catalogue); default false */
+  public?: boolean
   /** Checkout starts a trial this long */
   trialDays?: number
   prices?: BillingPrice[]
@@ -120,6 +157,8 @@ export interface BillingPlanPatch {
   description?: string
   /** Applies to every customer without a subscription or assignment; one plan at most (setting it moves it) */
   isDefault?: boolean
+  /** Listed in the price list anyone may read (GET /billing/catalogue); default false */
+  public?: boolean
   /** Checkout starts a trial this long */
   trialDays?: number
   prices?: BillingPrice[]
@@ -247,6 +286,10 @@ export interface BillingRoutes {
     get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     /** Choose the billing provider */
     put(body: BillingSettingsUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: BillingSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+  }
+  catalogue: {
+    /** The price list: plans marked public, with prices and what they grant */
+    get(options?: RequestOptions<{ ecosystem?: string }>): Promise<Result<{ 200: BillingCatalogue; 400: ErrorBody; 404: ErrorBody }>>
   }
   features: ((params: { key: string | number }) => {
     /** One feature */

@@ -117,8 +117,8 @@ type PlanForm = Required<BillingPlanCreate>
 
 const planForm = (p?: BillingPlan): PlanForm =>
   p
-    ? { key: p.key, name: p.name, description: p.description, isDefault: p.isDefault, trialDays: p.trialDays, prices: p.prices, entitlements: p.entitlements }
-    : { key: '', name: '', description: '', isDefault: false, trialDays: 0, prices: [], entitlements: [] }
+    ? { key: p.key, name: p.name, description: p.description, isDefault: p.isDefault, public: p.public, trialDays: p.trialDays, prices: p.prices, entitlements: p.entitlements }
+    : { key: '', name: '', description: '', isDefault: false, public: false, trialDays: 0, prices: [], entitlements: [] }
 
 /** What a plan grants, in words: "chat.messages 100 (allow overage)", "exports", "api.calls unlimited". */
 const grantText = (e: BillingPlanEntitlement) =>
@@ -190,6 +190,7 @@ function PlanEditor({ form, existing, features, busy, onChange, onSubmit, onCanc
       <label>Plan name <input required value={form.name} onInput={(e) => onChange({ ...form, name: e.currentTarget.value })} /></label>
       <label>Description <input value={form.description} onInput={(e) => onChange({ ...form, description: e.currentTarget.value })} /></label>
       <label class="check"><input type="checkbox" checked={form.isDefault} onChange={(e) => onChange({ ...form, isDefault: e.currentTarget.checked })} /> Default plan (every customer without a subscription or assignment)</label>
+      <label class="check"><input type="checkbox" checked={form.public} onChange={(e) => onChange({ ...form, public: e.currentTarget.checked })} /> Public (listed in the price list, GET /billing/catalogue)</label>
       <label>Trial days <input type="number" min={0} max={365} value={form.trialDays} onInput={(e) => onChange({ ...form, trialDays: Number(e.currentTarget.value) || 0 })} /></label>
       <table aria-label="What the plan grants">
         <thead><tr><th>Feature</th><th>Granted</th><th>Limit</th><th>Past the limit</th></tr></thead>

@@ -214,6 +214,20 @@ export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSourc
       },
     }),
     /**
+     * For public reads about one ecosystem: `tenant` as `tenant: level` resolves it when the
+     * request carries an Authorization header (so a customer's token names its own ecosystem),
+     * else null (the route names the ecosystem otherwise).
+     */
+    optionalTenant: (level: TenantLevel) => ({
+      detail: { security: [{}, ...bearerSecurity] },
+      async resolve({ headers, request, server }) {
+        if (!headers.authorization) return { tenant: null as Tenant | null }
+        const tenant = await resolveTenant(level, headers, deps)
+        noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
+        return { tenant: { ...tenant, request: requestInfo(request, server, trustProxy) } as Tenant | null }
+      },
+    }),
+    /**
      * For event streams: `tenant` as `tenant: level` resolves it, or from a single-use `?ticket=`
      * (POST /realtime/tickets) when the request has no Authorization header (browsers' EventSource
      * cannot send one), plus the `credential` the stream must end with.

@@ -22,6 +22,7 @@ const planView = (p: PlanRow) => ({
   name: p.name,
   description: p.description,
   isDefault: p.isDefault,
+  public: p.public,
   trialDays: p.trialDays,
   prices: p.prices,
   entitlements: p.entitlements,
@@ -130,6 +131,7 @@ export class Plans {
             name: input.name,
             description: input.description ?? '',
             isDefault: input.isDefault ?? false,
+            public: input.public ?? false,
             trialDays: input.trialDays ?? 0,
             prices: input.prices ?? [],
             entitlements: input.entitlements ?? [],
@@ -174,6 +176,39 @@ export class Plans {
       await tx.delete(plans).where(and(eq(plans.ecosystemId, tenant.ecosystemId), eq(plans.key, key)))
       await this.entitlements.changed(tx, tenant.ecosystemId)
     })
+  }
+
+  /**
+   * The price list: the ecosystem's plans marked `public`, cheapest first (plans without a price
+   * first), each with its prices (without Stripe's ids) and what it grants, with the features'
+   * names and units to show.
+   */
+  async catalogue(ecosystemId: string) {
+    const [rows, defs, [config]] = await Promise.all([
+      this.deps.db.select().from(plans).where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.public, true))),
+      this.entitlements.features(this.deps.db, ecosystemId),
+      this.deps.db.select({ currency: settings.currency }).from(settings).where(eq(settings.ecosystemId, ecosystemId)),
+    ])
+    const byKey = new Map(defs.map((f) => [f.key, f]))
+    const cheapest = (p: PlanRow) => Math.min(Number.MAX_SAFE_INTEGER, ...p.prices.map((x) => (x.interval === 'year' ? x.amount / 12 : x.amount)))
+    const listed = rows.map((p) => ({ p, price: p.prices.length ? cheapest(p) : -1 })).sort((a, b) => a.price - b.price || a.p.key.localeCompare(b.p.key))
+    return {
+      ecosystemId,
+      currency: config?.currency ?? 'usd',
+      plans: listed.map(({ p }) => ({
+        key: p.key,
+        name: p.name,
+        description: p.description,
+        isDefault: p.isDefault,
+        trialDays: p.trialDays,
+        prices: p.prices.map(({ amount, currency, interval }) => ({ amount, currency, interval })),
+        entitlements: p.entitlements.flatMap((e) => {
+          const f = byKey.get(e.feature)
+          if (!f) return []
+          return [{ feature: f.key, name: f.name, type: f.type, unit: f.unit, reset: f.reset, enabled: e.enabled ?? true, limit: f.type === 'boolean' ? null : (e.limit ?? null), overage: e.overage ?? ('block' as const) }]
+        }),
+      })),
+    }
   }
 
   private async clearDefault(tx: Db, ecosystemId: string): Promise<void> {

@@ -69,14 +69,24 @@ const planFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
   description: t.String({ maxLength: 2000 }),
   isDefault: t.Boolean({ description: 'Applies to every customer without a subscription or assignment; one plan at most (setting it moves it)' }),
+  public: t.Boolean({ description: 'Listed in the price list anyone may read (GET /billing/catalogue); default false' }),
   trialDays: Int({ minimum: 0, maximum: 730, description: 'Checkout starts a trial this long' }),
   prices: t.Array(Price, { maxItems: 20 }),
   entitlements: t.Array(Entitlement, { maxItems: 200 }),
 }
-export const BillingPlan = t.Object({ key: PlanKey, ...planFields, createdAt: t.String(), updatedAt: t.String() }, { title: 'BillingPlan', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', isDefault: false, trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }], createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] })
+export const BillingPlan = t.Object({ key: PlanKey, ...planFields, createdAt: t.String(), updatedAt: t.String() }, { title: 'BillingPlan', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', isDefault: false, public: true, trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }], createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] })
 export const BillingPlanCreate = t.Object(
-  { key: PlanKey, name: planFields.name, description: t.Optional(planFields.description), isDefault: t.Optional(planFields.isDefault), trialDays: t.Optional(planFields.trialDays), prices: t.Optional(planFields.prices), entitlements: t.Optional(planFields.entitlements) },
-  { title: 'BillingPlanCreate', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }, { feature: 'storage.bytes', limit: 10737418240 }] }] },
+  {
+    key: PlanKey,
+    name: planFields.name,
+    description: t.Optional(planFields.description),
+    isDefault: t.Optional(planFields.isDefault),
+    public: t.Optional(planFields.public),
+    trialDays: t.Optional(planFields.trialDays),
+    prices: t.Optional(planFields.prices),
+    entitlements: t.Optional(planFields.entitlements),
+  },
+  { title: 'BillingPlanCreate', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', public: true, trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }, { feature: 'storage.bytes', limit: 10737418240 }] }] },
 )
 export const BillingPlanPatch = t.Partial(t.Object(planFields), { title: 'BillingPlanPatch', examples: [{ trialDays: 30, prices: [{ amount: 2900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 20000, overage: 'allow' }] }], minProperties: 1 })
 
@@ -185,4 +195,53 @@ export const CheckoutRequest = t.Object(
   { title: 'BillingCheckout', examples: [{ plan: 'pro', interval: 'month', successUrl: 'https://app.example.com/billing/thanks?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'https://app.example.com/billing' }] },
 )
 export const PortalRequest = t.Object({ returnUrl: ReturnAddress('http or https') }, { title: 'BillingPortal', examples: [{ returnUrl: 'https://app.example.com/billing' }] })
+export const BillingCatalogue = t.Object(
+  {
+    ecosystemId: t.String(),
+    currency: Currency,
+    plans: t.Array(
+      t.Object({
+        key: t.String(),
+        name: t.String(),
+        description: t.String(),
+        isDefault: t.Boolean({ description: 'Customers with no subscription are on it' }),
+        trialDays: t.Integer({ description: 'Checkout starts a trial this long (once per customer)' }),
+        prices: t.Array(t.Object({ amount: t.Integer({ description: 'Minor units (cents)' }), currency: t.String(), interval: t.Union([t.Literal('month'), t.Literal('year')]) })),
+        entitlements: t.Array(
+          t.Object({
+            feature: t.String(),
+            name: t.String({ description: 'The feature’s name, to show' }),
+            type: FeatureType,
+            unit: t.String(),
+            reset: Reset,
+            enabled: t.Boolean(),
+            limit: t.Union([t.Integer(), t.Null()], { description: 'null: no limit' }),
+            overage: t.Union([t.Literal('block'), t.Literal('allow')], { description: 'Past the limit: refused, or allowed and counted' }),
+          }),
+        ),
+      }),
+    ),
+  },
+  {
+    title: 'BillingCatalogue',
+    examples: [
+      {
+        ecosystemId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+        currency: 'usd',
+        plans: [
+          {
+            key: 'pro',
+            name: 'Pro',
+            description: 'For teams that chat a lot',
+            isDefault: false,
+            trialDays: 14,
+            prices: [{ amount: 1900, currency: 'usd', interval: 'month' }],
+            entitlements: [{ feature: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', enabled: true, limit: 10000, overage: 'block' }],
+          },
+        ],
+      },
+    ],
+  },
+)
+export const CatalogueQuery = t.Object({ ecosystem: t.Optional(t.String({ minLength: 1, maxLength: 253, description: 'Ecosystem id or rdid: whose price list (a customer’s token names its own)' })) })
 export const RedirectUrl = t.Object({ url: t.String() }, { title: 'BillingRedirect', examples: [{ url: 'https://checkout.stripe.com/c/pay/cs_test_ExampleSession0001' }] })

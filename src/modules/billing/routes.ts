@@ -5,6 +5,8 @@ import { paged, pageParams, PageQuery } from '../../platform/paging'
 import { errors } from './errors'
 import {
   BillingAccount,
+  BillingCatalogue,
+  CatalogueQuery,
   BillingFeature,
   BillingFeatureCreate,
   BillingFeaturePatch,
@@ -85,6 +87,17 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
         operationId: 'billingSetSettings',
         summary: 'Choose the billing provider',
         description: `Every plan price is in \`currency\` (\`usd\` until set): it changes only while no plan has prices in another (409 \`in_use\`). \`manual\` (the default) needs no outside service: admins assign plans. \`stripe\` needs \`stripeSecretKey\` and \`stripeWebhookSecret\` (given now or before; sealed with the server key, write-only); point Stripe’s webhook at \`POST ${STRIPE_WEBHOOK_PATH}/{ecosystemId}\`.`,
+      },
+    })
+    .get('/catalogue', ({ tenant, query }) => billing.catalogue(tenant, query.ecosystem), {
+      optionalTenant: 'customer',
+      query: CatalogueQuery,
+      response: { 200: BillingCatalogue, ...errors({ 400: ['ecosystem_required'], 404: ['not_found'] }) },
+      detail: {
+        operationId: 'billingCatalogue',
+        summary: 'The price list: plans marked public, with prices and what they grant',
+        description:
+          'For a pricing page with no backend of its own: the plans an admin marked `public`, cheapest first (plans without a price first), each with its prices (no Stripe ids) and its entitlements with the features’ names and units; `currency` is the ecosystem’s. Anyone may read it naming the ecosystem (`?ecosystem=<id or rdid>`, 404 when there is none); a customer’s token names its own (an account credential, as everywhere, with X-Ecosystem-Id); with neither, 400 `ecosystem_required`. Plans not marked public, assignments and subscriptions never appear.',
       },
     })
     .use(features)

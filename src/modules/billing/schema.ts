@@ -54,6 +54,8 @@ export const plans = billingSchema.table(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     isDefault: boolean('is_default').notNull().default(false),
+    /** Listed in the public price list (GET /billing/catalogue). */
+    public: boolean('public').notNull().default(false),
     trialDays: integer('trial_days').notNull().default(0),
     prices: jsonb('prices').$type<PlanPrice[]>().notNull().default([]),
     entitlements: jsonb('entitlements').$type<PlanEntitlement[]>().notNull().default([]),

@@ -42,6 +42,8 @@ export class BillingService {
     private readonly events: Pick<EventBus, 'emit'>,
     /** The customer area: 404 unless the customer is one of the tenant's ecosystem. */
     private readonly customers: { get(tenant: Tenant, customerId: string): Promise<unknown> },
+    /** The registry: an ecosystem by id or rdid. */
+    private readonly ecosystems: { findEcosystem(idOrRdid: string): Promise<{ id: string } | null> },
   ) {
     this.features = new Features(deps, entitlements)
     this.plans = new Plans(deps, entitlements)
@@ -82,6 +84,21 @@ export class BillingService {
       await tx.insert(settings).values({ ecosystemId: tenant.ecosystemId, ...values }).onConflictDoUpdate({ target: settings.ecosystemId, set: values })
       return { provider: values.provider, currency: values.currency, configKeys: values.configKeys }
     })
+  }
+
+  /**
+   * The public price list of the ecosystem named (`ecosystem`, id or rdid: anyone may read it), else
+   * of the caller's (a customer's token, an account's X-Ecosystem-Id).
+   */
+  async catalogue(tenant: Pick<Tenant, 'ecosystemId'> | null, ecosystem: string | undefined) {
+    let ecosystemId = tenant?.ecosystemId
+    if (ecosystem !== undefined) {
+      const found = await this.ecosystems.findEcosystem(ecosystem)
+      if (!found) throw new AppError(404, 'not_found', 'No such ecosystem')
+      ecosystemId = found.id
+    }
+    if (!ecosystemId) throw new AppError(400, 'ecosystem_required', 'Name the ecosystem: ?ecosystem=<id or rdid>, or send a customer token')
+    return this.plans.catalogue(ecosystemId)
   }
 
   // ---- accounts
