@@ -65,6 +65,8 @@ export interface BillingFeature {
   builtIn: boolean
   /** Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0. */
   allowNegative: boolean
+  /** The Stripe meter’s event name */
+  stripeMeter: string | null
 }
 
 export interface BillingFeaturePage {
@@ -83,6 +85,8 @@ export interface BillingFeatureCreate {
   reset?: "month" | "never"
   /** Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0. */
   allowNegative?: boolean
+  /** The Stripe meter’s event name */
+  stripeMeter?: string | null
 }
 
 export interface BillingFeaturePatch {
@@ -91,6 +95,8 @@ export interface BillingFeaturePatch {
   reset?: "month" | "never"
   /** Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0. */
   allowNegative?: boolean
+  /** The Stripe meter’s event name */
+  stripeMeter?: string | null
 }
 
 export interface BillingPrice {
@@ -189,6 +195,17 @@ export interface BillingAccount {
     remaining: number | null
     /** When a monthly feature’s use starts again from 0 */
     resetsAt: string | null
+    /** What was sent to Stripe for usage-based charging (a feature with a `stripeMeter`); null otherwise */
+    reported: {
+      /** The Stripe meter’s event name */
+      meter: string
+      /** Use of this period Stripe has accepted as meter events */
+      sent: number
+      /** Use of this period accepted here and not yet sent (sent within seconds, retried while Stripe fails) */
+      pending: number
+      /** Use of this period Stripe refused (e.g. older than its 35 days); not retried */
+      failed: number
+    } | null
   }[]
 }
 

@@ -266,7 +266,7 @@ export function CustomerPlan({ customerId }: { customerId: string }) {
             {a.subscription && <> · subscription {a.subscription.status}{a.subscription.currentPeriodEnd && `, period ends ${when(a.subscription.currentPeriodEnd)}`}{a.subscription.cancelAtPeriodEnd && ', cancels then'}</>}
           </p>
           <table>
-            <thead><tr><th>Feature</th><th>Use</th><th>Resets</th></tr></thead>
+            <thead><tr><th>Feature</th><th>Use</th><th>Resets</th><th>Reported to Stripe</th></tr></thead>
             <tbody>
               {a.entitlements.map((e) => (
                 <tr key={e.feature}>
@@ -280,6 +280,7 @@ export function CustomerPlan({ customerId }: { customerId: string }) {
                     )}
                   </td>
                   <td>{e.resetsAt ? when(e.resetsAt) : '—'}</td>
+                  <td>{e.reported ? <><code>{e.reported.meter}</code>: {e.reported.sent} sent{e.reported.pending > 0 && `, ${e.reported.pending} pending`}{e.reported.failed > 0 && `, ${e.reported.failed} refused`}</> : '—'}</td>
                 </tr>
               ))}
             </tbody>

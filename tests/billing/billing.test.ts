@@ -29,12 +29,12 @@ describe('billing: features and plans', () => {
   test('features: the two built in come first and cannot be changed; custom ones are created, renamed and deleted unless a plan grants them', async () => {
     const page = (await h.call('GET', '/billing/features', admin())).body
     expect(page.items.slice(0, 2)).toEqual([
-      { key: 'storage.bytes', name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', builtIn: true, allowNegative: false },
-      { key: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', builtIn: true, allowNegative: false },
+      { key: 'storage.bytes', name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', builtIn: true, allowNegative: false, stripeMeter: null },
+      { key: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', builtIn: true, allowNegative: false, stripeMeter: null },
     ])
     const created = await h.call('POST', '/billing/features', { ...admin(), body: { key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls' } })
     expect(created.status).toBe(201)
-    expect(created.body).toEqual({ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false, allowNegative: false })
+    expect(created.body).toEqual({ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false, allowNegative: false, stripeMeter: null })
     expect((await h.call('POST', '/billing/features', { ...admin(), body: { key: 'api.calls', name: 'again', type: 'boolean' } })).status).toBe(409)
     const builtIn = await h.call('POST', '/billing/features', { ...admin(), body: { key: 'storage.bytes', name: 'mine', type: 'limit' } })
     expect([builtIn.status, builtIn.body.error.code]).toEqual([409, 'builtin_feature'])
@@ -104,7 +104,7 @@ describe('billing: the manual provider', () => {
     const me = (await h.call('GET', '/billing/me', { token: ada.token })).body
     expect(me).toMatchObject({ customerId: ada.customerId, plan: 'free', source: 'default', subscription: null })
     const byFeature = Object.fromEntries(me.entitlements.map((e: { feature: string }) => [e.feature, e]))
-    expect(byFeature['exports']).toEqual({ feature: 'exports', type: 'boolean', enabled: false, limit: null, used: 0, remaining: null, resetsAt: null })
+    expect(byFeature['exports']).toEqual({ feature: 'exports', type: 'boolean', enabled: false, limit: null, used: 0, remaining: null, resetsAt: null, reported: null })
     expect(byFeature['storage.bytes']).toMatchObject({ enabled: true, limit: null })
     expect(byFeature['chat.messages']).toMatchObject({ enabled: true, limit: 100, used: 0, remaining: 100, resetsAt: expect.stringMatching(/-01T00:00:00.000Z$/) })
 

@@ -29,7 +29,8 @@ export interface FakeInvoice {
 /**
  * A local HTTP server shaped like the parts of Stripe's API billing calls (form bodies, Bearer
  * secret key, JSON objects and Stripe's error body): customers (honouring Idempotency-Key),
- * Checkout sessions, portal sessions, subscriptions and invoices. The test drives the state
+ * Checkout sessions, portal sessions, subscriptions, invoices, and billing meter events (counted
+ * once per identifier, as Stripe does). The test drives the state
  * (`completeCheckout`, `subscriptions`, `invoices`) and signs webhook bodies with the official
  * SDK's `generateTestHeaderString`, as Stripe would sign them.
  */
@@ -41,6 +42,10 @@ export function startFakeStripe(secretKey: string) {
   const subscriptions = new Map<string, FakeSubscription>()
   const invoices = new Map<string, FakeInvoice>()
   const requests: string[] = []
+  /** Meter events as Stripe counts them: one per identifier (a repeat within its window is ignored). */
+  const meterEvents = new Map<string, { identifier: string; eventName: string; stripeCustomerId: string; value: number; timestamp: number; received: number }>()
+  /** `hang`: a meter event is counted, then never answered (the caller dies waiting, as in a crash mid-send). */
+  const meter = { mode: 'accept' as 'accept' | 'hang' | 'refuse', hung: 0 }
   let down = false
   let n = 0
   const next = (prefix: string) => `${prefix}_${(++n).toString(36).padStart(8, '0')}`
@@ -112,6 +117,19 @@ export function startFakeStripe(secretKey: string) {
         portalSessions.set(id, session)
         return Response.json({ id, object: 'billing_portal.session', customer: session.customer, return_url: session.returnUrl, url: session.url })
       }
+      if (request.method === 'POST' && path === '/v1/billing/meter_events') {
+        const identifier = form.get('identifier') ?? next('mev')
+        if (meter.mode === 'refuse') return Response.json({ error: { type: 'invalid_request_error', code: 'timestamp_too_far_in_past', message: 'Timestamp must be within the past 35 days' } }, { status: 400 })
+        const known = meterEvents.get(identifier)
+        if (known) known.received++
+        else meterEvents.set(identifier, { identifier, eventName: form.get('event_name') ?? '', stripeCustomerId: form.get('payload[stripe_customer_id]') ?? '', value: Number(form.get('payload[value]')), timestamp: Number(form.get('timestamp')), received: 1 })
+        if (meter.mode === 'hang') {
+          meter.hung++
+          return new Promise<Response>(() => {})
+        }
+        const e = meterEvents.get(identifier)!
+        return Response.json({ object: 'billing.meter_event', created: now(), event_name: e.eventName, identifier, livemode: false, payload: { stripe_customer_id: e.stripeCustomerId, value: String(e.value) }, timestamp: e.timestamp })
+      }
       const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(path)
       if (request.method === 'GET' && subMatch) {
         const s = subscriptions.get(subMatch[1]!)
@@ -132,6 +150,8 @@ export function startFakeStripe(secretKey: string) {
     sessions,
     portalSessions,
     subscriptions,
+    meterEvents,
+    meter,
     invoices,
     requests,
     /** A subscription made outside Ecobase's Checkout (the dashboard, another integration) on a Stripe customer of its own. */

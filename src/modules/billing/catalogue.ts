@@ -15,6 +15,7 @@ type PlanRow = typeof plans.$inferSelect
 export const planNotFound = (key: string) => billingError(404, 'plan_not_found', `No plan ${key}`)
 export const featureNotFound = (key: string) => billingError(404, 'feature_not_found', `No feature ${key}`)
 const negativeNotMetered = () => new AppError(400, 'validation_failed', 'allowNegative: only a metered feature takes negative usage (a limit feature always may give back, down to 0)')
+const meterNotMetered = () => new AppError(400, 'validation_failed', 'stripeMeter: only a metered feature is charged through a Stripe meter')
 const builtIn = (key: string) => billingError(409, 'builtin_feature', `${key} is built in: Ecobase meters it itself`)
 
 const planView = (p: PlanRow) => ({
@@ -58,11 +59,12 @@ export class Features {
   async create(tenant: Tenant, input: Static<typeof BillingFeatureCreate>) {
     if (isBuiltIn(input.key)) throw builtIn(input.key)
     if (input.allowNegative && input.type !== 'metered') throw negativeNotMetered()
+    if (input.stripeMeter && input.type !== 'metered') throw meterNotMetered()
     const reset = input.reset ?? (input.type === 'metered' ? 'month' : 'never')
     try {
       const [row] = await this.deps.db
         .insert(features)
-        .values({ ecosystemId: tenant.ecosystemId, key: input.key, name: input.name, type: input.type, unit: input.unit ?? '', reset, allowNegative: input.allowNegative ?? false })
+        .values({ ecosystemId: tenant.ecosystemId, key: input.key, name: input.name, type: input.type, unit: input.unit ?? '', reset, allowNegative: input.allowNegative ?? false, stripeMeter: input.stripeMeter ?? null })
         .returning()
       return featureDef(row!)
     } catch (err) {
@@ -81,6 +83,7 @@ export class Features {
         .returning()
       if (!row) throw featureNotFound(key)
       if (row.allowNegative && row.type !== 'metered') throw negativeNotMetered()
+      if (row.stripeMeter && row.type !== 'metered') throw meterNotMetered()
       await this.entitlements.changed(tx, tenant.ecosystemId)
       return featureDef(row)
     })

@@ -20,16 +20,18 @@ export interface FeatureDef {
   builtIn: boolean
   /** Negative usage accepted (metered features that declare it); a counter never goes below 0 either way. */
   allowNegative: boolean
+  /** The Stripe meter (event name) a metered feature's accepted usage is sent to. */
+  stripeMeter: string | null
 }
 
 /** The features Ecobase meters itself. */
 export const BUILT_IN: readonly FeatureDef[] = [
-  { key: STORAGE_BYTES, name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', builtIn: true, allowNegative: false },
-  { key: CHAT_MESSAGES, name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', builtIn: true, allowNegative: false },
+  { key: STORAGE_BYTES, name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', builtIn: true, allowNegative: false, stripeMeter: null },
+  { key: CHAT_MESSAGES, name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', builtIn: true, allowNegative: false, stripeMeter: null },
 ]
 export const isBuiltIn = (key: string) => BUILT_IN.some((f) => f.key === key)
 /** An ecosystem's own feature, as plans and the API see it. */
-export const featureDef = (r: typeof features.$inferSelect): FeatureDef => ({ key: r.key, name: r.name, type: r.type, unit: r.unit, reset: r.reset, builtIn: false, allowNegative: r.allowNegative })
+export const featureDef = (r: typeof features.$inferSelect): FeatureDef => ({ key: r.key, name: r.name, type: r.type, unit: r.unit, reset: r.reset, builtIn: false, allowNegative: r.allowNegative, stripeMeter: r.stripeMeter })
 
 /** What a plan grants of one feature. */
 export interface Grant {

@@ -24,6 +24,6 @@ export default defineModule({
   setup: (ctx) => {
     const entitlements = new Entitlements(ctx.deps)
     const billing = new BillingService(ctx.deps, entitlements, new StripeGateway(ctx.deps.config.billing.stripeApiUrl), ctx.bus, ctx.use('customer'), ctx.use('registry').registry)
-    return { services: billing, listen: () => entitlements.listen(), routes: () => [billingRoutes(billing, ctx.guards)] }
+    return { services: billing, queues: billing.meters.queueHandlers(), listen: () => entitlements.listen(), routes: () => [billingRoutes(billing, ctx.guards)] }
   },
 })

@@ -7,6 +7,9 @@ const Currency = t.String({ pattern: '^[a-z]{3}$', description: 'ISO 4217, lower
 const FeatureType = t.Union([t.Literal('boolean'), t.Literal('limit'), t.Literal('metered')], { description: '`boolean`: on or off; `limit`: up to a number at any time (seats, projects); `metered`: up to a number per period (API calls a month)' })
 const Reset = t.Union([t.Literal('month'), t.Literal('never')], { description: 'When the use of a metered feature starts again from 0: at the start of each calendar month (UTC), or never' })
 
+const StripeMeter = t.Union([t.String({ pattern: '^[A-Za-z0-9_.:-]{1,100}$', description: 'The Stripe meter’s event name' }), t.Null()], {
+  description: 'Metered features only: the Stripe meter (its `event_name`) accepted usage is sent to as meter events, for usage-based prices; null: not charged through Stripe',
+})
 const AllowNegative = t.Boolean({
   description: 'Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0.',
 })
@@ -38,14 +41,15 @@ export const BillingFeature = t.Object(
     reset: Reset,
     builtIn: t.Boolean({ description: 'Metered by Ecobase itself (storage.bytes, chat.messages): read-only' }),
     allowNegative: AllowNegative,
+    stripeMeter: StripeMeter,
   },
-  { title: 'BillingFeature', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false, allowNegative: false }] },
+  { title: 'BillingFeature', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false, allowNegative: false, stripeMeter: 'api_calls' }] },
 )
 export const BillingFeatureCreate = t.Object(
-  { key: FeatureKey, name: t.String({ minLength: 1, maxLength: 200 }), type: FeatureType, unit: t.Optional(t.String({ maxLength: 50 })), reset: t.Optional(Reset), allowNegative: t.Optional(AllowNegative) },
-  { title: 'BillingFeatureCreate', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month' }] },
+  { key: FeatureKey, name: t.String({ minLength: 1, maxLength: 200 }), type: FeatureType, unit: t.Optional(t.String({ maxLength: 50 })), reset: t.Optional(Reset), allowNegative: t.Optional(AllowNegative), stripeMeter: t.Optional(StripeMeter) },
+  { title: 'BillingFeatureCreate', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', stripeMeter: 'api_calls' }] },
 )
-export const BillingFeaturePatch = t.Partial(t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), unit: t.String({ maxLength: 50 }), reset: Reset, allowNegative: AllowNegative }), { title: 'BillingFeaturePatch', examples: [{ name: 'API requests', unit: 'requests' }], minProperties: 1 })
+export const BillingFeaturePatch = t.Partial(t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), unit: t.String({ maxLength: 50 }), reset: Reset, allowNegative: AllowNegative, stripeMeter: StripeMeter }), { title: 'BillingFeaturePatch', examples: [{ name: 'API requests', unit: 'requests' }], minProperties: 1 })
 
 const Price = t.Object(
   {
@@ -121,6 +125,18 @@ export const BillingAccount = t.Object(
         used: t.Number(),
         remaining: t.Union([t.Number(), t.Null()]),
         resetsAt: Nullable('When a monthly feature’s use starts again from 0'),
+        reported: t.Union(
+          [
+            t.Object({
+              meter: t.String({ description: 'The Stripe meter’s event name' }),
+              sent: t.Integer({ description: 'Use of this period Stripe has accepted as meter events' }),
+              pending: t.Integer({ description: 'Use of this period accepted here and not yet sent (sent within seconds, retried while Stripe fails)' }),
+              failed: t.Integer({ description: 'Use of this period Stripe refused (e.g. older than its 35 days); not retried' }),
+            }),
+            t.Null(),
+          ],
+          { description: 'What was sent to Stripe for usage-based charging (a feature with a `stripeMeter`); null otherwise' },
+        ),
       }),
     ),
   },
@@ -133,8 +149,9 @@ export const BillingAccount = t.Object(
         source: 'manual',
         subscription: null,
         entitlements: [
-          { feature: 'storage.bytes', type: 'limit', enabled: true, limit: 10737418240, used: 52428800, remaining: 10684989440, resetsAt: null },
-          { feature: 'chat.messages', type: 'metered', enabled: true, limit: 10000, used: 1250, remaining: 8750, resetsAt: '2026-12-01T00:00:00.000Z' },
+          { feature: 'storage.bytes', type: 'limit', enabled: true, limit: 10737418240, used: 52428800, remaining: 10684989440, resetsAt: null, reported: null },
+          { feature: 'chat.messages', type: 'metered', enabled: true, limit: 10000, used: 1250, remaining: 8750, resetsAt: '2026-12-01T00:00:00.000Z', reported: null },
+          { feature: 'api.calls', type: 'metered', enabled: true, limit: null, used: 120, remaining: null, resetsAt: '2026-12-01T00:00:00.000Z', reported: { meter: 'api_calls', sent: 100, pending: 20, failed: 0 } },
         ],
       },
     ],

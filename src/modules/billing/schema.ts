@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { bigint, boolean, index, integer, jsonb, pgSchema, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { timestampColumn as at } from '../../platform/crud/columns'
 import { tenantColumns } from '../customer/schema'
@@ -40,6 +41,8 @@ export const features = billingSchema.table(
     reset: text('reset').$type<'month' | 'never'>().notNull(),
     /** A metered feature whose use may be given back (credits refunded): negative usage is accepted. */
     allowNegative: boolean('allow_negative').notNull().default(false),
+    /** A metered feature's Stripe meter (its `event_name`): accepted usage is sent to it as meter events. */
+    stripeMeter: text('stripe_meter'),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
@@ -146,6 +149,34 @@ export const usageEvents = billingSchema.table(
     at: at('at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.ecosystemId, t.idempotencyKey] })],
+)
+
+/**
+ * Usage on its way to a Stripe meter: written in the transaction that accepts the usage (an
+ * outbox), sent by a queued job with the idempotency key as the meter event's `identifier`, then
+ * marked sent. A crash between Stripe's answer and the mark sends it again, and Stripe counts an
+ * identifier once; nothing accepted is lost. `failed`: Stripe refused it (not retried).
+ */
+export const meterOutbox = billingSchema.table(
+  'meter_outbox',
+  {
+    ecosystemId: ecosystemId(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    customerId: customerId(),
+    feature: text('feature').notNull(),
+    meter: text('meter').notNull(),
+    stripeCustomerId: text('stripe_customer_id').notNull(),
+    value: bigint('value', { mode: 'number' }).notNull(),
+    at: at('at').notNull(),
+    sentAt: at('sent_at'),
+    failed: text('failed'),
+    attempts: integer('attempts').notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ecosystemId, t.idempotencyKey] }),
+    index('meter_outbox_pending_idx').on(t.ecosystemId, t.at).where(sql`sent_at is null and failed is null`),
+    index('meter_outbox_customer_idx').on(t.ecosystemId, t.customerId, t.feature, t.at),
+  ],
 )
 
 /** Use per customer, feature and period (`2026-11` for monthly features, `all` otherwise): what checks read and reserves add to. */

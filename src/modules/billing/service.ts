@@ -12,6 +12,7 @@ import { isAdmin } from '../../platform/crud/resource'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import { featureNotFound, Features, planOf, Plans } from './catalogue'
+import { MeterReporter } from './meters'
 import { type Entitlements, periodOf, resetsAt, type Standing } from './entitlements'
 import { billingError } from './errors'
 import { entitlementsUpdated, subscriptionUnmatched, subscriptionUpdated } from './events'
@@ -34,9 +35,10 @@ const iso = (d: Date | null | undefined) => d?.toISOString() ?? null
 export class BillingService {
   readonly features: Features
   readonly plans: Plans
+  readonly meters: MeterReporter
 
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'secret'>,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'queue' | 'secret'>,
     readonly entitlements: Entitlements,
     private readonly stripe: StripeGateway,
     private readonly events: Pick<EventBus, 'emit'>,
@@ -47,6 +49,7 @@ export class BillingService {
   ) {
     this.features = new Features(deps, entitlements)
     this.plans = new Plans(deps, entitlements)
+    this.meters = new MeterReporter(deps, stripe, async (ecosystemId) => (await this.stripeKeys(ecosystemId).catch(() => null))?.stripeSecretKey ?? null)
   }
 
   // ---- settings
@@ -111,6 +114,9 @@ export class BillingService {
     const entitlements = await Promise.all(
       [...standing.grants.values()].map(async (g) => {
         const used = g.feature.type === 'boolean' ? 0 : await this.entitlements.used(this.deps.db, tenant.ecosystemId, customerId, g.feature)
+        const next = resetsAt(g.feature.reset, now)
+        const from = next ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)) : null
+        const reported = g.feature.stripeMeter ? await this.meters.reported(this.deps.db, tenant.ecosystemId, customerId, g.feature, from, next ? new Date(next) : null) : null
         return {
           feature: g.feature.key,
           type: g.feature.type,
@@ -118,7 +124,8 @@ export class BillingService {
           limit: g.limit,
           used,
           remaining: g.limit === null ? null : Math.max(0, g.limit - used),
-          resetsAt: g.feature.type === 'metered' ? resetsAt(g.feature.reset, now) : null,
+          resetsAt: g.feature.type === 'metered' ? next : null,
+          reported,
         }
       }),
     )
@@ -172,6 +179,7 @@ export class BillingService {
         const sum = sums.get(key) ?? { customerId: e.customerId, feature: e.feature, period, value: 0 }
         sums.set(key, { ...sum, value: sum.value + e.value })
       }
+      await this.meters.record(tx, tenant.ecosystemId, inserted, defs)
       for (const key of [...sums.keys()].sort()) {
         const s = sums.get(key)!
         await tx

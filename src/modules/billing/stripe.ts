@@ -93,6 +93,27 @@ export class StripeGateway {
     return this.call(async () => (await (await this.client(secretKey)).billingPortal.sessions.create({ customer: stripeCustomerId, return_url: returnUrl })).url)
   }
 
+  /**
+   * One usage report as a Stripe meter event (`billing.meterEvents.create`), `identifier` making a
+   * repeat count once. `sent`; or `refused` with Stripe's message when it answered 4xx (a bad
+   * event: sending it again cannot help); an outage or a network failure throws 502.
+   */
+  async meterEvent(secretKey: string, input: { eventName: string; stripeCustomerId: string; value: number; identifier: string; timestamp: Date }): Promise<{ sent: true } | { refused: string }> {
+    try {
+      await (await this.client(secretKey)).billing.meterEvents.create({
+        event_name: input.eventName,
+        payload: { stripe_customer_id: input.stripeCustomerId, value: String(input.value) },
+        identifier: input.identifier,
+        timestamp: Math.floor(input.timestamp.getTime() / 1000),
+      })
+      return { sent: true }
+    } catch (err) {
+      const status = (err as { statusCode?: number }).statusCode
+      if (status !== undefined && status >= 400 && status < 500 && status !== 429 && status !== 401) return { refused: (err as Error).message.slice(0, 500) }
+      throw billingError(502, 'provider_error', `Stripe: ${(err as Error).message}`)
+    }
+  }
+
   /** Verifies a webhook body with the async verifier (the synchronous one fails on Bun); null when it does not verify. */
   async verify(secretKey: string, webhookSecret: string, payload: string, signature: string): Promise<Stripe.Event | null> {
     try {
