@@ -226,7 +226,7 @@ export class CustomerService implements TenancySource {
    * caller's transaction): where the service addresses them, in feed items and notifications.
    */
   async adminRecords(tx: Db, ecosystemId: string): Promise<string[]> {
-    const ecosystem = await this.registry.findEcosystem(ecosystemId)
+    const ecosystem = await this.registry.findEcosystem(ecosystemId, tx)
     if (!ecosystem) return []
     const contacts = await this.team.adminContacts(ecosystem.organizationId, tx)
     return this.serviceRecords(tx, ecosystemId, contacts.map((c) => ({ externalId: `${MEMBER_PREFIX}${c.userId}`, email: c.email })))

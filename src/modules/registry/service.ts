@@ -227,13 +227,17 @@ export class RegistryService {
     for (const [key, entry] of this.ecosystemCache) if (entry.id === id || entry.organizationId === id) this.ecosystemCache.delete(key)
   }
 
-  /** For tenancy: an ecosystem by id or rdid (cached for a minute; renames and deletions on any replica clear it). */
-  async findEcosystem(idOrRdid: string): Promise<{ id: string; organizationId: string; requireMfa: boolean } | null> {
+  /**
+   * For tenancy: an ecosystem by id or rdid (cached for a minute; renames and deletions on any
+   * replica clear it). `db`: the caller's transaction when it holds one (on PGlite a read on the
+   * pool inside it would wait for it forever).
+   */
+  async findEcosystem(idOrRdid: string, db: Db = this.deps.db): Promise<{ id: string; organizationId: string; requireMfa: boolean } | null> {
     const key = idOrRdid.toLowerCase()
     const cached = this.ecosystemCache.get(key)
     if (cached && cached.until > Date.now()) return cached
     const where = UUID_RE.test(key) ? or(eq(ecosystems.id, key), eq(ecosystems.rdid, key)) : eq(ecosystems.rdid, key)
-    const [row] = await this.deps.db
+    const [row] = await db
       .select({ id: ecosystems.id, organizationId: ecosystems.organizationId, requireMfa: organizations.requireMfa })
       .from(ecosystems)
       .innerJoin(organizations, eq(organizations.id, ecosystems.organizationId))
