@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { afterCommit, afterRollback } from '../../platform/db/commit'
 import { type Db, queryRows } from '../../platform/db'
-import { CHAT_MESSAGES, type EntitlementGate, entitlementExceeded, STORAGE_BYTES } from '../../platform/entitlements'
+import { CHAT_MESSAGES, type EntitlementGate, entitlementExceeded, type Hold, STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
 import { attachments, storageUsage } from '../storage/schema'
 import { assignments, features, type PlanEntitlement, plans, subscriptions, usageCounters, usageLeases } from './schema'
@@ -328,15 +328,10 @@ export class Entitlements implements EntitlementGate {
     const period = periodOf(t.feature.reset, this.deps.now())
     const key = leaseKey(t.customerId, t.feature.key, period)
     const lease = this.leases.get(key)
-    if (lease && lease.limit === t.limit && lease.left >= t.amount && Date.now() < lease.until) {
-      lease.left -= t.amount
-      afterRollback(tx, () => {
-        lease.left += t.amount
-      })
-      afterCommit(tx, () => {
-        if (t.feature.key !== STORAGE_BYTES) this.meter(t.ecosystemId, t.customerId, t.feature, t.amount)
-        this.spent.set(lease.id, (this.spent.get(lease.id) ?? 0) + t.amount)
-      })
+    const held = this.fromLease(t)
+    if (held) {
+      afterRollback(tx, () => held.release())
+      afterCommit(tx, () => held.commit())
       return true
     }
     // One lease at a time per counter, until its transaction ends: sends that arrive meanwhile are counted exactly.
@@ -361,6 +356,40 @@ export class Entitlements implements EntitlementGate {
       done()
       throw err
     }
+  }
+
+  /**
+   * Units from this replica's lease, in memory, when it holds enough for this limit: the hold
+   * counts them as spent once committed (written with the metered batch), or gives them back.
+   */
+  private fromLease(t: { ecosystemId: string; customerId: string; feature: FeatureDef; amount: number; limit: number }): Hold | null {
+    const lease = this.leases.get(leaseKey(t.customerId, t.feature.key, periodOf(t.feature.reset, this.deps.now())))
+    if (!lease || lease.limit !== t.limit || lease.left < t.amount || Date.now() >= lease.until) return null
+    lease.left -= t.amount
+    return {
+      commit: () => {
+        if (t.feature.key !== STORAGE_BYTES) this.meter(t.ecosystemId, t.customerId, t.feature, t.amount)
+        this.spent.set(lease.id, (this.spent.get(lease.id) ?? 0) + t.amount)
+      },
+      release: () => {
+        lease.left += t.amount
+      },
+    }
+  }
+
+  /**
+   * See EntitlementGate.hold: nothing to hold when the plan leaves the feature unbounded (a
+   * metered one is counted at commit, batched), units from this replica's lease when it has them;
+   * else null, and the caller reserves in its transaction (which may take a new lease).
+   */
+  async hold(input: { ecosystemId: string; customerId: string; feature: string; amount: number }): Promise<Hold | null> {
+    const grant = (await this.standing(input.ecosystemId, input.customerId)).grants.get(input.feature)
+    if (!grant?.enabled || grant.feature.type === 'boolean') return null
+    if (grant.limit === null || grant.overage === 'allow') {
+      const metered = grant.feature.key !== STORAGE_BYTES
+      return { commit: () => metered && this.meter(input.ecosystemId, input.customerId, grant.feature, input.amount), release: () => {} }
+    }
+    return this.fromLease({ ...input, feature: grant.feature, limit: grant.limit })
   }
 
   /**

@@ -3,6 +3,7 @@ import type { EventBus } from '../../platform/events'
 import { attachmentReady } from './events'
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { Db } from '../../platform/db'
 import { listPage, type PageParams } from '../../platform/paging'
 import { storageErrors } from './errors'
 import type { StorageQuotas } from './quota'
@@ -87,33 +88,45 @@ export class Attachments {
 
     const id = crypto.randomUUID()
     const objectKey = `${scope.ecosystemId}/${scope.customerId}/${id}`
-    // The plan's storage.bytes is reserved with the pending row (402 past it, counting the bytes
-    // of uploads presigned and not yet completed), so uploads started together cannot pass it.
-    const row = await this.deps.db.transaction(async (tx) => {
-      await this.gate.require({ ecosystemId: scope.ecosystemId, customerId: scope.customerId, feature: STORAGE_BYTES, amount: input.sizeBytes, reserve: true, tx })
-      const [inserted] = await tx
-        .insert(attachments)
-        .values({
-          id,
-          ...scope,
-          ownerType: input.ownerType ?? 'standalone',
-          ownerId: input.ownerId ?? null,
-          objectKey,
-          storageKind: this.deps.storage.kind,
-          filename: input.filename,
-          contentType: input.contentType,
-          sizeBytes: input.sizeBytes,
-          contentHash,
-          width: input.width ?? null,
-          height: input.height ?? null,
-          durationMs: input.durationMs ?? null,
-          metadata: input.metadata ?? null,
-          createdAt: this.deps.now(),
-          updatedAt: this.deps.now(),
-        })
-        .returning()
-      return inserted!
-    })
+    const values = {
+      id,
+      ...scope,
+      ownerType: input.ownerType ?? 'standalone',
+      ownerId: input.ownerId ?? null,
+      objectKey,
+      storageKind: this.deps.storage.kind,
+      filename: input.filename,
+      contentType: input.contentType,
+      sizeBytes: input.sizeBytes,
+      contentHash,
+      width: input.width ?? null,
+      height: input.height ?? null,
+      durationMs: input.durationMs ?? null,
+      metadata: input.metadata ?? null,
+      createdAt: this.deps.now(),
+      updatedAt: this.deps.now(),
+    }
+    // The plan's storage.bytes is reserved with the pending row (402 past it, counting the bytes of
+    // uploads presigned and not yet completed), so uploads started together cannot pass it. Bytes
+    // this replica holds ahead (or no limit) need no transaction; else the reserve and the row share one.
+    const bytes = { ecosystemId: scope.ecosystemId, customerId: scope.customerId, feature: STORAGE_BYTES, amount: input.sizeBytes }
+    const insert = async (db: Db) => (await db.insert(attachments).values(values).returning())[0]!
+    const hold = await this.gate.hold(bytes)
+    let row: Row
+    if (hold) {
+      try {
+        row = await insert(this.deps.db)
+      } catch (err) {
+        hold.release()
+        throw err
+      }
+      hold.commit()
+    } else {
+      row = await this.deps.db.transaction(async (tx) => {
+        await this.gate.require({ ...bytes, reserve: true, tx })
+        return insert(tx)
+      })
+    }
     const put = await this.deps.storage.presignPut({
       key: objectKey,
       contentType: input.contentType,
@@ -124,7 +137,7 @@ export class Attachments {
     })
     return {
       deduplicated: false as const,
-      attachment: attachmentView(row!),
+      attachment: attachmentView(row),
       uploadUrl: put.url,
       uploadMethod: 'PUT' as const,
       uploadHeaders: put.headers,
