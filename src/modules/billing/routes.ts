@@ -29,7 +29,8 @@ import type { BillingService } from './service'
 /** Where Stripe posts an ecosystem's events (the route reads the body as text: the signature covers the exact bytes). */
 export const STRIPE_WEBHOOK_PATH = '/billing/stripe/webhook'
 const CustomerParam = t.Object({ customerId: t.String({ format: 'uuid' }) })
-const ENFORCED = 'Ecobase enforces `storage.bytes` on upload presigns and `chat.messages` on chat sends (402 `entitlement_exceeded`); other features are for your code to check (`POST /billing/check`).'
+const ENFORCED =
+  'Ecobase enforces `storage.bytes` on upload presigns (counting the bytes of uploads presigned and not yet completed) and again on completes, and `chat.messages` on every model reply, sent or regenerated (402 `entitlement_exceeded`); other features are for your code to check (`POST /billing/check`). `reported` shows what was sent to a Stripe meter.'
 
 /** Billing (tag `billing`). */
 export function billingRoutes(billing: BillingService, guards: Guards) {
