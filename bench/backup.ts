@@ -11,7 +11,7 @@ import { randomFillSync } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { verifyBackup } from '../src/platform/backup/archive'
+import { verifyBackup } from '../src/platform/backup/restore'
 import { benchArgs, benchMain, type BenchCommand, fmt, markdownTable, percentile, ROOT, type RunInfo, runInfo, startServer } from './support'
 
 export interface BackupBenchOptions {
@@ -95,7 +95,7 @@ export async function benchBackup(options: BackupBenchOptions = {}): Promise<Bac
     const archive = join(scratch, 'backup.tar.gz')
     const backupSec = ecobase(dataDir, ['backup', '--out', archive])
     const restoreSec = ecobase(dataDir, ['restore', archive, '--data-dir', join(scratch, 'restored')])
-    const inputMb = (await verifyBackup(archive)).parts.reduce((n, part) => n + part.size, 0) / 1048576
+    const inputMb = (await verifyBackup(archive, [])).parts.reduce((n, part) => n + part.size, 0) / 1048576
     const backupMbPerSec = inputMb / backupSec
     const restoreMbPerSec = inputMb / restoreSec
     const archiveMb = statSync(archive).size / 1048576

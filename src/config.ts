@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { Cron } from 'croner'
 import { Type as T, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
@@ -95,6 +96,8 @@ export const EnvSchema = T.Object({
   BACKUP_SCHEDULE: T.Optional(T.String({ minLength: 9, maxLength: 100 })),
   BACKUP_KEEP: T.Optional(T.Integer({ minimum: 1, maximum: 1000 })),
   BACKUP_TARGET: T.Optional(T.Union([T.Literal('local'), T.Literal('s3')])),
+  BACKUP_ENCRYPTION_KEY: T.Optional(T.String({ minLength: 16, maxLength: 1024 })),
+  BACKUP_ENCRYPTION_KEY_FILE: T.Optional(T.String({ minLength: 1 })),
   QUEUE_POLL_SECONDS: T.Optional(T.Number({ minimum: 0.5, maximum: 60 })),
   NOTIFICATION_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
@@ -145,8 +148,12 @@ export interface Config {
   billing: { graceDays: number; stripeApiUrl: string }
   /** Audit events are deleted this many days after they were written. */
   auditRetentionDays: number
-  /** Scheduled backups (embedded mode): a cron pattern (null: none), and how many complete ones to keep. */
-  backups: { schedule: string | null; keep: number; target: 'local' | 's3' }
+  /**
+   * Backups: a cron pattern (null: none), how many complete (and failed) ones to keep, where they go,
+   * and the encryption keys (BACKUP_ENCRYPTION_KEY or the lines of BACKUP_ENCRYPTION_KEY_FILE): the
+   * first encrypts new archives, each can read one; none: archives are plain .tar.gz.
+   */
+  backups: { schedule: string | null; keep: number; target: 'local' | 's3'; keys: readonly string[] }
   /** How often idle queue workers look for new jobs. */
   queuePollSeconds: number
   /** On SIGTERM/SIGINT, how long in-flight requests (and chat streams) may take to finish before they are cut. */
@@ -273,7 +280,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     realtimeRetentionHours: e.REALTIME_RETENTION_HOURS ?? 24,
     billing: { graceDays: e.BILLING_GRACE_DAYS ?? 7, stripeApiUrl: e.STRIPE_API_URL ?? 'https://api.stripe.com' },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 365,
-    backups: { schedule: cronPattern(e.BACKUP_SCHEDULE), keep: e.BACKUP_KEEP ?? 7, target: backupTarget(e.BACKUP_TARGET, e.STORAGE_DRIVER) },
+    backups: { schedule: cronPattern(e.BACKUP_SCHEDULE), keep: e.BACKUP_KEEP ?? 7, target: backupTarget(e.BACKUP_TARGET, e.STORAGE_DRIVER), keys: backupKeys(e.BACKUP_ENCRYPTION_KEY, e.BACKUP_ENCRYPTION_KEY_FILE) },
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,
     storage: storageConfig(e),
     openai: { baseUrl: e.OPENAI_BASE_URL?.replace(/\/+$/, '') ?? null, apiKey: e.OPENAI_API_KEY ?? null },
@@ -381,6 +388,21 @@ function cronPattern(pattern: string | undefined): string | null {
 function backupTarget(target: 'local' | 's3' | undefined, driver: string | undefined): 'local' | 's3' {
   if (target === 's3' && driver !== 's3') throw new ConfigError('BACKUP_TARGET=s3 puts backups in the object store’s bucket: it needs STORAGE_DRIVER=s3 and its S3_* settings')
   return target ?? 'local'
+}
+
+/** BACKUP_ENCRYPTION_KEY, or the non-empty lines of BACKUP_ENCRYPTION_KEY_FILE (newest first, for rotation); each at least 16 characters. */
+function backupKeys(key: string | undefined, file: string | undefined): string[] {
+  if (key && file) throw new ConfigError('set BACKUP_ENCRYPTION_KEY or BACKUP_ENCRYPTION_KEY_FILE, not both')
+  if (!file) return key ? [key] : []
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new ConfigError(`BACKUP_ENCRYPTION_KEY_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+  }
+  const keys = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean)
+  if (keys.length === 0 || keys.some((k) => k.length < 16)) throw new ConfigError(`BACKUP_ENCRYPTION_KEY_FILE ${file}: one key per line, each at least 16 characters (e.g. openssl rand -base64 32)`)
+  return keys
 }
 
 /** RP_ID defaults to PUBLIC_URL's host; WEBAUTHN_ORIGINS (comma-separated) to PUBLIC_URL's origin. */

@@ -4,14 +4,18 @@ import type { ErrorBody } from './shared'
 
 export interface SystemBackup {
   id: string
-  status: "running" | "complete" | "failed"
+  status: "running" | "complete" | "failed" | "missing"
   sizeBytes: number | null
+  /** Encrypted with BACKUP_ENCRYPTION_KEY: `verify` and `restore` need the key */
+  encrypted: boolean
   /** Why it failed */
   error: string | null
-  /** The platform admin who asked for it */
+  /** The platform admin who asked for it (null: the schedule, or an archive found in DATA_DIR/backups) */
   createdBy: string | null
   createdAt: string
   completedAt: string | null
+  /** This instance was restored from this backup (`npx ecobase restore`), at this time */
+  restoredAt: string | null
 }
 
 export interface SystemBackupPage {
@@ -22,13 +26,18 @@ export interface SystemBackupPage {
 }
 
 export interface SystemBackupSettings {
-  /** The service backs itself up (embedded mode); false with DATABASE_URL, where pg_dump or your provider’s snapshots do */
+  /** The service backs itself up: always embedded; with DATABASE_URL when pg_dump is on the server’s PATH */
   available: boolean
   /** BACKUP_SCHEDULE, a cron pattern; null: only on request */
   schedule: string | null
-  /** BACKUP_KEEP: complete backups kept */
+  /** BACKUP_KEEP: complete backups kept, and failed ones as many */
   keep: number
   target: "local" | "s3"
+  /** BACKUP_ENCRYPTION_KEY is set: new archives are encrypted */
+  encrypted: boolean
+  /** When the newest complete backup finished; null: none yet */
+  lastCompleteAt: string | null
+  lastCompleteAgeSeconds: number | null
 }
 
 export interface AuthMethodSetting {
@@ -93,7 +102,7 @@ export interface SystemRoutes {
     delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
     download: {
       /** Download a complete backup */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: string; 302: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: string; 302: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 410: ErrorBody }>>
     }
   }) & {
     /** Back up this instance now */

@@ -93,3 +93,10 @@ export async function dropTemplate(): Promise<void> {
   const name = await template
   await admin((sql) => sql.unsafe(`drop database if exists "${name}" with (force)`))
 }
+
+/** A new, empty PostgreSQL database (no migrations): what a PostgreSQL backup is restored into. */
+export async function emptyDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `ecobase_e_${runId}_${++counter}`
+  await admin((sql) => sql.unsafe(`create database "${name}"`))
+  return { url: withDatabase(testDatabaseUrl!, name), drop: () => admin((sql) => sql.unsafe(`drop database if exists "${name}" with (force)`)).then(() => {}) }
+}

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../../src/app'
-import { buildDeps } from '../../src/boot'
+import { buildDeps, openDatabase } from '../../src/boot'
 import { loadConfig } from '../../src/config'
 import type { Deps } from '../../src/deps'
 import { openPostgres } from '../../src/platform/db'
 import { createLogger } from '../../src/platform/logger'
-import { freshDatabase, watch } from './database'
+import { freshDatabase, testDatabaseUrl, watch } from './database'
 
 export interface Reply<T = any> {
   status: number
@@ -54,10 +54,17 @@ export interface RegisteredUser {
  * One app on a fresh database, built exactly as boot builds it. `env` overrides configuration
  * the way the environment would.
  */
-export async function createHarness(env: Record<string, string> = {}) {
+/**
+ * `onDisk`: embedded, the database in DATA_DIR as a server keeps it (instead of in memory), for
+ * what reads its files (backups); with TEST_DATABASE_URL it changes nothing.
+ */
+export async function createHarness(env: Record<string, string> = {}, options: { onDisk?: boolean } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-test-'))
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', QUEUE_POLL_SECONDS: '0.5', ...env })
-  const db = await freshDatabase()
+  const fresh = options.onDisk && !testDatabaseUrl ? null : await freshDatabase()
+  // As a server is configured: DATABASE_URL names the PostgreSQL database it runs on.
+  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', QUEUE_POLL_SECONDS: '0.5', ...(fresh?.url ? { DATABASE_URL: fresh.url } : {}), ...env })
+  const db = fresh ?? { database: await openDatabase({ ...config, database: { ...config.database, ...watch } }), url: null, drop: () => Promise.resolve() }
+  if (!fresh) db.drop = () => db.database.close()
   const logLines: string[] = []
   let clockOffsetMs = 0
   const deps: Deps = buildDeps(config, db.database, {

@@ -1,20 +1,24 @@
-import { rmSync } from 'node:fs'
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { desc, eq } from 'drizzle-orm'
+import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
-import { writeBackup } from '../../platform/backup/archive'
+import { type BackupManifest, writeBackup } from '../../platform/backup/archive'
+import { pgTool, snapshotDatabase } from '../../platform/backup/database'
 import type { Db } from '../../platform/db'
 import { describeError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { type AuditBy, AuditLog, systemActor } from '../audit/service'
+import { users } from '../auth/schema'
 import { systemError } from './errors'
 import { backups } from './schema'
 
 const JOB = 'system-backup'
 /** The scheduled job's name (src/modules/system/jobs.ts), the actor of what the schedule does. */
 export const SCHEDULED_JOB = 'scheduled-backup'
+/** An archive of DATA_DIR/backups: `<id>.tar.gz`, or `<id>.tar.gz.enc` when encrypted. */
+const ARCHIVE_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.tar\.gz(\.enc)?$/
 
 type BackupRow = typeof backups.$inferSelect
 
@@ -22,23 +26,40 @@ const backupView = (b: BackupRow) => ({
   id: b.id,
   status: b.status,
   sizeBytes: b.sizeBytes,
+  encrypted: b.encrypted,
   error: b.error,
   createdBy: b.createdBy,
   createdAt: b.createdAt.toISOString(),
   completedAt: b.completedAt?.toISOString() ?? null,
+  restoredAt: b.restoredAt?.toISOString() ?? null,
 })
 
+/** Removes what a failed backup left, if it can (the failure may be the disk itself). */
+function discard(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true })
+  } catch {}
+}
+
 const notFound = () => systemError(404, 'not_found', 'No such backup')
+const archiveName = (id: string, encrypted: boolean) => `${id}.tar.gz${encrypted ? '.enc' : ''}`
+
+/** Sends the instance's own e-mail (messaging's instance sender). */
+export type AdminMailer = (to: string, content: { subject: string; text: string }) => Promise<{ ok: true } | { ok: false; error: string }>
 
 /**
- * Backups of a running embedded instance, made by a queued job: the same archive as `npx ecobase
- * backup` (platform/backup), under DATA_DIR/backups. With DATABASE_URL the database is backed up
- * with PostgreSQL's tools, so there is nothing for the service to do.
+ * Backups of a running instance, made by a queued job: the same archive as `npx ecobase backup`
+ * (platform/backup), under DATA_DIR/backups (or the bucket). Embedded: the database's files;
+ * PostgreSQL: pg_dump's, when it is on the PATH.
  */
 export class Backups {
   private readonly audit: AuditLog
 
-  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue' | 'storage'>) {
+  constructor(
+    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue' | 'storage'>,
+    /** Tells the platform admins a backup failed; absent where nothing runs jobs (the schedule's tick only queues). */
+    private readonly mail?: AdminMailer,
+  ) {
     this.audit = new AuditLog(deps)
   }
 
@@ -47,96 +68,200 @@ export class Backups {
     return [defineQueueHandler<{ id: string }>({ name: JOB, handle: (job) => this.make(job.id), options: { retryLimit: 0, expireInSeconds: 3600 } })]
   }
 
-  /** How this instance backs up: whether the service can (embedded), the schedule, how many are kept, where they go. */
-  settings() {
-    const { schedule, keep, target } = this.deps.config.backups
-    return { available: this.deps.database.kind === 'pglite', schedule, keep, target }
+  /** Whether the service can back itself up: always embedded; with PostgreSQL when pg_dump is on the PATH. */
+  available(): boolean {
+    return this.deps.database.kind === 'pglite' || Boolean(this.deps.config.databaseUrl && pgTool('pg_dump'))
+  }
+
+  /** How this instance backs up, and how old its last complete backup is. */
+  async settings() {
+    const { schedule, keep, target, keys } = this.deps.config.backups
+    const [last] = await this.deps.db.select({ at: backups.completedAt }).from(backups).where(eq(backups.status, 'complete')).orderBy(desc(backups.completedAt)).limit(1)
+    const at = last?.at ?? null
+    return {
+      available: this.available(),
+      schedule,
+      keep,
+      target,
+      encrypted: keys.length > 0,
+      lastCompleteAt: at?.toISOString() ?? null,
+      lastCompleteAgeSeconds: at ? Math.max(0, Math.floor((this.deps.now().getTime() - at.getTime()) / 1000)) : null,
+    }
   }
 
   /** Queues a backup: asked by a platform admin, or by the schedule (BACKUP_SCHEDULE) with no principal. */
   async start(principal: Principal | null) {
-    if (this.deps.database.kind !== 'pglite') {
-      throw systemError(409, 'backup_unavailable', 'The database is PostgreSQL (DATABASE_URL): back it up with pg_dump or your provider’s snapshots, and DATA_DIR/objects with your file backups')
+    if (!this.available()) {
+      throw systemError(409, 'backup_unavailable', 'The database is PostgreSQL (DATABASE_URL) and pg_dump is not on the server’s PATH: install the PostgreSQL client, or back it up with your provider’s snapshots and DATA_DIR with your file backups')
     }
     return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx.insert(backups).values({ createdBy: principal?.userId ?? null, createdAt: this.deps.now() }).returning()
+      const [row] = await tx.insert(backups).values({ createdBy: principal?.userId ?? null, createdAt: this.deps.now(), encrypted: this.deps.config.backups.keys.length > 0 }).returning()
       await this.deps.queue.send(tx, JOB, { id: row!.id })
       await this.audit.record(tx, principal ?? systemActor(SCHEDULED_JOB), { action: 'settings.backup.started', target: { type: 'backup', id: row!.id } })
       return backupView(row!)
     })
   }
 
-  /** Deletes the rows of the complete backups beyond the newest `keep`, in `tx`; answers their ids (the archives go after commit). */
-  private async prune(tx: Db, keep: number): Promise<string[]> {
-    const old = await tx.select({ id: backups.id }).from(backups).where(eq(backups.status, 'complete')).orderBy(desc(backups.createdAt), desc(backups.id)).offset(keep)
+  /** Deletes the rows with `status` beyond the newest `keep`, in `tx`; answers them (the archives go after commit). */
+  private async prune(tx: Db, status: 'complete' | 'failed', keep: number): Promise<BackupRow[]> {
+    const old = await tx.select().from(backups).where(eq(backups.status, status)).orderBy(desc(backups.createdAt), desc(backups.id)).offset(keep)
     for (const { id } of old) {
       await tx.delete(backups).where(eq(backups.id, id))
       await this.audit.record(tx, systemActor(SCHEDULED_JOB), { action: 'settings.backup.deleted', target: { type: 'backup', id } })
     }
-    return old.map((o) => o.id)
+    return old
   }
 
   async list(page: PageParams) {
+    if (this.deps.config.backups.target === 'local') await this.reconcile()
     return listPage(this.deps.db, backups, undefined, [desc(backups.createdAt), desc(backups.id)], page, backupView)
   }
 
-  /** A complete backup's archive: the file (local target), or a short-lived download URL of the bucket (s3). */
-  async archive(id: string): Promise<{ file: ReturnType<typeof Bun.file> } | { url: string }> {
+  /**
+   * The list as DATA_DIR/backups has it: a complete backup whose archive is gone is `missing` (and
+   * `complete` again if it comes back); an archive no row names (copied in, or from before a
+   * restore) is adopted as a complete backup.
+   */
+  private async reconcile(): Promise<void> {
+    const dir = this.dir()
+    const onDisk = new Map<string, { encrypted: boolean; size: number; at: Date }>()
+    for (const name of statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? readdirSync(dir) : []) {
+      const match = ARCHIVE_FILE.exec(name)
+      const stat = match && statSync(join(dir, name), { throwIfNoEntry: false })
+      if (match && stat?.isFile()) onDisk.set(match[1]!, { encrypted: Boolean(match[2]), size: stat.size, at: stat.mtime })
+    }
+    const rows = await this.deps.db.select({ id: backups.id, status: backups.status, encrypted: backups.encrypted }).from(backups)
+    const known = new Set(rows.map((r) => r.id))
+    const gone = rows.filter((r) => r.status === 'complete' && !onDisk.has(r.id)).map((r) => r.id)
+    const back = rows.filter((r) => r.status === 'missing' && onDisk.has(r.id)).map((r) => r.id)
+    const adopted = [...onDisk].filter(([id]) => !known.has(id))
+    if (!gone.length && !back.length && !adopted.length) return
+    await this.deps.db.transaction(async (tx) => {
+      if (gone.length) await tx.update(backups).set({ status: 'missing' }).where(and(inArray(backups.id, gone), eq(backups.status, 'complete')))
+      if (back.length) await tx.update(backups).set({ status: 'complete' }).where(and(inArray(backups.id, back), eq(backups.status, 'missing')))
+      for (const [id, file] of adopted) {
+        const [row] = await tx.insert(backups).values({ id, status: 'complete', sizeBytes: file.size, encrypted: file.encrypted, createdAt: file.at, completedAt: file.at }).onConflictDoNothing().returning({ id: backups.id })
+        if (row) await this.audit.record(tx, systemActor(JOB), { action: 'settings.backup.adopted', target: { type: 'backup', id } })
+      }
+    })
+  }
+
+  /** A complete backup's archive: the file (local target), or a short-lived download URL of the bucket (s3). Gone: the row says `missing`, and 410. */
+  async archive(id: string): Promise<{ file: ReturnType<typeof Bun.file>; filename: string; encrypted: boolean } | { url: string }> {
     const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
     if (!row) throw notFound()
-    if (row.status !== 'complete') throw systemError(409, 'backup_not_ready', `The backup is ${row.status}`)
-    if (this.deps.config.backups.target === 'local') return { file: Bun.file(this.path(id)) }
-    const signed = await this.deps.storage.presignGet({ key: this.key(id), filename: `ecobase-backup-${id}.tar.gz`, contentType: 'application/gzip', expiresIn: 300 })
+    if (row.status !== 'complete' && row.status !== 'missing') throw systemError(409, 'backup_not_ready', `The backup is ${row.status}`)
+    const filename = `ecobase-backup-${archiveName(id, row.encrypted)}`
+    const there = this.deps.config.backups.target === 'local' ? existsSync(this.path(row)) : Boolean(await this.deps.storage.head(this.key(row)))
+    if (!there) {
+      await this.deps.db.update(backups).set({ status: 'missing' }).where(eq(backups.id, id))
+      throw systemError(410, 'backup_missing', 'The backup’s archive is gone (deleted or pruned outside the service)')
+    }
+    if (row.status === 'missing') await this.deps.db.update(backups).set({ status: 'complete' }).where(eq(backups.id, id))
+    if (this.deps.config.backups.target === 'local') return { file: Bun.file(this.path(row)), filename, encrypted: row.encrypted }
+    const contentType = row.encrypted ? 'application/octet-stream' : 'application/gzip'
+    const signed = await this.deps.storage.presignGet({ key: this.key(row), filename, contentType, expiresIn: 300 })
     return { url: signed.url }
   }
 
   async remove(by: AuditBy, id: string) {
-    await this.deps.db.transaction(async (tx) => {
-      const [gone] = await tx.delete(backups).where(eq(backups.id, id)).returning({ id: backups.id })
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [gone] = await tx.delete(backups).where(eq(backups.id, id)).returning()
       if (!gone) throw notFound()
       await this.audit.record(tx, by, { action: 'settings.backup.deleted', target: { type: 'backup', id } })
+      return gone
     })
-    await this.removeArchive(id)
+    await this.removeArchive(row)
   }
 
-  private async removeArchive(id: string): Promise<void> {
-    rmSync(this.path(id), { force: true })
-    rmSync(`${this.path(id)}.partial`, { force: true })
-    if (this.deps.config.backups.target === 's3') await this.deps.storage.delete(this.key(id))
+  private async removeArchive(row: Pick<BackupRow, 'id' | 'encrypted'>): Promise<void> {
+    discard(this.path(row))
+    discard(`${this.path(row)}.partial`)
+    if (this.deps.config.backups.target === 's3') await this.deps.storage.delete(this.key(row))
   }
 
   /** Where an archive lives in the bucket (BACKUP_TARGET=s3), beside the attachments. */
-  private key(id: string): string {
-    return `backups/${id}.tar.gz`
+  private key(row: Pick<BackupRow, 'id' | 'encrypted'>): string {
+    return `backups/${archiveName(row.id, row.encrypted)}`
   }
 
-  /** The job: writes the archive, then records how it went. */
+  /** The job: writes the archive (streamed from a snapshot of the database on disk), then records how it went. */
   private async make(id: string): Promise<void> {
     const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
     if (!row || row.status !== 'running') return
+    const work = join(this.dir(), `.work-${id}`)
     try {
-      await writeBackup(this.deps.database, this.deps.config.dataDir, this.path(id), () => {})
-      const size = Bun.file(this.path(id)).size
+      const snapshot = await snapshotDatabase(this.deps.database, this.deps.config.databaseUrl, work)
+      const keys = row.encrypted ? this.deps.config.backups.keys : []
+      if (row.encrypted && keys.length === 0) throw new Error('the backup was asked for encrypted, and BACKUP_ENCRYPTION_KEY is no longer set')
+      await writeBackup(snapshot, this.deps.config.dataDir, this.path(row), { keys, backupId: id, progress: () => {} })
+      rmSync(work, { recursive: true, force: true })
+      const size = Bun.file(this.path(row)).size
       if (this.deps.config.backups.target === 's3') {
-        await this.deps.storage.putFile!(this.key(id), this.path(id), size, 'application/gzip')
-        rmSync(this.path(id), { force: true })
+        await this.deps.storage.putFile!(this.key(row), this.path(row), size, row.encrypted ? 'application/octet-stream' : 'application/gzip')
+        rmSync(this.path(row), { force: true })
       }
       // Complete, and with a schedule the oldest beyond BACKUP_KEEP gone (manual ones count too), in one transaction.
       const pruned = await this.deps.db.transaction(async (tx) => {
         await tx.update(backups).set({ status: 'complete', sizeBytes: size, completedAt: this.deps.now() }).where(eq(backups.id, id))
-        return this.deps.config.backups.schedule ? this.prune(tx, this.deps.config.backups.keep) : []
+        await this.audit.record(tx, systemActor(JOB), { action: 'settings.backup.finished', target: { type: 'backup', id } })
+        return this.deps.config.backups.schedule ? this.prune(tx, 'complete', this.deps.config.backups.keep) : []
       })
       for (const old of pruned) await this.removeArchive(old)
     } catch (err) {
-      rmSync(`${this.path(id)}.partial`, { force: true })
-      const reason = describeError(err)
-      this.deps.logger.error('backup failed', { backupId: id, ...reason })
-      await this.deps.db.update(backups).set({ status: 'failed', error: reason.message, completedAt: this.deps.now() }).where(eq(backups.id, id))
+      discard(work)
+      await this.failed(row, err)
     }
-    await this.deps.db.transaction((tx) => this.audit.record(tx, systemActor(JOB), { action: 'settings.backup.finished', target: { type: 'backup', id } }))
   }
 
-  private path(id: string): string {
-    return join(this.deps.config.dataDir, 'backups', `${id}.tar.gz`)
+  /**
+   * A failed backup is seen: its row says why, an audit event, an e-mail to every platform admin,
+   * and failed rows beyond BACKUP_KEEP go (counted apart from complete ones, so failures never
+   * push good backups out).
+   */
+  private async failed(row: BackupRow, err: unknown): Promise<void> {
+    discard(`${this.path(row)}.partial`)
+    const reason = describeError(err)
+    this.deps.logger.error('backup failed', { backupId: row.id, ...reason })
+    const pruned = await this.deps.db.transaction(async (tx) => {
+      await tx.update(backups).set({ status: 'failed', error: reason.message, completedAt: this.deps.now() }).where(eq(backups.id, row.id))
+      await this.audit.record(tx, systemActor(JOB), { action: 'settings.backup.failed', target: { type: 'backup', id: row.id }, metadata: { error: reason.message } })
+      return this.prune(tx, 'failed', this.deps.config.backups.keep)
+    })
+    for (const old of pruned) await this.removeArchive(old)
+    if (!this.mail) return
+    const admins = await this.deps.db.select({ email: users.email }).from(users).where(eq(users.isAdmin, true))
+    const content = {
+      subject: 'Ecobase: a backup failed',
+      text: `The backup ${row.id}, started ${row.createdAt.toISOString()} ${row.createdBy ? 'by a platform admin' : 'by the schedule'}, failed at ${this.deps.now().toISOString()}:\n\n${reason.message}\n\nThe console's Backups page lists it, and the age of the last complete backup.`,
+    }
+    for (const { email } of admins) {
+      const sent = await this.mail(email, content)
+      if (!sent.ok) this.deps.logger.warn('backup failure e-mail not sent', { backupId: row.id, error: sent.error })
+    }
   }
+
+  private dir(): string {
+    return join(this.deps.config.dataDir, 'backups')
+  }
+
+  private path(row: Pick<BackupRow, 'id' | 'encrypted'>): string {
+    return join(this.dir(), archiveName(row.id, row.encrypted))
+  }
+}
+
+/**
+ * After `npx ecobase restore`, in the restored database: the backup it came from (when the service
+ * made it) says so (`restoredAt`; it is complete, though its row was `running` when the snapshot was
+ * taken), other backups that were running then are failed (their job is gone), and an audit event.
+ */
+export async function recordRestore(deps: Pick<Deps, 'db' | 'now'>, manifest: Pick<BackupManifest, 'backupId' | 'createdAt'>): Promise<void> {
+  const audit = new AuditLog(deps)
+  await deps.db.transaction(async (tx) => {
+    if (manifest.backupId) {
+      await tx.update(backups).set({ status: 'complete', restoredAt: deps.now(), completedAt: new Date(manifest.createdAt) }).where(eq(backups.id, manifest.backupId))
+    }
+    await tx.update(backups).set({ status: 'failed', error: 'interrupted: the instance was restored from a backup taken while this one ran', completedAt: deps.now() }).where(eq(backups.status, 'running'))
+    await audit.record(tx, systemActor('cli'), { action: 'settings.backup.restored', target: { type: 'backup', id: manifest.backupId ?? null }, metadata: { takenAt: manifest.createdAt } })
+  })
 }

@@ -22,7 +22,8 @@ export default defineModule({
   setup: (ctx) => {
     const { deps } = ctx
     const system = new SystemService(deps)
-    const backups = new Backups(deps)
+    const messaging = ctx.use('messaging')
+    const backups = new Backups(deps, (to, content) => messaging.sendInstanceEmail(to, content))
     return { services: system, queues: backups.queueHandlers(), routes: () => [systemRoutes(system), backupRoutes(backups, ctx.guards)] }
   },
 })

@@ -3,12 +3,13 @@ import type { Job } from '../../platform/jobs'
 import { Backups, SCHEDULED_JOB } from './backups'
 
 /**
- * BACKUP_SCHEDULE (embedded mode only; none by default): queues a backup; when it completes, the
- * newest BACKUP_KEEP complete backups are kept (Backups.make).
+ * BACKUP_SCHEDULE (none by default): queues a backup, where the service can make one (embedded, or
+ * PostgreSQL with pg_dump on the PATH); when it completes, the newest BACKUP_KEEP complete backups
+ * are kept, and of failed ones as many (Backups.make).
  */
 export const scheduledBackup: Job<Deps> = {
   name: SCHEDULED_JOB,
-  schedule: (deps) => (deps.database.kind === 'pglite' ? deps.config.backups.schedule : null),
+  schedule: (deps) => (new Backups(deps).available() ? deps.config.backups.schedule : null),
   lock: 'session',
   async run(deps) {
     await new Backups(deps).start(null)

@@ -48,14 +48,16 @@ export function systemRoutes(system: SystemService) {
 const Backup = t.Object(
   {
     id: t.String(),
-    status: t.Union([t.Literal('running'), t.Literal('complete'), t.Literal('failed')]),
+    status: t.Union([t.Literal('running'), t.Literal('complete'), t.Literal('failed'), t.Literal('missing')], { description: '`missing`: it completed, and its archive is gone since' }),
     sizeBytes: t.Union([t.Integer(), t.Null()]),
+    encrypted: t.Boolean({ description: 'Encrypted with BACKUP_ENCRYPTION_KEY: `verify` and `restore` need the key' }),
     error: t.Union([t.String(), t.Null()], { description: 'Why it failed' }),
-    createdBy: t.Union([t.String(), t.Null()], { description: 'The platform admin who asked for it' }),
+    createdBy: t.Union([t.String(), t.Null()], { description: 'The platform admin who asked for it (null: the schedule, or an archive found in DATA_DIR/backups)' }),
     createdAt: t.String(),
     completedAt: t.Union([t.String(), t.Null()]),
+    restoredAt: t.Union([t.String(), t.Null()], { description: 'This instance was restored from this backup (`npx ecobase restore`), at this time' }),
   },
-  { title: 'SystemBackup', examples: [{ id: 'a7b6c5d4-e3f2-4a1b-9c0d-8e7f6a5b4c3d', status: 'running', sizeBytes: null, error: null, createdBy: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', createdAt: '2026-11-26T09:00:00.000Z', completedAt: null }] },
+  { title: 'SystemBackup', examples: [{ id: 'a7b6c5d4-e3f2-4a1b-9c0d-8e7f6a5b4c3d', status: 'running', sizeBytes: null, encrypted: true, error: null, createdBy: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', createdAt: '2026-11-26T09:00:00.000Z', completedAt: null, restoredAt: null }] },
 )
 const ADMINS = 'Platform admins (the `admin` capability).'
 
@@ -69,49 +71,52 @@ export function backupRoutes(backups: Backups, guards: Guards) {
       detail: {
         operationId: 'systemBackupStart',
         summary: 'Back up this instance now',
-        description: `Embedded mode: a queued job writes the same archive as \`npx ecobase backup\` (the database, snapshotted between two queries, the generated server key and the local object store, with a manifest of SHA-256 checksums) to DATA_DIR/backups, under a temporary name until complete; follow its status in the list. The archive holds the server key. With DATABASE_URL: 409 \`backup_unavailable\` (back the database up with pg_dump or your provider’s snapshots). ${ADMINS}`,
+        description: `A queued job writes the same archive as \`npx ecobase backup\` to DATA_DIR/backups (or the bucket), under a temporary name until complete; follow its status in the list. Embedded: the database's files as one instant left them (copied to disk first, statements held off only while what changed meanwhile is copied again); with DATABASE_URL: \`pg_dump -Fc\`, when it is on the server's PATH (else 409 \`backup_unavailable\`). Then the generated server key and the local object store, and a manifest of checksums. Encrypted (AES-256-GCM) when BACKUP_ENCRYPTION_KEY is set; otherwise the archive holds the server key in clear. A failure is in the list, the audit log and an e-mail to every platform admin. ${ADMINS}`,
       },
     })
-    .get('/settings', () => backups.settings(), {
+    .get('/settings', async () => backups.settings(), {
       admin: true,
       response: {
         200: t.Object(
           {
-            available: t.Boolean({ description: 'The service backs itself up (embedded mode); false with DATABASE_URL, where pg_dump or your provider’s snapshots do' }),
+            available: t.Boolean({ description: 'The service backs itself up: always embedded; with DATABASE_URL when pg_dump is on the server’s PATH' }),
             schedule: t.Nullable(t.String({ description: 'BACKUP_SCHEDULE, a cron pattern; null: only on request' })),
-            keep: t.Integer({ description: 'BACKUP_KEEP: complete backups kept' }),
+            keep: t.Integer({ description: 'BACKUP_KEEP: complete backups kept, and failed ones as many' }),
             target: t.Union([t.Literal('local'), t.Literal('s3')], { description: 'BACKUP_TARGET: DATA_DIR/backups, or the object store’s bucket' }),
+            encrypted: t.Boolean({ description: 'BACKUP_ENCRYPTION_KEY is set: new archives are encrypted' }),
+            lastCompleteAt: t.Nullable(t.String({ description: 'When the newest complete backup finished; null: none yet' })),
+            lastCompleteAgeSeconds: t.Nullable(t.Integer({ description: 'How long ago that was, in seconds' })),
           },
-          { title: 'SystemBackupSettings', examples: [{ available: true, schedule: '0 3 * * *', keep: 7, target: 'local' }] },
+          { title: 'SystemBackupSettings', examples: [{ available: true, schedule: '0 3 * * *', keep: 7, target: 'local', encrypted: true, lastCompleteAt: '2026-11-26T03:00:41.000Z', lastCompleteAgeSeconds: 21600 }] },
         ),
         ...errors(401, 403),
       },
-      detail: { operationId: 'systemBackupSettings', summary: 'How this instance backs up', description: `What the environment set (BACKUP_SCHEDULE, BACKUP_KEEP, BACKUP_TARGET) and whether the service can back itself up at all. ${ADMINS}` },
+      detail: { operationId: 'systemBackupSettings', summary: 'How this instance backs up', description: `What the environment set (BACKUP_SCHEDULE, BACKUP_KEEP, BACKUP_TARGET, BACKUP_ENCRYPTION_KEY), whether the service can back itself up at all, and the age of the last complete backup. ${ADMINS}` },
     })
     .get('', ({ query }) => backups.list(pageParams(query)), {
       admin: true,
       query: PageQuery,
       response: { 200: paged(Backup, 'SystemBackupPage'), ...errors(400, 401, 403) },
-      detail: { operationId: 'systemBackupList', summary: 'Backups, newest first', description: ADMINS },
+      detail: { operationId: 'systemBackupList', summary: 'Backups, newest first', description: `With BACKUP_TARGET=local the list is what DATA_DIR/backups holds: a complete backup whose archive is gone says \`missing\`, and an archive no row names is adopted. ${ADMINS}` },
     })
     .get('/:id/download', async ({ params, set, redirect }) => {
       const archive = await backups.archive(params.id)
       if ('url' in archive) return redirect(archive.url, 302)
-      set.headers['content-type'] = 'application/gzip'
-      set.headers['content-disposition'] = `attachment; filename="ecobase-backup-${params.id}.tar.gz"`
+      set.headers['content-type'] = archive.encrypted ? 'application/octet-stream' : 'application/gzip'
+      set.headers['content-disposition'] = `attachment; filename="${archive.filename}"`
       return archive.file
     }, {
       admin: true,
       params: IdParam,
       response: {
-        200: t.Any({ description: 'The archive: check it with `npx ecobase verify`, restore it with `npx ecobase restore`', [MEDIA_TYPE]: 'application/gzip' }),
+        200: t.Any({ description: 'The archive (`application/octet-stream` when encrypted): check it with `npx ecobase verify`, restore it with `npx ecobase restore`', [MEDIA_TYPE]: 'application/gzip' }),
         302: t.Void({ description: 'BACKUP_TARGET=s3: `Location` is a download URL of the bucket, valid 5 minutes' }),
-        ...errors(400, 401, 403, 404, { 409: ['backup_not_ready'] }),
+        ...errors(400, 401, 403, 404, { 409: ['backup_not_ready'], 410: ['backup_missing'] }),
       },
       detail: {
         operationId: 'systemBackupDownload',
         summary: 'Download a complete backup',
-        description: `The archive itself, or with BACKUP_TARGET=s3 a 302 to a download URL of the bucket valid 5 minutes. ${ADMINS}`,
+        description: `The archive itself, or with BACKUP_TARGET=s3 a 302 to a download URL of the bucket valid 5 minutes. An archive gone since (deleted or pruned outside the service): 410 \`backup_missing\`, and the backup says \`missing\`. ${ADMINS}`,
       },
     })
     .delete(

@@ -43,6 +43,10 @@ export interface Database {
   watch: ConnectionWatch
   /** PGlite only: the data directory as a gzipped tarball, loadable with `loadDataDir`. */
   dump?: () => Promise<Blob>
+  /** PGlite on disk: its data directory (backups copy it while `exclusive` holds every statement off). */
+  directory?: string
+  /** PGlite only: runs `work` while no statement runs, so its files are what a crash at that instant would leave. */
+  exclusive?: <T>(work: () => Promise<T>) => Promise<T>
   close(): Promise<void>
 }
 
@@ -88,6 +92,9 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     watch,
     // The dump holds the connection until the whole directory is packed: the watchdog names it.
     dump: () => watch.hold(originHere('database dump'), async () => (await client.dumpDataDir('gzip')) as Blob),
+    directory: options.dataDir ? resolve(options.dataDir) : undefined,
+    // A backup's second copy pass holds statements off: the watchdog names it too.
+    exclusive: (work) => watch.hold(originHere('backup copy'), () => client._runExclusiveQuery(work)),
     close: async () => {
       watch.close()
       await client.close()
