@@ -1,6 +1,7 @@
 import type { UsageOverview, UsageOverviewDay } from '../../client/index'
 import { bytes, client, data } from '../api'
 import { ErrorNote, Section, UsageBar, useLoad, when } from '../ui'
+import { lastGood } from './backups'
 import { MONITORED_SITES_PATH } from './monitored-sites'
 
 export const OVERVIEW_PATH = '#/overview'
@@ -8,11 +9,20 @@ export const OVERVIEW_PATH = '#/overview'
 /** The picked ecosystem at a glance: what an operator looks at first. */
 export function Overview() {
   const overview = useLoad(() => data(client.api.usage.overview.get()), [])
+  const me = useLoad(() => data(client.api.auth.me.get()), [])
+  // The instance's last good backup, for platform admins (others may not read the backups).
+  const admin = me.data?.capabilities.includes('admin') ?? false
+  const backups = useLoad(() => (admin ? data(client.api.system.backups.settings.get()) : Promise.resolve(null)), [admin])
   const o = overview.data
   return (
     <div class="eng-page overview">
       <ErrorNote error={overview.error} />
       {o && <Figures o={o} />}
+      {backups.data?.available && (
+        <p data-testid="overview-last-backup" class={backups.data.lastCompleteAgeSeconds === null || backups.data.lastCompleteAgeSeconds > 2 * 86_400 ? 'error' : undefined}>
+          <a href="#/backups">Last complete backup</a> of this instance: {lastGood(backups.data)}
+        </p>
+      )}
       {o && (
         <Section title="Last 7 days">
           <div class="charts">

@@ -19,22 +19,20 @@ beforeAll(async () => {
 })
 
 describe.skipIf(!!browserMissing)('the console’s Backups page', () => {
-  test('embedded: shows the schedule, backs up now, follows the job to complete, downloads an archive that verifies, deletes it (with DATABASE_URL: names pg_dump, no button)', async () => {
+  test('shows the schedule, encryption and the last good backup’s age, backs up now, follows the job to complete, downloads an archive that verifies, deletes it', async () => {
     const { page, elsewhere } = await app.open()
     await signIn(page, admin.email, PASSWORD)
     await tab(page, 'Backups').click()
-    if (app.h.deps.database.kind !== 'pglite') {
-      // With DATABASE_URL the service does not back itself up: the page says what does.
-      expect(await page.getByTestId('backup-settings').textContent()).toContain('pg_dump')
-      expect(await page.getByRole('button', { name: 'Back up now' }).count()).toBe(0)
-      return
-    }
+    // Embedded, or PostgreSQL with pg_dump on the PATH: the same page.
     expect(await page.getByTestId('backup-settings').textContent()).toBe('Scheduled (0 3 * * *, BACKUP_SCHEDULE); the last 4 complete ones are kept, in DATA_DIR/backups.')
+    expect(await page.getByTestId('backup-encryption').textContent()).toBe('Not encrypted: an archive holds the server key in clear (set BACKUP_ENCRYPTION_KEY).')
+    expect(await page.getByTestId('backup-last-good').textContent()).toBe('Last complete backup: none yet')
     await page.getByText('No backups yet.').waitFor()
     await page.getByRole('button', { name: 'Back up now' }).click()
     const downloadButton = page.getByRole('button', { name: /^Download the backup of / })
     await downloadButton.waitFor({ timeout: 30_000 })
     await page.getByRole('cell', { name: 'complete', exact: true }).waitFor()
+    await page.getByText(/^Last complete backup: \d+ s ago/).waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-backups.png') })
 
     const [download] = await Promise.all([page.waitForEvent('download'), downloadButton.click()])

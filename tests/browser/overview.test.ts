@@ -36,6 +36,8 @@ describe.skipIf(!!browserMissing)('the console’s overview in a browser', () =>
     await page.getByRole('region', { name: 'Figures' }).waitFor()
     expect(await page.getByTestId('overview-customers').textContent()).toBe('2')
     expect(await page.getByTestId('overview-sites-down').textContent()).toBe('1')
+    // The owner is the first account, a platform admin: the instance's last good backup is there too.
+    expect(await page.getByTestId('overview-last-backup').textContent()).toBe('Last complete backup of this instance: none yet')
     const today = new Date().toISOString().slice(5, 10)
     const chats = page.getByRole('img', { name: /^Chat messages per day/ })
     expect(await chats.getAttribute('aria-label')).toContain(`${today} 3`)

@@ -101,6 +101,8 @@ describe('backups from the running service', () => {
       const res = await h.call('POST', '/system/backups', { token: admin.token })
       expect(res.status).toBe(409)
       expect(res.body.error).toEqual({ code: 'backup_unavailable', message: expect.stringContaining('pg_dump') })
+      expect(res.body.error.message).toContain('DATA_DIR/auth-secret')
+      expect(res.body.error.message).toContain('DATA_DIR/objects')
     } finally {
       process.env.PATH = path
     }

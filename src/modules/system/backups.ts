@@ -92,7 +92,7 @@ export class Backups {
   /** Queues a backup: asked by a platform admin, or by the schedule (BACKUP_SCHEDULE) with no principal. */
   async start(principal: Principal | null) {
     if (!this.available()) {
-      throw systemError(409, 'backup_unavailable', 'The database is PostgreSQL (DATABASE_URL) and pg_dump is not on the server’s PATH: install the PostgreSQL client, or back it up with your provider’s snapshots and DATA_DIR with your file backups')
+      throw systemError(409, 'backup_unavailable', 'The database is PostgreSQL (DATABASE_URL) and pg_dump is not on the server’s PATH: install the PostgreSQL client (postgresql-client), or back the database up with pg_dump or your provider’s snapshots, and DATA_DIR/auth-secret (the server key, unless AUTH_SECRET is set) and DATA_DIR/objects with your file backups')
     }
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx.insert(backups).values({ createdBy: principal?.userId ?? null, createdAt: this.deps.now(), encrypted: this.deps.config.backups.keys.length > 0 }).returning()
