@@ -134,7 +134,7 @@ export const BENCHES: Bench[] = [
   {
     ...backup,
     id: 'P16',
-    what: 'backups of an embedded instance with 1 GB of local files: GET /auth/me p95 during a running server’s backup ÷ before (target ≤ 3×), and `ecobase backup` / `restore` MB/s',
+    what: 'backups of an embedded instance with a 1 GB database and 256 MB of files: the server’s memory over idle (target ≤ 100 MB) and the longest write (target ≤ 1 s) during its backup; `ecobase backup` / `verify` / `restore` time and peak memory',
   },
   {
     ...soak,
