@@ -432,7 +432,7 @@ function symlinkHeader(name: string, link: string): Buffer {
 
 /** The app on a PostgreSQL database (migrated as at boot), with DATA_DIR `dir`. */
 async function withPg<T>(url: string, dir: string, work: (app: ReturnType<typeof createApp>) => Promise<T>): Promise<T> {
-  const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: url, LOG_LEVEL: 'silent' })
+  const config = loadConfig({ DATA_DIR: dir, DATABASE_URL: url, LOG_LEVEL: 'silent', DB_DEBUG: '1' })
   const database = await openDatabase(config)
   try {
     return await work(createApp(buildDeps(config, database)))
