@@ -8,7 +8,7 @@ import { createGunzip, gzipSync } from 'node:zlib'
 import { loadConfig } from '../../src/config'
 import { openDatabase } from '../../src/boot'
 import { type BackupManifest, writeBackup } from '../../src/platform/backup/archive'
-import { stoppedPglite } from '../../src/platform/backup/database'
+import { copyLive, stoppedPglite } from '../../src/platform/backup/database'
 import { restoreBackup, verifyBackup } from '../../src/platform/backup/restore'
 import { readTar, TarWriter } from '../../src/platform/backup/tar'
 import { rejection } from '../support/wait'
@@ -115,6 +115,32 @@ describe('names of any length', () => {
     expect(readFileSync(join(target, 'objects', longName), 'utf8')).toBe('a long name')
     expect(readFileSync(join(target, 'auth-secret'), 'utf8')).toBe(readFileSync(join(source, 'auth-secret'), 'utf8'))
     expect(existsSync(join(target, 'pglite', 'PG_VERSION'))).toBe(true)
+  })
+})
+
+describe('the copy of a running database', () => {
+  test('is the directory as it is while statements are held off: what changed after the first passes (same size, longer, gone, new) is copied again', async () => {
+    const from = join(scratch, 'live')
+    const to = join(scratch, 'live-copy')
+    mkdirSync(join(from, 'base'), { recursive: true })
+    writeFileSync(join(from, 'base', 'same-size'), 'aaaa')
+    writeFileSync(join(from, 'base', 'grows'), 'b')
+    writeFileSync(join(from, 'base', 'goes'), 'c')
+    let held = false
+    await copyLive(from, to, async (work) => {
+      // Writes that landed after the passes made while the service ran, just before statements stop.
+      writeFileSync(join(from, 'base', 'same-size'), 'AAAA')
+      writeFileSync(join(from, 'base', 'grows'), 'bbbbbbbb')
+      rmSync(join(from, 'base', 'goes'))
+      mkdirSync(join(from, 'pg_wal'))
+      writeFileSync(join(from, 'pg_wal', 'new'), 'd')
+      held = true
+      return work()
+    })
+    expect(held).toBe(true)
+    const tree = (root: string) => readdirSync(root, { recursive: true }).map(String).sort().map((p) => [p, statSync(join(root, p)).isFile() ? readFileSync(join(root, p), 'utf8') : 'dir'])
+    expect(tree(to)).toEqual(tree(from))
+    expect(readFileSync(join(to, 'base', 'same-size'), 'utf8')).toBe('AAAA')
   })
 })
 

@@ -192,6 +192,7 @@ export class Backups {
     const work = join(this.dir(), `.work-${id}`)
     try {
       const snapshot = await snapshotDatabase(this.deps.database, this.deps.config.databaseUrl, work)
+      if (snapshot.heldMs !== undefined) this.deps.logger.info('backup: database copied', { backupId: id, statementsHeldMs: Math.round(snapshot.heldMs) })
       const keys = row.encrypted ? this.deps.config.backups.keys : []
       if (row.encrypted && keys.length === 0) throw new Error('the backup was asked for encrypted, and BACKUP_ENCRYPTION_KEY is no longer set')
       await writeBackup(snapshot, this.deps.config.dataDir, this.path(row), { keys, backupId: id, progress: () => {} })

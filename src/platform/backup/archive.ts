@@ -255,11 +255,12 @@ function parseManifest(bytes: Buffer): BackupManifest {
  */
 export async function readBackup(path: string, keys: readonly string[], placement: Placement, progress: Progress): Promise<BackupManifest> {
   checkArchiveFile(path)
+  const encrypted = archiveEncrypted(path)
   const total = statSync(path).size
   let read = 0
   const raw = createReadStream(path)
   raw.on('data', (chunk) => void (read += chunk.length))
-  const plain = archiveEncrypted(path) ? Readable.from(decrypt(keys, raw)) : raw
+  const plain = encrypted ? Readable.from(decrypt(keys, raw)) : raw
   const gunzip = createGunzip()
   const feeding = pipeline(plain, gunzip)
   feeding.catch(() => {})

@@ -23,6 +23,8 @@ export interface DatabaseSnapshot {
   migrations: number
   /** Where its files are: `database/<name>` in the archive, a directory (pglite) or a file (postgres). */
   source: { path: string; name: 'pglite' | 'postgres.dump' } | null
+  /** A running PGlite's copy: how long statements waited for its last pass, in milliseconds. */
+  heldMs?: number
 }
 
 /** Where a PostgreSQL client program is on the PATH (read now: it may change while the server runs), or null. */
@@ -45,9 +47,12 @@ export async function snapshotDatabase(database: Database, databaseUrl: string |
   const migrations = await appliedMigrations(database.db)
   if (database.kind === 'pglite') {
     const path = join(work, 'pglite')
-    if (database.directory) await copyLive(database.directory, path, database.exclusive!)
-    else await untar(await database.dump!(), path)
-    return { kind: 'pglite', migrations, source: { path, name: 'pglite' } }
+    if (!database.directory) {
+      await untar(await database.dump!(), path)
+      return { kind: 'pglite', migrations, source: { path, name: 'pglite' } }
+    }
+    const heldMs = await copyLive(database.directory, path, database.exclusive!)
+    return { kind: 'pglite', migrations, source: { path, name: 'pglite' }, heldMs }
   }
   if (!databaseUrl || !pgTool('pg_dump')) return { kind: 'none', migrations, source: null }
   const path = join(work, 'postgres.dump')
@@ -68,28 +73,43 @@ export async function stoppedPglite(dataDir: string): Promise<DatabaseSnapshot> 
   }
 }
 
-/** Modified within this long before the copy began: copied again while statements wait (file times are coarse). */
+/** Modified within this long before a pass began: copied again by the next (file times are coarse). */
 const MTIME_SLACK_MS = 2000
+/** Passes while the service runs, each copying what changed during the one before, until one copies less than this. */
+const SETTLED_BYTES = 32 * 1024 * 1024
+const MAX_PASSES = 4
 
 /**
  * Copies a live PGlite data directory with statements held off only briefly: everything first,
- * while the service runs; then, inside `exclusive`, only what changed since (by size or time),
- * what appeared, and what went away. What is left is the directory at that instant.
+ * while the service runs; then again what changed meanwhile (by size or time), a few times while
+ * that shrinks (the WAL written during a long first pass); last, inside `exclusive`, what changed
+ * since, what appeared, and what went away. What is left is the directory at that instant.
+ * Answers how long statements were held off.
  */
-async function copyLive(from: string, to: string, exclusive: NonNullable<Database['exclusive']>): Promise<void> {
-  const started = Date.now()
+export async function copyLive(from: string, to: string, exclusive: NonNullable<Database['exclusive']>): Promise<number> {
+  const changedSince = (since: number) => (stat: Stat, copied: Stat | null) => !copied || copied.size !== stat.size || stat.mtimeMs >= since - MTIME_SLACK_MS
+  let since = Date.now()
   await copyTree(from, to, () => true)
-  await exclusive(async () => {
-    const present = await copyTree(from, to, (stat, copied) => !copied || copied.size !== stat.size || stat.mtimeMs >= started - MTIME_SLACK_MS)
-    for (const stale of await listTree(to)) if (!present.has(stale)) await rm(join(to, stale), { recursive: true, force: true })
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const started = Date.now()
+    const { bytes } = await copyTree(from, to, changedSince(since))
+    since = started
+    if (bytes < SETTLED_BYTES) break
+  }
+  return exclusive(async () => {
+    const held = performance.now()
+    const { seen } = await copyTree(from, to, changedSince(since))
+    for (const stale of await listTree(to)) if (!seen.has(stale)) await rm(join(to, stale), { recursive: true, force: true })
+    return performance.now() - held
   })
 }
 
 type Stat = Awaited<ReturnType<typeof lstat>>
 
-/** Copies the files of `from` into `to` that `wanted` picks; answers every relative path seen. Files that vanish meanwhile are skipped. */
-async function copyTree(from: string, to: string, wanted: (stat: Stat, copied: Stat | null) => boolean): Promise<Set<string>> {
+/** Copies the files of `from` into `to` that `wanted` picks; answers every relative path seen, and the bytes copied. Files that vanish meanwhile are skipped. */
+async function copyTree(from: string, to: string, wanted: (stat: Stat, copied: Stat | null) => boolean): Promise<{ seen: Set<string>; bytes: number }> {
   const seen = new Set<string>()
+  let bytes = 0
   const walk = async (rel: string) => {
     await mkdir(join(to, rel), { recursive: true })
     const entries = await readdir(join(from, rel), { withFileTypes: true }).catch(gone)
@@ -101,12 +121,14 @@ async function copyTree(from: string, to: string, wanted: (stat: Stat, copied: S
         const stat = await lstat(join(from, path)).catch(gone)
         if (!stat) continue
         const copied = await lstat(join(to, path)).catch(gone)
-        if (wanted(stat, copied ?? null)) await copyFile(join(from, path), join(to, path)).catch(gone)
+        if (!wanted(stat, copied ?? null)) continue
+        await copyFile(join(from, path), join(to, path)).catch(gone)
+        bytes += stat.size
       }
     }
   }
   await walk('')
-  return seen
+  return { seen, bytes }
 }
 
 async function listTree(root: string): Promise<string[]> {
