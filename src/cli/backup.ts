@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { openDatabase } from '../boot'
 import type { Config } from '../config'
+import { renewEpoch } from '../modules/realtime/hub'
 import { recordRestore } from '../modules/system/backups'
 import { archiveEncrypted, type BackupManifest, type Progress, writeBackup } from '../platform/backup/archive'
 import { snapshotDatabase, stoppedPglite } from '../platform/backup/database'
@@ -52,8 +53,8 @@ export async function verifyCommand(config: Readonly<Config>, file: string, prog
 
 /**
  * `ecobase restore`: into DIR through a staging directory (platform/backup/restore.ts). The staged
- * instance is opened and migrated forward, and its list of backups told what happened, before it
- * is put in place. A directory that exists is locked as a server would lock it (refused while one
+ * instance is opened and migrated forward, its list of backups told what happened and its realtime
+ * epoch renewed, before it is put in place. A directory that exists is locked as a server would lock it (refused while one
  * runs); a lock file the restore made is removed again when it fails.
  */
 export async function restoreCommand(config: Readonly<Config>, file: string, options: { dataDir: string; force: boolean }, progress: Progress): Promise<string> {
@@ -73,6 +74,8 @@ export async function restoreCommand(config: Readonly<Config>, file: string, opt
         const database = await openDatabase({ ...config, dataDir: staged, databaseUrl: m.database === 'postgres' ? config.databaseUrl : null })
         try {
           await recordRestore({ db: database.db, now: () => new Date() }, m)
+          // Realtime cursors streams were given after the backup name a history this instance no longer follows.
+          await renewEpoch(database.db)
         } finally {
           await database.close()
         }

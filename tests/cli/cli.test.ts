@@ -235,9 +235,19 @@ describe('npx ecobase backup, verify, restore', () => {
     expect(readFileSync(join(target, 'objects', object), 'utf8')).toBe('not really a png')
     expect(readFileSync(join(target, 'auth-secret'), 'utf8')).toBe(readFileSync(join(dataDir, 'auth-secret'), 'utf8'))
     expect(readdirSync(dataDir).filter((name) => name.includes('.restoring'))).toEqual([])
+    const epochOf = async (dir: string) => {
+      const database = await openDatabase(loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', DB_DEBUG: '1' }))
+      try {
+        return (await queryRows<{ value: string }>(database.db, sql`select value from realtime.epoch`))[0]!.value
+      } finally {
+        await database.close()
+      }
+    }
     await withApp(async (app) => {
       expect((await call(app, 'POST', '/auth/login', { email: 'kept@example.test', password: 'kept-password' })).status).toBe(200)
     }, target)
+    // Realtime cursors given out after the backup name a history the restored instance does not follow: a new epoch resets them.
+    expect(await epochOf(target)).not.toBe(await epochOf(dataDir))
     // Not over an instance, unless asked: then, at the last step, the old one is moved aside, not deleted.
     const refused = ecobase(['restore', archive, '--data-dir', target])
     expect(refused.code).toBe(1)
