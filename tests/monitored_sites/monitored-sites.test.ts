@@ -145,6 +145,21 @@ describe('monitored sites', () => {
     await h.call('DELETE', `/integrations/webhooks/${hook.body.id}`, org.as(owner))
   })
 
+  test('a site that goes down when no request has named its ecosystem for a while still alerts the admins (the embedded stall of issue 39)', async () => {
+    const s = await site({}, ['down', 'down'] as Answer[])
+    // The scheduled check runs in the queue, not in a request: the registry's one-minute cache of
+    // the ecosystem may be cold. The alert used to read it through the pool inside the check's
+    // transaction, which on PGlite waited for that transaction forever (every database route with it).
+    const cold = () => (h.app.services.registry.registry as unknown as { ecosystemCache: Map<string, unknown> }).ecosystemCache.clear()
+    cold()
+    await h.app.services.monitored_sites.check(s.id)
+    cold()
+    await h.app.services.monitored_sites.check(s.id)
+    expect((await detail(s.id)).state).toBe('down')
+    const notes = (await h.call('GET', '/notifications', org.as(owner))).body.items.map((n: { subject: string }) => n.subject)
+    expect(notes).toContain(`Site ${paths} is down: answered 503, expected 200`)
+  })
+
   test('failureThreshold sets how many failures make a site down; alerts reach the admins at their account address and the alertEmails, in the messaging log', async () => {
     const s = await site({ failureThreshold: 3, alertEmails: ['ops@example.test', 'OPS@example.test', 'pager@example.test'] }, ['ok', 'down', 'down', 'down', 'ok'] as Answer[])
     expect(s).toMatchObject({ failureThreshold: 3, alertEmails: ['OPS@example.test', 'pager@example.test'] })
