@@ -1,6 +1,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { chmodSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import postgres from 'postgres'
 import { createClient, type RealtimeEvent } from '../../client/index'
 import { freshDatabase, testDatabaseUrl, type TestDatabase } from '../support/database'
 import { caller, cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
@@ -70,7 +71,7 @@ http {
   throw new Error('nginx did not start')
 }
 
-test.skipIf(!testDatabaseUrl || !nginx)('two replicas behind nginx: changes cross replicas, a stream moves between them by cursor, the typed client survives a replica dying', async () => {
+test.skipIf(!testDatabaseUrl || !nginx)('two replicas behind nginx: changes cross replicas even with a transaction left open elsewhere, a stream moves between them by cursor, the typed client follows a replica stopping and survives one dying', async () => {
   database = await freshDatabase()
   // Three different ports: the kernel may hand the same free port to two calls in a row.
   const ports = new Set<number>()
@@ -99,13 +100,56 @@ test.skipIf(!testDatabaseUrl || !nginx)('two replicas behind nginx: changes cros
   expect(got.data).toMatchObject({ topic: 'userdata/notes', op: 'insert', id: one.id })
   await onB.close()
 
+  // A transaction left open in another database of the server (idle in transaction, holding back
+  // the server's oldest snapshot) delays no one's changes: a write on a still reaches b at once.
+  const idle = postgres(testDatabaseUrl!, { max: 1, onnotice: () => {} })
+  const held = await idle.reserve()
+  let latest = got
+  await held`begin`
+  await held`select pg_current_xact_id()`
+  try {
+    const watching = sseReader(await fetch(`${base}/realtime/stream?topics=userdata/notes`, { headers: { ...via('b'), authorization: `Bearer ${ada.token}` } }))
+    expect((await watching.next()).event).toBe('ready')
+    const { body: meanwhile } = await call('POST', '/userdata/notes', { token: ada.token, headers: via('a'), body: { title: 'while a transaction waits elsewhere' } })
+    latest = await watching.next(3000)
+    expect(latest.data).toMatchObject({ op: 'insert', id: meanwhile.id })
+    await watching.close()
+  } finally {
+    await held`rollback`
+    held.release()
+    await idle.end({ timeout: 5 })
+  }
+
   // Moved: the stream comes back on replica a with its cursor and gets what b wrote meanwhile, once.
   const { body: two } = await call('POST', '/userdata/notes', { token: ada.token, headers: via('b'), body: { title: 'written on b' } })
-  const onA = sseReader(await fetch(`${base}/realtime/stream?topics=userdata/notes`, { headers: { ...via('a'), authorization: `Bearer ${ada.token}`, 'last-event-id': got.id! } }))
+  const onA = sseReader(await fetch(`${base}/realtime/stream?topics=userdata/notes`, { headers: { ...via('a'), authorization: `Bearer ${ada.token}`, 'last-event-id': latest.id! } }))
   expect((await onA.next()).event).toBe('ready')
   expect((await onA.next()).data.id).toBe(two.id)
   expect(await onA.none(500)).toBe(true)
   await onA.close()
+
+  // A replica stopped with SIGTERM ends its streams at once with `shutdown`: the typed client, sent
+  // to the other replica by the balancer from then on, resumes there from its cursor.
+  let route: 'a' | 'b' = 'a'
+  const mover = createClient({ baseUrl: base, tokens: { token: ada.token, refreshToken: ada.refreshToken }, headers: () => via(route) })
+  const stop = new AbortController()
+  const moved: RealtimeEvent<'userdata/notes'>[] = []
+  const following = (async () => {
+    for await (const ev of mover.realtime.subscribe(['userdata/notes'], { signal: stop.signal })) moved.push(ev)
+  })()
+  await Bun.sleep(500)
+  const { body: beforeStop } = await call('POST', '/userdata/notes', { token: ada.token, headers: via('b'), body: { title: 'before the stop' } })
+  await until(() => moved.length === 1, 10_000)
+  a.kill('SIGTERM')
+  route = 'b'
+  expect(await a.exited).toBe(0)
+  const { body: afterStop } = await call('POST', '/userdata/notes', { token: ada.token, headers: via('b'), body: { title: 'after the stop' } })
+  await until(() => moved.length === 2, 15_000)
+  stop.abort()
+  await following
+  expect(moved.map((e) => e.event === 'change' && e.data.id)).toEqual([beforeStop.id, afterStop.id])
+  const a2 = start(env(portA))
+  await untilHealthy(portA, a2, 60_000)
 
   // The typed client streams through the proxy; the replica serving it dies; it resumes on the other.
   const client = createClient({ baseUrl: base, tokens: { token: ada.token, refreshToken: ada.refreshToken } })
@@ -117,9 +161,9 @@ test.skipIf(!testDatabaseUrl || !nginx)('two replicas behind nginx: changes cros
   await Bun.sleep(500)
   const { body: three } = await call('POST', '/userdata/notes', { token: ada.token, body: { title: 'before the crash' } })
   await until(() => seen.length === 1, 10_000)
-  a.kill('SIGKILL')
+  a2.kill('SIGKILL')
   b.kill('SIGKILL')
-  await Promise.all([a.exited, b.exited])
+  await Promise.all([a2.exited, b.exited])
   // Both gone for a moment (the client backs off), then one comes back: the stream resumes there.
   const c = start(env(portB))
   await untilHealthy(portB, c, 60_000)
@@ -128,4 +172,4 @@ test.skipIf(!testDatabaseUrl || !nginx)('two replicas behind nginx: changes cros
   controller.abort()
   await reading
   expect(seen.map((e) => e.event === 'change' && e.data.id)).toEqual([three.id, four.id])
-}, 120_000)
+}, 180_000)
