@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Runs each browser test file (tests/browser/*.test.ts) N times in a row (default 20) on the
-# embedded PGlite and on a PostgreSQL server, and prints a table of passes and failures; exits 1 if
-# any run failed. It is how a flaky browser test is caught before CI catches it (issue 32).
-#   scripts/repeat-browser-tests.sh [N] [file...]
-# PostgreSQL: PG_URL (default postgres://postgres@127.0.0.1:5432/postgres). Logs of failed runs are
-# kept in $LOGS (default a new temporary folder).
+# Runs each test file N times in a row (default 20) on the embedded PGlite and on a PostgreSQL server,
+# and prints a table of passes and failures; exits 1 if any run failed. It is how a flaky test is
+# caught before CI catches it (issues 32 and 43). Files default to the browser tests.
+#   scripts/repeat-tests.sh [N] [file...]
+# PostgreSQL: PG_URL (default postgres://postgres@127.0.0.1:5432/postgres); DBS chooses the databases
+# (default "pglite postgresql"). Logs of failed runs are kept in $LOGS (default a new temporary folder).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-20}
@@ -13,12 +13,14 @@ files=("$@")
 [ ${#files[@]} -gt 0 ] || files=(tests/browser/*.test.ts)
 pg=${PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 logs=${LOGS:-$(mktemp -d)}
-command -v chromium >/dev/null || [ -n "${CHROMIUM_PATH:-}" ] || { echo "no Chromium: the browser tests would skip, so nothing would be proved"; exit 2; }
+if printf '%s\n' "${files[@]}" | grep -q '^tests/browser/'; then
+  command -v chromium >/dev/null || [ -n "${CHROMIUM_PATH:-}" ] || { echo "no Chromium: the browser tests would skip, so nothing would be proved"; exit 2; }
+fi
 
 failed_total=0
 printf '%-40s %-10s %6s %6s\n' file database passed failed
 for file in "${files[@]}"; do
-  for db in pglite postgresql; do
+  for db in ${DBS:-pglite postgresql}; do
     url=''
     [ "$db" = postgresql ] && url=$pg
     passed=0 failed=0
