@@ -7,12 +7,14 @@
  * that customer's stream may get it) or, for `--shared` of them, a thread (all 100 streams of the
  * ecosystem get it). Reported: commit → event p50/p95/max, the server's RSS growth from before the
  * streams opened to the end of the load, its CPU, and deliveries to a stream not entitled to them
- * (must be 0) or missing (must be 0).
+ * (must be 0) or missing (must be 0). With `--filter=1` (the default) every subscription carries a
+ * filter in the list grammar that its changes match (`?or=(title.like.change*,title.is.null)`),
+ * decided in memory for each change and stream.
  *
  * PostgreSQL only: an embedded PGlite belongs to the server process, so no second writer can
  * reach it. The readers share this process's cores with the server: the figures are an upper bound.
  *
- *   npx bun bench/realtime-fanout.ts [--subscribers=10000] [--ecosystems=100] [--rate=1000] [--duration=20] [--shared=0.02]
+ *   npx bun bench/realtime-fanout.ts [--subscribers=10000] [--ecosystems=100] [--rate=1000] [--duration=20] [--shared=0.02] [--filter=1]
  */
 import { readFileSync } from 'node:fs'
 import postgres from 'postgres'
@@ -45,6 +47,8 @@ export interface RealtimeFanoutOptions {
   rate?: number
   duration?: number
   shared?: number
+  /** 1: every subscription filters its topics (a list-grammar `or` tree its changes match); 0: none. */
+  filter?: number
 }
 
 export interface RealtimeFanoutResult {
@@ -57,6 +61,7 @@ export interface RealtimeFanoutResult {
   rate: number
   durationSec: number
   sharedFraction: number
+  filtered: boolean
   changes?: number
   deliveries?: number
   expectedDeliveries?: number
@@ -101,7 +106,7 @@ interface Subscriber {
  * chunked framing and SSE frames; calls `onChange` with each change's `data` text. Payloads are
  * ASCII, so characters count as bytes.
  */
-function openStream(port: number, token: string, onChange: (data: string) => void): Promise<{ end(): void }> {
+function openStream(port: number, token: string, topics: string, onChange: (data: string) => void): Promise<{ end(): void }> {
   return new Promise((resolve, reject) => {
     let raw = ''
     let body = ''
@@ -119,7 +124,7 @@ function openStream(port: number, token: string, onChange: (data: string) => voi
       port,
       socket: {
         open(socket) {
-          socket.write(`GET /realtime/stream?topics=userdata/notes,community/threads HTTP/1.1\r\nHost: ${LOOPBACK}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`)
+          socket.write(`GET /realtime/stream?topics=${encodeURIComponent(topics)} HTTP/1.1\r\nHost: ${LOOPBACK}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`)
         },
         data(socket, data) {
           raw += data.toString()
@@ -153,7 +158,10 @@ export async function benchRealtimeFanout(options: RealtimeFanoutOptions = {}): 
   const rate = options.rate ?? 1000
   const durationSec = options.duration ?? 20
   const sharedFraction = options.shared ?? 0.02
-  const base = { run: runInfo(), subscribers, ecosystems, rate, durationSec, sharedFraction }
+  const filtered = (options.filter ?? 1) !== 0
+  const narrow = filtered ? '?or=(title.like.change*,title.is.null)' : ''
+  const topics = `userdata/notes${narrow},community/threads${narrow}`
+  const base = { run: runInfo(), subscribers, ecosystems, rate, durationSec, sharedFraction, filtered }
   const log = (line: string) => console.error(line)
   if (!(await postgresAvailable())) return { ...base, pass: false, skipped: 'PostgreSQL not reachable' }
 
@@ -199,7 +207,7 @@ export async function benchRealtimeFanout(options: RealtimeFanoutOptions = {}): 
     const connectStarted = performance.now()
     await pooled(subs, 200, async (sub) => {
       streams.push(
-        await openStream(server.port, sub.token, (data) => {
+        await openStream(server.port, sub.token, topics, (data) => {
           const now = performance.now()
           const change = JSON.parse(data) as { topic: string; id: string; record?: { ownerId: string; customerId: string } }
           const n = Number(change.id.slice(6))
@@ -290,7 +298,7 @@ export async function benchRealtimeFanout(options: RealtimeFanoutOptions = {}): 
 export function realtimeFanoutTable(r: RealtimeFanoutResult): string {
   if (r.skipped) return `P13 skipped: ${r.skipped}`
   return markdownTable(
-    `| ${fmt(r.subscribers)} streams, ${r.ecosystems} ecosystems, ${fmt(r.rate)} changes/s (${fmt(r.achievedRate!)} achieved) for ${r.durationSec} s, ${fmt(r.sharedFraction * 100)} % shared | value | target |`,
+    `| ${fmt(r.subscribers)} streams, ${r.ecosystems} ecosystems, ${fmt(r.rate)} changes/s (${fmt(r.achievedRate!)} achieved) for ${r.durationSec} s, ${fmt(r.sharedFraction * 100)} % shared${r.filtered ? ', every stream filtered' : ''} | value | target |`,
     '|---|---:|---:|',
     [
       `| commit → event p50 | ${fmt(r.p50Ms!, 1)} ms | |`,
@@ -308,7 +316,7 @@ export function realtimeFanoutTable(r: RealtimeFanoutResult): string {
 export const command: BenchCommand<RealtimeFanoutResult> = {
   name: 'realtime-fanout',
   run: (argv) =>
-    benchRealtimeFanout(numberFlags(benchFlags(argv), {} as RealtimeFanoutOptions, { subscribers: 'subscribers', ecosystems: 'ecosystems', rate: 'rate', duration: 'duration', shared: 'shared' })),
+    benchRealtimeFanout(numberFlags(benchFlags(argv), {} as RealtimeFanoutOptions, { subscribers: 'subscribers', ecosystems: 'ecosystems', rate: 'rate', duration: 'duration', shared: 'shared', filter: 'filter' })),
   table: realtimeFanoutTable,
 }
 
