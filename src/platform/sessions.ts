@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm'
+import { and, eq, gt, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm'
 import { type AnyPgColumn, index, jsonb, type PgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { randomToken, sha256Hex } from './crypto'
 import type { Database, Db } from './db'
@@ -75,9 +75,26 @@ export interface RotatingSessionsOptions {
   /** …but never past this age from sign-in (absolute lifetime, SESSION_MAX_AGE_SECONDS). */
   maxAgeSeconds: number
   accessTtlSeconds: number
-  /** Access-token claims for a subject, or null when the subject may no longer hold a session. */
-  claims(tx: Db, subjectId: string, sessionId: string): Promise<({ sub: string; typ: string } & Record<string, unknown>) | null>
+  /**
+   * What the access token says of a session beyond `sub`, `typ` and `sid`, as SQL over its row in
+   * the sessions table: its columns, or a subquery on its subject's rows. The rotation statement
+   * reads them itself, so a refresh makes no second round trip; a new or elevated session reads
+   * them from its row.
+   */
+  claimColumns: ClaimColumns
+  /** Access-token claims from those values, or null when the subject may no longer hold a session. */
+  claims(subjectId: string, values: Record<string, unknown>): ({ sub: string; typ: string } & Record<string, unknown>) | null
 }
+
+/** SQL over a session's row that an access token's claims are made from (see `claimColumns`). */
+export type ClaimColumns = Record<string, AnyPgColumn | SQL>
+
+/**
+ * A column named with its table (`"auth"."sessions"."user_id"`) wherever it stands: Drizzle names
+ * columns bare in a one-table select, where a subquery on another table with a column of that
+ * name would read its own instead.
+ */
+export const qualified = (column: AnyPgColumn) => sql`${column.table}.${sql.identifier(column.name)}`
 
 /** Upper bound on how long a replica trusts a cached "session alive" if a NOTIFY were missed. */
 const ALIVE_CACHE_MS = 30_000
@@ -107,9 +124,10 @@ export function nextRefreshToken<P extends Record<string, unknown>>(parent: P) {
  * maxAge: a session signed in before the absolute lifetime existed, or while it was longer, may
  * still hold a later `expires_at`.
  * Its row is the presented token's: none for an unknown token; `usedBy` null when it was already
- * used (a replay); `subjectId` null when its session is revoked or expired.
+ * used (a replay); `subjectId` null when its session is revoked or expired; `claims` the session's
+ * `claimColumns`, read in the same statement.
  */
-function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, name: string) {
+function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, claimColumns: ClaimColumns, name: string) {
   const now = sql`${sql.placeholder('now')}::timestamptz`
   // float8: an int would overflow for a SESSION_MAX_AGE_SECONDS of 2^31 (68 years) or more.
   const maxAge = sql`make_interval(secs => ${sql.placeholder('maxAge')}::float8)`
@@ -146,14 +164,19 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, nam
       )
       .returning({ issuedId: refreshTokens.id }),
   )
+  // The claims are read from the live session's row as it was when the statement began (the
+  // rotation changes only its expiry), so they are the same SQL that a new session's are read with.
   return db
     .with(used, live, issued)
     .select({
       sessionId: refreshTokens.sessionId,
       usedBy: sql<string | null>`(select ${used.usedBy} from ${used})`,
-      subjectId: sql<string | null>`(select ${live.subjectId} from ${live})`,
+      subjectId: live.subjectId,
+      claims: claimColumns,
     })
     .from(refreshTokens)
+    .leftJoin(live, sql`true`)
+    .leftJoin(sessions, eq(sessions.id, live.liveId))
     .where(eq(refreshTokens.tokenHash, sql.placeholder('hash')))
     .prepare(name)
 }
@@ -175,7 +198,7 @@ export class RotatingSessions {
     private readonly options: RotatingSessionsOptions,
   ) {
     this.channel = `ecobase_revoked_${options.kind}`
-    this.rotation = prepareRotation(deps.db, tables, `${options.kind}_session_rotation`)
+    this.rotation = prepareRotation(deps.db, tables, options.claimColumns, `${options.kind}_session_rotation`)
   }
 
   /** Starts a session for `subjectId` inside the caller's transaction; `amr` says how its holder authenticated. */
@@ -230,7 +253,7 @@ export class RotatingSessions {
       this.deps.logger.warn('refresh token reuse detected; session revoked', { kind: this.options.kind, sessionId: row.sessionId })
     }
     if (!row?.subjectId) throw invalidRefresh()
-    const claims = await this.options.claims(this.deps.db, row.subjectId, row.sessionId)
+    const claims = this.options.claims(row.subjectId, row.claims)
     if (!claims) throw invalidRefresh()
     const token = await this.deps.tokens.sign({ ...claims, sid: row.sessionId }, this.options.accessTtlSeconds)
     return { sessionId: row.sessionId, subjectId: row.subjectId, refreshToken: next, token }
@@ -301,7 +324,8 @@ export class RotatingSessions {
   }
 
   private async issue(tx: Db, subjectId: string, sessionId: string): Promise<IssuedSession> {
-    const claims = await this.options.claims(tx, subjectId, sessionId)
+    const [values] = await tx.select(this.options.claimColumns).from(this.tables.sessions).where(eq(this.tables.sessions.id, sessionId))
+    const claims = values && this.options.claims(subjectId, values)
     if (!claims) throw invalidRefresh()
     const raw = randomToken(32)
     await tx.insert(this.tables.refreshTokens).values({ sessionId, tokenHash: sha256Hex(raw) })

@@ -94,6 +94,19 @@ describe('TOTP second factor', () => {
     expect((await h.call('GET', '/auth/me', { token: refreshed.body.token })).status).toBe(200)
   })
 
+  test('a refresh carries its session\'s assurance: an aal1 session stays aal1 and limited, a verified one keeps aal2 and how it got there', async () => {
+    const { user, secret } = await enrolled()
+    const refresh = (refreshToken: string) => h.call('POST', '/auth/refresh', { body: { refreshToken } })
+    const weak = await refresh((await login(user)).refreshToken)
+    expect(claims(weak.body.token)).toMatchObject({ aal: 'aal1', amr: ['pwd'] })
+    expect((await h.call('GET', '/auth/tokens', { token: weak.body.token })).body.error.code).toBe('mfa_required')
+    const verified = await h.call('POST', '/auth/mfa/verify', { token: weak.body.token, body: { code: codeAt(secret) } })
+    const strong = await refresh(verified.body.refreshToken)
+    expect(claims(strong.body.token).aal).toBe('aal2')
+    expect(claims(strong.body.token).amr.sort()).toEqual(['otp', 'pwd'])
+    expect((await h.call('GET', '/auth/tokens', { token: strong.body.token })).status).toBe(200)
+  })
+
   test('each time step is accepted once (a replay is refused), and the steps either side of now are accepted', async () => {
     const { user, secret } = await enrolled()
     const a = await login(user)

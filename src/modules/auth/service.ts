@@ -15,7 +15,6 @@ import { Passwords } from './passwords'
 import { RotatingSessions } from '../../platform/sessions'
 import { AuditLog } from '../audit/service'
 import { refreshTokens, sessions } from './schema'
-import { eq } from 'drizzle-orm'
 
 /** The accounts area, assembled once per app from its deps. */
 export class AuthService implements PrincipalSource {
@@ -39,10 +38,8 @@ export class AuthService implements PrincipalSource {
       maxAgeSeconds: deps.config.sessionMaxAge,
       accessTtlSeconds: deps.config.accessTokenTtl,
       // Who and how the session signed in; whether the account has a second factor is read per request (resolveBearer), never from here.
-      claims: async (tx, userId, sessionId) => {
-        const [row] = await tx.select({ aal: sessions.aal, amr: sessions.amr }).from(sessions).where(eq(sessions.id, sessionId))
-        return { sub: userId, typ: 'user', aal: row?.aal ?? 'aal1', amr: row?.amr ?? [] }
-      },
+      claimColumns: { aal: sessions.aal, amr: sessions.amr },
+      claims: (userId, { aal, amr }) => ({ sub: userId, typ: 'user', aal: aal ?? 'aal1', amr: amr ?? [] }),
     })
     this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events)
     this.apiTokens = new ApiTokens(deps)

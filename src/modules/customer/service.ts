@@ -4,7 +4,7 @@ import { type Db, isUniqueViolation } from '../../platform/db'
 import { customerError } from './errors'
 import type { EventBus } from '../../platform/events'
 import { listPage, type PageParams } from '../../platform/paging'
-import { RotatingSessions } from '../../platform/sessions'
+import { qualified, RotatingSessions } from '../../platform/sessions'
 import type { Tenant, TenancySource } from '../../platform/tenancy'
 import type { RegistryService } from '../registry/service'
 import type { TeamService } from '../team/service'
@@ -77,10 +77,9 @@ export class CustomerService implements TenancySource {
       refreshTtlSeconds: deps.config.refreshTokenTtl,
       maxAgeSeconds: deps.config.sessionMaxAge,
       accessTtlSeconds: deps.config.accessTokenTtl,
-      claims: async (tx, customerId) => {
-        const [row] = await tx.select({ eco: customers.ecosystemId }).from(customers).where(eq(customers.id, customerId))
-        return row ? { sub: customerId, typ: 'customer', eco: row.eco } : null
-      },
+      // The customer's ecosystem; none once the customer is gone.
+      claimColumns: { eco: sql<string | null>`(select ${qualified(customers.ecosystemId)} from ${customers} where ${qualified(customers.id)} = ${qualified(customerSessions.subjectId)})` },
+      claims: (customerId, { eco }) => (typeof eco === 'string' ? { sub: customerId, typ: 'customer', eco } : null),
     })
   }
 
