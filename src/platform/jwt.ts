@@ -1,4 +1,5 @@
-import { errors as joseErrors, jwtVerify, SignJWT, type JWTPayload } from 'jose'
+import { createHmac } from 'node:crypto'
+import { errors as joseErrors, jwtVerify, type JWTPayload } from 'jose'
 import { AppError } from './errors'
 
 export interface AccessClaims extends JWTPayload {
@@ -8,6 +9,8 @@ export interface AccessClaims extends JWTPayload {
 }
 
 const CACHE_LIMIT = 10_000
+/** Every token's JOSE header, base64url-encoded once. */
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url')
 
 /**
  * HS256 access tokens. Verified tokens are cached until their own `exp` (bounded LRU), so a hot
@@ -25,16 +28,17 @@ export class AccessTokens {
     this.key = new TextEncoder().encode(secret)
   }
 
+  /**
+   * A compact JWS (RFC 7515) over the claims with `iss`, `iat` and `exp` set, HMAC-SHA256 with the
+   * server key. Signed here rather than by jose's SignJWT, which imports the key into WebCrypto and
+   * signs asynchronously on every call: a quarter of a refresh's CPU (≈ 110 µs against ≈ 5 µs);
+   * `verify` (jose) checks what this makes.
+   */
   async sign(claims: Record<string, unknown> & { sub: string; typ: string }, ttlSeconds: number): Promise<string> {
     const iat = Math.floor(this.now().getTime() / 1000)
-    const { sub, ...rest } = claims
-    return new SignJWT(rest)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(sub)
-      .setIssuer(this.issuer)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + ttlSeconds)
-      .sign(this.key)
+    const payload = Buffer.from(JSON.stringify({ ...claims, iss: this.issuer, iat, exp: iat + ttlSeconds })).toString('base64url')
+    const input = `${HEADER}.${payload}`
+    return `${input}.${createHmac('sha256', this.key).update(input).digest('base64url')}`
   }
 
   /** Returns the claims of a valid token; 401 `token_expired` or `unauthorized` otherwise. */
