@@ -1,4 +1,4 @@
-import { and, eq, gt, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, Column, eq, gt, is, isNotNull, isNull, lt, ne, or, SQL, sql } from 'drizzle-orm'
 import { type AnyPgColumn, index, jsonb, type PgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { randomToken, sha256Hex } from './crypto'
 import type { Database, Db } from './db'
@@ -77,9 +77,9 @@ export interface RotatingSessionsOptions {
   accessTtlSeconds: number
   /**
    * What the access token says of a session beyond `sub`, `typ` and `sid`, as SQL over its row in
-   * the sessions table: its columns, or a subquery on its subject's rows. The rotation statement
-   * reads them itself, so a refresh makes no second round trip; a new or elevated session reads
-   * them from its row.
+   * the sessions table: its columns, or a subquery on its subject's rows (columns in it named with
+   * `qualified`). The rotation statement returns them from the session it extends, so a refresh
+   * makes no second round trip; a new or elevated session reads them from its row.
    */
   claimColumns: ClaimColumns
   /** Access-token claims from those values, or null when the subject may no longer hold a session. */
@@ -138,6 +138,10 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, cla
       .where(and(eq(refreshTokens.tokenHash, sql.placeholder('hash')), isNull(refreshTokens.usedAt)))
       .returning({ usedBy: refreshTokens.sessionId }),
   )
+  // The claims as the extended session's RETURNING gives them, each under an alias of its own.
+  const claimAliases = Object.fromEntries(
+    Object.entries(claimColumns).map(([key, value]) => [key, (is(value, Column) ? sql`${value}`.mapWith(value) : value).as(`claim_${key}`)]),
+  )
   const live = db.$with('live').as(
     db
       .update(sessions)
@@ -152,7 +156,7 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, cla
           gt(sessions.createdAt, sql`${now} - ${maxAge}`),
         ),
       )
-      .returning({ liveId: sessions.id, subjectId: sessions.subjectId }),
+      .returning({ liveId: sessions.id, subjectId: sessions.subjectId, ...claimAliases }),
   )
   const issued = db.$with('issued').as(
     db
@@ -164,19 +168,17 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, cla
       )
       .returning({ issuedId: refreshTokens.id }),
   )
-  // The claims are read from the live session's row as it was when the statement began (the
-  // rotation changes only its expiry), so they are the same SQL that a new session's are read with.
+  const claims = Object.fromEntries(Object.keys(claimColumns).map((key) => [key, (live as unknown as Record<string, SQL.Aliased>)[key]!]))
   return db
     .with(used, live, issued)
     .select({
       sessionId: refreshTokens.sessionId,
       usedBy: sql<string | null>`(select ${used.usedBy} from ${used})`,
       subjectId: live.subjectId,
-      claims: claimColumns,
+      claims,
     })
     .from(refreshTokens)
     .leftJoin(live, sql`true`)
-    .leftJoin(sessions, eq(sessions.id, live.liveId))
     .where(eq(refreshTokens.tokenHash, sql.placeholder('hash')))
     .prepare(name)
 }
