@@ -27,9 +27,12 @@ const DECOY_HASH = sha256Hex(randomToken(32))
 /** Client applications: registered and managed by their owner, authenticated at the token endpoints. */
 export class OAuthClients {
   private readonly audit: AuditLog
+  /** The client by its public id, prepared once: every token-endpoint call reads it first. */
+  private readonly byClientIdQuery
 
   constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
     this.audit = new AuditLog(deps)
+    this.byClientIdQuery = deps.db.select().from(oauthClients).where(eq(oauthClients.clientId, sql.placeholder('clientId'))).prepare('oauth_client_by_client_id')
   }
 
   /** Registers a client for `owner`; every change below writes its audit event (`oauth.client.*`) in its transaction. */
@@ -124,7 +127,7 @@ export class OAuthClients {
   }
 
   async byClientId(clientId: string): Promise<ClientRow | undefined> {
-    const [row] = await this.deps.db.select().from(oauthClients).where(eq(oauthClients.clientId, clientId))
+    const [row] = await this.byClientIdQuery.execute({ clientId })
     return row
   }
 
