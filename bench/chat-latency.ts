@@ -15,6 +15,7 @@ import {
   benchArgs,
   benchMain,
   type BenchCommand,
+  customerOf,
   eachBackend,
   expectStatus,
   fmt,
@@ -91,7 +92,7 @@ export async function benchChatLatency(options: ChatLatencyOptions = {}): Promis
  * Reads a streamed body: ms from `started` to the first chunk holding `first`, ms from `started`
  * to the end, and how many lines match `each`.
  */
-async function timeStream(res: Response, started: number, first: string, each: RegExp) {
+export async function timeStream(res: Response, started: number, first: string, each: RegExp) {
   const reader = res.body!.getReader()
   const decoder = new TextDecoder()
   let firstMs = NaN
@@ -114,7 +115,7 @@ async function timeStream(res: Response, started: number, first: string, each: R
 }
 
 /** The fake OpenAI-compatible server in a child process; resolves once it listens. */
-async function startUpstream(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startUpstream(): Promise<{ url: string; stop(): Promise<void> }> {
   const entry = JSON.stringify(join(ROOT, 'tests/support/fake-openai.ts'))
   const child = Bun.spawn([process.execPath, '-e', `const { startFakeOpenAi } = await import(${entry}); console.log(startFakeOpenAi().url)`], {
     stdout: 'pipe',
@@ -140,13 +141,8 @@ async function measure(backend: Backend, fake: { url: string }, s: { samples: nu
   return withServer(
     backend,
     async (server): Promise<ChatLatencyBackendResult> => {
-      const owner = await registerUser(server.url)
+      const { token } = await customerOf(server.url, (await registerUser(server.url)).token)
       const json = { 'content-type': 'application/json' }
-      const asOwner = { ...json, authorization: `Bearer ${owner.token}` }
-      const org = (await expectStatus(`${server.url}/registry/organizations`, { method: 'POST', headers: asOwner, body: JSON.stringify({ slug: `bench-${crypto.randomUUID().slice(0, 8)}`, name: 'Bench' }) }, 201)) as { ecosystem: { id: string } }
-      const inEco = { ...asOwner, 'x-ecosystem-id': org.ecosystem.id }
-      const { customerId } = (await expectStatus(`${server.url}/customer/resolve`, { method: 'POST', headers: inEco, body: JSON.stringify({ externalId: 'bench' }) }, 200)) as { customerId: string }
-      const { token } = (await expectStatus(`${server.url}/customer/token`, { method: 'POST', headers: inEco, body: JSON.stringify({ customerId }) }, 200)) as { token: string }
       const asCustomer = { ...json, authorization: `Bearer ${token}` }
 
       const direct = async (model: string) => {

@@ -142,3 +142,18 @@ export async function expectStatus(url: string, init: RequestInit, expect: numbe
   if (res.status !== expect) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status} (expected ${expect}): ${text.slice(0, 300)}`)
   return text ? JSON.parse(text) : undefined
 }
+
+/**
+ * Through the API: an organization of the account with `ownerToken` (its main ecosystem), a
+ * customer in it, and that customer's access token.
+ */
+export async function customerOf(baseUrl: string, ownerToken: string): Promise<{ ecosystemId: string; customerId: string; token: string }> {
+  const asOwner = { 'content-type': 'application/json', authorization: `Bearer ${ownerToken}` }
+  const post = (path: string, headers: Record<string, string>, body: unknown, expect: number) =>
+    expectStatus(`${baseUrl}${path}`, { method: 'POST', headers, body: JSON.stringify(body) }, expect) as Promise<Record<string, any>>
+  const org = await post('/registry/organizations', asOwner, { slug: `bench-${crypto.randomUUID().slice(0, 8)}`, name: 'Bench' }, 201)
+  const inEco = { ...asOwner, 'x-ecosystem-id': org.ecosystem.id as string }
+  const { customerId } = await post('/customer/resolve', inEco, { externalId: 'bench' }, 200)
+  const { token } = await post('/customer/token', inEco, { customerId }, 200)
+  return { ecosystemId: org.ecosystem.id, customerId, token }
+}
