@@ -79,7 +79,7 @@ export interface CompareOptions {
   log?: (line: string) => void
 }
 
-/** One measurement of a path on one side: its figure, and the server's CPU per request where wrk drove it. */
+/** One measurement of a path on one side: its figure, and the CPU per request (server, plus PostgreSQL's backends) where wrk drove it. */
 interface Reading {
   value: number
   cpuUs?: number
@@ -93,7 +93,7 @@ export interface PathResult {
   /** head ÷ base per round (base ÷ head for latency): above 1, head is faster. */
   ratios: number[]
   ratio: number
-  /** base CPU ÷ head CPU per request, median over the rounds (wrk paths). */
+  /** base CPU ÷ head CPU per request (server and PostgreSQL), median over the rounds (wrk paths). */
   cpuRatio?: number
   slower: boolean
   error?: string
@@ -157,11 +157,11 @@ interface SideServer {
 const WRK = { threads: 2, connections: 50 }
 
 /** Successful (2xx) responses per second of a run, and its CPU per request. */
-function reading(result: WrkResult & { cpu: { serverUsPerReq: number; foreignPct?: number } }, statuses?: string[]): Reading {
+function reading(result: WrkResult & { cpu: { serverUsPerReq: number; postgresUsPerReq?: number; foreignPct?: number } }, statuses?: string[]): Reading {
   const ok = statuses && result.statuses ? statuses.reduce((n, s) => n + (result.statuses![s] ?? 0), 0) : result.requests
   const other = result.statuses ? Object.entries(result.statuses).filter(([s]) => !statuses?.includes(s)) : []
   if (other.length) throw new Error(`${result.url}: unexpected answers ${other.map(([s, n]) => `${s} ×${n}`).join(', ')}`)
-  return { value: ok / result.seconds, cpuUs: result.cpu.serverUsPerReq, foreignPct: result.cpu.foreignPct }
+  return { value: ok / result.seconds, cpuUs: result.cpu.serverUsPerReq + (result.cpu.postgresUsPerReq ?? 0), foreignPct: result.cpu.foreignPct }
 }
 
 /** Starts one side's server and prepares accounts, an OAuth client, a customer with notes, for every path. */
@@ -355,7 +355,7 @@ export function compareTable(result: CompareResult): string {
   )
   const slower = result.backends.flatMap((b) => (b.paths ?? []).filter((p) => p.slower || p.error).map((p) => `${b.backend} ${WHAT[p.path].label} (${p.error ? 'failed' : `${p.ratio.toFixed(2)}×`})`))
   return [
-    `head ${result.head.commit}${result.head.dirty ? ' (uncommitted changes)' : ''} against base ${result.base.commit.slice(0, 10)} (${result.base.ref}); ratio: head ÷ base (latency: base ÷ head), median of the rounds; CPU: base ÷ head server CPU per request`,
+    `head ${result.head.commit}${result.head.dirty ? ' (uncommitted changes)' : ''} against base ${result.base.commit.slice(0, 10)} (${result.base.ref}); ratio: head ÷ base (latency: base ÷ head), median of the rounds; CPU: base ÷ head CPU per request (server, and PostgreSQL's backends of its database)`,
     '',
     markdownTable('| database | path | base | head | ratio (rounds) | CPU | verdict |', '|---|---|---:|---:|---|---:|---|', rows),
     '',
