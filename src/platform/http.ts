@@ -153,8 +153,8 @@ const invalidJson = () => new AppError(400, 'invalid_json', 'The request body is
 /**
  * Hands the body text read for the scan to the request's later readers: Elysia's JSON parser
  * (`request.json()`) and routes that read it as text (`request.text()`: verbatim paths, the OAuth
- * token endpoints). Scanning a clone instead tees the body stream, which cost about a quarter of a
- * refresh's server CPU.
+ * token endpoints). Scanning a clone instead tees the body stream: ≈ 100 µs of server CPU per
+ * JSON request, a quarter of a refresh's.
  */
 function keepBodyText(request: Request, text: string): void {
   Object.defineProperties(request, {

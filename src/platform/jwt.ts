@@ -31,7 +31,7 @@ export class AccessTokens {
   /**
    * A compact JWS (RFC 7515) over the claims with `iss`, `iat` and `exp` set, HMAC-SHA256 with the
    * server key. Signed here rather than by jose's SignJWT, which imports the key into WebCrypto and
-   * signs asynchronously on every call: a quarter of a refresh's CPU (≈ 110 µs against ≈ 5 µs);
+   * signs asynchronously on every call: a quarter of a refresh's server CPU (≈ 110 µs against ≈ 5 µs);
    * `verify` (jose) checks what this makes.
    */
   async sign(claims: Record<string, unknown> & { sub: string; typ: string }, ttlSeconds: number): Promise<string> {
