@@ -106,6 +106,12 @@ export class JobQueue {
       if (!current) await this.boss.createQueue(definition.name, { policy, ...settings })
       // createQueue leaves an existing queue as it was: an upgraded instance gets today's settings here.
       else if (Object.entries(settings).some(([key, value]) => current[key] !== value)) await this.boss.updateQueue(definition.name, settings)
+      else continue
+      // pg-boss reads a queue it has not cached through its own pool, also from inside a caller's
+      // transaction, where on PGlite that read would wait for the transaction forever. A queue made
+      // or changed now may be missing from its cache (another replica creating it at the same
+      // moment): an empty insert outside any transaction caches it before any send needs it.
+      await this.boss.insert(definition.name, [])
     }
   }
 
