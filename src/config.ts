@@ -17,8 +17,8 @@ const Flag = T.Union([T.Literal('on'), T.Literal('off')])
 export const DEFAULT_SHARED_BUFFERS = '16MB'
 
 /**
- * Every environment variable Ecobase reads, with its default. `.env.example` and the README's
- * configuration table list the same names; a test keeps the three in step.
+ * Every environment variable Ecobase reads, with its default. `.env.example` and the configuration
+ * table (docs/operations/configuration.md) list the same names; a test keeps the three in step.
  */
 export const EnvSchema = T.Object({
   PORT: T.Optional(Port),

@@ -11,7 +11,7 @@ const IMPORT = /^\s*(?:import|export)\s[^;]*?\sfrom\s+'(\.[^']+)'/gms
 /**
  * module → the modules it imports (type-only imports included: they tie the code together as
  * much), with one file that does it. An import of another module's schema.ts is left out: that is
- * a table for a foreign key (an organization's team refers to the organization), which DESIGN.md
+ * a table for a foreign key (an organization's team refers to the organization), which docs/architecture.md
  * allows, and it carries no behaviour.
  */
 function moduleGraph(): Map<string, Map<string, string>> {

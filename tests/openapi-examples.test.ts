@@ -22,7 +22,7 @@ const media = (method: string, path: string) => {
   return { request: op.requestBody?.content?.['application/json']?.example, response: op.responses[success].content?.['application/json']?.example }
 }
 
-/** The quick start (README, examples/vite-react): the calls a new front end makes first. */
+/** The quick start (docs/api/client.md, examples/vite-react): the calls a new front end makes first. */
 const QUICK_START: [string, string][] = [
   ['post', '/auth/register'],
   ['post', '/auth/login'],

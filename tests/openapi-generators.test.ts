@@ -15,7 +15,7 @@ const tools = join(root, 'tools')
 const bin = (pkg: string, file: string) => join(tools, 'node_modules', pkg, file)
 
 /**
- * Reading a stream with a generated client, exactly as the README shows it: the body as a stream
+ * Reading a stream with a generated client, exactly as docs/api/streams.md shows it: the body as a stream
  * (openapi-fetch's `parseAs: 'stream'`), cut into SSE frames, each typed as the operation's frame
  * schema (`{ event, data }`, a union discriminated by `event`).
  */
@@ -168,9 +168,8 @@ afterAll(async () => {
 })
 
 describe('third-party generators on openapi.json', () => {
-  test('the README shows the same frame reader the stream test runs', () => {
-    const readme = readFileSync(join(root, 'README.md'), 'utf8').replace(/^  /gm, '')
-    expect(readme).toContain(FRAMES)
+  test('docs/api/streams.md shows the same frame reader the stream test runs', () => {
+    expect(readFileSync(join(root, 'docs', 'api', 'streams.md'), 'utf8')).toContain(FRAMES)
   })
 
   test('openapi-typescript generates named types for paths, operations and component schemas, without complaint', () => {

@@ -76,7 +76,7 @@ const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest(
 const FILE = new TextEncoder().encode('%PDF-1.7 boarding pass, seat 14C')
 
 const STEPS: Step[] = [
-  // The quick start (README, examples/vite-react), as it is written.
+  // The quick start (docs/api/client.md, examples/vite-react), as it is written.
   { op: 'POST /auth/register', as: 'none', then: (a, c) => Object.assign(c, { userId: a.user.id }) },
   { op: 'POST /auth/login', as: 'none', then: (a, c) => Object.assign(c, { token: a.token, refreshToken: a.refreshToken }) },
   { op: 'POST /registry/organizations', as: 'user', then: (a, c) => Object.assign(c, { orgId: a.organization.id, namespaceId: a.namespace.id, eco: a.ecosystem.id }) },

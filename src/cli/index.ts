@@ -152,7 +152,7 @@ Commands:
 ${listing(Object.keys(COMMANDS))}
 
 Run it in the project folder (npx ecobase …), or from anywhere as node <project>/bin/ecobase.mjs ….
-Configuration comes from the environment, as for the server (README: Configuration).`
+Configuration comes from the environment, as for the server (docs/operations/configuration.md).`
 
 const groupHelp = (group: string) => `Usage: ecobase ${group} <command> [options]
 

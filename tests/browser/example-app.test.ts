@@ -6,7 +6,7 @@ import { browserMissing, type ConsoleServer, startConsoleServer, until } from '.
 
 // examples/vite-react as a front-end engineer gets it: the client packed with npm, installed from
 // its tarball, the app type-checked and built with Vite against the service, served from an origin
-// of its own (allowed by CORS_ORIGINS, as the README says), and driven in Chromium through every
+// of its own (allowed by CORS_ORIGINS, as docs/api/client.md says), and driven in Chromium through every
 // step of the quick start. Every request to anywhere else is refused.
 
 const repo = join(import.meta.dir, '..', '..')
@@ -102,9 +102,9 @@ describe.skipIf(!!browserMissing)('examples/vite-react on the packed client', ()
   }, 60_000)
 })
 
-describe('the README quick start', () => {
+describe('the quick start in docs/api/client.md', () => {
   test('is the example app’s code, in the same order', () => {
-    const readme = readFileSync(join(repo, 'README.md'), 'utf8')
+    const readme = readFileSync(join(repo, 'docs', 'api', 'client.md'), 'utf8')
     const code = readFileSync(join(example, 'src', 'ecobase.ts'), 'utf8').trim()
     expect(readme).toContain(code)
   })

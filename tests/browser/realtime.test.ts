@@ -4,17 +4,17 @@ import { join } from 'node:path'
 import { customerOf, provision } from '../support/tenancy'
 import { browserMissing, consoleServerForFile, SCREENSHOTS, signIn, tab, until } from './support'
 
-// The README's browser example, run as written in a real Chromium: a ticket, then EventSource.
+// The browser example of docs/api/streams.md, run as written in a real Chromium: a ticket, then EventSource.
 
 const app = consoleServerForFile()
 
 describe.skipIf(!!browserMissing)('realtime in a browser', () => {
-  test('the README example: a ticket from POST /realtime/tickets opens an EventSource that receives changes', async () => {
+  test('the documented example: a ticket from POST /realtime/tickets opens an EventSource that receives changes', async () => {
     const owner = await app.h.register()
     const org = await provision(app.h, owner)
     const ada = await customerOf(app.h, org, owner)
-    // The lines run below are the README's, word for word.
-    const readme = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
+    // The lines run below are the page's, word for word.
+    const readme = readFileSync(join(import.meta.dir, '..', '..', 'docs', 'api', 'streams.md'), 'utf8')
     for (const line of [
       "const { ticket } = await (await fetch('/realtime/tickets', { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()",
       'const events = new EventSource(`/realtime/stream?topics=data/documents,notifications&ticket=${ticket}`)',
@@ -28,7 +28,7 @@ describe.skipIf(!!browserMissing)('realtime in a browser', () => {
       w.resets = 0
       const apply = (change: unknown) => w.changes.push(change)
       const reloadLists = () => w.resets++
-      // From README.md, "Realtime: changes to lists, live":
+      // From docs/api/streams.md, "Realtime":
       const { ticket } = await (await fetch('/realtime/tickets', { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()
       const events = new EventSource(`/realtime/stream?topics=data/documents,notifications&ticket=${ticket}`)
       events.addEventListener('change', (e) => apply(JSON.parse(e.data)))

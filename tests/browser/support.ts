@@ -5,7 +5,7 @@ import { consoleBuild } from '../../src/modules/console/assets'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { createHarness, type Harness } from '../support/harness'
 
-/** Where browser tests write a screenshot of each page they visit (named in the README). */
+/** Where browser tests write a screenshot of each page they visit (named in docs/contributing.md). */
 export const SCREENSHOTS = join(import.meta.dir, 'screenshots')
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter(Boolean) as string[]

@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { createHarness, type Harness } from '../support/harness'
 import { customerOf, provision } from '../support/tenancy'
 
-// The README's filter grammar examples, run as written (values URL-encoded as a browser would).
-const README = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
-const block = README.split('tests/crud/readme-grammar.test.ts runs them')[1]!.split('```')[1]!
+// The filter grammar examples of docs/api/lists.md, run as written (values URL-encoded as a browser would).
+const DOC = readFileSync(join(import.meta.dir, '..', '..', 'docs', 'api', 'lists.md'), 'utf8')
+const block = DOC.split('tests/crud/readme-grammar.test.ts runs them')[1]!.split('```')[1]!
 const examples = block
   .split('\n')
   .filter((line) => line.startsWith('GET '))
@@ -32,7 +32,7 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-test('the README has the examples', () => expect(examples.length).toBeGreaterThanOrEqual(6))
+test('docs/api/lists.md has the examples', () => expect(examples.length).toBeGreaterThanOrEqual(6))
 
 test.each(examples.map((e) => [e.path, e.answer]))('%s → %s', async (path, answer) => {
   const res = await h.call('GET', encode(path), { token })

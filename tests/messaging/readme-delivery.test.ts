@@ -7,9 +7,9 @@ import { createHarness, type Harness, type RegisteredUser } from '../support/har
 import { provision, type Provisioned } from '../support/tenancy'
 import { contactCustomer } from './support'
 
-// The README's SMS delivery states, each report posted as Twilio would (signed by the twilio SDK's helper).
-const README = readFileSync(join(import.meta.dir, '..', '..', 'README.md'), 'utf8')
-const block = README.split('tests/messaging/readme-delivery.test.ts runs these')[1]!.split('```')[1]!
+// The SMS delivery states of docs/areas/messaging.md, each report posted as Twilio would (signed by the twilio SDK's helper).
+const DOC = readFileSync(join(import.meta.dir, '..', '..', 'docs', 'areas', 'messaging.md'), 'utf8')
+const block = DOC.split('tests/messaging/readme-delivery.test.ts runs these')[1]!.split('```')[1]!
 const steps = block
   .split('\n')
   .map((line) => line.trim())
@@ -36,9 +36,9 @@ afterAll(async () => {
   twilio.close()
 })
 
-test('the README lists the delivery states', () => expect(steps.length).toBe(4))
+test('docs/areas/messaging.md lists the delivery states', () => expect(steps.length).toBe(4))
 
-test('each README report moves the log entry as written', async () => {
+test('each documented report moves the log entry as written', async () => {
   const customerId = await contactCustomer(h, org, owner, { phone: '+15550100077' })
   const sent = await h.call('POST', '/messaging/sms', { ...org.as(owner), body: { customerId, body: 'hello' } })
   const sid = sent.body.providerId as string

@@ -88,8 +88,8 @@ describe('documentation of the configuration', () => {
     expect([...new Set(listed)]).toEqual(names)
   })
 
-  test('the README configuration table lists exactly the variables the server reads', () => {
-    const text = readFileSync(join(root, 'README.md'), 'utf8')
+  test('the configuration table (docs/operations/configuration.md) lists exactly the variables the server reads', () => {
+    const text = readFileSync(join(root, 'docs', 'operations', 'configuration.md'), 'utf8')
     const listed = [...text.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]).sort()
     expect(listed).toEqual(names)
   })
