@@ -47,7 +47,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY . .
 
 # The embedded-database seed (initialised and migrated PGlite), so a container without
-# DATABASE_URL starts in about a second instead of running initdb (PERFORMANCE.md P7), and the
+# DATABASE_URL starts in about a second instead of running initdb (bench/README.md, P7), and the
 # console's assets (console/ and client/ bundled; the runtime user could not write them later).
 RUN bun src/platform/db/seed.ts && bun src/modules/console/assets.ts
 
