@@ -4,6 +4,7 @@ import { type Principal, requireAal2 } from '../../platform/auth'
 import { isUniqueViolation, type Db } from '../../platform/db'
 import { registryError } from './errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
+import { isUuid } from '../../platform/params'
 import type { TeamService } from '../team/service'
 import { AuditLog } from '../audit/service'
 import { orgPrefix, organizationRdid } from './rdid'
@@ -13,7 +14,6 @@ import { NamespaceService } from './namespaces'
 type EcosystemRow = typeof ecosystems.$inferSelect
 type OrganizationRow = typeof organizations.$inferSelect
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const notFound = (what: string) => registryError(404, 'not_found', `No such ${what}`)
 const ECOSYSTEM_CACHE_MS = 60_000
 /** NOTIFY channel: an ecosystem (payload: its id) was renamed or deleted; every replica drops it from its cache. */
@@ -236,7 +236,7 @@ export class RegistryService {
     const key = idOrRdid.toLowerCase()
     const cached = this.ecosystemCache.get(key)
     if (cached && cached.until > Date.now()) return cached
-    const where = UUID_RE.test(key) ? or(eq(ecosystems.id, key), eq(ecosystems.rdid, key)) : eq(ecosystems.rdid, key)
+    const where = isUuid(key) ? or(eq(ecosystems.id, key), eq(ecosystems.rdid, key)) : eq(ecosystems.rdid, key)
     const [row] = await db
       .select({ id: ecosystems.id, organizationId: ecosystems.organizationId, requireMfa: organizations.requireMfa })
       .from(ecosystems)
