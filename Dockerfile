@@ -39,14 +39,15 @@ RUN mkdir -p /data && chown bun:bun /data
 
 COPY --from=deps /app/node_modules ./node_modules
 # The whole build context, trimmed by .dockerignore to what the server runs: package.json (the
-# version endpoint reads it), tsconfig.json, src/, drizzle/ (migrations, applied at boot) and
-# jobs/ (the scheduler). Copying the context rather than a list means a new runtime directory can
-# never be forgotten here; .dockerignore keeps out tests, tools, local data and .env files (Bun
-# would load a .env by itself).
+# version endpoint reads it), tsconfig.json, src/ (with the scheduler, src/jobs/), drizzle/
+# (migrations, applied at boot), bin/ (the operator's command line), console/ and client/ (the
+# console's sources). Copying the context rather than a list means a new runtime directory can
+# never be forgotten here; .dockerignore keeps out tests, benches, examples, docs, local data and
+# .env files (Bun would load a .env by itself).
 COPY . .
 
 # The embedded-database seed (initialised and migrated PGlite), so a container without
-# DATABASE_URL starts in about a second instead of running initdb (PERFORMANCE.md P7), and the
+# DATABASE_URL starts in about a second instead of running initdb (bench/README.md, P7), and the
 # console's assets (console/ and client/ bundled; the runtime user could not write them later).
 RUN bun src/platform/db/seed.ts && bun src/modules/console/assets.ts
 

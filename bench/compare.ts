@@ -50,7 +50,7 @@ import {
 import { flowSpecs, rotations } from './refresh'
 import { startUpstream, timeStream } from './chat-latency'
 
-/** A head below this share of its base on a path is named (PERFORMANCE.md P19). */
+/** A head below this share of its base on a path is named (bench/README.md, P19). */
 export const THRESHOLD = 0.9
 
 export const PATHS = ['me', 'login', 'refresh-account', 'refresh-oauth', 'chat', 'list', 'presign'] as const

@@ -5,7 +5,7 @@
  * independent chains — one session or grant each, twice as many as connections — and sends each
  * chain's current token exactly once; only 200s count. Fresh chains for every run. Before
  * measuring, one extra chain checks that a replayed token is refused and ends its chain (reuse
- * detection). Target: ≥ 5,000/s on PostgreSQL (PERFORMANCE.md P3, raised from 2,500); embedded PGlite for information.
+ * detection). Target: ≥ 5,000/s on PostgreSQL (bench/README.md P3, raised from 2,500); embedded PGlite for information.
  *
  *   npx bun bench/refresh.ts [--db=pglite,postgres] [--flows=account,oauth] [--duration=5] [--rounds=3]
  *                            [--warmup=2] [--connections=50] [--chains=100] [--quiet-wait=10]

@@ -17,9 +17,9 @@ export interface ChatConversation {
   /** Model the replies come from; `dev` is the built-in development model (a deterministic echo, not an AI) */
   model: string
   personaSlug: string | null
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   createdAt: string
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   updatedAt: string
 }
 
@@ -37,7 +37,7 @@ export interface ChatMessage {
   /** Text; for a tool message, the JSON-encoded tool result */
   content: string
   toolName: string | null
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   createdAt: string
   /** `complete`; `partial`: the client disconnected before the reply finished (the text so far is kept); `failed`: the model service failed (a reply) or the call failed (a tool message) */
   status: string

@@ -30,17 +30,17 @@ export interface PersonaService {
   /** `never` (not tried), `connected` or `failed` (see connectError) */
   connectStatus: string
   connectError?: string | null
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   lastConnectedAt?: string | null
   /** Models listed at the last successful connect */
   models: PersonaServiceModel[]
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   modelsFetchedAt?: string | null
   documentationUrl?: string | null
   statusUrl?: string | null
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   createdAt: string
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   updatedAt: string
 }
 
@@ -87,9 +87,9 @@ export interface Persona {
   /** Chat's `search` tool may also search the ecosystem's community threads (`in: "community"`), which every customer of the ecosystem can read anyway. Default false. */
   searchCommunity: boolean
   createdBy: string | null
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   createdAt: string
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   updatedAt: string
 }
 

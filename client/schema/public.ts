@@ -24,7 +24,7 @@ export interface PublicPersonaSummary {
   name: string
   description: string | null
   visibility: "public"
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   createdAt: string
   owner: PublicOwner | null
   /** The ecosystem the persona belongs to (pass it as ?ecosystem= when a slug is ambiguous) */
@@ -47,7 +47,7 @@ export interface PublicPersona {
   character: string | null
   examples: string | null
   visibility: "public" | "unlisted"
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   createdAt: string
   owner: PublicOwner | null
   /** The ecosystem the persona belongs to (pass it as ?ecosystem= when a slug is ambiguous) */
@@ -58,7 +58,7 @@ export interface PublicUserProfile {
   slug: string
   displayName: string | null
   avatarUrl: string | null
-  /** ISO 8601 UTC */
+  /** ISO 8601, UTC */
   createdAt: string
   /** Public personas the user created, newest first (at most 100) */
   personas: PublicPersonaSummary[]

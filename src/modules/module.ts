@@ -60,7 +60,7 @@ export interface ModuleDefinition<Name extends string = string, Errors extends E
   events?: readonly EventDefinition[]
   /** Its scheduled jobs (its jobs.ts). */
   jobs?: readonly Job<Deps>[]
-  /** The resources of its tables the search box searches (search/box.ts), each with the rows a tenant may find. */
+  /** The resources of its tables the search box searches (search/service.ts), each with the rows a tenant may find. */
   search?: readonly SearchSource[]
   /** What its routes need of the HTTP layer and the document beyond their own schemas. */
   http?: {

@@ -64,11 +64,6 @@ export class EventBus {
     }
   }
 
-  /** Every declared event, in declaration order. */
-  events(): EventDefinition[] {
-    return [...this.known.values()]
-  }
-
   on<E extends EventDefinition>(event: E, handler: (tx: Db, event: EventEnvelope<Static<E['payload']>, EcosystemOf<E>>) => Promise<void>): void {
     this.list(this.inTransaction, event).push(handler as unknown as InTransaction)
   }

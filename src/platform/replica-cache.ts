@@ -2,13 +2,19 @@ import { sql } from 'drizzle-orm'
 import type { Database, Db } from './db'
 import { afterCommit } from './db/commit'
 
-export interface ReplicaCacheOptions {
-  /** The NOTIFY channel every replica listens on; the payload is the changed key. */
+export interface ReplicaCacheOptions<V> {
+  /** The NOTIFY channel every replica listens on; the payload is the changed key (or what `concerns` reads). */
   channel: string
   /** At most this many entries; the least recently used goes first. */
   limit: number
   /** Upper bound on how long an entry is trusted should a NOTIFY be missed (the LISTEN connection dropped). */
   ttlMs: number
+  /**
+   * Whether a change announced as `changed` concerns the entry `key` holding `value` (default: the
+   * change names the key), for a change that clears several entries: an ecosystem's under its id and
+   * its rdid, or every customer's standing in an ecosystem.
+   */
+  concerns?: (changed: string, key: string, value: V) => boolean
 }
 
 /** Tells the replicas' caches on `channel` that `key` changed in `tx` (for writers that keep no cache themselves, such as the command line). */
@@ -18,53 +24,71 @@ export function announceChange(tx: Db, channel: string, key: string): Promise<un
 
 interface Load<V> {
   promise: Promise<V | undefined>
-  /** Set when the key changed while the load ran: its answer may predate the change and is not kept. */
-  stale: boolean
+  /** Changes announced while the load ran: an answer one of them concerns may predate it and is not kept. */
+  changes: string[]
 }
+
+const byKey = (changed: string, key: string) => changed === key
 
 /**
  * Rows a replica keeps in memory by key, filled on first use and forgotten on every change: on the
  * writing replica once the changing transaction commits, on every other one through a NOTIFY sent
  * in that transaction (delivered at commit). A load that overlaps a change is answered but not
  * kept, so a row read before the commit is never served after it; concurrent loads of one key
- * share one query.
+ * share one query (unless a load reads in the caller's transaction).
  */
 export class ReplicaCache<V> {
   private readonly entries = new Map<string, { value: V; until: number }>()
+  /** Loads under way that later reads of their key may join. */
   private readonly loads = new Map<string, Load<V>>()
+  /** Every load under way, joinable or not, to hear of changes. */
+  private readonly running = new Set<Load<V>>()
+  private readonly concerns: (changed: string, key: string, value: V) => boolean
 
   constructor(
     private readonly deps: { database: Pick<Database, 'listen'> },
-    private readonly options: ReplicaCacheOptions,
-  ) {}
+    private readonly options: ReplicaCacheOptions<V>,
+  ) {
+    this.concerns = options.concerns ?? byKey
+  }
 
   get size(): number {
     return this.entries.size
   }
 
-  /** The cached value of `key`, else what `load` finds (kept unless undefined). */
-  get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+  /**
+   * The cached value of `key`, else what `load` finds (kept unless undefined). `shared: false` when
+   * `load` reads in the caller's transaction: it joins no load under way and none joins it (a read on
+   * the pool waiting for it, or it for one on the pool, would wait forever on PGlite's one connection).
+   */
+  get(key: string, load: () => Promise<V | undefined>, options: { shared?: boolean } = {}): Promise<V | undefined> {
+    const shared = options.shared ?? true
     const entry = this.entries.get(key)
     if (entry && entry.until > Date.now()) {
       this.entries.delete(key)
       this.entries.set(key, entry)
       return Promise.resolve(entry.value)
     }
-    const running = this.loads.get(key)
+    const running = shared ? this.loads.get(key) : undefined
     if (running) return running.promise
-    const started: Load<V> = { stale: false, promise: Promise.resolve(undefined) }
+    const started: Load<V> = { changes: [], promise: Promise.resolve(undefined) }
+    const done = () => {
+      this.running.delete(started)
+      if (this.loads.get(key) === started) this.loads.delete(key)
+    }
     started.promise = load().then(
       (value) => {
-        if (this.loads.get(key) === started) this.loads.delete(key)
-        if (value !== undefined && !started.stale) this.keep(key, value)
+        done()
+        if (value !== undefined && !started.changes.some((changed) => this.concerns(changed, key, value))) this.keep(key, value)
         return value
       },
       (err: unknown) => {
-        if (this.loads.get(key) === started) this.loads.delete(key)
+        done()
         throw err
       },
     )
-    this.loads.set(key, started)
+    this.running.add(started)
+    if (shared) this.loads.set(key, started)
     return started.promise
   }
 
@@ -79,13 +103,16 @@ export class ReplicaCache<V> {
     return this.deps.database.listen(this.options.channel, (key) => this.forget(key))
   }
 
-  forget(key: string): void {
-    this.entries.delete(key)
-    const running = this.loads.get(key)
-    if (running) {
-      running.stale = true
-      this.loads.delete(key)
-    }
+  /** Forgets what the change announced as `changed` concerns, here and now. */
+  forget(changed: string): void {
+    if (this.options.concerns) {
+      for (const [key, entry] of this.entries) if (this.concerns(changed, key, entry.value)) this.entries.delete(key)
+    } else this.entries.delete(changed)
+    for (const load of this.running) load.changes.push(changed)
+    // A load under way may predate the change: later reads start their own (which of them the change
+    // concerns is known only by key without `concerns`).
+    if (this.options.concerns) this.loads.clear()
+    else this.loads.delete(changed)
   }
 
   private keep(key: string, value: V): void {

@@ -161,6 +161,9 @@ export async function streamCredential(tenant: Tenant, headers: Record<string, s
   return { key: `${kind[0]}:${sessionId}:${tenant.ecosystemId}`, kind, subjectId: claims.sub, sessionId, apiTokenId: null, expiresAt }
 }
 
+/** An ecosystem admin or owner (an account user above `member`): sees and changes every row of the ecosystem. */
+export const isAdmin = (tenant: Tenant) => tenant.actor.kind === 'user' && tenant.actor.role !== 'member'
+
 /** Whether a tenant may use a route of `level` (customers only `customer` routes). */
 export function meetsLevel(tenant: Tenant, level: TenantLevel): boolean {
   if (level === 'customer') return true

@@ -123,4 +123,42 @@ describe('ReplicaCache', () => {
     await Bun.sleep(30)
     expect(await cache.get('k', async () => 3)).toBe(3)
   })
+
+  test('with `concerns`, one change clears every entry it concerns, under any key, and no load under way is kept', async () => {
+    type Eco = { id: string; org: string }
+    const cache = new ReplicaCache<Eco>({ database }, { channel: 'test', limit: 10, ttlMs: 60_000, concerns: (changed, _key, e) => e.id === changed || e.org === changed })
+    const a = { id: 'a', org: 'o1' }
+    await cache.get('a', async () => a)
+    await cache.get('acme.main', async () => a)
+    await cache.get('b', async () => ({ id: 'b', org: 'o2' }))
+    let release!: () => void
+    const slow = cache.get('acme.other', () => new Promise<Eco>((resolve) => (release = () => resolve({ id: 'c', org: 'o1' }))))
+    const slowOther = cache.get('d', async () => {
+      await Bun.sleep(5)
+      return { id: 'd', org: 'o3' }
+    })
+    cache.forget('o1') // the organization's policy changed
+    expect(cache.size).toBe(1) // b only
+    const joined = cache.get('acme.other', async () => ({ id: 'c', org: 'o1', fresh: true }) as Eco)
+    release()
+    expect(await slow).toEqual({ id: 'c', org: 'o1' })
+    expect(await joined).toEqual({ id: 'c', org: 'o1', fresh: true } as Eco) // a read after the change does not join the one before it
+    await slowOther
+    expect(await cache.get('d', async () => ({ id: 'd', org: 'reloaded' }))).toEqual({ id: 'd', org: 'o3' }) // not concerned: kept
+    expect(await cache.get('a', async () => ({ id: 'a', org: 'o9' }))).toEqual({ id: 'a', org: 'o9' })
+  })
+
+  test('a load in the caller\'s transaction (`shared: false`) joins no load under way and none joins it, and still fills the cache', async () => {
+    const cache = new ReplicaCache<string>({ database }, { channel: 'test', limit: 10, ttlMs: 60_000 })
+    let release!: () => void
+    const onPool = cache.get('k', () => new Promise<string>((resolve) => (release = () => resolve('pool'))))
+    expect(await cache.get('k', async () => 'tx', { shared: false })).toBe('tx')
+    const inTx = cache.get('j', async () => 'tx', { shared: false })
+    expect(await cache.get('j', async () => 'pool')).toBe('pool')
+    await inTx
+    release()
+    expect(await onPool).toBe('pool')
+    expect(await cache.get('m', async () => 'tx', { shared: false })).toBe('tx')
+    expect(await cache.get('m', async () => 'pool')).toBe('tx')
+  })
 })

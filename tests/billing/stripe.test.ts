@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startFakeStripe } from '../support/fake-stripe'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
+import type { ReplicaCache } from '../../src/platform/replica-cache'
 
 // The official stripe SDK, pointed (STRIPE_API_URL → host/port/protocol) at a Stripe-shaped server;
 // webhook bodies signed with the SDK's own generateTestHeaderString.
@@ -211,7 +212,7 @@ describe('bindings that stick', () => {
     const sub = stripe.addSubscription({ priceId: 'price_nobody_sells', metadata: { customerId: ivy.customerId, plan: 'gold' } })
     // Stripe's webhook may come when no request has named the ecosystem for a while: the alert
     // finds the admins inside the webhook's transaction (on PGlite a read beside it would wait forever).
-    ;(h.app.services.registry.registry as unknown as { ecosystemCache: Map<string, unknown> }).ecosystemCache.clear()
+    ;(h.app.services.registry.registry as unknown as { ecosystemCache: ReplicaCache<unknown> }).ecosystemCache.forget(org.organization.id)
     await webhook('customer.subscription.created', stripe.subscriptionObject(sub))
     const me = (await h.call('GET', '/billing/me', { token: ivy.token })).body
     expect(me).toMatchObject({ plan: 'free', source: 'default', subscription: { id: sub.id, plan: null, status: 'active' } })

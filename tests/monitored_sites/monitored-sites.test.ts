@@ -9,6 +9,7 @@ import { type Answer, startReceiver } from '../support/receiver'
 import { addMember, customerOf, provision, type Provisioned } from '../support/tenancy'
 import { selfSignedCertificate } from '../support/tls'
 import { until } from '../support/wait'
+import type { ReplicaCache } from '../../src/platform/replica-cache'
 
 const receiver = startReceiver({ slowMs: 1500, keyword: 'all systems go' })
 const certificate = selfSignedCertificate(30)
@@ -150,7 +151,7 @@ describe('monitored sites', () => {
     // The scheduled check runs in the queue, not in a request: the registry's one-minute cache of
     // the ecosystem may be cold. The alert used to read it through the pool inside the check's
     // transaction, which on PGlite waited for that transaction forever (every database route with it).
-    const cold = () => (h.app.services.registry.registry as unknown as { ecosystemCache: Map<string, unknown> }).ecosystemCache.clear()
+    const cold = () => (h.app.services.registry.registry as unknown as { ecosystemCache: ReplicaCache<unknown> }).ecosystemCache.forget(org.organization.id)
     cold()
     await h.app.services.monitored_sites.check(s.id)
     cold()

@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/auth'
 import type { Db } from '../../platform/db'
 import type { RequestInfo } from '../../platform/http'
 import { listPage, type PageParams } from '../../platform/paging'
-import { queryInstant } from '../../platform/params'
+import { isUuid, queryInstant } from '../../platform/params'
 import type { Tenant } from '../../platform/tenancy'
 import { auditEvents } from './schema'
 import { auditError } from './errors'
@@ -68,7 +68,6 @@ export function auditContext(by: AuditBy): AuditContext {
 }
 
 type Row = typeof auditEvents.$inferSelect
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 const view = (r: Row) => ({
   id: r.id,
@@ -124,7 +123,7 @@ export class AuditLog {
     const conditions: (SQL | undefined)[] = [
       scope ? or(eq(e.ecosystemId, scope.ecosystemId), and(isNull(e.ecosystemId), eq(e.organizationId, scope.organizationId))) : isNull(e.ecosystemId),
     ]
-    if (filter.actor !== undefined) conditions.push(UUID.test(filter.actor) ? or(eq(e.actorId, filter.actor), eq(e.actorUserId, filter.actor)) : eq(e.actorId, filter.actor))
+    if (filter.actor !== undefined) conditions.push(isUuid(filter.actor) ? or(eq(e.actorId, filter.actor), eq(e.actorUserId, filter.actor)) : eq(e.actorId, filter.actor))
     if (filter.action !== undefined) conditions.push(like(e.action, likePrefix(filter.action)))
     if (filter.targetType !== undefined) conditions.push(eq(e.targetType, filter.targetType))
     if (filter.targetId !== undefined) conditions.push(eq(e.targetId, filter.targetId))

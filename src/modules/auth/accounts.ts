@@ -2,6 +2,7 @@ import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Principal, requireAal2 } from '../../platform/auth'
 import { type Db, isUniqueViolation } from '../../platform/db'
+import { lockInTransaction } from '../../platform/db/locks'
 import type { RequestInfo } from '../../platform/http'
 import type { IssuedSession, RotatingSessions } from '../../platform/sessions'
 import { ReplicaCache } from '../../platform/replica-cache'
@@ -116,7 +117,7 @@ export class Accounts {
       const { user, issued, firstAdmin } = await this.deps.db.transaction(async (tx) => {
         let firstAdmin = false
         if (config.adminEmails.length === 0) {
-          await tx.execute(sql`select pg_advisory_xact_lock(hashtext('auth:first-admin'))`)
+          await lockInTransaction(tx, 'auth:first-admin')
           const [{ n }] = (await tx.select({ n: sql<number>`count(*)::int` }).from(users)) as [{ n: number }]
           firstAdmin = n === 0
         }

@@ -4,6 +4,7 @@ import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { openSecret, safeEqual, sealSecret, sha256Hex } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
+import { lockInTransaction } from '../../platform/db/locks'
 import type { EventBus } from '../../platform/events'
 import type { RotatingSessions } from '../../platform/sessions'
 import { type AuditBy, AuditLog } from '../audit/service'
@@ -281,7 +282,7 @@ export class Mfa {
     const { failuresPerEmail: max, failureWindow } = this.deps.config.loginLimits
     const userId = principal.userId
     const outcome = await this.deps.db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`auth:mfa-answers:${userId}`}))`)
+      await lockInTransaction(tx, `auth:mfa-answers:${userId}`)
       const now = this.deps.now()
       const since = new Date(now.getTime() - failureWindow * 1000)
       const recent = await tx

@@ -4,6 +4,7 @@ import { afterCommit, afterRollback } from '../../platform/db/commit'
 import { type Db, queryRows } from '../../platform/db'
 import { CHAT_MESSAGES, type EntitlementGate, entitlementExceeded, type Hold, STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
+import { ReplicaCache } from '../../platform/replica-cache'
 import { attachments, storageUsage } from '../storage/schema'
 import { assignments, features, type PlanEntitlement, plans, subscriptions, usageCounters, usageLeases } from './schema'
 
@@ -97,11 +98,18 @@ export const resetsAt = (reset: Reset, now: Date) => (reset === 'month' ? new Da
 /** The key of one counter: a customer's use of a feature in a period. */
 const leaseKey = (customerId: string, feature: string, period: string) => `${customerId} ${feature} ${period}`
 
-const CHANNEL = 'ecobase_billing'
-const CACHE_MS = 60_000
 /** How often metered use with no limit to guard is written (see require). */
 const METER_FLUSH_MS = 1000
-const CACHE_LIMIT = 50_000
+/**
+ * Standings by `<ecosystem id> <customer id>`. A change announces an ecosystem's id: its plans,
+ * features, assignments or subscriptions changed, so every standing in it goes.
+ */
+const STANDING_CACHE = {
+  channel: 'ecobase_billing',
+  limit: 50_000,
+  ttlMs: 60_000,
+  concerns: (ecosystemId: string, key: string) => key.startsWith(`${ecosystemId} `),
+}
 /** A lease is used for this long after it is taken, and counted as taken in the database for LEASE_TTL_S. */
 const LEASE_USE_MS = 5000
 const LEASE_TTL_S = 15
@@ -123,14 +131,10 @@ interface Lease {
  * read fresh (or known by the caller, as storage's byte counter).
  */
 export class Entitlements implements EntitlementGate {
-  /** By ecosystem, then customer: a change clears one ecosystem's at once. */
-  private readonly cache = new Map<string, Map<string, { standing: Standing; until: number }>>()
-  private cached = 0
+  private readonly standings: ReplicaCache<Standing>
   /** Metered use not written yet, by customer, feature and period. */
   private readonly metered = new Map<string, { ecosystemId: string; customerId: string; feature: string; period: string; amount: number }>()
   private flushing = false
-  /** Bumped by every change to an ecosystem: a read that started before one does not fill the cache. */
-  private readonly versions = new Map<string, number>()
   /** This replica's leases, by customer, feature and period. */
   private readonly leases = new Map<string, Lease>()
   /** Counters a lease is being taken for right now. */
@@ -138,7 +142,9 @@ export class Entitlements implements EntitlementGate {
   /** Lease units spent by committed sends, not written yet, by lease id (written with `metered`). */
   private readonly spent = new Map<string, number>()
 
-  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now'>) {}
+  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now'>) {
+    this.standings = new ReplicaCache(deps, STANDING_CACHE)
+  }
 
   /**
    * The customer's standing, read in `db` (the caller's transaction, when it holds one: on PGlite
@@ -147,10 +153,12 @@ export class Entitlements implements EntitlementGate {
    */
   async standing(ecosystemId: string, customerId: string, options: { db?: Db; fresh?: boolean } = {}): Promise<Standing> {
     const { db, fresh = false } = options
-    const hit = fresh ? undefined : this.cache.get(ecosystemId)?.get(customerId)
-    if (hit && hit.until > Date.now()) return hit.standing
-    const version = this.versions.get(ecosystemId) ?? 0
-    const reader = db ?? this.deps.db
+    const load = () => this.readStanding(db ?? this.deps.db, ecosystemId, customerId)
+    if (fresh) return load()
+    return (await this.standings.get(`${ecosystemId} ${customerId}`, load, { shared: db === undefined || db === this.deps.db }))!
+  }
+
+  private async readStanding(reader: Db, ecosystemId: string, customerId: string): Promise<Standing> {
     const [defs, allPlans, [assigned], subscription] = await Promise.all([
       this.features(reader, ecosystemId),
       reader.select({ key: plans.key, isDefault: plans.isDefault, entitlements: plans.entitlements }).from(plans).where(eq(plans.ecosystemId, ecosystemId)),
@@ -162,17 +170,7 @@ export class Entitlements implements EntitlementGate {
     // A plan that does not exist grants nothing more than the default: never "no limits".
     if (inForce.plan !== null && !allPlans.some((p) => p.key === inForce.plan)) inForce = { plan: defaultPlan, source: 'default' }
     const plan = allPlans.find((p) => p.key === inForce.plan)
-    const standing: Standing = { ...inForce, subscription, grants: grantsOf(defs, plan?.entitlements ?? null) }
-    if (!fresh && (this.versions.get(ecosystemId) ?? 0) === version) {
-      if (this.cached >= CACHE_LIMIT) {
-        this.cache.clear()
-        this.cached = 0
-      }
-      const entries = this.cache.get(ecosystemId) ?? new Map()
-      if (!entries.has(customerId)) this.cached++
-      this.cache.set(ecosystemId, entries.set(customerId, { standing, until: Date.now() + CACHE_MS }))
-    }
-    return standing
+    return { ...inForce, subscription, grants: grantsOf(defs, plan?.entitlements ?? null) }
   }
 
   /** Built-in features, then the ecosystem's own by key. */
@@ -421,14 +419,13 @@ export class Entitlements implements EntitlementGate {
   }
 
   /** Clears the ecosystem's standings here once `tx` commits, and on the other replicas through NOTIFY. */
-  async changed(tx: Db, ecosystemId: string): Promise<void> {
-    await tx.execute(sql`select pg_notify(${CHANNEL}, ${ecosystemId})`)
-    afterCommit(tx, () => this.forget(ecosystemId))
+  changed(tx: Db, ecosystemId: string): Promise<void> {
+    return this.standings.changed(tx, ecosystemId)
   }
 
   /** Follows changes made on other replicas, and writes metered use every METER_FLUSH_MS; resolves to its stop (which writes what is left). */
   async listen(): Promise<() => Promise<void>> {
-    const unlisten = await this.deps.database.listen(CHANNEL, (ecosystemId) => this.forget(ecosystemId))
+    const unlisten = await this.standings.listen()
     const timer = setInterval(() => void this.flush(), METER_FLUSH_MS)
     return async () => {
       clearInterval(timer)
@@ -501,11 +498,5 @@ export class Entitlements implements EntitlementGate {
     } catch (err) {
       this.deps.logger.warn('billing: leases left to expire', { error: String(err) })
     }
-  }
-
-  private forget(ecosystemId: string): void {
-    this.versions.set(ecosystemId, (this.versions.get(ecosystemId) ?? 0) + 1)
-    this.cached -= this.cache.get(ecosystemId)?.size ?? 0
-    this.cache.delete(ecosystemId)
   }
 }

@@ -1,7 +1,6 @@
 import { t, type Static } from 'elysia'
+import { Timestamp } from '../../platform/crud/model'
 import { MEDIA_TYPE } from '../../platform/openapi'
-
-const Timestamp = t.String({ description: 'ISO 8601 UTC' })
 
 /** Who may call the conversation routes (and search them), as their descriptions say. */
 export const CUSTOMER =

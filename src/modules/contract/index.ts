@@ -19,7 +19,7 @@ export default defineModule({
     const topic = {
       topic: `${CONTRACT_TOPIC}*`,
       level: 'customer' as const,
-      description: 'What `GET /contract/{name}/rows` lists (`contract/<name>`): ecosystem admins and owners every row; customers the rows the contract’s `access.read` lets them read (`own`, `all`; none for `none`, 403 on subscribing).',
+      description: 'What `GET /contract/contracts/{name}/rows` lists: ecosystem admins and owners every row; customers the rows the contract’s `access.read` lets them read (`own`, `all`; none for `none`, 403 on subscribing).',
       authorize: (tenant: Tenant, name: string) => contracts.readable(tenant, name.slice(CONTRACT_TOPIC.length)),
       filterable: (tenant: Tenant, name: string) => contracts.filterable(tenant, name.slice(CONTRACT_TOPIC.length)),
     }

@@ -1,12 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Audience, ChangeSink, RowChange } from '../../platform/changes'
-import { isAdmin } from '../../platform/crud/resource'
 import { type ColumnKind, parseListQuery } from '../../platform/crud/query'
 import { type Db, isUniqueViolation } from '../../platform/db'
+import { lockInTransaction } from '../../platform/db/locks'
 import { contractError } from './errors'
 import { pageOf, pageOfAll, type PageParams } from '../../platform/paging'
-import type { Tenant } from '../../platform/tenancy'
+import { isAdmin, type Tenant } from '../../platform/tenancy'
 import { AuditLog } from '../audit/service'
 import { type ContractAccess, type ContractColumn, DEFAULT_ACCESS, MAX_COLUMNS, MAX_CONTRACTS } from './model'
 import { backfillIndexed, indexedFilter, indexedSlots, writeIndexed } from './indexes'
@@ -53,7 +53,7 @@ export class ContractService {
     input.columns.forEach(checkDefault)
     return this.deps.db.transaction(async (tx) => {
       // Serialises definitions per ecosystem so the limit holds under concurrent requests.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`contracts:${tenant.ecosystemId}`}))`)
+      await lockInTransaction(tx, `contracts:${tenant.ecosystemId}`)
       const [count] = await tx.select({ n: sql<number>`count(*)::int` }).from(contracts).where(eq(contracts.ecosystemId, tenant.ecosystemId))
       if (count!.n >= MAX_CONTRACTS) throw contractError(409, 'limit_reached', `An ecosystem has at most ${MAX_CONTRACTS} contracts`)
       try {

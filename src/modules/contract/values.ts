@@ -2,10 +2,10 @@ import { type SQL, sql } from 'drizzle-orm'
 import type { ColumnKind, Condition, Filter, SortKey } from '../../platform/crud/query'
 import { conditionsSql } from '../../platform/crud/sql'
 import { AppError } from '../../platform/errors'
+import { isUuid } from '../../platform/params'
 import { type ContractColumn, MAX_KEY_BYTES } from './model'
 import { contractRows } from './schema'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const invalid = (message: string) => new AppError(400, 'validation_failed', message)
 
 /** A value as a column of `type` stores it (timestamps as ISO strings in UTC), or a 400 naming the column. */
@@ -40,7 +40,7 @@ function typedValue(column: Pick<ContractColumn, 'type'>, value: unknown, where:
       return at.toISOString()
     }
     case 'uuid':
-      if (typeof value !== 'string' || !UUID.test(value)) throw invalid(`${where}: expected a UUID`)
+      if (typeof value !== 'string' || !isUuid(value)) throw invalid(`${where}: expected a UUID`)
       return value.toLowerCase()
     case 'json':
       return value

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import { isAdmin } from '../../platform/crud/resource'
 import { searchExcerpt, type SearchSource } from '../../platform/fulltext'
+import { isAdmin } from '../../platform/tenancy'
 import { documentBlocks, documents } from './schema'
 
 /** Blocks of the caller's own documents (ecosystem admins: of every document of the ecosystem), with an excerpt. */

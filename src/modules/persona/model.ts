@@ -1,9 +1,9 @@
 import { t } from 'elysia'
+import { Timestamp } from '../../platform/crud/model'
 import { SLUG_PATTERN } from '../auth/model'
 
 const Text = (maxLength: number, description?: string) => t.String({ maxLength, ...(description ? { description } : {}) })
 const NullableText = (maxLength: number) => t.Nullable(Text(maxLength))
-const Timestamp = t.String({ description: 'ISO 8601 UTC' })
 const Visibility = t.Union([t.Literal('private'), t.Literal('unlisted'), t.Literal('public')], { title: 'PersonaVisibility',
   description: '`private`: only inside the ecosystem; `unlisted`: readable publicly by slug; `public`: also listed publicly',
 })

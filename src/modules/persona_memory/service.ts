@@ -4,14 +4,14 @@ import { and, arrayContains, desc, eq, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { pageOf, type PageParams } from '../../platform/paging'
-import type { Tenant } from '../../platform/tenancy'
+import { isAdmin, type Tenant } from '../../platform/tenancy'
 import type { PersonaArea } from '../persona/service'
 import { AuditLog } from '../audit/service'
 import { embedAndStore, embedPending, ON_WRITE_TIMEOUT_MS } from './embedding'
 import { memoryErrors, rethrowSlugTaken } from './errors'
 import { recall, type RecallInput } from './recall'
 import { type MEMORY_SCOPES, type MEMORY_SOURCES, type MEMORY_STATUSES, type MEMORY_TYPES, memories } from './schema'
-import { isAdmin, memoryColumns, type MemoryRow, memoryView, type MemoryView, visibleTo } from './view'
+import { memoryColumns, type MemoryRow, memoryView, type MemoryView, visibleTo } from './view'
 
 export interface MemoryFields {
   slug: string

@@ -1,6 +1,7 @@
 import { desc, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
 import { queryRows, type Database } from '../../platform/db'
+import { lockInTransaction } from '../../platform/db/locks'
 import { memories } from './schema'
 
 /**
@@ -29,7 +30,7 @@ export const CREATE_HNSW_INDEX = `create index if not exists ${HNSW_INDEX} on pe
 export async function prepareMemoryVectors(database: Database, dimensions: number): Promise<void> {
   const size = Math.trunc(dimensions)
   await database.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${LOCK}))`)
+    await lockInTransaction(tx, LOCK)
     if (!database.vector) {
       await tx.execute(sql`update ${memories} set embedding = null, embedding_model = null where cardinality(embedding) <> ${size}`)
       return

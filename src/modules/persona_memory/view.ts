@@ -40,6 +40,3 @@ export type MemoryView = ReturnType<typeof memoryView>
 /** What `tenant` sees: its ecosystem's live memories that are its own or global to the persona. */
 export const visibleTo = (tenant: Tenant) =>
   and(eq(memories.ownerId, tenant.ecosystemId), or(eq(memories.customerId, tenant.customerId), isNull(memories.customerId)), isNull(memories.deletedAt))
-
-/** Ecosystem admins (account users with the admin or owner role) write the persona's global memories. */
-export const isAdmin = (tenant: Tenant) => tenant.actor.kind === 'user' && tenant.actor.role !== 'member'

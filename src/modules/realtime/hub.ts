@@ -4,6 +4,7 @@ import { type Audience, type RowChange, visibleTo } from '../../platform/changes
 import { matches } from '../../platform/crud/match'
 import type { Condition } from '../../platform/crud/query'
 import { type Db, queryRows, sqlState } from '../../platform/db'
+import { lockInTransaction } from '../../platform/db/locks'
 import type { StreamCredential, Tenant } from '../../platform/tenancy'
 import { commits, changes, epoch, purged } from './schema'
 
@@ -29,8 +30,12 @@ export function parseCursor(text: string): { epoch: string; position: Position }
 }
 
 const CHANNEL = 'ecobase_realtime'
-/** The lock a committing writer holds shared (drizzle/0042): taken exclusively, it waits for every commit under way. */
-const COMMIT_LOCK = sql`hashtext('ecobase:realtime-commit')`
+/**
+ * The lock a committing writer holds shared (drizzle/0042's trigger takes
+ * `hashtext('ecobase:realtime-commit')`; the name must stay the same): taken exclusively, it waits
+ * for every commit under way.
+ */
+const COMMIT_LOCK = 'ecobase:realtime-commit'
 /** Rows read per query. */
 const BATCH = 500
 /** The safety net under NOTIFY: a reader looks for new rows this often anyway. */
@@ -375,7 +380,7 @@ export class RealtimeHub {
     try {
       await db.transaction(async (tx) => {
         await tx.execute(sql`set local lock_timeout = ${COMMIT_WAIT}`)
-        await tx.execute(sql`select pg_advisory_xact_lock(${COMMIT_LOCK})`)
+        await lockInTransaction(tx, COMMIT_LOCK)
       })
       return true
     } catch (err) {

@@ -1,10 +1,10 @@
 import type { TopicDefinition } from '../../platform/changes'
-import { isAdmin } from '../../platform/crud/resource'
 import { splitList } from '../../platform/crud/grammar'
 import { parseListQuery, rawQuery, RESERVED_KEYS } from '../../platform/crud/query'
 import { AppError } from '../../platform/errors'
+import { UUID_PATTERN } from '../../platform/params'
 import type { Shutdown } from '../../platform/shutdown'
-import { meetsLevel, type StreamCredential, type Tenant } from '../../platform/tenancy'
+import { isAdmin, meetsLevel, type StreamCredential, type Tenant } from '../../platform/tenancy'
 import { realtimeError } from './errors'
 import { type Frame, isAfter, parseCursor, type RealtimeHub, Subscription, type TopicSpec } from './hub'
 import type { StreamTickets } from './tickets'
@@ -117,4 +117,4 @@ export class RealtimeService {
   }
 }
 
-const ONE_ROW = /^([^:?]+)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i
+const ONE_ROW = new RegExp(`^([^:?]+)/(${UUID_PATTERN})$`, 'i')

@@ -1,9 +1,11 @@
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, or } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Principal, requireAal2 } from '../../platform/auth'
 import { isUniqueViolation, type Db } from '../../platform/db'
+import { ReplicaCache } from '../../platform/replica-cache'
 import { registryError } from './errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
+import { isUuid } from '../../platform/params'
 import type { TeamService } from '../team/service'
 import { AuditLog } from '../audit/service'
 import { orgPrefix, organizationRdid } from './rdid'
@@ -12,12 +14,20 @@ import { NamespaceService } from './namespaces'
 
 type EcosystemRow = typeof ecosystems.$inferSelect
 type OrganizationRow = typeof organizations.$inferSelect
+/** What tenancy needs of an ecosystem. */
+type TenantEcosystem = { id: string; organizationId: string; requireMfa: boolean }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const notFound = (what: string) => registryError(404, 'not_found', `No such ${what}`)
-const ECOSYSTEM_CACHE_MS = 60_000
-/** NOTIFY channel: an ecosystem (payload: its id) was renamed or deleted; every replica drops it from its cache. */
-const ECOSYSTEM_CHANNEL = 'ecobase_ecosystem_changed'
+/**
+ * Ecosystems by id or rdid. A change announces an ecosystem's id (renamed or deleted) or an
+ * organization's (its policy changed); every replica drops the entries it concerns, under any key.
+ */
+const ECOSYSTEM_CACHE = {
+  channel: 'ecobase_ecosystem_changed',
+  limit: 10_000,
+  ttlMs: 60_000,
+  concerns: (changed: string, _key: string, e: TenantEcosystem) => e.id === changed || e.organizationId === changed,
+}
 
 export const organizationView = (o: OrganizationRow) => ({ id: o.id, slug: o.slug, name: o.name, requireMfa: o.requireMfa })
 export const ecosystemView = (e: EcosystemRow) => ({
@@ -31,7 +41,7 @@ export const ecosystemView = (e: EcosystemRow) => ({
 /** Organizations and their ecosystems (the tenants), provisioned in one transaction. */
 export class RegistryService {
   readonly namespaces: NamespaceService
-  private readonly ecosystemCache = new Map<string, { id: string; organizationId: string; requireMfa: boolean; until: number }>()
+  private readonly ecosystemCache: ReplicaCache<TenantEcosystem>
   private readonly audit: AuditLog
 
   constructor(
@@ -39,6 +49,7 @@ export class RegistryService {
     private readonly team: TeamService,
   ) {
     this.namespaces = new NamespaceService(deps, team)
+    this.ecosystemCache = new ReplicaCache(deps, ECOSYSTEM_CACHE)
     this.audit = new AuditLog(deps)
   }
 
@@ -111,10 +122,9 @@ export class RegistryService {
     const row = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx.update(organizations).set({ requireMfa: policy.requireMfa }).where(eq(organizations.id, id)).returning()
       if (!row) throw notFound('organization')
-      await this.announce(tx, id)
+      await this.ecosystemCache.changed(tx, id)
       return row
     })
-    this.forgetEcosystem(id)
     return organizationView(row)
   }
 
@@ -186,10 +196,9 @@ export class RegistryService {
           organizationId: current.organizationId,
           metadata: { changed: Object.keys(patch).sort(), slug: row!.slug, rdid },
         })
-        await this.announce(tx, id)
+        await this.ecosystemCache.changed(tx, id)
         return row!
       })
-      this.forgetEcosystem(id)
       return ecosystemView(row)
     } catch (err) {
       if (isUniqueViolation(err)) throw registryError(409, 'slug_taken', 'This ecosystem slug or rdid is already taken')
@@ -207,24 +216,13 @@ export class RegistryService {
       await tx.delete(identifiers).where(eq(identifiers.entityId, id))
       await tx.delete(ecosystems).where(eq(ecosystems.id, id))
       await this.audit.record(tx, by, { action: 'registry.ecosystem.deleted', target: { type: 'ecosystem', id }, organizationId: current.organizationId, metadata: { slug: current.slug, rdid: current.rdid } })
-      await this.announce(tx, id)
+      await this.ecosystemCache.changed(tx, id)
     })
-    this.forgetEcosystem(id)
   }
 
-  /** Follows renames and deletions made on other replicas, so no replica serves a stale ecosystem. */
+  /** Follows renames, deletions and policy changes made on other replicas, so no replica serves a stale ecosystem. */
   listen(): Promise<() => Promise<void>> {
-    return this.deps.database.listen(ECOSYSTEM_CHANNEL, (id) => this.forgetEcosystem(id))
-  }
-
-  /** Tells every replica, when the transaction commits, to forget the ecosystem. */
-  private async announce(tx: Db, id: string): Promise<void> {
-    await tx.execute(sql`select pg_notify(${ECOSYSTEM_CHANNEL}, ${id})`)
-  }
-
-  /** Drops every cache entry of the ecosystem, under its id and under any rdid it had. */
-  private forgetEcosystem(id: string): void {
-    for (const [key, entry] of this.ecosystemCache) if (entry.id === id || entry.organizationId === id) this.ecosystemCache.delete(key)
+    return this.ecosystemCache.listen()
   }
 
   /**
@@ -232,20 +230,18 @@ export class RegistryService {
    * replica clear it). `db`: the caller's transaction when it holds one (on PGlite a read on the
    * pool inside it would wait for it forever).
    */
-  async findEcosystem(idOrRdid: string, db: Db = this.deps.db): Promise<{ id: string; organizationId: string; requireMfa: boolean } | null> {
+  async findEcosystem(idOrRdid: string, db: Db = this.deps.db): Promise<TenantEcosystem | null> {
     const key = idOrRdid.toLowerCase()
-    const cached = this.ecosystemCache.get(key)
-    if (cached && cached.until > Date.now()) return cached
-    const where = UUID_RE.test(key) ? or(eq(ecosystems.id, key), eq(ecosystems.rdid, key)) : eq(ecosystems.rdid, key)
-    const [row] = await db
-      .select({ id: ecosystems.id, organizationId: ecosystems.organizationId, requireMfa: organizations.requireMfa })
-      .from(ecosystems)
-      .innerJoin(organizations, eq(organizations.id, ecosystems.organizationId))
-      .where(where)
-    if (!row) return null
-    if (this.ecosystemCache.size > 10_000) this.ecosystemCache.clear()
-    this.ecosystemCache.set(key, { ...row, until: Date.now() + ECOSYSTEM_CACHE_MS })
-    return row
+    const where = isUuid(key) ? or(eq(ecosystems.id, key), eq(ecosystems.rdid, key)) : eq(ecosystems.rdid, key)
+    const load = async () => {
+      const [row] = await db
+        .select({ id: ecosystems.id, organizationId: ecosystems.organizationId, requireMfa: organizations.requireMfa })
+        .from(ecosystems)
+        .innerJoin(organizations, eq(organizations.id, ecosystems.organizationId))
+        .where(where)
+      return row
+    }
+    return (await this.ecosystemCache.get(key, load, { shared: db === this.deps.db })) ?? null
   }
 
   private async ecosystemRow(id: string, db: Db = this.deps.db): Promise<EcosystemRow> {

@@ -50,7 +50,6 @@ export const attachmentView = (a: Row) => ({
   updatedAt: a.updatedAt.toISOString(),
   deletedAt: a.deletedAt?.toISOString() ?? null,
 })
-export type AttachmentView = ReturnType<typeof attachmentView>
 
 /** Rows of this customer in this ecosystem that are not deleted: the only rows any route sees. */
 const live = (s: Scope): SQL => and(eq(attachments.ecosystemId, s.ecosystemId), eq(attachments.customerId, s.customerId), isNull(attachments.deletedAt))!

@@ -52,7 +52,7 @@ export const attachments = storageSchema.table(
  * `attachments` (migration storage_orphans) writes one row per deleted attachment in the deleting
  * transaction, whatever deleted it: a purge job, or a cascade from a customer or ecosystem. No
  * foreign keys: these rows must outlive the customer and the ecosystem.
- * jobs/delete-orphaned-objects.ts deletes the objects, then the rows.
+ * The delete-orphaned-objects job (jobs.ts) deletes the objects, then the rows.
  */
 export const orphanedObjects = storageSchema.table(
   'orphaned_objects',

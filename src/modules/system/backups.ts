@@ -8,6 +8,7 @@ import { pgTool, snapshotDatabase } from '../../platform/backup/database'
 import type { Db } from '../../platform/db'
 import { describeError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
+import { UUID_PATTERN } from '../../platform/params'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { type AuditBy, AuditLog, systemActor } from '../audit/service'
 import { users } from '../auth/schema'
@@ -18,7 +19,7 @@ const JOB = 'system-backup'
 /** The scheduled job's name (src/modules/system/jobs.ts), the actor of what the schedule does. */
 export const SCHEDULED_JOB = 'scheduled-backup'
 /** An archive of DATA_DIR/backups: `<id>.tar.gz`, or `<id>.tar.gz.enc` when encrypted. */
-const ARCHIVE_FILE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.tar\.gz(\.enc)?$/
+const ARCHIVE_FILE = new RegExp(`^(${UUID_PATTERN})\\.tar\\.gz(\\.enc)?$`)
 
 type BackupRow = typeof backups.$inferSelect
 

@@ -1,5 +1,5 @@
 import { copyFile, lstat, mkdir, readdir, rm } from 'node:fs/promises'
-import { createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs'
+import { createWriteStream, existsSync, mkdirSync } from 'node:fs'
 import { once } from 'node:events'
 import { dirname, join, relative } from 'node:path'
 import { Readable } from 'node:stream'
@@ -205,9 +205,4 @@ export async function pgRestore(url: string, file: string): Promise<void> {
   }
   const { url: target, env } = libpq(url)
   await run([tool, '--exit-on-error', '--single-transaction', '--no-owner', '--no-privileges', `--dbname=${target}`, file], env)
-}
-
-/** Removes a working directory, whatever is in it. */
-export function removeTree(path: string): void {
-  rmSync(path, { recursive: true, force: true })
 }

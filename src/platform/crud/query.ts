@@ -1,4 +1,5 @@
 import { MAX_PAGE, type PageParams } from '../paging'
+import { isUuid } from '../params'
 import { invalid, splitList, unquote } from './grammar'
 
 /**
@@ -71,7 +72,6 @@ export const MAX_DEPTH = 3
 /** Conditions in one `or=`/`and=` tree, groups included. */
 export const MAX_TREE_CONDITIONS = 100
 const ORDERED: ReadonlySet<ColumnKind> = new Set(['integer', 'number', 'timestamp'])
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const IN_LIST_MAX = 100
 const GROUP = /^(not\.)?(and|or)\(/
 
@@ -248,7 +248,7 @@ function parseValue(text: string, kind: ColumnKind, where: string): FilterValue 
       return at
     }
     case 'uuid':
-      if (!UUID.test(text)) throw invalid(`${where}: ${JSON.stringify(text.slice(0, 40))} is not a UUID`)
+      if (!isUuid(text)) throw invalid(`${where}: ${JSON.stringify(text.slice(0, 40))} is not a UUID`)
       return text.toLowerCase()
     default:
       return text

@@ -5,7 +5,7 @@ import { type Db, isUniqueViolation } from '../db'
 import type { Audience, ChangeSink, RowChange } from '../changes'
 import { AppError } from '../errors'
 import { pageOf } from '../paging'
-import type { Tenant } from '../tenancy'
+import { isAdmin, type Tenant } from '../tenancy'
 import type { ColumnKind, LeadingSort, ListQuery, SortKey } from './query'
 import { filterConditions, orderBy } from './sql'
 
@@ -73,7 +73,6 @@ export interface ResourceSpec<S extends string, R extends string, Row extends TO
   description: string
 }
 
-export const isAdmin = (tenant: Tenant) => tenant.actor.kind === 'user' && tenant.actor.role !== 'member'
 const notFound = () => new AppError(404, 'not_found', 'No such row')
 const notYours = () => new AppError(403, 'forbidden', 'Only its author or an ecosystem admin may change this')
 const adminsOnly = () => new AppError(403, 'forbidden', 'Only ecosystem admins and owners may change these')

@@ -14,6 +14,15 @@ export async function withAdvisoryLock<T>(db: Db, name: string, fn: (tx: Db) => 
 }
 
 /**
+ * Waits for the advisory lock `name` and holds it until `tx` ends: serialises one piece of work
+ * across replicas (the first account's admin check, an ecosystem's contract definitions). The key is
+ * `hashtext(name)`, as the other forms here take it and as SQL written elsewhere (a trigger) can.
+ */
+export async function lockInTransaction(tx: Db, name: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${name}))`)
+}
+
+/**
  * Runs `fn` holding the session-level advisory lock `name` with no transaction open, or returns
  * `skipped` when another replica holds it: for work that waits on the network, which must not
  * keep a transaction (on PGlite: the whole database) waiting.
