@@ -399,7 +399,7 @@ export async function compareMain(argv: string[]): Promise<number> {
     return 2
   }
   const result = await benchCompare(options)
-  console.log('\n' + compareTable(result))
+  console.log(`\n${compareTable(result)}`)
   console.log(`results: ${saveResult('compare', result)}`)
   await cleanup()
   return result.pass && !result.failed ? 0 : 1

@@ -41,7 +41,7 @@ export interface EntitlementCheckResult {
   backends: BackendResult[]
 }
 
-async function timed(count: number, fn: (i: number) => Promise<number | void>): Promise<number[]> {
+async function timed(count: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
   const out: number[] = []
   for (let i = 0; i < count; i++) {
     const started = performance.now()

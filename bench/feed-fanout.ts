@@ -94,7 +94,7 @@ export async function benchFeedFanout(options: FeedFanoutOptions = {}): Promise<
 
       const arrivals: number[][] = []
       let round = -1
-      const streams = await Promise.all(tokens.map((token) => openStream(server.port!, token, () => arrivals[round]?.push(performance.now()))))
+      await Promise.all(tokens.map((token) => openStream(server.port!, token, () => arrivals[round]?.push(performance.now()))))
       await sleep(500)
 
       const latencies: number[] = []

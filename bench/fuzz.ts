@@ -142,7 +142,7 @@ const FIELD_VALUES: string[] = [
   '"\\ud800"', '"x\\udfffy"', '"\\ud83d"', '"\\u202e\\ufeff\\u200b"', '"\'; drop table x; --"', '"../../etc/passwd"',
   '"2030-13-45T99:99:99Z"', '"00000000-0000-0000-0000-000000000000"', '"not-a-uuid"', '"NaN"', '"Infinity"',
   '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '["__proto__"]', '"__proto__"', '"constructor"',
-  nested(100), nested(60), '[' + '1,'.repeat(5_000) + '1]', '{"$ref":"#"}',
+  nested(100), nested(60), `[${'1,'.repeat(5_000)}1]`, '{"$ref":"#"}',
 ]
 const PATH_GARBAGE = [
   '%00', 'x'.repeat(600), '-1', '0', '1e309', 'NaN', "'%3B%20drop%20table%20x%3B--", '..%2F..%2Fetc%2Fpasswd', '%ED%A0%80',
@@ -155,11 +155,11 @@ const QUERY_GARBAGE = [
   '-__proto__', 'createdAt,__proto__', '00000000-0000-0000-0000-000000000000', '%FF', "'%3B--",
 ]
 /** Extra query strings sent to every operation. */
-const QUERY_EXTRAS = ['__proto__=1', 'constructor%5Bprototype%5D%5Bx%5D=1', 'sort=__proto__', 'page=1&page=2', '%00=1', 'a%ED%B0%80=1', 'x=' + 'y'.repeat(10_000)]
+const QUERY_EXTRAS = ['__proto__=1', 'constructor%5Bprototype%5D%5Bx%5D=1', 'sort=__proto__', 'page=1&page=2', '%00=1', 'a%ED%B0%80=1', `x=${'y'.repeat(10_000)}`]
 const RAW_BODIES = [
   '', '[{}]', 'null', '"a string"', '5', 'true', '{"truncated": "', '{"a":', '\u0000', '{"__proto__": {"x": 1}}',
   '{"constructor":{"prototype":{"x":1}}}', '{}', '[]', nested(100), '['.repeat(10_000) + ']'.repeat(10_000), '{"a":1,"a":2}',
-  '\ufeff{}', '{"x":"\\ud800"}', '{' + Array.from({ length: 2_000 }, (_, i) => `"k${i}":${i}`).join(',') + '}',
+  '\ufeff{}', '{"x":"\\ud800"}', `{${Array.from({ length: 2_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
 ]
 /** Authorization headers that are not a valid credential (beside none at all). */
 const BAD_AUTH = [

@@ -173,7 +173,7 @@ export async function profileRoute(options: {
   const load = options.load ?? LOADS[options.path]?.() ?? bearerGet(options.path)
   const dir = mkdtempSync(join(tmpdir(), 'ecobase-prof-'))
   try {
-    let window = { from: 0, to: 0 }
+    const window = { from: 0, to: 0 }
     let result!: Awaited<ReturnType<typeof wrkWithCpu>>
     await withServer(
       backend,

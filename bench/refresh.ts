@@ -216,7 +216,7 @@ export async function benchRefresh(options: RefreshOptions = {}): Promise<Refres
     ...runInfo(),
     settings,
     backends: results,
-    pass: onPostgres !== undefined && onPostgres.every((f) => f.rotationsPerSec >= TARGET),
+    pass: onPostgres?.every((f) => f.rotationsPerSec >= TARGET) ?? false,
     failed: results.some((r) => r.error !== undefined),
   }
 }

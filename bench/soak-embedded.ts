@@ -57,7 +57,11 @@ const PROBE_LIMIT_MS = 5000
 /** The outside world the server talks to: sites to monitor, a webhook receiver, an SMTP server. */
 async function startPeers() {
   const up = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('ok') })
-  const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 60, fetch: async () => (await sleep(15_000), new Response('ok')) })
+  const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 60, fetch: async () => {
+      await sleep(15_000)
+      return new Response('ok')
+    },
+  })
   const refusing = freePort()
   let webhooks = 0
   const receiver = Bun.serve({

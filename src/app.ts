@@ -126,7 +126,9 @@ export function createApp(deps: Deps) {
   }
 
   /** Releases what modules hold open (connections, timers); the process's shutdown calls it. */
-  const close = () => built.forEach((p) => p.close?.())
+  const close = () => {
+    for (const p of built) p.close?.()
+  }
 
   const services = Object.fromEntries(MODULES.flatMap((m) => (parts.get(m.name)!.services ? [[m.name, parts.get(m.name)!.services]] : []))) as unknown as Services
   return Object.assign(app, { services, bus, followRevocations, close })

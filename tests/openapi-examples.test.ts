@@ -34,7 +34,7 @@ const QUICK_START: [string, string][] = [
 
 /** Every schema object under `schema` (properties, items, unions) that names examples. */
 function withExamples(schema: unknown, found: TSchema[] = []): TSchema[] {
-  if (Array.isArray(schema)) schema.forEach((s) => withExamples(s, found))
+  if (Array.isArray(schema)) for (const s of schema) withExamples(s, found)
   else if (schema && typeof schema === 'object') {
     const record = schema as Record<string, unknown>
     if (Array.isArray(record.examples) && (record.type || record.anyOf)) found.push(record as TSchema)
@@ -48,8 +48,8 @@ describe('examples in the OpenAPI document', () => {
     const schemas = new Set<TSchema>()
     for (const route of h.app.routes) {
       const hooks = route.hooks as { body?: unknown; response?: Record<string, unknown> }
-      withExamples(hooks.body).forEach((s) => schemas.add(s))
-      for (const answer of Object.values(hooks.response ?? {})) withExamples(answer).forEach((s) => schemas.add(s))
+      for (const s of withExamples(hooks.body)) schemas.add(s)
+      for (const answer of Object.values(hooks.response ?? {})) for (const s of withExamples(answer)) schemas.add(s)
     }
     expect(schemas.size).toBeGreaterThanOrEqual(10)
     for (const schema of schemas) for (const example of schema.examples as unknown[]) expect({ title: schema.title, errors: [...Value.Errors(schema, example)].map((e) => `${e.path} ${e.message}`) }).toEqual({ title: schema.title, errors: [] })

@@ -452,7 +452,7 @@ function shapeOf(schema: Schema | undefined): { properties: Record<string, Schem
   for (const variant of [...(s?.anyOf ?? []), ...(s?.oneOf ?? []), ...(s?.allOf ?? [])]) {
     const inner = shapeOf(variant)
     Object.assign(properties, inner.properties)
-    inner.optional.forEach((k) => optional.add(k))
+    for (const k of inner.optional) optional.add(k)
   }
   return { properties, optional }
 }

@@ -24,7 +24,7 @@ export async function benchMain<R extends { pass: boolean; failed?: boolean }>(c
 
 /** Prints a bench's table and writes its results to bench/results/ (`saveResult`). */
 export function printResult<R extends { pass: boolean; failed?: boolean }>(command: BenchCommand<R>, result: R): void {
-  console.log('\n' + command.table(result))
+  console.log(`\n${command.table(result)}`)
   console.log(`results: ${saveResult(command.file?.(result) ?? command.name, result)}`)
 }
 

@@ -1,6 +1,6 @@
 /** Throwaway PostgreSQL databases on the loopback server. */
 import postgres from 'postgres'
-import { cleanup, onCleanup } from './cleanup'
+import { onCleanup } from './cleanup'
 import { LOOPBACK } from './utils'
 
 /** The server that holds throwaway databases: BENCH_PG_URL, else the tests' TEST_DATABASE_URL, else the loopback default. */

@@ -80,6 +80,6 @@ export function saveResult(name: string, data: unknown): string {
   const dir = join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
   const file = join(dir, `${name}.json`)
-  writeFileSync(file, JSON.stringify(data, null, 2) + '\n')
+  writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`)
   return file
 }

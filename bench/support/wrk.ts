@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { onCleanup } from './cleanup'
 import { ROOT, fmt } from './utils'
 import type { Server } from './server'
-import { type CpuCost, wrkWithCpu } from './cpu'
+import type { CpuCost } from './cpu'
 
 export interface WrkOptions {
   url: string
@@ -161,7 +161,7 @@ export function poolRequests(
   const dir = mkdtempSync(join(tmpdir(), 'ecobase-wrk-'))
   onCleanup(() => rmSync(dir, { recursive: true, force: true }))
   const file = join(dir, 'bodies')
-  writeFileSync(file, bodies.join('\n') + '\n')
+  writeFileSync(file, `${bodies.join('\n')}\n`)
   return {
     threads,
     script: join(ROOT, 'bench', 'wrk-pool.lua'),

@@ -79,5 +79,5 @@ function bundleDeclarations(dir) {
     }
     parts.push(`// ${module}.ts`, lines.join('\n').trim())
   }
-  return parts.join('\n\n') + '\n'
+  return `${parts.join('\n\n')}\n`
 }

@@ -80,25 +80,25 @@ export function schemaFiles(doc: Document): Record<string, string> {
     files[`${area}.ts`] = `${lines.join('\n')}\n\n${body}\n`
   }
   const areas = Object.keys(files).map((f) => f.slice(0, -3))
-  files['index.ts'] = [
+  files['index.ts'] = `${[
     HEADER,
     ...areas.map((area) => `export type * from './${area}'`),
     ...areas.map((area) => [area, segments.filter(([s]) => segmentArea.get(s) === area).map(([, r]) => r)] as const).filter(([, r]) => r.length).map(([area, r]) => `import type { ${r.join(', ')} } from './${area}'`),
     '',
     '/** Every route of the API as Eden treaty calls it: path segments are properties, `{param}` segments are calls. */',
     `export interface Api {\n${segments.map(([segment, routes]) => `  ${key(segment)}: ${routes}`).join('\n')}\n}`,
-  ].join('\n') + '\n'
+  ].join('\n')}\n`
   return files
 }
 
 /** A component's area: the tag of the operations that use it (directly or through other components), or `shared` when several do. */
 function componentAreas(doc: Document & { webhooks?: Record<string, Record<string, Operation & { tags?: string[] }>> }): Map<string, string> {
   const refs = (node: unknown, found = new Set<string>()): Set<string> => {
-    if (Array.isArray(node)) node.forEach((n) => refs(n, found))
+    if (Array.isArray(node)) for (const n of node) refs(n, found)
     else if (node && typeof node === 'object') {
       const ref = (node as Schema).$ref
       if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) found.add(ref.split('/').pop()!)
-      Object.values(node).forEach((n) => refs(n, found))
+      for (const n of Object.values(node)) refs(n, found)
     }
     return found
   }
@@ -166,9 +166,9 @@ function tree(doc: Document): Node {
 }
 
 function node(n: Node, doc: Document, indent: string): string {
-  const inner = indent + '  '
+  const inner = `${indent}  `
   const members: string[] = []
-  for (const [method, op] of n.methods) members.push(doc_(op.summary ?? op.operationId, inner) + `${inner}${method}${signature(method, op, doc)}`)
+  for (const [method, op] of n.methods) members.push(`${doc_(op.summary ?? op.operationId, inner)}${inner}${method}${signature(method, op, doc)}`)
   for (const [segment, child] of n.children) members.push(`${inner}${key(segment)}: ${node(child, doc, inner)}`)
   const object = `{\n${members.join('\n')}\n${indent}}`
   if (!n.param) return object
@@ -239,10 +239,10 @@ function type(schema: Schema, indent: string): string {
 }
 
 function object(schema: Schema, indent: string): string {
-  const inner = indent + '  '
+  const inner = `${indent}  `
   const required = new Set(schema.required ?? [])
   const members = Object.entries(schema.properties ?? {}).map(
-    ([name, property]) => doc_(property.description, inner) + `${inner}${key(name)}${required.has(name) ? '' : '?'}: ${type(property, inner)}`,
+    ([name, property]) => `${doc_(property.description, inner)}${inner}${key(name)}${required.has(name) ? '' : '?'}: ${type(property, inner)}`,
   )
   const open = schema.additionalProperties ?? Object.values(schema.patternProperties ?? {})[0] ?? (schema.properties ? undefined : true)
   if (open) members.push(`${inner}[key: string]: ${open === true ? 'unknown' : type(open, inner)}`)

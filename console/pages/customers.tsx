@@ -126,7 +126,7 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
           {support && conversations.data?.items.length === 0 && <li>No conversations.</li>}
         </ul>
         {open && (
-          <div class="messages" aria-label={`Messages of ${open.conversation.title}`}>
+          <div class="messages" role="log" aria-label={`Messages of ${open.conversation.title}`}>
             <h3>{open.conversation.title}</h3>
             {open.messages.map((m) => (
               <div key={m.id} class={`message ${m.role}`}>

@@ -64,6 +64,7 @@ export function Memories() {
     <div class="team-page">
       <Section title="Persona memories">
         <p class="muted">Your own memories with each persona (in the console you act as your own customer) and the personas' global ones.</p>
+        {/* biome-ignore lint/a11y/useSemanticElements: a form keeps Enter from reloading the page; the role names it a search, as <search> would */}
         <form class="filters" role="search" aria-label="Filter memories" onSubmit={(e) => e.preventDefault()}>
           {choice('Persona', 'personaId', [['', 'All personas'], ...(personas.data?.items.map((p): Option => [p.id, p.name]) ?? [])])}
           {choice('Type', 'memoryType', [['', 'All types'], ...TYPES.map((t): Option => [t, t])])}

@@ -34,5 +34,7 @@ export function startJobs(deps: Deps): () => void {
         }
       }),
   )
-  return () => crons.forEach((c) => c.stop())
+  return () => {
+    for (const c of crons) c.stop()
+  }
 }

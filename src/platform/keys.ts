@@ -14,7 +14,7 @@ export function resolveAuthSecret(config: Config): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
   mkdirSync(config.dataDir, { recursive: true })
   const secret = randomToken(48)
-  writeFileSync(file, secret + '\n', { mode: 0o600 })
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 })
   chmodSync(file, 0o600)
   return secret
 }

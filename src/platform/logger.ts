@@ -13,7 +13,7 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
   const min = LEVELS[level]
   const log = (lvl: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return
-    write(JSON.stringify({ level: lvl, time: new Date().toISOString(), msg, ...fields }) + '\n')
+    write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), msg, ...fields })}\n`)
   }
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }
 }

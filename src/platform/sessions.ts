@@ -1,4 +1,4 @@
-import { and, Column, eq, gt, is, isNotNull, isNull, lt, ne, or, SQL, sql } from 'drizzle-orm'
+import { and, Column, eq, gt, is, isNotNull, isNull, lt, ne, or, type SQL, sql } from 'drizzle-orm'
 import { type AnyPgColumn, index, jsonb, type PgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
 import { randomToken, sha256Hex } from './crypto'
 import type { Database, Db } from './db'

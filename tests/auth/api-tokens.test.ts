@@ -77,7 +77,7 @@ describe('API tokens', () => {
   })
 
   test('a made-up eco_ token is 401', async () => {
-    const res = await h.call('GET', '/auth/me', { token: 'eco_' + 'a'.repeat(43) })
+    const res = await h.call('GET', '/auth/me', { token: `eco_${'a'.repeat(43)}` })
     expect(res.status).toBe(401)
     expect(res.body.error.code).toBe('unauthorized')
   })

@@ -92,7 +92,7 @@ describe('access tokens', () => {
       .setIssuer('http://localhost')
       .setExpirationTime('10m')
       .sign(new TextEncoder().encode('x'.repeat(48)))
-    for (const token of [forged, 'garbage', user.token.slice(0, -3) + 'abc']) {
+    for (const token of [forged, 'garbage', `${user.token.slice(0, -3)}abc`]) {
       const res = await me(token)
       expect(res.status).toBe(401)
       expect(res.body.error.code).toBe('unauthorized')

@@ -104,7 +104,7 @@ describe('billing: the manual provider', () => {
     const me = (await h.call('GET', '/billing/me', { token: ada.token })).body
     expect(me).toMatchObject({ customerId: ada.customerId, plan: 'free', source: 'default', subscription: null })
     const byFeature = Object.fromEntries(me.entitlements.map((e: { feature: string }) => [e.feature, e]))
-    expect(byFeature['exports']).toEqual({ feature: 'exports', type: 'boolean', enabled: false, limit: null, used: 0, remaining: null, resetsAt: null, reported: null })
+    expect(byFeature.exports).toEqual({ feature: 'exports', type: 'boolean', enabled: false, limit: null, used: 0, remaining: null, resetsAt: null, reported: null })
     expect(byFeature['storage.bytes']).toMatchObject({ enabled: true, limit: null })
     expect(byFeature['chat.messages']).toMatchObject({ enabled: true, limit: 100, used: 0, remaining: 100, resetsAt: expect.stringMatching(/-01T00:00:00.000Z$/) })
 

@@ -134,7 +134,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.getByRole('button', { name: 'Send test event' }).click()
     await page.getByRole('row', { name: /webhook\.test/ }).waitFor()
     const status = () => page.getByRole('row', { name: /webhook\.test/ }).getByRole('cell').nth(1).textContent()
-    await until(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), status()), 'succeeded')
+    await until(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click()
+      return status()
+    }, 'succeeded')
     await until(() => receiver.to('/console-hook').length, 1)
     expect(JSON.parse(receiver.to('/console-hook')[0]!.body).type).toBe('webhook.test')
 
@@ -149,7 +152,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.getByRole('button', { name: /^Retry delivery of webhook\.test/ }).click()
     await page.getByRole('status').filter({ hasText: 'queued again' }).waitFor()
     await until(() => receiver.to('/console-hook').length, 2)
-    await until(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), status()), 'succeeded')
+    await until(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click()
+      return status()
+    }, 'succeeded')
     expect(await page.getByRole('row', { name: /webhook\.test/ }).count()).toBe(1)
     await page.screenshot({ path: join(SCREENSHOTS, 'console-webhook.png'), fullPage: true })
     expect(elsewhere).toEqual([])
@@ -231,7 +237,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
 
     // The announcement's e-mail to Ada is in the send log (the harness keeps it in the local outbox).
     const logRow = page.getByRole('row', { name: /ada@example\.test/ })
-    await until(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), logRow.count()), (n) => n >= 1)
+    await until(async () => {
+      await page.getByRole('button', { name: 'Refresh' }).click()
+      return logRow.count()
+    }, (n) => n >= 1)
     expect(await logRow.first().textContent()).toContain('Maintenance tonight')
     await page.screenshot({ path: join(SCREENSHOTS, 'console-messaging.png'), fullPage: true })
     expect(elsewhere).toEqual([])

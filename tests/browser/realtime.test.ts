@@ -16,7 +16,9 @@ describe.skipIf(!!browserMissing)('realtime in a browser', () => {
     // The lines run below are the page's, word for word.
     const readme = readFileSync(join(import.meta.dir, '..', '..', 'docs', 'api', 'streams.md'), 'utf8')
     for (const line of [
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: quoted lines of the page's code, run as they are written
       "const { ticket } = await (await fetch('/realtime/tickets', { method: 'POST', headers: { authorization: `Bearer ${token}` } })).json()",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: quoted lines of the page's code, run as they are written
       'const events = new EventSource(`/realtime/stream?topics=data/documents,notifications&ticket=${ticket}`)',
       "events.addEventListener('change', (e) => apply(JSON.parse(e.data)))",
       "events.addEventListener('reset', () => reloadLists())",

@@ -89,7 +89,7 @@ describe('clientMessageId makes a send idempotent', () => {
       expect((await h.call('POST', `/chat/conversations/${c.id}/regenerate`, a.auth)).status).toBe(409)
       streaming.abort()
       const open = first.open.data as { assistantMessageId: string }
-      let again
+      let again: Awaited<ReturnType<typeof send>> | undefined
       for (let i = 0; i < 100; i++) {
         again = await send(h, a, c.id, { message: 'long one', clientMessageId: 'slow-1' })
         if (again.status === 200) break
@@ -112,7 +112,7 @@ describe('clientMessageId makes a send idempotent', () => {
     const c = await newConversation(h, a, { model: 'slow' })
     const controllers = [new AbortController(), new AbortController()]
     const results = await Promise.allSettled(controllers.map((ctl) => openStream(h.app, c.id, { message: 'race', clientMessageId: 'race-1' }, ctl.signal)))
-    controllers.forEach((ctl) => ctl.abort())
+    for (const ctl of controllers) ctl.abort()
     expect(results.filter((r) => r.status === 'fulfilled' && r.value.status === 200)).toHaveLength(1)
     expect(await userMessages(c.id)).toBe(1)
   })

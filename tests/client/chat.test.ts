@@ -102,7 +102,7 @@ describe('typed client: chat.send', () => {
     }
     expect(tokens).toBe(3)
     await fake.waitForAborts(abortsBefore + 1, 2000)
-    let reply
+    let reply: unknown
     for (let i = 0; i < 100 && !reply; i++) {
       const detail = await client.api.chat.conversations({ id: c.id }).get()
       reply = detail.data?.messages.find((m) => m.id === assistantId)

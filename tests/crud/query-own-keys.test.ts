@@ -35,7 +35,7 @@ test('rawQuery keeps __proto__ as a plain key, repeated ones as an array, and se
   const raw = rawQuery('http://x/?__proto__=eq.a&__proto__=eq.b&constructor=eq.c')
   expect(Object.getPrototypeOf(raw)).toBeNull()
   expect(Object.keys(raw)).toEqual(['__proto__', 'constructor'])
-  expect(raw.__proto__).toEqual(['eq.a', 'eq.b'])
+  expect(Object.getOwnPropertyDescriptor(raw, '__proto__')?.value).toEqual(['eq.a', 'eq.b'])
   expect(({} as Record<string, unknown>).constructor).toBe(Object)
 })
 

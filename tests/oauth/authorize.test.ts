@@ -62,9 +62,9 @@ describe('GET /api/oauth/authorize', () => {
       query({ client_id: 'ecoc_nobody' }),
       query({ client_id: undefined }),
       query({ redirect_uri: 'https://evil.example.test/steal' }),
-      query({ redirect_uri: REDIRECT + '/' }),
+      query({ redirect_uri: `${REDIRECT}/` }),
       query({ redirect_uri: undefined }),
-      query().toString() + '&redirect_uri=' + encodeURIComponent(REDIRECT),
+      `${query().toString()}&redirect_uri=${encodeURIComponent(REDIRECT)}`,
     ]) {
       const res = await page(q)
       expect(res.status).toBe(400)
@@ -96,7 +96,7 @@ describe('GET /api/oauth/authorize', () => {
   })
 
   test('a repeated parameter is invalid_request', async () => {
-    const params = redirected(await page(query().toString() + '&scope=email'))
+    const params = redirected(await page(`${query().toString()}&scope=email`))
     expect(params.error).toBe('invalid_request')
   })
 

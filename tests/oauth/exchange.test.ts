@@ -158,7 +158,7 @@ describe('POST /api/oauth/signin/exchange', () => {
 
     test('401 invalid_client: wrong client_secret, unknown client_id, bad Basic credentials', async () => {
       const { code, verifier } = await authorizationCode(h, user, client)
-      expectOAuthError(await exchange(h, client, code, verifier, { client_secret: client.clientSecret + 'x' }), 401, 'invalid_client')
+      expectOAuthError(await exchange(h, client, code, verifier, { client_secret: `${client.clientSecret}x` }), 401, 'invalid_client')
       expectOAuthError(await exchange(h, client, code, verifier, { client_id: 'ecoc_unknown' }), 401, 'invalid_client')
       const viaBasic = await postForm(
         h,

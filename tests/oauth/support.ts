@@ -38,7 +38,7 @@ export async function authorizationCode(h: Harness, user: RegisteredUser, client
     response_type: 'code',
     client_id: client.clientId,
     redirect_uri: client.redirectUris[0]!,
-    state: 'st-' + randomBytes(4).toString('hex'),
+    state: `st-${randomBytes(4).toString('hex')}`,
     code_challenge: challenge,
     code_challenge_method: 'S256',
     ...extra,
@@ -88,4 +88,4 @@ export async function authorizedTokens(h: Harness, user: RegisteredUser, client:
 }
 
 export const basic = (id: string, secret: string) =>
-  'Basic ' + Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')
+  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`

@@ -6,8 +6,8 @@ test('depth: 64 levels of arrays and objects pass, 65 do not; brackets inside st
   expect(MAX_JSON_DEPTH).toBe(64)
   expect(refusedJson('['.repeat(64) + ']'.repeat(64))).toBeNull()
   expect(refusedJson('['.repeat(65) + ']'.repeat(65))).toBe('too_deep')
-  expect(refusedJson('{"a":'.repeat(64) + '1' + '}'.repeat(64))).toBeNull()
-  expect(refusedJson('{"a":'.repeat(65) + '1' + '}'.repeat(65))).toBe('too_deep')
+  expect(refusedJson(`${'{"a":'.repeat(64)}1${'}'.repeat(64)}`)).toBeNull()
+  expect(refusedJson(`${'{"a":'.repeat(65)}1${'}'.repeat(65)}`)).toBe('too_deep')
   expect(refusedJson(JSON.stringify({ s: '[{'.repeat(1000), t: '\\"[[[[' }))).toBeNull()
   // Siblings do not add up: depth is nesting, not the number of brackets.
   expect(refusedJson(`[${Array.from({ length: 1000 }, () => '[[]]').join(',')}]`)).toBeNull()

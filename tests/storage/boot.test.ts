@@ -8,7 +8,9 @@ import { sha256 } from '../support/storage'
 
 const root = join(import.meta.dir, '..', '..')
 const dirs: string[] = []
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
+})
 const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'ecobase-storage-boot-'))
   dirs.push(dir)

@@ -58,7 +58,7 @@ function vectorOf(text: string, size: number): number[] {
   const v = new Array<number>(size).fill(0)
   const given = /^vec:([-0-9.,e ]+)/.exec(text)
   if (given) {
-    given[1]!.split(',').slice(0, size).forEach((x, i) => (v[i] = Number(x)))
+    for (const [i, x] of given[1]!.split(',').slice(0, size).entries()) v[i] = Number(x)
     return v
   }
   for (const word of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {

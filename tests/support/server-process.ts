@@ -17,7 +17,7 @@ export function tempDir() {
 export async function cleanUp() {
   for (const proc of procs) if (proc.exitCode === null) proc.kill('SIGKILL')
   await Promise.all(procs.map((p) => p.exited))
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }))
+  for (const d of dirs) rmSync(d, { recursive: true, force: true })
 }
 
 export function start(env: Record<string, string>) {

@@ -102,7 +102,10 @@ export async function restoreBackup(path: string, dataDir: string, options: Rest
 
 /** Puts the staged instance in place: one rename into a missing directory, else one per part after the old ones moved aside. */
 function swap(staging: string, target: string, options: Pick<RestoreOptions, 'force' | 'progress'>): void {
-  if (!existsSync(target)) return renameSync(staging, target)
+  if (!existsSync(target)) {
+    renameSync(staging, target)
+    return
+  }
   const present = instanceIn(target)
   if (present.length) {
     if (!options.force) throw new BackupError(`${target} already holds an instance; restore into an empty directory, or pass --force to move it aside first`)

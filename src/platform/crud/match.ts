@@ -81,10 +81,10 @@ function likePattern(pattern: string, anyCase: boolean): RegExp {
     let source = ''
     for (let i = 0; i < pattern.length; i++) {
       const c = pattern[i]!
-      if (c === '\\' && i + 1 < pattern.length) source += escape(pattern[++i]!)
+      if (c === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]!)
       else if (c === '%') source += '[\\s\\S]*'
       else if (c === '_') source += '[\\s\\S]'
-      else source += escape(c)
+      else source += escapeRegExp(c)
     }
     regex = new RegExp(`^${source}$`, anyCase ? 'iu' : 'u')
     if (patterns.size > 1000) patterns.clear()
@@ -93,4 +93,4 @@ function likePattern(pattern: string, anyCase: boolean): RegExp {
   return regex
 }
 
-const escape = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')
+const escapeRegExp = (c: string) => c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')

@@ -201,7 +201,7 @@ function frames(stack: string | undefined): string {
   const lines = (stack ?? '').split('\n').slice(1).filter((l) => !l.includes('platform/db/watch.ts'))
   const start = lines.findIndex((l) => !PLUMBING.test(l))
   return lines
-    .slice(start < 0 ? 0 : start, (start < 0 ? 0 : start) + 12)
+    .slice(Math.max(start , 0), (Math.max(start , 0)) + 12)
     .map((l) => l.trim())
     .join('\n')
 }
@@ -273,7 +273,10 @@ function trackQuery(watch: ConnectionWatch, text: string, query: PgQuery): PgQue
     const [onFulfilled, onRejected] = handlers as [((v: unknown) => unknown) | undefined, ((e: unknown) => unknown) | undefined]
     return then.call(
       this,
-      (value: unknown) => (done(), onFulfilled ? onFulfilled(value) : value),
+      (value: unknown) => {
+        done()
+        return onFulfilled ? onFulfilled(value) : value
+      },
       (err: unknown) => {
         done()
         if (onRejected) return onRejected(err)

@@ -175,7 +175,7 @@ function liftExample(media: unknown): void {
 
 /** Every `error.code` schema (ErrorBody's, also where another schema reuses it): one of the listed codes, or a string (a code added later). */
 function listErrorCodes(node: unknown, codes: readonly string[]): void {
-  if (Array.isArray(node)) node.forEach((item) => listErrorCodes(item, codes))
+  if (Array.isArray(node)) for (const item of node) listErrorCodes(item, codes)
   else if (node && typeof node === 'object') {
     const record = node as Record<string, unknown>
     if (record[ERROR_CODE_SCHEMA] === true) {
@@ -184,7 +184,7 @@ function listErrorCodes(node: unknown, codes: readonly string[]): void {
       Object.assign(record, codes.length ? { ...rest, anyOf: [{ type: 'string', enum: [...codes] }, { type: 'string' }] } : { ...rest, type: 'string' })
       return
     }
-    Object.values(record).forEach((value) => listErrorCodes(value, codes))
+    for (const value of Object.values(record)) listErrorCodes(value, codes)
   }
 }
 
@@ -245,5 +245,5 @@ export function openApiPlugin(documentation: ElysiaOpenAPIConfig['documentation'
 export async function renderOpenApi(app: { handle(request: Request): Promise<Response> }): Promise<string> {
   const res = await app.handle(new Request(`http://localhost${OPENAPI_JSON_PATH}`))
   if (!res.ok) throw new Error(`${OPENAPI_JSON_PATH} answered ${res.status}: ${await res.text()}`)
-  return JSON.stringify(await res.json(), null, 2) + '\n'
+  return `${JSON.stringify(await res.json(), null, 2)}\n`
 }

@@ -26,7 +26,7 @@ export async function embedIsolating(provider: EmbeddingProvider, texts: string[
         indexes.map((i) => texts[i]!),
         { signal: AbortSignal.timeout(options.timeoutMs) },
       )
-      indexes.forEach((i, k) => (vectors[i] = out[k]!))
+      for (const [k, i] of indexes.entries()) vectors[i] = out[k]!
     } catch (err) {
       const error = err instanceof EmbeddingError ? err : new EmbeddingError('unavailable', String((err as Error)?.message ?? err))
       if (error.kind !== 'input') unavailable = error

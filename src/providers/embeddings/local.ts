@@ -76,7 +76,7 @@ function features(text: string): Map<string, number> {
 /** A light English suffix stripper: plurals and common verb endings. */
 function stemOf(word: string): string {
   if (word.length <= 3) return word
-  if (word.endsWith('ies') && word.length > 4) return word.slice(0, -3) + 'y'
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`
   for (const suffix of ['ing', 'ed', 'es', 's']) {
     if (word.endsWith(suffix) && !word.endsWith('ss') && word.length - suffix.length >= 3) return word.slice(0, -suffix.length)
   }
