@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { runJob } from '../../src/jobs'
 import { checkSites, pruneSiteChecks } from '../../src/modules/monitored_sites/jobs'
-import { dispatchDueChecks } from '../../src/modules/monitored_sites/service'
+import { ProbeStopped } from '../../src/modules/monitored_sites/probe'
+import { dispatchDueChecks, MonitoredSites } from '../../src/modules/monitored_sites/service'
+import { Shutdown } from '../../src/platform/shutdown'
 import { queryRows } from '../../src/platform/db'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { type Answer, startReceiver } from '../support/receiver'
@@ -231,6 +233,22 @@ describe('monitored sites', () => {
     expect(receiver.to('/elsewhere')).toEqual([])
     const slow = await site({ timeoutMs: 300 }, ['slow'])
     expect(await checkNow(slow.id)).toMatchObject({ ok: false, statusCode: null, error: 'no answer within 300 ms' })
+  })
+
+  test('a queued check stops when the server does (SIGTERM): it records nothing and fails its job, instead of holding the shutdown until its timeout', async () => {
+    const shutdown = new Shutdown()
+    const monitor = new MonitoredSites({ ...h.deps, shutdown }, h.app.bus)
+    const [handler] = monitor.queueHandlers()
+    const slow = await site({ timeoutMs: 5000 }, ['slow'])
+    const run = handler!.handle({ siteId: slow.id })
+    await until(() => receiver.to(slow.path).length > 0)
+    shutdown.begin()
+    expect(await run.then(() => 'finished', (err: Error) => err)).toBeInstanceOf(ProbeStopped)
+    expect(await detail(slow.id)).toMatchObject({ lastCheckedAt: null, state: 'unknown' })
+    // The same check on a server that is not stopping waits for the site and records it.
+    receiver.plan.set(slow.path, ['slow'])
+    await h.app.services.monitored_sites.queueHandlers()[0]!.handle({ siteId: slow.id })
+    expect(await detail(slow.id)).toMatchObject({ state: 'up', lastStatusCode: 200 })
   })
 
   test('https: days until the certificate expires, also for a self-signed one (whose check fails as untrusted)', async () => {

@@ -21,6 +21,13 @@ export interface ProbeResult {
   tlsDaysLeft: number | null
 }
 
+/** A probe cut short because the server is stopping: no result, nothing to record. */
+export class ProbeStopped extends Error {
+  constructor() {
+    super('the server is stopping: the check was not finished')
+  }
+}
+
 /**
  * One check: the host resolved once through the outbound gate, then a GET to that checked address
  * (redirects are answers, not followed), the status compared with the expected one, the first
@@ -34,10 +41,18 @@ export class Prober {
     private readonly resolve?: Resolver,
   ) {}
 
-  async probe(target: ProbeTarget): Promise<ProbeResult> {
+  /** Probes `target`; `stop` (the server stopping) ends it at once with ProbeStopped instead of a result. */
+  async probe(target: ProbeTarget, stop?: AbortSignal): Promise<ProbeResult> {
     const url = new URL(target.url)
     const started = performance.now()
-    const signal = AbortSignal.timeout(target.timeoutMs)
+    const timeout = AbortSignal.timeout(target.timeoutMs)
+    const signal = stop ? AbortSignal.any([timeout, stop]) : timeout
+    const result = await this.probeWith(target, url, started, signal)
+    if (stop?.aborted) throw new ProbeStopped()
+    return result
+  }
+
+  private async probeWith(target: ProbeTarget, url: URL, started: number, signal: AbortSignal): Promise<ProbeResult> {
     let pinned: PinnedHost
     try {
       pinned = await pinHost(url.hostname, this.policy, { resolve: this.resolve, signal })

@@ -81,7 +81,7 @@ export class MonitoredSites {
   private readonly prober: Prober
 
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue'>,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue' | 'shutdown'>,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.prober = new Prober(deps.config.monitoredSites.privateAddresses, deps.now)
@@ -92,7 +92,8 @@ export class MonitoredSites {
     return [
       defineQueueHandler<{ siteId: string }>({
         name: JOB,
-        handle: (job) => this.check(job.siteId).then(() => undefined),
+        // A check the server's stop cuts short records nothing and fails the job; the site is checked again at its next due time.
+        handle: (job) => this.check(job.siteId, this.deps.shutdown.signal).then(() => undefined),
         parallel: true,
         // A check that could not run is not retried: the next due time checks again.
         options: { policy: 'exclusive', retryLimit: 0 },
@@ -175,11 +176,14 @@ export class MonitoredSites {
     return checkView(check)
   }
 
-  /** One check of one site: probe, then record it and the state it leads to. Null when the site is gone. */
-  async check(siteId: string): Promise<Check | null> {
+  /**
+   * One check of one site: probe, then record it and the state it leads to. Null when the site is
+   * gone. With `stop`, a probe still waiting for the site when it aborts throws ProbeStopped.
+   */
+  async check(siteId: string, stop?: AbortSignal): Promise<Check | null> {
     const [site] = await this.deps.db.select().from(sites).where(eq(sites.id, siteId))
     if (!site) return null
-    const result = await this.prober.probe(site)
+    const result = await this.prober.probe(site, stop)
     return this.record(siteId, result)
   }
 
