@@ -82,3 +82,6 @@ export const EVENTS = MODULES.flatMap((m) => m.events ?? [])
 
 /** The OpenAPI tags with their descriptions, in module order. */
 export const TAGS = MODULES.flatMap((m) => Object.entries(m.tags ?? {}).map(([name, description]) => ({ name, description })))
+
+/** Every table-derived resource the app serves, in module order and, within one, dependency order (the cross-tenant suite walks them). */
+export const DERIVED_RESOURCES = MODULES.flatMap((m) => m.resources ?? [])

@@ -150,7 +150,7 @@ describe('monitored sites', () => {
     // The scheduled check runs in the queue, not in a request: the registry's one-minute cache of
     // the ecosystem may be cold. The alert used to read it through the pool inside the check's
     // transaction, which on PGlite waited for that transaction forever (every database route with it).
-    const cold = () => (h.app.services.registry.registry as unknown as { ecosystemCache: Map<string, unknown> }).ecosystemCache.clear()
+    const cold = () => (h.app.services.registry as unknown as { ecosystemCache: Map<string, unknown> }).ecosystemCache.clear()
     cold()
     await h.app.services.monitored_sites.check(s.id)
     cold()

@@ -91,7 +91,7 @@ const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)
  * The audit log. Areas call `record` in the transaction of the change it describes, so a change
  * that rolls back leaves no event and none commits without one; `list` serves GET /audit/events.
  */
-export class AuditLog {
+export class AuditService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {}
 
   /** Writes one event with `db`: the change's transaction, or the database itself for an event with no change (a failed sign-in). */

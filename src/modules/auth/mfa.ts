@@ -6,7 +6,7 @@ import { openSecret, safeEqual, sealSecret, sha256Hex } from '../../platform/cry
 import type { Db } from '../../platform/db'
 import type { EventBus } from '../../platform/events'
 import type { RotatingSessions } from '../../platform/sessions'
-import { type AuditBy, AuditLog } from '../audit/service'
+import { type AuditBy, AuditService } from '../audit/service'
 import type { Accounts, AuthResultView } from './accounts'
 import { authError } from './errors'
 import { securityChanged } from './events'
@@ -64,7 +64,7 @@ const factorView = (f: FactorRow) => ({ id: f.id, type: f.type, name: f.name, cr
  * e-mail (`auth.security.changed`), wrong answers one e-mail per window with their count.
  */
 export class Mfa {
-  private readonly audit: AuditLog
+  private readonly audit: AuditService
   private readonly limiter: LoginLimiter
 
   constructor(
@@ -73,7 +73,7 @@ export class Mfa {
     private readonly accounts: Pick<Accounts, 'authResult' | 'changed'>,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {
-    this.audit = new AuditLog(deps)
+    this.audit = new AuditService(deps)
     this.limiter = new LoginLimiter(deps)
   }
 

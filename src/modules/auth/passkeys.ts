@@ -6,7 +6,7 @@ import type { Principal } from '../../platform/auth'
 import type { Db } from '../../platform/db'
 import type { RequestInfo } from '../../platform/http'
 import type { RotatingSessions } from '../../platform/sessions'
-import { AuditLog } from '../audit/service'
+import { AuditService } from '../audit/service'
 import type { Accounts, AuthResultView } from './accounts'
 import { authError } from './errors'
 import { requireCredentialChange, requireInteractive } from './interactive'
@@ -32,7 +32,7 @@ const webauthn = () => import('@simplewebauthn/server')
  * spent once; sign counters must grow.
  */
 export class Passkeys {
-  private readonly audit: AuditLog
+  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'now'>,
@@ -40,7 +40,7 @@ export class Passkeys {
     private readonly accounts: Pick<Accounts, 'authResult' | 'changed'>,
     private readonly mfa: Mfa,
   ) {
-    this.audit = new AuditLog(deps)
+    this.audit = new AuditService(deps)
   }
 
   async list(principal: Principal) {

@@ -8,7 +8,7 @@ import { isAdmin, type ResourceHooks } from '../../platform/crud/resource'
 import { listPage, pageOf, pageOfAll, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
-import { AuditLog } from '../audit/service'
+import { AuditService } from '../audit/service'
 import { type Award, DEFAULT_RULES, type Period, PointsLedger, pointsView } from './points'
 import { badges, categories, type Criteria, replies, threads, userBadges } from './schema'
 
@@ -39,14 +39,14 @@ export class CommunityService {
   readonly ledger: PointsLedger
   /** Ecosystems known to have their `general` category (it is never deleted). */
   private readonly withGeneral = new Set<string>()
-  private readonly audit: AuditLog
+  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'now'>,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.ledger = new PointsLedger(deps, events)
-    this.audit = new AuditLog(deps)
+    this.audit = new AuditService(deps)
   }
 
   readonly hooks: { categories: ResourceHooks; threads: ResourceHooks; replies: ResourceHooks } = {

@@ -21,7 +21,7 @@ export default defineModule({
   events: CUSTOMER_EVENTS,
   jobs: [purgeCustomerSessions],
   setup: (ctx) => {
-    const customers = new CustomerService(ctx.deps, ctx.use('registry').registry, ctx.use('team'), ctx.bus)
+    const customers = new CustomerService(ctx.deps, ctx.use('registry'), ctx.use('team'), ctx.bus)
     return { services: customers, routes: () => [customerRoutes(customers, ctx.guards)], listen: () => customers.sessions.listen() }
   },
 })

@@ -8,7 +8,7 @@ import { qualified, RotatingSessions } from '../../platform/sessions'
 import type { Tenant, TenancySource } from '../../platform/tenancy'
 import type { RegistryService } from '../registry/service'
 import type { TeamService } from '../team/service'
-import { AuditLog } from '../audit/service'
+import { AuditService } from '../audit/service'
 import { customerCreated, customerDeleted } from './events'
 import { customerRefreshTokens, customers, customerSessions } from './schema'
 
@@ -63,7 +63,7 @@ export const customerView = (c: CustomerRow) => ({
 /** End customers of an ecosystem, their tokens, and the tenancy lookups other areas rely on. */
 export class CustomerService implements TenancySource {
   readonly sessions: RotatingSessions
-  private readonly audit: AuditLog
+  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'tokens'>,
@@ -71,7 +71,7 @@ export class CustomerService implements TenancySource {
     private readonly team: TeamService,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {
-    this.audit = new AuditLog(deps)
+    this.audit = new AuditService(deps)
     this.sessions = new RotatingSessions(deps, { sessions: customerSessions, refreshTokens: customerRefreshTokens }, {
       kind: 'customer',
       refreshTtlSeconds: deps.config.refreshTokenTtl,

@@ -4,7 +4,13 @@ import { purgeOAuth } from './jobs'
 import { oauthSecuritySchemes } from './model'
 import { oauthRoutes } from './routes'
 import { FORM_BODY_PATHS } from './routes/token'
-import { OAuthService } from './service'
+import { OauthService } from './service'
+
+declare module '../module' {
+  interface Services {
+    oauth: OauthService
+  }
+}
 
 export default defineModule({
   name: 'oauth',
@@ -17,12 +23,11 @@ export default defineModule({
   http: { formBodyPaths: FORM_BODY_PATHS, securitySchemes: oauthSecuritySchemes },
   setup: (ctx) => {
     const auth = ctx.use('auth')
-    const oauth = new OAuthService(ctx.deps, auth)
-    auth.acceptTokenKind('oauth', (claims) => oauth.tokens.resolve(claims))
-    ctx.use('registry').identifiers.acceptEntityType('oauth_client', async (id) => {
+    const oauth = new OauthService(ctx.deps, auth)
+    const owner = async (id: string) => {
       const userId = await oauth.clients.ownerOf(id)
       return userId ? { userId } : null
-    })
-    return { routes: () => [oauthRoutes(oauth, ctx.guards, ctx.deps.config.oauth.consentUrl)] }
+    }
+    return { services: oauth, extends: { tokenKinds: { oauth: (claims) => oauth.tokens.resolve(claims) }, entityTypes: { oauth_client: owner } }, routes: () => [oauthRoutes(oauth, ctx.guards, ctx.deps.config.oauth.consentUrl)] }
   },
 })

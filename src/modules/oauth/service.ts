@@ -9,7 +9,7 @@ import { SCOPE_NAMES } from './scopes'
 import { OAuthTokens } from './tokens'
 
 /** The OAuth 2.0 authorization server, assembled once per app. */
-export class OAuthService {
+export class OauthService {
   readonly clients: OAuthClients
   readonly grants: OAuthGrants
   readonly authorizations: Authorizations

@@ -1,12 +1,11 @@
 import { defineModule } from '../module'
 import { REGISTRY_ERRORS } from './errors'
-import { IdentifierService } from './identifiers'
 import { registryRoutes } from './routes'
 import { RegistryService } from './service'
 
 declare module '../module' {
   interface Services {
-    registry: { registry: RegistryService; identifiers: IdentifierService }
+    registry: RegistryService
   }
 }
 
@@ -18,9 +17,8 @@ export default defineModule({
   },
   errors: REGISTRY_ERRORS,
   setup: (ctx) => {
-    const registry = new RegistryService(ctx.deps, ctx.use('team'))
-    const identifiers = new IdentifierService(ctx.deps, registry.namespaces)
-    identifiers.acceptEntityType('user', async (id) => ((await ctx.use('auth').accounts.profiles([id])).has(id) ? { userId: id } : null))
-    return { services: { registry, identifiers }, routes: () => [registryRoutes(registry, identifiers, ctx.guards)], listen: () => registry.listen() }
+    const registry = new RegistryService(ctx.deps, ctx.use('team'), () => ctx.extensions('entityTypes'))
+    const user = async (id: string) => ((await ctx.use('auth').accounts.profiles([id])).has(id) ? { userId: id } : null)
+    return { services: registry, extends: { entityTypes: { user } }, routes: () => [registryRoutes(registry, registry.identifiers, ctx.guards)], listen: () => registry.listen() }
   },
 })

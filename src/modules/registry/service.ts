@@ -5,10 +5,12 @@ import { isUniqueViolation, type Db } from '../../platform/db'
 import { registryError } from './errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import type { TeamService } from '../team/service'
-import { AuditLog } from '../audit/service'
+import { AuditService } from '../audit/service'
 import { orgPrefix, organizationRdid } from './rdid'
 import { ecosystems, identifiers, namespaces, organizations } from './schema'
 import { NamespaceService } from './namespaces'
+import { type EntityOwnerLookup, IdentifierService } from './identifiers'
+export type { EntityOwnerLookup } from './identifiers'
 
 type EcosystemRow = typeof ecosystems.$inferSelect
 type OrganizationRow = typeof organizations.$inferSelect
@@ -31,15 +33,19 @@ export const ecosystemView = (e: EcosystemRow) => ({
 /** Organizations and their ecosystems (the tenants), provisioned in one transaction. */
 export class RegistryService {
   readonly namespaces: NamespaceService
+  /** Readable identifiers (rdids) and the entities they name. */
+  readonly identifiers: IdentifierService
   private readonly ecosystemCache = new Map<string, { id: string; organizationId: string; requireMfa: boolean; until: number }>()
-  private readonly audit: AuditLog
+  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'database' | 'db' | 'now'>,
     private readonly team: TeamService,
+    entityTypes: () => readonly Readonly<Record<string, EntityOwnerLookup>>[],
   ) {
     this.namespaces = new NamespaceService(deps, team)
-    this.audit = new AuditLog(deps)
+    this.identifiers = new IdentifierService(deps, this.namespaces, entityTypes)
+    this.audit = new AuditService(deps)
   }
 
   /**

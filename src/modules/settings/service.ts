@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
-import { AuditLog } from '../audit/service'
+import { AuditService } from '../audit/service'
 import { authMethods } from './schema'
 import { settingsError } from './errors'
 
@@ -10,10 +10,10 @@ export const AUTH_METHODS = { password: true } as const
 export type AuthMethod = keyof typeof AUTH_METHODS
 
 export class SettingsService {
-  private readonly audit: AuditLog
+  private readonly audit: AuditService
 
   constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
-    this.audit = new AuditLog(deps)
+    this.audit = new AuditService(deps)
   }
 
   async listAuthMethods(): Promise<{ method: string; enabled: boolean }[]> {

@@ -9,7 +9,7 @@ import type { Db } from '../../platform/db'
 import { describeError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
-import { type AuditBy, AuditLog, systemActor } from '../audit/service'
+import { type AuditBy, AuditService, systemActor } from '../audit/service'
 import { users } from '../auth/schema'
 import { systemError } from './errors'
 import { backups } from './schema'
@@ -53,14 +53,14 @@ export type AdminMailer = (to: string, content: { subject: string; text: string 
  * PostgreSQL: pg_dump's, when it is on the PATH.
  */
 export class Backups {
-  private readonly audit: AuditLog
+  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue' | 'storage'>,
     /** Tells the platform admins a backup failed; absent where nothing runs jobs (the schedule's tick only queues). */
     private readonly mail?: AdminMailer,
   ) {
-    this.audit = new AuditLog(deps)
+    this.audit = new AuditService(deps)
   }
 
   queueHandlers(): QueueHandler[] {
@@ -257,7 +257,7 @@ export class Backups {
  * taken), other backups that were running then are failed (their job is gone), and an audit event.
  */
 export async function recordRestore(deps: Pick<Deps, 'db' | 'now'>, manifest: Pick<BackupManifest, 'backupId' | 'createdAt'>): Promise<void> {
-  const audit = new AuditLog(deps)
+  const audit = new AuditService(deps)
   await deps.db.transaction(async (tx) => {
     if (manifest.backupId) {
       await tx.update(backups).set({ status: 'complete', restoredAt: deps.now(), completedAt: new Date(manifest.createdAt) }).where(eq(backups.id, manifest.backupId))

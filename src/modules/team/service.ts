@@ -7,7 +7,7 @@ import { teamError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Role } from '../../platform/tenancy'
 import type { Accounts } from '../auth/service'
-import { AuditLog } from '../audit/service'
+import { AuditService } from '../audit/service'
 import { users } from '../auth/schema'
 import { members, teams } from './schema'
 
@@ -19,13 +19,13 @@ type MemberRow = typeof members.$inferSelect
 
 /** Organization teams: roles owner > admin > member, and the rule that one owner always remains. */
 export class TeamService {
-  private readonly audit: AuditLog
+  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'now'>,
     private readonly accounts: Accounts,
   ) {
-    this.audit = new AuditLog(deps)
+    this.audit = new AuditService(deps)
   }
 
   /** The admin team of a new organization, with its creator as owner (in the caller's transaction). */
