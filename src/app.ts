@@ -29,7 +29,7 @@ type Parts = ModuleParts<string>
  * for its services, whichever comes first; its routes are mounted in list order.
  */
 export function createApp(deps: Deps) {
-  const bus = new EventBus(deps.logger)
+  const bus = new EventBus()
   bus.declare(EVENTS)
   const byName = new Map<string, (typeof MODULES)[number]>(MODULES.map((m) => [m.name, m]))
   const parts = new Map<string, Parts>()

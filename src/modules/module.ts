@@ -6,7 +6,7 @@ import type { TopicDefinition } from '../platform/changes'
 import type { ResourceSpec } from '../platform/crud/resource'
 import type { Db } from '../platform/db'
 import type { ErrorCatalogue } from '../platform/errors'
-import type { EventBus, EventDefinition, EventEnvelope } from '../platform/events'
+import type { AuditActionDefinition, EventBus, EventDefinition, EventEnvelope } from '../platform/events'
 import type { SearchSource } from '../platform/fulltext'
 import type { Guards } from '../platform/guards'
 import type { Job } from '../platform/jobs'
@@ -100,7 +100,7 @@ export interface ModuleParts<Name extends keyof Services | string> {
  * One area of Ecobase: everything the app, the scheduler and the OpenAPI document need from it.
  * Its tables are the `schema.ts` beside it (drizzle-kit reads `src/modules/*\/schema.ts`).
  */
-export interface ModuleDefinition<Name extends string = string, Errors extends ErrorCatalogue = ErrorCatalogue> {
+export interface ModuleDefinition<Name extends string = string, Errors extends ErrorCatalogue = ErrorCatalogue, Actions extends string = string> {
   name: Name
   /** OpenAPI tags it owns, with their descriptions (the document lists them in module order). */
   tags?: Readonly<Record<string, string>>
@@ -108,6 +108,8 @@ export interface ModuleDefinition<Name extends string = string, Errors extends E
   errors?: Errors
   /** The domain events it emits (its events.ts), each named `<name>.<noun>.<verb>`. */
   events?: readonly EventDefinition[]
+  /** The audit actions it records (beside its events, in its events.ts), each named `<name>.<noun>.<verb>`. */
+  audit?: readonly AuditActionDefinition<Actions>[]
   /** Its scheduled jobs (its jobs.ts). */
   jobs?: readonly Job<Deps>[]
   /** Its table-derived resources (platform/crud), in the order their examples depend on each other; the cross-tenant suite walks them. */
@@ -133,6 +135,6 @@ export interface ModuleDefinition<Name extends string = string, Errors extends E
   setup?(ctx: ModuleContext): ModuleParts<Name>
 }
 
-export function defineModule<const Name extends string, const Errors extends ErrorCatalogue = {}>(definition: ModuleDefinition<Name, Errors>): ModuleDefinition<Name, Errors> {
+export function defineModule<const Name extends string, const Errors extends ErrorCatalogue = {}, const Actions extends string = never>(definition: ModuleDefinition<Name, Errors, Actions>): ModuleDefinition<Name, Errors, Actions> {
   return definition
 }

@@ -6,6 +6,7 @@ import { auditEvents } from '../../src/modules/audit/schema'
 import { AuditService } from '../../src/modules/audit/service'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { provision, type Provisioned } from '../support/tenancy'
+import type { AuditAction } from '../../src/modules'
 
 const DAY = 24 * 3600 * 1000
 let h: Harness
@@ -93,7 +94,7 @@ describe('GET /audit/events: filters and paging', () => {
 
 describe('retention', () => {
   test('the daily job deletes events older than AUDIT_RETENTION_DAYS (365)', async () => {
-    const write = (id: string) => h.db.transaction((tx) => audit.record(tx, { actor: { type: 'system', id: 'test' } }, { action: 'test.retention', target: { type: 'x', id }, ecosystemId: org.ecosystem.id }))
+    const write = (id: string) => h.db.transaction((tx) => audit.record(tx, { actor: { type: 'system', id: 'test' } }, { action: 'test.retention' as AuditAction, target: { type: 'x', id }, ecosystemId: org.ecosystem.id }))
     const left = async () => (await h.db.select().from(auditEvents).where(eq(auditEvents.action, 'test.retention'))).map((e) => e.targetId)
     await write('old')
     h.advanceClock(200 * DAY)

@@ -6,6 +6,7 @@ import type { RequestInfo } from '../../platform/http'
 import { listPage, type PageParams } from '../../platform/paging'
 import { queryInstant } from '../../platform/params'
 import type { Tenant } from '../../platform/tenancy'
+import type { AuditAction } from '..'
 import { auditEvents } from './schema'
 import { auditError } from './errors'
 
@@ -31,8 +32,8 @@ export interface AuditContext {
 export type AuditBy = Tenant | Principal | AuditContext
 
 export interface AuditEntry {
-  /** `<area>.<noun>.<verb>`, e.g. `integrations.webhook.secret_rotated`. */
-  action: string
+  /** `<area>.<noun>.<verb>`, e.g. `integrations.webhook.secret_rotated`: declared by its area (its events.ts). */
+  action: AuditAction
   target: { type: string; id: string | null }
   /** Defaults to the tenant's ecosystem (null for a principal or context). */
   ecosystemId?: string | null

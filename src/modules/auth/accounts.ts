@@ -71,7 +71,6 @@ export interface AuthResultView {
 /** Registration, sign-in and the profile of an account user. */
 export class Accounts {
   private readonly limiter: LoginLimiter
-  private readonly audit: AuditService
   /** GET /auth/me's one query, prepared once: PostgreSQL then skips parsing and planning it. */
   private readonly userById: ReturnType<typeof prepareUserById>
   /** What that query found, by user id, until the account or its factors change (`changed`). */
@@ -85,9 +84,9 @@ export class Accounts {
     private readonly sessions: RotatingSessions,
     private readonly settings: SettingsService,
     private readonly events: Pick<EventBus, 'emit'>,
+    private readonly audit: AuditService,
   ) {
     this.limiter = new LoginLimiter(deps)
-    this.audit = new AuditService(deps)
     this.userById = prepareUserById(deps.db)
     this.cache = new ReplicaCache(deps, USER_CACHE)
   }

@@ -1,6 +1,6 @@
 import { defineModule } from '../module'
 import { AUTH_ERRORS } from './errors'
-import { AUTH_EVENTS } from './events'
+import { AUTH_EVENTS, AUTH_AUDIT } from './events'
 import { purgeSessions } from './jobs'
 import { authRoutes } from './routes'
 import { AuthService } from './service'
@@ -20,11 +20,12 @@ export default defineModule({
   },
   errors: AUTH_ERRORS,
   events: AUTH_EVENTS,
+  audit: AUTH_AUDIT,
   jobs: [purgeSessions],
   subscriptions: AUTH_SUBSCRIPTIONS,
   setup: (ctx) => {
     const { deps } = ctx
-    const auth = new AuthService(deps, ctx.use('settings'), ctx.bus, () => ctx.extensions('tokenKinds'), (to, content) => ctx.use('messaging').sendInstanceEmail(to, content))
+    const auth = new AuthService(deps, ctx.use('settings'), ctx.bus, () => ctx.extensions('tokenKinds'), (to, content) => ctx.use('messaging').sendInstanceEmail(to, content), ctx.use('audit'))
     return {
       services: auth,
       queues: auth.emails.queueHandlers(),

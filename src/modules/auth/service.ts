@@ -14,7 +14,7 @@ import { Mfa } from './mfa'
 import { Passkeys } from './passkeys'
 import { Passwords } from './passwords'
 import { RotatingSessions } from '../../platform/sessions'
-import { AuditService } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { refreshTokens, sessions } from './schema'
 
 /** Access-token kinds (`typ`) other areas sign and resolve themselves, e.g. `oauth` (their manifests' `extends.tokenKinds`). */
@@ -29,7 +29,6 @@ export class AuthService implements PrincipalSource {
   readonly passkeys: Passkeys
   readonly emails: AccountEmails
   private kinds: Map<string, (claims: AccessClaims) => Promise<Principal>> | undefined
-  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue' | 'rateLimits' | 'secret' | 'tokens'>,
@@ -37,6 +36,7 @@ export class AuthService implements PrincipalSource {
     events: Pick<EventBus, 'emit'>,
     private readonly tokenKinds: TokenKinds,
     mail: InstanceMailer,
+    private readonly audit: AuditService,
   ) {
     this.sessions = new RotatingSessions(deps, { sessions, refreshTokens }, {
       kind: 'user',
@@ -47,12 +47,11 @@ export class AuthService implements PrincipalSource {
       claimColumns: { aal: sessions.aal, amr: sessions.amr },
       claims: (userId, { aal, amr }) => ({ sub: userId, typ: 'user', aal: aal ?? 'aal1', amr: amr ?? [] }),
     })
-    this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events)
-    this.apiTokens = new ApiTokens(deps)
-    this.mfa = new Mfa(deps, this.sessions, this.accounts, events)
-    this.passkeys = new Passkeys(deps, this.sessions, this.accounts, this.mfa)
+    this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events, audit)
+    this.apiTokens = new ApiTokens(deps, audit)
+    this.mfa = new Mfa(deps, this.sessions, this.accounts, events, audit)
+    this.passkeys = new Passkeys(deps, this.sessions, this.accounts, this.mfa, audit)
     this.emails = new AccountEmails(deps, this.accounts, this.mfa, mail)
-    this.audit = new AuditService(deps)
   }
 
   /**

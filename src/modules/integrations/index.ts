@@ -1,6 +1,6 @@
 import { defineModule } from '../module'
 import { INTEGRATIONS_ERRORS } from './errors'
-import { INTEGRATIONS_EVENTS } from './events'
+import { INTEGRATIONS_EVENTS, INTEGRATIONS_AUDIT } from './events'
 import { subscribable, webhookCatalogue, webhooksDocumentation } from './model'
 import { integrationRoutes } from './routes'
 import { IntegrationsService } from './service'
@@ -20,11 +20,12 @@ export default defineModule({
   },
   errors: INTEGRATIONS_ERRORS,
   events: INTEGRATIONS_EVENTS,
+  audit: INTEGRATIONS_AUDIT,
   http: { webhooks: (events) => webhooksDocumentation(webhookCatalogue(events)) },
   subscriptions: INTEGRATIONS_SUBSCRIPTIONS,
   setup: (ctx) => {
     const catalogue = webhookCatalogue(ctx.events)
-    const webhooks = new IntegrationsService(ctx.deps, subscribable(catalogue), ctx.bus)
+    const webhooks = new IntegrationsService(ctx.deps, subscribable(catalogue), ctx.bus, ctx.use('audit'))
     return { services: webhooks, queues: webhooks.queueHandlers(), routes: () => [integrationRoutes(webhooks, ctx.guards, catalogue)] }
   },
 })

@@ -105,17 +105,16 @@ export interface WebhookInput {
  */
 export class IntegrationsService {
   private readonly fetch: ReturnType<typeof guardedFetch>
-  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'queue' | 'secret'>,
     /** The types endpoints may subscribe to. */
     private readonly types: readonly string[],
     private readonly events: Pick<EventBus, 'emit'>,
+    private readonly audit: AuditService,
   ) {
     const { privateAddresses } = deps.config.webhooks
     this.fetch = guardedFetch(privateAddresses)
-    this.audit = new AuditService(deps)
   }
 
   /** The queue job that makes delivery attempts (the module's manifest registers it). */

@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { OAUTH_AUDIT } from './events'
 import { OAUTH_ERRORS } from './errors'
 import { purgeOAuth } from './jobs'
 import { oauthSecuritySchemes } from './model'
@@ -19,11 +20,12 @@ export default defineModule({
       'The OAuth 2.1 authorization server: clients (secrets shown once), authorization code with PKCE, token exchange, refresh and revocation, grants, and the server metadata.',
   },
   errors: OAUTH_ERRORS,
+  audit: OAUTH_AUDIT,
   jobs: [purgeOAuth],
   http: { formBodyPaths: FORM_BODY_PATHS, securitySchemes: oauthSecuritySchemes },
   setup: (ctx) => {
     const auth = ctx.use('auth')
-    const oauth = new OauthService(ctx.deps, auth)
+    const oauth = new OauthService(ctx.deps, auth, ctx.use('audit'))
     const owner = async (id: string) => {
       const userId = await oauth.clients.ownerOf(id)
       return userId ? { userId } : null

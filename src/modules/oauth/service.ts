@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
+import type { AuditService } from '../audit/service'
 import type { AuthService } from '../auth/service'
 import { Authorizations } from './authorize'
 import { OAuthClients } from './clients'
@@ -18,8 +19,9 @@ export class OauthService {
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'tokens'>,
     private readonly auth: AuthService,
+    audit: AuditService,
   ) {
-    this.clients = new OAuthClients(deps)
+    this.clients = new OAuthClients(deps, audit)
     this.grants = new OAuthGrants(deps)
     this.authorizations = new Authorizations(deps, this.clients)
     this.tokens = new OAuthTokens(deps, this.clients, this.grants)

@@ -1,6 +1,6 @@
 import { defineModule } from '../module'
 import { PERSONA_MEMORY_ERRORS } from './errors'
-import { PERSONA_MEMORY_EVENTS } from './events'
+import { PERSONA_MEMORY_EVENTS, PERSONA_MEMORY_AUDIT } from './events'
 import { embedMemories } from './jobs'
 import { personaMemoryRoutes } from './routes'
 import { PersonaMemoryService } from './service'
@@ -20,10 +20,11 @@ export default defineModule({
   },
   errors: PERSONA_MEMORY_ERRORS,
   events: PERSONA_MEMORY_EVENTS,
+  audit: PERSONA_MEMORY_AUDIT,
   jobs: [embedMemories],
   subscriptions: PERSONA_MEMORY_SUBSCRIPTIONS,
   setup: (ctx) => {
-    const memories = new PersonaMemoryService(ctx.deps, ctx.use('persona').personas, ctx.bus)
+    const memories = new PersonaMemoryService(ctx.deps, ctx.use('persona').personas, ctx.bus, ctx.use('audit'))
     return { services: memories, routes: () => [personaMemoryRoutes(memories, ctx.guards)] }
   },
 })

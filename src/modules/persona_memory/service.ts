@@ -8,7 +8,7 @@ import type { Tenant } from '../../platform/tenancy'
 import type { PersonaService } from '../persona/service'
 import type { MemoryTools } from '../chat/service'
 import { memoryToolsFor } from './chat-tools'
-import { AuditService } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { embedAndStore, embedPending, ON_WRITE_TIMEOUT_MS } from './embedding'
 import { memoryErrors, rethrowSlugTaken } from './errors'
 import { recall, type RecallInput } from './recall'
@@ -62,14 +62,13 @@ function checkValidity(from: Date | null, to: Date | null) {
 export class PersonaMemoryService {
   /** Memory as chat's `memory_recall` / `memory_save` tools. */
   readonly chatTools: MemoryTools
-  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'database' | 'db' | 'embeddings' | 'logger' | 'now'>,
     private readonly personas: Pick<PersonaService['personas'], 'exists'>,
     private readonly events: Pick<EventBus, 'emit'>,
+    private readonly audit: AuditService,
   ) {
-    this.audit = new AuditService(deps)
     this.chatTools = memoryToolsFor(this)
   }
 

@@ -5,7 +5,7 @@ import { isUniqueViolation, type Db } from '../../platform/db'
 import { registryError } from './errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import type { TeamService } from '../team/service'
-import { AuditService } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { orgPrefix, organizationRdid } from './rdid'
 import { ecosystems, identifiers, namespaces, organizations } from './schema'
 import { NamespaceService } from './namespaces'
@@ -36,16 +36,15 @@ export class RegistryService {
   /** Readable identifiers (rdids) and the entities they name. */
   readonly identifiers: IdentifierService
   private readonly ecosystemCache = new Map<string, { id: string; organizationId: string; requireMfa: boolean; until: number }>()
-  private readonly audit: AuditService
 
   constructor(
     private readonly deps: Pick<Deps, 'database' | 'db' | 'now'>,
     private readonly team: TeamService,
     entityTypes: () => readonly Readonly<Record<string, EntityOwnerLookup>>[],
+    private readonly audit: AuditService,
   ) {
     this.namespaces = new NamespaceService(deps, team)
     this.identifiers = new IdentifierService(deps, this.namespaces, entityTypes)
-    this.audit = new AuditService(deps)
   }
 
   /**

@@ -11,7 +11,7 @@ import { siteError } from './errors'
 
 import { FeedService } from './feed'
 export type { FeedWriter } from './feed'
-import { AuditService } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { KINDS } from './model'
 import { siteServices } from './schema'
 
@@ -33,19 +33,18 @@ export class SiteService {
   readonly sites: SiteServices
   readonly feed: FeedService
 
-  constructor(deps: Pick<Deps, 'config' | 'database' | 'db' | 'now' | 'secret' | 'shutdown'>) {
-    this.sites = new SiteServices(deps)
+  constructor(deps: Pick<Deps, 'config' | 'database' | 'db' | 'now' | 'secret' | 'shutdown'>, audit: AuditService) {
+    this.sites = new SiteServices(deps, audit)
     this.feed = new FeedService(deps)
   }
 }
 
 /** Provider settings per ecosystem: validated per kind, sealed with the server key, never shown. */
 export class SiteServices {
-  private readonly audit: AuditService
-
-  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'secret'>) {
-    this.audit = new AuditService(deps)
-  }
+  constructor(
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'secret'>,
+    private readonly audit: AuditService,
+  ) {}
 
   async list(tenant: Tenant) {
     const rows = await this.deps.db.select().from(siteServices).where(eq(siteServices.ecosystemId, tenant.ecosystemId)).orderBy(asc(siteServices.slug))
