@@ -3,7 +3,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { schemaFiles } from '../client/scripts/schema-types'
 import { openApiDocument } from '../src/cli/document'
-import { EVENTS } from '../src/modules'
+import { MODULES } from '../src/modules'
 import { renderEvents } from './events-doc'
 
 const target = join(import.meta.dir, '..', 'openapi.json')
@@ -14,5 +14,5 @@ rmSync(types, { recursive: true, force: true })
 mkdirSync(types)
 for (const [file, text] of Object.entries(schemaFiles(JSON.parse(document)))) writeFileSync(join(types, file), text)
 const events = join(import.meta.dir, '..', 'docs', 'events.md')
-writeFileSync(events, renderEvents(EVENTS))
+writeFileSync(events, renderEvents(MODULES))
 console.log(`wrote ${target}, ${types} and ${events}`)

@@ -9,11 +9,8 @@ import { requestContext } from './platform/http'
 import { MAX_JSON_DEPTH } from './platform/request'
 import { openApiPlugin } from './platform/openapi'
 import { ECOSYSTEM_PARAMETER } from './platform/tenancy'
-import { DATA_RESOURCES } from './modules/data/routes'
 import { EVENTS, ERROR_CODES, MODULES, TAGS } from './modules'
-import { webhookCatalogue, webhooksDocumentation } from './modules/integrations/model'
-import type { ModuleContext, ModuleParts, Services } from './modules/module'
-import { USERDATA_RESOURCES } from './modules/userdata/routes'
+import type { ModuleContext, ModuleDefinition, ModuleParts, Services } from './modules/module'
 import pkg from '../package.json'
 
 export const API_DESCRIPTION = `Ecobase: a multi-tenant backend service (accounts, OAuth, chat, storage, ...).
@@ -24,9 +21,6 @@ Lists answer \`{ items, total, page, pageSize }\`; \`page\` starts at 1 and is a
 Every response carries \`X-Request-Id\` (the caller's, when it sends a well-formed one).
 Account access tokens live ACCESS_TOKEN_TTL_SECONDS (default 900 s).`
 
-/** The table-derived resources the app serves, in dependency order (the cross-tenant suite walks them). */
-export const DERIVED_RESOURCES = [...DATA_RESOURCES, ...USERDATA_RESOURCES]
-
 type Parts = ModuleParts<string>
 
 /**
@@ -35,7 +29,7 @@ type Parts = ModuleParts<string>
  * for its services, whichever comes first; its routes are mounted in list order.
  */
 export function createApp(deps: Deps) {
-  const bus = new EventBus(deps.logger)
+  const bus = new EventBus()
   bus.declare(EVENTS)
   const byName = new Map<string, (typeof MODULES)[number]>(MODULES.map((m) => [m.name, m]))
   const parts = new Map<string, Parts>()
@@ -59,6 +53,7 @@ export function createApp(deps: Deps) {
     events: EVENTS,
     modules: MODULES,
     topics: () => [...parts.values()].flatMap((p) => p.topics ?? []),
+    extensions: (point) => [...parts.values()].flatMap((p) => (p.extends?.[point] ? [p.extends[point]!] : [])),
     use: (name) => {
       const services = setUp(name).services
       if (!services) throw new Error(`module ${name} offers no services`)
@@ -71,6 +66,13 @@ export function createApp(deps: Deps) {
   }
   for (const module of MODULES) setUp(module.name)
   const built = MODULES.map((m) => parts.get(m.name)!)
+  for (const module of MODULES as readonly ModuleDefinition[]) {
+    for (const subscription of module.subscriptions ?? []) {
+      const handler = subscription.handler(parts.get(module.name)!.services as never, context) as Parameters<EventBus['onEach']>[1]
+      if ('each' in subscription.event) bus.onEach(subscription.event.each, handler)
+      else bus.on(subscription.event, handler as never)
+    }
+  }
   for (const handler of built.flatMap((p) => p.queues ?? [])) deps.queue.define(handler)
   const http = MODULES.map((m) => ('http' in m ? m.http : undefined) ?? {})
 
@@ -81,7 +83,7 @@ export function createApp(deps: Deps) {
         info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION, license: { name: 'MIT', identifier: pkg.license } },
         servers: [{ url: '/', description: 'The server that serves this document (its PUBLIC_URL)' }],
         tags: TAGS,
-        webhooks: webhooksDocumentation(webhookCatalogue(EVENTS)),
+        webhooks: Object.assign({}, ...http.map((h) => h.webhooks?.(EVENTS) ?? {})),
         components: {
           securitySchemes: Object.assign({ bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' } }, ...http.map((h) => h.securitySchemes ?? {})),
           parameters: { EcosystemId: ECOSYSTEM_PARAMETER },

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { createApp } from '../app'
 import type { Deps } from '../deps'
-import { AuditLog, systemActor } from '../modules/audit/service'
+import { AuditService, systemActor } from '../modules/audit/service'
 import { NewPassword } from '../modules/auth/model'
 import { Passwords } from '../modules/auth/passwords'
 import { users } from '../modules/auth/schema'
@@ -22,7 +22,7 @@ export async function adminCreate(deps: Pick<Deps, 'db' | 'now' | 'config'>, inp
   const hash = input.password === null ? null : await hashed(deps, input.password)
   return deps.db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: users.id, isAdmin: users.isAdmin }).from(users).where(eq(users.emailKey, emailKey)).for('update')
-    const audit = new AuditLog(deps)
+    const audit = new AuditService(deps)
     if (existing) {
       if (existing.isAdmin) return 'unchanged'
       await tx.update(users).set({ isAdmin: true, updatedAt: deps.now() }).where(eq(users.id, existing.id))

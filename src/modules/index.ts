@@ -1,4 +1,5 @@
 import { type ErrorCatalogue, PLATFORM_ERRORS } from '../platform/errors'
+import type { AuditActionDefinition } from '../platform/events'
 import audit from './audit'
 import auth from './auth'
 import billing from './billing'
@@ -61,6 +62,12 @@ export const MODULES = [
 ] as const
 
 type CodesOf<M> = M extends ModuleDefinition<string, infer Errors> ? keyof Errors & string : never
+type ActionsOf<M> = M extends ModuleDefinition<string, ErrorCatalogue, infer Actions> ? Actions : never
+
+type AuditedOf<M> = M extends ModuleDefinition ? Extract<NonNullable<M['events']>[number], { audit: object }>['name'] : never
+
+/** Every audit action: those the modules declare, and their audited events' names (the audit log's `action`). */
+export type AuditAction = ActionsOf<(typeof MODULES)[number]> | AuditedOf<(typeof MODULES)[number]>
 
 /** Every `error.code` the API answers: the platform's and each module's (the client's ErrorCode is the same union, from the document). */
 export type ErrorCode = keyof typeof PLATFORM_ERRORS | CodesOf<(typeof MODULES)[number]>
@@ -80,5 +87,14 @@ export const JOBS = MODULES.flatMap((m) => m.jobs ?? [])
 /** Every domain event, in module order. */
 export const EVENTS = MODULES.flatMap((m) => m.events ?? [])
 
+/** Every audit action, in module order: each module's declared ones, then its audited events. */
+export const AUDIT_ACTIONS = MODULES.flatMap((m): AuditActionDefinition<AuditAction>[] => [
+  ...(m.audit ?? []),
+  ...(m.events ?? []).filter((e) => e.audit).map((e) => ({ name: e.name as AuditAction, description: e.description })),
+])
+
 /** The OpenAPI tags with their descriptions, in module order. */
 export const TAGS = MODULES.flatMap((m) => Object.entries(m.tags ?? {}).map(([name, description]) => ({ name, description })))
+
+/** Every table-derived resource the app serves, in module order and, within one, dependency order (the cross-tenant suite walks them). */
+export const DERIVED_RESOURCES = MODULES.flatMap((m) => m.resources ?? [])

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { AuditLog } from '../../src/modules/audit/service'
+import { AuditService } from '../../src/modules/audit/service'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { createPersona } from '../support/personas'
 import { addMember, customerOf, provision, type Provisioned } from '../support/tenancy'
 import { expectNoneStored, expectOrigin, from, only, stored } from './support'
+import type { AuditAction } from '../../src/modules'
 
 let h: Harness
 let owner: RegisteredUser
@@ -157,7 +158,7 @@ describe('audit events of an ecosystem', () => {
     const me = await h.call('GET', '/customer/me', { token: erin.token })
     expect(me.status).toBe(200)
     const tenant = { ecosystemId: org.ecosystem.id, organizationId: org.organization.id, customerId: erin.customerId, actor: { kind: 'customer' as const } }
-    await h.db.transaction((tx) => new AuditLog(h.deps).record(tx, tenant, { action: 'test.customer.acted', target: { type: 'customer', id: erin.customerId } }))
+    await h.db.transaction((tx) => new AuditService(h.deps).record(tx, tenant, { action: 'test.customer.acted' as AuditAction, target: { type: 'customer', id: erin.customerId } }))
     expect(await only(h, 'test.customer.acted', erin.customerId)).toMatchObject({ actorType: 'customer', actorId: erin.customerId, ...inEco, ip: null, userAgent: null, requestId: null })
   })
 })

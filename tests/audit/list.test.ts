@@ -3,15 +3,16 @@ import { eq, gte } from 'drizzle-orm'
 import { runJob } from '../../src/jobs'
 import { pruneAudit } from '../../src/modules/audit/jobs'
 import { auditEvents } from '../../src/modules/audit/schema'
-import { AuditLog } from '../../src/modules/audit/service'
+import { AuditService } from '../../src/modules/audit/service'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { provision, type Provisioned } from '../support/tenancy'
+import type { AuditAction } from '../../src/modules'
 
 const DAY = 24 * 3600 * 1000
 let h: Harness
 let owner: RegisteredUser
 let org: Provisioned
-let audit: AuditLog
+let audit: AuditService
 const t0 = Date.parse('2030-01-01T00:00:00.000Z')
 const actorX = crypto.randomUUID()
 const actorY = crypto.randomUUID()
@@ -19,7 +20,7 @@ beforeAll(async () => {
   h = await createHarness()
   owner = await h.register()
   org = await provision(h, owner)
-  audit = new AuditLog(h.deps)
+  audit = new AuditService(h.deps)
   // 25 events of the ecosystem, a minute apart (the newest last): 15 by X, 10 by Y; odd ones on one target.
   const rows = Array.from({ length: 25 }, (_, i) => ({
     at: new Date(t0 + i * 60_000),
@@ -93,7 +94,7 @@ describe('GET /audit/events: filters and paging', () => {
 
 describe('retention', () => {
   test('the daily job deletes events older than AUDIT_RETENTION_DAYS (365)', async () => {
-    const write = (id: string) => h.db.transaction((tx) => audit.record(tx, { actor: { type: 'system', id: 'test' } }, { action: 'test.retention', target: { type: 'x', id }, ecosystemId: org.ecosystem.id }))
+    const write = (id: string) => h.db.transaction((tx) => audit.record(tx, { actor: { type: 'system', id: 'test' } }, { action: 'test.retention' as AuditAction, target: { type: 'x', id }, ecosystemId: org.ecosystem.id }))
     const left = async () => (await h.db.select().from(auditEvents).where(eq(auditEvents.action, 'test.retention'))).map((e) => e.targetId)
     await write('old')
     h.advanceClock(200 * DAY)

@@ -212,7 +212,7 @@ describe('bindings that stick', () => {
     const sub = stripe.addSubscription({ priceId: 'price_nobody_sells', metadata: { customerId: ivy.customerId, plan: 'gold' } })
     // Stripe's webhook may come when no request has named the ecosystem for a while: the alert
     // finds the admins inside the webhook's transaction (on PGlite a read beside it would wait forever).
-    ;(h.app.services.registry.registry as unknown as { ecosystemCache: ReplicaCache<unknown> }).ecosystemCache.forget(org.organization.id)
+    ;(h.app.services.registry as unknown as { ecosystemCache: ReplicaCache<unknown> }).ecosystemCache.forget(org.organization.id)
     await webhook('customer.subscription.created', stripe.subscriptionObject(sub))
     const me = (await h.call('GET', '/billing/me', { token: ivy.token })).body
     expect(me).toMatchObject({ plan: 'free', source: 'default', subscription: { id: sub.id, plan: null, status: 'active' } })

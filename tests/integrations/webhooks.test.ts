@@ -149,10 +149,12 @@ describe('outbound webhooks', () => {
   }, 20_000)
 
   test('an event of a change that rolled back is never sent; one of another ecosystem or not subscribed neither', async () => {
+    // customer.customer.deleted is audited: its emit names who acted.
+    const TEST_ACTOR = { actor: { type: 'system' as const, id: 'test' } }
     const hook = await endpoint(['customer.deleted'])
     await rejection(
       h.db.transaction(async (tx) => {
-        await h.app.bus.emit(tx, customerDeleted, org.ecosystem.id, { id: 'rolled-back' })
+        await h.app.bus.emit(tx, customerDeleted, org.ecosystem.id, { id: 'rolled-back' }, TEST_ACTOR)
         throw new Error('the change failed')
       }),
       'the change failed',
@@ -160,8 +162,8 @@ describe('outbound webhooks', () => {
     await customerOf(h, org, owner)
     const stranger = await h.register()
     const elsewhere = await provision(h, stranger)
-    await h.db.transaction((tx) => h.app.bus.emit(tx, customerDeleted, elsewhere.ecosystem.id, { id: 'elsewhere' }))
-    await h.db.transaction((tx) => h.app.bus.emit(tx, customerDeleted, org.ecosystem.id, { id: 'committed' }))
+    await h.db.transaction((tx) => h.app.bus.emit(tx, customerDeleted, elsewhere.ecosystem.id, { id: 'elsewhere' }, TEST_ACTOR))
+    await h.db.transaction((tx) => h.app.bus.emit(tx, customerDeleted, org.ecosystem.id, { id: 'committed' }, TEST_ACTOR))
     await until(() => receiver.to(hook.path).length >= 1)
     await Bun.sleep(1000)
     expect(eventsAt(hook.path).map((e) => e.data.id)).toEqual(['committed'])

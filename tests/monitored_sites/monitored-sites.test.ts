@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm'
 import { runJob } from '../../src/jobs'
 import { checkSites, pruneSiteChecks } from '../../src/modules/monitored_sites/jobs'
 import { ProbeStopped } from '../../src/modules/monitored_sites/probe'
-import { dispatchDueChecks, MonitoredSites } from '../../src/modules/monitored_sites/service'
+import { dispatchDueChecks, MonitoredSitesService } from '../../src/modules/monitored_sites/service'
 import { Shutdown } from '../../src/platform/shutdown'
 import { queryRows } from '../../src/platform/db'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
@@ -153,7 +153,7 @@ describe('monitored sites', () => {
     // The scheduled check runs in the queue, not in a request: the registry's one-minute cache of
     // the ecosystem may be cold. The alert used to read it through the pool inside the check's
     // transaction, which on PGlite waited for that transaction forever (every database route with it).
-    const cold = () => (h.app.services.registry.registry as unknown as { ecosystemCache: ReplicaCache<unknown> }).ecosystemCache.forget(org.organization.id)
+    const cold = () => (h.app.services.registry as unknown as { ecosystemCache: ReplicaCache<unknown> }).ecosystemCache.forget(org.organization.id)
     cold()
     await h.app.services.monitored_sites.check(s.id)
     cold()
@@ -237,7 +237,7 @@ describe('monitored sites', () => {
 
   test('a queued check stops when the server does (SIGTERM): it records nothing and fails its job, instead of holding the shutdown until its timeout', async () => {
     const shutdown = new Shutdown()
-    const monitor = new MonitoredSites({ ...h.deps, shutdown }, h.app.bus)
+    const monitor = new MonitoredSitesService({ ...h.deps, shutdown }, h.app.bus)
     const [handler] = monitor.queueHandlers()
     const slow = await site({ timeoutMs: 5000 }, ['slow'])
     const run = handler!.handle({ siteId: slow.id })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
-import { DERIVED_RESOURCES } from '../../src/app'
+import { DERIVED_RESOURCES } from '../../src/modules'
 import { communityResources } from '../../src/modules/community/resources'
 import type { ColumnKind } from '../../src/platform/crud/query'
 import { FUZZ_CONTRACT_COLUMNS, nested } from '../support/fuzz'

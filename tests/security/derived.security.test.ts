@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { DERIVED_RESOURCES } from '../../src/app'
+import { DERIVED_RESOURCES } from '../../src/modules'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
 

@@ -84,7 +84,7 @@ describe('site feed', () => {
     await h.call('POST', '/community/badges', { ...org.as(owner), body: { name: 'Starter', criteriaType: 'threads_created', criteriaThreshold: 1 } })
     await h.call('POST', '/community/threads', { token: c.token, body: { title: 'first' } })
     const persona = await createPersona(h, org.as(owner))
-    await h.app.services.persona_memory.memories.create(
+    await h.app.services.persona_memory.create(
       { ecosystemId: org.ecosystem.id, customerId: c.customerId, organizationId: '', actor: { kind: 'customer' } },
       { personaId: persona.id, scope: 'user', source: 'tool', slug: 'tea', memoryType: 'user', description: 'Likes green tea', body: 'green tea' },
     )

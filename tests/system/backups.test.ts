@@ -145,8 +145,8 @@ describe('a backup of an instance with uploaded files, through the API', () => {
       await back.close()
     }
 
-    const audit = (await s.h.call('GET', '/audit/events?action=settings.backup.', { token: s.owner.token })).body.items.map((e: { action: string }) => e.action)
-    expect(audit).toEqual(expect.arrayContaining(['settings.backup.started', 'settings.backup.finished']))
+    const audit = (await s.h.call('GET', '/audit/events?action=system.backup.', { token: s.owner.token })).body.items.map((e: { action: string }) => e.action)
+    expect(audit).toEqual(expect.arrayContaining(['system.backup.started', 'system.backup.finished']))
 
     // An archive gone behind the service's back: the row says missing, its download 410 (never a 500); back, and it is complete again.
     const file = join(s.h.deps.config.dataDir, 'backups', `${started.body.id}.tar.gz`)
@@ -193,7 +193,7 @@ describe('failed backups are seen', () => {
       renameSync(`${dir}.kept`, dir)
       expect((await f.call('GET', '/system/backups', { token: owner.token })).body.items.find((b: { id: string }) => b.id === good.body.id).status).toBe('complete')
 
-      const audit = (await f.call('GET', '/audit/events?action=settings.backup.failed', { token: owner.token })).body.items
+      const audit = (await f.call('GET', '/audit/events?action=system.backup.failed', { token: owner.token })).body.items
       expect(audit).toHaveLength(3)
       const outbox = async () => (await f.call('GET', '/messaging/outbox/instance', { token: owner.token })).body.items as { recipient: string; subject: string }[]
       await until(async () => (await outbox()).filter((m) => m.subject === 'Ecobase: a backup failed').length === 3)

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { Guards } from '../../platform/guards'
 import { pageParams } from '../../platform/paging'
 import { AuditEventPage, AuditQuery } from './model'
-import type { AuditLog } from './service'
+import type { AuditService } from './service'
 
 const DESCRIPTION =
   'Who changed what, newest first: sign-ins (and failed ones), password changes and resets, sign-out everywhere, API tokens, OAuth clients, team roles and members, ' +
@@ -14,7 +14,7 @@ const DESCRIPTION =
   'Tagged `settings`: the spec\'s tag list has no audit tag.'
 
 /** The audit log (tag `settings`, which the spec's tag list offers for instance administration). */
-export function auditRoutes(audit: AuditLog, guards: Guards) {
+export function auditRoutes(audit: AuditService, guards: Guards) {
   return new Elysia({ name: 'audit', prefix: '/audit', detail: { tags: ['settings'] } })
     .use(guards.tenancy)
     .get('/events', ({ tenant, query }) => audit.list(tenant && { ecosystemId: tenant.ecosystemId, organizationId: tenant.organizationId }, query, pageParams(query)), {

@@ -6,6 +6,7 @@ import type { RequestInfo } from '../../platform/http'
 import { listPage, type PageParams } from '../../platform/paging'
 import { isUuid, queryInstant } from '../../platform/params'
 import type { Tenant } from '../../platform/tenancy'
+import type { AuditAction } from '..'
 import { auditEvents } from './schema'
 import { auditError } from './errors'
 
@@ -31,8 +32,8 @@ export interface AuditContext {
 export type AuditBy = Tenant | Principal | AuditContext
 
 export interface AuditEntry {
-  /** `<area>.<noun>.<verb>`, e.g. `integrations.webhook.secret_rotated`. */
-  action: string
+  /** `<area>.<noun>.<verb>`, e.g. `integrations.webhook.secret_rotated`: declared by its area (its events.ts). */
+  action: AuditAction
   target: { type: string; id: string | null }
   /** Defaults to the tenant's ecosystem (null for a principal or context). */
   ecosystemId?: string | null
@@ -90,7 +91,7 @@ const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)
  * The audit log. Areas call `record` in the transaction of the change it describes, so a change
  * that rolls back leaves no event and none commits without one; `list` serves GET /audit/events.
  */
-export class AuditLog {
+export class AuditService {
   constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {}
 
   /** Writes one event with `db`: the change's transaction, or the database itself for an event with no change (a failed sign-in). */

@@ -6,7 +6,8 @@ import type { RequestInfo } from '../../platform/http'
 import { randomToken, sha256Hex } from '../../platform/crypto'
 import { authError } from './errors'
 import type { Accounts } from './accounts'
-import type { EventBus } from '../../platform/events'
+import type { Db } from '../../platform/db'
+import type { Static } from '@sinclair/typebox'
 import { passwordChanged, SECURITY_CHANGES, securityChanged } from './events'
 import type { Mfa } from './mfa'
 import { emailTokens, users } from './schema'
@@ -64,16 +65,16 @@ export class AccountEmails {
   }
 
   /** Tells the account's owner their password changed, queued in the transaction that changed it (so a rolled-back change tells no one). */
-  subscribe(bus: Pick<EventBus, 'on'>): void {
-    bus.on(passwordChanged, async (tx, { payload }) => {
-      await this.deps.queue.send(tx, NOTICE_JOB, { userId: payload.userId, reason: payload.reason })
-    })
-    bus.on(securityChanged, async (tx, { payload }) => {
-      const job: SecurityJob = { userId: payload.userId, change: payload.change as SecurityNotice, ...(payload.sessionsRevoked ? { sessionsRevoked: true } : {}) }
-      // Wrong answers: one e-mail as their window closes, counting them all.
-      if (payload.change === 'mfa_failed') await this.deps.queue.send(tx, SECURITY_JOB, { ...job, since: payload.since }, { startAfter: this.deps.config.loginLimits.failureWindow })
-      else await this.deps.queue.send(tx, SECURITY_JOB, job)
-    })
+  async queuePasswordNotice(tx: Db, change: Static<typeof passwordChanged.payload>): Promise<void> {
+    await this.deps.queue.send(tx, NOTICE_JOB, { userId: change.userId, reason: change.reason })
+  }
+
+  /** Tells the account's owner what happened to its second factors, queued in the transaction of the change. */
+  async queueSecurityNotice(tx: Db, change: Static<typeof securityChanged.payload>): Promise<void> {
+    const job: SecurityJob = { userId: change.userId, change: change.change as SecurityNotice, ...(change.sessionsRevoked ? { sessionsRevoked: true } : {}) }
+    // Wrong answers: one e-mail as their window closes, counting them all.
+    if (change.change === 'mfa_failed') await this.deps.queue.send(tx, SECURITY_JOB, { ...job, since: change.since }, { startAfter: this.deps.config.loginLimits.failureWindow })
+    else await this.deps.queue.send(tx, SECURITY_JOB, job)
   }
 
   /** The job: an "account security" e-mail saying what happened to the account's second factors. */

@@ -6,7 +6,7 @@ import { lockInTransaction } from '../../platform/db/locks'
 import type { RequestInfo } from '../../platform/http'
 import type { IssuedSession, RotatingSessions } from '../../platform/sessions'
 import { ReplicaCache } from '../../platform/replica-cache'
-import { type AuditBy, AuditLog } from '../audit/service'
+import { type AuditBy, AuditService } from '../audit/service'
 import { authError } from './errors'
 import { requireCredentialChange } from './interactive'
 import type { SettingsService } from '../settings/service'
@@ -72,7 +72,6 @@ export interface AuthResultView {
 /** Registration, sign-in and the profile of an account user. */
 export class Accounts {
   private readonly limiter: LoginLimiter
-  private readonly audit: AuditLog
   /** GET /auth/me's one query, prepared once: PostgreSQL then skips parsing and planning it. */
   private readonly userById: ReturnType<typeof prepareUserById>
   /** What that query found, by user id, until the account or its factors change (`changed`). */
@@ -86,9 +85,9 @@ export class Accounts {
     private readonly sessions: RotatingSessions,
     private readonly settings: SettingsService,
     private readonly events: Pick<EventBus, 'emit'>,
+    private readonly audit: AuditService,
   ) {
     this.limiter = new LoginLimiter(deps)
-    this.audit = new AuditLog(deps)
     this.userById = prepareUserById(deps.db)
     this.cache = new ReplicaCache(deps, USER_CACHE)
   }

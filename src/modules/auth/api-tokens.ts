@@ -4,7 +4,7 @@ import type { Principal } from '../../platform/auth'
 import { randomToken, sha256Hex } from '../../platform/crypto'
 import { AppError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { requireCredentialChange, requireInteractive } from './interactive'
 import { apiTokens } from './schema'
 
@@ -15,11 +15,10 @@ const LAST_USED_RESOLUTION_MS = 60_000
 type Row = typeof apiTokens.$inferSelect
 
 export class ApiTokens {
-  private readonly audit: AuditLog
-
-  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
-    this.audit = new AuditLog(deps)
-  }
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'now'>,
+    private readonly audit: AuditService,
+  ) {}
 
   /** From a session only, at `aal2` while the account has a factor: a token cannot mint tokens, nor can a password alone. */
   async create(principal: Principal, input: { name: string; expiresAt?: string }) {

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { defineEvent } from '../../platform/events'
+import { defineAuditActions, defineEvent } from '../../platform/events'
 
 export const passwordChanged = defineEvent('auth.password.changed', {
   description: 'An account’s password was changed (by its owner) or reset (by e-mailed link); every session of the account is revoked in the same transaction.',
@@ -8,6 +8,17 @@ export const passwordChanged = defineEvent('auth.password.changed', {
 })
 
 export const SECURITY_CHANGES = ['mfa_enrolled', 'mfa_removed', 'mfa_verified', 'mfa_failed', 'recovery_used', 'recovery_regenerated', 'mfa_reset'] as const
+
+/** The audit action of each change to an account's second factors. */
+export const SECURITY_AUDIT_ACTIONS = {
+  mfa_enrolled: 'auth.mfa.enrolled',
+  mfa_removed: 'auth.mfa.removed',
+  mfa_verified: 'auth.mfa.verified',
+  mfa_failed: 'auth.mfa.failed',
+  recovery_used: 'auth.recovery.used',
+  recovery_regenerated: 'auth.recovery.regenerated',
+  mfa_reset: 'auth.mfa.reset',
+} as const satisfies Record<(typeof SECURITY_CHANGES)[number], string>
 
 export const securityChanged = defineEvent('auth.security.changed', {
   description:
@@ -22,3 +33,22 @@ export const securityChanged = defineEvent('auth.security.changed', {
 })
 
 export const AUTH_EVENTS = [passwordChanged, securityChanged]
+
+/** The audit actions auth records (GET /audit/events). */
+export const AUTH_AUDIT = defineAuditActions('auth', {
+  'auth.account.registered': 'An account registered with e-mail and password',
+  'auth.session.signed_in': 'An account signed in (password or passkey)',
+  'auth.sign_in.failed': 'A sign-in with e-mail and password failed',
+  'auth.session.revoked_all': 'An account signed out everywhere',
+  'auth.password.changed': 'An account changed its password; its sessions ended',
+  'auth.password.reset': 'An account reset its password by e-mailed link; its sessions ended',
+  'auth.api_token.created': 'An API token was made',
+  'auth.api_token.revoked': 'An API token was revoked',
+  'auth.mfa.enrolled': 'A second factor was added to an account',
+  'auth.mfa.removed': 'A second factor was removed from an account',
+  'auth.mfa.verified': 'A second factor was used to sign in',
+  'auth.mfa.failed': 'A second-factor answer was wrong',
+  'auth.recovery.used': 'A recovery code was used to sign in',
+  'auth.recovery.regenerated': 'The recovery codes of an account were replaced',
+  'auth.mfa.reset': 'An administrator removed the second factors of an account',
+})

@@ -1,12 +1,10 @@
 import { defineModule } from '../module'
-import { accountEmailRoutes } from './routes/account-emails'
-import { AccountEmails } from './account-emails'
 import { AUTH_ERRORS } from './errors'
-import { AUTH_EVENTS } from './events'
+import { AUTH_EVENTS, AUTH_AUDIT } from './events'
 import { purgeSessions } from './jobs'
-import { authRoutes } from './routes/accounts'
-import { mfaAdminRoutes, mfaRoutes, passkeyRoutes } from './routes/mfa'
+import { authRoutes } from './routes'
 import { AuthService } from './service'
+import { AUTH_SUBSCRIPTIONS } from './subscriptions'
 
 declare module '../module' {
   interface Services {
@@ -22,17 +20,16 @@ export default defineModule({
   },
   errors: AUTH_ERRORS,
   events: AUTH_EVENTS,
+  audit: AUTH_AUDIT,
   jobs: [purgeSessions],
+  subscriptions: AUTH_SUBSCRIPTIONS,
   setup: (ctx) => {
     const { deps } = ctx
-    const auth = new AuthService(deps, ctx.use('settings'), ctx.bus)
-    const messaging = () => ctx.use('messaging')
-    const emails = new AccountEmails(deps, auth.accounts, auth.mfa, (to, content) => messaging().sendInstanceEmail(to, content))
-    emails.subscribe(ctx.bus)
+    const auth = new AuthService(deps, ctx.use('settings'), ctx.bus, () => ctx.extensions('tokenKinds'), (to, content) => ctx.use('messaging').sendInstanceEmail(to, content), ctx.use('audit'))
     return {
       services: auth,
-      queues: emails.queueHandlers(),
-      routes: () => [authRoutes(auth, ctx.guards, deps), mfaRoutes(auth, ctx.guards, deps.config), passkeyRoutes(auth, ctx.guards, deps.config), mfaAdminRoutes(auth, ctx.guards), accountEmailRoutes(emails, ctx.guards, deps.config.trustProxy)],
+      queues: auth.emails.queueHandlers(),
+      routes: () => authRoutes(auth, ctx.guards, deps.config),
       listen: async () => {
         const stops = await Promise.all([auth.sessions.listen(), auth.accounts.listen()])
         return async () => {

@@ -7,10 +7,10 @@ import type { Db } from '../../platform/db'
 import { lockInTransaction } from '../../platform/db/locks'
 import type { EventBus } from '../../platform/events'
 import type { RotatingSessions } from '../../platform/sessions'
-import { type AuditBy, AuditLog } from '../audit/service'
+import { type AuditBy, AuditService } from '../audit/service'
 import type { Accounts, AuthResultView } from './accounts'
 import { authError } from './errors'
-import { securityChanged } from './events'
+import { SECURITY_AUDIT_ACTIONS, securityChanged } from './events'
 import { requireCredentialChange, requireInteractive } from './interactive'
 import { limited, LoginLimiter } from './login-limiter'
 import { mfaFactors, mfaFailures, recoveryCodes, users } from './schema'
@@ -65,7 +65,6 @@ const factorView = (f: FactorRow) => ({ id: f.id, type: f.type, name: f.name, cr
  * e-mail (`auth.security.changed`), wrong answers one e-mail per window with their count.
  */
 export class Mfa {
-  private readonly audit: AuditLog
   private readonly limiter: LoginLimiter
 
   constructor(
@@ -73,8 +72,8 @@ export class Mfa {
     private readonly sessions: RotatingSessions,
     private readonly accounts: Pick<Accounts, 'authResult' | 'changed'>,
     private readonly events: Pick<EventBus, 'emit'>,
+    private readonly audit: AuditService,
   ) {
-    this.audit = new AuditLog(deps)
     this.limiter = new LoginLimiter(deps)
   }
 
@@ -312,7 +311,7 @@ export class Mfa {
    */
   private async record(tx: Db, by: AuditBy, userId: string, change: SecurityChange, metadata: Record<string, unknown>, sessionsRevoked = false): Promise<void> {
     await this.accounts.changed(tx, userId)
-    await this.audit.record(tx, by, { action: `auth.${change.replace('_', '.')}`, target: { type: 'user', id: userId }, metadata })
+    await this.audit.record(tx, by, { action: SECURITY_AUDIT_ACTIONS[change], target: { type: 'user', id: userId }, metadata })
     await this.events.emit(tx, securityChanged, null, { userId, change, ...(sessionsRevoked ? { sessionsRevoked } : {}) })
   }
 }

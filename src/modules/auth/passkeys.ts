@@ -6,7 +6,7 @@ import type { Principal } from '../../platform/auth'
 import type { Db } from '../../platform/db'
 import type { RequestInfo } from '../../platform/http'
 import type { RotatingSessions } from '../../platform/sessions'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import type { Accounts, AuthResultView } from './accounts'
 import { authError } from './errors'
 import { requireCredentialChange, requireInteractive } from './interactive'
@@ -32,16 +32,13 @@ const webauthn = () => import('@simplewebauthn/server')
  * spent once; sign counters must grow.
  */
 export class Passkeys {
-  private readonly audit: AuditLog
-
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'now'>,
     private readonly sessions: RotatingSessions,
     private readonly accounts: Pick<Accounts, 'authResult' | 'changed'>,
     private readonly mfa: Mfa,
-  ) {
-    this.audit = new AuditLog(deps)
-  }
+    private readonly audit: AuditService,
+  ) {}
 
   async list(principal: Principal) {
     requireInteractive(principal)

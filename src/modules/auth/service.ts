@@ -4,6 +4,7 @@ import { AppError } from '../../platform/errors'
 import type { AccessClaims } from '../../platform/jwt'
 import type { EventBus } from '../../platform/events'
 import { SettingsService } from '../settings/service'
+import { AccountEmails, type InstanceMailer } from './account-emails'
 import { Accounts } from './accounts'
 import { requireCredentialChange } from './interactive'
 
@@ -13,8 +14,11 @@ import { Mfa } from './mfa'
 import { Passkeys } from './passkeys'
 import { Passwords } from './passwords'
 import { RotatingSessions } from '../../platform/sessions'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { refreshTokens, sessions } from './schema'
+
+/** Access-token kinds (`typ`) other areas sign and resolve themselves, e.g. `oauth` (their manifests' `extends.tokenKinds`). */
+type TokenKinds = () => readonly Readonly<Record<string, (claims: AccessClaims) => Promise<Principal>>>[]
 
 /** The accounts area, assembled once per app from its deps. */
 export class AuthService implements PrincipalSource {
@@ -23,14 +27,16 @@ export class AuthService implements PrincipalSource {
   readonly apiTokens: ApiTokens
   readonly mfa: Mfa
   readonly passkeys: Passkeys
-  /** Access-token kinds (`typ`) other areas sign and resolve themselves, e.g. `oauth`. */
-  private readonly tokenKinds = new Map<string, (claims: AccessClaims) => Promise<Principal>>()
-  private readonly audit: AuditLog
+  readonly emails: AccountEmails
+  private kinds: Map<string, (claims: AccessClaims) => Promise<Principal>> | undefined
 
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'rateLimits' | 'secret' | 'tokens'>,
+    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue' | 'rateLimits' | 'secret' | 'tokens'>,
     settings: SettingsService,
     events: Pick<EventBus, 'emit'>,
+    private readonly tokenKinds: TokenKinds,
+    mail: InstanceMailer,
+    private readonly audit: AuditService,
   ) {
     this.sessions = new RotatingSessions(deps, { sessions, refreshTokens }, {
       kind: 'user',
@@ -41,11 +47,11 @@ export class AuthService implements PrincipalSource {
       claimColumns: { aal: sessions.aal, amr: sessions.amr },
       claims: (userId, { aal, amr }) => ({ sub: userId, typ: 'user', aal: aal ?? 'aal1', amr: amr ?? [] }),
     })
-    this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events)
-    this.apiTokens = new ApiTokens(deps)
-    this.mfa = new Mfa(deps, this.sessions, this.accounts, events)
-    this.passkeys = new Passkeys(deps, this.sessions, this.accounts, this.mfa)
-    this.audit = new AuditLog(deps)
+    this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events, audit)
+    this.apiTokens = new ApiTokens(deps, audit)
+    this.mfa = new Mfa(deps, this.sessions, this.accounts, events, audit)
+    this.passkeys = new Passkeys(deps, this.sessions, this.accounts, this.mfa, audit)
+    this.emails = new AccountEmails(deps, this.accounts, this.mfa, mail)
   }
 
   /**
@@ -60,7 +66,8 @@ export class AuthService implements PrincipalSource {
       return { ...principal, assurance: { aal: 'aal2', mfa: await this.accounts.hasFactor(principal.userId) } }
     }
     const claims = await this.deps.tokens.verify(token)
-    const kind = this.tokenKinds.get(claims.typ)
+    this.kinds ??= new Map(this.tokenKinds().flatMap((kinds) => Object.entries(kinds)))
+    const kind = this.kinds.get(claims.typ)
     if (kind) return kind(claims)
     const sid = claims.sid
     if (claims.typ !== 'user' || typeof sid !== 'string') {
@@ -69,11 +76,6 @@ export class AuthService implements PrincipalSource {
     const [alive, mfa] = await Promise.all([this.sessions.isAlive(sid, claims.sub), this.accounts.hasFactor(claims.sub)])
     if (!alive) throw new AppError(401, 'unauthorized', 'The session has been revoked or has expired')
     return { kind: 'user', userId: claims.sub, sessionId: sid, apiTokenId: null, assurance: { aal: claims.aal === 'aal2' ? 'aal2' : 'aal1', mfa } }
-  }
-
-  /** Lets another area resolve the access tokens it signs with `typ` through this one bearer check. */
-  acceptTokenKind(typ: string, resolve: (claims: AccessClaims) => Promise<Principal>): void {
-    this.tokenKinds.set(typ, resolve)
   }
 
   capabilities(principal: Principal): Promise<string[]> {

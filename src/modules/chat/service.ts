@@ -6,7 +6,7 @@ import { chatError } from './errors'
 import type { EventBus } from '../../platform/events'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
-import type { PersonaArea } from '../persona/service'
+import type { PersonaService } from '../persona/service'
 import { type ConversationRow, conversationView, messageColumns, type MessageRow, messageView } from './history'
 import type { ChatEvent } from './model'
 import { conversations, messages } from './schema'
@@ -41,7 +41,7 @@ export class ChatService {
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'llm' | 'logger' | 'now'>,
-    private readonly personas: Pick<PersonaArea, 'forChat'>,
+    private readonly personas: Pick<PersonaService, 'forChat'>,
     events: Pick<EventBus, 'emit'>,
     options: ChatOptions = {},
   ) {

@@ -1,6 +1,6 @@
 import { t } from 'elysia'
 import { rowsChanged } from '../../platform/changes'
-import { defineEvent } from '../../platform/events'
+import { defineAuditActions, defineEvent } from '../../platform/events'
 
 export const threadCreated = defineEvent('community.thread.created', {
   description: 'A thread was started.',
@@ -32,3 +32,10 @@ export const badgeEarned = defineEvent('community.badge.earned', {
 export const communityRowsChanged = rowsChanged('community')
 
 export const COMMUNITY_EVENTS = [threadCreated, replyCreated, replyReceived, mentionCreated, badgeEarned, communityRowsChanged]
+
+/** The audit actions community records (GET /audit/events). */
+export const COMMUNITY_AUDIT = defineAuditActions('community', {
+  'community.category.deleted': 'An admin deleted a category',
+  'community.thread.deleted': 'An admin deleted a thread (moderation, or their own)',
+  'community.reply.deleted': 'An admin deleted a reply (moderation, or their own)',
+})

@@ -3,7 +3,7 @@ import { replySearch, threadSearch } from './search'
 import { COMMUNITY_ERRORS } from './errors'
 import { changeSink } from '../../platform/changes'
 import { resourceTopic } from '../../platform/crud/routes'
-import { COMMUNITY_EVENTS, communityRowsChanged } from './events'
+import { COMMUNITY_EVENTS, communityRowsChanged, COMMUNITY_AUDIT } from './events'
 import { communityResources } from './resources'
 import { communityRoutes } from './routes'
 import { CommunityService } from './service'
@@ -16,9 +16,10 @@ export default defineModule({
   },
   errors: COMMUNITY_ERRORS,
   events: COMMUNITY_EVENTS,
+  audit: COMMUNITY_AUDIT,
   search: [threadSearch, replySearch],
   setup: (ctx) => {
-    const community = new CommunityService(ctx.deps, ctx.bus)
+    const community = new CommunityService(ctx.deps, ctx.bus, ctx.use('audit'))
     const changes = changeSink(ctx.bus, communityRowsChanged)
     return { topics: communityResources(community.hooks).map(resourceTopic), routes: () => [communityRoutes(community, ctx.guards, { ...ctx.deps, changes })] }
   },

@@ -8,7 +8,7 @@ import type { ResourceHooks } from '../../platform/crud/resource'
 import { listPage, pageOf, pageOfAll, type PageParams } from '../../platform/paging'
 import { isAdmin, type Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { type Award, DEFAULT_RULES, type Period, PointsLedger, pointsView } from './points'
 import { badges, categories, type Criteria, replies, threads, userBadges } from './schema'
 
@@ -39,14 +39,13 @@ export class CommunityService {
   readonly ledger: PointsLedger
   /** Ecosystems known to have their `general` category (it is never deleted). */
   private readonly withGeneral = new Set<string>()
-  private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'now'>,
     private readonly events: Pick<EventBus, 'emit'>,
+    private readonly audit: AuditService,
   ) {
     this.ledger = new PointsLedger(deps, events)
-    this.audit = new AuditLog(deps)
   }
 
   readonly hooks: { categories: ResourceHooks; threads: ResourceHooks; replies: ResourceHooks } = {
@@ -131,7 +130,7 @@ export class CommunityService {
   private async recordModeration(tx: Db, tenant: Tenant, kind: 'thread' | 'reply', id: string) {
     const table = kind === 'thread' ? threads : replies
     const [row] = await tx.select({ author: table.customerId }).from(table).where(eq(table.id, id))
-    await this.audit.record(tx, tenant, { action: `community.${kind}.deleted`, target: { type: kind, id }, metadata: { authorId: row?.author ?? null } })
+    await this.audit.record(tx, tenant, { action: kind === 'thread' ? 'community.thread.deleted' : 'community.reply.deleted', target: { type: kind, id }, metadata: { authorId: row?.author ?? null } })
   }
 
   // ---- points

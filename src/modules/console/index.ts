@@ -1,9 +1,10 @@
 import { defineModule } from '../module'
 import { CONSOLE_ERRORS } from './errors'
 import { consoleRoutes } from './routes'
+import { ConsoleService } from './service'
 
 export default defineModule({
   name: 'console',
   errors: CONSOLE_ERRORS,
-  setup: () => ({ routes: () => [consoleRoutes()] }),
+  setup: () => ({ routes: () => [consoleRoutes(new ConsoleService())] }),
 })

@@ -3,7 +3,7 @@ import { defineModule } from '../module'
 import { CONTRACT_ERRORS } from './errors'
 import { contractRoutes } from './routes'
 import { changeSink } from '../../platform/changes'
-import { CONTRACT_EVENTS, contractRowsChanged } from './events'
+import { CONTRACT_EVENTS, contractRowsChanged, CONTRACT_AUDIT } from './events'
 import { CONTRACT_TOPIC, ContractService } from './service'
 
 export default defineModule({
@@ -14,8 +14,9 @@ export default defineModule({
   },
   errors: CONTRACT_ERRORS,
   events: CONTRACT_EVENTS,
+  audit: CONTRACT_AUDIT,
   setup: (ctx) => {
-    const contracts = new ContractService({ ...ctx.deps, changes: changeSink(ctx.bus, contractRowsChanged) })
+    const contracts = new ContractService({ ...ctx.deps, changes: changeSink(ctx.bus, contractRowsChanged) }, ctx.use('audit'))
     const topic = {
       topic: `${CONTRACT_TOPIC}*`,
       level: 'customer' as const,

@@ -7,7 +7,7 @@ import { lockInTransaction } from '../../platform/db/locks'
 import { contractError } from './errors'
 import { pageOf, pageOfAll, type PageParams } from '../../platform/paging'
 import { isAdmin, type Tenant } from '../../platform/tenancy'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { type ContractAccess, type ContractColumn, DEFAULT_ACCESS, MAX_COLUMNS, MAX_CONTRACTS } from './model'
 import { backfillIndexed, indexedFilter, indexedSlots, writeIndexed } from './indexes'
 import { checkNames } from './names'
@@ -32,11 +32,10 @@ const SYSTEM_KINDS: Record<string, ColumnKind> = { id: 'uuid', customerId: 'uuid
  * a change reaches every replica at once); changes lock the definition and bump its version.
  */
 export class ContractService {
-  private readonly audit: AuditLog
-
-  constructor(private readonly deps: Pick<Deps, 'db' | 'now'> & { changes: ChangeSink }) {
-    this.audit = new AuditLog(deps)
-  }
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'now'> & { changes: ChangeSink },
+    private readonly audit: AuditService,
+  ) {}
 
   /** The ecosystem's contracts by name: at most MAX_CONTRACTS, so read whole and paged here. */
   async list(tenant: Tenant, page: PageParams) {

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { defineEvent } from '../../platform/events'
+import { defineAuditActions, defineAuditedEvent, defineEvent } from '../../platform/events'
 
 const NullableString = t.Union([t.String(), t.Null()])
 
@@ -9,10 +9,17 @@ export const customerCreated = defineEvent('customer.customer.created', {
   webhook: 'customer.created',
 })
 
-export const customerDeleted = defineEvent('customer.customer.deleted', {
+export const customerDeleted = defineAuditedEvent('customer.customer.deleted', {
   description: 'A customer was deleted, with everything it owned.',
   payload: t.Object({ id: t.String() }),
   webhook: 'customer.deleted',
+  // Only the id: the customer's profile and external id (often an e-mail) go with it.
+  audit: { target: ({ id }) => ({ type: 'customer', id }) },
 })
 
 export const CUSTOMER_EVENTS = [customerCreated, customerDeleted]
+
+/** The audit actions customer records (GET /audit/events). */
+export const CUSTOMER_AUDIT = defineAuditActions('customer', {
+  'customer.session.issued': 'A customer token was issued',
+})

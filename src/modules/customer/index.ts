@@ -1,6 +1,6 @@
 import { defineModule } from '../module'
 import { CUSTOMER_ERRORS } from './errors'
-import { CUSTOMER_EVENTS } from './events'
+import { CUSTOMER_EVENTS, CUSTOMER_AUDIT } from './events'
 import { purgeCustomerSessions } from './jobs'
 import { customerRoutes } from './routes'
 import { CustomerService } from './service'
@@ -19,9 +19,10 @@ export default defineModule({
   },
   errors: CUSTOMER_ERRORS,
   events: CUSTOMER_EVENTS,
+  audit: CUSTOMER_AUDIT,
   jobs: [purgeCustomerSessions],
   setup: (ctx) => {
-    const customers = new CustomerService(ctx.deps, ctx.use('registry').registry, ctx.use('team'), ctx.bus)
+    const customers = new CustomerService(ctx.deps, ctx.use('registry'), ctx.use('team'), ctx.bus, ctx.use('audit'))
     return { services: customers, routes: () => [customerRoutes(customers, ctx.guards)], listen: () => customers.sessions.listen() }
   },
 })

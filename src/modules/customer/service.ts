@@ -8,7 +8,7 @@ import { qualified, RotatingSessions } from '../../platform/sessions'
 import type { Tenant, TenancySource } from '../../platform/tenancy'
 import type { RegistryService } from '../registry/service'
 import type { TeamService } from '../team/service'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { customerCreated, customerDeleted } from './events'
 import { customerRefreshTokens, customers, customerSessions } from './schema'
 
@@ -63,15 +63,14 @@ export const customerView = (c: CustomerRow) => ({
 /** End customers of an ecosystem, their tokens, and the tenancy lookups other areas rely on. */
 export class CustomerService implements TenancySource {
   readonly sessions: RotatingSessions
-  private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'tokens'>,
     private readonly registry: RegistryService,
     private readonly team: TeamService,
     private readonly events: Pick<EventBus, 'emit'>,
+    private readonly audit: AuditService,
   ) {
-    this.audit = new AuditLog(deps)
     this.sessions = new RotatingSessions(deps, { sessions: customerSessions, refreshTokens: customerRefreshTokens }, {
       kind: 'customer',
       refreshTtlSeconds: deps.config.refreshTokenTtl,
@@ -190,9 +189,7 @@ export class CustomerService implements TenancySource {
         .returning({ id: customers.id })
       if (!deleted[0]) throw notFound()
       await this.sessions.revoke(tx, { subjectId: id }, 'customer_deleted')
-      // Only the id: the customer's profile and external id (often an e-mail) go with it.
-      await this.audit.record(tx, tenant, { action: 'customer.customer.deleted', target: { type: 'customer', id } })
-      await this.events.emit(tx, customerDeleted, tenant.ecosystemId, { id })
+      await this.events.emit(tx, customerDeleted, tenant.ecosystemId, { id }, tenant)
     })
   }
 

@@ -4,7 +4,9 @@ import { DATA_ERRORS } from './errors'
 import { changeSink } from '../../platform/changes'
 import { resourceTopic } from '../../platform/crud/routes'
 import { DATA_EVENTS, dataRowsChanged } from './events'
-import { DATA_RESOURCES, dataRoutes } from './routes'
+import { DATA_RESOURCES } from './model'
+import { dataRoutes } from './routes'
+import { DataService } from './service'
 
 export default defineModule({
   name: 'data',
@@ -14,9 +16,10 @@ export default defineModule({
   },
   errors: DATA_ERRORS,
   events: DATA_EVENTS,
+  resources: DATA_RESOURCES,
   search: [documentSearch],
   setup: (ctx) => {
-    const changes = changeSink(ctx.bus, dataRowsChanged)
-    return { topics: DATA_RESOURCES.map(resourceTopic), routes: () => [dataRoutes(ctx.guards, { ...ctx.deps, changes })] }
+    const data = new DataService({ ...ctx.deps, changes: changeSink(ctx.bus, dataRowsChanged) })
+    return { topics: DATA_RESOURCES.map(resourceTopic), routes: () => [dataRoutes(data, ctx.guards)] }
   },
 })

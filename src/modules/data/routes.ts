@@ -1,16 +1,11 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../../deps'
-import type { ChangeSink } from '../../platform/changes'
-import { ResourceService } from '../../platform/crud/resource'
 import { resourceRoutes } from '../../platform/crud/routes'
 import type { Guards } from '../../platform/guards'
-import { documentBlocksResource, documentsResource } from './resources'
+import { documentBlocksResource, documentsResource } from './model'
+import type { DataService } from './service'
 
-/** Derived resources of the `data` schema, in the order their examples depend on each other. */
-export const DATA_RESOURCES = [documentsResource, documentBlocksResource] as const
-
-export function dataRoutes(guards: Guards, deps: Pick<Deps, 'db' | 'now'> & { changes: ChangeSink }) {
+export function dataRoutes(data: DataService, guards: Guards) {
   return new Elysia({ name: 'data' })
-    .use(resourceRoutes(documentsResource, new ResourceService(deps, documentsResource), guards))
-    .use(resourceRoutes(documentBlocksResource, new ResourceService(deps, documentBlocksResource), guards))
+    .use(resourceRoutes(documentsResource, data.documents, guards))
+    .use(resourceRoutes(documentBlocksResource, data.blocks, guards))
 }

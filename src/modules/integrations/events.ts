@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { defineEvent } from '../../platform/events'
+import { defineAuditActions, defineEvent } from '../../platform/events'
 
 export const webhookDisabled = defineEvent('integrations.webhook.disabled', {
   description: 'The service turned a webhook endpoint off: every delivery to it failed for 3 days.',
@@ -7,3 +7,12 @@ export const webhookDisabled = defineEvent('integrations.webhook.disabled', {
 })
 
 export const INTEGRATIONS_EVENTS = [webhookDisabled]
+
+/** The audit actions integrations records (GET /audit/events). */
+export const INTEGRATIONS_AUDIT = defineAuditActions('integrations', {
+  'integrations.webhook.created': 'A webhook endpoint was registered',
+  'integrations.webhook.updated': 'A webhook endpoint changed',
+  'integrations.webhook.deleted': 'A webhook endpoint was deleted',
+  'integrations.webhook.secret_rotated': 'A webhook endpoint’s signing secret was rotated',
+  'integrations.webhook.disabled': 'A webhook endpoint failing for 3 days was turned off',
+})

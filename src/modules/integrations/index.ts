@@ -1,13 +1,14 @@
 import { defineModule } from '../module'
 import { INTEGRATIONS_ERRORS } from './errors'
-import { INTEGRATIONS_EVENTS } from './events'
-import { subscribable, webhookCatalogue } from './model'
+import { INTEGRATIONS_EVENTS, INTEGRATIONS_AUDIT } from './events'
+import { subscribable, webhookCatalogue, webhooksDocumentation } from './model'
 import { integrationRoutes } from './routes'
-import { WebhookService } from './service'
+import { IntegrationsService } from './service'
+import { INTEGRATIONS_SUBSCRIPTIONS } from './subscriptions'
 
 declare module '../module' {
   interface Services {
-    integrations: WebhookService
+    integrations: IntegrationsService
   }
 }
 
@@ -19,10 +20,12 @@ export default defineModule({
   },
   errors: INTEGRATIONS_ERRORS,
   events: INTEGRATIONS_EVENTS,
+  audit: INTEGRATIONS_AUDIT,
+  http: { webhooks: (events) => webhooksDocumentation(webhookCatalogue(events)) },
+  subscriptions: INTEGRATIONS_SUBSCRIPTIONS,
   setup: (ctx) => {
     const catalogue = webhookCatalogue(ctx.events)
-    const webhooks = new WebhookService(ctx.deps, subscribable(catalogue), ctx.bus)
-    ctx.bus.onEach((event) => event.webhook !== undefined, (tx, event, definition) => webhooks.emit(tx, event, definition))
+    const webhooks = new IntegrationsService(ctx.deps, subscribable(catalogue), ctx.bus, ctx.use('audit'))
     return { services: webhooks, queues: webhooks.queueHandlers(), routes: () => [integrationRoutes(webhooks, ctx.guards, catalogue)] }
   },
 })

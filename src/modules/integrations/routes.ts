@@ -15,12 +15,12 @@ import {
   subscribable,
   type WebhookCatalogue,
 } from './model'
-import type { WebhookService } from './service'
+import type { IntegrationsService } from './service'
 import { adminResource } from '../../platform/crud/admin'
 import { IdParam } from '../../platform/params'
 
 /** Outbound webhooks (tag `integrations`); `catalogue` is every event type endpoints may subscribe to. */
-export function integrationRoutes(webhooks: WebhookService, guards: Guards, catalogue: WebhookCatalogue) {
+export function integrationRoutes(webhooks: IntegrationsService, guards: Guards, catalogue: WebhookCatalogue) {
   const eventTypes = { items: subscribable(catalogue).map((type) => ({ type, description: catalogue[type]!.description })) }
   const { WebhookCreate, WebhookPatch } = webhookBodies(subscribable(catalogue))
   return new Elysia({ name: 'integrations', prefix: '/integrations', detail: { tags: ['integrations'] } })

@@ -12,7 +12,7 @@ import type { Tenant } from '../../platform/tenancy'
 import type { EventBus, EventDefinition, EventEnvelope } from '../../platform/events'
 import { webhookDisabled } from './events'
 import { TEST_EVENT } from './model'
-import { AuditLog, systemActor } from '../audit/service'
+import { AuditService, systemActor } from '../audit/service'
 import { deliveries, deliveryAttempts, webhooks } from './schema'
 import { integrationsError } from './errors'
 
@@ -103,19 +103,18 @@ export interface WebhookInput {
  * the transaction of the change, sent by queue jobs with signatures, retried with backoff for
  * about a day, then failed; an endpoint failing for days is disabled.
  */
-export class WebhookService {
+export class IntegrationsService {
   private readonly fetch: ReturnType<typeof guardedFetch>
-  private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'queue' | 'secret'>,
     /** The types endpoints may subscribe to. */
     private readonly types: readonly string[],
     private readonly events: Pick<EventBus, 'emit'>,
+    private readonly audit: AuditService,
   ) {
     const { privateAddresses } = deps.config.webhooks
     this.fetch = guardedFetch(privateAddresses)
-    this.audit = new AuditLog(deps)
   }
 
   /** The queue job that makes delivery attempts (the module's manifest registers it). */

@@ -22,7 +22,7 @@ export default defineModule({
   jobs: [pruneSendClaims],
   http: { formBodyPaths: [SMS_STATUS_PATH] },
   setup: (ctx) => {
-    const messaging = new MessagingService(ctx.deps, ctx.use('site').sites, ctx.bus)
+    const messaging = new MessagingService(ctx.deps, ctx.use('site').sites, ctx.bus, () => ctx.extensions('consent'))
     return { services: messaging, routes: () => [messagingRoutes(messaging, ctx.guards)], close: () => messaging.close() }
   },
 })

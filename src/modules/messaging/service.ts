@@ -40,7 +40,7 @@ export interface Content {
 
 /**
  * What customers chose to receive, per category and channel, and the one-click link that turns a
- * category's e-mail off (the notifications area answers both: MessagingService.acceptConsent).
+ * category's e-mail off (the notifications area answers both, through its manifest's `extends.consent`).
  */
 export interface Consent {
   allows(customerId: string, category: PreferenceCategory, channel: Channel): Promise<boolean>
@@ -129,12 +129,13 @@ const textOf = (html: string) =>
  */
 export class MessagingService {
   private readonly transports: Transports
-  private consent: Consent | undefined
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now'>,
     private readonly site: SiteServices,
     private readonly events: Pick<EventBus, 'emit'>,
+    /** Who answers for customers' choices: the modules' `extends.consent` (the notifications area), read on first use. */
+    private readonly consents: () => readonly Consent[],
   ) {
     this.transports = new Transports({
       timeoutMs: deps.config.messaging.timeoutSeconds * 1000,
@@ -388,22 +389,18 @@ export class MessagingService {
     return false
   }
 
-  /** Who answers for customers' choices; the notifications area registers itself here while the app is built. */
-  acceptConsent(consent: Consent): void {
-    this.consent = consent
-  }
-
   /**
    * Refuses (409 `unsubscribed`) a non-transactional send the customer turned off for this channel;
    * for an allowed one answers its one-click unsubscribe link (null for `transactional`).
    */
   private async consented(customerId: string, category: MessageCategory, channel: Channel): Promise<string | null> {
     if (category === 'transactional') return null
-    if (!this.consent) throw new Error('no consent source: the notifications module registers one')
-    if (!(await this.consent.allows(customerId, category, channel))) {
+    const [consent, ...more] = this.consents()
+    if (!consent || more.length) throw new Error('exactly one module answers for consent (the notifications module)')
+    if (!(await consent.allows(customerId, category, channel))) {
       throw messagingError(409, 'unsubscribed', `The customer turned off ${channel === 'email' ? 'e-mail' : 'SMS'} for ${category}; send it as transactional only if it is one`)
     }
-    return this.consent.unsubscribeUrl(customerId, category)
+    return consent.unsubscribeUrl(customerId, category)
   }
 
   private async template(ecosystemId: string, id: string): Promise<TemplateRow> {

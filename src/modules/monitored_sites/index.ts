@@ -3,11 +3,11 @@ import { MONITORED_SITES_ERRORS } from './errors'
 import { MONITORED_SITES_EVENTS } from './events'
 import { checkSites, pruneSiteChecks } from './jobs'
 import { monitoredSiteRoutes } from './routes'
-import { MonitoredSites } from './service'
+import { MonitoredSitesService } from './service'
 
 declare module '../module' {
   interface Services {
-    monitored_sites: MonitoredSites
+    monitored_sites: MonitoredSitesService
   }
 }
 
@@ -21,7 +21,7 @@ export default defineModule({
   events: MONITORED_SITES_EVENTS,
   jobs: [checkSites, pruneSiteChecks],
   setup: (ctx) => {
-    const monitor = new MonitoredSites(ctx.deps, ctx.bus)
+    const monitor = new MonitoredSitesService(ctx.deps, ctx.bus)
     return { services: monitor, queues: monitor.queueHandlers(), routes: () => [monitoredSiteRoutes(monitor, ctx.guards)] }
   },
 })

@@ -3,11 +3,11 @@ import type { Guards } from '../../platform/guards'
 import { pageParams, PageQuery } from '../../platform/paging'
 import { adminResource } from '../../platform/crud/admin'
 import { MonitoredSite, MonitoredSiteDetail, MonitoredSitePage, SiteCheck, SiteCheckPage, SiteCreate, SitePatch } from './model'
-import type { MonitoredSites } from './service'
+import type { MonitoredSitesService } from './service'
 import { IdParam } from '../../platform/params'
 
 /** Monitored sites (tag `monitored_sites`). */
-export function monitoredSiteRoutes(monitor: MonitoredSites, guards: Guards) {
+export function monitoredSiteRoutes(monitor: MonitoredSitesService, guards: Guards) {
   return new Elysia({ name: 'monitored-sites', prefix: '/monitored_sites/sites', detail: { tags: ['monitored_sites'] } })
     .use(guards.auth)
     .use(guards.tenancy)

@@ -77,7 +77,7 @@ const notFound = () => monitoredSitesError(404, 'not_found', 'No such monitored 
  * check's outcome, the site's new state and, on a change, the admins' feed items, notifications and
  * the webhook event are written in one transaction.
  */
-export class MonitoredSites {
+export class MonitoredSitesService {
   private readonly prober: Prober
 
   constructor(

@@ -1,11 +1,11 @@
 import type { Db } from '../../platform/db'
 import { subscriptionUnmatched } from '../billing/events'
-import type { EventBus } from '../../platform/events'
+import type { Static } from '@sinclair/typebox'
 import type { CustomerService } from '../customer/service'
 import { webhookDisabled } from '../integrations/events'
 import { siteDown, siteUp } from '../monitored_sites/events'
 import type { FeedWriter } from '../site/service'
-import type { NotificationService } from './service'
+import type { NotificationsService } from './service'
 
 interface AdminAlert {
   ecosystemId: string
@@ -33,41 +33,47 @@ export class AdminAlerts {
   constructor(
     private readonly customers: Pick<CustomerService, 'adminRecords' | 'contactRecords'>,
     private readonly feed: FeedWriter,
-    private readonly notifications: Pick<NotificationService, 'notify'>,
+    private readonly notifications: Pick<NotificationsService, 'notify'>,
     /** A monitored site's `alertEmails`. */
     private readonly siteContacts: (tx: Db, ecosystemId: string, siteId: string) => Promise<string[]>,
   ) {}
 
-  /** Turns the events admins are told about into alerts. */
-  subscribe(bus: Pick<EventBus, 'on'>): void {
-    bus.on(siteDown, (tx, { ecosystemId, payload: site }) =>
-      this.siteAlert(tx, ecosystemId, site, 'down', `${site.name} is down: ${site.error}`, `${site.url} failed ${site.failures} checks in a row. Last error: ${site.error}.`),
-    )
-    bus.on(siteUp, (tx, { ecosystemId, payload: site }) => this.siteAlert(tx, ecosystemId, site, 'up', `${site.name} is up again`, `${site.url} answered ${site.statusCode} as expected.`))
-    bus.on(subscriptionUnmatched, (tx, { ecosystemId, payload: s }) => {
-      const prices = s.priceIds.join(', ') || 'no price'
-      return this.send(tx, {
-        ecosystemId,
-        source: 'billing',
-        entityType: 'subscription',
-        entityId: s.subscriptionId,
-        action: 'unmatched',
-        summary: `Stripe subscription ${s.subscriptionId} sells ${prices}, which no plan has`,
-        body: `Stripe subscription ${s.subscriptionId} (customer ${s.customerId}, ${s.status}) sells ${prices}, but no plan of the ecosystem carries it as a stripePriceId. Until one does, the customer is on the default plan. Add the price to the plan it sells (PATCH /billing/plans/{key}); the next webhook of the subscription applies it.`,
-        metadata: { customerId: s.customerId, priceIds: s.priceIds },
-      })
+  /** A monitored site went down. */
+  siteDown(tx: Db, ecosystemId: string, site: Static<typeof siteDown.payload>): Promise<void> {
+    return this.siteAlert(tx, ecosystemId, site, 'down', `${site.name} is down: ${site.error}`, `${site.url} failed ${site.failures} checks in a row. Last error: ${site.error}.`)
+  }
+
+  /** A monitored site is up again. */
+  siteUp(tx: Db, ecosystemId: string, site: Static<typeof siteUp.payload>): Promise<void> {
+    return this.siteAlert(tx, ecosystemId, site, 'up', `${site.name} is up again`, `${site.url} answered ${site.statusCode} as expected.`)
+  }
+
+  /** A Stripe subscription sells a price no plan carries. */
+  subscriptionUnmatched(tx: Db, ecosystemId: string, s: Static<typeof subscriptionUnmatched.payload>): Promise<void> {
+    const prices = s.priceIds.join(', ') || 'no price'
+    return this.send(tx, {
+      ecosystemId,
+      source: 'billing',
+      entityType: 'subscription',
+      entityId: s.subscriptionId,
+      action: 'unmatched',
+      summary: `Stripe subscription ${s.subscriptionId} sells ${prices}, which no plan has`,
+      body: `Stripe subscription ${s.subscriptionId} (customer ${s.customerId}, ${s.status}) sells ${prices}, but no plan of the ecosystem carries it as a stripePriceId. Until one does, the customer is on the default plan. Add the price to the plan it sells (PATCH /billing/plans/{key}); the next webhook of the subscription applies it.`,
+      metadata: { customerId: s.customerId, priceIds: s.priceIds },
     })
-    bus.on(webhookDisabled, (tx, { ecosystemId, payload: hook }) =>
-      this.send(tx, {
-        ecosystemId,
-        source: 'integrations',
-        entityType: 'webhook',
-        entityId: hook.webhookId,
-        action: 'disabled',
-        summary: `Webhook to ${new URL(hook.url).host} turned off: every delivery failed for 3 days`,
-        body: `Every delivery to ${hook.url} has failed since ${hook.failingSince}, so the endpoint is now disabled. Fix the receiver, then set enabled to true; failed deliveries can be sent again from their list.`,
-      }),
-    )
+  }
+
+  /** A webhook endpoint was turned off after failing for 3 days. */
+  webhookDisabled(tx: Db, ecosystemId: string, hook: Static<typeof webhookDisabled.payload>): Promise<void> {
+    return this.send(tx, {
+      ecosystemId,
+      source: 'integrations',
+      entityType: 'webhook',
+      entityId: hook.webhookId,
+      action: 'disabled',
+      summary: `Webhook to ${new URL(hook.url).host} turned off: every delivery failed for 3 days`,
+      body: `Every delivery to ${hook.url} has failed since ${hook.failingSince}, so the endpoint is now disabled. Fix the receiver, then set enabled to true; failed deliveries can be sent again from their list.`,
+    })
   }
 
   private async siteAlert(tx: Db, ecosystemId: string, site: { siteId: string; url: string; statusCode: number | null }, action: 'down' | 'up', summary: string, body: string) {

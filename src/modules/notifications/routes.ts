@@ -3,7 +3,7 @@ import type { Guards } from '../../platform/guards'
 import { errors } from './errors'
 import { pageParams, PageQuery } from '../../platform/paging'
 import { Announcement, CategoryName, Notification, NotificationPage, NotificationPreference } from './model'
-import { type NotificationService, UNSUBSCRIBE_PATH } from './service'
+import { type NotificationsService, UNSUBSCRIBE_PATH } from './service'
 import { IdParam } from '../../platform/params'
 
 const OWN = 'The calling customer’s own (a team member acts through its own customer record).'
@@ -15,7 +15,7 @@ const page = (title: string, text: string, form?: string) =>
   `<body style="font-family:system-ui;max-width:32rem;margin:3rem auto;padding:0 1rem"><h1>${title}</h1><p>${text}</p>${form ?? ''}</body></html>`
 
 /** In-app notifications, preferences and announcements (tag `notifications`). */
-export function notificationRoutes(notifications: NotificationService, guards: Guards) {
+export function notificationRoutes(notifications: NotificationsService, guards: Guards) {
   return new Elysia({ name: 'notifications', prefix: '/notifications', detail: { tags: ['notifications'] } })
     .use(guards.tenancy)
     .get('', ({ tenant, query }) => notifications.list(tenant, query, pageParams(query)), {

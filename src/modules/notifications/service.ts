@@ -65,7 +65,7 @@ export const NOTIFICATIONS_TOPIC = 'notifications'
  * those preferences ask for: queued in the transaction that creates the notification, delivered
  * by a job through messaging (with a one-click unsubscribe), retried on provider failure.
  */
-export class NotificationService {
+export class NotificationsService {
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue' | 'secret'> & { changes: ChangeSink },
     private readonly messaging: MessagingService,

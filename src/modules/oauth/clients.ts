@@ -5,7 +5,7 @@ import { randomToken, safeEqual, sha256Hex } from '../../platform/crypto'
 import { oauthError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { redirectUriProblem } from './redirect-uris'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { oauthClients } from './schema'
 import { DEFAULT_CLIENT_SCOPES, canonicalScopes, isScope } from './scopes'
 
@@ -26,12 +26,13 @@ const DECOY_HASH = sha256Hex(randomToken(32))
 
 /** Client applications: registered and managed by their owner, authenticated at the token endpoints. */
 export class OAuthClients {
-  private readonly audit: AuditLog
   /** The client by its public id, prepared once: every token-endpoint call reads it first. */
   private readonly byClientIdQuery
 
-  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
-    this.audit = new AuditLog(deps)
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'now'>,
+    private readonly audit: AuditService,
+  ) {
     this.byClientIdQuery = deps.db.select().from(oauthClients).where(eq(oauthClients.clientId, sql.placeholder('clientId'))).prepare('oauth_client_by_client_id')
   }
 

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
+import type { AuditService } from '../audit/service'
 import type { AuthService } from '../auth/service'
 import { Authorizations } from './authorize'
 import { OAuthClients } from './clients'
@@ -9,7 +10,7 @@ import { SCOPE_NAMES } from './scopes'
 import { OAuthTokens } from './tokens'
 
 /** The OAuth 2.0 authorization server, assembled once per app. */
-export class OAuthService {
+export class OauthService {
   readonly clients: OAuthClients
   readonly grants: OAuthGrants
   readonly authorizations: Authorizations
@@ -18,8 +19,9 @@ export class OAuthService {
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'tokens'>,
     private readonly auth: AuthService,
+    audit: AuditService,
   ) {
-    this.clients = new OAuthClients(deps)
+    this.clients = new OAuthClients(deps, audit)
     this.grants = new OAuthGrants(deps)
     this.authorizations = new Authorizations(deps, this.clients)
     this.tokens = new OAuthTokens(deps, this.clients, this.grants)

@@ -1,8 +1,8 @@
 import { defineModule } from '../module'
 import { overviewRoutes } from './routes'
-import { Overview } from './service'
+import { OverviewService } from './service'
 
 export default defineModule({
   name: 'overview',
-  setup: (ctx) => ({ routes: () => [overviewRoutes(new Overview(ctx.deps), ctx.guards)] }),
+  setup: (ctx) => ({ routes: () => [overviewRoutes(new OverviewService(ctx.deps), ctx.guards)] }),
 })

@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia'
 import type { Guards } from '../../platform/guards'
 import { UsageOverview } from './model'
-import type { Overview } from './service'
+import type { OverviewService } from './service'
 
 /** The ecosystem at a glance (tag `usage`, beside storage use). */
-export function overviewRoutes(overview: Overview, guards: Guards) {
+export function overviewRoutes(overview: OverviewService, guards: Guards) {
   return new Elysia({ name: 'overview', prefix: '/usage', detail: { tags: ['usage'] } })
     .use(guards.tenancy)
     .get('/overview', ({ tenant }) => overview.of(tenant), {

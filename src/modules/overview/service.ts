@@ -22,7 +22,7 @@ const dayOf = (column: PgColumn) => sql<string>`to_char(${column} at time zone '
  * days of sign-ins, chat messages, messages sent and webhook failures, sites down, recent activity.
  * Read from the areas' tables, each count one grouped query.
  */
-export class Overview {
+export class OverviewService {
   constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'now'>) {}
 
   async of(tenant: Tenant) {

@@ -2,11 +2,11 @@ import { defineModule } from '../module'
 import { PERSONA_ERRORS } from './errors'
 import { PERSONA_EVENTS } from './events'
 import { personaAreaRoutes } from './routes'
-import { PersonaArea } from './service'
+import { PersonaService } from './service'
 
 declare module '../module' {
   interface Services {
-    persona: PersonaArea
+    persona: PersonaService
   }
 }
 
@@ -19,13 +19,13 @@ export default defineModule({
   errors: PERSONA_ERRORS,
   events: PERSONA_EVENTS,
   setup: (ctx) => {
-    const { registry, identifiers } = ctx.use('registry')
+    const registry = ctx.use('registry')
     const accounts = ctx.use('auth').accounts
-    const persona = new PersonaArea(ctx.deps, { publicProfiles: (where) => accounts.publicProfiles(where), findEcosystem: (idOrRdid) => registry.findEcosystem(idOrRdid) }, ctx.bus)
-    identifiers.acceptEntityType('persona', async (id) => {
+    const persona = new PersonaService(ctx.deps, { publicProfiles: (where) => accounts.publicProfiles(where), findEcosystem: (idOrRdid) => registry.findEcosystem(idOrRdid) }, ctx.bus)
+    const owner = async (id: string) => {
       const ecosystemId = await persona.personas.ecosystemOf(id)
       return ecosystemId ? { ecosystemId } : null
-    })
-    return { services: persona, routes: () => [personaAreaRoutes(persona, ctx.guards)] }
+    }
+    return { services: persona, extends: { entityTypes: { persona: owner } }, routes: () => [personaAreaRoutes(persona, ctx.guards)] }
   },
 })

@@ -7,7 +7,7 @@ import { type ChatPersona, Personas } from './personas'
 import { PublicPersonas, type PublicSources } from './public'
 
 /** The persona area: persona services (LLM providers), personas, and their public pages. */
-export class PersonaArea {
+export class PersonaService {
   readonly services: ModelServices
   readonly personas: Personas
   readonly public: PublicPersonas

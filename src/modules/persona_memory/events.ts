@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { defineEvent } from '../../platform/events'
+import { defineAuditActions, defineEvent } from '../../platform/events'
 
 export const memoryCreated = defineEvent('persona_memory.memory.created', {
   description: 'A persona saved a memory about a customer: by an admin (`api`) or by the persona itself in a chat (`tool`).',
@@ -7,3 +7,8 @@ export const memoryCreated = defineEvent('persona_memory.memory.created', {
 })
 
 export const PERSONA_MEMORY_EVENTS = [memoryCreated]
+
+/** The audit actions persona_memory records (GET /audit/events). */
+export const PERSONA_MEMORY_AUDIT = defineAuditActions('persona_memory', {
+  'persona_memory.memory.deleted': 'A memory was deleted',
+})

@@ -1,16 +1,14 @@
 import { defineModule } from '../module'
-import { personaDeleted } from '../persona/events'
-import type { MemoryTools } from '../chat/service'
-import { memoryToolsFor } from './chat-tools'
 import { PERSONA_MEMORY_ERRORS } from './errors'
-import { PERSONA_MEMORY_EVENTS } from './events'
+import { PERSONA_MEMORY_EVENTS, PERSONA_MEMORY_AUDIT } from './events'
 import { embedMemories } from './jobs'
 import { personaMemoryRoutes } from './routes'
 import { PersonaMemoryService } from './service'
+import { PERSONA_MEMORY_SUBSCRIPTIONS } from './subscriptions'
 
 declare module '../module' {
   interface Services {
-    persona_memory: { memories: PersonaMemoryService; chatTools: MemoryTools }
+    persona_memory: PersonaMemoryService
   }
 }
 
@@ -22,10 +20,11 @@ export default defineModule({
   },
   errors: PERSONA_MEMORY_ERRORS,
   events: PERSONA_MEMORY_EVENTS,
+  audit: PERSONA_MEMORY_AUDIT,
   jobs: [embedMemories],
+  subscriptions: PERSONA_MEMORY_SUBSCRIPTIONS,
   setup: (ctx) => {
-    const memories = new PersonaMemoryService(ctx.deps, ctx.use('persona').personas, ctx.bus)
-    ctx.bus.on(personaDeleted, (tx, { ecosystemId, payload }) => memories.forgetPersona(tx, ecosystemId, payload.id))
-    return { services: { memories, chatTools: memoryToolsFor(memories) }, routes: () => [personaMemoryRoutes(memories, ctx.guards)] }
+    const memories = new PersonaMemoryService(ctx.deps, ctx.use('persona').personas, ctx.bus, ctx.use('audit'))
+    return { services: memories, routes: () => [personaMemoryRoutes(memories, ctx.guards)] }
   },
 })

@@ -5,8 +5,10 @@ import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { pageOf, type PageParams } from '../../platform/paging'
 import { isAdmin, type Tenant } from '../../platform/tenancy'
-import type { PersonaArea } from '../persona/service'
-import { AuditLog } from '../audit/service'
+import type { PersonaService } from '../persona/service'
+import type { MemoryTools } from '../chat/service'
+import { memoryToolsFor } from './chat-tools'
+import type { AuditService } from '../audit/service'
 import { embedAndStore, embedPending, ON_WRITE_TIMEOUT_MS } from './embedding'
 import { memoryErrors, rethrowSlugTaken } from './errors'
 import { recall, type RecallInput } from './recall'
@@ -58,14 +60,16 @@ function checkValidity(from: Date | null, to: Date | null) {
  * Reads filter by ecosystem, so a persona id of another ecosystem only ever matches nothing.
  */
 export class PersonaMemoryService {
-  private readonly audit: AuditLog
+  /** Memory as chat's `memory_recall` / `memory_save` tools. */
+  readonly chatTools: MemoryTools
 
   constructor(
     private readonly deps: Pick<Deps, 'database' | 'db' | 'embeddings' | 'logger' | 'now'>,
-    private readonly personas: Pick<PersonaArea['personas'], 'exists'>,
+    private readonly personas: Pick<PersonaService['personas'], 'exists'>,
     private readonly events: Pick<EventBus, 'emit'>,
+    private readonly audit: AuditService,
   ) {
-    this.audit = new AuditLog(deps)
+    this.chatTools = memoryToolsFor(this)
   }
 
   async list(tenant: Tenant, filter: MemoryFilter, page: PageParams) {

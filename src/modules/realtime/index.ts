@@ -1,4 +1,3 @@
-import { isRowsChanged, type RowChange } from '../../platform/changes'
 import type { StreamCredential, Tenant } from '../../platform/tenancy'
 import { defineModule } from '../module'
 import { REALTIME_ERRORS } from './errors'
@@ -6,6 +5,7 @@ import { RealtimeHub } from './hub'
 import { purgeRealtime } from './jobs'
 import { realtimeRoutes } from './routes'
 import { RealtimeService } from './service'
+import { REALTIME_SUBSCRIPTIONS } from './subscriptions'
 import { StreamTickets } from './tickets'
 
 declare module '../module' {
@@ -22,6 +22,7 @@ export default defineModule({
   },
   errors: REALTIME_ERRORS,
   jobs: [purgeRealtime],
+  subscriptions: REALTIME_SUBSCRIPTIONS,
   setup: (ctx) => {
     const auth = ctx.use('auth')
     const customers = ctx.use('customer')
@@ -34,11 +35,6 @@ export default defineModule({
     const hub = new RealtimeHub({ ...ctx.deps, alive })
     const tickets = new StreamTickets(ctx.deps, { alive, roleOf: (userId, organizationId) => customers.roleOf(userId, organizationId) })
     const realtime = new RealtimeService(hub, tickets, ctx.topics, ctx.deps.shutdown)
-    // Every `<area>.rows.changed` lands in the outbox with the change.
-    ctx.bus.onEach(isRowsChanged, (tx, { ecosystemId, payload }) => {
-      const { topic, changes } = payload as { topic: string; changes: RowChange[] }
-      return hub.record(tx, ecosystemId!, topic, changes)
-    })
     return { services: realtime, listen: () => hub.start(), routes: () => [realtimeRoutes(realtime, ctx.guards, ctx.deps.tokens, ctx.topics())] }
   },
 })

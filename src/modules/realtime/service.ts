@@ -1,4 +1,5 @@
-import type { TopicDefinition } from '../../platform/changes'
+import type { RowChange, TopicDefinition } from '../../platform/changes'
+import type { Db } from '../../platform/db'
 import { splitList } from '../../platform/crud/grammar'
 import { parseListQuery, rawQuery, RESERVED_KEYS } from '../../platform/crud/query'
 import { AppError } from '../../platform/errors'
@@ -25,6 +26,11 @@ export class RealtimeService {
   /** This instance's epoch: the first part of every cursor. */
   get epoch(): string {
     return this.hub.epoch
+  }
+
+  /** Puts the changes of a `<area>.rows.changed` event in the outbox, in the transaction of the change. */
+  record(tx: Db, ecosystemId: string, topic: string, changes: RowChange[]): Promise<void> {
+    return this.hub.record(tx, ecosystemId, topic, changes)
   }
 
   /**

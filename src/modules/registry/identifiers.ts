@@ -17,12 +17,20 @@ const view = (r: IdentifierRow) => ({ rdid: r.rdid, entityType: r.entityType, en
 
 /** rdid → entity mappings: public to resolve, minted only under a namespace the caller controls. */
 export class IdentifierService {
-  private readonly owners = new Map<string, EntityOwnerLookup>()
+  private lookups: Map<string, EntityOwnerLookup> | undefined
 
   constructor(
     private readonly deps: Pick<Deps, 'db'>,
     private readonly namespaces: NamespaceService,
+    /** The entity types the modules declare (their manifests' `extends.entityTypes`), read on first use. */
+    private readonly entityTypeSources: () => readonly Readonly<Record<string, EntityOwnerLookup>>[],
   ) {}
+
+  /** Whom each entity type's entities belong to, by type. */
+  private get owners(): Map<string, EntityOwnerLookup> {
+    this.lookups ??= new Map(this.entityTypeSources().flatMap((types) => Object.entries(types)))
+    return this.lookups
+  }
 
   /**
    * Minted identifiers resolve only while their entity exists and still belongs to the owner of
@@ -35,11 +43,6 @@ export class IdentifierService {
       throw registryError(404, 'not_found', `No identifier ${rdid}`)
     }
     return view(row)
-  }
-
-  /** Makes `type` mintable; the lookup tells whom each entity of that type belongs to. */
-  acceptEntityType(type: string, lookup: EntityOwnerLookup): void {
-    this.owners.set(type, lookup)
   }
 
   get entityTypes(): string[] {

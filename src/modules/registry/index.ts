@@ -1,12 +1,12 @@
 import { defineModule } from '../module'
+import { REGISTRY_AUDIT } from './events'
 import { REGISTRY_ERRORS } from './errors'
-import { IdentifierService } from './identifiers'
 import { registryRoutes } from './routes'
 import { RegistryService } from './service'
 
 declare module '../module' {
   interface Services {
-    registry: { registry: RegistryService; identifiers: IdentifierService }
+    registry: RegistryService
   }
 }
 
@@ -17,10 +17,10 @@ export default defineModule({
       'Organizations, ecosystems (tenants), namespaces and readable identifiers (rdids).',
   },
   errors: REGISTRY_ERRORS,
+  audit: REGISTRY_AUDIT,
   setup: (ctx) => {
-    const registry = new RegistryService(ctx.deps, ctx.use('team'))
-    const identifiers = new IdentifierService(ctx.deps, registry.namespaces)
-    identifiers.acceptEntityType('user', async (id) => ((await ctx.use('auth').accounts.profiles([id])).has(id) ? { userId: id } : null))
-    return { services: { registry, identifiers }, routes: () => [registryRoutes(registry, identifiers, ctx.guards)], listen: () => registry.listen() }
+    const registry = new RegistryService(ctx.deps, ctx.use('team'), () => ctx.extensions('entityTypes'), ctx.use('audit'))
+    const user = async (id: string) => ((await ctx.use('auth').accounts.profiles([id])).has(id) ? { userId: id } : null)
+    return { services: registry, extends: { entityTypes: { user } }, routes: () => [registryRoutes(registry, registry.identifiers, ctx.guards)], listen: () => registry.listen() }
   },
 })

@@ -7,10 +7,12 @@ import { registryError } from './errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
 import { isUuid } from '../../platform/params'
 import type { TeamService } from '../team/service'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { orgPrefix, organizationRdid } from './rdid'
 import { ecosystems, identifiers, namespaces, organizations } from './schema'
 import { NamespaceService } from './namespaces'
+import { type EntityOwnerLookup, IdentifierService } from './identifiers'
+export type { EntityOwnerLookup } from './identifiers'
 
 type EcosystemRow = typeof ecosystems.$inferSelect
 type OrganizationRow = typeof organizations.$inferSelect
@@ -41,16 +43,19 @@ export const ecosystemView = (e: EcosystemRow) => ({
 /** Organizations and their ecosystems (the tenants), provisioned in one transaction. */
 export class RegistryService {
   readonly namespaces: NamespaceService
+  /** Readable identifiers (rdids) and the entities they name. */
+  readonly identifiers: IdentifierService
   private readonly ecosystemCache: ReplicaCache<TenantEcosystem>
-  private readonly audit: AuditLog
 
   constructor(
     private readonly deps: Pick<Deps, 'database' | 'db' | 'now'>,
     private readonly team: TeamService,
+    entityTypes: () => readonly Readonly<Record<string, EntityOwnerLookup>>[],
+    private readonly audit: AuditService,
   ) {
     this.namespaces = new NamespaceService(deps, team)
     this.ecosystemCache = new ReplicaCache(deps, ECOSYSTEM_CACHE)
-    this.audit = new AuditLog(deps)
+    this.identifiers = new IdentifierService(deps, this.namespaces, entityTypes)
   }
 
   /**

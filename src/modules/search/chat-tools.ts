@@ -1,5 +1,5 @@
 import type { ChatMessageSearch, ConversationSearch } from '../chat/service'
-import type { PersonaArea } from '../persona/service'
+import type { PersonaService } from '../persona/service'
 import { asCustomer } from '../../platform/tenancy'
 import type { SearchBox } from './service'
 
@@ -14,7 +14,7 @@ interface ThreadView {
  * Search as chat's `search` tool: the first page of the customer's matching messages elsewhere, and,
  * for personas with `searchCommunity`, of the ecosystem's threads (in the ecosystem's search language).
  */
-export function conversationSearchFor(messages: ChatMessageSearch, box: SearchBox, personas: Pick<PersonaArea['personas'], 'searchesCommunity'>): ConversationSearch {
+export function conversationSearchFor(messages: ChatMessageSearch, box: SearchBox, personas: Pick<PersonaService['personas'], 'searchesCommunity'>): ConversationSearch {
   return {
     async conversations(tenant, query, limit, excludeConversationId) {
       const { items } = await messages.find(tenant, query, { page: 1, pageSize: limit, offset: 0 }, { excludeConversationId })

@@ -1,15 +1,13 @@
 import { defineModule } from '../module'
 import { SEARCH_ERRORS } from './errors'
-import { ChatMessageSearch, type ConversationSearch } from '../chat/service'
 import type { SearchSource } from '../../platform/fulltext'
 import type { ModuleDefinition } from '../module'
-import { SearchBox } from './service'
-import { conversationSearchFor } from './chat-tools'
+import { SearchService } from './service'
 import { searchRoutes } from './routes'
 
 declare module '../module' {
   interface Services {
-    search: { chatTools: ConversationSearch }
+    search: SearchService
   }
 }
 
@@ -21,8 +19,7 @@ export default defineModule({
   },
   errors: SEARCH_ERRORS,
   setup: (ctx) => {
-    const messages = new ChatMessageSearch(ctx.deps)
-    const box = new SearchBox(ctx.deps, ctx.modules.flatMap((m: ModuleDefinition): readonly SearchSource[] => m.search ?? []))
-    return { services: { chatTools: conversationSearchFor(messages, box, ctx.use('persona').personas) }, routes: () => [searchRoutes(messages, box, ctx.guards)] }
+    const search = new SearchService(ctx.deps, ctx.modules.flatMap((m: ModuleDefinition): readonly SearchSource[] => m.search ?? []), ctx.use('persona').personas)
+    return { services: search, routes: () => [searchRoutes(search.messages, search.box, ctx.guards)] }
   },
 })

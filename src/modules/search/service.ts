@@ -4,6 +4,9 @@ import { queryRows } from '../../platform/db'
 import { type SearchLanguage, type SearchShape, type SearchSource, searchBoxQuery } from '../../platform/fulltext'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
+import { ChatMessageSearch, type ConversationSearch } from '../chat/service'
+import type { PersonaService } from '../persona/service'
+import { conversationSearchFor } from './chat-tools'
 import { searchSettings } from './schema'
 
 /**
@@ -13,6 +16,22 @@ import { searchSettings } from './schema'
  * it has this many; 500 keeps those within 20 ms p95 at 1M rows (bench/README.md, P6b).
  */
 export const SEARCH_BOX_CANDIDATES = 500
+
+/** The search area: chat messages, the search box, and both as chat's tools. */
+export class SearchService {
+  /** Chat messages, the caller's own. */
+  readonly messages: ChatMessageSearch
+  /** The search box over every module's declared sources. */
+  readonly box: SearchBox
+  /** Search as chat's tools. */
+  readonly chatTools: ConversationSearch
+
+  constructor(deps: Pick<Deps, 'db' | 'now'>, sources: readonly SearchSource[], personas: Pick<PersonaService['personas'], 'searchesCommunity'>) {
+    this.messages = new ChatMessageSearch(deps)
+    this.box = new SearchBox(deps, sources)
+    this.chatTools = conversationSearchFor(this.messages, this.box, personas)
+  }
+}
 
 /**
  * Search-box search (`searchBoxQuery`) of the resources modules contribute through their manifests'

@@ -2,8 +2,7 @@ import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
 import { errors } from './errors'
 import type { SettingsService } from './service'
-
-const AuthMethodSetting = t.Object({ method: t.String(), enabled: t.Boolean() }, { title: 'AuthMethodSetting', examples: [{ method: 'password', enabled: false }] })
+import { AuthMethodSetting } from './model'
 
 export function settingsRoutes(settings: SettingsService, guards: Guards) {
   return new Elysia({ name: 'settings', prefix: '/settings', detail: { tags: ['settings'] } })

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { authMethods } from './schema'
 import { settingsError } from './errors'
 
@@ -10,11 +10,10 @@ export const AUTH_METHODS = { password: true } as const
 export type AuthMethod = keyof typeof AUTH_METHODS
 
 export class SettingsService {
-  private readonly audit: AuditLog
-
-  constructor(private readonly deps: Pick<Deps, 'db' | 'now'>) {
-    this.audit = new AuditLog(deps)
-  }
+  constructor(
+    private readonly deps: Pick<Deps, 'db' | 'now'>,
+    private readonly audit: AuditService,
+  ) {}
 
   async listAuthMethods(): Promise<{ method: string; enabled: boolean }[]> {
     const rows = await this.deps.db.select().from(authMethods)

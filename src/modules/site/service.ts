@@ -9,8 +9,9 @@ import { assertTenantHost, markChosenBy, smtpServer } from '../../platform/outbo
 import type { Tenant } from '../../platform/tenancy'
 import { siteError } from './errors'
 
+import { FeedService } from './feed'
 export type { FeedWriter } from './feed'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { KINDS } from './model'
 import { siteServices } from './schema'
 
@@ -27,13 +28,23 @@ export interface EffectiveProvider {
   config: Record<string, unknown>
 }
 
+/** The site area: an ecosystem's site services (providers) and its customers' activity feed. */
+export class SiteService {
+  readonly sites: SiteServices
+  readonly feed: FeedService
+
+  constructor(deps: Pick<Deps, 'config' | 'database' | 'db' | 'now' | 'secret' | 'shutdown'>, audit: AuditService) {
+    this.sites = new SiteServices(deps, audit)
+    this.feed = new FeedService(deps)
+  }
+}
+
 /** Provider settings per ecosystem: validated per kind, sealed with the server key, never shown. */
 export class SiteServices {
-  private readonly audit: AuditLog
-
-  constructor(private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'secret'>) {
-    this.audit = new AuditLog(deps)
-  }
+  constructor(
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'secret'>,
+    private readonly audit: AuditService,
+  ) {}
 
   async list(tenant: Tenant) {
     const rows = await this.deps.db.select().from(siteServices).where(eq(siteServices.ecosystemId, tenant.ecosystemId)).orderBy(asc(siteServices.slug))

@@ -1,5 +1,5 @@
 import { t } from 'elysia'
-import { defineEvent } from '../../platform/events'
+import { defineAuditActions, defineEvent } from '../../platform/events'
 
 export const attachmentReady = defineEvent('storage.attachment.ready', {
   description: 'An upload completed and counts toward its owner’s quota.',
@@ -8,3 +8,9 @@ export const attachmentReady = defineEvent('storage.attachment.ready', {
 })
 
 export const STORAGE_EVENTS = [attachmentReady]
+
+/** The audit actions storage records (GET /audit/events). */
+export const STORAGE_AUDIT = defineAuditActions('storage', {
+  'storage.quota.set': 'A customer’s storage quota was set',
+  'storage.quota.removed': 'A customer’s storage quota was removed (the default applies)',
+})

@@ -1,6 +1,6 @@
 import { defineModule } from '../module'
 import { STORAGE_ERRORS } from './errors'
-import { STORAGE_EVENTS } from './events'
+import { STORAGE_EVENTS, STORAGE_AUDIT } from './events'
 import { deleteOrphanedObjects, expireUploads, purgeAttachments } from './jobs'
 import { LOCAL_OBJECTS_PATH, storageRoutes } from './routes'
 import { StorageService } from './service'
@@ -21,10 +21,11 @@ export default defineModule({
   },
   errors: STORAGE_ERRORS,
   events: STORAGE_EVENTS,
+  audit: STORAGE_AUDIT,
   jobs: [expireUploads, purgeAttachments, deleteOrphanedObjects],
   http: { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`] },
   setup: (ctx) => {
-    const storage = new StorageService(ctx.deps, ctx.use('customer'), ctx.bus, ctx.use('billing').entitlements)
+    const storage = new StorageService(ctx.deps, ctx.use('customer'), ctx.bus, ctx.use('billing').entitlements, ctx.use('audit'))
     return { services: storage, routes: () => [storageRoutes(storage, ctx.guards, ctx.deps.storage)] }
   },
 })

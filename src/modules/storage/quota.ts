@@ -3,7 +3,7 @@ import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { storageErrors } from './errors'
 import { storageQuotas, storageUsage } from './schema'
 
@@ -26,14 +26,11 @@ const overrideOf = (s: Scope) => and(eq(storageQuotas.ecosystemId, s.ecosystemId
  * it happens in the transaction of the attachment transition that causes it, after `lock`.
  */
 export class StorageQuotas {
-  private readonly audit: AuditLog
-
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'now'>,
     private readonly customers: CustomerLookup,
-  ) {
-    this.audit = new AuditLog(deps)
-  }
+    private readonly audit: AuditService,
+  ) {}
 
   /** The caller's quota, usage and what is left. */
   async usage(tenant: Scope) {

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps'
 import type { EntitlementGate } from '../../platform/entitlements'
 import type { EventBus } from '../../platform/events'
+import type { AuditService } from '../audit/service'
 import { Attachments } from './attachments'
 import { StorageQuotas, type CustomerLookup } from './quota'
 
@@ -9,8 +10,8 @@ export class StorageService {
   readonly quotas: StorageQuotas
   readonly attachments: Attachments
 
-  constructor(deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>, customers: CustomerLookup, events: Pick<EventBus, 'emit'>, gate: EntitlementGate) {
-    this.quotas = new StorageQuotas(deps, customers)
+  constructor(deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>, customers: CustomerLookup, events: Pick<EventBus, 'emit'>, gate: EntitlementGate, audit: AuditService) {
+    this.quotas = new StorageQuotas(deps, customers, audit)
     this.attachments = new Attachments(deps, this.quotas, events, gate)
   }
 }

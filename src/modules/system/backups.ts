@@ -10,7 +10,7 @@ import { describeError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import { UUID_PATTERN } from '../../platform/params'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
-import { type AuditBy, AuditLog, systemActor } from '../audit/service'
+import { type AuditBy, AuditService, systemActor } from '../audit/service'
 import { users } from '../auth/schema'
 import { systemError } from './errors'
 import { backups } from './schema'
@@ -54,15 +54,12 @@ export type AdminMailer = (to: string, content: { subject: string; text: string 
  * PostgreSQL: pg_dump's, when it is on the PATH.
  */
 export class Backups {
-  private readonly audit: AuditLog
-
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue' | 'storage'>,
+    private readonly audit: AuditService,
     /** Tells the platform admins a backup failed; absent where nothing runs jobs (the schedule's tick only queues). */
     private readonly mail?: AdminMailer,
-  ) {
-    this.audit = new AuditLog(deps)
-  }
+  ) {}
 
   queueHandlers(): QueueHandler[] {
     // One attempt: a backup that failed is started again by an admin, not retried behind their back.
@@ -98,7 +95,7 @@ export class Backups {
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx.insert(backups).values({ createdBy: principal?.userId ?? null, createdAt: this.deps.now(), encrypted: this.deps.config.backups.keys.length > 0 }).returning()
       await this.deps.queue.send(tx, JOB, { id: row!.id })
-      await this.audit.record(tx, principal ?? systemActor(SCHEDULED_JOB), { action: 'settings.backup.started', target: { type: 'backup', id: row!.id } })
+      await this.audit.record(tx, principal ?? systemActor(SCHEDULED_JOB), { action: 'system.backup.started', target: { type: 'backup', id: row!.id } })
       return backupView(row!)
     })
   }
@@ -108,7 +105,7 @@ export class Backups {
     const old = await tx.select().from(backups).where(eq(backups.status, status)).orderBy(desc(backups.createdAt), desc(backups.id)).offset(keep)
     for (const { id } of old) {
       await tx.delete(backups).where(eq(backups.id, id))
-      await this.audit.record(tx, systemActor(SCHEDULED_JOB), { action: 'settings.backup.deleted', target: { type: 'backup', id } })
+      await this.audit.record(tx, systemActor(SCHEDULED_JOB), { action: 'system.backup.deleted', target: { type: 'backup', id } })
     }
     return old
   }
@@ -142,7 +139,7 @@ export class Backups {
       if (back.length) await tx.update(backups).set({ status: 'complete' }).where(and(inArray(backups.id, back), eq(backups.status, 'missing')))
       for (const [id, file] of adopted) {
         const [row] = await tx.insert(backups).values({ id, status: 'complete', sizeBytes: file.size, encrypted: file.encrypted, createdAt: file.at, completedAt: file.at }).onConflictDoNothing().returning({ id: backups.id })
-        if (row) await this.audit.record(tx, systemActor(JOB), { action: 'settings.backup.adopted', target: { type: 'backup', id } })
+        if (row) await this.audit.record(tx, systemActor(JOB), { action: 'system.backup.adopted', target: { type: 'backup', id } })
       }
     })
   }
@@ -169,7 +166,7 @@ export class Backups {
     const row = await this.deps.db.transaction(async (tx) => {
       const [gone] = await tx.delete(backups).where(eq(backups.id, id)).returning()
       if (!gone) throw notFound()
-      await this.audit.record(tx, by, { action: 'settings.backup.deleted', target: { type: 'backup', id } })
+      await this.audit.record(tx, by, { action: 'system.backup.deleted', target: { type: 'backup', id } })
       return gone
     })
     await this.removeArchive(row)
@@ -206,7 +203,7 @@ export class Backups {
       // Complete, and with a schedule the oldest beyond BACKUP_KEEP gone (manual ones count too), in one transaction.
       const pruned = await this.deps.db.transaction(async (tx) => {
         await tx.update(backups).set({ status: 'complete', sizeBytes: size, completedAt: this.deps.now() }).where(eq(backups.id, id))
-        await this.audit.record(tx, systemActor(JOB), { action: 'settings.backup.finished', target: { type: 'backup', id } })
+        await this.audit.record(tx, systemActor(JOB), { action: 'system.backup.finished', target: { type: 'backup', id } })
         return this.deps.config.backups.schedule ? this.prune(tx, 'complete', this.deps.config.backups.keep) : []
       })
       for (const old of pruned) await this.removeArchive(old)
@@ -227,7 +224,7 @@ export class Backups {
     this.deps.logger.error('backup failed', { backupId: row.id, ...reason })
     const pruned = await this.deps.db.transaction(async (tx) => {
       await tx.update(backups).set({ status: 'failed', error: reason.message, completedAt: this.deps.now() }).where(eq(backups.id, row.id))
-      await this.audit.record(tx, systemActor(JOB), { action: 'settings.backup.failed', target: { type: 'backup', id: row.id }, metadata: { error: reason.message } })
+      await this.audit.record(tx, systemActor(JOB), { action: 'system.backup.failed', target: { type: 'backup', id: row.id }, metadata: { error: reason.message } })
       return this.prune(tx, 'failed', this.deps.config.backups.keep)
     })
     for (const old of pruned) await this.removeArchive(old)
@@ -258,12 +255,12 @@ export class Backups {
  * taken), other backups that were running then are failed (their job is gone), and an audit event.
  */
 export async function recordRestore(deps: Pick<Deps, 'db' | 'now'>, manifest: Pick<BackupManifest, 'backupId' | 'createdAt'>): Promise<void> {
-  const audit = new AuditLog(deps)
+  const audit = new AuditService(deps)
   await deps.db.transaction(async (tx) => {
     if (manifest.backupId) {
       await tx.update(backups).set({ status: 'complete', restoredAt: deps.now(), completedAt: new Date(manifest.createdAt) }).where(eq(backups.id, manifest.backupId))
     }
     await tx.update(backups).set({ status: 'failed', error: 'interrupted: the instance was restored from a backup taken while this one ran', completedAt: deps.now() }).where(eq(backups.status, 'running'))
-    await audit.record(tx, systemActor('cli'), { action: 'settings.backup.restored', target: { type: 'backup', id: manifest.backupId ?? null }, metadata: { takenAt: manifest.createdAt } })
+    await audit.record(tx, systemActor('cli'), { action: 'system.backup.restored', target: { type: 'backup', id: manifest.backupId ?? null }, metadata: { takenAt: manifest.createdAt } })
   })
 }

@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { SYSTEM_AUDIT } from './events'
 import { SYSTEM_ERRORS } from './errors'
 import { Backups } from './backups'
 import { scheduledBackup } from './jobs'
@@ -18,12 +19,13 @@ export default defineModule({
       'What anyone may read without credentials: liveness, public persona and user profiles.',
   },
   errors: SYSTEM_ERRORS,
+  audit: SYSTEM_AUDIT,
   jobs: [scheduledBackup],
   setup: (ctx) => {
     const { deps } = ctx
     const system = new SystemService(deps)
     const messaging = ctx.use('messaging')
-    const backups = new Backups(deps, (to, content) => messaging.sendInstanceEmail(to, content))
+    const backups = new Backups(deps, ctx.use('audit'), (to, content) => messaging.sendInstanceEmail(to, content))
     return { services: system, queues: backups.queueHandlers(), routes: () => [systemRoutes(system), backupRoutes(backups, ctx.guards)] }
   },
 })

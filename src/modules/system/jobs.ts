@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps'
 import type { Job } from '../../platform/jobs'
+import { AuditService } from '../audit/service'
 import { Backups, SCHEDULED_JOB } from './backups'
 
 /**
@@ -9,10 +10,10 @@ import { Backups, SCHEDULED_JOB } from './backups'
  */
 export const scheduledBackup: Job<Deps> = {
   name: SCHEDULED_JOB,
-  schedule: (deps) => (new Backups(deps).available() ? deps.config.backups.schedule : null),
+  schedule: (deps) => (new Backups(deps, new AuditService(deps)).available() ? deps.config.backups.schedule : null),
   lock: 'session',
   async run(deps) {
-    await new Backups(deps).start(null)
+    await new Backups(deps, new AuditService(deps)).start(null)
     return { started: 1 }
   },
 }

@@ -1,4 +1,5 @@
 import { defineModule } from '../module'
+import { TEAM_AUDIT } from './events'
 import { TEAM_ERRORS } from './errors'
 import { teamRoutes } from './routes'
 import { TeamService } from './service'
@@ -16,8 +17,9 @@ export default defineModule({
       'Members of an organization and their roles (owner, admin, member).',
   },
   errors: TEAM_ERRORS,
+  audit: TEAM_AUDIT,
   setup: (ctx) => {
-    const team = new TeamService(ctx.deps, ctx.use('auth').accounts)
+    const team = new TeamService(ctx.deps, ctx.use('auth').accounts, ctx.use('audit'))
     return { services: team, routes: () => [teamRoutes(team, ctx.guards)] }
   },
 })

@@ -7,7 +7,7 @@ import { teamError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Role } from '../../platform/tenancy'
 import type { Accounts } from '../auth/service'
-import { AuditLog } from '../audit/service'
+import type { AuditService } from '../audit/service'
 import { users } from '../auth/schema'
 import { members, teams } from './schema'
 
@@ -19,14 +19,11 @@ type MemberRow = typeof members.$inferSelect
 
 /** Organization teams: roles owner > admin > member, and the rule that one owner always remains. */
 export class TeamService {
-  private readonly audit: AuditLog
-
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'now'>,
     private readonly accounts: Accounts,
-  ) {
-    this.audit = new AuditLog(deps)
-  }
+    private readonly audit: AuditService,
+  ) {}
 
   /** The admin team of a new organization, with its creator as owner (in the caller's transaction). */
   async createTeam(tx: Db, organizationId: string, name: string, ownerId: string): Promise<string> {

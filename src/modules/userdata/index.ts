@@ -4,7 +4,9 @@ import { USERDATA_ERRORS } from './errors'
 import { changeSink } from '../../platform/changes'
 import { resourceTopic } from '../../platform/crud/routes'
 import { USERDATA_EVENTS, userdataRowsChanged } from './events'
-import { USERDATA_RESOURCES, userdataRoutes } from './routes'
+import { USERDATA_RESOURCES } from './model'
+import { userdataRoutes } from './routes'
+import { UserdataService } from './service'
 
 export default defineModule({
   name: 'userdata',
@@ -14,9 +16,10 @@ export default defineModule({
   },
   errors: USERDATA_ERRORS,
   events: USERDATA_EVENTS,
+  resources: USERDATA_RESOURCES,
   search: [noteSearch],
   setup: (ctx) => {
-    const changes = changeSink(ctx.bus, userdataRowsChanged)
-    return { topics: USERDATA_RESOURCES.map(resourceTopic), routes: () => [userdataRoutes(ctx.guards, { ...ctx.deps, changes })] }
+    const userdata = new UserdataService({ ...ctx.deps, changes: changeSink(ctx.bus, userdataRowsChanged) })
+    return { topics: USERDATA_RESOURCES.map(resourceTopic), routes: () => [userdataRoutes(userdata, ctx.guards)] }
   },
 })

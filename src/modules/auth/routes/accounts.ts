@@ -29,7 +29,7 @@ import type { AuthService } from '../service'
 import { IdParam } from '../../../platform/params'
 import { type CookieJar, REFRESH_COOKIE, refreshCookie } from './cookie'
 
-export function authRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, 'config'>) {
+export function accountRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps, 'config'>) {
   const refresh = refreshCookie(deps.config)
   const presentedRefresh = (body: { refreshToken?: string } | null | undefined, cookie: CookieJar, headers: Record<string, string | undefined>) => {
     if (body?.refreshToken) return body.refreshToken

@@ -7,7 +7,7 @@ import { consentPage, errorPage, pageHeaders } from '../consent-page'
 import { AuthorizationServerMetadata, AuthorizeBody, AuthorizeResult } from '../model'
 import { SCOPES } from '../scopes'
 import { OAUTH_PATHS } from '../paths'
-import type { OAuthService } from '../service'
+import type { OauthService } from '../service'
 
 const html = (description: string) => ({ description, content: { 'text/html': { schema: { type: 'string' as const } } } })
 
@@ -31,7 +31,7 @@ function authorizationQuery(url: URL): { params: AuthorizationParams; duplicated
 }
 
 /** The authorization step (GET: the page a client sends the browser to; POST: the approval) and the metadata. */
-export function authorizeRoutes(oauth: OAuthService, guards: Guards, consentUrl: string | null) {
+export function authorizeRoutes(oauth: OauthService, guards: Guards, consentUrl: string | null) {
   return new Elysia({ name: 'oauth-authorize', detail: { tags: ['oauth'] } })
     .use(guards.auth)
     .get(

@@ -3,12 +3,12 @@ import type { Guards } from '../../../platform/guards'
 import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { CreateClientBody, OAuthClient, OAuthClientCreated, UpdateClientBody } from '../model'
-import type { OAuthService } from '../service'
+import type { OauthService } from '../service'
 import { IdParam } from '../../../platform/params'
 
 
 /** Client applications, managed by the account that registered them (account credentials only). */
-export function clientRoutes(oauth: OAuthService, guards: Guards) {
+export function clientRoutes(oauth: OauthService, guards: Guards) {
   const clients = oauth.clients
   return new Elysia({ name: 'oauth-clients', prefix: '/oauth/clients', detail: { tags: ['oauth'] } })
     .use(guards.auth)

@@ -3,11 +3,11 @@ import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { OAuthGrant } from '../model'
-import type { OAuthService } from '../service'
+import type { OauthService } from '../service'
 import { IdParam } from '../../../platform/params'
 
 /** The applications a user has authorized (account credentials only). */
-export function grantRoutes(oauth: OAuthService, guards: Guards) {
+export function grantRoutes(oauth: OauthService, guards: Guards) {
   return new Elysia({ name: 'oauth-grants', prefix: '/oauth/grants', detail: { tags: ['oauth'] } })
     .use(guards.auth)
     .get('', ({ principal, query }) => oauth.grants.list(principal.userId, pageParams(query)), {

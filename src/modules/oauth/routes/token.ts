@@ -3,7 +3,7 @@ import type { Guards } from '../../../platform/guards'
 import { errors } from '../../../platform/errors'
 import { OAuthError as OAuthFailure } from '../errors'
 import { ExchangeRequest, OAuthError, OAuthUser, RefreshRequest, RevokeRequest, RevokeResult, TokenResponse } from '../model'
-import type { OAuthService } from '../service'
+import type { OauthService } from '../service'
 import type { TokenRequest } from '../tokens'
 import { parseTokenBody, tokenRequest, tokenRequestBody } from './token-request'
 import { OAUTH_PATHS } from '../paths'
@@ -33,7 +33,7 @@ const ERRORS_DOC =
   'Errors answer `{ "error", "error_description" }` (RFC 6749 §5.2): 400 `invalid_request` (a parameter missing, repeated or malformed; wrong grant_type), 400 `invalid_grant`, 401 `invalid_client` (wrong client_id or client_secret).'
 
 /** The endpoints client applications call with their credentials, and the token check. */
-export function tokenRoutes(oauth: OAuthService, guards: Guards) {
+export function tokenRoutes(oauth: OauthService, guards: Guards) {
   return new Elysia({ name: 'oauth-token', detail: { tags: ['oauth'] } })
     .use(guards.auth)
     .post(

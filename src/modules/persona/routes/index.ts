@@ -1,12 +1,12 @@
 import { Elysia } from 'elysia'
 import type { Guards } from '../../../platform/guards'
-import type { PersonaArea } from '../service'
+import type { PersonaService } from '../service'
 import { personaRoutes } from './personas'
 import { publicRoutes } from './public'
 import { serviceRoutes } from './services'
 
 /** Every route of the persona area. */
-export function personaAreaRoutes(area: PersonaArea, guards: Guards) {
+export function personaAreaRoutes(area: PersonaService, guards: Guards) {
   return new Elysia({ name: 'persona' })
     .use(serviceRoutes(area, guards))
     .use(personaRoutes(area, guards))

@@ -3,14 +3,14 @@ import type { Guards } from '../../../platform/guards'
 import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { Persona, PersonaCreate, PersonaPatch } from '../model'
-import type { PersonaArea } from '../service'
+import type { PersonaService } from '../service'
 import { IdParam } from '../../../platform/params'
 
 const ADMIN = 'Needs the admin or owner role in the ecosystem (X-Ecosystem-Id).'
 const MEMBER = 'Any team member of the ecosystem (X-Ecosystem-Id) may read personas, whatever their visibility.'
 
 /** Personas of an ecosystem: admins manage them, members read them. */
-export function personaRoutes(area: PersonaArea, guards: Guards) {
+export function personaRoutes(area: PersonaService, guards: Guards) {
   const personas = area.personas
   return new Elysia({ name: 'persona-personas', prefix: '/persona/personas', detail: { tags: ['persona'] } })
     .use(guards.tenancy)

@@ -3,13 +3,13 @@ import { errors } from '../errors'
 import { PageQuery, pageParams, paged } from '../../../platform/paging'
 import { SLUG_PATTERN } from '../../auth/model'
 import { EcosystemQuery, PublicPersona, PublicPersonaSummary, PublicUserProfile } from '../model'
-import type { PersonaArea } from '../service'
+import type { PersonaService } from '../service'
 
 const SlugParams = t.Object({ slug: t.String({ pattern: SLUG_PATTERN }) })
 const NO_AUTH = 'No credentials. Private personas and persona services never appear here.'
 
 /** Public persona pages and user profiles: read by anyone. */
-export function publicRoutes(area: PersonaArea) {
+export function publicRoutes(area: PersonaService) {
   const pub = area.public
   return new Elysia({ name: 'persona-public', prefix: '/public', detail: { tags: ['public'] } })
     .get('/personas', ({ query }) => pub.list(query, pageParams(query)), {

@@ -2,8 +2,8 @@ import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
 import { errors } from '../errors'
 import { paged } from '../../../platform/paging'
-import { PersonaService, PersonaServiceCreate, PersonaServicePatch, PersonaServiceTemplate } from '../model'
-import type { PersonaArea } from '../service'
+import { PersonaService as PersonaServiceModel, PersonaServiceCreate, PersonaServicePatch, PersonaServiceTemplate } from '../model'
+import type { PersonaService } from '../service'
 import { SERVICE_TEMPLATES } from '../templates'
 import { IdParam } from '../../../platform/params'
 import { adminResource } from '../../../platform/crud/admin'
@@ -13,7 +13,7 @@ const NOT_ALLOWED =
   '400 `base_url_not_allowed` when the host is, or is a name resolving to, an address the server may not reach for persona services: loopback, private (RFC 1918), carrier-grade NAT, unique-local and other non-public addresses unless the operator set PERSONA_SERVICE_PRIVATE_ADDRESSES=allow; link-local, cloud-metadata, multicast and reserved addresses always. A name that does not resolve yet is accepted; every call resolves it again and connects to the address checked.'
 
 /** Persona services: the LLM providers an ecosystem's personas use. */
-export function serviceRoutes(area: PersonaArea, guards: Guards) {
+export function serviceRoutes(area: PersonaService, guards: Guards) {
   const services = area.services
   return new Elysia({ name: 'persona-services', prefix: '/persona', detail: { tags: ['persona'] } })
     .use(guards.tenancy)
@@ -28,7 +28,7 @@ export function serviceRoutes(area: PersonaArea, guards: Guards) {
     .use(
       adminResource(guards, {
         path: '/services',
-        schemas: { page: paged(PersonaService, 'PersonaServicePage'), create: PersonaServiceCreate, item: PersonaService, detail: PersonaService, patch: PersonaServicePatch },
+        schemas: { page: paged(PersonaServiceModel, 'PersonaServicePage'), create: PersonaServiceCreate, item: PersonaServiceModel, detail: PersonaServiceModel, patch: PersonaServicePatch },
         service: services,
         operations: {
           list: { operationId: 'personaServiceList', summary: 'Persona services of the ecosystem, newest first', description: KEY },
@@ -52,7 +52,7 @@ export function serviceRoutes(area: PersonaArea, guards: Guards) {
     .post('/services/:id/connect', ({ tenant, params }) => services.connect(tenant, params.id), {
       tenant: 'admin',
       params: IdParam,
-      response: { 200: PersonaService },
+      response: { 200: PersonaServiceModel },
       detail: {
         operationId: 'personaServiceConnect',
         summary: "Connect: list the provider's models",

@@ -36,3 +36,5 @@ export const notesResource = {
   example: () => ({ title: 'Probe note', body: 'probe' }),
   description: "A customer's notes, optionally about a subject (`subjectTable` + `subjectId`); e.g. `?subjectTable=eq.data.documents&subjectId=eq.<id>`, `?occurredAt=gte.2026-01-01&occurredAt=lt.2026-02-01`.",
 } as const satisfies ResourceSpec<'userdata', 'notes', typeof UserdataNote, any, any>
+
+export const USERDATA_RESOURCES = [notesResource] as const

@@ -76,3 +76,6 @@ export const documentBlocksResource = {
   example: (ids) => ({ documentId: ids.documents, blockType: 'paragraph', position: 'a0', content: 'probe' }),
   description: 'Blocks of a document, listed in `position` order (byte-wise). `documentId` must name a document of yours (404 `document_not_found`).',
 } as const satisfies ResourceSpec<'data', 'document_blocks', typeof DataDocumentBlock, any, any>
+
+/** Derived resources of the `data` schema, in the order their examples depend on each other. */
+export const DATA_RESOURCES = [documentsResource, documentBlocksResource] as const
