@@ -12,7 +12,20 @@
 import { sql } from 'drizzle-orm'
 import { queryRows } from '../src/platform/db'
 import { JobQueue } from '../src/platform/queue'
-import { BACKENDS, type Backend, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, markdownTable, type RunInfo, runInfo, sleep } from './support'
+import {
+  BACKENDS,
+  type Backend,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
+  fmt,
+  inProcessApp,
+  markdownTable,
+  type RunInfo,
+  runInfo,
+  sleep,
+} from './support'
 
 export interface AnnouncementOptions {
   backends?: Backend[]
@@ -66,7 +79,10 @@ export async function benchAnnouncement(options: AnnouncementOptions = {}): Prom
       const bareInsertSec = (performance.now() - bareStarted) / 1000
       await db.execute(sql`delete from notifications.notifications where type = 'bench_bare'`)
 
-      worker.define<{ announcementId: string }>({ name: 'announcement-fan-out', handle: (job) => bench.app.services.notifications.fanOutBatch(job.announcementId) })
+      worker.define<{ announcementId: string }>({
+        name: 'announcement-fan-out',
+        handle: (job) => bench.app.services.notifications.fanOutBatch(job.announcementId),
+      })
       await worker.start()
       Bun.gc(true)
       await sleep(200)
@@ -80,7 +96,10 @@ export async function benchAnnouncement(options: AnnouncementOptions = {}): Prom
       }, 50)
       const started = performance.now()
       const admin = { token: bench.owner.token, headers: { 'x-ecosystem-id': eco } }
-      const { recipients } = await bench.call('POST', '/notifications/announcements', { ...admin, body: { subject: 'Maintenance', body: 'Tonight 02:00-03:00' } })
+      const { recipients } = await bench.call('POST', '/notifications/announcements', {
+        ...admin,
+        body: { subject: 'Maintenance', body: 'Tonight 02:00-03:00' },
+      })
       for (;;) {
         const [row] = await queryRows<{ done: boolean }>(db, sql`select finished_at is not null as done from notifications.announcements`)
         if (row?.done) break
@@ -93,7 +112,8 @@ export async function benchAnnouncement(options: AnnouncementOptions = {}): Prom
         sql`select (select count(*)::int from notifications.notifications where type = 'admin_announcement') as notifications,
                    (select count(*)::int from pgboss.job where name = 'notification-deliver') as deliveries`,
       )
-      if (counts!.notifications !== customers + 1 && counts!.notifications !== customers) throw new Error(`expected ${customers} notifications, found ${counts!.notifications}`)
+      if (counts!.notifications !== customers + 1 && counts!.notifications !== customers)
+        throw new Error(`expected ${customers} notifications, found ${counts!.notifications}`)
       if (recipients !== counts!.notifications) throw new Error(`announced ${recipients} recipients, wrote ${counts!.notifications}`)
       const result = {
         backend,
@@ -104,7 +124,9 @@ export async function benchAnnouncement(options: AnnouncementOptions = {}): Prom
         peakHeapMb: (peakHeap - base.heapUsed) / 2 ** 20,
         bareInsertSec,
       }
-      log(`  ${backend}: ${fmt(allEnqueuedSec, 1)} s to all enqueued, ${fmt(result.notificationsPerSec)} notifications/s, ${counts!.deliveries} e-mails enqueued, peak RSS +${fmt(result.peakRssMb)} MB (JS heap +${fmt(result.peakHeapMb)} MB); bare insert ${fmt(bareInsertSec, 2)} s`)
+      log(
+        `  ${backend}: ${fmt(allEnqueuedSec, 1)} s to all enqueued, ${fmt(result.notificationsPerSec)} notifications/s, ${counts!.deliveries} e-mails enqueued, peak RSS +${fmt(result.peakRssMb)} MB (JS heap +${fmt(result.peakHeapMb)} MB); bare insert ${fmt(bareInsertSec, 2)} s`,
+      )
       return result
     } finally {
       await worker.stop(1000)

@@ -129,111 +129,115 @@ async function measure(
   root?: string,
 ): Promise<AuthMeBackendResult> {
   const loadBefore = loadAverage()
-  return withServer(backend, async (server) => {
-    const { token } = await registerUser(server.url)
-    const auth = { Authorization: `Bearer ${token}` }
-    // A 401 would be fast and wrong: make sure /auth/me really answers the user first.
-    const me = (await expectStatus(`${server.url}/auth/me`, { headers: auth }, 200)) as { id?: string }
-    if (!me?.id) throw new Error(`/auth/me answered no user: ${JSON.stringify(me)}`)
+  return withServer(
+    backend,
+    async (server) => {
+      const { token } = await registerUser(server.url)
+      const auth = { Authorization: `Bearer ${token}` }
+      // A 401 would be fast and wrong: make sure /auth/me really answers the user first.
+      const me = (await expectStatus(`${server.url}/auth/me`, { headers: auth }, 200)) as { id?: string }
+      if (!me?.id) throw new Error(`/auth/me answered no user: ${JSON.stringify(me)}`)
 
-    const run = (path: string, durationSec: number) =>
-      wrkWithCpu(
-        {
-          url: `${server.url}${path}`,
-          threads: s.threads,
-          connections: s.connections,
-          durationSec,
-          headers: path === '/auth/me' ? auth : undefined,
-        },
-        server.pid,
-        server.database,
-      )
-    // Other people's builds and tests share this machine: start each measured run on a quiet one.
-    const quiet = roundsGate(backend, s.quietWaitSec, log)
-    const quietly = async (path: string) => {
-      await quiet()
-      return run(path, s.durationSec)
-    }
-    const base = () => quietly(BASELINE)
-    const meRun = () => quietly('/auth/me')
-
-    if (s.warmupSec > 0) {
-      await run(BASELINE, s.warmupSec)
-      await run('/auth/me', s.warmupSec)
-    }
-
-    const rounds: { order: string; base: Run; me: Run }[] = []
-    for (let i = 0; i < s.rounds; i++) {
-      let h: Run, m: Run
-      if (i % 2 === 0) {
-        h = await base()
-        m = await meRun()
-      } else {
-        m = await meRun()
-        h = await base()
+      const run = (path: string, durationSec: number) =>
+        wrkWithCpu(
+          {
+            url: `${server.url}${path}`,
+            threads: s.threads,
+            connections: s.connections,
+            durationSec,
+            headers: path === '/auth/me' ? auth : undefined,
+          },
+          server.pid,
+          server.database,
+        )
+      // Other people's builds and tests share this machine: start each measured run on a quiet one.
+      const quiet = roundsGate(backend, s.quietWaitSec, log)
+      const quietly = async (path: string) => {
+        await quiet()
+        return run(path, s.durationSec)
       }
-      rounds.push({ order: i % 2 === 0 ? 'base,me' : 'me,base', base: h, me: m })
-      const cpu = (r: Run) =>
-        `${r.cpu.serverUsPerReq.toFixed(0)} µs` +
-        (r.cpu.postgresUsPerReq === undefined ? '' : ` + pg ${r.cpu.postgresUsPerReq.toFixed(0)} µs`) +
-        noisyText(r.cpu.foreignPct)
+      const base = () => quietly(BASELINE)
+      const meRun = () => quietly('/auth/me')
+
+      if (s.warmupSec > 0) {
+        await run(BASELINE, s.warmupSec)
+        await run('/auth/me', s.warmupSec)
+      }
+
+      const rounds: { order: string; base: Run; me: Run }[] = []
+      for (let i = 0; i < s.rounds; i++) {
+        let h: Run, m: Run
+        if (i % 2 === 0) {
+          h = await base()
+          m = await meRun()
+        } else {
+          m = await meRun()
+          h = await base()
+        }
+        rounds.push({ order: i % 2 === 0 ? 'base,me' : 'me,base', base: h, me: m })
+        const cpu = (r: Run) =>
+          `${r.cpu.serverUsPerReq.toFixed(0)} µs` +
+          (r.cpu.postgresUsPerReq === undefined ? '' : ` + pg ${r.cpu.postgresUsPerReq.toFixed(0)} µs`) +
+          noisyText(r.cpu.foreignPct)
+        log(
+          `  ${backend.padEnd(8)} round ${i + 1}: base ${fmt(h.rps).padStart(7)} req/s (p50 ${h.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(h)})` +
+            `   me ${fmt(m.rps).padStart(7)} req/s (p50 ${m.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(m)})   ratio ${(m.rps / h.rps).toFixed(3)}`,
+        )
+      }
+      const baseRps = mean(rounds.map((r) => r.base.rps))
+      const meRps = mean(rounds.map((r) => r.me.rps))
+      const ratio = meRps / baseRps
+      const roundRatios = rounds.map((r) => r.me.rps / r.base.rps)
+      const baseDrift = (rounds.at(-1)!.base.rps - rounds[0]!.base.rps) / rounds[0]!.base.rps
       log(
-        `  ${backend.padEnd(8)} round ${i + 1}: base ${fmt(h.rps).padStart(7)} req/s (p50 ${h.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(h)})` +
-          `   me ${fmt(m.rps).padStart(7)} req/s (p50 ${m.latencyMs.p50.toFixed(2)} ms, cpu ${cpu(m)})   ratio ${(m.rps / h.rps).toFixed(3)}`,
+        `  ${backend.padEnd(8)} base ${fmt(baseRps)} req/s, me ${fmt(meRps)} req/s, ratio ${ratio.toFixed(3)} ` +
+          `(rounds ${Math.min(...roundRatios).toFixed(3)}–${Math.max(...roundRatios).toFixed(3)}) ${ratio >= TARGET ? 'PASS' : 'BELOW TARGET'}`,
       )
-    }
-    const baseRps = mean(rounds.map((r) => r.base.rps))
-    const meRps = mean(rounds.map((r) => r.me.rps))
-    const ratio = meRps / baseRps
-    const roundRatios = rounds.map((r) => r.me.rps / r.base.rps)
-    const baseDrift = (rounds.at(-1)!.base.rps - rounds[0]!.base.rps) / rounds[0]!.base.rps
-    log(
-      `  ${backend.padEnd(8)} base ${fmt(baseRps)} req/s, me ${fmt(meRps)} req/s, ratio ${ratio.toFixed(3)} ` +
-        `(rounds ${Math.min(...roundRatios).toFixed(3)}–${Math.max(...roundRatios).toFixed(3)}) ${ratio >= TARGET ? 'PASS' : 'BELOW TARGET'}`,
-    )
-    if (rounds.length > 1 && Math.abs(baseDrift) > 0.15) {
+      if (rounds.length > 1 && Math.abs(baseDrift) > 0.15) {
+        log(
+          `  ${backend.padEnd(8)} warning: /site/version throughput moved ${(baseDrift * 100).toFixed(0)}% from the first round to the last; ` +
+            `the ratio depends on how long the server has been loaded (see bench/README.md, "Known distortions")`,
+        )
+      }
+      const strip = (w: Run) => ({ ...w, raw: undefined }) as unknown as Run
+      const med = (f: (r: { base: Run; me: Run }) => number | undefined) => {
+        const xs = rounds.map(f).filter((x): x is number => x !== undefined)
+        return xs.length ? median(xs) : undefined
+      }
+      const cost = (r: Run) => r.cpu.serverUsPerReq + (r.cpu.postgresUsPerReq ?? 0)
+      const cpuRatio = median(rounds.map((r) => cost(r.base))) / median(rounds.map((r) => cost(r.me)))
       log(
-        `  ${backend.padEnd(8)} warning: /site/version throughput moved ${(baseDrift * 100).toFixed(0)}% from the first round to the last; ` +
-          `the ratio depends on how long the server has been loaded (see bench/README.md, "Known distortions")`,
+        `  ${backend.padEnd(8)} CPU per request: base ${median(rounds.map((r) => cost(r.base))).toFixed(0)} µs, me ${median(rounds.map((r) => cost(r.me))).toFixed(0)} µs → cpu ratio ${cpuRatio.toFixed(3)}`,
       )
-    }
-    const strip = (w: Run) => ({ ...w, raw: undefined }) as unknown as Run
-    const med = (f: (r: { base: Run; me: Run }) => number | undefined) => {
-      const xs = rounds.map(f).filter((x): x is number => x !== undefined)
-      return xs.length ? median(xs) : undefined
-    }
-    const cost = (r: Run) => r.cpu.serverUsPerReq + (r.cpu.postgresUsPerReq ?? 0)
-    const cpuRatio = median(rounds.map((r) => cost(r.base))) / median(rounds.map((r) => cost(r.me)))
-    log(`  ${backend.padEnd(8)} CPU per request: base ${median(rounds.map((r) => cost(r.base))).toFixed(0)} µs, me ${median(rounds.map((r) => cost(r.me))).toFixed(0)} µs → cpu ratio ${cpuRatio.toFixed(3)}`)
-    return {
-      backend,
-      cpuRatio,
-      bootMs: Math.round(server.bootMs),
-      loadBefore,
-      baseServerCpuUs: med((r) => r.base.cpu.serverUsPerReq),
-      meServerCpuUs: med((r) => r.me.cpu.serverUsPerReq),
-      basePostgresCpuUs: med((r) => r.base.cpu.postgresUsPerReq),
-      mePostgresCpuUs: med((r) => r.me.cpu.postgresUsPerReq),
-      baseRps,
-      meRps,
-      ratio,
-      roundRatios,
-      baseDrift,
-      maxForeignPct: Math.max(...rounds.flatMap((r) => [r.base.cpu.foreignPct ?? 0, r.me.cpu.foreignPct ?? 0])),
-      baseP50Ms: median(rounds.map((r) => r.base.latencyMs.p50)),
-      meP50Ms: median(rounds.map((r) => r.me.latencyMs.p50)),
-      baseP99Ms: median(rounds.map((r) => r.base.latencyMs.p99)),
-      meP99Ms: median(rounds.map((r) => r.me.latencyMs.p99)),
-      rounds: rounds.map((r) => ({ order: r.order, base: strip(r.base), me: strip(r.me) })),
-    }
-  }, { root })
+      return {
+        backend,
+        cpuRatio,
+        bootMs: Math.round(server.bootMs),
+        loadBefore,
+        baseServerCpuUs: med((r) => r.base.cpu.serverUsPerReq),
+        meServerCpuUs: med((r) => r.me.cpu.serverUsPerReq),
+        basePostgresCpuUs: med((r) => r.base.cpu.postgresUsPerReq),
+        mePostgresCpuUs: med((r) => r.me.cpu.postgresUsPerReq),
+        baseRps,
+        meRps,
+        ratio,
+        roundRatios,
+        baseDrift,
+        maxForeignPct: Math.max(...rounds.flatMap((r) => [r.base.cpu.foreignPct ?? 0, r.me.cpu.foreignPct ?? 0])),
+        baseP50Ms: median(rounds.map((r) => r.base.latencyMs.p50)),
+        meP50Ms: median(rounds.map((r) => r.me.latencyMs.p50)),
+        baseP99Ms: median(rounds.map((r) => r.base.latencyMs.p99)),
+        meP99Ms: median(rounds.map((r) => r.me.latencyMs.p99)),
+        rounds: rounds.map((r) => ({ order: r.order, base: strip(r.base), me: strip(r.me) })),
+      }
+    },
+    { root },
+  )
 }
 
-const cpuCell = (server?: number, pg?: number) =>
-  server === undefined ? '–' : `${server.toFixed(0)}${pg === undefined ? '' : ` (+${pg.toFixed(0)} pg)`}`
+const cpuCell = (server?: number, pg?: number) => (server === undefined ? '–' : `${server.toFixed(0)}${pg === undefined ? '' : ` (+${pg.toFixed(0)} pg)`}`)
 
-const driftNote = (drift?: number) =>
-  drift !== undefined && Math.abs(drift) > 0.15 ? ` (base drift ${drift > 0 ? '+' : ''}${(drift * 100).toFixed(0)}%)` : ''
+const driftNote = (drift?: number) => (drift !== undefined && Math.abs(drift) > 0.15 ? ` (base drift ${drift > 0 ? '+' : ''}${(drift * 100).toFixed(0)}%)` : '')
 
 const noiseNote = (pct?: number) => (pct !== undefined && pct > NOISY_PCT ? ` (other load up to ${pct.toFixed(0)}%)` : '')
 

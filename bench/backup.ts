@@ -61,7 +61,9 @@ async function fillDatabase(dataDir: string, mb: number): Promise<void> {
     await database.unsafe('create schema if not exists bench; create table if not exists bench.filler (id bigserial primary key, payload text not null)')
     const size = async () => (await queryRows<{ n: number }>(database.db, sql`select pg_database_size(current_database())::float8 / 1048576 as n`))[0]!.n
     while ((await size()) < mb) {
-      await database.unsafe(`insert into bench.filler (payload) select (select string_agg(md5(random()::text || g::text || s::text), '') from generate_series(1, ${ROW_MD5S}) s) from generate_series(1, 20000) g`)
+      await database.unsafe(
+        `insert into bench.filler (payload) select (select string_agg(md5(random()::text || g::text || s::text), '') from generate_series(1, ${ROW_MD5S}) s) from generate_series(1, 20000) g`,
+      )
     }
   } finally {
     await database.close()
@@ -71,7 +73,9 @@ async function fillDatabase(dataDir: string, mb: number): Promise<void> {
 /** The resident memory of process `pid` now, in MB (0 once it is gone). */
 function rssMb(pid: number): number {
   try {
-    const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'))
     return line ? Number(line.split(/\s+/)[1]) / 1024 : 0
   } catch {
     return 0
@@ -108,7 +112,11 @@ export async function benchBackup(options: BackupBenchOptions = {}): Promise<Bac
     const before: number[] = []
     const during: number[] = []
     try {
-      const register = await fetch(`${server.url}/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.test', password: 'bench-password', name: 'Bench' }) })
+      const register = await fetch(`${server.url}/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'bench@example.test', password: 'bench-password', name: 'Bench' }),
+      })
       const { token } = (await register.json()) as { token: string }
       const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
       let writes = 0
@@ -135,7 +143,9 @@ export async function benchBackup(options: BackupBenchOptions = {}): Promise<Bac
       const sampler = setInterval(() => void (peakRssMb = Math.max(peakRssMb, rssMb(server.pid))), 50)
       const watch = (async () => {
         while (running) {
-          const list = (await (await fetch(`${server.url}/system/backups`, { headers })).json()) as { items: { id: string; status: string; error: string | null }[] }
+          const list = (await (await fetch(`${server.url}/system/backups`, { headers })).json()) as {
+            items: { id: string; status: string; error: string | null }[]
+          }
           const mine = list.items.find((b) => b.id === backup.id)
           if (mine && mine.status !== 'running') {
             running = false

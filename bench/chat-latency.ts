@@ -71,10 +71,12 @@ export interface ChatLatencyResult extends RunInfo {
 export async function benchChatLatency(options: ChatLatencyOptions = {}): Promise<ChatLatencyResult> {
   const log = options.log ?? ((l: string) => console.log(l))
   const settings = { samples: options.samples ?? 200, streams: options.streams ?? 5, tokens: options.tokens ?? 2000 }
-  log(`P4 chat-latency: first token through the server vs from the upstream, ${settings.samples} samples each; ${settings.streams} streams of ${settings.tokens} tokens; target ≤ ${TARGET_MS} ms added (p50)`)
+  log(
+    `P4 chat-latency: first token through the server vs from the upstream, ${settings.samples} samples each; ${settings.streams} streams of ${settings.tokens} tokens; target ≤ ${TARGET_MS} ms added (p50)`,
+  )
   const fake = await startUpstream()
-  const results = await eachBackend(options.backends ?? BACKENDS, log, (backend) => measure(backend, fake, settings, log), { catchErrors: true }).finally(
-    () => fake.stop(),
+  const results = await eachBackend(options.backends ?? BACKENDS, log, (backend) => measure(backend, fake, settings, log), { catchErrors: true }).finally(() =>
+    fake.stop(),
   )
   const measured = results.filter((r) => r.addedP50Ms !== undefined)
   return {
@@ -155,9 +157,17 @@ async function measure(backend: Backend, fake: { url: string }, s: { samples: nu
         return timeStream(res, started, '"content":"tok', /"content":"tok /g)
       }
       const through = async (model: string) => {
-        const conversation = (await expectStatus(`${server.url}/chat/conversations`, { method: 'POST', headers: asCustomer, body: JSON.stringify({ model }) }, 201)) as { id: string }
+        const conversation = (await expectStatus(
+          `${server.url}/chat/conversations`,
+          { method: 'POST', headers: asCustomer, body: JSON.stringify({ model }) },
+          201,
+        )) as { id: string }
         const started = performance.now()
-        const res = await fetch(`${server.url}/chat/conversations/${conversation.id}/messages`, { method: 'POST', headers: asCustomer, body: JSON.stringify({ message: 'hello' }) })
+        const res = await fetch(`${server.url}/chat/conversations/${conversation.id}/messages`, {
+          method: 'POST',
+          headers: asCustomer,
+          body: JSON.stringify({ message: 'hello' }),
+        })
         if (res.status !== 200) throw new Error(`send answered ${res.status}: ${await res.text()}`)
         return timeStream(res, started, 'event: token', /^event: token$/gm)
       }

@@ -185,7 +185,10 @@ async function sideServer(backend: Backend, root: string, label: string, upstrea
 
   // Sign-ins: five accounts taking turns (P2).
   const accounts = await Promise.all(Array.from({ length: 5 }, () => registerUser(server.url)))
-  const logins = poolRequests(accounts.map((a) => JSON.stringify({ email: a.email, password: a.password })), WRK.threads)
+  const logins = poolRequests(
+    accounts.map((a) => JSON.stringify({ email: a.email, password: a.password })),
+    WRK.threads,
+  )
 
   // A derived list over 2,000 notes: a time range, newest first (P9's first query).
   await Promise.all(
@@ -193,7 +196,11 @@ async function sideServer(backend: Backend, root: string, label: string, upstrea
       for (let i = 0; i < 100; i++) {
         const n = batch * 100 + i
         const occurredAt = new Date(Date.now() - n * 60_000).toISOString()
-        await expectStatus(`${server.url}/userdata/notes`, { method: 'POST', headers: asCustomer, body: JSON.stringify({ title: `note ${n}`, body: `body of note ${n}`, occurredAt }) }, 201)
+        await expectStatus(
+          `${server.url}/userdata/notes`,
+          { method: 'POST', headers: asCustomer, body: JSON.stringify({ title: `note ${n}`, body: `body of note ${n}`, occurredAt }) },
+          201,
+        )
       }
     }),
   )
@@ -202,14 +209,24 @@ async function sideServer(backend: Backend, root: string, label: string, upstrea
 
   // Presigns of small files, each body a different file.
   const presigns = poolRequests(
-    Array.from({ length: 2000 }, (_, i) => JSON.stringify({ filename: `f${i}.bin`, contentType: 'application/octet-stream', sizeBytes: 1, contentHash: i.toString(16).padStart(64, '0') })),
+    Array.from({ length: 2000 }, (_, i) =>
+      JSON.stringify({ filename: `f${i}.bin`, contentType: 'application/octet-stream', sizeBytes: 1, contentHash: i.toString(16).padStart(64, '0') }),
+    ),
     WRK.threads,
   )
 
   const firstToken = async () => {
-    const conversation = (await expectStatus(`${server.url}/chat/conversations`, { method: 'POST', headers: asCustomer, body: JSON.stringify({ model: 'bench-1' }) }, 201)) as { id: string }
+    const conversation = (await expectStatus(
+      `${server.url}/chat/conversations`,
+      { method: 'POST', headers: asCustomer, body: JSON.stringify({ model: 'bench-1' }) },
+      201,
+    )) as { id: string }
     const started = performance.now()
-    const res = await fetch(`${server.url}/chat/conversations/${conversation.id}/messages`, { method: 'POST', headers: asCustomer, body: JSON.stringify({ message: 'hello' }) })
+    const res = await fetch(`${server.url}/chat/conversations/${conversation.id}/messages`, {
+      method: 'POST',
+      headers: asCustomer,
+      body: JSON.stringify({ message: 'hello' }),
+    })
     if (res.status !== 200) throw new Error(`chat send answered ${res.status}: ${await res.text()}`)
     return (await timeStream(res, started, 'event: token', /^event: token$/gm)).firstMs
   }
@@ -220,12 +237,36 @@ async function sideServer(backend: Backend, root: string, label: string, upstrea
       me: async (short) => reading(await run({ url: `${server.url}/auth/me`, ...WRK, headers: { authorization: `Bearer ${owner.token}` } }, short)),
       // 50 sign-ins in flight at ~40/s: each waits about a second, more on a busy machine.
       login: async (short) =>
-        reading(await run({ url: `${server.url}/auth/login`, connections: WRK.connections, timeoutSec: 10, headers: { 'content-type': 'application/json' }, ...logins, durationSec: Math.max(s.durationSec, 6) }, short), ['200']),
+        reading(
+          await run(
+            {
+              url: `${server.url}/auth/login`,
+              connections: WRK.connections,
+              timeoutSec: 10,
+              headers: { 'content-type': 'application/json' },
+              ...logins,
+              durationSec: Math.max(s.durationSec, 6),
+            },
+            short,
+          ),
+          ['200'],
+        ),
       'refresh-account': async (short) => reading(await run(await rotations(server, flows.account, { chains: 100, ...WRK }), short), ['200']),
       'refresh-oauth': async (short) => reading(await run(await rotations(server, flows.oauth, { chains: 100, ...WRK }), short), ['200']),
       list: async (short) => reading(await run({ url: list, ...WRK, headers: { authorization: asCustomer.authorization } }, short)),
       presign: async (short) =>
-        reading(await run({ url: `${server.url}/storage/uploads`, connections: WRK.connections, headers: { 'content-type': 'application/json', authorization: asCustomer.authorization }, ...presigns }, short), ['201']),
+        reading(
+          await run(
+            {
+              url: `${server.url}/storage/uploads`,
+              connections: WRK.connections,
+              headers: { 'content-type': 'application/json', authorization: asCustomer.authorization },
+              ...presigns,
+            },
+            short,
+          ),
+          ['201'],
+        ),
       chat: async (short) => {
         const times: number[] = []
         for (let i = 0; i < (short ? Math.ceil(s.samples / 3) : s.samples); i++) times.push(await firstToken())
@@ -353,7 +394,9 @@ export function compareTable(result: CompareResult): string {
           )
         }),
   )
-  const slower = result.backends.flatMap((b) => (b.paths ?? []).filter((p) => p.slower || p.error).map((p) => `${b.backend} ${WHAT[p.path].label} (${p.error ? 'failed' : `${p.ratio.toFixed(2)}×`})`))
+  const slower = result.backends.flatMap((b) =>
+    (b.paths ?? []).filter((p) => p.slower || p.error).map((p) => `${b.backend} ${WHAT[p.path].label} (${p.error ? 'failed' : `${p.ratio.toFixed(2)}×`})`),
+  )
   return [
     `head ${result.head.commit}${result.head.dirty ? ' (uncommitted changes)' : ''} against base ${result.base.commit.slice(0, 10)} (${result.base.ref}); ratio: head ÷ base (latency: base ÷ head), median of the rounds; CPU: base ÷ head CPU per request (server, and PostgreSQL's backends of its database)`,
     '',

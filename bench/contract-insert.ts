@@ -71,7 +71,10 @@ export async function benchContractInsert(options: ContractInsertOptions = {}): 
       await bench.call('POST', '/contract/contracts', { ...admin, body: { name: 'orders', columns: COLUMNS } })
       const token = bench.customer.token
       const contract = (i: number) =>
-        bench.call('POST', '/contract/contracts/orders/rows', { token, body: { title: `order ${i}`, total: i / 10, due: '2026-12-01T00:00:00Z', code: `code-${i}` } })
+        bench.call('POST', '/contract/contracts/orders/rows', {
+          token,
+          body: { title: `order ${i}`, total: i / 10, due: '2026-12-01T00:00:00Z', code: `code-${i}` },
+        })
       const handWritten = (i: number) => bench.call('POST', '/chat/conversations', { token, body: { title: `conversation ${i}` } })
       const contractRates: number[] = []
       const handRates: number[] = []

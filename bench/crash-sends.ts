@@ -11,7 +11,22 @@
  */
 import postgres from 'postgres'
 import { SMTPServer } from 'smtp-server'
-import { type Backend, BACKENDS, benchArgs, benchMain, type BenchCommand, createTempDatabase, eachBackend, fmt, markdownTable, type RunInfo, runInfo, sleep, startServer, type Server } from './support'
+import {
+  type Backend,
+  BACKENDS,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  createTempDatabase,
+  eachBackend,
+  fmt,
+  markdownTable,
+  type RunInfo,
+  runInfo,
+  sleep,
+  startServer,
+  type Server,
+} from './support'
 
 export interface CrashSendsOptions {
   backends?: Backend[]
@@ -136,7 +151,8 @@ export async function benchCrashSends(options: CrashSendsOptions = {}): Promise<
     try {
       const call = caller(() => server)
       const owner = await call('POST', '/auth/register', { body: { email: 'owner@example.test', password: 'crash-bench-password', name: 'Owner' } })
-      const ecosystem: string = (await call('POST', '/registry/organizations', { token: owner.token, body: { slug: 'crash-bench', name: 'Crash bench' } })).ecosystem.id
+      const ecosystem: string = (await call('POST', '/registry/organizations', { token: owner.token, body: { slug: 'crash-bench', name: 'Crash bench' } }))
+        .ecosystem.id
       const as = { token: owner.token, ecosystem }
       // Customers who want announcements by e-mail; then the webhook endpoint, the announcement and
       // the customers whose creation sends the webhooks, so both kinds are under way at the kill.
@@ -162,7 +178,9 @@ export async function benchCrashSends(options: CrashSendsOptions = {}): Promise<
       const inFlightWebhooks = peers.exchanges.webhooks
       process.kill(server.pid, 'SIGKILL')
       const beforeKill = { webhooks: peers.webhooks.counts.size, emails: peers.recipients.size }
-      log(`  ${backend}: killed with ${beforeKill.webhooks}/${expectedWebhooks} webhooks and ${beforeKill.emails}/${emailCount} e-mails delivered; in flight ${inFlightWebhooks} webhooks, ${inFlightEmails} e-mails`)
+      log(
+        `  ${backend}: killed with ${beforeKill.webhooks}/${expectedWebhooks} webhooks and ${beforeKill.emails}/${emailCount} e-mails delivered; in flight ${inFlightWebhooks} webhooks, ${inFlightEmails} e-mails`,
+      )
 
       const restarted = performance.now()
       server = await startServer({ databaseUrl: db?.url, dataDir: `${dataDir}/data`, env, label: `${backend} restarted`, bootTimeoutMs: 60_000 })
@@ -175,11 +193,13 @@ export async function benchCrashSends(options: CrashSendsOptions = {}): Promise<
       if (db && (peers.webhooks.counts.size < expectedWebhooks || peers.recipients.size < emailCount)) {
         const sql = postgres(db.url, { max: 1, onnotice: () => {} })
         const states = await sql`select name, state, retry_count, count(*)::int from pgboss.job group by 1, 2, 3 order by 1, 2, 3`
-        const timing = await sql`select state, retry_count, retry_limit, retry_delay, min(start_after - now()) as first_start, max(start_after - now()) as last_start, min(started_on) as started, max(heartbeat_on) as heartbeat from pgboss.job where name = 'webhook-deliver' and state <> 'completed' group by 1, 2, 3, 4`
+        const timing =
+          await sql`select state, retry_count, retry_limit, retry_delay, min(start_after - now()) as first_start, max(start_after - now()) as last_start, min(started_on) as started, max(heartbeat_on) as heartbeat from pgboss.job where name = 'webhook-deliver' and state <> 'completed' group by 1, 2, 3, 4`
         log(`  ${backend}: webhook jobs: ${JSON.stringify(timing)}`)
         const outputs = await sql`select output, count(*)::int from pgboss.job where name = 'webhook-deliver' and state <> 'completed' group by 1 limit 5`
         log(`  ${backend}: webhook job errors: ${JSON.stringify(outputs)}`)
-        const outcomes = await sql`select status, attempts, left(last_error, 80) as error, count(*)::int from integrations.deliveries group by 1, 2, 3 order by 1, 2`
+        const outcomes =
+          await sql`select status, attempts, left(last_error, 80) as error, count(*)::int from integrations.deliveries group by 1, 2, 3 order by 1, 2`
         log(`  ${backend}: deliveries: ${JSON.stringify(outcomes)}`)
         await sql.end()
         log(`  ${backend}: not all arrived; queue: ${JSON.stringify(states)}`)
@@ -195,7 +215,9 @@ export async function benchCrashSends(options: CrashSendsOptions = {}): Promise<
         repeatedEmails: peers.emails.repeats,
         secondsToAll,
       }
-      log(`  ${backend}: after the restart all arrived in ${fmt(secondsToAll, 1)} s; lost ${result.lostWebhooks} webhooks, ${result.lostEmails} e-mails; repeated ${result.repeatedWebhooks} webhooks, ${result.repeatedEmails} e-mails`)
+      log(
+        `  ${backend}: after the restart all arrived in ${fmt(secondsToAll, 1)} s; lost ${result.lostWebhooks} webhooks, ${result.lostEmails} e-mails; repeated ${result.repeatedWebhooks} webhooks, ${result.repeatedEmails} e-mails`,
+      )
       return result
     } finally {
       await server.stop()
@@ -203,7 +225,9 @@ export async function benchCrashSends(options: CrashSendsOptions = {}): Promise<
       await peers.stop()
     }
   })
-  const pass = backends.every((b) => b.skipped || (b.lostWebhooks === 0 && b.lostEmails === 0 && b.secondsToAll! <= 120 && b.repeatedEmails! <= b.inFlightEmails!))
+  const pass = backends.every(
+    (b) => b.skipped || (b.lostWebhooks === 0 && b.lostEmails === 0 && b.secondsToAll! <= 120 && b.repeatedEmails! <= b.inFlightEmails!),
+  )
   return { pass, failed: backends.some((b) => b.error), run: runInfo(), webhooks: webhookCount, emails: emailCount, backends }
 }
 

@@ -86,9 +86,13 @@ export async function benchDerivedList(options: DerivedListOptions = {}): Promis
       const queries: QueryResult[] = []
       for (const query of QUERIES(since)) {
         let total = 0
-        const times = await timeRequests(async () => {
-          total = (await bench.call('GET', `/userdata/notes?${query}`, { token: bench.customer.token })).total
-        }, requests, budgetSec)
+        const times = await timeRequests(
+          async () => {
+            total = (await bench.call('GET', `/userdata/notes?${query}`, { token: bench.customer.token })).total
+          },
+          requests,
+          budgetSec,
+        )
         queries.push({ query, p50Ms: median(times), p95Ms: percentile(times, 95), total })
         log(`  ${backend}: ${query}: p95 ${percentile(times, 95).toFixed(2)} ms (${fmt(total)} matches)`)
       }
@@ -111,7 +115,11 @@ export function derivedListTable(result: DerivedListResult): string {
         )
       : [`| ${b.backend} | ${b.skipped ?? b.error} | | | | |`],
   )
-  return markdownTable('| database | query (GET /userdata/notes?…) | matches | p50 ms | p95 ms | target ≤ 10 ms (PostgreSQL) |', '|---|---|---:|---:|---:|---|', lines)
+  return markdownTable(
+    '| database | query (GET /userdata/notes?…) | matches | p50 ms | p95 ms | target ≤ 10 ms (PostgreSQL) |',
+    '|---|---|---:|---:|---:|---|',
+    lines,
+  )
 }
 
 export const command: BenchCommand<DerivedListResult> = {

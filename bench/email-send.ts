@@ -9,7 +9,20 @@
  */
 import nodemailer from 'nodemailer'
 import { SMTPServer } from 'smtp-server'
-import { BACKENDS, type Backend, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, markdownTable, median, type RunInfo, runInfo } from './support'
+import {
+  BACKENDS,
+  type Backend,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
+  fmt,
+  inProcessApp,
+  markdownTable,
+  median,
+  type RunInfo,
+  runInfo,
+} from './support'
 
 export interface EmailSendOptions {
   backends?: Backend[]
@@ -65,12 +78,16 @@ export async function benchEmailSend(options: EmailSendOptions = {}): Promise<Em
       const bare = nodemailer.createTransport({ url: smtp.url, pool: true } as Parameters<typeof nodemailer.createTransport>[0])
       try {
         const admin = { token: bench.owner.token, headers: { 'x-ecosystem-id': bench.owner.ecosystemId } }
-        const { customerId } = await bench.call('POST', '/customer/resolve', { ...admin, body: { externalId: 'mail-bench', email: 'reader@example.test', name: 'Reader' } })
+        const { customerId } = await bench.call('POST', '/customer/resolve', {
+          ...admin,
+          body: { externalId: 'mail-bench', email: 'reader@example.test', name: 'Reader' },
+        })
         const viaEcobase = async (i: number) => {
           const result = await bench.call('POST', '/messaging/email', { ...admin, body: { customerId, subject: `Hello ${i}`, text: 'A short message body.' } })
           if (result.status !== 'sent') throw new Error(`send failed: ${result.error}`)
         }
-        const viaBare = (i: number) => bare.sendMail({ from: 'Bench <bench@example.test>', to: 'reader@example.test', subject: `Hello ${i}`, text: 'A short message body.' })
+        const viaBare = (i: number) =>
+          bare.sendMail({ from: 'Bench <bench@example.test>', to: 'reader@example.test', subject: `Hello ${i}`, text: 'A short message body.' })
         await viaEcobase(0)
         await viaBare(0)
         const ecobase: number[] = []

@@ -10,7 +10,20 @@
  */
 import { sql } from 'drizzle-orm'
 import { CHAT_MESSAGES, STORAGE_BYTES } from '../src/platform/entitlements'
-import { BACKENDS, type Backend, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, markdownTable, percentile, type RunInfo, runInfo } from './support'
+import {
+  BACKENDS,
+  type Backend,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
+  fmt,
+  inProcessApp,
+  markdownTable,
+  percentile,
+  type RunInfo,
+  runInfo,
+} from './support'
 
 const TARGET_MS = 0.2
 
@@ -59,7 +72,18 @@ export async function benchEntitlementCheck(options: EntitlementCheckOptions = {
     try {
       const eco = bench.owner.ecosystemId
       const asOwner = { token: bench.owner.token, headers: { 'x-ecosystem-id': eco } }
-      await bench.call('POST', '/billing/plans', { ...asOwner, body: { key: 'bench', name: 'Bench', isDefault: true, entitlements: [{ feature: STORAGE_BYTES, limit: 1e12 }, { feature: CHAT_MESSAGES, limit: 1e9 }] } })
+      await bench.call('POST', '/billing/plans', {
+        ...asOwner,
+        body: {
+          key: 'bench',
+          name: 'Bench',
+          isDefault: true,
+          entitlements: [
+            { feature: STORAGE_BYTES, limit: 1e12 },
+            { feature: CHAT_MESSAGES, limit: 1e9 },
+          ],
+        },
+      })
       const gate = bench.app.services.billing.entitlements
       const who = { ecosystemId: eco, customerId: bench.customer.customerId }
       const warm = Math.ceil(requests / 10)
@@ -75,7 +99,10 @@ export async function benchEntitlementCheck(options: EntitlementCheckOptions = {
       const storage = await timed(requests, storageGate)
 
       const presign = (i: number) =>
-        bench.call('POST', '/storage/uploads', { token: bench.customer.token, body: { filename: `f${i}`, contentType: 'application/octet-stream', sizeBytes: 1000, contentHash: i.toString(16).padStart(64, '0') } })
+        bench.call('POST', '/storage/uploads', {
+          token: bench.customer.token,
+          body: { filename: `f${i}`, contentType: 'application/octet-stream', sizeBytes: 1000, contentHash: i.toString(16).padStart(64, '0') },
+        })
       await timed(warm, (i) => presign(requests + i))
       const presigns = await timed(requests, presign)
 
@@ -96,7 +123,11 @@ export async function benchEntitlementCheck(options: EntitlementCheckOptions = {
       const { id } = await bench.call('POST', '/chat/conversations', { token: bench.customer.token, body: {} })
       const send = async (i: number) => {
         const res = await bench.app.handle(
-          new Request(`http://localhost/chat/conversations/${id}/messages`, { method: 'POST', headers: { authorization: `Bearer ${bench.customer.token}`, 'content-type': 'application/json' }, body: JSON.stringify({ message: `m${i}` }) }),
+          new Request(`http://localhost/chat/conversations/${id}/messages`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${bench.customer.token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ message: `m${i}` }),
+          }),
         )
         await res.text()
       }
@@ -104,14 +135,26 @@ export async function benchEntitlementCheck(options: EntitlementCheckOptions = {
       await timed(Math.ceil(sends / 10), send)
       const chatSends = await timed(sends, send)
 
-      const result = { backend, storageGateMs: percentile(storage, 0.5), presignMs: percentile(presigns, 0.5), chatGateMs: percentile(chat, 0.5), chatGateMeanMs: chat.reduce((a, b) => a + b, 0) / chat.length, chatMeterMs: percentile(metered, 0.5), chatSendMs: percentile(chatSends, 0.5) }
-      log(`  ${backend}: storage gate ${fmt(result.storageGateMs * 1000)} µs of a ${fmt(result.presignMs, 2)} ms presign; chat under a hard limit ${fmt(result.chatGateMs * 1000)} µs (mean ${fmt(result.chatGateMeanMs * 1000)} µs), with no limit ${fmt(result.chatMeterMs * 1000)} µs, of a ${fmt(result.chatSendMs, 2)} ms send`)
+      const result = {
+        backend,
+        storageGateMs: percentile(storage, 0.5),
+        presignMs: percentile(presigns, 0.5),
+        chatGateMs: percentile(chat, 0.5),
+        chatGateMeanMs: chat.reduce((a, b) => a + b, 0) / chat.length,
+        chatMeterMs: percentile(metered, 0.5),
+        chatSendMs: percentile(chatSends, 0.5),
+      }
+      log(
+        `  ${backend}: storage gate ${fmt(result.storageGateMs * 1000)} µs of a ${fmt(result.presignMs, 2)} ms presign; chat under a hard limit ${fmt(result.chatGateMs * 1000)} µs (mean ${fmt(result.chatGateMeanMs * 1000)} µs), with no limit ${fmt(result.chatMeterMs * 1000)} µs, of a ${fmt(result.chatSendMs, 2)} ms send`,
+      )
       return result
     } finally {
       await bench.close()
     }
   })
-  const pass = backends.every((b) => b.storageGateMs === undefined || (b.storageGateMs <= TARGET_MS && b.chatGateMs! <= TARGET_MS && b.chatMeterMs! <= TARGET_MS))
+  const pass = backends.every(
+    (b) => b.storageGateMs === undefined || (b.storageGateMs <= TARGET_MS && b.chatGateMs! <= TARGET_MS && b.chatMeterMs! <= TARGET_MS),
+  )
   return { pass, failed: backends.some((b) => b.error), run: runInfo(), requests, backends }
 }
 

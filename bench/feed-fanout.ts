@@ -10,7 +10,21 @@
 import { sql } from 'drizzle-orm'
 
 import { queryRows } from '../src/platform/db'
-import { BACKENDS, type Backend, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, markdownTable, percentile, type RunInfo, runInfo, sleep } from './support'
+import {
+  BACKENDS,
+  type Backend,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
+  fmt,
+  inProcessApp,
+  markdownTable,
+  percentile,
+  type RunInfo,
+  runInfo,
+  sleep,
+} from './support'
 
 export interface FeedFanoutOptions {
   backends?: Backend[]
@@ -87,8 +101,13 @@ export async function benchFeedFanout(options: FeedFanoutOptions = {}): Promise<
     try {
       const eco = bench.owner.ecosystemId
       const asOwner = { token: bench.owner.token, headers: { 'x-ecosystem-id': eco } }
-      await bench.deps.db.execute(sql`insert into customer.customers (ecosystem_id, external_id) select ${eco}::uuid, 'listener-' || g from generate_series(1, ${listeners}) g`)
-      const customers = await queryRows<{ id: string }>(bench.deps.db, sql`select id from customer.customers where ecosystem_id = ${eco}::uuid and external_id like 'listener-%' order by external_id`)
+      await bench.deps.db.execute(
+        sql`insert into customer.customers (ecosystem_id, external_id) select ${eco}::uuid, 'listener-' || g from generate_series(1, ${listeners}) g`,
+      )
+      const customers = await queryRows<{ id: string }>(
+        bench.deps.db,
+        sql`select id from customer.customers where ecosystem_id = ${eco}::uuid and external_id like 'listener-%' order by external_id`,
+      )
       const tokens: string[] = []
       for (const c of customers) tokens.push((await bench.call('POST', '/customer/token', { ...asOwner, body: { customerId: c.id } })).token)
 
@@ -104,7 +123,14 @@ export async function benchFeedFanout(options: FeedFanoutOptions = {}): Promise<
         const started = performance.now()
         await bench.deps.db.transaction(async (tx) => {
           for (const c of customers) {
-            await bench.app.services.site.feed.record(tx, { ecosystemId: eco, customerId: c.id, source: 'bench', entityType: 'bench', action: 'created', summary: `round ${round}` })
+            await bench.app.services.site.feed.record(tx, {
+              ecosystemId: eco,
+              customerId: c.id,
+              source: 'bench',
+              entityType: 'bench',
+              action: 'created',
+              summary: `round ${round}`,
+            })
           }
         })
         const committed = performance.now()
@@ -115,8 +141,16 @@ export async function benchFeedFanout(options: FeedFanoutOptions = {}): Promise<
         latencies.push(...arrivals[round]!.map((t) => t - committed))
         await sleep(300)
       }
-      const result = { backend, p50Ms: percentile(latencies, 0.5), p95Ms: percentile(latencies, 0.95), maxMs: Math.max(...latencies), writeMs: percentile(writes, 0.5) }
-      log(`  ${backend}: commit → item p50 ${fmt(result.p50Ms, 1)} ms, p95 ${fmt(result.p95Ms, 1)} ms, max ${fmt(result.maxMs, 1)} ms; writing ${listeners} items ${fmt(result.writeMs)} ms`)
+      const result = {
+        backend,
+        p50Ms: percentile(latencies, 0.5),
+        p95Ms: percentile(latencies, 0.95),
+        maxMs: Math.max(...latencies),
+        writeMs: percentile(writes, 0.5),
+      }
+      log(
+        `  ${backend}: commit → item p50 ${fmt(result.p50Ms, 1)} ms, p95 ${fmt(result.p95Ms, 1)} ms, max ${fmt(result.maxMs, 1)} ms; writing ${listeners} items ${fmt(result.writeMs)} ms`,
+      )
       return result
     } finally {
       server.stop(true)

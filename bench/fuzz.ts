@@ -137,48 +137,202 @@ const PROTOTYPE_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'v
 
 /** JSON texts that replace one field of a valid body. */
 const FIELD_VALUES: string[] = [
-  '12345', '-1', '0', '1.5', '1e308', '-1e308', '1e999', '1e20', '9007199254740993', '9223372036854775808', '-9223372036854775809', '2147483648',
-  'true', 'false', 'null', '""', '" "', '"x"', '[]', '{}', '[[[[[[]]]]]]', '{"a":{"b":{"c":{"d":{}}}}}', '["x",1,null,{},[]]',
-  JSON.stringify('x'.repeat(100_000)), JSON.stringify('é😀'.repeat(3_000)), '"\\u0000"', '"a\\u0000b"', '"%00"',
-  '"\\ud800"', '"x\\udfffy"', '"\\ud83d"', '"\\u202e\\ufeff\\u200b"', '"\'; drop table x; --"', '"../../etc/passwd"',
-  '"2030-13-45T99:99:99Z"', '"00000000-0000-0000-0000-000000000000"', '"not-a-uuid"', '"NaN"', '"Infinity"',
-  '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '["__proto__"]', '"__proto__"', '"constructor"',
-  nested(100), nested(60), `[${'1,'.repeat(5_000)}1]`, '{"$ref":"#"}',
+  '12345',
+  '-1',
+  '0',
+  '1.5',
+  '1e308',
+  '-1e308',
+  '1e999',
+  '1e20',
+  '9007199254740993',
+  '9223372036854775808',
+  '-9223372036854775809',
+  '2147483648',
+  'true',
+  'false',
+  'null',
+  '""',
+  '" "',
+  '"x"',
+  '[]',
+  '{}',
+  '[[[[[[]]]]]]',
+  '{"a":{"b":{"c":{"d":{}}}}}',
+  '["x",1,null,{},[]]',
+  JSON.stringify('x'.repeat(100_000)),
+  JSON.stringify('é😀'.repeat(3_000)),
+  '"\\u0000"',
+  '"a\\u0000b"',
+  '"%00"',
+  '"\\ud800"',
+  '"x\\udfffy"',
+  '"\\ud83d"',
+  '"\\u202e\\ufeff\\u200b"',
+  '"\'; drop table x; --"',
+  '"../../etc/passwd"',
+  '"2030-13-45T99:99:99Z"',
+  '"00000000-0000-0000-0000-000000000000"',
+  '"not-a-uuid"',
+  '"NaN"',
+  '"Infinity"',
+  '{"__proto__":{"polluted":1}}',
+  '{"constructor":{"prototype":{"polluted":1}}}',
+  '["__proto__"]',
+  '"__proto__"',
+  '"constructor"',
+  nested(100),
+  nested(60),
+  `[${'1,'.repeat(5_000)}1]`,
+  '{"$ref":"#"}',
 ]
 const PATH_GARBAGE = [
-  '%00', 'x'.repeat(600), '-1', '0', '1e309', 'NaN', "'%3B%20drop%20table%20x%3B--", '..%2F..%2Fetc%2Fpasswd', '%ED%A0%80',
-  '%F0%9F%98%80', '__proto__', 'constructor', 'toString', 'null', '%20', 'in.(', '00000000-0000-0000-0000-000000000000',
-  '123e4567-e89b-12d3-a456-42661417400', 'a'.repeat(64), '%FF%FE', '%25', 'A1B2C3D4-E5F6-4789-ABCD-EF0123456789',
+  '%00',
+  'x'.repeat(600),
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  "'%3B%20drop%20table%20x%3B--",
+  '..%2F..%2Fetc%2Fpasswd',
+  '%ED%A0%80',
+  '%F0%9F%98%80',
+  '__proto__',
+  'constructor',
+  'toString',
+  'null',
+  '%20',
+  'in.(',
+  '00000000-0000-0000-0000-000000000000',
+  '123e4567-e89b-12d3-a456-42661417400',
+  'a'.repeat(64),
+  '%FF%FE',
+  '%25',
+  'A1B2C3D4-E5F6-4789-ABCD-EF0123456789',
 ]
 const QUERY_GARBAGE = [
-  '%00', '', '1000000000000000000', '99999999999999999999999', '-1', '0', '1e309', 'NaN', 'Infinity', '1.5', 'x'.repeat(10_000),
-  'eq.%00', 'in.(', 'in.(a,b', '%5B%5D', '%ED%A0%80', '__proto__', 'constructor', 'true', 'null', '%7B%22a%22%3A1%7D',
-  '-__proto__', 'createdAt,__proto__', '00000000-0000-0000-0000-000000000000', '%FF', "'%3B--",
+  '%00',
+  '',
+  '1000000000000000000',
+  '99999999999999999999999',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  'Infinity',
+  '1.5',
+  'x'.repeat(10_000),
+  'eq.%00',
+  'in.(',
+  'in.(a,b',
+  '%5B%5D',
+  '%ED%A0%80',
+  '__proto__',
+  'constructor',
+  'true',
+  'null',
+  '%7B%22a%22%3A1%7D',
+  '-__proto__',
+  'createdAt,__proto__',
+  '00000000-0000-0000-0000-000000000000',
+  '%FF',
+  "'%3B--",
 ]
 /** Extra query strings sent to every operation. */
-const QUERY_EXTRAS = ['__proto__=1', 'constructor%5Bprototype%5D%5Bx%5D=1', 'sort=__proto__', 'page=1&page=2', '%00=1', 'a%ED%B0%80=1', `x=${'y'.repeat(10_000)}`]
+const QUERY_EXTRAS = [
+  '__proto__=1',
+  'constructor%5Bprototype%5D%5Bx%5D=1',
+  'sort=__proto__',
+  'page=1&page=2',
+  '%00=1',
+  'a%ED%B0%80=1',
+  `x=${'y'.repeat(10_000)}`,
+]
 const RAW_BODIES = [
-  '', '[{}]', 'null', '"a string"', '5', 'true', '{"truncated": "', '{"a":', '\u0000', '{"__proto__": {"x": 1}}',
-  '{"constructor":{"prototype":{"x":1}}}', '{}', '[]', nested(100), '['.repeat(10_000) + ']'.repeat(10_000), '{"a":1,"a":2}',
-  '\ufeff{}', '{"x":"\\ud800"}', `{${Array.from({ length: 2_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
+  '',
+  '[{}]',
+  'null',
+  '"a string"',
+  '5',
+  'true',
+  '{"truncated": "',
+  '{"a":',
+  '\u0000',
+  '{"__proto__": {"x": 1}}',
+  '{"constructor":{"prototype":{"x":1}}}',
+  '{}',
+  '[]',
+  nested(100),
+  '['.repeat(10_000) + ']'.repeat(10_000),
+  '{"a":1,"a":2}',
+  '\ufeff{}',
+  '{"x":"\\ud800"}',
+  `{${Array.from({ length: 2_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`,
 ]
 /** Authorization headers that are not a valid credential (beside none at all). */
 const BAD_AUTH = [
-  'Bearer ', 'Bearer x', `Bearer eco_${'x'.repeat(40)}`, 'Basic Zm9vOmJhcg==', 'Bearer a.b.c',
+  'Bearer ',
+  'Bearer x',
+  `Bearer eco_${'x'.repeat(40)}`,
+  'Basic Zm9vOmJhcg==',
+  'Bearer a.b.c',
   `Bearer ${btoa('{"alg":"none","typ":"JWT"}').replace(/=+$/, '')}.${btoa('{"sub":"x","exp":9999999999}').replace(/=+$/, '')}.`,
-  `Bearer ${'x'.repeat(10_000)}`, 'bearer', 'Bearer eco_', 'Bearer \u00e9',
+  `Bearer ${'x'.repeat(10_000)}`,
+  'bearer',
+  'Bearer eco_',
+  'Bearer \u00e9',
 ]
 const BAD_ECOSYSTEM = ['x'.repeat(1000), 'not-a-uuid', '__proto__', '00000000-0000-0000-0000-000000000000', ' ', 'rdid:eco:nothing', '%00']
-const BAD_CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml']
+const BAD_CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=utf-16',
+  'application/xml',
+]
 
 /** Filter values for list queries (the authenticated fuzz's, and more). */
 const FILTER_VALUES = [
-  'in.(', 'in.(a,b', 'in.()', `in.(${'a,'.repeat(150)}a)`, 'eq.', 'eq', '', `eq.${'x'.repeat(10_000)}`,
-  `neq.${encodeURIComponent('é😀'.repeat(2_000))}`, 'eq.%00', '%00', 'eq.x%ED%A0%80y', 'ilike.%ed%bf%bf', 'ilike.***',
-  `ilike.${encodeURIComponent('%_\\*'.repeat(200))}`, 'eq.%FF%FE', `eq.${encodeURIComponent("'; drop table x; --")}`, 'gt.1e309',
-  'lt.NaN', 'is.maybe', 'is.null', 'is.true', 'cs.{a}', 'eq.1', 'gte.-9223372036854775809', 'lte.99999999999999999999',
-  'eq.2026-01-02T03:04:05Z', 'gt.0000-00-00', 'eq.00000000-0000-0000-0000-000000000000', 'eq.true', 'eq.%7B%7D', 'in.(1,2,3)',
-  'in.(%00)', 'eq.__proto__', 'eq.constructor', 'eq.1.5', 'gt.Infinity', `eq.${'9'.repeat(400)}`, 'in.(,,,)', 'ilike.',
+  'in.(',
+  'in.(a,b',
+  'in.()',
+  `in.(${'a,'.repeat(150)}a)`,
+  'eq.',
+  'eq',
+  '',
+  `eq.${'x'.repeat(10_000)}`,
+  `neq.${encodeURIComponent('é😀'.repeat(2_000))}`,
+  'eq.%00',
+  '%00',
+  'eq.x%ED%A0%80y',
+  'ilike.%ed%bf%bf',
+  'ilike.***',
+  `ilike.${encodeURIComponent('%_\\*'.repeat(200))}`,
+  'eq.%FF%FE',
+  `eq.${encodeURIComponent("'; drop table x; --")}`,
+  'gt.1e309',
+  'lt.NaN',
+  'is.maybe',
+  'is.null',
+  'is.true',
+  'cs.{a}',
+  'eq.1',
+  'gte.-9223372036854775809',
+  'lte.99999999999999999999',
+  'eq.2026-01-02T03:04:05Z',
+  'gt.0000-00-00',
+  'eq.00000000-0000-0000-0000-000000000000',
+  'eq.true',
+  'eq.%7B%7D',
+  'in.(1,2,3)',
+  'in.(%00)',
+  'eq.__proto__',
+  'eq.constructor',
+  'eq.1.5',
+  'gt.Infinity',
+  `eq.${'9'.repeat(400)}`,
+  'in.(,,,)',
+  'ilike.',
 ]
 /** Filter values a column of each kind accepts, mixed with the hostile ones so queries reach SQL. */
 const VALID_BY_KIND: Record<ColumnKind, string[]> = {
@@ -191,9 +345,27 @@ const VALID_BY_KIND: Record<ColumnKind, string[]> = {
   uuid: ['eq.00000000-0000-0000-0000-000000000000', 'in.(00000000-0000-0000-0000-000000000000)', 'is.null', 'neq.a8098c1a-f86e-11da-bd1a-00112444be1e'],
 }
 const PAGING = [
-  'page=0', 'page=-1', 'page=10001', 'page=99999999999999999999999', 'page=1e3', 'page=1.5', 'page=NaN', 'page=', 'page=1&page=2',
-  'pageSize=0', 'pageSize=101', 'pageSize=1000000000', 'pageSize=-5', 'pageSize=%00', 'page=10000&pageSize=100', 'page=1&pageSize=1',
-  'page=%ED%A0%80', 'pageSize=1e309', 'includeDeleted=maybe', 'includeDeleted=true', 'includeDeleted=%00',
+  'page=0',
+  'page=-1',
+  'page=10001',
+  'page=99999999999999999999999',
+  'page=1e3',
+  'page=1.5',
+  'page=NaN',
+  'page=',
+  'page=1&page=2',
+  'pageSize=0',
+  'pageSize=101',
+  'pageSize=1000000000',
+  'pageSize=-5',
+  'pageSize=%00',
+  'page=10000&pageSize=100',
+  'page=1&pageSize=1',
+  'page=%ED%A0%80',
+  'pageSize=1e309',
+  'includeDeleted=maybe',
+  'includeDeleted=true',
+  'includeDeleted=%00',
 ]
 
 // ---------------------------------------------------------------------------------------------
@@ -269,7 +441,6 @@ async function fuzzApp(backend: Backend) {
   }
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // OpenAPI: operations, $refs, valid-shaped values
 
@@ -291,7 +462,10 @@ function operationsOf(doc: any): Operation[] {
   const deref = (x: any): any => {
     let v = x
     for (let i = 0; v && typeof v === 'object' && typeof v.$ref === 'string' && i < 10; i++) {
-      v = v.$ref.replace(/^#\//, '').split('/').reduce((o: any, k: string) => o?.[k], doc)
+      v = v.$ref
+        .replace(/^#\//, '')
+        .split('/')
+        .reduce((o: any, k: string) => o?.[k], doc)
     }
     return v
   }
@@ -301,7 +475,7 @@ function operationsOf(doc: any): Operation[] {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue
       // A GET answered with an event stream stays open by design (the site feed); its own tests cover it.
       if (method === 'get' && raw.responses?.['200']?.content?.['text/event-stream']) continue
-      const content = raw.requestBody ? deref(raw.requestBody).content ?? {} : {}
+      const content = raw.requestBody ? (deref(raw.requestBody).content ?? {}) : {}
       ops.push({
         method: method.toUpperCase(),
         template,
@@ -401,7 +575,20 @@ function validString(schema: Schema, name: string, idOf: (field: string) => stri
   if (lower.includes('phone') || lower === 'to') candidates.push('+15555550100')
   if (lower.includes('password')) candidates.push(`fuzz-password-${n}-long`)
   if (/(To|Until|Before)$/.test(name)) candidates.unshift('2031-01-02T03:04:05.000Z')
-  candidates.push(`fuzz-${n}`, `fuzz_${n}`, `fuzz${n}`, 'a0', 'text', 'x', 'http://127.0.0.1:9/fuzz', '+15555550100', '#336699', 'A', '1', `fuzz${n}@example.test`)
+  candidates.push(
+    `fuzz-${n}`,
+    `fuzz_${n}`,
+    `fuzz${n}`,
+    'a0',
+    'text',
+    'x',
+    'http://127.0.0.1:9/fuzz',
+    '+15555550100',
+    '#336699',
+    'A',
+    '1',
+    `fuzz${n}@example.test`,
+  )
   candidates.push(`fuzz-${n}.example.test`, 'text/plain', '0'.repeat(64), 'customer.created')
   let pattern: RegExp | undefined
   try {
@@ -522,14 +709,26 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
       if (cls === '2xx') answered2xx.add(`${method} ${template}`)
       if (cls === '5xx' || cls === 'timeout') {
         const logLine = (requestId && server.log.byRequest.get(requestId)) || undefined
-        const message = logLine?.replace(/ \| at .*/, '').replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uuid>').slice(0, 160) ?? '(no log line: throttled or not logged)'
+        const message =
+          logLine
+            ?.replace(/ \| at .*/, '')
+            .replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, '<uuid>')
+            .slice(0, 160) ?? '(no log line: throttled or not logged)'
         const key = `${status < 0 ? 'timeout' : status} ${method} ${template} ${message}`
         // At most 200 distinct findings are kept apart; the rest share one entry (memory stays bounded).
         const bucket = findings.has(key) || findings.size < 200 ? key : '(more distinct 5xx than 200)'
         const finding = findings.get(bucket) ?? findings.set(bucket, { key: bucket, count: 0, examples: [] }).get(bucket)!
         finding.count++
         if (finding.examples.length < 3) {
-          finding.examples.push({ actor: actor.name, method, path: path.slice(0, 300), body: body?.slice(0, 300), status, response: text.slice(0, 300), log: logLine })
+          finding.examples.push({
+            actor: actor.name,
+            method,
+            path: path.slice(0, 300),
+            body: body?.slice(0, 300),
+            status,
+            response: text.slice(0, 300),
+            log: logLine,
+          })
         }
       }
       return { status, text, json }
@@ -592,7 +791,8 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
         }
       } catch (err) {
         // Expected once the last DELETEs removed the customer or the ecosystem.
-        if (!healFailed++) log(`  ${backend}: could not restore a credential (expected after DELETE of its own customer or ecosystem): ${(err as Error).message.slice(0, 160)}`)
+        if (!healFailed++)
+          log(`  ${backend}: could not restore a credential (expected after DELETE of its own customer or ecosystem): ${(err as Error).message.slice(0, 160)}`)
       } finally {
         phase = before
       }
@@ -639,8 +839,16 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
     const kinds: Record<string, ColumnKind> = { id: 'uuid', customerId: 'uuid', createdAt: 'timestamp', updatedAt: 'timestamp' }
     for (const c of columns) kinds[c.name] = c.type
     const contractRow = () => ({
-      title: 'probe', note: 'note', n: 1, score: 1.5, done: true, at: '2026-01-02T03:04:05.000Z', meta: { a: [1, { b: null }] },
-      ref: rngUuid(rng), constructor: `c-${rngUuid(rng)}`, prototype: 7,
+      title: 'probe',
+      note: 'note',
+      n: 1,
+      score: 1.5,
+      done: true,
+      at: '2026-01-02T03:04:05.000Z',
+      meta: { a: [1, { b: null }] },
+      ref: rngUuid(rng),
+      constructor: `c-${rngUuid(rng)}`,
+      prototype: 7,
     })
     const contract: Target = {
       name: 'contract rows',
@@ -672,7 +880,10 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
     phase = 'lists: random mixes'
     const keysOf = (t: Target) => [...Object.keys(t.filterable), ...PROTOTYPE_NAMES, 'x%ED%A0%80', '%00', 'a'.repeat(300), 'select', 'or', 'and', 'order']
     const sortOf = (t: Target) => {
-      const parts = Array.from({ length: 1 + Math.floor(rng() * 3) }, () => `${rng() < 0.4 ? '-' : ''}${pick(rng, [...t.sortable, ...PROTOTYPE_NAMES, '', '%00', '-'])}`)
+      const parts = Array.from(
+        { length: 1 + Math.floor(rng() * 3) },
+        () => `${rng() < 0.4 ? '-' : ''}${pick(rng, [...t.sortable, ...PROTOTYPE_NAMES, '', '%00', '-'])}`,
+      )
       return parts.join(rng() < 0.9 ? ',' : ',,')
     }
     for (let i = 0; i < listRandom; i++) {
@@ -704,7 +915,9 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
         await send(method, `${target.path}/${id}`, who, method === 'PATCH' ? JSON.stringify(target.example(actor)) : undefined, {}, `${target.path}/{id}`)
       }
     }
-    log(`  ${backend}: lists and rows: ${fmt(phases['lists: grid']!.requests + phases['lists: random mixes']!.requests)} requests in ${((performance.now() - listT0) / 1000).toFixed(0)} s`)
+    log(
+      `  ${backend}: lists and rows: ${fmt(phases['lists: grid']!.requests + phases['lists: random mixes']!.requests)} requests in ${((performance.now() - listT0) / 1000).toFixed(0)} s`,
+    )
     await heal(A)
     await heal(B)
 
@@ -712,7 +925,11 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
     phase = 'setup'
     const doc = (await send('GET', '/openapi/json', actors.none)).json
     const ops = operationsOf(doc)
-    for (const [t, other] of [[A, B], [B, A]] as const) await harvest(t, other)
+    for (const [t, other] of [
+      [A, B],
+      [B, A],
+    ] as const)
+      await harvest(t, other)
 
     /** Creates one of everything a collection POST makes (valid-shaped bodies), then notes ids, slugs and names from each list. */
     async function harvest(t: Tenant, other: Tenant) {
@@ -725,7 +942,11 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
         return path ? (t.found.get(path)?.id as string | undefined) : undefined
       }
       const collections = ops.filter(
-        (op) => op.method === 'POST' && !op.template.includes('{') && op.body && (op.template === '/storage/uploads' || ops.some((o) => o.template.startsWith(`${op.template}/{`))),
+        (op) =>
+          op.method === 'POST' &&
+          !op.template.includes('{') &&
+          op.body &&
+          (op.template === '/storage/uploads' || ops.some((o) => o.template.startsWith(`${op.template}/{`))),
       )
       const overrides: Record<string, Record<string, unknown>> = {
         '/persona/services': { name: 'fuzz service', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'fuzz-key' },
@@ -745,29 +966,44 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
           const body = replacements[op.template] ?? { ...validObject(op.body!, idOf), ...overrides[op.template] }
           for (const who of [as.admin, as.owner, as.customer]) {
             const res = await send('POST', op.template, who, JSON.stringify(body))
-            refused.set(op.template, `${refused.get(op.template) ?? ''}\n    ${who.name}: ${res.status} ${res.text.slice(0, 200)} ← ${JSON.stringify(body).slice(0, 300)}`)
+            refused.set(
+              op.template,
+              `${refused.get(op.template) ?? ''}\n    ${who.name}: ${res.status} ${res.text.slice(0, 200)} ← ${JSON.stringify(body).slice(0, 300)}`,
+            )
             if (res.status < 300 && res.json && typeof res.json === 'object') {
-              const row = res.json.id ? res.json : Object.values(res.json).find((v: any) => v?.id) ?? res.json
+              const row = res.json.id ? res.json : (Object.values(res.json).find((v: any) => v?.id) ?? res.json)
               t.found.set(op.template === '/storage/uploads' ? '/storage/attachments' : op.template, row)
               break
             }
           }
         }
       }
-      const site = await send('PUT', '/site/services/fuzz-site', as.admin, JSON.stringify({ kind: 'webhook', enabled: false, config: { url: 'http://127.0.0.1:9/site' } }))
+      const site = await send(
+        'PUT',
+        '/site/services/fuzz-site',
+        as.admin,
+        JSON.stringify({ kind: 'webhook', enabled: false, config: { url: 'http://127.0.0.1:9/site' } }),
+      )
       refused.set('PUT /site/services/fuzz-site', `${site.status} ${site.text.slice(0, 160)}`)
       const slug = `fuzz-owner-${t === A ? 'a' : 'b'}`
       if ((await send('PATCH', '/auth/me', as.owner, JSON.stringify({ slug }))).status === 200) t.slug = slug
       if (process.env.FUZZ_DEBUG) for (const [k, v] of refused) if (!t.found.has(k)) log(`  not created: ${k}: ${v}`)
       // A conversation with messages, for `{messageId}`.
       const conversation = t.found.get('/chat/conversations')?.id
-      if (conversation) for (const who of [as.customer, as.admin]) await send('POST', `/chat/conversations/${conversation}/messages`, who, '{"message":"hello"}')
+      if (conversation)
+        for (const who of [as.customer, as.admin]) await send('POST', `/chat/conversations/${conversation}/messages`, who, '{"message":"hello"}')
       for (const op of ops.filter((o) => o.method === 'GET')) {
         const path = fillOwn(op.template, t)
         if (!path || t.found.has(op.template)) continue
         for (const who of [as.admin, as.owner, as.customer]) {
           const res = await send('GET', path + requiredQuery(op, idOf), who)
-          const list = Array.isArray(res.json?.items) ? res.json.items : Array.isArray(res.json?.rows) ? res.json.rows : Array.isArray(res.json) ? res.json : undefined
+          const list = Array.isArray(res.json?.items)
+            ? res.json.items
+            : Array.isArray(res.json?.rows)
+              ? res.json.rows
+              : Array.isArray(res.json)
+                ? res.json
+                : undefined
           const first = list?.find((x: any) => x && typeof x === 'object')
           if (first) {
             t.found.set(op.template, first)
@@ -853,7 +1089,8 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
       const queryParams = op.params.filter((p) => p.in === 'query').map((p) => p.name)
       const queries = [...queryParams.flatMap((name) => QUERY_GARBAGE.map((v) => `${name}=${v}`)), ...QUERY_EXTRAS]
       for (const q of queries) {
-        for (const who of [actors.admin, actors.customer, pick(rng, otherActors())]) await send(method, main.split('?')[0] + requiredQuery(op, idOf, q), who, baseText, {}, template)
+        for (const who of [actors.admin, actors.customer, pick(rng, otherActors())])
+          await send(method, main.split('?')[0] + requiredQuery(op, idOf, q), who, baseText, {}, template)
       }
 
       // Headers: broken credentials, ecosystems, content types.
@@ -895,14 +1132,18 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
         }
         for (const [i, body] of bodies.entries()) {
           // Each body as the two callers that pass the guards; every fourth also as one of the others.
-          for (const who of [actors.admin, actors.customer, ...(i % 4 === 0 ? [pick(rng, otherActors())] : [])]) await send(method, main, who, body, {}, template)
+          for (const who of [actors.admin, actors.customer, ...(i % 4 === 0 ? [pick(rng, otherActors())] : [])])
+            await send(method, main, who, body, {}, template)
         }
       }
 
       // Some operations end a session or a token (revoke-all, change-password): put them back.
       await heal(A)
       await heal(B)
-      if (++done % 25 === 0) log(`  ${backend}: ${done}/${ops.length} operations, ${fmt(phases.operations!.requests)} requests, ${((performance.now() - opsT0) / 1000).toFixed(0)} s`)
+      if (++done % 25 === 0)
+        log(
+          `  ${backend}: ${done}/${ops.length} operations, ${fmt(phases.operations!.requests)} requests, ${((performance.now() - opsT0) / 1000).toFixed(0)} s`,
+        )
     }
 
     const total: Tally = { requests: 0, classes: { '2xx': 0, '3xx': 0, '4xx': 0, '5xx': 0, timeout: 0 }, notErrorShape: 0 }
@@ -918,7 +1159,9 @@ async function fuzzOne(backend: Backend, seed: number, listRandom: number, log: 
       ownPathUnknown: ops.filter((op) => op.template.includes('{') && !fillOwn(op.template, A)).map((op) => `${op.method} ${op.template}`),
       never2xx: ops.map((op) => `${op.method} ${op.template}`).filter((k) => !answered2xx.has(k)),
     }
-    log(`  ${backend}: own ids unknown for ${coverage.ownPathUnknown.length} operations, ${coverage.never2xx.length} of ${ops.length} operations never answered 2xx (see results file)`)
+    log(
+      `  ${backend}: own ids unknown for ${coverage.ownPathUnknown.length} operations, ${coverage.never2xx.length} of ${ops.length} operations never answered 2xx (see results file)`,
+    )
     return { backend, durationSec, operations: ops.length, phases, total, findings: [...findings.values()], notErrorShape, coverage }
   } finally {
     await server.close()
@@ -949,15 +1192,18 @@ export function fuzzTable(result: FuzzResult): string {
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',
     rows,
   )
-  const findings = result.backends.flatMap((b) => (b.findings ?? []).map((f) => `- ${b.backend} ×${f.count}: ${f.key}\n  e.g. ${JSON.stringify(f.examples[0])}`))
-  const verdict = result.pass ? `0 responses ≥ 500, ≥ ${fmt(result.minRequests)} requests on each database: pass` : 'FAIL (a 5xx or timeout, too few requests, or a database that did not run)'
+  const findings = result.backends.flatMap((b) =>
+    (b.findings ?? []).map((f) => `- ${b.backend} ×${f.count}: ${f.key}\n  e.g. ${JSON.stringify(f.examples[0])}`),
+  )
+  const verdict = result.pass
+    ? `0 responses ≥ 500, ≥ ${fmt(result.minRequests)} requests on each database: pass`
+    : 'FAIL (a 5xx or timeout, too few requests, or a database that did not run)'
   return [table, '', `seed ${result.seed}. ${verdict}`, ...findings].join('\n')
 }
 
 export const command: BenchCommand<FuzzResult> = {
   name: 'fuzz',
-  run: (argv) =>
-    benchFuzz(benchArgs<FuzzOptions>(argv, { seed: 'seed', 'list-random': 'listRandom', 'min-requests': 'minRequests' }).opts),
+  run: (argv) => benchFuzz(benchArgs<FuzzOptions>(argv, { seed: 'seed', 'list-random': 'listRandom', 'min-requests': 'minRequests' }).opts),
   table: fuzzTable,
 }
 

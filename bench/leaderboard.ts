@@ -11,7 +11,22 @@
 import { sql } from 'drizzle-orm'
 import { bucketOf, PERIODS } from '../src/modules/community/points'
 import { queryRows } from '../src/platform/db'
-import { BACKENDS, type Backend, type BackendOutcome, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, latencyRow, type LatencyRow, markdownTable, type RunInfo, runInfo } from './support'
+import {
+  BACKENDS,
+  type Backend,
+  type BackendOutcome,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
+  fmt,
+  inProcessApp,
+  latencyRow,
+  type LatencyRow,
+  markdownTable,
+  type RunInfo,
+  runInfo,
+} from './support'
 
 export const TARGET_P95_MS = 20
 
@@ -77,7 +92,11 @@ export async function benchLeaderboard(options: LeaderboardOptions = {}): Promis
       const rows: LatencyRow[] = []
       for (const period of PERIODS) {
         for (const page of [1, 200]) {
-          const row = await latencyRow(`${period}, page ${page}`, () => bench.call('GET', `/community/leaderboard?period=${period}&page=${page}&pageSize=20`, { token }), requests)
+          const row = await latencyRow(
+            `${period}, page ${page}`,
+            () => bench.call('GET', `/community/leaderboard?period=${period}&page=${page}&pageSize=20`, { token }),
+            requests,
+          )
           rows.push(row)
           log(`  ${backend} ${row.query}: p50 ${fmt(row.p50Ms, 1)} ms, p95 ${fmt(row.p95Ms, 1)} ms (${fmt(row.total)} ranked)`)
         }
@@ -93,7 +112,9 @@ export async function benchLeaderboard(options: LeaderboardOptions = {}): Promis
 
 export function leaderboardTable(result: LeaderboardResult): string {
   const lines = result.backends.flatMap((b) =>
-    b.rows ? b.rows.map((r) => `| ${b.backend} | ${r.query} | ${fmt(r.total)} | ${fmt(r.p50Ms, 1)} ms | **${fmt(r.p95Ms, 1)} ms** |`) : [`| ${b.backend} | ${b.skipped ?? b.error} | | | |`],
+    b.rows
+      ? b.rows.map((r) => `| ${b.backend} | ${r.query} | ${fmt(r.total)} | ${fmt(r.p50Ms, 1)} ms | **${fmt(r.p95Ms, 1)} ms** |`)
+      : [`| ${b.backend} | ${b.skipped ?? b.error} | | | |`],
   )
   return markdownTable(`| database | period, page (20 a page) | ranked customers | p50 | p95 (≤ ${TARGET_P95_MS} ms) |`, '|---|---|---:|---:|---:|', lines)
 }

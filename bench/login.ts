@@ -182,7 +182,10 @@ export function loginTable(result: LoginResult): string {
   const rows = result.backends.map((b) =>
     b.skipped || b.error
       ? `| ${b.backend} | – | ${b.skipped ? `skipped: ${b.skipped}` : 'failed (see output)'} | | | | |`
-      : `| ${b.backend} | **${b.loginsPerSec!.toFixed(1)}** (${rangeText(b.rounds!.map((r) => r.okPerSec), 1)}) | ${b.loginsPerSec! >= TARGET ? 'pass' : 'below'} | ` +
+      : `| ${b.backend} | **${b.loginsPerSec!.toFixed(1)}** (${rangeText(
+          b.rounds!.map((r) => r.okPerSec),
+          1,
+        )}) | ${b.loginsPerSec! >= TARGET ? 'pass' : 'below'} | ` +
         `${median(b.rounds!.map((r) => r.p50Ms)).toFixed(0)} / ${median(b.rounds!.map((r) => r.p99Ms)).toFixed(0)} | ` +
         `${(median(b.rounds!.map((r) => r.serverCpuUs)) / 1000).toFixed(1)}` +
         (b.rounds![0]!.postgresCpuUs === undefined ? '' : ` (+${(median(b.rounds!.map((r) => r.postgresCpuUs!)) / 1000).toFixed(2)} pg)`) +

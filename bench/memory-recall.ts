@@ -92,7 +92,9 @@ export async function benchMemoryRecall(options: MemoryRecallOptions = {}): Prom
     data: options.data ?? 'text',
     sharedBuffers: options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS,
   }
-  log(`P5 memory-recall: ${settings.sizes.map((n) => fmt(n)).join(' / ')} memories of one persona (${settings.data} vectors), ${settings.requests} recalls each, PGlite shared_buffers ${settings.sharedBuffers}; targets p95 ≤ ${TARGET_P95_MS} ms (HNSW), recall@10 ≥ ${TARGET_RECALL}`)
+  log(
+    `P5 memory-recall: ${settings.sizes.map((n) => fmt(n)).join(' / ')} memories of one persona (${settings.data} vectors), ${settings.requests} recalls each, PGlite shared_buffers ${settings.sharedBuffers}; targets p95 ≤ ${TARGET_P95_MS} ms (HNSW), recall@10 ≥ ${TARGET_RECALL}`,
+  )
   const backends = await eachBackend<MemoryRecallResult['backends'][number]>(options.backends ?? BACKENDS, log, async (backend) => ({
     backend,
     sizes: await measure(backend, settings, log),

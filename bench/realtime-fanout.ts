@@ -124,7 +124,9 @@ function openStream(port: number, token: string, topics: string, onChange: (data
       port,
       socket: {
         open(socket) {
-          socket.write(`GET /realtime/stream?topics=${encodeURIComponent(topics)} HTTP/1.1\r\nHost: ${LOOPBACK}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`)
+          socket.write(
+            `GET /realtime/stream?topics=${encodeURIComponent(topics)} HTTP/1.1\r\nHost: ${LOOPBACK}\r\nAuthorization: Bearer ${token}\r\nAccept: text/event-stream\r\n\r\n`,
+          )
         },
         data(socket, data) {
           raw += data.toString()
@@ -181,14 +183,20 @@ export async function benchRealtimeFanout(options: RealtimeFanoutOptions = {}): 
     }
     const owner = await registerUser(server.url)
     log(`  setting up ${ecosystems} ecosystems × ${subscribers / ecosystems} customers`)
-    const ecos: string[] = await pooled(Array.from({ length: ecosystems }, (_, i) => i), 8, async (i) => {
-      const org = await call('POST', '/registry/organizations', owner.token, { slug: `rt-${i}-${crypto.randomUUID().slice(0, 6)}`, name: `Realtime ${i}` })
-      return org.ecosystem.id as string
-    })
+    const ecos: string[] = await pooled(
+      Array.from({ length: ecosystems }, (_, i) => i),
+      8,
+      async (i) => {
+        const org = await call('POST', '/registry/organizations', owner.token, { slug: `rt-${i}-${crypto.randomUUID().slice(0, 6)}`, name: `Realtime ${i}` })
+        return org.ecosystem.id as string
+      },
+    )
     const perEco = Math.ceil(subscribers / ecosystems)
     await client`insert into customer.customers (ecosystem_id, external_id)
       select e, 'sub-' || g from unnest(${ecos}::uuid[]) e, generate_series(1, ${perEco}) g`
-    const rows = await client<{ id: string; ecosystem_id: string }[]>`select id, ecosystem_id from customer.customers where external_id like 'sub-%' order by ecosystem_id, id limit ${subscribers}`
+    const rows = await client<
+      { id: string; ecosystem_id: string }[]
+    >`select id, ecosystem_id from customer.customers where external_id like 'sub-%' order by ecosystem_id, id limit ${subscribers}`
     const subs: (Subscriber & { token: string })[] = await pooled(rows, 32, async (r) => ({
       ecosystemId: r.ecosystem_id,
       customerId: r.id,
@@ -245,7 +253,11 @@ export async function benchRealtimeFanout(options: RealtimeFanoutOptions = {}): 
         const id = `bench-${i}`
         const record = { id, ownerId: eco, customerId: customer, title: `change ${i}`, body: 'x'.repeat(200), createdAt: new Date().toISOString() }
         const write = writerDb
-          .transaction((tx) => hub.record(tx, eco, shared ? 'community/threads' : 'userdata/notes', [{ op: 'insert', id, customerId: customer, audience: shared ? 'shared' : 'own', record }]))
+          .transaction((tx) =>
+            hub.record(tx, eco, shared ? 'community/threads' : 'userdata/notes', [
+              { op: 'insert', id, customerId: customer, audience: shared ? 'shared' : 'own', record },
+            ]),
+          )
           .then(() => void committed.set(i, performance.now()))
         inFlight.add(write)
         void write.finally(() => inFlight.delete(write))
@@ -316,7 +328,16 @@ export function realtimeFanoutTable(r: RealtimeFanoutResult): string {
 export const command: BenchCommand<RealtimeFanoutResult> = {
   name: 'realtime-fanout',
   run: (argv) =>
-    benchRealtimeFanout(numberFlags(benchFlags(argv), {} as RealtimeFanoutOptions, { subscribers: 'subscribers', ecosystems: 'ecosystems', rate: 'rate', duration: 'duration', shared: 'shared', filter: 'filter' })),
+    benchRealtimeFanout(
+      numberFlags(benchFlags(argv), {} as RealtimeFanoutOptions, {
+        subscribers: 'subscribers',
+        ecosystems: 'ecosystems',
+        rate: 'rate',
+        duration: 'duration',
+        shared: 'shared',
+        filter: 'filter',
+      }),
+    ),
   table: realtimeFanoutTable,
 }
 

@@ -111,9 +111,7 @@ async function inBatches<T>(n: number, width: number, fn: () => Promise<T>): Pro
 }
 
 const post = (server: Server, path: string, contentType: string, body: string, expect: number, headers: Record<string, string> = {}) =>
-  expectStatus(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': contentType, ...headers }, body }, expect) as Promise<
-    Record<string, any>
-  >
+  expectStatus(`${server.url}${path}`, { method: 'POST', headers: { 'content-type': contentType, ...headers }, body }, expect) as Promise<Record<string, any>>
 
 /** The account and OAuth flows on a fresh server: one account, and one client application of it. */
 export async function flowSpecs(server: Server): Promise<Record<Flow, FlowSpec>> {

@@ -168,9 +168,7 @@ async function main(): Promise<number> {
     console.log(`P19  compare      this checkout against a base commit on the hot paths, alternately in one run: npm run bench -- compare --base <commit>`)
     return 0
   }
-  const selected = BENCHES.filter(
-    (b) => filters.length === 0 || filters.some((f) => b.name.includes(f) || b.id.toLowerCase() === f),
-  )
+  const selected = BENCHES.filter((b) => filters.length === 0 || filters.some((f) => b.name.includes(f) || b.id.toLowerCase() === f))
   if (selected.length === 0) {
     console.error(`no bench matches ${filters.join(', ')}; known: ${BENCHES.map((b) => `${b.id} ${b.name}`).join(', ')}`)
     return 1

@@ -9,7 +9,25 @@
  *   npx bun bench/search-box.ts [--db=pglite,postgres] [--rows=1000000] [--kinds=threads,replies,documents,notes] [--requests=100]
  */
 import { type SQL, sql } from 'drizzle-orm'
-import { BACKENDS, type Backend, type BackendOutcome, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, latencyRow, type LatencyRow, listFlag, markdownTable, type RunInfo, runInfo, vocabulary, zipfWordSql } from './support'
+import {
+  BACKENDS,
+  type Backend,
+  type BackendOutcome,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
+  fmt,
+  inProcessApp,
+  latencyRow,
+  type LatencyRow,
+  listFlag,
+  markdownTable,
+  type RunInfo,
+  runInfo,
+  vocabulary,
+  zipfWordSql,
+} from './support'
 
 export const TARGET_P95_MS = 20
 const KINDS = ['threads', 'replies', 'documents', 'notes'] as const
@@ -86,7 +104,10 @@ export async function benchSearchBox(options: SearchBoxOptions = {}): Promise<Se
       const rows: Row[] = []
       for (const kind of kinds) {
         for (const [label, q] of QUERIES) {
-          const row = { kind, ...(await latencyRow(label, () => bench.call('GET', `/search/${kind}?q=${encodeURIComponent(q)}`, { token: bench.customer.token }), requests)) }
+          const row = {
+            kind,
+            ...(await latencyRow(label, () => bench.call('GET', `/search/${kind}?q=${encodeURIComponent(q)}`, { token: bench.customer.token }), requests)),
+          }
           rows.push(row)
           log(`  ${backend} ${kind} ${label} (${q}): p50 ${fmt(row.p50Ms, 1)} ms, p95 ${fmt(row.p95Ms, 1)} ms, ${fmt(row.total)} found`)
         }
@@ -102,9 +123,15 @@ export async function benchSearchBox(options: SearchBoxOptions = {}): Promise<Se
 
 export function searchBoxTable(result: SearchBoxResult): string {
   const lines = result.backends.flatMap((b) =>
-    b.rows ? b.rows.map((r) => `| ${b.backend} | ${r.kind} | ${r.query} | ${fmt(r.total)} | ${fmt(r.p50Ms, 1)} ms | **${fmt(r.p95Ms, 1)} ms** |`) : [`| ${b.backend} | ${b.skipped ?? b.error} | | | | |`],
+    b.rows
+      ? b.rows.map((r) => `| ${b.backend} | ${r.kind} | ${r.query} | ${fmt(r.total)} | ${fmt(r.p50Ms, 1)} ms | **${fmt(r.p95Ms, 1)} ms** |`)
+      : [`| ${b.backend} | ${b.skipped ?? b.error} | | | | |`],
   )
-  return markdownTable(`| database (${fmt(result.rows)} rows each) | search | query | found | p50 | p95 (≤ ${TARGET_P95_MS} ms) |`, '|---|---|---|---:|---:|---:|', lines)
+  return markdownTable(
+    `| database (${fmt(result.rows)} rows each) | search | query | found | p50 | p95 (≤ ${TARGET_P95_MS} ms) |`,
+    '|---|---|---|---:|---:|---:|',
+    lines,
+  )
 }
 
 export const command: BenchCommand<SearchBoxResult> = {

@@ -169,7 +169,9 @@ async function measure(backend: Backend, s: SearchBenchResult['settings'], log: 
           `indexes built in ${load.indexSec.toFixed(1)} s, vacuum + analyze ${load.vacuumSec.toFixed(1)} s`,
       )
       const random = seededRandom(shape === 'heavy' ? 2 : 1)
-      const measured = heavy ? [customers[0]!] : [...new Set(Array.from({ length: SAMPLED_CUSTOMERS }, () => customers[Math.floor(random() * customers.length)]!))]
+      const measured = heavy
+        ? [customers[0]!]
+        : [...new Set(Array.from({ length: SAMPLED_CUSTOMERS }, () => customers[Math.floor(random() * customers.length)]!))]
       const tokens = await Promise.all(measured.map((customerId) => customerToken(bench, customerId)))
       const [own] = await queryRows<{ n: number }>(
         database.db,
@@ -188,7 +190,8 @@ async function measure(backend: Backend, s: SearchBenchResult['settings'], log: 
             new Request(`http://localhost/search/chat/messages?q=${encodeURIComponent(q)}`, { headers: { authorization: `Bearer ${token}` } }),
           )
           const body = (await res.json()) as { total: number; items: unknown[] }
-          if (res.status !== 200 || body.items.length !== Math.min(20, body.total)) throw new Error(`search ${q} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`)
+          if (res.status !== 200 || body.items.length !== Math.min(20, body.total))
+            throw new Error(`search ${q} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`)
           return body.total
         }
         await quiet()

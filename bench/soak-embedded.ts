@@ -15,7 +15,24 @@
  */
 import { readFileSync } from 'node:fs'
 import { SMTPServer } from 'smtp-server'
-import { type Backend, BACKENDS, benchArgs, benchMain, type BenchCommand, createTempDatabase, eachBackend, fmt, freePort, markdownTable, percentile, type RunInfo, runInfo, sleep, startServer, type Server } from './support'
+import {
+  type Backend,
+  BACKENDS,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  createTempDatabase,
+  eachBackend,
+  fmt,
+  freePort,
+  markdownTable,
+  percentile,
+  type RunInfo,
+  runInfo,
+  sleep,
+  startServer,
+  type Server,
+} from './support'
 
 export interface SoakOptions {
   backends?: Backend[]
@@ -57,7 +74,11 @@ const PROBE_LIMIT_MS = 5000
 /** The outside world the server talks to: sites to monitor, a webhook receiver, an SMTP server. */
 async function startPeers() {
   const up = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response('ok') })
-  const slow = Bun.serve({ hostname: '127.0.0.1', port: 0, idleTimeout: 60, fetch: async () => {
+  const slow = Bun.serve({
+    hostname: '127.0.0.1',
+    port: 0,
+    idleTimeout: 60,
+    fetch: async () => {
       await sleep(15_000)
       return new Response('ok')
     },
@@ -110,13 +131,23 @@ interface Tally {
 
 /** HTTP against the server, counting every answer; ≥ 500 is recorded (the soak's other failure). */
 function client(server: Server, tally: Tally) {
-  return async function call(kind: string, method: string, path: string, options: { token?: string; ecosystem?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit } = {}) {
+  return async function call(
+    kind: string,
+    method: string,
+    path: string,
+    options: { token?: string; ecosystem?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit } = {},
+  ) {
     const headers: Record<string, string> = { ...options.headers }
     if (options.body !== undefined) headers['content-type'] = 'application/json'
     if (options.token) headers.authorization = `Bearer ${options.token}`
     if (options.ecosystem) headers['x-ecosystem-id'] = options.ecosystem
     const url = path.startsWith('http') ? path : `${server.url}${path}`
-    const res = await fetch(url, { method, headers, body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)), signal: AbortSignal.timeout(120_000) })
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+      signal: AbortSignal.timeout(120_000),
+    })
     const text = await res.text()
     tally.requests++
     tally.byKind.set(kind, (tally.byKind.get(kind) ?? 0) + 1)
@@ -171,22 +202,35 @@ export async function benchSoak(options: SoakOptions = {}): Promise<SoakResult> 
       const running = () => Date.now() < deadline
       const streams: AbortController[] = []
       try {
-        const owner = (await call('setup', 'POST', '/auth/register', { body: { email: 'owner@soak.test', password: 'soak-owner-password', name: 'Owner' } })).body
-        const ecosystem: string = (await call('setup', 'POST', '/registry/organizations', { token: owner.token, body: { slug: 'soak', name: 'Soak' } })).body.ecosystem.id
+        const owner = (await call('setup', 'POST', '/auth/register', { body: { email: 'owner@soak.test', password: 'soak-owner-password', name: 'Owner' } }))
+          .body
+        const ecosystem: string = (await call('setup', 'POST', '/registry/organizations', { token: owner.token, body: { slug: 'soak', name: 'Soak' } })).body
+          .ecosystem.id
         const admin = { token: owner.token as string, ecosystem }
         let ownerRefresh: string = owner.refreshToken
         for (const [name, url] of Object.entries(peers.sites)) {
           await call('setup', 'POST', '/monitored_sites/sites', { ...admin, body: { name, url, intervalMinutes: 1, failureThreshold: 2 } })
         }
-        await call('setup', 'POST', '/integrations/webhooks', { ...admin, body: { url: peers.webhookUrl, events: ['customer.created', 'community.thread.created'] } })
+        await call('setup', 'POST', '/integrations/webhooks', {
+          ...admin,
+          body: { url: peers.webhookUrl, events: ['customer.created', 'community.thread.created'] },
+        })
         await call('setup', 'POST', '/contract/contracts', {
           ...admin,
-          body: { name: 'orders', columns: [{ name: 'item', type: 'text' }, { name: 'total', type: 'number', indexed: true }], access: { read: 'own', create: true, update: 'own', delete: 'own' } },
+          body: {
+            name: 'orders',
+            columns: [
+              { name: 'item', type: 'text' },
+              { name: 'total', type: 'number', indexed: true },
+            ],
+            access: { read: 'own', create: true, update: 'own', delete: 'own' },
+          },
         })
         const category = (await call('setup', 'POST', '/community/categories', { ...admin, body: { name: 'Soak', slug: 'soak' } })).body
         const customers: { token: string; id: string }[] = []
         for (let i = 0; i < 8; i++) {
-          const { customerId } = (await call('setup', 'POST', '/customer/resolve', { ...admin, body: { externalId: `soak-${i}`, email: `c${i}@soak.test` } })).body
+          const { customerId } = (await call('setup', 'POST', '/customer/resolve', { ...admin, body: { externalId: `soak-${i}`, email: `c${i}@soak.test` } }))
+            .body
           const { token } = (await call('setup', 'POST', '/customer/token', { ...admin, body: { customerId } })).body
           await call('setup', 'PUT', '/notifications/preferences/admin_announcement', { token, body: { email: true, sms: false } })
           customers.push({ token, id: customerId })
@@ -221,11 +265,16 @@ export async function benchSoak(options: SoakOptions = {}): Promise<SoakResult> 
           for (let at = 0; at < size; at += bytes.length) body.set(bytes.subarray(0, Math.min(bytes.length, size - at)), at)
           body[0] = Math.random() * 256
           const contentHash = new Bun.CryptoHasher('sha256').update(body).digest('hex')
-          const presigned = await call('upload', 'POST', '/storage/uploads', { token: c.token, body: { filename: 'soak.bin', contentType: 'application/octet-stream', sizeBytes: size, contentHash } })
+          const presigned = await call('upload', 'POST', '/storage/uploads', {
+            token: c.token,
+            body: { filename: 'soak.bin', contentType: 'application/octet-stream', sizeBytes: size, contentHash },
+          })
           if (presigned.status !== 201 && presigned.status !== 200) throw new Error(`presign ${presigned.status} ${presigned.text.slice(0, 100)}`)
           if (presigned.body.deduplicated) return
           const headers = { origin: ORIGIN, ...presigned.body.uploadHeaders }
-          await call('upload', 'OPTIONS', presigned.body.uploadUrl, { headers: { origin: ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' } })
+          await call('upload', 'OPTIONS', presigned.body.uploadUrl, {
+            headers: { origin: ORIGIN, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
+          })
           await call('upload', 'PUT', presigned.body.uploadUrl, { headers, raw: body })
           const id = presigned.body.attachment.id
           await call('upload', 'POST', `/storage/attachments/${id}/complete`, { token: c.token, headers: { origin: ORIGIN } })
@@ -251,7 +300,11 @@ export async function benchSoak(options: SoakOptions = {}): Promise<SoakResult> 
         const documents = async () => {
           const c = someone()
           const doc = (await call('documents', 'POST', '/data/documents', { token: c.token, body: { title: `soak ${Math.random()}` } })).body
-          for (const position of ['a0', 'a1']) await call('documents', 'POST', '/data/document_blocks', { token: c.token, body: { documentId: doc.id, blockType: 'paragraph', position, content: 'soak block' } })
+          for (const position of ['a0', 'a1'])
+            await call('documents', 'POST', '/data/document_blocks', {
+              token: c.token,
+              body: { documentId: doc.id, blockType: 'paragraph', position, content: 'soak block' },
+            })
           await call('documents', 'GET', '/data/documents?sort=-createdAt&pageSize=20', admin)
         }
 
@@ -269,11 +322,15 @@ export async function benchSoak(options: SoakOptions = {}): Promise<SoakResult> 
         }
 
         const community = async () => {
-          await call('community', 'POST', '/community/threads', { token: someone().token, body: { title: 'Soak thread', body: 'a thread for the webhooks', categoryId: category.id } })
+          await call('community', 'POST', '/community/threads', {
+            token: someone().token,
+            body: { title: 'Soak thread', body: 'a thread for the webhooks', categoryId: category.id },
+          })
           await call('community', 'POST', '/customer/resolve', { ...admin, body: { externalId: `hook-${crypto.randomUUID()}` } })
         }
 
-        const announce = () => call('notifications', 'POST', '/notifications/announcements', { ...admin, body: { subject: 'Soak', body: 'Still here.', channels: ['email'] } })
+        const announce = () =>
+          call('notifications', 'POST', '/notifications/announcements', { ...admin, body: { subject: 'Soak', body: 'Still here.', channels: ['email'] } })
         const backup = () => call('backup', 'POST', '/system/backups', { token: admin.token })
 
         /** One realtime stream per customer, reconnecting every minute from its last cursor. */
@@ -342,7 +399,13 @@ export async function benchSoak(options: SoakOptions = {}): Promise<SoakResult> 
         const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024
         rssMb.push(rss())
         const sampler = setInterval(() => rssMb.push(rss()), 60_000)
-        const progress = setInterval(() => log(`  ${backend}: ${tally.requests} requests, ${tally.serverErrors.length} answers ≥ 500, ${tally.failures.length} failed steps, ${probes.filter((p) => p > PROBE_LIMIT_MS).length} slow probes, ${changes} realtime changes, ${JSON.stringify(peers.counts())}`), 60_000)
+        const progress = setInterval(
+          () =>
+            log(
+              `  ${backend}: ${tally.requests} requests, ${tally.serverErrors.length} answers ≥ 500, ${tally.failures.length} failed steps, ${probes.filter((p) => p > PROBE_LIMIT_MS).length} slow probes, ${changes} realtime changes, ${JSON.stringify(peers.counts())}`,
+            ),
+          60_000,
+        )
         await Promise.all([
           probe(),
           loop('upload', 400, upload),
@@ -371,7 +434,9 @@ export async function benchSoak(options: SoakOptions = {}): Promise<SoakResult> 
           tally.failures.push(`sigterm: ${(err as Error).message}`)
         }
 
-        const stallsLogged = readFileSync(server.logFile, 'utf8').split('\n').filter((l) => l.includes('"database stalled"')).length
+        const stallsLogged = readFileSync(server.logFile, 'utf8')
+          .split('\n')
+          .filter((l) => l.includes('"database stalled"')).length
         const result: BackendResult = {
           backend,
           minutes,

@@ -62,7 +62,9 @@ export interface StorageUsageResult extends RunInfo {
 export async function benchStorageUsage(options: StorageUsageOptions = {}): Promise<StorageUsageResult> {
   const log = options.log ?? ((l: string) => console.log(l))
   const settings = { requests: options.requests ?? 2000, sizes: options.sizes ?? [1000, 10_000, 100_000] }
-  log(`P8 storage-usage: GET /usage/storage at ${settings.sizes.map((n) => fmt(n)).join(' / ')} attachments, ${settings.requests} requests each, target 100k ÷ 1k ≤ ${TARGET}`)
+  log(
+    `P8 storage-usage: GET /usage/storage at ${settings.sizes.map((n) => fmt(n)).join(' / ')} attachments, ${settings.requests} requests each, target 100k ÷ 1k ≤ ${TARGET}`,
+  )
   const results = await eachBackend(options.backends ?? BACKENDS, log, (backend) => measure(backend, settings, log))
   const measured = results.filter((r) => r.ratio !== undefined)
   return {
@@ -119,13 +121,17 @@ async function measure(backend: Backend, s: { requests: number; sizes: number[] 
       )
       const row = { attachments: n, p50Us: median(times), p95Us: percentile(times, 0.95), liveSumP50Us: median(liveSum) }
       sizes.push(row)
-      log(`  ${backend.padEnd(8)} ${fmt(n).padStart(7)} attachments: GET /usage/storage p50 ${row.p50Us.toFixed(0)} µs, p95 ${row.p95Us.toFixed(0)} µs   (live sum p50 ${row.liveSumP50Us.toFixed(0)} µs)`)
+      log(
+        `  ${backend.padEnd(8)} ${fmt(n).padStart(7)} attachments: GET /usage/storage p50 ${row.p50Us.toFixed(0)} µs, p95 ${row.p95Us.toFixed(0)} µs   (live sum p50 ${row.liveSumP50Us.toFixed(0)} µs)`,
+      )
     }
     const first = sizes[0]!
     const last = sizes[sizes.length - 1]!
     const ratio = last.p50Us / first.p50Us
     const liveSumRatio = last.liveSumP50Us / first.liveSumP50Us
-    log(`  ${backend.padEnd(8)} ratio ${fmt(last.attachments)} ÷ ${fmt(first.attachments)}: ${ratio.toFixed(2)} ${ratio <= TARGET ? 'PASS' : 'ABOVE TARGET'} (live sum: ${liveSumRatio.toFixed(1)})`)
+    log(
+      `  ${backend.padEnd(8)} ratio ${fmt(last.attachments)} ÷ ${fmt(first.attachments)}: ${ratio.toFixed(2)} ${ratio <= TARGET ? 'PASS' : 'ABOVE TARGET'} (live sum: ${liveSumRatio.toFixed(1)})`,
+    )
     return { backend, sizes, ratio, liveSumRatio }
   } finally {
     await bench.close()

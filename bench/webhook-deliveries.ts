@@ -10,7 +10,20 @@
 import { sql } from 'drizzle-orm'
 import { sign } from '../src/modules/integrations/service'
 import { queryRows } from '../src/platform/db'
-import { BACKENDS, type Backend, benchArgs, benchMain, type BenchCommand, eachBackend, fmt, inProcessApp, markdownTable, type RunInfo, runInfo, sleep } from './support'
+import {
+  BACKENDS,
+  type Backend,
+  benchArgs,
+  benchMain,
+  type BenchCommand,
+  eachBackend,
+  fmt,
+  inProcessApp,
+  markdownTable,
+  type RunInfo,
+  runInfo,
+  sleep,
+} from './support'
 import { customerCreated } from '../src/modules/customer/events'
 
 export interface WebhookDeliveriesOptions {
@@ -66,7 +79,12 @@ export async function benchWebhookDeliveries(options: WebhookDeliveriesOptions =
         const timestamp = Math.floor(Date.now() / 1000)
         const res = await fetch(url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': sign(secret, id, timestamp, payload) },
+          headers: {
+            'content-type': 'application/json',
+            'webhook-id': id,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': sign(secret, id, timestamp, payload),
+          },
           body: payload,
         })
         await res.body?.cancel()
@@ -76,12 +94,22 @@ export async function benchWebhookDeliveries(options: WebhookDeliveriesOptions =
 
       const enqueueStarted = performance.now()
       await bench.deps.db.transaction(async (tx) => {
-        for (let i = 0; i < count; i++) await bench.app.bus.emit(tx, customerCreated, eco, { id: crypto.randomUUID(), externalId: null, email: null, name: null, createdAt: new Date().toISOString() })
+        for (let i = 0; i < count; i++)
+          await bench.app.bus.emit(tx, customerCreated, eco, {
+            id: crypto.randomUUID(),
+            externalId: null,
+            email: null,
+            name: null,
+            createdAt: new Date().toISOString(),
+          })
       })
       const started = performance.now()
       const enqueueMs = started - enqueueStarted
       for (;;) {
-        const [row] = await queryRows<{ done: number }>(bench.deps.db, sql`select count(*)::int as done from integrations.deliveries where status = 'succeeded'`)
+        const [row] = await queryRows<{ done: number }>(
+          bench.deps.db,
+          sql`select count(*)::int as done from integrations.deliveries where status = 'succeeded'`,
+        )
         if (row!.done >= count) break
         if (performance.now() - started > 600_000) throw new Error(`${row!.done} of ${count} delivered in 10 min`)
         await sleep(50)

@@ -185,7 +185,8 @@ export function createClient(options: ClientOptions) {
       if (session.get()) session.set(null)
       if (cookie && !refreshToken) return (await plain.auth.revoke.post({}, withCookie)).status === 204
       if (!refreshToken) return false
-      const res = accessToken && isCustomerToken(accessToken) ? await plain.customer.revoke.post({ refreshToken }) : await plain.auth.revoke.post({ refreshToken })
+      const res =
+        accessToken && isCustomerToken(accessToken) ? await plain.customer.revoke.post({ refreshToken }) : await plain.auth.revoke.post({ refreshToken })
       return res.status === 204
     },
     /** Rotates the tokens now (shared with any refresh already under way); false if it could not. */

@@ -96,8 +96,7 @@ export class Session {
 
   #store(tokens: Tokens | null, receivedAt: number | null): void {
     this.#tokens = tokens ? { token: tokens.token, refreshToken: tokens.refreshToken ?? null } : null
-    this.#refreshAt =
-      tokens?.refreshToken || (tokens && this.options.cookie) ? refreshDeadline(tokens.token, this.options.leewayMs, receivedAt) : null
+    this.#refreshAt = tokens?.refreshToken || (tokens && this.options.cookie) ? refreshDeadline(tokens.token, this.options.leewayMs, receivedAt) : null
   }
 
   #notify(): void {

@@ -62,7 +62,10 @@ export async function upload(ctx: { api: Api; storeFetch: FetchLike }, file: Blo
 
     // Straight to the store: no bearer token (S3 would refuse a second credential beside the signature).
     const request = { url: data.uploadUrl, method: data.uploadMethod, headers: data.uploadHeaders }
-    const stored = typeof XMLHttpRequest === 'function' ? await sendWithXhr(request, file, signal, onProgress) : await sendWithFetch(ctx.storeFetch, request, file, signal, onProgress)
+    const stored =
+      typeof XMLHttpRequest === 'function'
+        ? await sendWithXhr(request, file, signal, onProgress)
+        : await sendWithFetch(ctx.storeFetch, request, file, signal, onProgress)
     if (stored) return fail(stored)
 
     const done = await ctx.api.storage.attachments({ id: data.attachment.id }).complete.post(undefined, { fetch: { signal } })
@@ -98,7 +101,13 @@ async function hash(file: Blob, signal: AbortSignal | undefined, onProgress: Upl
 type StoreRequest = { url: string; method: string; headers: Record<string, string> }
 
 /** A fetch with the Blob as body: streamed by the runtime, with a Content-Length as S3 wants. Progress at the start and the end. */
-async function sendWithFetch(fetch: FetchLike, req: StoreRequest, file: Blob, signal: AbortSignal | undefined, onProgress: UploadOptions['onProgress']): Promise<EcobaseError | null> {
+async function sendWithFetch(
+  fetch: FetchLike,
+  req: StoreRequest,
+  file: Blob,
+  signal: AbortSignal | undefined,
+  onProgress: UploadOptions['onProgress'],
+): Promise<EcobaseError | null> {
   onProgress?.({ phase: 'upload', loaded: 0, total: file.size })
   const res = await fetch(req.url, { method: req.method, headers: req.headers, body: file, signal })
   if (!res.ok) {

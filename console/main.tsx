@@ -67,7 +67,11 @@ function ThemeToggle() {
     applyTheme(next)
     setDark(!dark)
   }
-  return <button type="button" class="theme" aria-pressed={dark} onClick={toggle}>Dark mode</button>
+  return (
+    <button type="button" class="theme" aria-pressed={dark} onClick={toggle}>
+      Dark mode
+    </button>
+  )
 }
 
 function useHash(): [string, (path: string) => void] {
@@ -107,13 +111,33 @@ function SignIn({ onSignedIn, firstAccount }: { onSignedIn: (user: User) => void
           <>
             <h2>Create the first account</h2>
             <p>This instance has no account yet. The first one administers it.</p>
-            <label>Name <input autocomplete="name" required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
+            <label>
+              Name <input autocomplete="name" required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+            </label>
           </>
         )}
-        <label>E-mail <input type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></label>
-        <label>Password <input type="password" autocomplete={firstAccount ? 'new-password' : 'current-password'} required minLength={firstAccount ? 8 : undefined} value={password} onInput={(e) => setPassword(e.currentTarget.value)} /></label>
-        <button type="submit" disabled={busy}>{firstAccount ? (busy ? 'Creating…' : 'Create account') : busy ? 'Signing in…' : 'Sign in'}</button>
-        {!firstAccount && passkeysSupported() && <button type="button" disabled={busy} onClick={withPasskey}>Sign in with a passkey</button>}
+        <label>
+          E-mail <input type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        </label>
+        <label>
+          Password{' '}
+          <input
+            type="password"
+            autocomplete={firstAccount ? 'new-password' : 'current-password'}
+            required
+            minLength={firstAccount ? 8 : undefined}
+            value={password}
+            onInput={(e) => setPassword(e.currentTarget.value)}
+          />
+        </label>
+        <button type="submit" disabled={busy}>
+          {firstAccount ? (busy ? 'Creating…' : 'Create account') : busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        {!firstAccount && passkeysSupported() && (
+          <button type="button" disabled={busy} onClick={withPasskey}>
+            Sign in with a passkey
+          </button>
+        )}
         <ErrorNote error={error} />
       </form>
     </main>
@@ -150,10 +174,20 @@ function SecondFactor({ hasPasskey, onVerified, onCancel }: { hasPasskey: boolea
       <form onSubmit={submit}>
         <h2>Second factor</h2>
         <p>Enter the 6-digit code from your authenticator app, or one of your recovery codes{hasPasskey ? ', or use one of your passkeys' : ''}.</p>
-        <label>Code <input autocomplete="one-time-code" inputMode="text" required maxLength={20} value={code} onInput={(e) => setCode(e.currentTarget.value)} /></label>
-        <button type="submit" disabled={busy}>{busy ? 'Checking…' : 'Verify'}</button>
-        {hasPasskey && passkeysSupported() && <button type="button" disabled={busy} onClick={withPasskey}>Use a passkey</button>}
-        <button type="button" class="link" onClick={onCancel}>Sign in as someone else</button>
+        <label>
+          Code <input autocomplete="one-time-code" inputMode="text" required maxLength={20} value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+        </label>
+        <button type="submit" disabled={busy}>
+          {busy ? 'Checking…' : 'Verify'}
+        </button>
+        {hasPasskey && passkeysSupported() && (
+          <button type="button" disabled={busy} onClick={withPasskey}>
+            Use a passkey
+          </button>
+        )}
+        <button type="button" class="link" onClick={onCancel}>
+          Sign in as someone else
+        </button>
         <ErrorNote error={error} />
       </form>
     </main>
@@ -175,10 +209,19 @@ function FirstOrganization({ onCreated }: { onCreated: (organization: RegistryOr
   return (
     <form class="first-organization" onSubmit={submit}>
       <h2>Create an organization</h2>
-      <p>Your customers, data and settings live in an organization’s ecosystems; it starts with one, <code>main</code>.</p>
-      <label>Organization name <input required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
-      <label>Slug <input required pattern="[a-z0-9][a-z0-9_-]{1,63}" title="2–64 of a–z, 0–9, _ and -" value={slug} onInput={(e) => setSlug(e.currentTarget.value)} /></label>
-      <button type="submit" disabled={busy}>{busy ? 'Creating…' : 'Create organization'}</button>
+      <p>
+        Your customers, data and settings live in an organization’s ecosystems; it starts with one, <code>main</code>.
+      </p>
+      <label>
+        Organization name <input required maxLength={255} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <label>
+        Slug{' '}
+        <input required pattern="[a-z0-9][a-z0-9_-]{1,63}" title="2–64 of a–z, 0–9, _ and -" value={slug} onInput={(e) => setSlug(e.currentTarget.value)} />
+      </label>
+      <button type="submit" disabled={busy}>
+        {busy ? 'Creating…' : 'Create organization'}
+      </button>
       <ErrorNote error={error} />
     </form>
   )
@@ -211,7 +254,10 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
 
   const [loaded, setLoaded] = useState(false)
   useEffect(() => {
-    Promise.all([data(client.api.registry.organizations.get({ query: { pageSize: 100 } })), data(client.api.registry.ecosystems.get({ query: { pageSize: 100 } }))]).then(
+    Promise.all([
+      data(client.api.registry.organizations.get({ query: { pageSize: 100 } })),
+      data(client.api.registry.ecosystems.get({ query: { pageSize: 100 } })),
+    ]).then(
       ([o, e]) => {
         setOrgs(o.items)
         setEcosystems(e.items)
@@ -250,47 +296,69 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
         <strong class="brand">Ecobase Console</strong>
         <label>
           Organization{' '}
-          <select value={organization ?? ''} onChange={(e) => { setOrganization(e.currentTarget.value); choose(null) }}>
-            {orgs.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+          <select
+            value={organization ?? ''}
+            onChange={(e) => {
+              setOrganization(e.currentTarget.value)
+              choose(null)
+            }}
+          >
+            {orgs.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
           </select>
         </label>
         <label>
           Ecosystem{' '}
           <select value={ecosystem ?? ''} onChange={(e) => choose(e.currentTarget.value || null)}>
             <option value="">Choose…</option>
-            {inOrg.map((e) => <option key={e.id} value={e.id}>{e.name}</option>)}
+            {inOrg.map((e) => (
+              <option key={e.id} value={e.id}>
+                {e.name}
+              </option>
+            ))}
           </select>
         </label>
         <span class="who">{user.email}</span>
         <ThemeToggle />
-        <button type="button" onClick={signOut}>Sign out</button>
+        <button type="button" onClick={signOut}>
+          Sign out
+        </button>
       </header>
       <div class="layout">
-      <nav class="sidebar" aria-label="Sections">
-        {GROUPS.map((group) => {
-          const entries = PAGES.filter((p) => p.group === group)
-          return entries.length === 0 ? null : (
-            <div key={group}>
-              <h3 id={`nav-${group}`}>{group}</h3>
-              <ul aria-labelledby={`nav-${group}`}>
-                {entries.map((p) => <li key={p.path}><a href={p.path} aria-current={p === page ? 'page' : undefined}>{p.label}</a></li>)}
-              </ul>
-            </div>
-          )
-        })}
-      </nav>
-      <main>
-        <ErrorNote error={error} />
-        {page.ecosystem && loaded && orgs.length === 0 ? (
-          <FirstOrganization onCreated={created} />
-        ) : page.ecosystem && !ecosystem ? (
-          <p>Choose an ecosystem above.</p>
-        ) : detail ? (
-          <CustomerDetail key={`${ecosystem}:${detail}`} id={detail} go={go} />
-        ) : (
-          <page.page key={page.ecosystem ? ecosystem : page.path} />
-        )}
-      </main>
+        <nav class="sidebar" aria-label="Sections">
+          {GROUPS.map((group) => {
+            const entries = PAGES.filter((p) => p.group === group)
+            return entries.length === 0 ? null : (
+              <div key={group}>
+                <h3 id={`nav-${group}`}>{group}</h3>
+                <ul aria-labelledby={`nav-${group}`}>
+                  {entries.map((p) => (
+                    <li key={p.path}>
+                      <a href={p.path} aria-current={p === page ? 'page' : undefined}>
+                        {p.label}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )
+          })}
+        </nav>
+        <main>
+          <ErrorNote error={error} />
+          {page.ecosystem && loaded && orgs.length === 0 ? (
+            <FirstOrganization onCreated={created} />
+          ) : page.ecosystem && !ecosystem ? (
+            <p>Choose an ecosystem above.</p>
+          ) : detail ? (
+            <CustomerDetail key={`${ecosystem}:${detail}`} id={detail} go={go} />
+          ) : (
+            <page.page key={page.ecosystem ? ecosystem : page.path} />
+          )}
+        </main>
       </div>
     </>
   )
@@ -319,7 +387,8 @@ function App() {
   }
   if (user === undefined) return <p class="loading">Loading…</p>
   if (!user) return <SignIn firstAccount={firstAccount} onSignedIn={() => void me()} />
-  if (user.mfa.enabled && user.aal === 'aal1') return <SecondFactor hasPasskey={user.mfa.factors.some((f) => f.type === 'passkey')} onVerified={(u) => setUser(u as Me)} onCancel={() => void signOut()} />
+  if (user.mfa.enabled && user.aal === 'aal1')
+    return <SecondFactor hasPasskey={user.mfa.factors.some((f) => f.type === 'passkey')} onVerified={(u) => setUser(u as Me)} onCancel={() => void signOut()} />
   return <Shell user={user} onSignedOut={() => setUser(null)} />
 }
 

@@ -11,14 +11,18 @@ export const passkeysSupported = (): boolean =>
 
 /** Creates a passkey on this device for the service's creation options; its registration response. */
 export async function createPasskey(options: unknown): Promise<WebAuthnCredentialResponse> {
-  const created = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options as PublicKeyCredentialCreationOptionsJSON) })
+  const created = await navigator.credentials.create({
+    publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options as PublicKeyCredentialCreationOptionsJSON),
+  })
   if (!created) throw new Error('No passkey was created')
   return (created as PublicKeyCredential).toJSON() as unknown as WebAuthnCredentialResponse
 }
 
 /** Asks this device for a passkey matching the service's request options; its authentication response. */
 export async function pickPasskey(options: unknown): Promise<WebAuthnCredentialResponse> {
-  const asserted = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options as PublicKeyCredentialRequestOptionsJSON) })
+  const asserted = await navigator.credentials.get({
+    publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options as PublicKeyCredentialRequestOptionsJSON),
+  })
   if (!asserted) throw new Error('No passkey was chosen')
   return (asserted as PublicKeyCredential).toJSON() as unknown as WebAuthnCredentialResponse
 }

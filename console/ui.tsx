@@ -69,23 +69,37 @@ export function SecretOnce({ label, value, testId, onDone }: { label: string; va
     <div class="secret" role="status">
       <p>{label}</p>
       <code data-testid={testId}>{value}</code>{' '}
-      <button type="button" onClick={() => void navigator.clipboard?.writeText(value)}>Copy</button>{' '}
-      <button type="button" onClick={onDone}>Done</button>
+      <button type="button" onClick={() => void navigator.clipboard?.writeText(value)}>
+        Copy
+      </button>{' '}
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
     </div>
   )
 }
 
 export function ErrorNote({ error }: { error?: string | null }) {
-  return error ? <p class="error" role="alert">{error}</p> : null
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null
 }
 
 export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
   const last = Math.max(1, Math.ceil(total / pageSize))
   return (
     <nav class="pager" aria-label="Pages">
-      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous</button>
-      <span>Page {page} of {last} ({total})</span>
-      <button type="button" disabled={page >= last} onClick={() => onPage(page + 1)}>Next</button>
+      <button type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        Previous
+      </button>
+      <span>
+        Page {page} of {last} ({total})
+      </span>
+      <button type="button" disabled={page >= last} onClick={() => onPage(page + 1)}>
+        Next
+      </button>
     </nav>
   )
 }
@@ -110,8 +124,12 @@ export const isoFromLocal = (value: string): string | undefined => (value ? new 
 export function TimeRange({ from, to, onChange }: { from: string; to: string; onChange: (from: string, to: string) => void }) {
   return (
     <>
-      <label>From <input type="datetime-local" value={from} onInput={(e) => onChange(e.currentTarget.value, to)} /></label>
-      <label>To <input type="datetime-local" value={to} onInput={(e) => onChange(from, e.currentTarget.value)} /></label>
+      <label>
+        From <input type="datetime-local" value={from} onInput={(e) => onChange(e.currentTarget.value, to)} />
+      </label>
+      <label>
+        To <input type="datetime-local" value={to} onInput={(e) => onChange(from, e.currentTarget.value)} />
+      </label>
     </>
   )
 }
@@ -161,4 +179,3 @@ export function ask(question: string, action: string): Promise<boolean> {
     cancel.focus()
   })
 }
-

@@ -5,13 +5,19 @@ import { emitterOf, type EventDefinition } from '../src/platform/events'
 /** A payload schema as a TypeScript-like type: `{ id: string; customerId: string | null }`. */
 function typeText(schema: TSchema): string {
   // Elysia's t.Integer is "an integer, or a string of format integer" (a query value): an integer here.
-  if (schema.anyOf) return (schema.anyOf as TSchema[]).filter((s) => s.format !== 'integer').map(typeText).join(' | ')
+  if (schema.anyOf)
+    return (schema.anyOf as TSchema[])
+      .filter((s) => s.format !== 'integer')
+      .map(typeText)
+      .join(' | ')
   if (schema.const !== undefined) return JSON.stringify(schema.const)
   switch (schema.type) {
     case 'object': {
       if (!schema.properties) return `Record<string, ${typeText(Object.values(schema.patternProperties as Record<string, TSchema>)[0]!)}>`
       const required = new Set<string>(schema.required ?? [])
-      const fields = Object.entries(schema.properties as Record<string, TSchema>).map(([name, field]) => `${name}${required.has(name) ? '' : '?'}: ${typeText(field)}`)
+      const fields = Object.entries(schema.properties as Record<string, TSchema>).map(
+        ([name, field]) => `${name}${required.has(name) ? '' : '?'}: ${typeText(field)}`,
+      )
       return `{ ${fields.join('; ')} }`
     }
     case 'array':
@@ -26,7 +32,8 @@ function typeText(schema: TSchema): string {
 const cell = (text: string) => text.replaceAll('|', '\\|')
 
 /** Whether a subscription takes an event. */
-const takes = (subscription: Subscription, event: EventDefinition) => ('each' in subscription.event ? subscription.event.each(event) : subscription.event.name === event.name)
+const takes = (subscription: Subscription, event: EventDefinition) =>
+  'each' in subscription.event ? subscription.event.each(event) : subscription.event.name === event.name
 
 /**
  * docs/events.md: every domain event with its emitter, payload, webhook type and subscribers, and
@@ -35,9 +42,16 @@ const takes = (subscription: Subscription, event: EventDefinition) => ('each' in
 export function renderEvents(modules: readonly ModuleDefinition[]): string {
   const events = modules.flatMap((m) => m.events ?? [])
   const subscriptions = modules.flatMap((m) => (m.subscriptions ?? []).map((s) => ({ module: m.name, subscription: s as Subscription })))
-  const rows = events.map((e) => `| \`${e.name}\` | ${emitterOf(e)} | ${e.webhook ? `\`${e.webhook}\`` : '—'} | \`${cell(typeText(e.payload))}\` | ${cell(e.description)} |`)
+  const rows = events.map(
+    (e) => `| \`${e.name}\` | ${emitterOf(e)} | ${e.webhook ? `\`${e.webhook}\`` : '—'} | \`${cell(typeText(e.payload))}\` | ${cell(e.description)} |`,
+  )
   const subscribers = events.flatMap((e) =>
-    subscriptions.filter(({ subscription }) => takes(subscription, e)).map(({ module, subscription }) => `| \`${e.name}\` | ${module} | in the emitter's transaction | ${cell(subscription.does)}${'each' in subscription.event ? ` (${cell(subscription.event.which)})` : ''} |`),
+    subscriptions
+      .filter(({ subscription }) => takes(subscription, e))
+      .map(
+        ({ module, subscription }) =>
+          `| \`${e.name}\` | ${module} | in the emitter's transaction | ${cell(subscription.does)}${'each' in subscription.event ? ` (${cell(subscription.event.which)})` : ''} |`,
+      ),
   )
   const actions = modules.flatMap((m) => (m.audit ?? []).map((a) => `| \`${a.name}\` | ${m.name} | ${cell(a.description)} |`))
   return `<!-- Generated from the modules' events.ts and subscriptions.ts by \`npm run openapi\` (scripts/events-doc.ts). Do not edit. -->

@@ -60,7 +60,13 @@ export function createApp(deps: Deps) {
       return services as never
     },
     get guards() {
-      guards ??= createGuards({ tokens: deps.tokens, users: context.use('auth'), tenancy: context.use('customer'), tickets: context.use('realtime').tickets, trustProxy: deps.config.trustProxy })
+      guards ??= createGuards({
+        tokens: deps.tokens,
+        users: context.use('auth'),
+        tenancy: context.use('customer'),
+        tickets: context.use('realtime').tickets,
+        trustProxy: deps.config.trustProxy,
+      })
       return guards
     },
   }
@@ -79,19 +85,31 @@ export function createApp(deps: Deps) {
   const logUnhandled = throttledLog(deps.logger.error, 10)
   const app = new Elysia()
     .use(
-      openApiPlugin({
-        info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION, license: { name: 'MIT', identifier: pkg.license } },
-        servers: [{ url: '/', description: 'The server that serves this document (its PUBLIC_URL)' }],
-        tags: TAGS,
-        webhooks: Object.assign({}, ...http.map((h) => h.webhooks?.(EVENTS) ?? {})),
-        components: {
-          securitySchemes: Object.assign({ bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' } }, ...http.map((h) => h.securitySchemes ?? {})),
-          parameters: { EcosystemId: ECOSYSTEM_PARAMETER },
+      openApiPlugin(
+        {
+          info: { title: 'Ecobase API', version: pkg.version, description: API_DESCRIPTION, license: { name: 'MIT', identifier: pkg.license } },
+          servers: [{ url: '/', description: 'The server that serves this document (its PUBLIC_URL)' }],
+          tags: TAGS,
+          webhooks: Object.assign({}, ...http.map((h) => h.webhooks?.(EVENTS) ?? {})),
+          components: {
+            securitySchemes: Object.assign(
+              { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT or eco_ API token' } },
+              ...http.map((h) => h.securitySchemes ?? {}),
+            ),
+            parameters: { EcosystemId: ECOSYSTEM_PARAMETER },
+          },
         },
-      }, ERROR_CODES),
+        ERROR_CODES,
+      ),
     )
     .use(cors(deps.config.corsOrigins))
-    .use(requestContext(deps, { rawBodyPaths: http.flatMap((h) => h.rawBodyPaths ?? []), formBodyPaths: http.flatMap((h) => h.formBodyPaths ?? []), verbatimBodyPaths: http.flatMap((h) => h.verbatimBodyPaths ?? []) }))
+    .use(
+      requestContext(deps, {
+        rawBodyPaths: http.flatMap((h) => h.rawBodyPaths ?? []),
+        formBodyPaths: http.flatMap((h) => h.formBodyPaths ?? []),
+        verbatimBodyPaths: http.flatMap((h) => h.verbatimBodyPaths ?? []),
+      }),
+    )
     .onError({ as: 'global' }, ({ code, error, request, set, status }) => {
       if (error instanceof AppError) {
         if (error.headers) Object.assign(set.headers, error.headers)
@@ -132,7 +150,9 @@ export function createApp(deps: Deps) {
     for (const p of built) p.close?.()
   }
 
-  const services = Object.fromEntries(MODULES.flatMap((m) => (parts.get(m.name)!.services ? [[m.name, parts.get(m.name)!.services]] : []))) as unknown as Services
+  const services = Object.fromEntries(
+    MODULES.flatMap((m) => (parts.get(m.name)!.services ? [[m.name, parts.get(m.name)!.services]] : [])),
+  ) as unknown as Services
   return Object.assign(app, { services, bus, followRevocations, close })
 }
 

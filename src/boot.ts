@@ -43,11 +43,7 @@ export async function prepareDatabase(database: Database, config: Pick<Config, '
   await prepareMemoryVectors(database, config.embedding.dimensions)
 }
 
-export function buildDeps(
-  config: Readonly<Config>,
-  database: Database,
-  options: { logger?: Logger; now?: () => Date } = {},
-): Deps {
+export function buildDeps(config: Readonly<Config>, database: Database, options: { logger?: Logger; now?: () => Date } = {}): Deps {
   const secret = resolveAuthSecret(config)
   const now = options.now ?? (() => new Date())
   const logger = options.logger ?? createLogger(config.logLevel)

@@ -101,9 +101,7 @@ export const EnvSchema = T.Object({
   QUEUE_POLL_SECONDS: T.Optional(T.Number({ minimum: 0.5, maximum: 60 })),
   NOTIFICATION_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
-  LOG_LEVEL: T.Optional(
-    T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')]),
-  ),
+  LOG_LEVEL: T.Optional(T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')])),
 })
 export type Env = Static<typeof EnvSchema>
 
@@ -280,7 +278,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     realtimeRetentionHours: e.REALTIME_RETENTION_HOURS ?? 24,
     billing: { graceDays: e.BILLING_GRACE_DAYS ?? 7, stripeApiUrl: e.STRIPE_API_URL ?? 'https://api.stripe.com' },
     auditRetentionDays: e.AUDIT_RETENTION_DAYS ?? 365,
-    backups: { schedule: cronPattern(e.BACKUP_SCHEDULE), keep: e.BACKUP_KEEP ?? 7, target: backupTarget(e.BACKUP_TARGET, e.STORAGE_DRIVER), keys: backupKeys(e.BACKUP_ENCRYPTION_KEY, e.BACKUP_ENCRYPTION_KEY_FILE) },
+    backups: {
+      schedule: cronPattern(e.BACKUP_SCHEDULE),
+      keep: e.BACKUP_KEEP ?? 7,
+      target: backupTarget(e.BACKUP_TARGET, e.STORAGE_DRIVER),
+      keys: backupKeys(e.BACKUP_ENCRYPTION_KEY, e.BACKUP_ENCRYPTION_KEY_FILE),
+    },
     shutdownTimeoutSeconds: e.SHUTDOWN_TIMEOUT_SECONDS ?? 10,
     storage: storageConfig(e),
     openai: { baseUrl: e.OPENAI_BASE_URL?.replace(/\/+$/, '') ?? null, apiKey: e.OPENAI_API_KEY ?? null },
@@ -291,7 +294,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     personaServices: { privateAddresses: e.PERSONA_SERVICE_PRIVATE_ADDRESSES ?? 'deny' },
     monitoredSites: { privateAddresses: e.MONITORED_SITES_PRIVATE_ADDRESSES ?? 'deny' },
     siteServices: { privateAddresses: e.SITE_SERVICE_PRIVATE_ADDRESSES ?? 'deny' },
-    webhooks: { privateAddresses: e.WEBHOOK_PRIVATE_ADDRESSES ?? 'deny', timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS ?? 10, retrySeconds: e.WEBHOOK_RETRY_SECONDS ?? 60 },
+    webhooks: {
+      privateAddresses: e.WEBHOOK_PRIVATE_ADDRESSES ?? 'deny',
+      timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS ?? 10,
+      retrySeconds: e.WEBHOOK_RETRY_SECONDS ?? 60,
+    },
     embedding: {
       baseUrl: e.EMBEDDING_BASE_URL?.replace(/\/+$/, '') ?? null,
       apiKey: e.EMBEDDING_API_KEY ?? null,
@@ -324,7 +331,8 @@ function allowedValues(name: string): string | null {
 
 function providersConfig(e: Env): Config['providers'] {
   const twilio = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_FROM]
-  if (twilio.some(Boolean) && !twilio.every(Boolean)) throw new ConfigError('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together: set all three or none')
+  if (twilio.some(Boolean) && !twilio.every(Boolean))
+    throw new ConfigError('TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM go together: set all three or none')
   return {
     smtp: e.SMTP_URL ? { url: e.SMTP_URL, from: e.MAIL_FROM ?? null } : null,
     twilio: e.TWILIO_ACCOUNT_SID ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM! } : null,
@@ -332,7 +340,10 @@ function providersConfig(e: Env): Config['providers'] {
 }
 
 function corsOrigins(value: string | undefined): string[] {
-  const origins = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  const origins = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
   for (const origin of origins) {
     let parsed: URL | null = null
     try {
@@ -386,7 +397,8 @@ function cronPattern(pattern: string | undefined): string | null {
 
 /** Where backups go: `local` (DATA_DIR/backups), or `s3`, the object store's bucket, which needs STORAGE_DRIVER=s3. */
 function backupTarget(target: 'local' | 's3' | undefined, driver: string | undefined): 'local' | 's3' {
-  if (target === 's3' && driver !== 's3') throw new ConfigError('BACKUP_TARGET=s3 puts backups in the object store’s bucket: it needs STORAGE_DRIVER=s3 and its S3_* settings')
+  if (target === 's3' && driver !== 's3')
+    throw new ConfigError('BACKUP_TARGET=s3 puts backups in the object store’s bucket: it needs STORAGE_DRIVER=s3 and its S3_* settings')
   return target ?? 'local'
 }
 
@@ -400,15 +412,24 @@ function backupKeys(key: string | undefined, file: string | undefined): string[]
   } catch (err) {
     throw new ConfigError(`BACKUP_ENCRYPTION_KEY_FILE ${file} cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
   }
-  const keys = text.split(/\r?\n/).map((line) => line.trim()).filter(Boolean)
-  if (keys.length === 0 || keys.some((k) => k.length < 16)) throw new ConfigError(`BACKUP_ENCRYPTION_KEY_FILE ${file}: one key per line, each at least 16 characters (e.g. openssl rand -base64 32)`)
+  const keys = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+  if (keys.length === 0 || keys.some((k) => k.length < 16))
+    throw new ConfigError(`BACKUP_ENCRYPTION_KEY_FILE ${file}: one key per line, each at least 16 characters (e.g. openssl rand -base64 32)`)
   return keys
 }
 
 /** RP_ID defaults to PUBLIC_URL's host; WEBAUTHN_ORIGINS (comma-separated) to PUBLIC_URL's origin. */
 function webauthnOf(rpId: string | undefined, origins: string | undefined, publicUrl: string): { rpId: string; origins: string[] } {
   const url = new URL(publicUrl)
-  const list = origins ? origins.split(',').map((o) => o.trim()).filter(Boolean) : [url.origin]
+  const list = origins
+    ? origins
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+    : [url.origin]
   for (const origin of list) {
     if (!/^https?:\/\/[^/]+$/.test(origin)) throw new ConfigError(`WEBAUTHN_ORIGINS: ${origin} is not an origin (scheme://host[:port])`)
   }

@@ -59,7 +59,11 @@ try {
     }, timeoutMs + CLOSE_MS).unref()
     deps.shutdown.begin()
     stopJobs()
-    const drained = (await within(server.stop(false).then(() => true), left()).catch(() => false)) ?? false
+    const drained =
+      (await within(
+        server.stop(false).then(() => true),
+        left(),
+      ).catch(() => false)) ?? false
     if (!drained) void server.stop(true)
     // Running jobs get what is left of the deadline; unfinished ones run again on another replica or the next start.
     await within(deps.queue.stop(Math.max(1000, left())), Math.max(1000, left())).catch((err) => logger.warn('queue stop failed', { error: String(err) }))

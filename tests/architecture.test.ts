@@ -99,7 +99,11 @@ test("no module imports another module's private files", () => {
 const AREAS = [...new Glob('*/index.ts').scanSync(MODULES)].map((f) => f.split('/')[0]!).sort()
 
 /** `persona_memory` → `PersonaMemoryService`: the class of an area's service.ts and its `Services` entry. */
-const serviceClass = (area: string) => `${area.split('_').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Service`
+const serviceClass = (area: string) =>
+  `${area
+    .split('_')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')}Service`
 
 /** The files every area has (docs/architecture.md, "Adding an area"); routes are `routes.ts` or `routes/index.ts`. */
 const TEMPLATE = ['index.ts', 'schema.ts', 'errors.ts', 'model.ts', 'service.ts', 'routes'] as const
@@ -111,7 +115,9 @@ const TEMPLATE_EXEMPTIONS: Record<string, Partial<Record<(typeof TEMPLATE)[numbe
 }
 
 const has = (area: string, file: (typeof TEMPLATE)[number]) =>
-  file === 'routes' ? existsSync(join(MODULES, area, 'routes.ts')) || existsSync(join(MODULES, area, 'routes', 'index.ts')) : existsSync(join(MODULES, area, file))
+  file === 'routes'
+    ? existsSync(join(MODULES, area, 'routes.ts')) || existsSync(join(MODULES, area, 'routes', 'index.ts'))
+    : existsSync(join(MODULES, area, file))
 
 test('every area has the files of the module template', () => {
   const missing = AREAS.flatMap((area) => TEMPLATE.filter((file) => !has(area, file) && !TEMPLATE_EXEMPTIONS[area]?.[file]).map((file) => `${area}/${file}`))
@@ -119,7 +125,11 @@ test('every area has the files of the module template', () => {
 })
 
 test('every exemption from the template is still needed', () => {
-  const needless = Object.entries(TEMPLATE_EXEMPTIONS).flatMap(([area, files]) => Object.keys(files).filter((file) => has(area, file as (typeof TEMPLATE)[number])).map((file) => `${area}/${file}`))
+  const needless = Object.entries(TEMPLATE_EXEMPTIONS).flatMap(([area, files]) =>
+    Object.keys(files)
+      .filter((file) => has(area, file as (typeof TEMPLATE)[number]))
+      .map((file) => `${area}/${file}`),
+  )
   expect(needless).toEqual([])
 })
 
@@ -127,7 +137,11 @@ test("every area's service.ts exports its <Area>Service class, and its Services 
   const wrong: string[] = []
   for (const area of AREAS) {
     const expected = serviceClass(area)
-    if (existsSync(join(MODULES, area, 'service.ts')) && !new RegExp(`^export class ${expected}\\b`, 'm').test(readFileSync(join(MODULES, area, 'service.ts'), 'utf8'))) wrong.push(`${area}/service.ts has no class ${expected}`)
+    if (
+      existsSync(join(MODULES, area, 'service.ts')) &&
+      !new RegExp(`^export class ${expected}\\b`, 'm').test(readFileSync(join(MODULES, area, 'service.ts'), 'utf8'))
+    )
+      wrong.push(`${area}/service.ts has no class ${expected}`)
     const entry = readFileSync(join(MODULES, area, 'index.ts'), 'utf8').match(/interface Services \{\s*(\w+): ([^\n]+)\n\s*\}/)
     if (entry && (entry[1] !== area || entry[2]!.trim() !== expected)) wrong.push(`${area}/index.ts declares Services entry ${entry[1]}: ${entry[2]}`)
   }
@@ -136,11 +150,13 @@ test("every area's service.ts exports its <Area>Service class, and its Services 
 
 test("app.ts imports no module's internals: only src/modules/index.ts and module.ts", () => {
   const app = join(MODULES, '..', 'app.ts')
-  const targets = [...readFileSync(app, 'utf8').matchAll(IMPORT)].map(([, spec]) => relative(MODULES, normalize(join(dirname(app), spec!)))).filter((t) => !t.startsWith('..'))
+  const targets = [...readFileSync(app, 'utf8').matchAll(IMPORT)]
+    .map(([, spec]) => relative(MODULES, normalize(join(dirname(app), spec!))))
+    .filter((t) => !t.startsWith('..'))
   expect(targets.filter((t) => t !== '' && t !== 'index' && t !== 'module')).toEqual([])
 })
 
-test("modules subscribe to events only through their subscriptions.ts, listed in their manifest", () => {
+test('modules subscribe to events only through their subscriptions.ts, listed in their manifest', () => {
   const inline: string[] = []
   for (const file of new Glob('*/**/*.{ts,tsx}').scanSync(MODULES)) {
     if (/\b(bus|events)\.(on|onEach|afterCommit)\(/.test(readFileSync(join(MODULES, file), 'utf8'))) inline.push(file)

@@ -94,10 +94,9 @@ test('the route and link checks see what is wrong', () => {
   expect(documented('PUT /settings/auth-methods/password/x')).toBe(false)
   expect(documented('PUT /settings/auth-methodz/password')).toBe(false)
   const page = 'docs/areas/team.md'
-  expect(brokenLinks(page, '[ok](registry.md#routes) [file](nowhere.md) [heading](registry.md#nowhere) `[code](nowhere.md)` [web](https://example.com/x)')).toEqual([
-    `${page}: nowhere.md (no file docs/areas/nowhere.md)`,
-    `${page}: registry.md#nowhere (no heading #nowhere in docs/areas/registry.md)`,
-  ])
+  expect(
+    brokenLinks(page, '[ok](registry.md#routes) [file](nowhere.md) [heading](registry.md#nowhere) `[code](nowhere.md)` [web](https://example.com/x)'),
+  ).toEqual([`${page}: nowhere.md (no file docs/areas/nowhere.md)`, `${page}: registry.md#nowhere (no heading #nowhere in docs/areas/registry.md)`])
 })
 
 test('the README tests with the command CI runs', () => {

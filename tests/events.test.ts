@@ -95,7 +95,10 @@ describe('the event bus', () => {
     bus.on(pinged, async () => {
       throw new Error('refused')
     })
-    await rejection(h.db.transaction((tx) => bus.emit(tx, pinged, 'eco', { n: 2 })), 'refused')
+    await rejection(
+      h.db.transaction((tx) => bus.emit(tx, pinged, 'eco', { n: 2 })),
+      'refused',
+    )
   })
 
   test('an undeclared event, or one declared twice, is a programming error', () => {

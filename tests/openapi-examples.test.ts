@@ -38,7 +38,8 @@ function withExamples(schema: unknown, found: TSchema[] = []): TSchema[] {
   else if (schema && typeof schema === 'object') {
     const record = schema as Record<string, unknown>
     if (Array.isArray(record.examples) && (record.type || record.anyOf)) found.push(record as TSchema)
-    for (const key of ['properties', 'items', 'anyOf', 'allOf', 'oneOf']) if (record[key]) withExamples(key === 'properties' ? Object.values(record[key] as object) : record[key], found)
+    for (const key of ['properties', 'items', 'anyOf', 'allOf', 'oneOf'])
+      if (record[key]) withExamples(key === 'properties' ? Object.values(record[key] as object) : record[key], found)
   }
   return found
 }
@@ -52,12 +53,19 @@ describe('examples in the OpenAPI document', () => {
       for (const answer of Object.values(hooks.response ?? {})) for (const s of withExamples(answer)) schemas.add(s)
     }
     expect(schemas.size).toBeGreaterThanOrEqual(10)
-    for (const schema of schemas) for (const example of schema.examples as unknown[]) expect({ title: schema.title, errors: [...Value.Errors(schema, example)].map((e) => `${e.path} ${e.message}`) }).toEqual({ title: schema.title, errors: [] })
+    for (const schema of schemas)
+      for (const example of schema.examples as unknown[])
+        expect({ title: schema.title, errors: [...Value.Errors(schema, example)].map((e) => `${e.path} ${e.message}`) }).toEqual({
+          title: schema.title,
+          errors: [],
+        })
   })
 
   test('every request body shows an example, in each of its media types', () => {
     const missing: string[] = []
-    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>>)) {
+    for (const [path, methods] of Object.entries(
+      doc.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { example?: unknown }> } }>>,
+    )) {
       for (const [method, op] of Object.entries(methods)) {
         for (const [type, media] of Object.entries(op.requestBody?.content ?? {})) if (media.example === undefined) missing.push(`${method} ${path} ${type}`)
       }
@@ -67,7 +75,9 @@ describe('examples in the OpenAPI document', () => {
 
   test('every JSON success answer shows an example', () => {
     const missing: string[] = []
-    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>>)) {
+    for (const [path, methods] of Object.entries(
+      doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>>,
+    )) {
       for (const [method, op] of Object.entries(methods)) {
         for (const [status, answer] of Object.entries(op.responses)) {
           const json = answer.content?.['application/json']

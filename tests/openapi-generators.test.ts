@@ -134,7 +134,9 @@ function tsc(project: string) {
 beforeAll(
   async () => {
     dir = mkdtempSync(join(tmpdir(), 'ecobase-openapi-generators-'))
-    const run = spawnSync(process.execPath, [bin('openapi-typescript', 'bin/cli.js'), join(root, 'openapi.json'), '-o', join(dir, 'schema.ts')], { encoding: 'utf8' })
+    const run = spawnSync(process.execPath, [bin('openapi-typescript', 'bin/cli.js'), join(root, 'openapi.json'), '-o', join(dir, 'schema.ts')], {
+      encoding: 'utf8',
+    })
     if (run.status !== 0) throw new Error(`openapi-typescript exited ${run.status}:\n${run.stdout}${run.stderr}`)
     generated = { stdout: run.stdout, stderr: run.stderr }
 
@@ -200,7 +202,10 @@ describe('third-party generators on openapi.json', () => {
       const reported = [...new Set([...result.output.matchAll(/^broken\.ts\((\d+),\d+\): error TS\d+/gm)].map((m) => Number(m[1])))]
       expect(reported, result.output).toEqual(marked)
       // Nothing else failed: no missing module, no error in the generated schema or elsewhere.
-      expect(result.output.split('\n').filter((line) => /error TS/.test(line) && !line.startsWith('broken.ts(')), result.output).toEqual([])
+      expect(
+        result.output.split('\n').filter((line) => /error TS/.test(line) && !line.startsWith('broken.ts(')),
+        result.output,
+      ).toEqual([])
     },
     { timeout: 120_000 },
   )

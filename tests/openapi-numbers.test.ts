@@ -17,7 +17,21 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; oneOf?: Schema[]; allOf?: Schema[]; minimum?: number; maximum?: number; exclusiveMinimum?: number; default?: unknown; format?: string; examples?: unknown[] }
+type Schema = {
+  $ref?: string
+  type?: string | string[]
+  properties?: Record<string, Schema>
+  items?: Schema
+  anyOf?: Schema[]
+  oneOf?: Schema[]
+  allOf?: Schema[]
+  minimum?: number
+  maximum?: number
+  exclusiveMinimum?: number
+  default?: unknown
+  format?: string
+  examples?: unknown[]
+}
 const resolve = (s: Schema | undefined): Schema | undefined => (s?.$ref ? resolve(doc.components.schemas[s.$ref.split('/').pop()!]) : s)
 const isNumeric = (s: Schema) => s.type === 'integer' || s.type === 'number'
 
@@ -93,7 +107,10 @@ for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<
         path: pathFor(path, op.parameters),
         field: field.at.join('.'),
         number: withValue(json.example, field.at, n),
-        strings: [String(n), ...(Number.isInteger(n) && n >= 0 ? [`0x${n.toString(16)}`, n === 0 ? '0e0' : `${n / 10 ** String(n).length}e${String(n).length}`] : [])].map((s) => withValue(json.example, field.at, s)),
+        strings: [
+          String(n),
+          ...(Number.isInteger(n) && n >= 0 ? [`0x${n.toString(16)}`, n === 0 ? '0e0' : `${n / 10 ** String(n).length}e${String(n).length}`] : []),
+        ].map((s) => withValue(json.example, field.at, s)),
       })
     }
   }
@@ -112,10 +129,19 @@ describe('numbers in JSON bodies are numbers', () => {
       for (const body of c.strings) {
         const res = await h.call(c.method, c.path, { body })
         const named = typeof res.body?.error?.message === 'string' && res.body.error.message.includes(c.field.split('.').at(-1)!)
-        if (res.status !== 400 || res.body?.error?.code !== 'validation_failed' || !named) wrong.push(`${c.op} ${c.field}=${JSON.stringify(valueAt(body, c.field.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k))))}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`)
+        if (res.status !== 400 || res.body?.error?.code !== 'validation_failed' || !named)
+          wrong.push(
+            `${c.op} ${c.field}=${JSON.stringify(
+              valueAt(
+                body,
+                c.field.split('.').map((k) => (/^\d+$/.test(k) ? Number(k) : k)),
+              ),
+            )}: ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`,
+          )
       }
       const control = await h.call(c.method, c.path, { body: c.number })
-      if (control.body?.error?.code === 'validation_failed' && String(control.body.error.message).includes(c.field.split('.').at(-1)!)) wrong.push(`${c.op} ${c.field} as a number: ${JSON.stringify(control.body).slice(0, 160)}`)
+      if (control.body?.error?.code === 'validation_failed' && String(control.body.error.message).includes(c.field.split('.').at(-1)!))
+        wrong.push(`${c.op} ${c.field} as a number: ${JSON.stringify(control.body).slice(0, 160)}`)
     }
     expect(wrong).toEqual([])
   }, 120_000)

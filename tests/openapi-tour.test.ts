@@ -71,7 +71,8 @@ const mailTo = async (address: string, pattern: RegExp) => {
   await until(() => smtp.received.some((m) => m.envelope.to.includes(address) && (found = pattern.exec(m.parsed.text ?? ''))))
   return found![1]!
 }
-const totp = (secret: string, steps = 0) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * 30_000 })
+const totp = (secret: string, steps = 0) =>
+  new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * 30_000 })
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 const FILE = new TextEncoder().encode('%PDF-1.7 boarding pass, seat 14C')
 
@@ -79,20 +80,37 @@ const STEPS: Step[] = [
   // The quick start (docs/api/client.md, examples/vite-react), as it is written.
   { op: 'POST /auth/register', as: 'none', then: (a, c) => Object.assign(c, { userId: a.user.id }) },
   { op: 'POST /auth/login', as: 'none', then: (a, c) => Object.assign(c, { token: a.token, refreshToken: a.refreshToken }) },
-  { op: 'POST /registry/organizations', as: 'user', then: (a, c) => Object.assign(c, { orgId: a.organization.id, namespaceId: a.namespace.id, eco: a.ecosystem.id }) },
+  {
+    op: 'POST /registry/organizations',
+    as: 'user',
+    then: (a, c) => Object.assign(c, { orgId: a.organization.id, namespaceId: a.namespace.id, eco: a.ecosystem.id }),
+  },
   { op: 'POST /customer/resolve', as: 'admin', then: (a, c) => Object.assign(c, { customerId: a.customerId }) },
-  { op: 'POST /customer/token', as: 'admin', body: (ex, c) => ({ ...ex, customerId: c.customerId }), then: (a, c) => Object.assign(c, { customer: a.token, customerRefresh: a.refreshToken }) },
+  {
+    op: 'POST /customer/token',
+    as: 'admin',
+    body: (ex, c) => ({ ...ex, customerId: c.customerId }),
+    then: (a, c) => Object.assign(c, { customer: a.token, customerRefresh: a.refreshToken }),
+  },
   { op: 'POST /chat/conversations', as: 'customer', then: (a, c) => Object.assign(c, { conversationId: a.id }) },
 
   // The instance and the account.
   { op: 'GET /health', as: 'none' },
   { op: 'GET /site/version', as: 'none' },
   { op: 'GET /auth/first-run', as: 'none' },
-  { op: 'POST /auth/refresh', as: 'none', body: (ex, c) => ({ ...ex, refreshToken: c.refreshToken }), then: (a, c) => Object.assign(c, { token: a.token, refreshToken: a.refreshToken }) },
+  {
+    op: 'POST /auth/refresh',
+    as: 'none',
+    body: (ex, c) => ({ ...ex, refreshToken: c.refreshToken }),
+    then: (a, c) => Object.assign(c, { token: a.token, refreshToken: a.refreshToken }),
+  },
   {
     op: 'POST /auth/revoke',
     as: 'none',
-    body: async (ex) => ({ ...ex, refreshToken: (await h.call('POST', '/auth/login', { body: { email: 'ada@example.com', password: 'correct horse battery staple' } })).body.refreshToken }),
+    body: async (ex) => ({
+      ...ex,
+      refreshToken: (await h.call('POST', '/auth/login', { body: { email: 'ada@example.com', password: 'correct horse battery staple' } })).body.refreshToken,
+    }),
   },
   { op: 'GET /auth/me', as: 'user' },
   { op: 'PATCH /auth/me', as: 'user' },
@@ -132,11 +150,19 @@ const STEPS: Step[] = [
 
   // Customers.
   { op: 'POST /customer/register', as: 'admin' },
-  { op: 'POST /customer/refresh', as: 'none', body: (ex, c) => ({ ...ex, refreshToken: c.customerRefresh }), then: (a, c) => Object.assign(c, { customer: a.token, customerRefresh: a.refreshToken }) },
+  {
+    op: 'POST /customer/refresh',
+    as: 'none',
+    body: (ex, c) => ({ ...ex, refreshToken: c.customerRefresh }),
+    then: (a, c) => Object.assign(c, { customer: a.token, customerRefresh: a.refreshToken }),
+  },
   {
     op: 'POST /customer/revoke',
     as: 'none',
-    body: async (ex, c) => ({ ...ex, refreshToken: (await h.call('POST', '/customer/token', { ...asAdmin(c), body: { customerId: c.customerId } })).body.refreshToken }),
+    body: async (ex, c) => ({
+      ...ex,
+      refreshToken: (await h.call('POST', '/customer/token', { ...asAdmin(c), body: { customerId: c.customerId } })).body.refreshToken,
+    }),
   },
   { op: 'GET /customer/me', as: 'customer' },
   { op: 'GET /customer/customers', as: 'admin' },
@@ -148,9 +174,19 @@ const STEPS: Step[] = [
   { op: 'GET /oauth/clients', as: 'user' },
   { op: 'GET /oauth/clients/{id}', as: 'user', params: (c) => ({ id: c.client.id }) },
   { op: 'PATCH /oauth/clients/{id}', as: 'user', params: (c) => ({ id: c.client.id }) },
-  { op: 'POST /oauth/clients/{id}/secret', as: 'user', params: (c) => ({ id: c.client.id }), then: (a, c) => Object.assign(c.client, { clientSecret: a.clientSecret }) },
+  {
+    op: 'POST /oauth/clients/{id}/secret',
+    as: 'user',
+    params: (c) => ({ id: c.client.id }),
+    then: (a, c) => Object.assign(c.client, { clientSecret: a.clientSecret }),
+  },
   { op: 'GET /.well-known/oauth-authorization-server', as: 'none' },
-  { op: 'POST /api/oauth/authorize', as: 'user', body: (ex, c) => ({ ...ex, client_id: c.client.clientId }), then: (a, c) => Object.assign(c, { code: a.code }) },
+  {
+    op: 'POST /api/oauth/authorize',
+    as: 'user',
+    body: (ex, c) => ({ ...ex, client_id: c.client.clientId }),
+    then: (a, c) => Object.assign(c, { code: a.code }),
+  },
   {
     op: 'POST /api/oauth/signin/exchange',
     as: 'none',
@@ -167,7 +203,12 @@ const STEPS: Step[] = [
     then: (a, c) => Object.assign(c, { oauthRefresh: a.refresh_token }),
   },
   { op: 'GET /oauth/grants', as: 'user' },
-  { op: 'POST /api/auth/revoke', as: 'none', form: true, body: (ex, c) => ({ ...ex, token: c.oauthRefresh, client_id: c.client.clientId, client_secret: c.client.clientSecret }) },
+  {
+    op: 'POST /api/auth/revoke',
+    as: 'none',
+    form: true,
+    body: (ex, c) => ({ ...ex, token: c.oauthRefresh, client_id: c.client.clientId, client_secret: c.client.clientSecret }),
+  },
 
   // Files and quotas.
   {
@@ -217,7 +258,12 @@ const STEPS: Step[] = [
     then: (a, c) => Object.assign(c, { messageId: a.messages.find((m: { role: string }) => m.role === 'user').id }),
   },
   { op: 'PATCH /chat/conversations/{id}/messages/{messageId}', as: 'customer', params: (c) => ({ id: c.conversationId, messageId: c.messageId }) },
-  { op: 'POST /persona_memory/memories', as: 'customer', body: (ex, c) => ({ ...ex, personaId: c.personaId }), then: (a, c) => Object.assign(c, { memoryId: a.id }) },
+  {
+    op: 'POST /persona_memory/memories',
+    as: 'customer',
+    body: (ex, c) => ({ ...ex, personaId: c.personaId }),
+    then: (a, c) => Object.assign(c, { memoryId: a.id }),
+  },
   { op: 'GET /persona_memory/memories', as: 'customer' },
   { op: 'GET /persona_memory/memories/{id}', as: 'customer', params: (c) => ({ id: c.memoryId }) },
   { op: 'PATCH /persona_memory/memories/{id}', as: 'customer', params: (c) => ({ id: c.memoryId }) },
@@ -231,7 +277,12 @@ const STEPS: Step[] = [
   { op: 'GET /data/documents', as: 'customer' },
   { op: 'GET /data/documents/{id}', as: 'customer', params: (c) => ({ id: c.documentId }) },
   { op: 'PATCH /data/documents/{id}', as: 'customer', params: (c) => ({ id: c.documentId }) },
-  { op: 'POST /data/document_blocks', as: 'customer', body: (ex, c) => ({ ...ex, documentId: c.documentId }), then: (a, c) => Object.assign(c, { blockId: a.id }) },
+  {
+    op: 'POST /data/document_blocks',
+    as: 'customer',
+    body: (ex, c) => ({ ...ex, documentId: c.documentId }),
+    then: (a, c) => Object.assign(c, { blockId: a.id }),
+  },
   { op: 'GET /data/document_blocks', as: 'customer', query: (c) => `documentId=eq.${c.documentId}` },
   { op: 'GET /data/document_blocks/{id}', as: 'customer', params: (c) => ({ id: c.blockId }) },
   { op: 'PATCH /data/document_blocks/{id}', as: 'customer', params: (c) => ({ id: c.blockId }) },
@@ -260,7 +311,12 @@ const STEPS: Step[] = [
   { op: 'POST /community/badges', as: 'admin', then: (a, c) => Object.assign(c, { badgeId: a.id }) },
   { op: 'GET /community/badges', as: 'customer' },
   { op: 'PATCH /community/badges/{id}', as: 'admin', params: (c) => ({ id: c.badgeId }) },
-  { op: 'POST /community/threads', as: 'customer', body: (ex, c) => ({ ...ex, categoryId: c.categoryId }), then: (a, c) => Object.assign(c, { threadId: a.id }) },
+  {
+    op: 'POST /community/threads',
+    as: 'customer',
+    body: (ex, c) => ({ ...ex, categoryId: c.categoryId }),
+    then: (a, c) => Object.assign(c, { threadId: a.id }),
+  },
   { op: 'GET /community/threads', as: 'customer' },
   { op: 'GET /community/threads/{id}', as: 'customer', params: (c) => ({ id: c.threadId }) },
   { op: 'PATCH /community/threads/{id}', as: 'admin', params: (c) => ({ id: c.threadId }) },
@@ -293,7 +349,10 @@ const STEPS: Step[] = [
     // The example's SMTP host is made up: from here on the instance's own SMTP server sends, and a Twilio account sends SMS.
     then: async (_, c) => {
       expect((await h.call('DELETE', '/site/services/email', asAdmin(c))).status).toBe(204)
-      const sms = await h.call('PUT', '/site/services/sms', { ...asAdmin(c), body: { kind: 'twilio', enabled: true, config: { ...TWILIO, from: '+15550100009' } } })
+      const sms = await h.call('PUT', '/site/services/sms', {
+        ...asAdmin(c),
+        body: { kind: 'twilio', enabled: true, config: { ...TWILIO, from: '+15550100009' } },
+      })
       expect(sms.status).toBe(200)
     },
   },
@@ -310,7 +369,9 @@ const STEPS: Step[] = [
     as: 'none',
     form: true,
     body: (ex, c) => ({ ...ex, AccountSid: TWILIO.accountSid, MessageSid: c.smsId }),
-    headers: (_, form) => ({ 'x-twilio-signature': Twilio.getExpectedTwilioSignature(TWILIO.authToken, `${h.deps.config.publicUrl}/messaging/sms/status`, form) }),
+    headers: (_, form) => ({
+      'x-twilio-signature': Twilio.getExpectedTwilioSignature(TWILIO.authToken, `${h.deps.config.publicUrl}/messaging/sms/status`, form),
+    }),
   },
   { op: 'GET /messaging/log', as: 'admin' },
   { op: 'GET /messaging/outbox', as: 'admin' },
@@ -329,7 +390,11 @@ const STEPS: Step[] = [
   { op: 'POST /notifications/read/{id}', as: 'customer', params: (c) => ({ id: c.notificationId }) },
   { op: 'POST /notifications/read-all', as: 'customer' },
   // The link an e-mail's List-Unsubscribe header carries.
-  { op: 'POST /notifications/unsubscribe', as: 'none', query: (c) => new URL(h.app.services.notifications.unsubscribeUrl(c.customerId, 'account')).search.slice(1) },
+  {
+    op: 'POST /notifications/unsubscribe',
+    as: 'none',
+    query: (c) => new URL(h.app.services.notifications.unsubscribeUrl(c.customerId, 'account')).search.slice(1),
+  },
   { op: 'GET /site/feed', as: 'customer', then: (a, c) => Object.assign(c, { feedId: a.items[0].id }) },
   { op: 'GET /site/feed/unread-count', as: 'customer' },
   { op: 'POST /site/feed/{id}/read', as: 'customer', params: (c) => ({ id: c.feedId }) },
@@ -341,7 +406,12 @@ const STEPS: Step[] = [
   { op: 'GET /integrations/webhooks', as: 'admin' },
   { op: 'GET /integrations/webhooks/{id}', as: 'admin', params: (c) => ({ id: c.webhookId }) },
   { op: 'POST /integrations/webhooks/{id}/test', as: 'admin', params: (c) => ({ id: c.webhookId }) },
-  { op: 'GET /integrations/webhooks/{id}/deliveries', as: 'admin', params: (c) => ({ id: c.webhookId }), then: (a, c) => Object.assign(c, { deliveryId: a.items[0]?.id }) },
+  {
+    op: 'GET /integrations/webhooks/{id}/deliveries',
+    as: 'admin',
+    params: (c) => ({ id: c.webhookId }),
+    then: (a, c) => Object.assign(c, { deliveryId: a.items[0]?.id }),
+  },
   { op: 'GET /integrations/webhooks/{id}/deliveries/{deliveryId}', as: 'admin', params: (c) => ({ id: c.webhookId, deliveryId: c.deliveryId }) },
   { op: 'POST /integrations/webhooks/{id}/deliveries/{deliveryId}/retry', as: 'admin', params: (c) => ({ id: c.webhookId, deliveryId: c.deliveryId }) },
   { op: 'POST /integrations/webhooks/{id}/rotate-secret', as: 'admin', params: (c) => ({ id: c.webhookId }) },
@@ -401,16 +471,26 @@ const STEPS: Step[] = [
   { op: 'POST /auth/mfa/verify', as: 'user', body: (ex, c) => ({ ...ex, code: totp(c.secret, 1) }), then: (a, c) => Object.assign(c, { token: a.token }) },
   { op: 'POST /auth/mfa/recovery-codes', as: 'user' },
   { op: 'POST /auth/passkeys/register/options', as: 'user', then: (a, c) => Object.assign(c, { passkeyOptions: a }) },
-  { op: 'POST /auth/passkeys/register/verify', as: 'user', body: async (ex, c) => ({ ...ex, response: (c.authenticator = await softwareAuthenticator({ origin: h.deps.config.publicUrl })).create(c.passkeyOptions) }) },
+  {
+    op: 'POST /auth/passkeys/register/verify',
+    as: 'user',
+    body: async (ex, c) => ({ ...ex, response: (c.authenticator = await softwareAuthenticator({ origin: h.deps.config.publicUrl })).create(c.passkeyOptions) }),
+  },
   { op: 'GET /auth/passkeys', as: 'user' },
   { op: 'POST /auth/mfa/verify/options', as: 'user' },
   { op: 'POST /auth/passkeys/login/options', as: 'none', then: (a, c) => Object.assign(c, { passkeyOptions: a }) },
-  { op: 'POST /auth/passkeys/login/verify', as: 'none', body: async (ex, c) => ({ ...ex, response: await c.authenticator.get(c.passkeyOptions) }), then: (a, c) => Object.assign(c, { token: a.token }) },
+  {
+    op: 'POST /auth/passkeys/login/verify',
+    as: 'none',
+    body: async (ex, c) => ({ ...ex, response: await c.authenticator.get(c.passkeyOptions) }),
+    then: (a, c) => Object.assign(c, { token: a.token }),
+  },
   {
     op: 'PATCH /registry/organizations/{id}/policy',
     as: 'user',
     params: (c) => ({ id: c.orgId }),
-    then: async (_, c) => expect((await h.call('PATCH', `/registry/organizations/${c.orgId}/policy`, { token: c.token, body: { requireMfa: false } })).status).toBe(200),
+    then: async (_, c) =>
+      expect((await h.call('PATCH', `/registry/organizations/${c.orgId}/policy`, { token: c.token, body: { requireMfa: false } })).status).toBe(200),
   },
   { op: 'POST /auth/change-password', as: 'user' },
   { op: 'POST /auth/password-reset/request', as: 'none' },
@@ -435,7 +515,7 @@ function operation(op: string) {
   return {
     method,
     path,
-    request: (content['application/json'] ?? Object.values(content)[0] as { example?: unknown } | undefined)?.example,
+    request: (content['application/json'] ?? (Object.values(content)[0] as { example?: unknown } | undefined))?.example,
     successes: successes.map(Number),
     answer: (status: number) => found.responses[String(status)]?.content?.['application/json'] as { example?: unknown; schema?: Schema } | undefined,
   }
@@ -467,7 +547,8 @@ const itemsOf = (schema: Schema | undefined): Schema | undefined => {
  * unless its model marks that field optional (a plan's `overage` appears once it is set).
  */
 function fieldDifferences(answer: unknown, example: unknown, schema: Schema | undefined, at = ''): string[] {
-  if (Array.isArray(example) && Array.isArray(answer)) return example.length && answer.length ? fieldDifferences(answer[0], example[0], itemsOf(schema), `${at}[0]`) : []
+  if (Array.isArray(example) && Array.isArray(answer))
+    return example.length && answer.length ? fieldDifferences(answer[0], example[0], itemsOf(schema), `${at}[0]`) : []
   const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v)
   if (!isObject(example) || !isObject(answer)) return []
   const { properties, optional } = shapeOf(schema)
@@ -504,7 +585,9 @@ describe('the OpenAPI document’s examples, sent to the service', () => {
   test('every operation with a request body or an answer example is in the tour', () => {
     const toured = new Set(STEPS.map((s) => s.op))
     const missing: string[] = []
-    for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>>)) {
+    for (const [path, methods] of Object.entries(
+      doc.paths as Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { content?: Record<string, { example?: unknown }> }> }>>,
+    )) {
       for (const [method, op] of Object.entries(methods)) {
         const hasExample = Object.entries(op.responses).some(([s, r]) => /^2/.test(s) && Object.values(r.content ?? {}).some((m) => m.example !== undefined))
         const name = `${method.toUpperCase()} ${path}`

@@ -21,7 +21,10 @@ afterAll(() => h.close())
 /** The schema a `$ref` names (or the schema itself). */
 function resolve(schema: any): any {
   if (!schema?.$ref) return schema
-  return schema.$ref.split('/').slice(1).reduce((node: any, key: string) => node[key], doc)
+  return schema.$ref
+    .split('/')
+    .slice(1)
+    .reduce((node: any, key: string) => node[key], doc)
 }
 
 function* operations(): Generator<[string, any]> {
@@ -34,7 +37,7 @@ describe('OpenAPI document', () => {
     expect(await renderOpenApi(h.app)).toBe(committed)
   })
 
-  test('the client\'s types (client/schema/) are generated from the committed document (run `npm run openapi`)', () => {
+  test("the client's types (client/schema/) are generated from the committed document (run `npm run openapi`)", () => {
     const committed = readFileSync(join(import.meta.dir, '..', 'openapi.json'), 'utf8')
     const expected = schemaFiles(JSON.parse(committed))
     const dir = join(import.meta.dir, '..', 'client', 'schema')
@@ -100,13 +103,14 @@ describe('OpenAPI document', () => {
       for (const [method, op] of Object.entries<any>(ops)) {
         if (!op.requestBody) continue
         const types = Object.keys(op.requestBody.content).sort()
-        const expected = path.startsWith('/api/') && path !== '/api/oauth/authorize' ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json']
+        const expected =
+          path.startsWith('/api/') && path !== '/api/oauth/authorize' ? ['application/json', 'application/x-www-form-urlencoded'] : ['application/json']
         expect(types, `${method.toUpperCase()} ${path}`).toEqual(expected)
       }
     }
   })
 
-  test('lints clean: no error and no warning with Redocly\'s recommended ruleset', () => {
+  test("lints clean: no error and no warning with Redocly's recommended ruleset", () => {
     const run = spawnSync(join(import.meta.dir, '..', 'node_modules', '.bin', 'redocly'), ['lint', 'openapi.json', '--format=json'], {
       cwd: join(import.meta.dir, '..'),
       encoding: 'utf8',
@@ -120,7 +124,17 @@ describe('OpenAPI document', () => {
 
   test('names its types once: schemas are components used by $ref, the error body among them', () => {
     const schemas = doc.components.schemas
-    for (const name of ['Error', 'User', 'AuthResult', 'ChatConversation', 'ChatMessage', 'StorageAttachment', 'PersonaMemory', 'CommunityLeaderboard', 'SiteFeedItem']) {
+    for (const name of [
+      'Error',
+      'User',
+      'AuthResult',
+      'ChatConversation',
+      'ChatMessage',
+      'StorageAttachment',
+      'PersonaMemory',
+      'CommunityLeaderboard',
+      'SiteFeedItem',
+    ]) {
       expect(schemas[name], name).toBeDefined()
     }
     expect(doc.paths['/auth/me'].get.responses['401'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' })
@@ -141,7 +155,13 @@ describe('OpenAPI document', () => {
   test('declares X-Ecosystem-Id on every ecosystem-scoped operation, also those with path and query parameters', async () => {
     const ecosystemHeader = { $ref: '#/components/parameters/EcosystemId' }
     expect(doc.components.parameters.EcosystemId).toMatchObject({ in: 'header', name: 'X-Ecosystem-Id', required: false })
-    for (const where of ['POST /chat/conversations/{id}/messages', 'GET /storage/attachments/{id}', 'GET /community/leaderboard', 'GET /contract/contracts/{name}/rows/{id}', 'GET /chat/conversations']) {
+    for (const where of [
+      'POST /chat/conversations/{id}/messages',
+      'GET /storage/attachments/{id}',
+      'GET /community/leaderboard',
+      'GET /contract/contracts/{name}/rows/{id}',
+      'GET /chat/conversations',
+    ]) {
       const [method, path] = where.split(' ')
       expect(doc.paths[path!][method!.toLowerCase()].parameters, where).toContainEqual(ecosystemHeader)
     }
@@ -176,7 +196,10 @@ describe('OpenAPI document', () => {
   })
 
   test('streams declare text/event-stream with their event schemas, and every published tag has operations and a description', () => {
-    for (const [path, schemaName] of [['/chat/conversations/{id}/messages', 'ChatStreamEvent'], ['/site/feed/stream', 'SiteFeedStreamEvent']] as const) {
+    for (const [path, schemaName] of [
+      ['/chat/conversations/{id}/messages', 'ChatStreamEvent'],
+      ['/site/feed/stream', 'SiteFeedStreamEvent'],
+    ] as const) {
       const ops = doc.paths[path]
       const op = ops.post ?? ops.get
       expect(Object.keys(op.responses['200'].content), path).toEqual(['text/event-stream'])
@@ -236,7 +259,7 @@ describe('OpenAPI document', () => {
     }
   })
 
-  test('AppError codes are type-checked: platform codes anywhere, a module\'s own codes only through its catalogue', () => {
+  test("AppError codes are type-checked: platform codes anywhere, a module's own codes only through its catalogue", () => {
     const compileOnly = () => {
       // @ts-expect-error a module's code is not a platform code
       new AppError(409, 'in_progress', 'x')
@@ -246,7 +269,12 @@ describe('OpenAPI document', () => {
       storageError(409, 'upload_incompleted', 'x')
       // @ts-expect-error a route lists only its area's codes
       chatErrors({ 409: ['attachment_pending'] })
-      return [new AppError(404, 'not_found', 'x'), chatError(404, 'not_found', 'x'), chatError(409, 'in_progress', 'x'), storageError(409, 'upload_incomplete', 'x')]
+      return [
+        new AppError(404, 'not_found', 'x'),
+        chatError(404, 'not_found', 'x'),
+        chatError(409, 'in_progress', 'x'),
+        storageError(409, 'upload_incomplete', 'x'),
+      ]
     }
     const made = compileOnly()
     expect(made.every((e) => e instanceof AppError)).toBe(true)

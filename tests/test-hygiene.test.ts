@@ -11,7 +11,9 @@ const lines = (pattern: RegExp, only: (file: string) => boolean = () => true) =>
   files.filter(only).flatMap((file) =>
     readFileSync(join(ROOT, file), 'utf8')
       .split('\n')
-      .flatMap((line, i) => (pattern.test(line) && !line.trimStart().startsWith('//') && !line.trimStart().startsWith('*') ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
+      .flatMap((line, i) =>
+        pattern.test(line) && !line.trimStart().startsWith('//') && !line.trimStart().startsWith('*') ? [`${file}:${i + 1}: ${line.trim()}`] : [],
+      ),
   )
 
 test('no expect(promise).resolves / .rejects: it can stall the server under test (use await, or rejection() from support/wait)', () => {

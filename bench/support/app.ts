@@ -28,7 +28,9 @@ export async function inProcessApp(backend: Backend, options: { pgliteOnDisk?: b
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-bench-app-'))
   const temp = backend === 'postgres' ? await createTempDatabase() : undefined
   // In memory, PGlite keeps its files (WAL included) in this process's memory; on disk, as `npm start` runs it.
-  const database = temp ? await openPostgres(temp.url, { max: 10 }) : await openPglite({ ...(options.pgliteOnDisk ? { dataDir: pgliteDir(dataDir) } : {}), sharedBuffers: options.env?.PGLITE_SHARED_BUFFERS })
+  const database = temp
+    ? await openPostgres(temp.url, { max: 10 })
+    : await openPglite({ ...(options.pgliteOnDisk ? { dataDir: pgliteDir(dataDir) } : {}), sharedBuffers: options.env?.PGLITE_SHARED_BUFFERS })
   const close = async () => {
     await database.close()
     await temp?.drop()

@@ -25,9 +25,13 @@ export interface LatencyRow {
 /** Times `request` (see `timeRequests`) and returns its percentiles and the `total` it last answered. */
 export async function latencyRow(query: string, request: () => Promise<{ total: number }>, count: number, budgetSec = 30): Promise<LatencyRow> {
   let total = 0
-  const times = await timeRequests(async () => {
-    total = (await request()).total
-  }, count, budgetSec)
+  const times = await timeRequests(
+    async () => {
+      total = (await request()).total
+    },
+    count,
+    budgetSec,
+  )
   return { query, p50Ms: percentile(times, 0.5), p95Ms: percentile(times, 0.95), total }
 }
 export const BACKENDS: Backend[] = ['pglite', 'postgres']

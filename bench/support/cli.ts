@@ -95,7 +95,8 @@ export function wrkSettings(options: Partial<WrkSettings>, defaults: Pick<WrkSet
 }
 
 /** A comma-separated flag's values that are among `known`. */
-export const listFlag = <T extends string>(value: string, known: readonly T[]): T[] => value.split(',').filter((x): x is T => (known as readonly string[]).includes(x))
+export const listFlag = <T extends string>(value: string, known: readonly T[]): T[] =>
+  value.split(',').filter((x): x is T => (known as readonly string[]).includes(x))
 
 /** `--db=pglite,postgres` as backends. */
 export const backendsFlag = (value: string): Backend[] => listFlag(value, BACKENDS)

@@ -114,15 +114,7 @@ export async function wrk(options: WrkOptions): Promise<WrkResult> {
     throw new Error(`wrk: refusing a non-loopback target ${options.url}`)
   }
   const duration = options.durationSec ?? 5
-  const args = [
-    'wrk',
-    `-t${options.threads ?? 2}`,
-    `-c${options.connections ?? 50}`,
-    `-d${duration}s`,
-    `--timeout`,
-    `${options.timeoutSec ?? 5}s`,
-    '--latency',
-  ]
+  const args = ['wrk', `-t${options.threads ?? 2}`, `-c${options.connections ?? 50}`, `-d${duration}s`, `--timeout`, `${options.timeoutSec ?? 5}s`, '--latency']
   for (const [k, v] of Object.entries(options.headers ?? {})) args.push('-H', `${k}: ${v}`)
   if (options.script) args.push('-s', options.script)
   args.push(options.url)

@@ -51,7 +51,10 @@ export function schemaFiles(doc: Document): Record<string, string> {
   for (const [component, schema] of Object.entries(doc.components.schemas)) {
     const body = type(schema, '')
     const name = typeName(component)
-    add(componentArea.get(component)!, doc_(schema.description, '') + (isPlainObject(schema) && body.startsWith('{') ? `export interface ${name} ${body}` : `export type ${name} = ${body}`))
+    add(
+      componentArea.get(component)!,
+      doc_(schema.description, '') + (isPlainObject(schema) && body.startsWith('{') ? `export interface ${name} ${body}` : `export type ${name} = ${body}`),
+    )
   }
   const segments: [segment: string, routes: string][] = []
   const segmentArea = segmentAreas(doc)
@@ -83,7 +86,10 @@ export function schemaFiles(doc: Document): Record<string, string> {
   files['index.ts'] = `${[
     HEADER,
     ...areas.map((area) => `export type * from './${area}'`),
-    ...areas.map((area) => [area, segments.filter(([s]) => segmentArea.get(s) === area).map(([, r]) => r)] as const).filter(([, r]) => r.length).map(([area, r]) => `import type { ${r.join(', ')} } from './${area}'`),
+    ...areas
+      .map((area) => [area, segments.filter(([s]) => segmentArea.get(s) === area).map(([, r]) => r)] as const)
+      .filter(([, r]) => r.length)
+      .map(([area, r]) => `import type { ${r.join(', ')} } from './${area}'`),
     '',
     '/** Every route of the API as Eden treaty calls it: path segments are properties, `{param}` segments are calls. */',
     `export interface Api {\n${segments.map(([segment, routes]) => `  ${key(segment)}: ${routes}`).join('\n')}\n}`,
@@ -104,7 +110,8 @@ function componentAreas(doc: Document & { webhooks?: Record<string, Record<strin
   }
   const users = new Map<string, Set<string>>(Object.keys(doc.components.schemas).map((c) => [c, new Set<string>()]))
   for (const section of [doc.paths, doc.webhooks ?? {}]) {
-    for (const ops of Object.values(section)) for (const op of Object.values(ops) as (Operation & { tags?: string[] })[]) for (const c of refs(op)) users.get(c)!.add(op.tags?.[0] ?? 'shared')
+    for (const ops of Object.values(section))
+      for (const op of Object.values(ops) as (Operation & { tags?: string[] })[]) for (const c of refs(op)) users.get(c)!.add(op.tags?.[0] ?? 'shared')
   }
   for (let changed = true; changed; ) {
     changed = false
@@ -136,7 +143,11 @@ function bare(text: string): string {
 }
 
 function pascal(segment: string): string {
-  return segment.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')
+  return segment
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('')
 }
 
 interface Node {
@@ -190,7 +201,13 @@ function signature(method: string, op: Operation, doc: Document): string {
   const bodyType = body ? type(body, '') : 'undefined'
   const bodyRequired = !!body && !!op.requestBody?.required
   // An optional body before required options is a required `T | undefined`.
-  const bodyParam = bodyRequired ? `body: ${bodyType}` : queryRequired ? (body ? `body: ${wrap(bodyType)} | undefined` : 'body: undefined') : `body?: ${bodyType}`
+  const bodyParam = bodyRequired
+    ? `body: ${bodyType}`
+    : queryRequired
+      ? body
+        ? `body: ${wrap(bodyType)} | undefined`
+        : 'body: undefined'
+      : `body?: ${bodyType}`
   return `(${bodyParam}, ${options}): ${result}`
 }
 

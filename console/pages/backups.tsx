@@ -75,7 +75,9 @@ export function Backups() {
       )}
       {s && (
         <p data-testid="backup-encryption">
-          {s.encrypted ? 'Encrypted (BACKUP_ENCRYPTION_KEY): verify and restore need the key.' : 'Not encrypted: an archive holds the server key in clear (set BACKUP_ENCRYPTION_KEY).'}
+          {s.encrypted
+            ? 'Encrypted (BACKUP_ENCRYPTION_KEY): verify and restore need the key.'
+            : 'Not encrypted: an archive holds the server key in clear (set BACKUP_ENCRYPTION_KEY).'}
         </p>
       )}
       {s && (
@@ -83,19 +85,46 @@ export function Backups() {
           Last complete backup: {lastGood(s)}
         </p>
       )}
-      {s?.available && <p><button type="button" disabled={busy || running} onClick={() => void start()}>Back up now</button></p>}
+      {s?.available && (
+        <p>
+          <button type="button" disabled={busy || running} onClick={() => void start()}>
+            Back up now
+          </button>
+        </p>
+      )}
       <table>
-        <thead><tr><th>Taken</th><th>Status</th><th>Size</th><th>Completed</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>Taken</th>
+            <th>Status</th>
+            <th>Size</th>
+            <th>Completed</th>
+            <th class="keep">
+              <span class="sr">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {list.data?.items.map((b) => (
             <tr key={b.id}>
               <td>{when(b.createdAt)}</td>
-              <td>{b.status}{b.error ? `: ${b.error}` : ''}{b.encrypted ? ' · encrypted' : ''}{b.restoredAt ? ` · this instance was restored from it ${when(b.restoredAt)}` : ''}</td>
+              <td>
+                {b.status}
+                {b.error ? `: ${b.error}` : ''}
+                {b.encrypted ? ' · encrypted' : ''}
+                {b.restoredAt ? ` · this instance was restored from it ${when(b.restoredAt)}` : ''}
+              </td>
               <td>{b.sizeBytes === null ? '—' : bytes(b.sizeBytes)}</td>
               <td>{when(b.completedAt)}</td>
               <td class="keep">
-                {b.status === 'complete' && <button type="button" aria-label={`Download the backup of ${when(b.createdAt)}`} onClick={() => void download(b.id, b.encrypted)}>Download</button>}{' '}
-                <button type="button" class="danger" aria-label={`Delete the backup of ${when(b.createdAt)}`} onClick={() => void remove(b.id, b.createdAt)}>Delete</button>
+                {b.status === 'complete' && (
+                  <button type="button" aria-label={`Download the backup of ${when(b.createdAt)}`} onClick={() => void download(b.id, b.encrypted)}>
+                    Download
+                  </button>
+                )}{' '}
+                <button type="button" class="danger" aria-label={`Delete the backup of ${when(b.createdAt)}`} onClick={() => void remove(b.id, b.createdAt)}>
+                  Delete
+                </button>
               </td>
             </tr>
           ))}

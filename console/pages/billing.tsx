@@ -13,7 +13,14 @@ export function Billing() {
   return (
     <div class="eng-page">
       <Settings />
-      <Features features={features.data?.items ?? []} error={features.error} reload={() => { features.reload(); plans.reload() }} />
+      <Features
+        features={features.data?.items ?? []}
+        error={features.error}
+        reload={() => {
+          features.reload()
+          plans.reload()
+        }}
+      />
       <Plans plans={plans.data?.items ?? []} features={features.data?.items ?? []} error={plans.error} reload={plans.reload} />
     </div>
   )
@@ -24,7 +31,8 @@ function Settings() {
   const [form, setForm] = useState<{ provider: 'manual' | 'stripe'; currency: string; stripeSecretKey: string; stripeWebhookSecret: string } | null>(null)
   const { error, busy, run } = useAction()
   const [saved, setSaved] = useState(false)
-  const shown = form ?? (current.data ? { provider: current.data.provider, currency: current.data.currency, stripeSecretKey: '', stripeWebhookSecret: '' } : null)
+  const shown =
+    form ?? (current.data ? { provider: current.data.provider, currency: current.data.currency, stripeSecretKey: '', stripeWebhookSecret: '' } : null)
   const save = (e: Event) => {
     e.preventDefault()
     if (!shown) return
@@ -55,15 +63,48 @@ function Settings() {
               <option value="stripe">Stripe (Checkout, Customer Portal, webhooks)</option>
             </select>
           </label>
-          <label>Currency <input required pattern="[A-Za-z]{3}" maxLength={3} value={shown.currency} onInput={(e) => setForm({ ...shown, currency: e.currentTarget.value })} /></label>
+          <label>
+            Currency{' '}
+            <input
+              required
+              pattern="[A-Za-z]{3}"
+              maxLength={3}
+              value={shown.currency}
+              onInput={(e) => setForm({ ...shown, currency: e.currentTarget.value })}
+            />
+          </label>
           {shown.provider === 'stripe' && (
             <>
-              <p class="muted">Stored sealed and never shown again: {current.data?.configKeys.length ? `kept now: ${current.data.configKeys.join(', ')}` : 'none kept yet'}. Leave a field empty to keep it.</p>
-              <label>Stripe secret key <input type="password" autocomplete="off" value={shown.stripeSecretKey} onInput={(e) => setForm({ ...shown, stripeSecretKey: e.currentTarget.value })} /></label>
-              <label>Stripe webhook secret <input type="password" autocomplete="off" value={shown.stripeWebhookSecret} onInput={(e) => setForm({ ...shown, stripeWebhookSecret: e.currentTarget.value })} /></label>
+              <p class="muted">
+                Stored sealed and never shown again: {current.data?.configKeys.length ? `kept now: ${current.data.configKeys.join(', ')}` : 'none kept yet'}.
+                Leave a field empty to keep it.
+              </p>
+              <label>
+                Stripe secret key{' '}
+                <input
+                  type="password"
+                  autocomplete="off"
+                  value={shown.stripeSecretKey}
+                  onInput={(e) => setForm({ ...shown, stripeSecretKey: e.currentTarget.value })}
+                />
+              </label>
+              <label>
+                Stripe webhook secret{' '}
+                <input
+                  type="password"
+                  autocomplete="off"
+                  value={shown.stripeWebhookSecret}
+                  onInput={(e) => setForm({ ...shown, stripeWebhookSecret: e.currentTarget.value })}
+                />
+              </label>
             </>
           )}
-          <div><button type="submit" disabled={busy}>Save provider</button>{saved && <span role="status"> Saved.</span>}</div>
+          <div>
+            <button type="submit" disabled={busy}>
+              Save provider
+            </button>
+            {saved && <span role="status"> Saved.</span>}
+          </div>
         </form>
       )}
     </Section>
@@ -76,7 +117,17 @@ function Features({ features, error, reload }: { features: BillingFeature[]; err
   const act = useAction()
   const create = async (e: Event) => {
     e.preventDefault()
-    const ok = await act.run(() => data(client.api.billing.features.post({ key: form.key.trim(), name: form.name.trim(), type: form.type, unit: form.unit.trim() || undefined, reset: form.reset })))
+    const ok = await act.run(() =>
+      data(
+        client.api.billing.features.post({
+          key: form.key.trim(),
+          name: form.name.trim(),
+          type: form.type,
+          unit: form.unit.trim() || undefined,
+          reset: form.reset,
+        }),
+      ),
+    )
     if (ok) {
       setForm(blank)
       reload()
@@ -90,23 +141,76 @@ function Features({ features, error, reload }: { features: BillingFeature[]; err
     <Section title="Features">
       <ErrorNote error={error ?? act.error} />
       <table>
-        <thead><tr><th>Key</th><th>Name</th><th>Type</th><th>Unit</th><th>Resets</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>Key</th>
+            <th>Name</th>
+            <th>Type</th>
+            <th>Unit</th>
+            <th>Resets</th>
+            <th class="keep">
+              <span class="sr">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {features.map((f) => (
             <tr key={f.key}>
-              <td><code>{f.key}</code></td><td>{f.name}</td><td>{f.type}</td><td>{f.unit || '—'}</td><td>{f.reset === 'month' ? 'monthly' : 'never'}</td>
-              <td class="keep">{f.builtIn ? <span class="muted">built in</span> : <button type="button" class="danger" aria-label={`Delete feature ${f.key}`} onClick={() => void remove(f)}>Delete</button>}</td>
+              <td>
+                <code>{f.key}</code>
+              </td>
+              <td>{f.name}</td>
+              <td>{f.type}</td>
+              <td>{f.unit || '—'}</td>
+              <td>{f.reset === 'month' ? 'monthly' : 'never'}</td>
+              <td class="keep">
+                {f.builtIn ? (
+                  <span class="muted">built in</span>
+                ) : (
+                  <button type="button" class="danger" aria-label={`Delete feature ${f.key}`} onClick={() => void remove(f)}>
+                    Delete
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <form class="inline" onSubmit={create} aria-label="New feature">
-        <label>Feature key <input required pattern="[a-z0-9]+([._-][a-z0-9]+)*" value={form.key} onInput={(e) => setForm({ ...form, key: e.currentTarget.value })} placeholder="api.calls" /></label>
-        <label>Feature name <input required value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} /></label>
-        <label>Type <select value={form.type} onChange={(e) => setForm({ ...form, type: e.currentTarget.value as BillingFeature['type'] })}><option value="metered">metered</option><option value="limit">limit</option><option value="boolean">boolean</option></select></label>
-        <label>Unit <input value={form.unit} onInput={(e) => setForm({ ...form, unit: e.currentTarget.value })} placeholder="calls" /></label>
-        <label>Resets <select value={form.reset} onChange={(e) => setForm({ ...form, reset: e.currentTarget.value as BillingFeature['reset'] })}><option value="month">monthly</option><option value="never">never</option></select></label>
-        <button type="submit" disabled={act.busy}>Add feature</button>
+        <label>
+          Feature key{' '}
+          <input
+            required
+            pattern="[a-z0-9]+([._-][a-z0-9]+)*"
+            value={form.key}
+            onInput={(e) => setForm({ ...form, key: e.currentTarget.value })}
+            placeholder="api.calls"
+          />
+        </label>
+        <label>
+          Feature name <input required value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+        </label>
+        <label>
+          Type{' '}
+          <select value={form.type} onChange={(e) => setForm({ ...form, type: e.currentTarget.value as BillingFeature['type'] })}>
+            <option value="metered">metered</option>
+            <option value="limit">limit</option>
+            <option value="boolean">boolean</option>
+          </select>
+        </label>
+        <label>
+          Unit <input value={form.unit} onInput={(e) => setForm({ ...form, unit: e.currentTarget.value })} placeholder="calls" />
+        </label>
+        <label>
+          Resets{' '}
+          <select value={form.reset} onChange={(e) => setForm({ ...form, reset: e.currentTarget.value as BillingFeature['reset'] })}>
+            <option value="month">monthly</option>
+            <option value="never">never</option>
+          </select>
+        </label>
+        <button type="submit" disabled={act.busy}>
+          Add feature
+        </button>
       </form>
     </Section>
   )
@@ -117,7 +221,16 @@ type PlanForm = Required<BillingPlanCreate>
 
 const planForm = (p?: BillingPlan): PlanForm =>
   p
-    ? { key: p.key, name: p.name, description: p.description, isDefault: p.isDefault, public: p.public, trialDays: p.trialDays, prices: p.prices, entitlements: p.entitlements }
+    ? {
+        key: p.key,
+        name: p.name,
+        description: p.description,
+        isDefault: p.isDefault,
+        public: p.public,
+        trialDays: p.trialDays,
+        prices: p.prices,
+        entitlements: p.entitlements,
+      }
     : { key: '', name: '', description: '', isDefault: false, public: false, trialDays: 0, prices: [], entitlements: [] }
 
 /** What a plan grants, in words: "chat.messages 100 (allow overage)", "exports", "api.calls unlimited". */
@@ -131,7 +244,9 @@ function Plans({ plans, features, error, reload }: { plans: BillingPlan[]; featu
     e.preventDefault()
     if (!editing) return
     const { key, ...rest } = editing.form
-    const ok = await act.run(() => data(editing.existing ? client.api.billing.plans({ key }).patch(rest) : client.api.billing.plans.post({ key: key.trim(), ...rest })))
+    const ok = await act.run(() =>
+      data(editing.existing ? client.api.billing.plans({ key }).patch(rest) : client.api.billing.plans.post({ key: key.trim(), ...rest })),
+    )
     if (ok) {
       setEditing(null)
       reload()
@@ -145,32 +260,84 @@ function Plans({ plans, features, error, reload }: { plans: BillingPlan[]; featu
     <Section title="Plans">
       <ErrorNote error={error ?? act.error} />
       <table>
-        <thead><tr><th>Plan</th><th>Grants</th><th>Prices</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>Plan</th>
+            <th>Grants</th>
+            <th>Prices</th>
+            <th class="keep">
+              <span class="sr">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {plans.map((p) => (
             <tr key={p.key}>
-              <td>{p.name} <code>{p.key}</code>{p.isDefault && <> <span class="badge good">default</span></>}{p.trialDays > 0 && <><br /><small class="muted">{p.trialDays}-day trial</small></>}</td>
+              <td>
+                {p.name} <code>{p.key}</code>
+                {p.isDefault && (
+                  <>
+                    {' '}
+                    <span class="badge good">default</span>
+                  </>
+                )}
+                {p.trialDays > 0 && (
+                  <>
+                    <br />
+                    <small class="muted">{p.trialDays}-day trial</small>
+                  </>
+                )}
+              </td>
               <td>{p.entitlements.length ? p.entitlements.map(grantText).join(', ') : <span class="muted">nothing beyond the built-in features</span>}</td>
               <td>{p.prices.length ? p.prices.map((x) => `${(x.amount / 100).toFixed(2)} ${x.currency.toUpperCase()}/${x.interval}`).join(', ') : '—'}</td>
               <td class="keep">
-                <button type="button" class="secondary" aria-label={`Edit plan ${p.key}`} onClick={() => setEditing({ form: planForm(p), existing: true })}>Edit</button>{' '}
-                <button type="button" class="danger" aria-label={`Delete plan ${p.key}`} onClick={() => void remove(p)}>Delete</button>
+                <button type="button" class="secondary" aria-label={`Edit plan ${p.key}`} onClick={() => setEditing({ form: planForm(p), existing: true })}>
+                  Edit
+                </button>{' '}
+                <button type="button" class="danger" aria-label={`Delete plan ${p.key}`} onClick={() => void remove(p)}>
+                  Delete
+                </button>
               </td>
             </tr>
           ))}
-          {plans.length === 0 && <tr><td colSpan={4}>No plans yet: every customer has the built-in features without limit.</td></tr>}
+          {plans.length === 0 && (
+            <tr>
+              <td colSpan={4}>No plans yet: every customer has the built-in features without limit.</td>
+            </tr>
+          )}
         </tbody>
       </table>
       {editing ? (
-        <PlanEditor key={editing.form.key || 'new'} form={editing.form} existing={editing.existing} features={features} busy={act.busy} onChange={(form) => setEditing({ ...editing, form })} onSubmit={save} onCancel={() => setEditing(null)} />
+        <PlanEditor
+          key={editing.form.key || 'new'}
+          form={editing.form}
+          existing={editing.existing}
+          features={features}
+          busy={act.busy}
+          onChange={(form) => setEditing({ ...editing, form })}
+          onSubmit={save}
+          onCancel={() => setEditing(null)}
+        />
       ) : (
-        <p><button type="button" onClick={() => setEditing({ form: planForm(), existing: false })}>New plan</button></p>
+        <p>
+          <button type="button" onClick={() => setEditing({ form: planForm(), existing: false })}>
+            New plan
+          </button>
+        </p>
       )}
     </Section>
   )
 }
 
-function PlanEditor({ form, existing, features, busy, onChange, onSubmit, onCancel }: {
+function PlanEditor({
+  form,
+  existing,
+  features,
+  busy,
+  onChange,
+  onSubmit,
+  onCancel,
+}: {
   form: PlanForm
   existing: boolean
   features: BillingFeature[]
@@ -186,30 +353,80 @@ function PlanEditor({ form, existing, features, busy, onChange, onSubmit, onCanc
     onChange({ ...form, prices: next ? form.prices.map((p, j) => (j === i ? next : p)) : form.prices.filter((_, j) => j !== i) })
   return (
     <form class="stack" onSubmit={onSubmit} aria-label={existing ? `Plan ${form.key}` : 'New plan'}>
-      <label>Plan key <input required disabled={existing} pattern="[a-z0-9]+([._-][a-z0-9]+)*" value={form.key} onInput={(e) => onChange({ ...form, key: e.currentTarget.value })} placeholder="pro" /></label>
-      <label>Plan name <input required value={form.name} onInput={(e) => onChange({ ...form, name: e.currentTarget.value })} /></label>
-      <label>Description <input value={form.description} onInput={(e) => onChange({ ...form, description: e.currentTarget.value })} /></label>
-      <label class="check"><input type="checkbox" checked={form.isDefault} onChange={(e) => onChange({ ...form, isDefault: e.currentTarget.checked })} /> Default plan (every customer without a subscription or assignment)</label>
-      <label class="check"><input type="checkbox" checked={form.public} onChange={(e) => onChange({ ...form, public: e.currentTarget.checked })} /> Public (listed in the price list, GET /billing/catalogue)</label>
-      <label>Trial days <input type="number" min={0} max={365} value={form.trialDays} onInput={(e) => onChange({ ...form, trialDays: Number(e.currentTarget.value) || 0 })} /></label>
+      <label>
+        Plan key{' '}
+        <input
+          required
+          disabled={existing}
+          pattern="[a-z0-9]+([._-][a-z0-9]+)*"
+          value={form.key}
+          onInput={(e) => onChange({ ...form, key: e.currentTarget.value })}
+          placeholder="pro"
+        />
+      </label>
+      <label>
+        Plan name <input required value={form.name} onInput={(e) => onChange({ ...form, name: e.currentTarget.value })} />
+      </label>
+      <label>
+        Description <input value={form.description} onInput={(e) => onChange({ ...form, description: e.currentTarget.value })} />
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={form.isDefault} onChange={(e) => onChange({ ...form, isDefault: e.currentTarget.checked })} /> Default plan (every
+        customer without a subscription or assignment)
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={form.public} onChange={(e) => onChange({ ...form, public: e.currentTarget.checked })} /> Public (listed in the price
+        list, GET /billing/catalogue)
+      </label>
+      <label>
+        Trial days{' '}
+        <input type="number" min={0} max={365} value={form.trialDays} onInput={(e) => onChange({ ...form, trialDays: Number(e.currentTarget.value) || 0 })} />
+      </label>
       <table aria-label="What the plan grants">
-        <thead><tr><th>Feature</th><th>Granted</th><th>Limit</th><th>Past the limit</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Feature</th>
+            <th>Granted</th>
+            <th>Limit</th>
+            <th>Past the limit</th>
+          </tr>
+        </thead>
         <tbody>
           {features.map((f) => {
             // A built-in feature the plan does not name is granted without limit.
             const g = grant(f.key) ?? (f.builtIn ? { feature: f.key } : undefined)
             return (
               <tr key={f.key}>
-                <td>{f.name} <code>{f.key}</code></td>
-                <td><input type="checkbox" aria-label={`Grant ${f.key}`} checked={!!g && g.enabled !== false} onChange={(e) => setGrant(f.key, e.currentTarget.checked ? { feature: f.key } : f.builtIn ? { feature: f.key, enabled: false } : null)} /></td>
+                <td>
+                  {f.name} <code>{f.key}</code>
+                </td>
+                <td>
+                  <input
+                    type="checkbox"
+                    aria-label={`Grant ${f.key}`}
+                    checked={!!g && g.enabled !== false}
+                    onChange={(e) => setGrant(f.key, e.currentTarget.checked ? { feature: f.key } : f.builtIn ? { feature: f.key, enabled: false } : null)}
+                  />
+                </td>
                 <td>
                   {f.type !== 'boolean' && g && g.enabled !== false && (
-                    <input type="number" min={0} aria-label={`Limit of ${f.key}`} placeholder="no limit" value={g.limit ?? ''} onInput={(e) => setGrant(f.key, { ...g, limit: e.currentTarget.value === '' ? null : Number(e.currentTarget.value) })} />
+                    <input
+                      type="number"
+                      min={0}
+                      aria-label={`Limit of ${f.key}`}
+                      placeholder="no limit"
+                      value={g.limit ?? ''}
+                      onInput={(e) => setGrant(f.key, { ...g, limit: e.currentTarget.value === '' ? null : Number(e.currentTarget.value) })}
+                    />
                   )}
                 </td>
                 <td>
                   {f.type !== 'boolean' && g && g.enabled !== false && g.limit != null && (
-                    <select aria-label={`Past the limit of ${f.key}`} value={g.overage ?? 'block'} onChange={(e) => setGrant(f.key, { ...g, overage: e.currentTarget.value as 'block' | 'allow' })}>
+                    <select
+                      aria-label={`Past the limit of ${f.key}`}
+                      value={g.overage ?? 'block'}
+                      onChange={(e) => setGrant(f.key, { ...g, overage: e.currentTarget.value as 'block' | 'allow' })}
+                    >
                       <option value="block">refuse (402)</option>
                       <option value="allow">allow and count</option>
                     </select>
@@ -224,18 +441,43 @@ function PlanEditor({ form, existing, features, busy, onChange, onSubmit, onCanc
         <legend>Prices (for Stripe Checkout)</legend>
         {form.prices.map((p, i) => (
           <div class="inline" key={i}>
-            <label>Amount in cents <input type="number" min={0} required value={p.amount} onInput={(e) => setPrice(i, { ...p, amount: Number(e.currentTarget.value) || 0 })} /></label>
-            <label>Currency <input required maxLength={3} value={p.currency} onInput={(e) => setPrice(i, { ...p, currency: e.currentTarget.value.toLowerCase() })} /></label>
-            <label>Every <select value={p.interval} onChange={(e) => setPrice(i, { ...p, interval: e.currentTarget.value as 'month' | 'year' })}><option value="month">month</option><option value="year">year</option></select></label>
-            <label>Stripe price id <input value={p.stripePriceId ?? ''} onInput={(e) => setPrice(i, { ...p, stripePriceId: e.currentTarget.value || undefined })} /></label>
-            <button type="button" class="secondary" onClick={() => setPrice(i, null)}>Remove price</button>
+            <label>
+              Amount in cents{' '}
+              <input type="number" min={0} required value={p.amount} onInput={(e) => setPrice(i, { ...p, amount: Number(e.currentTarget.value) || 0 })} />
+            </label>
+            <label>
+              Currency <input required maxLength={3} value={p.currency} onInput={(e) => setPrice(i, { ...p, currency: e.currentTarget.value.toLowerCase() })} />
+            </label>
+            <label>
+              Every{' '}
+              <select value={p.interval} onChange={(e) => setPrice(i, { ...p, interval: e.currentTarget.value as 'month' | 'year' })}>
+                <option value="month">month</option>
+                <option value="year">year</option>
+              </select>
+            </label>
+            <label>
+              Stripe price id <input value={p.stripePriceId ?? ''} onInput={(e) => setPrice(i, { ...p, stripePriceId: e.currentTarget.value || undefined })} />
+            </label>
+            <button type="button" class="secondary" onClick={() => setPrice(i, null)}>
+              Remove price
+            </button>
           </div>
         ))}
-        <button type="button" class="secondary" onClick={() => onChange({ ...form, prices: [...form.prices, { amount: 0, currency: 'usd', interval: 'month' }] })}>Add price</button>
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => onChange({ ...form, prices: [...form.prices, { amount: 0, currency: 'usd', interval: 'month' }] })}
+        >
+          Add price
+        </button>
       </fieldset>
       <div class="row-actions">
-        <button type="submit" disabled={busy}>{existing ? 'Save plan' : 'Create plan'}</button>
-        <button type="button" class="secondary" onClick={onCancel}>Cancel</button>
+        <button type="submit" disabled={busy}>
+          {existing ? 'Save plan' : 'Create plan'}
+        </button>
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
       </div>
     </form>
   )
@@ -262,17 +504,50 @@ export function CustomerPlan({ customerId }: { customerId: string }) {
       {a && (
         <>
           <p data-testid="customer-plan">
-            {a.plan ? <>Plan <strong>{a.plan}</strong></> : 'No plan'} ({a.source === 'manual' ? 'assigned here' : a.source === 'stripe' ? 'Stripe subscription' : 'the default'})
-            {a.subscription && <> · subscription {a.subscription.status}{a.subscription.currentPeriodEnd && `, period ends ${when(a.subscription.currentPeriodEnd)}`}{a.subscription.cancelAtPeriodEnd && ', cancels then'}</>}
+            {a.plan ? (
+              <>
+                Plan <strong>{a.plan}</strong>
+              </>
+            ) : (
+              'No plan'
+            )}{' '}
+            ({a.source === 'manual' ? 'assigned here' : a.source === 'stripe' ? 'Stripe subscription' : 'the default'})
+            {a.subscription && (
+              <>
+                {' '}
+                · subscription {a.subscription.status}
+                {a.subscription.currentPeriodEnd && `, period ends ${when(a.subscription.currentPeriodEnd)}`}
+                {a.subscription.cancelAtPeriodEnd && ', cancels then'}
+              </>
+            )}
           </p>
           <table>
-            <thead><tr><th>Feature</th><th>Use</th><th>Resets</th><th>Reported to Stripe</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Feature</th>
+                <th>Use</th>
+                <th>Resets</th>
+                <th>Reported to Stripe</th>
+              </tr>
+            </thead>
             <tbody>
               {a.entitlements.map((e) => (
                 <tr key={e.feature}>
-                  <td><code>{e.feature}</code></td>
                   <td>
-                    {e.type === 'boolean' ? (e.enabled ? 'granted' : 'not granted') : !e.enabled ? 'not granted' : e.limit === null ? `${e.used} (no limit)` : (
+                    <code>{e.feature}</code>
+                  </td>
+                  <td>
+                    {e.type === 'boolean' ? (
+                      e.enabled ? (
+                        'granted'
+                      ) : (
+                        'not granted'
+                      )
+                    ) : !e.enabled ? (
+                      'not granted'
+                    ) : e.limit === null ? (
+                      `${e.used} (no limit)`
+                    ) : (
                       <>
                         <UsageBar used={e.used} total={e.limit} label={`${e.feature} used`} />
                         {e.used} of {e.limit}
@@ -280,7 +555,16 @@ export function CustomerPlan({ customerId }: { customerId: string }) {
                     )}
                   </td>
                   <td>{e.resetsAt ? when(e.resetsAt) : '—'}</td>
-                  <td>{e.reported ? <><code>{e.reported.meter}</code>: {e.reported.sent} sent{e.reported.pending > 0 && `, ${e.reported.pending} pending`}{e.reported.failed > 0 && `, ${e.reported.failed} refused`}</> : '—'}</td>
+                  <td>
+                    {e.reported ? (
+                      <>
+                        <code>{e.reported.meter}</code>: {e.reported.sent} sent{e.reported.pending > 0 && `, ${e.reported.pending} pending`}
+                        {e.reported.failed > 0 && `, ${e.reported.failed} refused`}
+                      </>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -290,11 +574,21 @@ export function CustomerPlan({ customerId }: { customerId: string }) {
               Assign plan{' '}
               <select required value={picked} onChange={(e) => setPicked(e.currentTarget.value)}>
                 <option value="">Choose…</option>
-                {plans.data?.items.map((p) => <option key={p.key} value={p.key}>{p.name}</option>)}
+                {plans.data?.items.map((p) => (
+                  <option key={p.key} value={p.key}>
+                    {p.name}
+                  </option>
+                ))}
               </select>
             </label>
-            <button type="submit" disabled={act.busy || !picked}>Assign</button>
-            {a.source === 'manual' && <button type="button" class="secondary" onClick={() => void unassign()}>Remove assignment</button>}
+            <button type="submit" disabled={act.busy || !picked}>
+              Assign
+            </button>
+            {a.source === 'manual' && (
+              <button type="button" class="secondary" onClick={() => void unassign()}>
+                Remove assignment
+              </button>
+            )}
           </form>
         </>
       )}

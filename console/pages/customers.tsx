@@ -30,16 +30,44 @@ export function Customers() {
     <>
       <Section title="Customers">
         <label class="search">
-          Search <input type="search" value={q} onInput={(e) => { setQ(e.currentTarget.value); setPage(1) }} placeholder="e-mail, external id or name" />
+          Search{' '}
+          <input
+            type="search"
+            value={q}
+            onInput={(e) => {
+              setQ(e.currentTarget.value)
+              setPage(1)
+            }}
+            placeholder="e-mail, external id or name"
+          />
         </label>{' '}
-        <label><input type="checkbox" checked={withService} onChange={(e) => { setWithService(e.currentTarget.checked); setPage(1) }} /> Show the team’s and alert contacts’ own records</label>
+        <label>
+          <input
+            type="checkbox"
+            checked={withService}
+            onChange={(e) => {
+              setWithService(e.currentTarget.checked)
+              setPage(1)
+            }}
+          />{' '}
+          Show the team’s and alert contacts’ own records
+        </label>
         <ErrorNote error={list.error} />
         <table>
-          <thead><tr><th>Name</th><th>E-mail</th><th>External id</th><th>Created</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>E-mail</th>
+              <th>External id</th>
+              <th>Created</th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((c) => (
               <tr key={c.id}>
-                <td><a href={`#/customers/${c.id}`}>{c.name ?? '(no name)'}</a></td>
+                <td>
+                  <a href={`#/customers/${c.id}`}>{c.name ?? '(no name)'}</a>
+                </td>
                 <td>{c.email ?? ''}</td>
                 <td>{c.externalId ?? ''}</td>
                 <td>{new Date(c.createdAt).toLocaleString()}</td>
@@ -51,9 +79,15 @@ export function Customers() {
       </Section>
       <Section title="New customer">
         <form onSubmit={create} class="inline">
-          <label>External id <input value={form.externalId} onInput={(e) => setForm({ ...form, externalId: e.currentTarget.value })} /></label>
-          <label>Name <input value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} /></label>
-          <label>E-mail <input type="email" value={form.email} onInput={(e) => setForm({ ...form, email: e.currentTarget.value })} /></label>
+          <label>
+            External id <input value={form.externalId} onInput={(e) => setForm({ ...form, externalId: e.currentTarget.value })} />
+          </label>
+          <label>
+            Name <input value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+          </label>
+          <label>
+            E-mail <input type="email" value={form.email} onInput={(e) => setForm({ ...form, email: e.currentTarget.value })} />
+          </label>
           <button type="submit">Create customer</button>
         </form>
         <ErrorNote error={error} />
@@ -90,34 +124,55 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
   const c: Customer | undefined = customer.data
   return (
     <>
-      <p><a href="#/customers">← Customers</a></p>
+      <p>
+        <a href="#/customers">← Customers</a>
+      </p>
       <ErrorNote error={customer.error ?? error} />
       {c && (
         <Section title={c.name ?? '(no name)'}>
           <dl>
-            <dt>Id</dt><dd><code>{c.id}</code></dd>
-            <dt>E-mail</dt><dd>{c.email ?? '—'}</dd>
-            <dt>Phone</dt><dd>{c.phone ?? '—'}</dd>
-            <dt>External id</dt><dd>{c.externalId ?? '—'}</dd>
-            <dt>Created</dt><dd>{new Date(c.createdAt).toLocaleString()}</dd>
+            <dt>Id</dt>
+            <dd>
+              <code>{c.id}</code>
+            </dd>
+            <dt>E-mail</dt>
+            <dd>{c.email ?? '—'}</dd>
+            <dt>Phone</dt>
+            <dd>{c.phone ?? '—'}</dd>
+            <dt>External id</dt>
+            <dd>{c.externalId ?? '—'}</dd>
+            <dt>Created</dt>
+            <dd>{new Date(c.createdAt).toLocaleString()}</dd>
           </dl>
           {usage.data && (
             <>
               <UsageBar used={usage.data.usageBytes} total={usage.data.quotaBytes} label="Storage used by this customer" />
-              <p data-testid="customer-usage">{bytes(usage.data.usageBytes)} of {bytes(usage.data.quotaBytes)} used</p>
+              <p data-testid="customer-usage">
+                {bytes(usage.data.usageBytes)} of {bytes(usage.data.quotaBytes)} used
+              </p>
             </>
           )}
-          <button type="button" class="danger" onClick={remove}>Delete customer</button>
+          <button type="button" class="danger" onClick={remove}>
+            Delete customer
+          </button>
         </Section>
       )}
       <CustomerPlan customerId={id} />
       <Section title="Conversations">
-        {!support && <button type="button" onClick={readAsCustomer}>Read conversations (support session)</button>}
+        {!support && (
+          <button type="button" onClick={readAsCustomer}>
+            Read conversations (support session)
+          </button>
+        )}
         <ErrorNote error={conversations.error} />
         <ul class="list">
           {conversations.data?.items.map((conv) => (
             <li key={conv.id}>
-              <button type="button" class="link" onClick={() => support && run(async () => setOpen(await data(support.api.chat.conversations({ id: conv.id }).get())))}>
+              <button
+                type="button"
+                class="link"
+                onClick={() => support && run(async () => setOpen(await data(support.api.chat.conversations({ id: conv.id }).get())))}
+              >
                 {conv.title || '(untitled)'}
               </button>{' '}
               <small>{new Date(conv.updatedAt).toLocaleString()}</small>

@@ -18,7 +18,10 @@ export function Documents() {
 function DocumentList() {
   const [page, setPage] = useState(1)
   const [q, setQ] = useState('')
-  const list = useLoad(() => data(client.api.data.documents.get({ query: { page, pageSize: PAGE_SIZE, sort: '-updatedAt', title: q ? `ilike.*${q}*` : undefined } })), [page, q])
+  const list = useLoad(
+    () => data(client.api.data.documents.get({ query: { page, pageSize: PAGE_SIZE, sort: '-updatedAt', title: q ? `ilike.*${q}*` : undefined } })),
+    [page, q],
+  )
   const [title, setTitle] = useState('')
   const act = useAction()
   const create = async (e: Event) => {
@@ -31,27 +34,57 @@ function DocumentList() {
   return (
     <>
       <Section title="Documents">
-        <label>Search titles <input type="search" value={q} onChange={(e) => { setQ(e.currentTarget.value.trim()); setPage(1) }} /></label>
+        <label>
+          Search titles{' '}
+          <input
+            type="search"
+            value={q}
+            onChange={(e) => {
+              setQ(e.currentTarget.value.trim())
+              setPage(1)
+            }}
+          />
+        </label>
         <ErrorNote error={list.error} />
         <table>
-          <thead><tr><th>Title</th><th>Customer</th><th>Changed</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Title</th>
+              <th>Customer</th>
+              <th>Changed</th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((d) => (
               <tr key={d.id}>
-                <td><a href={`${DOCUMENTS_PATH}/${d.id}`}>{d.title}</a></td>
-                <td><a href={`#/customers/${d.customerId}`}><code>{d.customerId.slice(0, 8)}</code></a></td>
+                <td>
+                  <a href={`${DOCUMENTS_PATH}/${d.id}`}>{d.title}</a>
+                </td>
+                <td>
+                  <a href={`#/customers/${d.customerId}`}>
+                    <code>{d.customerId.slice(0, 8)}</code>
+                  </a>
+                </td>
                 <td>{when(d.updatedAt)}</td>
               </tr>
             ))}
-            {list.data?.items.length === 0 && <tr><td colSpan={3}>{q ? 'No document matches.' : 'No documents yet.'}</td></tr>}
+            {list.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={3}>{q ? 'No document matches.' : 'No documents yet.'}</td>
+              </tr>
+            )}
           </tbody>
         </table>
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
       </Section>
       <Section title="New document">
         <form class="inline" onSubmit={create}>
-          <label>Document title <input required maxLength={500} value={title} onInput={(e) => setTitle(e.currentTarget.value)} /></label>
-          <button type="submit" disabled={act.busy}>Create document</button>
+          <label>
+            Document title <input required maxLength={500} value={title} onInput={(e) => setTitle(e.currentTarget.value)} />
+          </label>
+          <button type="submit" disabled={act.busy}>
+            Create document
+          </button>
         </form>
         <ErrorNote error={act.error} />
       </Section>
@@ -93,28 +126,57 @@ function DocumentDetail({ id }: { id: string }) {
   const d = doc.data
   return (
     <>
-      <p><a href={DOCUMENTS_PATH}>← Documents</a></p>
+      <p>
+        <a href={DOCUMENTS_PATH}>← Documents</a>
+      </p>
       <ErrorNote error={doc.error ?? blocks.error ?? act.error} />
       {d && (
         <Section title={d.title}>
-          <p class="muted">Customer <a href={`#/customers/${d.customerId}`}><code>{d.customerId}</code></a> · changed {when(d.updatedAt)}</p>
+          <p class="muted">
+            Customer{' '}
+            <a href={`#/customers/${d.customerId}`}>
+              <code>{d.customerId}</code>
+            </a>{' '}
+            · changed {when(d.updatedAt)}
+          </p>
           <form class="inline" onSubmit={rename}>
-            <label>Document title <input required maxLength={500} value={title ?? d.title} onInput={(e) => setTitle(e.currentTarget.value)} /></label>
-            <button type="submit" disabled={act.busy || title === null}>Rename</button>
-            <button type="button" class="danger" onClick={() => void remove()}>Delete document</button>
+            <label>
+              Document title <input required maxLength={500} value={title ?? d.title} onInput={(e) => setTitle(e.currentTarget.value)} />
+            </label>
+            <button type="submit" disabled={act.busy || title === null}>
+              Rename
+            </button>
+            <button type="button" class="danger" onClick={() => void remove()}>
+              Delete document
+            </button>
           </form>
         </Section>
       )}
       <Section title="Blocks">
         <ol class="blocks">
-          {blocks.data?.items.map((b) => <BlockItem key={`${b.id}:${b.updatedAt}`} block={b} onChanged={blocks.reload} />)}
+          {blocks.data?.items.map((b) => (
+            <BlockItem key={`${b.id}:${b.updatedAt}`} block={b} onChanged={blocks.reload} />
+          ))}
         </ol>
         {blocks.data?.items.length === 0 && <p>No blocks yet.</p>}
         <form class="stack" aria-label="Add a block" onSubmit={add}>
           <p class="muted">Added as the document’s customer, through a support session (in the audit log).</p>
-          <label>Block type <select value={adding.blockType} onChange={(e) => setAdding({ ...adding, blockType: e.currentTarget.value as BlockType })}>{BLOCK_TYPES.map((t) => <option key={t}>{t}</option>)}</select></label>
-          <label>Block text <textarea rows={3} value={adding.content} onInput={(e) => setAdding({ ...adding, content: e.currentTarget.value })} /></label>
-          <div><button type="submit" disabled={act.busy}>Add block</button></div>
+          <label>
+            Block type{' '}
+            <select value={adding.blockType} onChange={(e) => setAdding({ ...adding, blockType: e.currentTarget.value as BlockType })}>
+              {BLOCK_TYPES.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Block text <textarea rows={3} value={adding.content} onInput={(e) => setAdding({ ...adding, content: e.currentTarget.value })} />
+          </label>
+          <div>
+            <button type="submit" disabled={act.busy}>
+              Add block
+            </button>
+          </div>
         </form>
       </Section>
     </>
@@ -127,10 +189,11 @@ function BlockItem({ block: b, onChanged }: { block: DataDocumentBlock; onChange
   const act = useAction()
   const save = (e: Event) => {
     e.preventDefault()
-    if (draft) void act.run(async () => {
-      await data(client.api.data.document_blocks({ id: b.id }).patch(draft))
-      onChanged()
-    })
+    if (draft)
+      void act.run(async () => {
+        await data(client.api.data.document_blocks({ id: b.id }).patch(draft))
+        onChanged()
+      })
   }
   const remove = async () => {
     if (!(await ask(`Delete this ${b.blockType} block?`, 'Delete block'))) return
@@ -140,17 +203,37 @@ function BlockItem({ block: b, onChanged }: { block: DataDocumentBlock; onChange
     <li class={`block ${b.blockType}`}>
       {draft ? (
         <form class="stack" aria-label={`Block ${b.position}`} onSubmit={save}>
-          <label>Block type <select value={draft.blockType} onChange={(e) => setDraft({ ...draft, blockType: e.currentTarget.value as BlockType })}>{BLOCK_TYPES.map((t) => <option key={t}>{t}</option>)}</select></label>
-          <label>Block text <textarea rows={3} value={draft.content} onInput={(e) => setDraft({ ...draft, content: e.currentTarget.value })} /></label>
-          <div class="row-actions"><button type="submit" disabled={act.busy}>Save block</button><button type="button" class="secondary" onClick={() => setDraft(null)}>Cancel</button></div>
+          <label>
+            Block type{' '}
+            <select value={draft.blockType} onChange={(e) => setDraft({ ...draft, blockType: e.currentTarget.value as BlockType })}>
+              {BLOCK_TYPES.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Block text <textarea rows={3} value={draft.content} onInput={(e) => setDraft({ ...draft, content: e.currentTarget.value })} />
+          </label>
+          <div class="row-actions">
+            <button type="submit" disabled={act.busy}>
+              Save block
+            </button>
+            <button type="button" class="secondary" onClick={() => setDraft(null)}>
+              Cancel
+            </button>
+          </div>
         </form>
       ) : (
         <>
           <small class="muted">{b.blockType}</small>
           <p>{b.content || <span class="muted">(empty)</span>}</p>
           <div class="row-actions">
-            <button type="button" class="secondary" onClick={() => setDraft({ blockType: b.blockType as BlockType, content: b.content })}>Edit block</button>
-            <button type="button" class="danger" onClick={() => void remove()}>Delete block</button>
+            <button type="button" class="secondary" onClick={() => setDraft({ blockType: b.blockType as BlockType, content: b.content })}>
+              Edit block
+            </button>
+            <button type="button" class="danger" onClick={() => void remove()}>
+              Delete block
+            </button>
           </div>
         </>
       )}
@@ -163,7 +246,10 @@ function BlockItem({ block: b, onChanged }: { block: DataDocumentBlock; onChange
 export function Notes() {
   const [page, setPage] = useState(1)
   const [q, setQ] = useState('')
-  const list = useLoad(() => data(client.api.userdata.notes.get({ query: { page, pageSize: PAGE_SIZE, sort: '-occurredAt', title: q ? `ilike.*${q}*` : undefined } })), [page, q])
+  const list = useLoad(
+    () => data(client.api.userdata.notes.get({ query: { page, pageSize: PAGE_SIZE, sort: '-occurredAt', title: q ? `ilike.*${q}*` : undefined } })),
+    [page, q],
+  )
   const [editing, setEditing] = useState<UserdataNote | 'new' | null>(null)
   const act = useAction()
   const remove = async (n: UserdataNote) => {
@@ -173,30 +259,84 @@ export function Notes() {
   return (
     <div class="eng-page">
       <Section title="Notes">
-        <label>Search titles <input type="search" value={q} onChange={(e) => { setQ(e.currentTarget.value.trim()); setPage(1) }} /></label>
+        <label>
+          Search titles{' '}
+          <input
+            type="search"
+            value={q}
+            onChange={(e) => {
+              setQ(e.currentTarget.value.trim())
+              setPage(1)
+            }}
+          />
+        </label>
         <ErrorNote error={list.error ?? act.error} />
         <table>
-          <thead><tr><th>Title</th><th>Occurred</th><th>About</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Title</th>
+              <th>Occurred</th>
+              <th>About</th>
+              <th class="keep">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((n) => (
               <tr key={n.id}>
-                <td>{n.title}{n.body && <><br /><small class="muted">{n.body.length > 80 ? `${n.body.slice(0, 80)}…` : n.body}</small></>}</td>
+                <td>
+                  {n.title}
+                  {n.body && (
+                    <>
+                      <br />
+                      <small class="muted">{n.body.length > 80 ? `${n.body.slice(0, 80)}…` : n.body}</small>
+                    </>
+                  )}
+                </td>
                 <td>{when(n.occurredAt)}</td>
-                <td>{n.subjectTable ? <code>{n.subjectTable} {n.subjectId?.slice(0, 8)}</code> : '—'}</td>
+                <td>
+                  {n.subjectTable ? (
+                    <code>
+                      {n.subjectTable} {n.subjectId?.slice(0, 8)}
+                    </code>
+                  ) : (
+                    '—'
+                  )}
+                </td>
                 <td class="keep">
-                  <button type="button" class="secondary" aria-label={`Edit note ${n.title}`} onClick={() => setEditing(n)}>Edit</button>{' '}
-                  <button type="button" class="danger" aria-label={`Delete note ${n.title}`} onClick={() => void remove(n)}>Delete</button>
+                  <button type="button" class="secondary" aria-label={`Edit note ${n.title}`} onClick={() => setEditing(n)}>
+                    Edit
+                  </button>{' '}
+                  <button type="button" class="danger" aria-label={`Delete note ${n.title}`} onClick={() => void remove(n)}>
+                    Delete
+                  </button>
                 </td>
               </tr>
             ))}
-            {list.data?.items.length === 0 && <tr><td colSpan={4}>{q ? 'No note matches.' : 'No notes yet.'}</td></tr>}
+            {list.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={4}>{q ? 'No note matches.' : 'No notes yet.'}</td>
+              </tr>
+            )}
           </tbody>
         </table>
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
         {editing ? (
-          <NoteEditor key={editing === 'new' ? 'new' : editing.id} note={editing === 'new' ? null : editing} onDone={(saved) => { setEditing(null); if (saved) list.reload() }} />
+          <NoteEditor
+            key={editing === 'new' ? 'new' : editing.id}
+            note={editing === 'new' ? null : editing}
+            onDone={(saved) => {
+              setEditing(null)
+              if (saved) list.reload()
+            }}
+          />
         ) : (
-          <p><button type="button" onClick={() => setEditing('new')}>New note</button></p>
+          <p>
+            <button type="button" onClick={() => setEditing('new')}>
+              New note
+            </button>
+          </p>
         )}
       </Section>
     </div>
@@ -216,9 +356,20 @@ function NoteEditor({ note, onDone }: { note: UserdataNote | null; onDone: (save
   }
   return (
     <form class="stack" aria-label={note ? `Note ${note.title}` : 'New note'} onSubmit={save}>
-      <label>Note title <input required maxLength={500} value={form.title} onInput={(e) => setForm({ ...form, title: e.currentTarget.value })} /></label>
-      <label>Note text <textarea rows={4} value={form.body} onInput={(e) => setForm({ ...form, body: e.currentTarget.value })} /></label>
-      <div class="row-actions"><button type="submit" disabled={busy}>{note ? 'Save note' : 'Create note'}</button><button type="button" class="secondary" onClick={() => onDone(false)}>Cancel</button></div>
+      <label>
+        Note title <input required maxLength={500} value={form.title} onInput={(e) => setForm({ ...form, title: e.currentTarget.value })} />
+      </label>
+      <label>
+        Note text <textarea rows={4} value={form.body} onInput={(e) => setForm({ ...form, body: e.currentTarget.value })} />
+      </label>
+      <div class="row-actions">
+        <button type="submit" disabled={busy}>
+          {note ? 'Save note' : 'Create note'}
+        </button>
+        <button type="button" class="secondary" onClick={() => onDone(false)}>
+          Cancel
+        </button>
+      </div>
       <ErrorNote error={error} />
     </form>
   )

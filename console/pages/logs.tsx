@@ -28,9 +28,39 @@ const ACTIONS = ['auth.', 'team.', 'registry.', 'customer.', 'integrations.', 's
 
 /** The Logs group of the sidebar: who changed what, messages sent, webhook deliveries; each filtered, each row linking to what it names. */
 export const LOGS_PAGES: PageEntry[] = [
-  { path: '#/logs/audit', label: 'Audit log', group: 'Logs', ecosystem: true, page: () => <div class="eng-page"><AuditLog /></div> },
-  { path: '#/logs/messages', label: 'Messages sent', group: 'Logs', ecosystem: true, page: () => <div class="eng-page"><SendLog /></div> },
-  { path: '#/logs/webhooks', label: 'Webhook deliveries', group: 'Logs', ecosystem: true, page: () => <div class="eng-page"><Deliveries /></div> },
+  {
+    path: '#/logs/audit',
+    label: 'Audit log',
+    group: 'Logs',
+    ecosystem: true,
+    page: () => (
+      <div class="eng-page">
+        <AuditLog />
+      </div>
+    ),
+  },
+  {
+    path: '#/logs/messages',
+    label: 'Messages sent',
+    group: 'Logs',
+    ecosystem: true,
+    page: () => (
+      <div class="eng-page">
+        <SendLog />
+      </div>
+    ),
+  },
+  {
+    path: '#/logs/webhooks',
+    label: 'Webhook deliveries',
+    group: 'Logs',
+    ecosystem: true,
+    page: () => (
+      <div class="eng-page">
+        <Deliveries />
+      </div>
+    ),
+  },
 ]
 
 function AuditLog() {
@@ -44,7 +74,14 @@ function AuditLog() {
     () =>
       data(
         client.api.audit.events.get({
-          query: { page, pageSize: PAGE_SIZE, from: isoFromLocal(filter.from), to: isoFromLocal(filter.to), actor: filter.actor.trim() || undefined, action: filter.action.trim() || undefined },
+          query: {
+            page,
+            pageSize: PAGE_SIZE,
+            from: isoFromLocal(filter.from),
+            to: isoFromLocal(filter.to),
+            actor: filter.actor.trim() || undefined,
+            action: filter.action.trim() || undefined,
+          },
         }),
       ),
     [page, filter.from, filter.to, filter.actor, filter.action],
@@ -53,27 +90,62 @@ function AuditLog() {
     <Section title="Audit log">
       <div class="row-actions">
         <TimeRange from={filter.from} to={filter.to} onChange={(from, to) => change({ from, to })} />
-        <label>Actor id <input value={filter.actor} onChange={(e) => change({ actor: e.currentTarget.value })} placeholder="an account, customer or token id" /></label>
         <label>
-          Action <input list="audit-actions" value={filter.action} onChange={(e) => change({ action: e.currentTarget.value })} placeholder="starts with, e.g. team." />
+          Actor id <input value={filter.actor} onChange={(e) => change({ actor: e.currentTarget.value })} placeholder="an account, customer or token id" />
         </label>
-        <datalist id="audit-actions">{ACTIONS.map((a) => <option key={a} value={a} />)}</datalist>
-        <button type="button" class="secondary" onClick={log.reload}>Refresh</button>
+        <label>
+          Action{' '}
+          <input list="audit-actions" value={filter.action} onChange={(e) => change({ action: e.currentTarget.value })} placeholder="starts with, e.g. team." />
+        </label>
+        <datalist id="audit-actions">
+          {ACTIONS.map((a) => (
+            <option key={a} value={a} />
+          ))}
+        </datalist>
+        <button type="button" class="secondary" onClick={log.reload}>
+          Refresh
+        </button>
       </div>
       <ErrorNote error={log.error} />
       <table>
-        <thead><tr><th>When</th><th>Actor</th><th>Action</th><th>Target</th><th>Details</th></tr></thead>
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Actor</th>
+            <th>Action</th>
+            <th>Target</th>
+            <th>Details</th>
+          </tr>
+        </thead>
         <tbody>
           {log.data?.items.map((e) => (
             <tr key={e.id}>
               <td>{when(e.at)}</td>
-              <td><Actor event={e} onPick={(actor) => change({ actor })} /></td>
-              <td><code>{e.action}</code></td>
-              <td><Target event={e} /></td>
-              <td class="wrap"><small>{Object.keys(e.metadata).length ? JSON.stringify(e.metadata) : '—'}</small>{e.ip && <><br /><small class="muted">from {e.ip}</small></>}</td>
+              <td>
+                <Actor event={e} onPick={(actor) => change({ actor })} />
+              </td>
+              <td>
+                <code>{e.action}</code>
+              </td>
+              <td>
+                <Target event={e} />
+              </td>
+              <td class="wrap">
+                <small>{Object.keys(e.metadata).length ? JSON.stringify(e.metadata) : '—'}</small>
+                {e.ip && (
+                  <>
+                    <br />
+                    <small class="muted">from {e.ip}</small>
+                  </>
+                )}
+              </td>
             </tr>
           ))}
-          {log.data?.items.length === 0 && <tr><td colSpan={5}>Nothing logged{filter.from || filter.to || filter.actor || filter.action ? ' that matches' : ' yet'}.</td></tr>}
+          {log.data?.items.length === 0 && (
+            <tr>
+              <td colSpan={5}>Nothing logged{filter.from || filter.to || filter.actor || filter.action ? ' that matches' : ' yet'}.</td>
+            </tr>
+          )}
         </tbody>
       </table>
       {log.data && <Pager page={page} pageSize={PAGE_SIZE} total={log.data.total} onPage={setPage} />}
@@ -88,7 +160,9 @@ function Actor({ event: e, onPick }: { event: AuditEvent; onPick: (id: string) =
   return (
     <>
       {type === 'customer' ? <a href={`#/customers/${id}`}>customer</a> : type.replace('_', ' ')}{' '}
-      <button type="button" class="link" title="Only this actor's events" onClick={() => onPick(id)}><code>{id.slice(0, 8)}</code></button>
+      <button type="button" class="link" title="Only this actor's events" onClick={() => onPick(id)}>
+        <code>{id.slice(0, 8)}</code>
+      </button>
     </>
   )
 }
@@ -108,37 +182,77 @@ function Deliveries() {
   const [page, setPage] = useState(1)
   const id = picked || hooks.data?.items[0]?.id || ''
   const list = useLoad(
-    async () => (id ? data(client.api.integrations.webhooks({ id }).deliveries.get({ query: { page, pageSize: PAGE_SIZE, status: status || undefined } })) : null),
+    async () =>
+      id ? data(client.api.integrations.webhooks({ id }).deliveries.get({ query: { page, pageSize: PAGE_SIZE, status: status || undefined } })) : null,
     [id, page, status],
   )
   return (
     <Section title="Webhook deliveries">
       <ErrorNote error={hooks.error ?? list.error} />
       {hooks.data?.items.length === 0 ? (
-        <p>No webhook endpoints yet. <a href={WEBHOOKS_PATH}>Add one</a>.</p>
+        <p>
+          No webhook endpoints yet. <a href={WEBHOOKS_PATH}>Add one</a>.
+        </p>
       ) : (
         <>
           <div class="row-actions">
             <label>
               Endpoint{' '}
-              <select value={id} onChange={(e) => { setPicked(e.currentTarget.value); setPage(1) }}>
-                {hooks.data?.items.map((w) => <option key={w.id} value={w.id}>{w.url}</option>)}
+              <select
+                value={id}
+                onChange={(e) => {
+                  setPicked(e.currentTarget.value)
+                  setPage(1)
+                }}
+              >
+                {hooks.data?.items.map((w) => (
+                  <option key={w.id} value={w.id}>
+                    {w.url}
+                  </option>
+                ))}
               </select>
             </label>
             <label>
               Status{' '}
-              <select value={status} onChange={(e) => { setStatus(e.currentTarget.value as typeof status); setPage(1) }}>
-                <option value="">All</option><option value="pending">Pending</option><option value="succeeded">Succeeded</option><option value="failed">Failed</option>
+              <select
+                value={status}
+                onChange={(e) => {
+                  setStatus(e.currentTarget.value as typeof status)
+                  setPage(1)
+                }}
+              >
+                <option value="">All</option>
+                <option value="pending">Pending</option>
+                <option value="succeeded">Succeeded</option>
+                <option value="failed">Failed</option>
               </select>
             </label>
-            <button type="button" class="secondary" onClick={list.reload}>Refresh</button>
+            <button type="button" class="secondary" onClick={list.reload}>
+              Refresh
+            </button>
             {id && <a href={`${WEBHOOKS_PATH}/${id}`}>Open endpoint</a>}
           </div>
           <table>
-            <thead><tr><th>Event</th><th class="keep">Status</th><th>Attempts</th><th>Answer</th><th>Created</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Event</th>
+                <th class="keep">Status</th>
+                <th>Attempts</th>
+                <th>Answer</th>
+                <th>Created</th>
+              </tr>
+            </thead>
             <tbody>
-              {list.data?.items.map((d) => <tr key={d.id}><DeliveryCells delivery={d} /></tr>)}
-              {list.data?.items.length === 0 && <tr><td colSpan={5}>No deliveries{status ? ` ${status}` : ''}.</td></tr>}
+              {list.data?.items.map((d) => (
+                <tr key={d.id}>
+                  <DeliveryCells delivery={d} />
+                </tr>
+              ))}
+              {list.data?.items.length === 0 && (
+                <tr>
+                  <td colSpan={5}>No deliveries{status ? ` ${status}` : ''}.</td>
+                </tr>
+              )}
             </tbody>
           </table>
           {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}

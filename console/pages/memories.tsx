@@ -48,7 +48,11 @@ export function Memories() {
     <label>
       {label}
       <select value={filters[key]} onChange={(e) => filter({ [key]: e.currentTarget.value })}>
-        {options.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+        {options.map(([value, text]) => (
+          <option key={value} value={value}>
+            {text}
+          </option>
+        ))}
       </select>
     </label>
   )
@@ -69,21 +73,49 @@ export function Memories() {
           {choice('Persona', 'personaId', [['', 'All personas'], ...(personas.data?.items.map((p): Option => [p.id, p.name]) ?? [])])}
           {choice('Type', 'memoryType', [['', 'All types'], ...TYPES.map((t): Option => [t, t])])}
           {choice('Status', 'status', [...STATUSES.map((s): Option => [s, s]), ['', 'any status']])}
-          {choice('Scope', 'scope', [['', 'Both scopes'], ['user', 'user (yours)'], ['persona', 'persona (global)']])}
-          <label>Tag <input type="search" value={filters.tag} onInput={(e) => filter({ tag: e.currentTarget.value })} /></label>
+          {choice('Scope', 'scope', [
+            ['', 'Both scopes'],
+            ['user', 'user (yours)'],
+            ['persona', 'persona (global)'],
+          ])}
+          <label>
+            Tag <input type="search" value={filters.tag} onInput={(e) => filter({ tag: e.currentTarget.value })} />
+          </label>
         </form>
         <ErrorNote error={personas.error ?? list.error} />
         <ErrorNote error={act.error} />
         <table>
-          <thead><tr><th>Memory</th><th class="keep">Status</th><th>Type</th><th>Persona</th><th>Scope</th><th>Created</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Memory</th>
+              <th class="keep">Status</th>
+              <th>Type</th>
+              <th>Persona</th>
+              <th>Scope</th>
+              <th>Created</th>
+              <th class="keep actions">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((m) => (
               <tr key={m.id}>
                 <td>
                   <details>
-                    <summary><code>{m.slug}</code> {m.description}</summary>
+                    <summary>
+                      <code>{m.slug}</code> {m.description}
+                    </summary>
                     <p>{m.body}</p>
-                    {m.tags.length > 0 && <p>{m.tags.map((t) => <span key={t} class="badge">{t}</span>)}</p>}
+                    {m.tags.length > 0 && (
+                      <p>
+                        {m.tags.map((t) => (
+                          <span key={t} class="badge">
+                            {t}
+                          </span>
+                        ))}
+                      </p>
+                    )}
                   </details>
                 </td>
                 <td class="keep">{m.status}</td>
@@ -93,10 +125,14 @@ export function Memories() {
                 <td>{when(m.createdAt)}</td>
                 <td class="keep actions">
                   {m.status === 'active' && (
-                    <button type="button" disabled={act.busy} onClick={() => void archive(m)} aria-label={`Archive ${m.slug}`}>Archive</button>
+                    <button type="button" disabled={act.busy} onClick={() => void archive(m)} aria-label={`Archive ${m.slug}`}>
+                      Archive
+                    </button>
                   )}
                   {m.status === 'archived' && (
-                    <button type="button" disabled={act.busy} onClick={() => void restore(m)} aria-label={`Restore ${m.slug}`}>Restore</button>
+                    <button type="button" disabled={act.busy} onClick={() => void restore(m)} aria-label={`Restore ${m.slug}`}>
+                      Restore
+                    </button>
                   )}
                 </td>
               </tr>

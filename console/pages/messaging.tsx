@@ -9,7 +9,14 @@ type Category = MessagingTemplateCreate['category']
 const CATEGORIES: Category[] = ['account', 'community_reply', 'community_mention', 'admin_announcement', 'transactional']
 /** A template saved before categories were checked counts as an announcement, as the server sends it. */
 const categoryOf = (stored: string): Category => CATEGORIES.find((c) => c === stored) ?? 'admin_announcement'
-const EMPTY: { name: string; category: Category; subject: string; textBody: string; htmlBody: string; smsBody: string } = { name: '', category: 'account', subject: '', textBody: '', htmlBody: '', smsBody: '' }
+const EMPTY: { name: string; category: Category; subject: string; textBody: string; htmlBody: string; smsBody: string } = {
+  name: '',
+  category: 'account',
+  subject: '',
+  textBody: '',
+  htmlBody: '',
+  smsBody: '',
+}
 
 /** Message templates (list, create, edit) and the log of send attempts. */
 export function Messaging() {
@@ -28,7 +35,9 @@ function ProviderStatus() {
   if (!status.data) return null
   const say = (on: boolean) => (on ? 'provider configured' : 'kept in the local outbox')
   return (
-    <p class="muted">E-mail: {say(status.data.email)}. SMS: {say(status.data.sms)}. (Providers are set under Site services.)</p>
+    <p class="muted">
+      E-mail: {say(status.data.email)}. SMS: {say(status.data.sms)}. (Providers are set under Site services.)
+    </p>
   )
 }
 
@@ -70,7 +79,10 @@ function Templates() {
       if (editing?.id === t.id) cancel()
       list.reload()
     })
-  const field = (key: keyof typeof EMPTY) => ({ value: form[key], onInput: (e: Event) => setForm({ ...form, [key]: (e.currentTarget as HTMLInputElement).value }) })
+  const field = (key: keyof typeof EMPTY) => ({
+    value: form[key],
+    onInput: (e: Event) => setForm({ ...form, [key]: (e.currentTarget as HTMLInputElement).value }),
+  })
 
   return (
     <>
@@ -78,15 +90,29 @@ function Templates() {
         <ErrorNote error={list.error} />
         {note && <p role="status">{note}</p>}
         <table>
-          <thead><tr><th>Name</th><th class="keep"><span class="sr">Actions</span></th><th>Category</th><th>Subject</th><th>Changed</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th class="keep">
+                <span class="sr">Actions</span>
+              </th>
+              <th>Category</th>
+              <th>Subject</th>
+              <th>Changed</th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((t) => (
               <tr key={t.id}>
                 <td>{t.name}</td>
                 <td class="keep">
                   <div class="row-actions">
-                    <button type="button" class="secondary" onClick={() => edit(t)} aria-label={`Edit ${t.name}`}>Edit</button>
-                    <button type="button" class="danger" onClick={() => remove(t)} disabled={act.busy} aria-label={`Delete ${t.name}`}>Delete</button>
+                    <button type="button" class="secondary" onClick={() => edit(t)} aria-label={`Edit ${t.name}`}>
+                      Edit
+                    </button>
+                    <button type="button" class="danger" onClick={() => remove(t)} disabled={act.busy} aria-label={`Delete ${t.name}`}>
+                      Delete
+                    </button>
                   </div>
                 </td>
                 <td>{t.category}</td>
@@ -94,28 +120,55 @@ function Templates() {
                 <td>{when(t.updatedAt)}</td>
               </tr>
             ))}
-            {list.data?.items.length === 0 && <tr><td colSpan={5}>No templates yet.</td></tr>}
+            {list.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={5}>No templates yet.</td>
+              </tr>
+            )}
           </tbody>
         </table>
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
       </Section>
       <Section title={editing ? `Edit template “${editing.name}”` : 'New template'}>
-        <p class="muted">Use <code>{'{{name}}'}</code> placeholders; <code>{'{{customer.name}}'}</code> and <code>{'{{customer.email}}'}</code> are filled in from the customer.</p>
+        <p class="muted">
+          Use <code>{'{{name}}'}</code> placeholders; <code>{'{{customer.name}}'}</code> and <code>{'{{customer.email}}'}</code> are filled in from the
+          customer.
+        </p>
         <form onSubmit={submit} class="stack">
-          <label>Template name <input id="template-name" required maxLength={200} {...field('name')} /></label>
+          <label>
+            Template name <input id="template-name" required maxLength={200} {...field('name')} />
+          </label>
           <label>
             Category{' '}
             <select value={form.category} onInput={(e) => setForm({ ...form, category: categoryOf((e.currentTarget as HTMLSelectElement).value) })}>
-              {CATEGORIES.map((c) => <option key={c} value={c}>{c}</option>)}
+              {CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {c}
+                </option>
+              ))}
             </select>
           </label>
-          <label>Subject <input required {...field('subject')} /></label>
-          <label>Text body <textarea required rows={4} {...field('textBody')} /></label>
-          <label>HTML body <textarea required rows={4} {...field('htmlBody')} /></label>
-          <label>SMS body (optional) <textarea rows={2} {...field('smsBody')} /></label>
+          <label>
+            Subject <input required {...field('subject')} />
+          </label>
+          <label>
+            Text body <textarea required rows={4} {...field('textBody')} />
+          </label>
+          <label>
+            HTML body <textarea required rows={4} {...field('htmlBody')} />
+          </label>
+          <label>
+            SMS body (optional) <textarea rows={2} {...field('smsBody')} />
+          </label>
           <div class="row-actions">
-            <button type="submit" disabled={act.busy}>{editing ? 'Save template' : 'Create template'}</button>
-            {editing && <button type="button" class="secondary" onClick={cancel}>Cancel</button>}
+            <button type="submit" disabled={act.busy}>
+              {editing ? 'Save template' : 'Create template'}
+            </button>
+            {editing && (
+              <button type="button" class="secondary" onClick={cancel}>
+                Cancel
+              </button>
+            )}
           </div>
         </form>
         <ErrorNote error={act.error} />
@@ -134,7 +187,14 @@ export function SendLog() {
     () =>
       data(
         client.api.messaging.log.get({
-          query: { page, pageSize: PAGE_SIZE, channel: channel || undefined, status: status || undefined, since: isoFromLocal(range.from), until: isoFromLocal(range.to) },
+          query: {
+            page,
+            pageSize: PAGE_SIZE,
+            channel: channel || undefined,
+            status: status || undefined,
+            since: isoFromLocal(range.from),
+            until: isoFromLocal(range.to),
+          },
         }),
       ),
     [page, channel, status, range.from, range.to],
@@ -142,25 +202,84 @@ export function SendLog() {
   return (
     <Section title="Send log">
       <div class="row-actions">
-        <label>Channel <select value={channel} onChange={(e) => { setChannel(e.currentTarget.value as typeof channel); setPage(1) }}><option value="">All</option><option value="email">E-mail</option><option value="sms">SMS</option></select></label>
-        <label>Result <select value={status} onChange={(e) => { setStatus(e.currentTarget.value as typeof status); setPage(1) }}><option value="">All</option><option value="sent">Sent</option><option value="delivered">Delivered</option><option value="undelivered">Undelivered</option><option value="failed">Failed</option></select></label>
-        <TimeRange from={range.from} to={range.to} onChange={(from, to) => { setRange({ from, to }); setPage(1) }} />
-        <button type="button" class="secondary" onClick={log.reload}>Refresh</button>
+        <label>
+          Channel{' '}
+          <select
+            value={channel}
+            onChange={(e) => {
+              setChannel(e.currentTarget.value as typeof channel)
+              setPage(1)
+            }}
+          >
+            <option value="">All</option>
+            <option value="email">E-mail</option>
+            <option value="sms">SMS</option>
+          </select>
+        </label>
+        <label>
+          Result{' '}
+          <select
+            value={status}
+            onChange={(e) => {
+              setStatus(e.currentTarget.value as typeof status)
+              setPage(1)
+            }}
+          >
+            <option value="">All</option>
+            <option value="sent">Sent</option>
+            <option value="delivered">Delivered</option>
+            <option value="undelivered">Undelivered</option>
+            <option value="failed">Failed</option>
+          </select>
+        </label>
+        <TimeRange
+          from={range.from}
+          to={range.to}
+          onChange={(from, to) => {
+            setRange({ from, to })
+            setPage(1)
+          }}
+        />
+        <button type="button" class="secondary" onClick={log.reload}>
+          Refresh
+        </button>
       </div>
       <ErrorNote error={log.error} />
       <table>
-        <thead><tr><th>Recipient</th><th class="keep">Result</th><th>Channel</th><th>Subject</th><th>Sent</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Recipient</th>
+            <th class="keep">Result</th>
+            <th>Channel</th>
+            <th>Subject</th>
+            <th>Sent</th>
+          </tr>
+        </thead>
         <tbody>
           {log.data?.items.map((m) => (
             <tr key={m.id}>
-              <td class="wrap"><a href={`#/customers/${m.customerId}`}>{m.recipient}</a></td>
-              <td class="keep"><Badge tone={m.status === 'sent' || m.status === 'delivered' ? 'good' : 'bad'}>{m.status}</Badge>{m.errorMessage && <><br /><small class="error">{m.errorMessage}</small></>}</td>
+              <td class="wrap">
+                <a href={`#/customers/${m.customerId}`}>{m.recipient}</a>
+              </td>
+              <td class="keep">
+                <Badge tone={m.status === 'sent' || m.status === 'delivered' ? 'good' : 'bad'}>{m.status}</Badge>
+                {m.errorMessage && (
+                  <>
+                    <br />
+                    <small class="error">{m.errorMessage}</small>
+                  </>
+                )}
+              </td>
               <td>{m.channel === 'email' ? 'E-mail' : 'SMS'}</td>
               <td>{m.subject ?? (m.body.length > 60 ? `${m.body.slice(0, 60)}…` : m.body)}</td>
               <td>{when(m.createdAt)}</td>
             </tr>
           ))}
-          {log.data?.items.length === 0 && <tr><td colSpan={5}>Nothing sent yet.</td></tr>}
+          {log.data?.items.length === 0 && (
+            <tr>
+              <td colSpan={5}>Nothing sent yet.</td>
+            </tr>
+          )}
         </tbody>
       </table>
       {log.data && <Pager page={page} pageSize={PAGE_SIZE} total={log.data.total} onPage={setPage} />}

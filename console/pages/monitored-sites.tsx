@@ -27,12 +27,34 @@ function settings(form: SiteForm) {
 function SiteFields({ form, setForm }: { form: SiteForm; setForm: (f: SiteForm) => void }) {
   return (
     <>
-      <label>Site name <input required maxLength={200} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} /></label>
-      <label>URL <input required type="url" placeholder="https://…" value={form.url} onInput={(e) => setForm({ ...form, url: e.currentTarget.value })} /></label>
-      <label>Check every (minutes) <input required type="number" min={1} max={60} value={form.intervalMinutes} onInput={(e) => setForm({ ...form, intervalMinutes: e.currentTarget.value })} /></label>
-      <label>Expected status <input type="number" min={100} max={599} value={form.expectedStatus} onInput={(e) => setForm({ ...form, expectedStatus: e.currentTarget.value })} /></label>
-      <label>Keyword (optional) <input value={form.keyword} onInput={(e) => setForm({ ...form, keyword: e.currentTarget.value })} /></label>
-      <label>Timeout (ms, optional) <input type="number" min={100} max={30000} value={form.timeoutMs} onInput={(e) => setForm({ ...form, timeoutMs: e.currentTarget.value })} /></label>
+      <label>
+        Site name <input required maxLength={200} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+      </label>
+      <label>
+        URL <input required type="url" placeholder="https://…" value={form.url} onInput={(e) => setForm({ ...form, url: e.currentTarget.value })} />
+      </label>
+      <label>
+        Check every (minutes){' '}
+        <input
+          required
+          type="number"
+          min={1}
+          max={60}
+          value={form.intervalMinutes}
+          onInput={(e) => setForm({ ...form, intervalMinutes: e.currentTarget.value })}
+        />
+      </label>
+      <label>
+        Expected status{' '}
+        <input type="number" min={100} max={599} value={form.expectedStatus} onInput={(e) => setForm({ ...form, expectedStatus: e.currentTarget.value })} />
+      </label>
+      <label>
+        Keyword (optional) <input value={form.keyword} onInput={(e) => setForm({ ...form, keyword: e.currentTarget.value })} />
+      </label>
+      <label>
+        Timeout (ms, optional){' '}
+        <input type="number" min={100} max={30000} value={form.timeoutMs} onInput={(e) => setForm({ ...form, timeoutMs: e.currentTarget.value })} />
+      </label>
     </>
   )
 }
@@ -71,14 +93,29 @@ function SiteList() {
         <ErrorNote error={list.error} />
         <table>
           <caption class="muted">Uptime and p95 latency over the last 24 hours</caption>
-          <thead><tr><th>Site</th><th>State</th><th class="keep">Uptime</th><th class="keep">p95 latency</th><th>Last checked</th><th>Every</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Site</th>
+              <th>State</th>
+              <th class="keep">Uptime</th>
+              <th class="keep">p95 latency</th>
+              <th>Last checked</th>
+              <th>Every</th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((s) => {
               const stats = list.data!.details.get(s.id)?.stats['24h']
               return (
                 <tr key={s.id}>
-                  <td><a href={`${MONITORED_SITES_PATH}/${s.id}`}>{s.name}</a><br /><small class="muted wrap">{s.url}</small></td>
-                  <td><Badge tone={stateTone(s.state)}>{s.enabled ? s.state : `${s.state} (paused)`}</Badge></td>
+                  <td>
+                    <a href={`${MONITORED_SITES_PATH}/${s.id}`}>{s.name}</a>
+                    <br />
+                    <small class="muted wrap">{s.url}</small>
+                  </td>
+                  <td>
+                    <Badge tone={stateTone(s.state)}>{s.enabled ? s.state : `${s.state} (paused)`}</Badge>
+                  </td>
                   <td class="keep">{percent(stats?.uptimePercent)}</td>
                   <td class="keep">{ms(stats?.p95LatencyMs)}</td>
                   <td>{when(s.lastCheckedAt)}</td>
@@ -86,7 +123,11 @@ function SiteList() {
                 </tr>
               )
             })}
-            {list.data?.items.length === 0 && <tr><td colSpan={6}>No sites watched yet.</td></tr>}
+            {list.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={6}>No sites watched yet.</td>
+              </tr>
+            )}
           </tbody>
         </table>
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
@@ -94,7 +135,9 @@ function SiteList() {
       <Section title="Watch a site">
         <form onSubmit={submit} class="inline">
           <SiteFields form={form} setForm={setForm} />
-          <button type="submit" disabled={add.busy}>Add site</button>
+          <button type="submit" disabled={add.busy}>
+            Add site
+          </button>
         </form>
         <ErrorNote error={add.error} />
       </Section>
@@ -127,7 +170,14 @@ function SiteDetail({ id }: { id: string }) {
     })
   const [editing, setEditing] = useState<SiteForm | null>(null)
   const startEdit = (s: MonitoredSiteDetail) =>
-    setEditing({ name: s.name, url: s.url, intervalMinutes: String(s.intervalMinutes), expectedStatus: String(s.expectedStatus), keyword: s.keyword ?? '', timeoutMs: String(s.timeoutMs) })
+    setEditing({
+      name: s.name,
+      url: s.url,
+      intervalMinutes: String(s.intervalMinutes),
+      expectedStatus: String(s.expectedStatus),
+      keyword: s.keyword ?? '',
+      timeoutMs: String(s.timeoutMs),
+    })
   const save = async (e: Event) => {
     e.preventDefault()
     if (!editing) return
@@ -151,48 +201,108 @@ function SiteDetail({ id }: { id: string }) {
   const s = site.data
   return (
     <>
-      <p><a href={MONITORED_SITES_PATH}>← Monitored sites</a></p>
+      <p>
+        <a href={MONITORED_SITES_PATH}>← Monitored sites</a>
+      </p>
       <ErrorNote error={site.error} />
       {s && (
         <Section title={s.name}>
-          <p class="wrap"><a href={s.url} target="_blank" rel="noreferrer noopener">{s.url}</a></p>
+          <p class="wrap">
+            <a href={s.url} target="_blank" rel="noreferrer noopener">
+              {s.url}
+            </a>
+          </p>
           <p>
-            <Badge tone={stateTone(s.state)}>{s.state}</Badge>{' '}
-            {s.stateChangedAt && <span class="muted">since {when(s.stateChangedAt)}</span>}{' '}
+            <Badge tone={stateTone(s.state)}>{s.state}</Badge> {s.stateChangedAt && <span class="muted">since {when(s.stateChangedAt)}</span>}{' '}
             {!s.enabled && <Badge tone="warn">paused</Badge>}
           </p>
           <table class="stats-table">
             <caption class="sr">Uptime and p95 latency by period</caption>
-            <thead><tr><th scope="col">Period</th><th scope="col">Uptime</th><th scope="col">p95 latency</th><th scope="col">Checks</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Period</th>
+                <th scope="col">Uptime</th>
+                <th scope="col">p95 latency</th>
+                <th scope="col">Checks</th>
+              </tr>
+            </thead>
             <tbody>
-              {([['24h', 'Last 24 hours'], ['7d', 'Last 7 days'], ['30d', 'Last 30 days']] as const).map(([k, label]) => (
-                <tr key={k}><th scope="row">{label}</th><td>{percent(s.stats[k].uptimePercent)}</td><td>{ms(s.stats[k].p95LatencyMs)}</td><td>{s.stats[k].checks}</td></tr>
+              {(
+                [
+                  ['24h', 'Last 24 hours'],
+                  ['7d', 'Last 7 days'],
+                  ['30d', 'Last 30 days'],
+                ] as const
+              ).map(([k, label]) => (
+                <tr key={k}>
+                  <th scope="row">{label}</th>
+                  <td>{percent(s.stats[k].uptimePercent)}</td>
+                  <td>{ms(s.stats[k].p95LatencyMs)}</td>
+                  <td>{s.stats[k].checks}</td>
+                </tr>
               ))}
             </tbody>
           </table>
           <dl>
-            <dt>Every</dt><dd>{s.intervalMinutes} min (next {when(s.nextCheckAt)})</dd>
-            <dt>Expects</dt><dd>status {s.expectedStatus}{s.keyword ? `, text “${s.keyword}”` : ''}, within {s.timeoutMs} ms</dd>
-            <dt>Last check</dt><dd>{when(s.lastCheckedAt)}{s.lastStatusCode != null ? ` — ${s.lastStatusCode}` : ''}{s.lastLatencyMs != null ? `, ${ms(s.lastLatencyMs)}` : ''}</dd>
-            {s.lastError && <><dt>Last error</dt><dd>{s.lastError}</dd></>}
-            {s.tlsDaysLeft != null && <><dt>Certificate</dt><dd>expires in {s.tlsDaysLeft} days</dd></>}
+            <dt>Every</dt>
+            <dd>
+              {s.intervalMinutes} min (next {when(s.nextCheckAt)})
+            </dd>
+            <dt>Expects</dt>
+            <dd>
+              status {s.expectedStatus}
+              {s.keyword ? `, text “${s.keyword}”` : ''}, within {s.timeoutMs} ms
+            </dd>
+            <dt>Last check</dt>
+            <dd>
+              {when(s.lastCheckedAt)}
+              {s.lastStatusCode != null ? ` — ${s.lastStatusCode}` : ''}
+              {s.lastLatencyMs != null ? `, ${ms(s.lastLatencyMs)}` : ''}
+            </dd>
+            {s.lastError && (
+              <>
+                <dt>Last error</dt>
+                <dd>{s.lastError}</dd>
+              </>
+            )}
+            {s.tlsDaysLeft != null && (
+              <>
+                <dt>Certificate</dt>
+                <dd>expires in {s.tlsDaysLeft} days</dd>
+              </>
+            )}
           </dl>
           <div class="row-actions">
-            <button type="button" onClick={checkNow} disabled={act.busy}>{act.busy ? 'Checking…' : 'Check now'}</button>
-            <button type="button" class="secondary" onClick={() => (editing ? setEditing(null) : startEdit(s))} aria-expanded={!!editing}>Edit settings</button>
-            <button type="button" class="secondary" onClick={() => toggle(s)} disabled={act.busy}>{s.enabled ? 'Pause checks' : 'Resume checks'}</button>
-            <button type="button" class="danger" onClick={() => remove(s)} disabled={act.busy}>Stop watching</button>
+            <button type="button" onClick={checkNow} disabled={act.busy}>
+              {act.busy ? 'Checking…' : 'Check now'}
+            </button>
+            <button type="button" class="secondary" onClick={() => (editing ? setEditing(null) : startEdit(s))} aria-expanded={!!editing}>
+              Edit settings
+            </button>
+            <button type="button" class="secondary" onClick={() => toggle(s)} disabled={act.busy}>
+              {s.enabled ? 'Pause checks' : 'Resume checks'}
+            </button>
+            <button type="button" class="danger" onClick={() => remove(s)} disabled={act.busy}>
+              Stop watching
+            </button>
           </div>
           {editing && (
             <form onSubmit={save} class="inline" aria-label="Site settings">
               <SiteFields form={editing} setForm={setEditing} />
-              <button type="submit" disabled={act.busy}>Save settings</button>
-              <button type="button" class="secondary" onClick={() => setEditing(null)}>Cancel</button>
+              <button type="submit" disabled={act.busy}>
+                Save settings
+              </button>
+              <button type="button" class="secondary" onClick={() => setEditing(null)}>
+                Cancel
+              </button>
             </form>
           )}
           {last && (
             <p role="status">
-              Checked: {last.ok ? 'up' : 'failed'}{last.statusCode != null ? `, status ${last.statusCode}` : ''}{last.latencyMs != null ? `, ${ms(last.latencyMs)}` : ''}{last.error ? ` — ${last.error}` : ''}
+              Checked: {last.ok ? 'up' : 'failed'}
+              {last.statusCode != null ? `, status ${last.statusCode}` : ''}
+              {last.latencyMs != null ? `, ${ms(last.latencyMs)}` : ''}
+              {last.error ? ` — ${last.error}` : ''}
             </p>
           )}
           <ErrorNote error={act.error} />
@@ -203,18 +313,32 @@ function SiteDetail({ id }: { id: string }) {
         {recent.data && <CheckChart checks={recent.data.items} />}
         <ErrorNote error={checks.error} />
         <table>
-          <thead><tr><th>Checked</th><th>Result</th><th>Status</th><th>Latency</th><th>Error</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Checked</th>
+              <th>Result</th>
+              <th>Status</th>
+              <th>Latency</th>
+              <th>Error</th>
+            </tr>
+          </thead>
           <tbody>
             {checks.data?.items.map((c) => (
               <tr key={c.id}>
                 <td>{when(c.checkedAt)}</td>
-                <td><Badge tone={c.ok ? 'good' : 'bad'}>{c.ok ? 'up' : 'failed'}</Badge></td>
+                <td>
+                  <Badge tone={c.ok ? 'good' : 'bad'}>{c.ok ? 'up' : 'failed'}</Badge>
+                </td>
                 <td>{c.statusCode ?? '—'}</td>
                 <td>{ms(c.latencyMs)}</td>
                 <td>{c.error ?? ''}</td>
               </tr>
             ))}
-            {checks.data?.items.length === 0 && <tr><td colSpan={5}>No checks yet.</td></tr>}
+            {checks.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={5}>No checks yet.</td>
+              </tr>
+            )}
           </tbody>
         </table>
         {checks.data && <Pager page={page} pageSize={PAGE_SIZE} total={checks.data.total} onPage={setPage} />}
@@ -263,7 +387,9 @@ export function CheckChart({ checks }: { checks: MonitoredSiteCheck[] }) {
         {ticks.map((t) => (
           <g key={t}>
             <line class="grid" x1={pad.left} x2={W - pad.right} y1={y(t)} y2={y(t)} />
-            <text class="label" x={pad.left - 6} y={y(t) + 4} text-anchor="end">{Math.round(t)} ms</text>
+            <text class="label" x={pad.left - 6} y={y(t) + 4} text-anchor="end">
+              {Math.round(t)} ms
+            </text>
           </g>
         ))}
         <line class="axis" x1={pad.left} x2={W - pad.right} y1={plotBottom} y2={plotBottom} />
@@ -275,20 +401,39 @@ export function CheckChart({ checks }: { checks: MonitoredSiteCheck[] }) {
             <rect key={c.id} class="fail-point" x={x(i) - 3.5} y={y(c.latencyMs) - 3.5} width={7} height={7} />
           ),
         )}
-        <text class="label" x={pad.left - 6} y={strip.y + strip.h - 2} text-anchor="end">state</text>
+        <text class="label" x={pad.left - 6} y={strip.y + strip.h - 2} text-anchor="end">
+          state
+        </text>
         {points.map((c, i) => (
-          <rect key={`s${c.id}`} class={c.ok ? 'ok' : 'fail'} x={pad.left + slot * i + (slot > 4 ? 0.5 : 0)} y={strip.y} width={Math.max(1, slot - (slot > 4 ? 1 : 0))} height={strip.h} />
+          <rect
+            key={`s${c.id}`}
+            class={c.ok ? 'ok' : 'fail'}
+            x={pad.left + slot * i + (slot > 4 ? 0.5 : 0)}
+            y={strip.y}
+            width={Math.max(1, slot - (slot > 4 ? 1 : 0))}
+            height={strip.h}
+          />
         ))}
         {points.length > 0 && (
           <>
-            <text class="label" x={pad.left} y={H - 12}>{shortTime(points[0]!.checkedAt)}</text>
-            <text class="label" x={W - pad.right} y={H - 12} text-anchor="end">{shortTime(points[points.length - 1]!.checkedAt)}</text>
+            <text class="label" x={pad.left} y={H - 12}>
+              {shortTime(points[0]!.checkedAt)}
+            </text>
+            <text class="label" x={W - pad.right} y={H - 12} text-anchor="end">
+              {shortTime(points[points.length - 1]!.checkedAt)}
+            </text>
           </>
         )}
       </svg>
       <figcaption class="legend">
-        <span><span class="dot" style={{ background: 'var(--ok)' }} />passed</span>
-        <span><span class="dot" style={{ background: 'var(--danger)', borderRadius: 0 }} />failed</span>
+        <span>
+          <span class="dot" style={{ background: 'var(--ok)' }} />
+          passed
+        </span>
+        <span>
+          <span class="dot" style={{ background: 'var(--danger)', borderRadius: 0 }} />
+          failed
+        </span>
         <span>line: answer time</span>
       </figcaption>
     </figure>

@@ -56,19 +56,44 @@ export function OAuthClients() {
           />
         )}
         <table>
-          <thead><tr><th>Name</th><th class="phone-hide">Client id</th><th>Redirect URIs</th><th>Scopes</th><th>Created</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th class="phone-hide">Client id</th>
+              <th>Redirect URIs</th>
+              <th>Scopes</th>
+              <th>Created</th>
+              <th class="keep actions">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((c) => (
               <tr key={c.id}>
                 <td>{c.name}</td>
-                <td class="phone-hide"><code>{c.clientId}</code></td>
-                <td>{c.redirectUris.map((u) => <div key={u}><code>{u}</code></div>)}</td>
+                <td class="phone-hide">
+                  <code>{c.clientId}</code>
+                </td>
+                <td>
+                  {c.redirectUris.map((u) => (
+                    <div key={u}>
+                      <code>{u}</code>
+                    </div>
+                  ))}
+                </td>
                 <td>{c.scopes.join(', ')}</td>
                 <td>{when(c.createdAt)}</td>
                 <td class="keep actions">
-                  <button type="button" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>Edit</button>
-                  <button type="button" disabled={act.busy} onClick={() => void rotate(c)} aria-label={`Rotate the secret of ${c.name}`}>Rotate secret</button>
-                  <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(c)} aria-label={`Delete ${c.name}`}>Delete</button>
+                  <button type="button" onClick={() => setEditing(c)} aria-label={`Edit ${c.name}`}>
+                    Edit
+                  </button>
+                  <button type="button" disabled={act.busy} onClick={() => void rotate(c)} aria-label={`Rotate the secret of ${c.name}`}>
+                    Rotate secret
+                  </button>
+                  <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(c)} aria-label={`Delete ${c.name}`}>
+                    Delete
+                  </button>
                 </td>
               </tr>
             ))}
@@ -77,21 +102,45 @@ export function OAuthClients() {
         {list.data?.items.length === 0 && <p>No OAuth clients yet.</p>}
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
       </Section>
-      {editing && <EditClient key={editing.id} app={editing} scopes={scopes} onDone={(changed) => { setEditing(null); if (changed) list.reload() }} />}
+      {editing && (
+        <EditClient
+          key={editing.id}
+          app={editing}
+          scopes={scopes}
+          onDone={(changed) => {
+            setEditing(null)
+            if (changed) list.reload()
+          }}
+        />
+      )}
       <Section title="New OAuth client">
         <form onSubmit={submit} class="stack">
-          <label>Application name <input required maxLength={100} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} /></label>
+          <label>
+            Application name <input required maxLength={100} value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+          </label>
           <label>
             Redirect URIs (one per line)
-            <textarea required rows={3} value={form.redirectUris} placeholder="https://app.example.com/callback" onInput={(e) => setForm({ ...form, redirectUris: e.currentTarget.value })} />
+            <textarea
+              required
+              rows={3}
+              value={form.redirectUris}
+              placeholder="https://app.example.com/callback"
+              onInput={(e) => setForm({ ...form, redirectUris: e.currentTarget.value })}
+            />
           </label>
           <fieldset>
             <legend>Scopes</legend>
             {scopes.map((s) => (
-              <label key={s} class="check"><input type="checkbox" checked={form.scopes.includes(s)} onChange={(e) => toggleScope(s, e.currentTarget.checked)} /> {s}</label>
+              <label key={s} class="check">
+                <input type="checkbox" checked={form.scopes.includes(s)} onChange={(e) => toggleScope(s, e.currentTarget.checked)} /> {s}
+              </label>
             ))}
           </fieldset>
-          <div class="row"><button type="submit" disabled={create.busy}>Create client</button></div>
+          <div class="row">
+            <button type="submit" disabled={create.busy}>
+              Create client
+            </button>
+          </div>
           <ErrorNote error={create.error} />
         </form>
       </Section>
@@ -105,25 +154,41 @@ function EditClient({ app, scopes, onDone }: { app: OAuthClient; scopes: string[
   const save = useAction()
   const submit = async (e: Event) => {
     e.preventDefault()
-    const ok = await save.run(() => data(client.api.oauth.clients({ id: app.id }).patch({ name: form.name.trim(), redirectUris: lines(form.redirectUris), scopes: form.scopes })))
+    const ok = await save.run(() =>
+      data(client.api.oauth.clients({ id: app.id }).patch({ name: form.name.trim(), redirectUris: lines(form.redirectUris), scopes: form.scopes })),
+    )
     if (ok) onDone(true)
   }
   return (
     <Section title={`Edit ${app.name}`}>
       <form onSubmit={submit} class="stack">
-        <label>Application name <input required maxLength={100} value={form.name} ref={first} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} /></label>
-        <label>Redirect URIs (one per line) <textarea required rows={3} value={form.redirectUris} onInput={(e) => setForm({ ...form, redirectUris: e.currentTarget.value })} /></label>
+        <label>
+          Application name <input required maxLength={100} value={form.name} ref={first} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+        </label>
+        <label>
+          Redirect URIs (one per line){' '}
+          <textarea required rows={3} value={form.redirectUris} onInput={(e) => setForm({ ...form, redirectUris: e.currentTarget.value })} />
+        </label>
         <fieldset>
           <legend>Scopes</legend>
           {scopes.map((s) => (
             <label key={s} class="check">
-              <input type="checkbox" checked={form.scopes.includes(s)} onChange={(e) => setForm({ ...form, scopes: e.currentTarget.checked ? [...form.scopes, s] : form.scopes.filter((x) => x !== s) })} /> {s}
+              <input
+                type="checkbox"
+                checked={form.scopes.includes(s)}
+                onChange={(e) => setForm({ ...form, scopes: e.currentTarget.checked ? [...form.scopes, s] : form.scopes.filter((x) => x !== s) })}
+              />{' '}
+              {s}
             </label>
           ))}
         </fieldset>
         <div class="row">
-          <button type="submit" disabled={save.busy}>Save client</button>
-          <button type="button" onClick={() => onDone(false)}>Cancel</button>
+          <button type="submit" disabled={save.busy}>
+            Save client
+          </button>
+          <button type="button" onClick={() => onDone(false)}>
+            Cancel
+          </button>
         </div>
         <ErrorNote error={save.error} />
       </form>

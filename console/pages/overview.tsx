@@ -19,7 +19,10 @@ export function Overview() {
       <ErrorNote error={overview.error} />
       {o && <Figures o={o} />}
       {backups.data?.available && (
-        <p data-testid="overview-last-backup" class={backups.data.lastCompleteAgeSeconds === null || backups.data.lastCompleteAgeSeconds > 2 * 86_400 ? 'error' : undefined}>
+        <p
+          data-testid="overview-last-backup"
+          class={backups.data.lastCompleteAgeSeconds === null || backups.data.lastCompleteAgeSeconds > 2 * 86_400 ? 'error' : undefined}
+        >
           <a href="#/backups">Last complete backup</a> of this instance: {lastGood(backups.data)}
         </p>
       )}
@@ -35,7 +38,12 @@ export function Overview() {
         <Section title="Recent activity">
           <ul class="list">
             {o.recent.map((r) => (
-              <li key={r.id}>{r.summary} <small class="muted">· <a href={`#/customers/${r.customerId}`}>customer</a> · {r.source} · {when(r.createdAt)}</small></li>
+              <li key={r.id}>
+                {r.summary}{' '}
+                <small class="muted">
+                  · <a href={`#/customers/${r.customerId}`}>customer</a> · {r.source} · {when(r.createdAt)}
+                </small>
+              </li>
             ))}
             {o.recent.length === 0 && <li>Nothing yet.</li>}
           </ul>
@@ -50,17 +58,54 @@ function Figures({ o }: { o: UsageOverview }) {
   const failures = sum((d) => d.webhookFailures)
   return (
     <section class="figures" aria-label="Figures">
-      <div class="figure"><strong data-testid="overview-customers">{o.customers}</strong><span><a href="#/customers">Customers</a></span></div>
+      <div class="figure">
+        <strong data-testid="overview-customers">{o.customers}</strong>
+        <span>
+          <a href="#/customers">Customers</a>
+        </span>
+      </div>
       <div class="figure">
         <strong>{bytes(o.storage.usedBytes)}</strong>
-        <span>of {bytes(o.storage.quotaBytes)} quota{o.storage.customersNearQuota > 0 && <>, <b>{o.storage.customersNearQuota}</b> near theirs</>}</span>
+        <span>
+          of {bytes(o.storage.quotaBytes)} quota
+          {o.storage.customersNearQuota > 0 && (
+            <>
+              , <b>{o.storage.customersNearQuota}</b> near theirs
+            </>
+          )}
+        </span>
         <UsageBar used={o.storage.usedBytes} total={o.storage.quotaBytes} label="Storage used against quota" />
       </div>
-      <div class="figure"><strong data-testid="overview-sent">{sum((d) => d.messagesSent)}</strong><span><a href="#/logs/messages">Messages sent</a>, 7 days</span></div>
-      <div class="figure"><strong data-testid="overview-webhook-failures" class={failures > 0 ? 'error' : undefined}>{failures}</strong><span><a href="#/logs/webhooks">Webhook failures</a>, 7 days</span></div>
       <div class="figure">
-        <strong data-testid="overview-sites-down" class={o.sitesDown.length > 0 ? 'error' : undefined}>{o.sitesDown.length}</strong>
-        <span>Sites down now{o.sitesDown.map((s) => <> · <a key={s.id} href={`${MONITORED_SITES_PATH}/${s.id}`}>{s.name}</a></>)}</span>
+        <strong data-testid="overview-sent">{sum((d) => d.messagesSent)}</strong>
+        <span>
+          <a href="#/logs/messages">Messages sent</a>, 7 days
+        </span>
+      </div>
+      <div class="figure">
+        <strong data-testid="overview-webhook-failures" class={failures > 0 ? 'error' : undefined}>
+          {failures}
+        </strong>
+        <span>
+          <a href="#/logs/webhooks">Webhook failures</a>, 7 days
+        </span>
+      </div>
+      <div class="figure">
+        <strong data-testid="overview-sites-down" class={o.sitesDown.length > 0 ? 'error' : undefined}>
+          {o.sitesDown.length}
+        </strong>
+        <span>
+          Sites down now
+          {o.sitesDown.map((s) => (
+            <>
+              {' '}
+              ·{' '}
+              <a key={s.id} href={`${MONITORED_SITES_PATH}/${s.id}`}>
+                {s.name}
+              </a>
+            </>
+          ))}
+        </span>
       </div>
     </section>
   )
@@ -87,8 +132,14 @@ function DailyBars({ days, pick, title }: { days: UsageOverviewDay[]; pick: (d: 
           return (
             <g key={days[i]!.day}>
               <rect class="bar" x={x} y={H - PAD - height} width={slot * 0.7} height={height} />
-              <text class="label" x={x + slot * 0.35} y={H - 4} text-anchor="middle">{days[i]!.day.slice(8)}</text>
-              {v > 0 && <text class="label" x={x + slot * 0.35} y={H - PAD - height - 3} text-anchor="middle">{v}</text>}
+              <text class="label" x={x + slot * 0.35} y={H - 4} text-anchor="middle">
+                {days[i]!.day.slice(8)}
+              </text>
+              {v > 0 && (
+                <text class="label" x={x + slot * 0.35} y={H - PAD - height - 3} text-anchor="middle">
+                  {v}
+                </text>
+              )}
             </g>
           )
         })}

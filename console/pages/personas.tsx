@@ -20,7 +20,15 @@ export function Personas() {
   )
 }
 
-function Services({ list, page, setPage }: { list: { data?: PersonaServicePage; error?: string; reload: () => void }; page: number; setPage: (p: number) => void }) {
+function Services({
+  list,
+  page,
+  setPage,
+}: {
+  list: { data?: PersonaServicePage; error?: string; reload: () => void }
+  page: number
+  setPage: (p: number) => void
+}) {
   const templates = useLoad(() => data(client.api.persona['service-templates'].get()), [])
   const [form, setForm] = useState({ templateId: '', name: '', baseUrl: '', apiKey: '' })
   const [editing, setEditing] = useState<PersonaService | null>(null)
@@ -58,23 +66,52 @@ function Services({ list, page, setPage }: { list: { data?: PersonaServicePage; 
       <Section title="Persona services">
         <ErrorNote error={list.error ?? act.error} />
         <table>
-          <thead><tr><th>Name</th><th class="phone-hide">Base URL</th><th>Provider</th><th>API key</th><th>Connection</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th class="phone-hide">Base URL</th>
+              <th>Provider</th>
+              <th>API key</th>
+              <th>Connection</th>
+              <th class="keep actions">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((s) => (
               <tr key={s.id}>
                 <td>{s.name}</td>
-                <td class="phone-hide"><code>{s.baseUrl}</code></td>
+                <td class="phone-hide">
+                  <code>{s.baseUrl}</code>
+                </td>
                 <td>{s.providerKind}</td>
                 <td>{s.hasApiKey ? 'stored' : 'none'}</td>
                 <td>
                   {s.connectStatus}
-                  {s.connectStatus === 'connected' && <small class="muted"> ({s.models.length} models, {when(s.lastConnectedAt)})</small>}
-                  {s.connectError && <><br /><small class="error">{s.connectError}</small></>}
+                  {s.connectStatus === 'connected' && (
+                    <small class="muted">
+                      {' '}
+                      ({s.models.length} models, {when(s.lastConnectedAt)})
+                    </small>
+                  )}
+                  {s.connectError && (
+                    <>
+                      <br />
+                      <small class="error">{s.connectError}</small>
+                    </>
+                  )}
                 </td>
                 <td class="keep actions">
-                  <button type="button" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>Edit</button>
-                  <button type="button" disabled={act.busy} onClick={() => void connect(s)} aria-label={`Connect ${s.name}`}>Connect</button>
-                  <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(s)} aria-label={`Delete ${s.name}`}>Delete</button>
+                  <button type="button" onClick={() => setEditing(s)} aria-label={`Edit ${s.name}`}>
+                    Edit
+                  </button>
+                  <button type="button" disabled={act.busy} onClick={() => void connect(s)} aria-label={`Connect ${s.name}`}>
+                    Connect
+                  </button>
+                  <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(s)} aria-label={`Delete ${s.name}`}>
+                    Delete
+                  </button>
                 </td>
               </tr>
             ))}
@@ -83,25 +120,64 @@ function Services({ list, page, setPage }: { list: { data?: PersonaServicePage; 
         {list.data?.items.length === 0 && <p>No persona services yet: personas use the instance's default service.</p>}
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
       </Section>
-      {editing && <EditService key={editing.id} service={editing} onDone={(changed) => { setEditing(null); if (changed) list.reload() }} />}
+      {editing && (
+        <EditService
+          key={editing.id}
+          service={editing}
+          onDone={(changed) => {
+            setEditing(null)
+            if (changed) list.reload()
+          }}
+        />
+      )}
       <Section title="New persona service">
         <form onSubmit={submit} class="inline">
           <label>
             Template
             <select value={form.templateId} onChange={(e) => setForm({ ...form, templateId: e.currentTarget.value })}>
               <option value="">None (OpenAI-compatible URL)</option>
-              {templates.data?.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+              {templates.data?.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
             </select>
           </label>
-          <label>Service name <input value={form.name} placeholder={template?.name ?? ''} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} /></label>
+          <label>
+            Service name <input value={form.name} placeholder={template?.name ?? ''} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+          </label>
           <label>
             Base URL
-            <input type="url" value={form.baseUrl} required={!template || template.baseUrl === null} placeholder={template?.baseUrl ?? 'https://api.example.com/v1'} onInput={(e) => setForm({ ...form, baseUrl: e.currentTarget.value })} />
+            <input
+              type="url"
+              value={form.baseUrl}
+              required={!template || template.baseUrl === null}
+              placeholder={template?.baseUrl ?? 'https://api.example.com/v1'}
+              onInput={(e) => setForm({ ...form, baseUrl: e.currentTarget.value })}
+            />
           </label>
-          <label>API key <input type="password" autocomplete="off" value={form.apiKey} required={!!template?.requiresApiKey} onInput={(e) => setForm({ ...form, apiKey: e.currentTarget.value })} /></label>
-          <button type="submit" disabled={create.busy}>Add service</button>
+          <label>
+            API key{' '}
+            <input
+              type="password"
+              autocomplete="off"
+              value={form.apiKey}
+              required={!!template?.requiresApiKey}
+              onInput={(e) => setForm({ ...form, apiKey: e.currentTarget.value })}
+            />
+          </label>
+          <button type="submit" disabled={create.busy}>
+            Add service
+          </button>
         </form>
-        {template && <p class="muted">Documentation: <a href={template.documentationUrl} rel="noreferrer" target="_blank">{template.documentationUrl}</a></p>}
+        {template && (
+          <p class="muted">
+            Documentation:{' '}
+            <a href={template.documentationUrl} rel="noreferrer" target="_blank">
+              {template.documentationUrl}
+            </a>
+          </p>
+        )}
         <ErrorNote error={create.error ?? templates.error} />
       </Section>
     </>
@@ -129,18 +205,35 @@ function EditService({ service, onDone }: { service: PersonaService; onDone: (ch
   return (
     <Section title={`Edit service ${service.name}`}>
       <form onSubmit={submit} class="stack">
-        <label>Service name <input required value={form.name} ref={first} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} /></label>
-        <label>Base URL <input type="url" required value={form.baseUrl} onInput={(e) => setForm({ ...form, baseUrl: e.currentTarget.value })} /></label>
+        <label>
+          Service name <input required value={form.name} ref={first} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} />
+        </label>
+        <label>
+          Base URL <input type="url" required value={form.baseUrl} onInput={(e) => setForm({ ...form, baseUrl: e.currentTarget.value })} />
+        </label>
         <label>
           New API key {service.hasApiKey ? '(blank keeps the stored key)' : ''}
-          <input type="password" autocomplete="off" value={form.apiKey} disabled={form.removeKey} onInput={(e) => setForm({ ...form, apiKey: e.currentTarget.value })} />
+          <input
+            type="password"
+            autocomplete="off"
+            value={form.apiKey}
+            disabled={form.removeKey}
+            onInput={(e) => setForm({ ...form, apiKey: e.currentTarget.value })}
+          />
         </label>
         {service.hasApiKey && (
-          <label class="check"><input type="checkbox" checked={form.removeKey} onChange={(e) => setForm({ ...form, removeKey: e.currentTarget.checked })} /> Remove the stored API key</label>
+          <label class="check">
+            <input type="checkbox" checked={form.removeKey} onChange={(e) => setForm({ ...form, removeKey: e.currentTarget.checked })} /> Remove the stored API
+            key
+          </label>
         )}
         <div class="row">
-          <button type="submit" disabled={save.busy}>Save service</button>
-          <button type="button" onClick={() => onDone(false)}>Cancel</button>
+          <button type="submit" disabled={save.busy}>
+            Save service
+          </button>
+          <button type="button" onClick={() => onDone(false)}>
+            Cancel
+          </button>
         </div>
         <ErrorNote error={save.error} />
       </form>
@@ -165,19 +258,37 @@ function PersonaList({ services }: { services: PersonaService[] }) {
       <Section title="Personas">
         <ErrorNote error={list.error ?? act.error} />
         <table>
-          <thead><tr><th>Name</th><th class="phone-hide">Slug</th><th>Visibility</th><th>Service</th><th>Model</th><th>Updated</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th class="phone-hide">Slug</th>
+              <th>Visibility</th>
+              <th>Service</th>
+              <th>Model</th>
+              <th>Updated</th>
+              <th class="keep actions">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((p) => (
               <tr key={p.id}>
                 <td>{p.name}</td>
-                <td class="phone-hide"><code>{p.slug}</code></td>
+                <td class="phone-hide">
+                  <code>{p.slug}</code>
+                </td>
                 <td>{p.visibility}</td>
                 <td>{serviceName(p.serviceId)}</td>
                 <td>{p.model ?? 'service default'}</td>
                 <td>{when(p.updatedAt)}</td>
                 <td class="keep actions">
-                  <button type="button" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>Edit</button>
-                  <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(p)} aria-label={`Delete ${p.name}`}>Delete</button>
+                  <button type="button" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
+                    Edit
+                  </button>
+                  <button type="button" class="danger" disabled={act.busy} onClick={() => void remove(p)} aria-label={`Delete ${p.name}`}>
+                    Delete
+                  </button>
                 </td>
               </tr>
             ))}
@@ -185,7 +296,13 @@ function PersonaList({ services }: { services: PersonaService[] }) {
         </table>
         {list.data?.items.length === 0 && <p>No personas yet.</p>}
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
-        {editing === null && <p><button type="button" onClick={() => setEditing('new')}>New persona</button></p>}
+        {editing === null && (
+          <p>
+            <button type="button" onClick={() => setEditing('new')}>
+              New persona
+            </button>
+          </p>
+        )}
       </Section>
       {editing && (
         <PersonaForm
@@ -228,7 +345,9 @@ function PersonaForm({ persona, services, onDone }: { persona: Persona | null; s
       modelPrompt: form.modelPrompt,
       searchCommunity: form.searchCommunity,
     }
-    const ok = await save.run(() => (persona ? data(client.api.persona.personas({ id: persona.id }).patch(body)) : data(client.api.persona.personas.post(body))))
+    const ok = await save.run(() =>
+      persona ? data(client.api.persona.personas({ id: persona.id }).patch(body)) : data(client.api.persona.personas.post(body)),
+    )
     if (ok) onDone(true)
   }
   const set = (patch: Partial<typeof form>) => setForm({ ...form, ...patch })
@@ -236,35 +355,71 @@ function PersonaForm({ persona, services, onDone }: { persona: Persona | null; s
     <Section title={persona ? `Edit persona ${persona.name}` : 'New persona'}>
       <form onSubmit={submit} class="stack">
         <div class="row">
-          <label>Persona name <input required value={form.name} ref={first} onInput={(e) => set({ name: e.currentTarget.value })} /></label>
-          <label>Slug <input required pattern="[a-z0-9][a-z0-9_\-]{1,63}" title="2 to 64 lower-case letters, digits, - and _" value={form.slug} onInput={(e) => set({ slug: e.currentTarget.value })} /></label>
+          <label>
+            Persona name <input required value={form.name} ref={first} onInput={(e) => set({ name: e.currentTarget.value })} />
+          </label>
+          <label>
+            Slug{' '}
+            <input
+              required
+              pattern="[a-z0-9][a-z0-9_\-]{1,63}"
+              title="2 to 64 lower-case letters, digits, - and _"
+              value={form.slug}
+              onInput={(e) => set({ slug: e.currentTarget.value })}
+            />
+          </label>
           <label>
             Visibility
             <select value={form.visibility} onChange={(e) => set({ visibility: e.currentTarget.value as Persona['visibility'] })}>
-              {VISIBILITIES.map((v) => <option key={v} value={v}>{v}</option>)}
+              {VISIBILITIES.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
             </select>
           </label>
         </div>
-        <label>Description <input value={form.description} onInput={(e) => set({ description: e.currentTarget.value })} /></label>
+        <label>
+          Description <input value={form.description} onInput={(e) => set({ description: e.currentTarget.value })} />
+        </label>
         <div class="row">
           <label>
             Service
             <select value={form.serviceId} onChange={(e) => set({ serviceId: e.currentTarget.value })}>
               <option value="">Default service</option>
-              {services.map((s) => <option key={s.id} value={s.id}>{s.name}</option>)}
+              {services.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
             </select>
           </label>
           <label>
             Model
             <input list="persona-models" value={form.model} placeholder="service default" onInput={(e) => set({ model: e.currentTarget.value })} />
-            <datalist id="persona-models">{service?.models.map((m) => (typeof m === 'string' ? m : m.id)).map((id) => <option key={id} value={id} />)}</datalist>
+            <datalist id="persona-models">
+              {service?.models
+                .map((m) => (typeof m === 'string' ? m : m.id))
+                .map((id) => (
+                  <option key={id} value={id} />
+                ))}
+            </datalist>
           </label>
         </div>
-        <label>System prompt <textarea value={form.modelPrompt} rows={5} onInput={(e) => set({ modelPrompt: e.currentTarget.value })} /></label>
-        <label class="check"><input type="checkbox" checked={form.searchCommunity} onChange={(e) => set({ searchCommunity: e.currentTarget.checked })} /> Chat search may read community threads</label>
+        <label>
+          System prompt <textarea value={form.modelPrompt} rows={5} onInput={(e) => set({ modelPrompt: e.currentTarget.value })} />
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={form.searchCommunity} onChange={(e) => set({ searchCommunity: e.currentTarget.checked })} /> Chat search may read
+          community threads
+        </label>
         <div class="row">
-          <button type="submit" disabled={save.busy}>{persona ? 'Save persona' : 'Create persona'}</button>
-          <button type="button" onClick={() => onDone(false)}>Cancel</button>
+          <button type="submit" disabled={save.busy}>
+            {persona ? 'Save persona' : 'Create persona'}
+          </button>
+          <button type="button" onClick={() => onDone(false)}>
+            Cancel
+          </button>
         </div>
         <ErrorNote error={save.error} />
       </form>

@@ -39,7 +39,10 @@ export function Realtime() {
     setNote(`Watching ${topics.join(', ')}…`)
     void (async () => {
       try {
-        for await (const ev of client.realtime.subscribe(topics, { signal: controller.signal, onReconnect: (ms) => setNote(`Reconnecting in ${Math.round(ms / 100) / 10} s…`) })) {
+        for await (const ev of client.realtime.subscribe(topics, {
+          signal: controller.signal,
+          onReconnect: (ms) => setNote(`Reconnecting in ${Math.round(ms / 100) / 10} s…`),
+        })) {
           if (controller.signal.aborted) break
           if (ev.event === 'reset') setNote('The stream was away too long: reload your lists.')
           else setSeen((list) => [{ cursor: ev.cursor, topic: ev.data.topic, op: ev.data.op, id: ev.data.id, at: ev.data.at }, ...list].slice(0, KEEP))
@@ -65,24 +68,46 @@ export function Realtime() {
         <fieldset class="topics" disabled={watching}>
           <legend>Topics</legend>
           {TOPICS.map((t) => (
-            <label key={t}><input type="checkbox" checked={picked.includes(t)} onChange={(e) => toggle(t, e.currentTarget.checked)} /> {t}</label>
+            <label key={t}>
+              <input type="checkbox" checked={picked.includes(t)} onChange={(e) => toggle(t, e.currentTarget.checked)} /> {t}
+            </label>
           ))}
-          <label>Contract table <input value={contract} onInput={(e) => setContract(e.currentTarget.value)} placeholder="name" /></label>
+          <label>
+            Contract table <input value={contract} onInput={(e) => setContract(e.currentTarget.value)} placeholder="name" />
+          </label>
         </fieldset>
         {watching ? (
           // Keyed: a reused element would keep type=submit, and Stop would start watching again.
-          <button key="stop" type="button" onClick={unwatch}>Stop</button>
+          <button key="stop" type="button" onClick={unwatch}>
+            Stop
+          </button>
         ) : (
-          <button key="watch" type="submit" disabled={picked.length === 0 && !contract.trim()}>Watch</button>
+          <button key="watch" type="submit" disabled={picked.length === 0 && !contract.trim()}>
+            Watch
+          </button>
         )}
       </form>
       <ErrorNote error={error} />
       {note && watching && <p role="status">{note}</p>}
       <table aria-label="Changes, newest first">
-        <thead><tr><th>Topic</th><th>Change</th><th>Row</th><th>At</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Topic</th>
+            <th>Change</th>
+            <th>Row</th>
+            <th>At</th>
+          </tr>
+        </thead>
         <tbody>
           {seen.map((s) => (
-            <tr key={s.cursor}><td>{s.topic}</td><td>{s.op}</td><td><code>{s.id}</code></td><td>{new Date(s.at).toLocaleTimeString()}</td></tr>
+            <tr key={s.cursor}>
+              <td>{s.topic}</td>
+              <td>{s.op}</td>
+              <td>
+                <code>{s.id}</code>
+              </td>
+              <td>{new Date(s.at).toLocaleTimeString()}</td>
+            </tr>
           ))}
         </tbody>
       </table>

@@ -71,46 +71,94 @@ export function Security() {
     <>
       <Section title="Second factors">
         <ErrorNote error={error ?? me.error} />
-        <p>{me.data?.mfa.enabled ? 'Signing in to this account asks for a second factor.' : 'This account signs in with its password alone.'} This session: {me.data?.aal ?? '…'}.</p>
-        {codes && <SecretOnce label="Your recovery codes (each works once, when the authenticator is not at hand). Keep them now: they are not shown again." value={codes.join('  ')} testId="recovery-codes" onDone={() => setCodes(null)} />}
+        <p>
+          {me.data?.mfa.enabled ? 'Signing in to this account asks for a second factor.' : 'This account signs in with its password alone.'} This session:{' '}
+          {me.data?.aal ?? '…'}.
+        </p>
+        {codes && (
+          <SecretOnce
+            label="Your recovery codes (each works once, when the authenticator is not at hand). Keep them now: they are not shown again."
+            value={codes.join('  ')}
+            testId="recovery-codes"
+            onDone={() => setCodes(null)}
+          />
+        )}
         {factors.length === 0 ? (
           <p>No second factor yet.</p>
         ) : (
           <table>
-            <thead><tr><th>Name</th><th>Kind</th><th>Added</th><th>Last used</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Kind</th>
+                <th>Added</th>
+                <th>Last used</th>
+                <th class="keep">
+                  <span class="sr">Actions</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {factors.map((f) => (
                 <tr key={f.id}>
-                  <td>{f.name}</td><td>{f.type === 'totp' ? 'Authenticator app' : 'Passkey'}</td><td>{when(f.createdAt)}</td><td>{when(f.lastUsedAt)}</td>
-                  <td class="keep"><button type="button" class="danger" aria-label={`Remove ${f.name}`} onClick={() => void remove(f)}>Remove</button></td>
+                  <td>{f.name}</td>
+                  <td>{f.type === 'totp' ? 'Authenticator app' : 'Passkey'}</td>
+                  <td>{when(f.createdAt)}</td>
+                  <td>{when(f.lastUsedAt)}</td>
+                  <td class="keep">
+                    <button type="button" class="danger" aria-label={`Remove ${f.name}`} onClick={() => void remove(f)}>
+                      Remove
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         )}
-        {me.data?.mfa.enabled && <p><button type="button" onClick={() => void newCodes()}>New recovery codes</button></p>}
+        {me.data?.mfa.enabled && (
+          <p>
+            <button type="button" onClick={() => void newCodes()}>
+              New recovery codes
+            </button>
+          </p>
+        )}
       </Section>
       <Section title="Add an authenticator app">
         {!enrolling ? (
           // Keyed: Preact would otherwise reuse the name field for the code (and keep its attributes).
           <form key="start" class="inline" onSubmit={start}>
-            <label>Name <input required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="Phone" /></label>
-            <button type="submit" disabled={busy}>Start</button>
+            <label>
+              Name <input required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="Phone" />
+            </label>
+            <button type="submit" disabled={busy}>
+              Start
+            </button>
           </form>
         ) : (
           <form key="confirm" class="inline" onSubmit={confirm}>
             <img class="qr" alt="QR code for your authenticator app" src={`data:image/svg+xml;base64,${btoa(enrolling.qrSvg)}`} width={180} height={180} />
-            <p>Scan it, or type the key: <code data-testid="totp-secret">{enrolling.secret}</code></p>
-            <label>Code from the app <input autocomplete="one-time-code" required pattern="\d{6}" value={code} onInput={(e) => setCode(e.currentTarget.value)} /></label>
-            <button type="submit" disabled={busy}>Confirm</button>
+            <p>
+              Scan it, or type the key: <code data-testid="totp-secret">{enrolling.secret}</code>
+            </p>
+            <label>
+              Code from the app <input autocomplete="one-time-code" required pattern="\d{6}" value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+            </label>
+            <button type="submit" disabled={busy}>
+              Confirm
+            </button>
           </form>
         )}
       </Section>
       <Section title="Add a passkey">
         {passkeysSupported() ? (
           <form class="inline" onSubmit={addPasskey}>
-            <label>Passkey name <input required maxLength={100} value={passkeyName} onInput={(e) => setPasskeyName(e.currentTarget.value)} placeholder="This laptop" /></label>
-            <button type="submit" disabled={busy}>Create passkey</button>
+            <label>
+              Passkey name{' '}
+              <input required maxLength={100} value={passkeyName} onInput={(e) => setPasskeyName(e.currentTarget.value)} placeholder="This laptop" />
+            </label>
+            <button type="submit" disabled={busy}>
+              Create passkey
+            </button>
           </form>
         ) : (
           <p>This browser cannot create passkeys here (it needs WebAuthn's JSON support: Chrome 129, Firefox 119, Safari 18 or later).</p>

@@ -22,15 +22,34 @@ export function SignInSettings() {
         <ErrorNote error={list.error ?? me.error} />
         <ErrorNote error={act.error} />
         <table>
-          <thead><tr><th>Method</th><th class="keep">Status</th><th>About</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Method</th>
+              <th class="keep">Status</th>
+              <th>About</th>
+              <th class="keep actions">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.map((m) => (
               <tr key={m.method}>
-                <td><code>{m.method}</code></td>
-                <td class="keep" data-testid={`method-${m.method}`}>{m.enabled ? 'enabled' : 'disabled'}</td>
+                <td>
+                  <code>{m.method}</code>
+                </td>
+                <td class="keep" data-testid={`method-${m.method}`}>
+                  {m.enabled ? 'enabled' : 'disabled'}
+                </td>
                 <td>{ABOUT[m.method] ?? ''}</td>
                 <td class="keep actions">
-                  <button type="button" class={m.enabled ? 'danger' : undefined} disabled={act.busy} onClick={() => void toggle(m)} aria-label={`${m.enabled ? 'Disable' : 'Enable'} ${m.method} sign-in`}>
+                  <button
+                    type="button"
+                    class={m.enabled ? 'danger' : undefined}
+                    disabled={act.busy}
+                    onClick={() => void toggle(m)}
+                    aria-label={`${m.enabled ? 'Disable' : 'Enable'} ${m.method} sign-in`}
+                  >
                     {m.enabled ? 'Disable' : 'Enable'}
                   </button>
                 </td>

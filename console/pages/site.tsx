@@ -81,7 +81,9 @@ export function SiteServices() {
   const submit = async (e: Event) => {
     e.preventDefault()
     setNote(null)
-    const ok = await act.run(() => data(client.api.site.services({ slug: form.slug }).put({ kind: form.kind, enabled: form.enabled, config: config(form.kind, form.values) })))
+    const ok = await act.run(() =>
+      data(client.api.site.services({ slug: form.slug }).put({ kind: form.kind, enabled: form.enabled, config: config(form.kind, form.values) })),
+    )
     if (ok) {
       setNote(`Service “${form.slug}” saved.`)
       setForm(EMPTY)
@@ -108,19 +110,38 @@ export function SiteServices() {
   return (
     <div class="eng-page">
       <Section title="Site services">
-        <p class="muted">Providers this ecosystem uses instead of the instance's: e-mail (smtp), SMS (twilio), models (openai), webhook. Their settings are never shown again.</p>
+        <p class="muted">
+          Providers this ecosystem uses instead of the instance's: e-mail (smtp), SMS (twilio), models (openai), webhook. Their settings are never shown again.
+        </p>
         <ErrorNote error={list.error} />
         {note && <p role="status">{note}</p>}
         <table>
-          <thead><tr><th>Name</th><th class="keep"><span class="sr">Actions</span></th><th>Kind</th><th>State</th><th>Settings</th><th>Changed</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th class="keep">
+                <span class="sr">Actions</span>
+              </th>
+              <th>Kind</th>
+              <th>State</th>
+              <th>Settings</th>
+              <th>Changed</th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.map((s) => (
               <tr key={s.slug}>
-                <td><code>{s.slug}</code></td>
+                <td>
+                  <code>{s.slug}</code>
+                </td>
                 <td class="keep">
                   <div class="row-actions">
-                    <button type="button" class="secondary" onClick={() => replace(s)} aria-label={`Replace ${s.slug}`}>Replace</button>
-                    <button type="button" class="danger" onClick={() => remove(s)} disabled={act.busy} aria-label={`Delete ${s.slug}`}>Delete</button>
+                    <button type="button" class="secondary" onClick={() => replace(s)} aria-label={`Replace ${s.slug}`}>
+                      Replace
+                    </button>
+                    <button type="button" class="danger" onClick={() => remove(s)} disabled={act.busy} aria-label={`Delete ${s.slug}`}>
+                      Delete
+                    </button>
                   </div>
                 </td>
                 <td>{s.kind}</td>
@@ -129,28 +150,52 @@ export function SiteServices() {
                 <td>{when(s.updatedAt)}</td>
               </tr>
             ))}
-            {list.data?.length === 0 && <tr><td colSpan={6}>No services: the instance's providers are used.</td></tr>}
+            {list.data?.length === 0 && (
+              <tr>
+                <td colSpan={6}>No services: the instance's providers are used.</td>
+              </tr>
+            )}
           </tbody>
         </table>
       </Section>
       <Section title={replacing ? `Replace “${replacing}”` : 'New service'}>
         {replacing && <p class="muted">Enter every setting again: the stored ones are not shown.</p>}
         <form id="service-form" onSubmit={submit} class="stack">
-          <label>Service name <input required pattern="[a-z0-9][a-z0-9_\-]*" maxLength={63} title="lower-case letters, digits, - and _" readOnly={!!replacing} placeholder="mail" value={form.slug} onInput={(e) => setForm({ ...form, slug: e.currentTarget.value })} /></label>
+          <label>
+            Service name{' '}
+            <input
+              required
+              pattern="[a-z0-9][a-z0-9_\-]*"
+              maxLength={63}
+              title="lower-case letters, digits, - and _"
+              readOnly={!!replacing}
+              placeholder="mail"
+              value={form.slug}
+              onInput={(e) => setForm({ ...form, slug: e.currentTarget.value })}
+            />
+          </label>
           <label>
             Kind{' '}
             <select value={form.kind} onChange={(e) => setForm({ ...form, kind: e.currentTarget.value, values: {} })}>
-              {Object.entries(KINDS).map(([k, v]) => <option key={k} value={k}>{v.title}</option>)}
+              {Object.entries(KINDS).map(([k, v]) => (
+                <option key={k} value={k}>
+                  {v.title}
+                </option>
+              ))}
             </select>
           </label>
-          <label class="check"><input type="checkbox" checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })} /> Enabled</label>
+          <label class="check">
+            <input type="checkbox" checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })} /> Enabled
+          </label>
           {kind && (
             <fieldset key={form.kind}>
               <legend>{kind.title} settings</legend>
               <p class="muted">{kind.hint}</p>
               {kind.fields.map((f) =>
                 f.type === 'checkbox' ? (
-                  <label key={f.key} class="check"><input type="checkbox" checked={!!form.values[f.key]} onChange={(e) => setValue(f.key, e.currentTarget.checked)} /> {f.label}</label>
+                  <label key={f.key} class="check">
+                    <input type="checkbox" checked={!!form.values[f.key]} onChange={(e) => setValue(f.key, e.currentTarget.checked)} /> {f.label}
+                  </label>
                 ) : (
                   <label key={f.key}>
                     {f.label}{' '}
@@ -167,8 +212,21 @@ export function SiteServices() {
             </fieldset>
           )}
           <div class="row-actions">
-            <button type="submit" disabled={act.busy}>Save service</button>
-            {replacing && <button type="button" class="secondary" onClick={() => { setReplacing(null); setForm(EMPTY) }}>Cancel</button>}
+            <button type="submit" disabled={act.busy}>
+              Save service
+            </button>
+            {replacing && (
+              <button
+                type="button"
+                class="secondary"
+                onClick={() => {
+                  setReplacing(null)
+                  setForm(EMPTY)
+                }}
+              >
+                Cancel
+              </button>
+            )}
           </div>
         </form>
         <ErrorNote error={act.error} />

@@ -48,15 +48,33 @@ export function Storage() {
         {progress && (
           <p aria-live="polite">
             {progress.phase === 'hash' ? 'Reading' : 'Uploading'}: <progress max={1} value={progress.share} /> {Math.round(progress.share * 100)}%{' '}
-            {stop && <button type="button" onClick={() => stop.abort()}>Cancel</button>}
+            {stop && (
+              <button type="button" onClick={() => stop.abort()}>
+                Cancel
+              </button>
+            )}
           </p>
         )}
         <ErrorNote error={error ?? files.error} />
         <table>
-          <thead><tr><th>File</th><th>Type</th><th>Size</th><th>Status</th><th>Uploaded</th></tr></thead>
+          <thead>
+            <tr>
+              <th>File</th>
+              <th>Type</th>
+              <th>Size</th>
+              <th>Status</th>
+              <th>Uploaded</th>
+            </tr>
+          </thead>
           <tbody>
             {files.data?.items.map((a) => (
-              <tr key={a.id}><td>{a.filename}</td><td>{a.contentType}</td><td>{bytes(a.sizeBytes)}</td><td>{a.status}</td><td>{new Date(a.createdAt).toLocaleString()}</td></tr>
+              <tr key={a.id}>
+                <td>{a.filename}</td>
+                <td>{a.contentType}</td>
+                <td>{bytes(a.sizeBytes)}</td>
+                <td>{a.status}</td>
+                <td>{new Date(a.createdAt).toLocaleString()}</td>
+              </tr>
             ))}
           </tbody>
         </table>
@@ -64,12 +82,30 @@ export function Storage() {
       <Section title="Quota overrides">
         <ErrorNote error={overrides.error} />
         <table>
-          <thead><tr><th>Customer</th><th>Quota</th><th>Changed</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Customer</th>
+              <th>Quota</th>
+              <th>Changed</th>
+            </tr>
+          </thead>
           <tbody>
             {overrides.data?.items.map((o) => (
-              <tr key={o.userId}><td><a href={`#/customers/${o.userId}`}><code>{o.userId}</code></a></td><td>{bytes(o.quotaBytes)}</td><td>{new Date(o.updatedAt).toLocaleString()}</td></tr>
+              <tr key={o.userId}>
+                <td>
+                  <a href={`#/customers/${o.userId}`}>
+                    <code>{o.userId}</code>
+                  </a>
+                </td>
+                <td>{bytes(o.quotaBytes)}</td>
+                <td>{new Date(o.updatedAt).toLocaleString()}</td>
+              </tr>
             ))}
-            {overrides.data?.items.length === 0 && <tr><td colSpan={3}>Every customer has the default quota.</td></tr>}
+            {overrides.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={3}>Every customer has the default quota.</td>
+              </tr>
+            )}
           </tbody>
         </table>
       </Section>

@@ -31,29 +31,57 @@ function TableList() {
       <Section title="Tables">
         <ErrorNote error={list.error} />
         <table>
-          <thead><tr><th>Table</th><th>Columns</th><th>Customers may read</th><th>Changed</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Table</th>
+              <th>Columns</th>
+              <th>Customers may read</th>
+              <th>Changed</th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((c) => (
               <tr key={c.name}>
-                <td><a href={`${TABLES_PATH}/${c.name}`}>{c.name}</a></td>
+                <td>
+                  <a href={`${TABLES_PATH}/${c.name}`}>{c.name}</a>
+                </td>
                 <td>{c.columns.map((col) => col.name).join(', ')}</td>
                 <td>{c.access.read}</td>
                 <td>{when(c.updatedAt)}</td>
               </tr>
             ))}
-            {list.data?.items.length === 0 && <tr><td colSpan={4}>No tables yet.</td></tr>}
+            {list.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={4}>No tables yet.</td>
+              </tr>
+            )}
           </tbody>
         </table>
       </Section>
       <Section title="New table">
         <form class="stack" onSubmit={create}>
-          <label>Table name <input required pattern="[a-z][a-z0-9_]{0,62}" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="orders" /></label>
+          <label>
+            Table name <input required pattern="[a-z][a-z0-9_]{0,62}" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="orders" />
+          </label>
           {columns.map((col, i) => (
-            <ColumnFields key={i} column={col} onChange={(next) => setColumns(columns.map((c, j) => (j === i ? next : c)))} onRemove={columns.length > 1 ? () => setColumns(columns.filter((_, j) => j !== i)) : undefined} />
+            <ColumnFields
+              key={i}
+              column={col}
+              onChange={(next) => setColumns(columns.map((c, j) => (j === i ? next : c)))}
+              onRemove={columns.length > 1 ? () => setColumns(columns.filter((_, j) => j !== i)) : undefined}
+            />
           ))}
-          <div><button type="button" class="secondary" onClick={() => setColumns([...columns, { name: '', type: 'text' }])}>Another column</button></div>
+          <div>
+            <button type="button" class="secondary" onClick={() => setColumns([...columns, { name: '', type: 'text' }])}>
+              Another column
+            </button>
+          </div>
           <AccessFields access={access} onChange={setAccess} />
-          <div><button type="submit" disabled={act.busy}>Create table</button></div>
+          <div>
+            <button type="submit" disabled={act.busy}>
+              Create table
+            </button>
+          </div>
         </form>
         <ErrorNote error={act.error} />
       </Section>
@@ -65,12 +93,31 @@ function TableList() {
 function ColumnFields({ column, onChange, onRemove }: { column: ContractColumn; onChange: (c: ContractColumn) => void; onRemove?: () => void }) {
   return (
     <fieldset class="inline column">
-      <label>Column name <input required pattern="[a-z][a-z0-9_]{0,62}" value={column.name} onInput={(e) => onChange({ ...column, name: e.currentTarget.value })} /></label>
-      <label>Column type <select value={column.type} onChange={(e) => onChange({ ...column, type: e.currentTarget.value as ContractColumn['type'] })}>{TYPES.map((t) => <option key={t}>{t}</option>)}</select></label>
-      <label class="check"><input type="checkbox" checked={column.nullable === false} onChange={(e) => onChange({ ...column, nullable: !e.currentTarget.checked })} /> Required</label>
-      <label class="check"><input type="checkbox" checked={!!column.unique} onChange={(e) => onChange({ ...column, unique: e.currentTarget.checked })} /> Unique</label>
-      <label class="check"><input type="checkbox" checked={!!column.indexed} onChange={(e) => onChange({ ...column, indexed: e.currentTarget.checked })} /> Indexed</label>
-      {onRemove && <button type="button" class="secondary" onClick={onRemove}>Remove column</button>}
+      <label>
+        Column name <input required pattern="[a-z][a-z0-9_]{0,62}" value={column.name} onInput={(e) => onChange({ ...column, name: e.currentTarget.value })} />
+      </label>
+      <label>
+        Column type{' '}
+        <select value={column.type} onChange={(e) => onChange({ ...column, type: e.currentTarget.value as ContractColumn['type'] })}>
+          {TYPES.map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </select>
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={column.nullable === false} onChange={(e) => onChange({ ...column, nullable: !e.currentTarget.checked })} /> Required
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={!!column.unique} onChange={(e) => onChange({ ...column, unique: e.currentTarget.checked })} /> Unique
+      </label>
+      <label class="check">
+        <input type="checkbox" checked={!!column.indexed} onChange={(e) => onChange({ ...column, indexed: e.currentTarget.checked })} /> Indexed
+      </label>
+      {onRemove && (
+        <button type="button" class="secondary" onClick={onRemove}>
+          Remove column
+        </button>
+      )}
     </fieldset>
   )
 }
@@ -80,7 +127,9 @@ function AccessFields({ access, onChange }: { access: ContractAccess; onChange: 
     <label>
       {label}{' '}
       <select value={access[key]} onChange={(e) => onChange({ ...access, [key]: e.currentTarget.value as ContractAccess['read'] })}>
-        <option value="none">none</option><option value="own">their own rows</option><option value="all">all rows</option>
+        <option value="none">none</option>
+        <option value="own">their own rows</option>
+        <option value="all">all rows</option>
       </select>
     </label>
   )
@@ -88,7 +137,9 @@ function AccessFields({ access, onChange }: { access: ContractAccess; onChange: 
     <fieldset class="inline">
       <legend>What customers may do (admins may do everything)</legend>
       {scope('read', 'Read')}
-      <label class="check"><input type="checkbox" checked={access.create} onChange={(e) => onChange({ ...access, create: e.currentTarget.checked })} /> Create rows</label>
+      <label class="check">
+        <input type="checkbox" checked={access.create} onChange={(e) => onChange({ ...access, create: e.currentTarget.checked })} /> Create rows
+      </label>
       {scope('update', 'Update')}
       {scope('delete', 'Delete')}
     </fieldset>
@@ -120,33 +171,88 @@ function TableDetail({ name }: { name: string }) {
   const c = contract.data
   return (
     <>
-      <p><a href={TABLES_PATH}>← Tables</a></p>
+      <p>
+        <a href={TABLES_PATH}>← Tables</a>
+      </p>
       <ErrorNote error={contract.error ?? act.error} />
       {c && (
         <>
           <Section title={`Table ${c.name}`}>
             <table aria-label="Columns">
-              <thead><tr><th>Column</th><th>Type</th><th>Rules</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Column</th>
+                  <th>Type</th>
+                  <th>Rules</th>
+                  <th class="keep">
+                    <span class="sr">Actions</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {c.columns.map((col) => (
                   <tr key={col.name}>
-                    <td>{col.name}</td><td>{col.type}</td>
-                    <td>{[col.nullable === false && 'required', col.unique && 'unique', col.indexed && 'indexed', col.default !== undefined && `default ${JSON.stringify(col.default)}`].filter(Boolean).join(', ') || '—'}</td>
-                    <td class="keep"><button type="button" class="danger" aria-label={`Drop column ${col.name}`} onClick={() => void drop(col.name)}>Drop</button></td>
+                    <td>{col.name}</td>
+                    <td>{col.type}</td>
+                    <td>
+                      {[
+                        col.nullable === false && 'required',
+                        col.unique && 'unique',
+                        col.indexed && 'indexed',
+                        col.default !== undefined && `default ${JSON.stringify(col.default)}`,
+                      ]
+                        .filter(Boolean)
+                        .join(', ') || '—'}
+                    </td>
+                    <td class="keep">
+                      <button type="button" class="danger" aria-label={`Drop column ${col.name}`} onClick={() => void drop(col.name)}>
+                        Drop
+                      </button>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
             {c.droppedColumns.length > 0 && (
-              <p>Dropped, values kept: {c.droppedColumns.join(', ')}. <button type="button" class="secondary" onClick={() => void erase()}>Erase dropped values</button></p>
+              <p>
+                Dropped, values kept: {c.droppedColumns.join(', ')}.{' '}
+                <button type="button" class="secondary" onClick={() => void erase()}>
+                  Erase dropped values
+                </button>
+              </p>
             )}
-            <form class="stack" aria-label="Add a column" onSubmit={(e) => { e.preventDefault(); void alter({ addColumns: [adding] }).then((ok) => ok && setAdding({ name: '', type: 'text' })) }}>
+            <form
+              class="stack"
+              aria-label="Add a column"
+              onSubmit={(e) => {
+                e.preventDefault()
+                void alter({ addColumns: [adding] }).then((ok) => ok && setAdding({ name: '', type: 'text' }))
+              }}
+            >
               <ColumnFields column={adding} onChange={setAdding} />
-              <div><button type="submit" disabled={act.busy}>Add column</button></div>
+              <div>
+                <button type="submit" disabled={act.busy}>
+                  Add column
+                </button>
+              </div>
             </form>
-            <form class="stack" aria-label="Access" onSubmit={(e) => { e.preventDefault(); if (access) void alter({ access }).then((ok) => ok && setAccess(null)) }}>
+            <form
+              class="stack"
+              aria-label="Access"
+              onSubmit={(e) => {
+                e.preventDefault()
+                if (access) void alter({ access }).then((ok) => ok && setAccess(null))
+              }}
+            >
               <AccessFields access={access ?? c.access} onChange={setAccess} />
-              <div><button type="submit" disabled={act.busy || !access}>Save access</button> <button type="button" class="danger" onClick={() => void remove()}>Delete table</button></div>
+              <div>
+                <button type="submit" disabled={act.busy || !access}>
+                  Save access
+                </button>{' '}
+                <button type="button" class="danger" onClick={() => void remove()}>
+                  Delete table
+                </button>
+              </div>
             </form>
           </Section>
           <Rows key={c.version} contract={c} />
@@ -196,41 +302,108 @@ function Rows({ contract: c }: { contract: Contract }) {
   return (
     <Section title="Rows">
       <form class="inline" aria-label="Add a condition" onSubmit={addCondition}>
-        <label>Field <select value={builder.field} onChange={(e) => setBuilder({ ...builder, field: e.currentTarget.value })}>{fields.map((f) => <option key={f}>{f}</option>)}</select></label>
-        <label>Operator <select value={builder.op} onChange={(e) => setBuilder({ ...builder, op: e.currentTarget.value })}>{OPERATORS.map((o) => <option key={o}>{o}</option>)}</select></label>
-        <label>Value <input value={builder.value} onInput={(e) => setBuilder({ ...builder, value: e.currentTarget.value })} placeholder="100, (a,b), null, *text*" /></label>
-        <button type="submit" class="secondary">Add condition</button>
+        <label>
+          Field{' '}
+          <select value={builder.field} onChange={(e) => setBuilder({ ...builder, field: e.currentTarget.value })}>
+            {fields.map((f) => (
+              <option key={f}>{f}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Operator{' '}
+          <select value={builder.op} onChange={(e) => setBuilder({ ...builder, op: e.currentTarget.value })}>
+            {OPERATORS.map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Value <input value={builder.value} onInput={(e) => setBuilder({ ...builder, value: e.currentTarget.value })} placeholder="100, (a,b), null, *text*" />
+        </label>
+        <button type="submit" class="secondary">
+          Add condition
+        </button>
       </form>
-      <form class="inline" aria-label="Filter rows" onSubmit={(e) => { e.preventDefault(); apply(filter) }}>
-        <label class="grow">Filter <input type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} placeholder="total=gte.100&paid=is.false&sort=-createdAt" /></label>
+      <form
+        class="inline"
+        aria-label="Filter rows"
+        onSubmit={(e) => {
+          e.preventDefault()
+          apply(filter)
+        }}
+      >
+        <label class="grow">
+          Filter{' '}
+          <input type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} placeholder="total=gte.100&paid=is.false&sort=-createdAt" />
+        </label>
         <button type="submit">Apply</button>
-        {applied && <button type="button" class="secondary" onClick={() => apply('')}>Clear</button>}
+        {applied && (
+          <button type="button" class="secondary" onClick={() => apply('')}>
+            Clear
+          </button>
+        )}
       </form>
       <ErrorNote error={rows.error ?? act.error} />
       <div class="grid-scroll">
         <table aria-label={`Rows of ${c.name}`}>
-          <thead><tr><th>Id</th>{c.columns.map((col) => <th key={col.name}>{col.name}</th>)}<th>Created</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Id</th>
+              {c.columns.map((col) => (
+                <th key={col.name}>{col.name}</th>
+              ))}
+              <th>Created</th>
+              <th class="keep">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {rows.data?.rows.map((row) => (
               <tr key={row.id}>
-                <td><code title={row.id}>{row.id.slice(0, 8)}</code></td>
-                {c.columns.map((col) => <td key={col.name}>{shown(row[col.name], col.type)}</td>)}
+                <td>
+                  <code title={row.id}>{row.id.slice(0, 8)}</code>
+                </td>
+                {c.columns.map((col) => (
+                  <td key={col.name}>{shown(row[col.name], col.type)}</td>
+                ))}
                 <td>{when(row.createdAt)}</td>
                 <td class="keep">
-                  <button type="button" class="secondary" aria-label={`Edit row ${row.id}`} onClick={() => setEditing(row)}>Edit</button>{' '}
-                  <button type="button" class="danger" aria-label={`Delete row ${row.id}`} onClick={() => void remove(row)}>Delete</button>
+                  <button type="button" class="secondary" aria-label={`Edit row ${row.id}`} onClick={() => setEditing(row)}>
+                    Edit
+                  </button>{' '}
+                  <button type="button" class="danger" aria-label={`Delete row ${row.id}`} onClick={() => void remove(row)}>
+                    Delete
+                  </button>
                 </td>
               </tr>
             ))}
-            {rows.data?.rows.length === 0 && <tr><td colSpan={c.columns.length + 3}>No rows{applied ? ' match' : ' yet'}.</td></tr>}
+            {rows.data?.rows.length === 0 && (
+              <tr>
+                <td colSpan={c.columns.length + 3}>No rows{applied ? ' match' : ' yet'}.</td>
+              </tr>
+            )}
           </tbody>
         </table>
       </div>
       {rows.data?.total !== undefined && <Pager page={page} pageSize={PAGE_SIZE} total={rows.data.total} onPage={setPage} />}
       {editing ? (
-        <RowEditor key={editing === 'new' ? 'new' : editing.id} contract={c} row={editing === 'new' ? null : editing} onDone={(saved) => { setEditing(null); if (saved) rows.reload() }} />
+        <RowEditor
+          key={editing === 'new' ? 'new' : editing.id}
+          contract={c}
+          row={editing === 'new' ? null : editing}
+          onDone={(saved) => {
+            setEditing(null)
+            if (saved) rows.reload()
+          }}
+        />
       ) : (
-        <p><button type="button" onClick={() => setEditing('new')}>Add row</button></p>
+        <p>
+          <button type="button" onClick={() => setEditing('new')}>
+            Add row
+          </button>
+        </p>
       )}
     </Section>
   )
@@ -301,20 +474,56 @@ function RowEditor({ contract: c, row, onDone }: { contract: Contract; row: Cont
         switch (col.type) {
           case 'boolean':
             return (
-              <label key={col.name}>{label} <select value={value} onChange={(e) => set(col.name, e.currentTarget.value)}><option value="">—</option><option value="true">true</option><option value="false">false</option></select></label>
+              <label key={col.name}>
+                {label}{' '}
+                <select value={value} onChange={(e) => set(col.name, e.currentTarget.value)}>
+                  <option value="">—</option>
+                  <option value="true">true</option>
+                  <option value="false">false</option>
+                </select>
+              </label>
             )
           case 'json':
-            return <label key={col.name}>{label} <textarea rows={3} value={value} onInput={(e) => set(col.name, e.currentTarget.value)} /></label>
+            return (
+              <label key={col.name}>
+                {label} <textarea rows={3} value={value} onInput={(e) => set(col.name, e.currentTarget.value)} />
+              </label>
+            )
           case 'integer':
           case 'number':
-            return <label key={col.name}>{label} <input type="number" step={col.type === 'integer' ? 1 : 'any'} value={value} onInput={(e) => set(col.name, e.currentTarget.value)} /></label>
+            return (
+              <label key={col.name}>
+                {label} <input type="number" step={col.type === 'integer' ? 1 : 'any'} value={value} onInput={(e) => set(col.name, e.currentTarget.value)} />
+              </label>
+            )
           case 'timestamp':
-            return <label key={col.name}>{label} <input type="datetime-local" value={value} onInput={(e) => set(col.name, e.currentTarget.value)} /></label>
+            return (
+              <label key={col.name}>
+                {label} <input type="datetime-local" value={value} onInput={(e) => set(col.name, e.currentTarget.value)} />
+              </label>
+            )
           default:
-            return <label key={col.name}>{label} <input type="text" pattern={col.type === 'uuid' ? '[0-9a-fA-F-]{36}' : undefined} value={value} onInput={(e) => set(col.name, e.currentTarget.value)} /></label>
+            return (
+              <label key={col.name}>
+                {label}{' '}
+                <input
+                  type="text"
+                  pattern={col.type === 'uuid' ? '[0-9a-fA-F-]{36}' : undefined}
+                  value={value}
+                  onInput={(e) => set(col.name, e.currentTarget.value)}
+                />
+              </label>
+            )
         }
       })}
-      <div class="row-actions"><button type="submit" disabled={busy}>{row ? 'Save row' : 'Create row'}</button> <button type="button" class="secondary" onClick={() => onDone(false)}>Cancel</button></div>
+      <div class="row-actions">
+        <button type="submit" disabled={busy}>
+          {row ? 'Save row' : 'Create row'}
+        </button>{' '}
+        <button type="button" class="secondary" onClick={() => onDone(false)}>
+          Cancel
+        </button>
+      </div>
       <ErrorNote error={error} />
     </form>
   )

@@ -57,7 +57,17 @@ export function Team() {
         <ErrorNote error={org.error ?? list.error} />
         <ErrorNote error={act.error} />
         <table>
-          <thead><tr><th>Member</th><th class="keep">Role</th><th>Second factor</th><th>Since</th><th class="keep actions"><span class="sr">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Member</th>
+              <th class="keep">Role</th>
+              <th>Second factor</th>
+              <th>Since</th>
+              <th class="keep actions">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((m) => (
               <MemberRow key={`${m.id}:${m.role}`} member={m} busy={act.busy} onRole={changeRole} onRemove={remove} />
@@ -69,14 +79,22 @@ export function Team() {
       <Section title="Add a member">
         <p class="muted">The person needs an Ecobase account with this e-mail. Only owners can add owners.</p>
         <form onSubmit={submit} class="inline">
-          <label>Member e-mail <input type="email" required value={form.email} onInput={(e) => setForm({ ...form, email: e.currentTarget.value })} /></label>
+          <label>
+            Member e-mail <input type="email" required value={form.email} onInput={(e) => setForm({ ...form, email: e.currentTarget.value })} />
+          </label>
           <label>
             Role
             <select value={form.role} onChange={(e) => setForm({ ...form, role: e.currentTarget.value as TeamMember['role'] })}>
-              {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
             </select>
           </label>
-          <button type="submit" disabled={add.busy || !organizationId}>Add member</button>
+          <button type="submit" disabled={add.busy || !organizationId}>
+            Add member
+          </button>
         </form>
         <ErrorNote error={add.error} />
       </Section>
@@ -86,7 +104,9 @@ export function Team() {
             {org.data.requireMfa
               ? 'Every member must verify a second factor (authenticator app or passkey) before acting in this organization’s ecosystems.'
               : 'Members may act in this organization’s ecosystems with a password alone.'}{' '}
-            <span class="muted">Owners only, once their own session has verified a second factor. A member’s API tokens act here only while the member has a second factor.</span>
+            <span class="muted">
+              Owners only, once their own session has verified a second factor. A member’s API tokens act here only while the member has a second factor.
+            </span>
           </p>
           {list.data && <Compliance members={list.data.items} required={org.data.requireMfa} partial={list.data.total > list.data.items.length} />}
           <button type="button" disabled={policy.busy} onClick={() => void setRequireMfa(!org.data!.requireMfa)}>
@@ -100,7 +120,12 @@ export function Team() {
 }
 
 /** One member: the role is picked, then saved with its button (arrow keys on a select do not change anyone's role). */
-function MemberRow({ member: m, busy, onRole, onRemove }: {
+function MemberRow({
+  member: m,
+  busy,
+  onRole,
+  onRemove,
+}: {
   member: TeamMember
   busy: boolean
   onRole: (m: TeamMember, role: TeamMember['role']) => Promise<boolean>
@@ -113,19 +138,31 @@ function MemberRow({ member: m, busy, onRole, onRemove }: {
   }
   return (
     <tr>
-      <td>{m.name}<br /><small class="muted">{m.email}</small></td>
+      <td>
+        {m.name}
+        <br />
+        <small class="muted">{m.email}</small>
+      </td>
       <td class="keep">
         <select aria-label={`Role of ${m.email}`} value={role} disabled={busy} onChange={(e) => setRole(e.currentTarget.value as TeamMember['role'])}>
-          {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
         </select>
         {role !== m.role && (
-          <button type="button" class="save-role" disabled={busy} onClick={() => void save()} aria-label={`Save role of ${m.email}`}>Save</button>
+          <button type="button" class="save-role" disabled={busy} onClick={() => void save()} aria-label={`Save role of ${m.email}`}>
+            Save
+          </button>
         )}
       </td>
       <td>{m.mfa ? 'Yes' : 'None'}</td>
       <td>{when(m.createdAt)}</td>
       <td class="keep actions">
-        <button type="button" class="danger" disabled={busy} onClick={() => onRemove(m)} aria-label={`Remove ${m.email}`}>Remove</button>
+        <button type="button" class="danger" disabled={busy} onClick={() => onRemove(m)} aria-label={`Remove ${m.email}`}>
+          Remove
+        </button>
       </td>
     </tr>
   )
@@ -139,11 +176,16 @@ function Compliance({ members, required, partial }: { members: TeamMember[]; req
   return (
     <div data-testid="mfa-compliance">
       <p>
-        {required ? 'Out of compliance' : 'Would be refused if you required it'}{shown}: these members have no second factor, so neither they nor their API tokens
+        {required ? 'Out of compliance' : 'Would be refused if you required it'}
+        {shown}: these members have no second factor, so neither they nor their API tokens
         {required ? ' can' : ' could'} act in this organization’s ecosystems until they add one.
       </p>
       <ul>
-        {without.map((m) => <li key={m.id}>{m.name} <small class="muted">{m.email}</small></li>)}
+        {without.map((m) => (
+          <li key={m.id}>
+            {m.name} <small class="muted">{m.email}</small>
+          </li>
+        ))}
       </ul>
     </div>
   )

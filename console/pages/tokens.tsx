@@ -26,19 +26,39 @@ export function Tokens() {
   return (
     <Section title="API tokens">
       <form onSubmit={create} class="inline">
-        <label>Name <input required value={name} onInput={(e) => setName(e.currentTarget.value)} /></label>
+        <label>
+          Name <input required value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
         <button type="submit">Create token</button>
       </form>
       <ErrorNote error={error ?? list.error} />
       {created && <SecretOnce label="Copy the token now: it is not shown again." value={created.token} testId="new-token" onDone={() => setCreated(null)} />}
       <table>
-        <thead><tr><th>Name</th><th>Prefix</th><th>Created</th><th>Last used</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Prefix</th>
+            <th>Created</th>
+            <th>Last used</th>
+            <th class="keep">
+              <span class="sr">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {list.data?.items.map((t) => (
             <tr key={t.id}>
-              <td>{t.name}</td><td><code>{t.prefix}…</code></td><td>{new Date(t.createdAt).toLocaleString()}</td>
+              <td>{t.name}</td>
+              <td>
+                <code>{t.prefix}…</code>
+              </td>
+              <td>{new Date(t.createdAt).toLocaleString()}</td>
               <td>{t.lastUsedAt ? new Date(t.lastUsedAt).toLocaleString() : 'never'}</td>
-              <td class="keep"><button type="button" class="danger" onClick={() => revoke(t.id)} aria-label={`Revoke ${t.name}`}>Revoke</button></td>
+              <td class="keep">
+                <button type="button" class="danger" onClick={() => revoke(t.id)} aria-label={`Revoke ${t.name}`}>
+                  Revoke
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -43,26 +43,58 @@ function WebhookList() {
           />
         )}
         <table>
-          <thead><tr><th>Endpoint</th><th>State</th><th>Events</th><th>Created</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Endpoint</th>
+              <th>State</th>
+              <th>Events</th>
+              <th>Created</th>
+            </tr>
+          </thead>
           <tbody>
             {list.data?.items.map((w) => (
               <tr key={w.id}>
-                <td><a class="wrap" href={`${WEBHOOKS_PATH}/${w.id}`}>{w.url}</a>{w.description && <><br /><small class="muted">{w.description}</small></>}</td>
-                <td><EndpointState webhook={w} /></td>
+                <td>
+                  <a class="wrap" href={`${WEBHOOKS_PATH}/${w.id}`}>
+                    {w.url}
+                  </a>
+                  {w.description && (
+                    <>
+                      <br />
+                      <small class="muted">{w.description}</small>
+                    </>
+                  )}
+                </td>
+                <td>
+                  <EndpointState webhook={w} />
+                </td>
                 <td>{w.events.length ? w.events.join(', ') : <span class="muted">test events only</span>}</td>
                 <td>{when(w.createdAt)}</td>
               </tr>
             ))}
-            {list.data?.items.length === 0 && <tr><td colSpan={4}>No endpoints yet.</td></tr>}
+            {list.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={4}>No endpoints yet.</td>
+              </tr>
+            )}
           </tbody>
         </table>
       </Section>
       <Section title="New endpoint">
         <form onSubmit={submit} class="stack">
-          <label>Endpoint URL <input required type="url" placeholder="https://…" value={form.url} onInput={(e) => setForm({ ...form, url: e.currentTarget.value })} /></label>
-          <label>Description (optional) <input value={form.description} onInput={(e) => setForm({ ...form, description: e.currentTarget.value })} /></label>
+          <label>
+            Endpoint URL{' '}
+            <input required type="url" placeholder="https://…" value={form.url} onInput={(e) => setForm({ ...form, url: e.currentTarget.value })} />
+          </label>
+          <label>
+            Description (optional) <input value={form.description} onInput={(e) => setForm({ ...form, description: e.currentTarget.value })} />
+          </label>
           <EventChoices chosen={form.events} onChange={(events) => setForm({ ...form, events })} />
-          <div><button type="submit" disabled={add.busy}>Create endpoint</button></div>
+          <div>
+            <button type="submit" disabled={add.busy}>
+              Create endpoint
+            </button>
+          </div>
         </form>
         <ErrorNote error={add.error} />
       </Section>
@@ -80,7 +112,12 @@ function EventChoices({ chosen, onChange }: { chosen: string[]; onChange: (event
       <div class="events">
         {catalogue.data?.items.map((ev) => (
           <label key={ev.type} title={ev.description} class="check">
-            <input type="checkbox" checked={chosen.includes(ev.type)} onChange={(e) => onChange(e.currentTarget.checked ? [...chosen, ev.type] : chosen.filter((t) => t !== ev.type))} /> {ev.type}
+            <input
+              type="checkbox"
+              checked={chosen.includes(ev.type)}
+              onChange={(e) => onChange(e.currentTarget.checked ? [...chosen, ev.type] : chosen.filter((t) => t !== ev.type))}
+            />{' '}
+            {ev.type}
           </label>
         ))}
       </div>
@@ -94,7 +131,12 @@ function EndpointState({ webhook }: { webhook: Webhook }) {
   return (
     <>
       <Badge tone="bad">disabled</Badge>
-      {webhook.disabledReason && <><br /><small class="muted">{webhook.disabledReason}</small></>}
+      {webhook.disabledReason && (
+        <>
+          <br />
+          <small class="muted">{webhook.disabledReason}</small>
+        </>
+      )}
     </>
   )
 }
@@ -157,53 +199,119 @@ function WebhookDetail({ id }: { id: string }) {
   const w = hook.data
   return (
     <>
-      <p><a href={WEBHOOKS_PATH}>← Webhooks</a></p>
+      <p>
+        <a href={WEBHOOKS_PATH}>← Webhooks</a>
+      </p>
       <ErrorNote error={hook.error} />
       {w && (
         <Section title="Endpoint">
           <dl>
-            <dt>URL</dt><dd class="wrap">{w.url}</dd>
-            <dt>State</dt><dd><EndpointState webhook={w} /></dd>
-            <dt>Events</dt><dd>{w.events.length ? w.events.join(', ') : 'test events only'}</dd>
-            {w.description && <><dt>Description</dt><dd>{w.description}</dd></>}
-            <dt>Created</dt><dd>{when(w.createdAt)}</dd>
+            <dt>URL</dt>
+            <dd class="wrap">{w.url}</dd>
+            <dt>State</dt>
+            <dd>
+              <EndpointState webhook={w} />
+            </dd>
+            <dt>Events</dt>
+            <dd>{w.events.length ? w.events.join(', ') : 'test events only'}</dd>
+            {w.description && (
+              <>
+                <dt>Description</dt>
+                <dd>{w.description}</dd>
+              </>
+            )}
+            <dt>Created</dt>
+            <dd>{when(w.createdAt)}</dd>
           </dl>
           <div class="row-actions">
-            <button type="button" onClick={sendTest} disabled={act.busy}>Send test event</button>
-            <button type="button" class="secondary" aria-expanded={!!editing} onClick={() => setEditing(editing ? null : { url: w.url, description: w.description, events: w.events })}>Edit endpoint</button>
-            <button type="button" class="secondary" onClick={() => toggle(w)} disabled={act.busy}>{w.enabled ? 'Disable' : 'Enable'}</button>
-            <button type="button" class="secondary" onClick={rotate} disabled={act.busy}>Rotate secret</button>
-            <button type="button" class="danger" onClick={() => remove(w)} disabled={act.busy}>Delete endpoint</button>
+            <button type="button" onClick={sendTest} disabled={act.busy}>
+              Send test event
+            </button>
+            <button
+              type="button"
+              class="secondary"
+              aria-expanded={!!editing}
+              onClick={() => setEditing(editing ? null : { url: w.url, description: w.description, events: w.events })}
+            >
+              Edit endpoint
+            </button>
+            <button type="button" class="secondary" onClick={() => toggle(w)} disabled={act.busy}>
+              {w.enabled ? 'Disable' : 'Enable'}
+            </button>
+            <button type="button" class="secondary" onClick={rotate} disabled={act.busy}>
+              Rotate secret
+            </button>
+            <button type="button" class="danger" onClick={() => remove(w)} disabled={act.busy}>
+              Delete endpoint
+            </button>
           </div>
           {editing && (
             <form onSubmit={save} class="stack" aria-label="Endpoint settings">
-              <label>Endpoint URL <input required type="url" value={editing.url} onInput={(e) => setEditing({ ...editing, url: e.currentTarget.value })} /></label>
-              <label>Description <input value={editing.description} onInput={(e) => setEditing({ ...editing, description: e.currentTarget.value })} /></label>
+              <label>
+                Endpoint URL <input required type="url" value={editing.url} onInput={(e) => setEditing({ ...editing, url: e.currentTarget.value })} />
+              </label>
+              <label>
+                Description <input value={editing.description} onInput={(e) => setEditing({ ...editing, description: e.currentTarget.value })} />
+              </label>
               <EventChoices chosen={editing.events} onChange={(events) => setEditing({ ...editing, events })} />
               <div class="row-actions">
-                <button type="submit" disabled={act.busy}>Save endpoint</button>
-                <button type="button" class="secondary" onClick={() => setEditing(null)}>Cancel</button>
+                <button type="submit" disabled={act.busy}>
+                  Save endpoint
+                </button>
+                <button type="button" class="secondary" onClick={() => setEditing(null)}>
+                  Cancel
+                </button>
               </div>
             </form>
           )}
-          {rotated && <SecretOnce label="The new signing secret: copy it now, it is not shown again." value={rotated.secret} testId="new-webhook-secret" onDone={() => setRotated(null)} />}
+          {rotated && (
+            <SecretOnce
+              label="The new signing secret: copy it now, it is not shown again."
+              value={rotated.secret}
+              testId="new-webhook-secret"
+              onDone={() => setRotated(null)}
+            />
+          )}
           {note && <p role="status">{note}</p>}
           <ErrorNote error={act.error} />
         </Section>
       )}
       <Section title="Deliveries">
-        <p><button type="button" class="secondary" onClick={deliveries.reload}>Refresh</button></p>
+        <p>
+          <button type="button" class="secondary" onClick={deliveries.reload}>
+            Refresh
+          </button>
+        </p>
         <ErrorNote error={deliveries.error} />
         <table>
-          <thead><tr><th>Event</th><th class="keep">Status</th><th>Attempts</th><th>Answer</th><th>Created</th><th class="keep"><span class="sr">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>Event</th>
+              <th class="keep">Status</th>
+              <th>Attempts</th>
+              <th>Answer</th>
+              <th>Created</th>
+              <th class="keep">
+                <span class="sr">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
             {deliveries.data?.items.map((d) => (
               <tr key={d.id}>
                 <DeliveryCells delivery={d} />
-                <td class="keep"><button type="button" onClick={() => retry(d)} disabled={act.busy} aria-label={`Retry delivery of ${d.eventType} from ${when(d.createdAt)}`}>Retry</button></td>
+                <td class="keep">
+                  <button type="button" onClick={() => retry(d)} disabled={act.busy} aria-label={`Retry delivery of ${d.eventType} from ${when(d.createdAt)}`}>
+                    Retry
+                  </button>
+                </td>
               </tr>
             ))}
-            {deliveries.data?.items.length === 0 && <tr><td colSpan={6}>No deliveries yet.</td></tr>}
+            {deliveries.data?.items.length === 0 && (
+              <tr>
+                <td colSpan={6}>No deliveries yet.</td>
+              </tr>
+            )}
           </tbody>
         </table>
         {deliveries.data && <Pager page={page} pageSize={PAGE_SIZE} total={deliveries.data.total} onPage={setPage} />}
@@ -216,10 +324,27 @@ function WebhookDetail({ id }: { id: string }) {
 export function DeliveryCells({ delivery: d }: { delivery: WebhookDelivery }) {
   return (
     <>
-      <td>{d.eventType}<br /><small class="muted"><code>{d.id}</code></small></td>
-      <td class="keep"><Badge tone={deliveryTone(d.status)}>{d.status}</Badge></td>
+      <td>
+        {d.eventType}
+        <br />
+        <small class="muted">
+          <code>{d.id}</code>
+        </small>
+      </td>
+      <td class="keep">
+        <Badge tone={deliveryTone(d.status)}>{d.status}</Badge>
+      </td>
       <td>{d.attempts}</td>
-      <td>{d.responseCode ?? '—'}{d.latencyMs != null ? `, ${ms(d.latencyMs)}` : ''}{d.lastError ? <><br /><small class="error">{d.lastError}</small></> : null}</td>
+      <td>
+        {d.responseCode ?? '—'}
+        {d.latencyMs != null ? `, ${ms(d.latencyMs)}` : ''}
+        {d.lastError ? (
+          <>
+            <br />
+            <small class="error">{d.lastError}</small>
+          </>
+        ) : null}
+      </td>
       <td>{when(d.createdAt)}</td>
     </>
   )

@@ -15,7 +15,10 @@ export class CommandError extends Error {}
  * Makes the account with `email` a platform admin, creating it (with `password`) when there is none;
  * one transaction, with an audit event naming the command line.
  */
-export async function adminCreate(deps: Pick<Deps, 'db' | 'now' | 'config'>, input: { email: string; name: string | null; password: string | null }): Promise<'created' | 'promoted' | 'unchanged'> {
+export async function adminCreate(
+  deps: Pick<Deps, 'db' | 'now' | 'config'>,
+  input: { email: string; name: string | null; password: string | null },
+): Promise<'created' | 'promoted' | 'unchanged'> {
   const email = input.email.trim()
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new CommandError(`--email: ${email} is not an e-mail address`)
   const emailKey = email.toLowerCase()
@@ -32,7 +35,11 @@ export async function adminCreate(deps: Pick<Deps, 'db' | 'now' | 'config'>, inp
     }
     if (hash === null) throw new CommandError(`no account has the e-mail ${email}: give its password with --password-stdin to create it`)
     const created = await insertPasswordAccount(tx, { email, name: input.name ?? email.split('@')[0]!, passwordHash: hash, isAdmin: true })
-    await audit.record(tx, systemActor('cli'), { action: 'settings.admin.granted', target: { type: 'user', id: created.id }, metadata: { isAdmin: true, created: true } })
+    await audit.record(tx, systemActor('cli'), {
+      action: 'settings.admin.granted',
+      target: { type: 'user', id: created.id },
+      metadata: { isAdmin: true, created: true },
+    })
     return 'created'
   })
 }

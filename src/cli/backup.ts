@@ -11,7 +11,8 @@ import { type Database, pgliteDir } from '../platform/db'
 import { lockDataDir } from '../platform/lifecycle'
 import { CommandError } from './admin'
 
-const count = (m: BackupManifest) => `${m.parts.length} parts, ${m.parts.reduce((n, p) => n + p.files, 0)} files, ${m.parts.reduce((n, p) => n + p.size, 0)} bytes`
+const count = (m: BackupManifest) =>
+  `${m.parts.length} parts, ${m.parts.reduce((n, p) => n + p.files, 0)} files, ${m.parts.reduce((n, p) => n + p.size, 0)} bytes`
 
 /**
  * `ecobase backup`: the embedded database of a stopped instance (under DATA_DIR's lock), or with
@@ -57,7 +58,12 @@ export async function verifyCommand(config: Readonly<Config>, file: string, prog
  * epoch renewed, before it is put in place. A directory that exists is locked as a server would lock it (refused while one
  * runs); a lock file the restore made is removed again when it fails.
  */
-export async function restoreCommand(config: Readonly<Config>, file: string, options: { dataDir: string; force: boolean }, progress: Progress): Promise<string> {
+export async function restoreCommand(
+  config: Readonly<Config>,
+  file: string,
+  options: { dataDir: string; force: boolean },
+  progress: Progress,
+): Promise<string> {
   const target = options.dataDir
   const lockFile = join(target, 'ecobase.lock')
   const hadLockFile = existsSync(lockFile)
@@ -84,7 +90,8 @@ export async function restoreCommand(config: Readonly<Config>, file: string, opt
     restored = true
     const said = `restored ${file} into ${target} (Ecobase ${manifest.ecobase.version}, taken ${manifest.createdAt})`
     if (manifest.database === 'postgres') return `${said}: the database into DATABASE_URL, the server key and local files into ${target}`
-    if (manifest.database === 'none') return `${said}: the server key and local files; the database was PostgreSQL and is not in it (restore it with pg_restore or your provider’s snapshot)`
+    if (manifest.database === 'none')
+      return `${said}: the server key and local files; the database was PostgreSQL and is not in it (restore it with pg_restore or your provider’s snapshot)`
     return said
   } finally {
     lock?.release()

@@ -62,7 +62,11 @@ const COMMANDS: Record<string, Command> = {
       const password = options['password-stdin'] ? (await Bun.stdin.text()).replace(/\r?\n$/, '') : null
       const name = typeof options.name === 'string' ? options.name : null
       const outcome = await withDatabase(loadConfig(), (deps) => adminCreate(deps, { email, name, password }))
-      return { created: `created ${email} as a platform admin`, promoted: `${email} is now a platform admin`, unchanged: `${email} was already a platform admin` }[outcome]
+      return {
+        created: `created ${email} as a platform admin`,
+        promoted: `${email} is now a platform admin`,
+        unchanged: `${email} was already a platform admin`,
+      }[outcome]
     },
   },
   'admin reset-mfa': {
@@ -92,7 +96,11 @@ const COMMANDS: Record<string, Command> = {
     options: { out: 'value', force: 'switch' },
     async run(options) {
       const config = loadConfig()
-      return backupCommand(config, { out: typeof options.out === 'string' ? options.out : undefined, force: options.force === true }, { withLock: (work) => withLock(config, work), withPostgres: (work) => withPostgres(config.databaseUrl!, work), progress })
+      return backupCommand(
+        config,
+        { out: typeof options.out === 'string' ? options.out : undefined, force: options.force === true },
+        { withLock: (work) => withLock(config, work), withPostgres: (work) => withPostgres(config.databaseUrl!, work), progress },
+      )
     },
   },
   verify: {
@@ -239,7 +247,8 @@ async function main(argv: string[]): Promise<number> {
   }
   const positional = command.positional ?? 0
   const args = rest.slice(0, positional)
-  if (args.length < positional || args.some((a) => a.startsWith('-'))) throw new UsageError(`${name} needs ${positional === 1 ? 'a file' : `${positional} arguments`}`, command.usage)
+  if (args.length < positional || args.some((a) => a.startsWith('-')))
+    throw new UsageError(`${name} needs ${positional === 1 ? 'a file' : `${positional} arguments`}`, command.usage)
   try {
     const said = await command.run(parseOptions(rest.slice(positional), command.options), args)
     if (said) console.log(said)

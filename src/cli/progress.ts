@@ -23,7 +23,9 @@ export function progressReporter(out: { isTTY?: boolean; write(text: string): un
     drawn = now
     const share = step.total ? step.done / step.total : 1
     const bar = '#'.repeat(Math.round(share * 30)).padEnd(30, '-')
-    out.write(`\r  [${bar}] ${String(Math.floor(share * 100)).padStart(3)}% ${megabytes(step.done)}/${megabytes(step.total)} ${step.part.slice(0, 40).padEnd(40)}`)
+    out.write(
+      `\r  [${bar}] ${String(Math.floor(share * 100)).padStart(3)}% ${megabytes(step.done)}/${megabytes(step.total)} ${step.part.slice(0, 40).padEnd(40)}`,
+    )
     if (step.finished && step.done === step.total) {
       out.write('\n')
       drawn = 0

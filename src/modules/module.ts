@@ -20,6 +20,7 @@ import type { EntityOwnerLookup } from './registry/service'
  * (`declare module '../module' { interface Services { customer: CustomerService } }`), so a module
  * asks for another's service by name without importing its code.
  */
+// biome-ignore lint/suspicious/noEmptyInterface: each module adds its entry by declaration merging, which a type alias cannot take
 export interface Services {}
 
 /** What a module's setup gets: the app's deps, the event bus, the guards, and the other modules' services. */
@@ -53,7 +54,11 @@ export interface Extensions {
 }
 
 /** A subscription's handler: runs inside the emitter's transaction, before `emit` returns. */
-export type EventHandler<E extends EventDefinition = EventDefinition> = (tx: Db, event: EventEnvelope<Static<E['payload']>, E['scope'] extends 'account' ? null : string>, definition: EventDefinition) => Promise<void>
+export type EventHandler<E extends EventDefinition = EventDefinition> = (
+  tx: Db,
+  event: EventEnvelope<Static<E['payload']>, E['scope'] extends 'account' ? null : string>,
+  definition: EventDefinition,
+) => Promise<void>
 
 /**
  * One reaction of a module to an event, declared in its `subscriptions.ts` and listed in its
@@ -71,8 +76,17 @@ export interface Subscription<Own = unknown> {
 /** Declares a module's subscriptions, typed by its own services: `const on = subscriber<SiteService>()`. */
 export function subscriber<Own>() {
   return {
-    on: <E extends EventDefinition>(event: E, does: string, handler: (own: Own, ctx: ModuleContext) => EventHandler<E>): Subscription<Own> => ({ event, does, handler: handler as unknown as Subscription<Own>['handler'] }),
-    each: (which: string, test: (event: EventDefinition) => boolean, does: string, handler: (own: Own, ctx: ModuleContext) => EventHandler): Subscription<Own> => ({ event: { each: test, which }, does, handler }),
+    on: <E extends EventDefinition>(event: E, does: string, handler: (own: Own, ctx: ModuleContext) => EventHandler<E>): Subscription<Own> => ({
+      event,
+      does,
+      handler: handler as unknown as Subscription<Own>['handler'],
+    }),
+    each: (
+      which: string,
+      test: (event: EventDefinition) => boolean,
+      does: string,
+      handler: (own: Own, ctx: ModuleContext) => EventHandler,
+    ): Subscription<Own> => ({ event: { each: test, which }, does, handler }),
   }
 }
 
@@ -135,6 +149,8 @@ export interface ModuleDefinition<Name extends string = string, Errors extends E
   setup?(ctx: ModuleContext): ModuleParts<Name>
 }
 
-export function defineModule<const Name extends string, const Errors extends ErrorCatalogue = {}, const Actions extends string = never>(definition: ModuleDefinition<Name, Errors, Actions>): ModuleDefinition<Name, Errors, Actions> {
+export function defineModule<const Name extends string, const Errors extends ErrorCatalogue = {}, const Actions extends string = never>(
+  definition: ModuleDefinition<Name, Errors, Actions>,
+): ModuleDefinition<Name, Errors, Actions> {
   return definition
 }

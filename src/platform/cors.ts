@@ -45,12 +45,7 @@ export function cors(origins: readonly string[]) {
  */
 export function originMayUseCookie(headers: Record<string, string | undefined>, publicUrl: string, corsOrigins: readonly string[]): boolean {
   const origin = headers.origin
-  return (
-    origin === undefined ||
-    headers['sec-fetch-site'] === 'same-origin' ||
-    origin === new URL(publicUrl).origin ||
-    corsOrigins.includes(origin)
-  )
+  return origin === undefined || headers['sec-fetch-site'] === 'same-origin' || origin === new URL(publicUrl).origin || corsOrigins.includes(origin)
 }
 
 /**
@@ -68,4 +63,3 @@ export function sameOrigin(request: Request): string | null {
     return null
   }
 }
-

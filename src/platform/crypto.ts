@@ -38,7 +38,9 @@ export function openSecret(serverKey: string, purpose: string, sealed: string): 
 
 /** A MAC of `value` under a key derived for `purpose`: proves a link or token was made by this server. */
 export function signValue(serverKey: string, purpose: string, value: string): string {
-  return createHmac('sha256', sealingKey(serverKey, `mac:${purpose}`)).update(value).digest('base64url')
+  return createHmac('sha256', sealingKey(serverKey, `mac:${purpose}`))
+    .update(value)
+    .digest('base64url')
 }
 
 /** Compares two strings in time that does not depend on where they differ. */

@@ -34,5 +34,10 @@ const NO_HOLD: Hold = { commit: () => {}, release: () => {} }
 export const OPEN_GATE: EntitlementGate = { require: async () => {}, hold: async () => NO_HOLD }
 
 export function entitlementExceeded(feature: string, limit: number, used: number, requested: number): AppError {
-  return new AppError(402, 'entitlement_exceeded', `The plan allows ${limit} of ${feature}; ${used} used, ${requested} more requested`, { feature, limit, used, requested })
+  return new AppError(402, 'entitlement_exceeded', `The plan allows ${limit} of ${feature}; ${used} used, ${requested} more requested`, {
+    feature,
+    limit,
+    used,
+    requested,
+  })
 }

@@ -19,7 +19,8 @@ export const PLATFORM_ERRORS = {
   invalid_refresh_token: 'the refresh token is unknown, used, revoked or expired',
   insufficient_scope: 'the token lacks a scope this operation needs',
   forbidden: 'the caller may not do this',
-  mfa_required: 'the account has a second factor and this needs it: verify one first (POST /auth/mfa/verify), or, for an organization that requires it, enroll one (403)',
+  mfa_required:
+    'the account has a second factor and this needs it: verify one first (POST /auth/mfa/verify), or, for an organization that requires it, enroll one (403)',
   ecosystem_required: 'account credentials must name the ecosystem (X-Ecosystem-Id)',
   not_found: 'no such resource (or not visible to the caller)',
   conflict: 'the change conflicts with existing data',
@@ -63,7 +64,8 @@ export const ErrorBody = t.Object(
     error: t.Object({
       message: t.String({ description: 'Human-readable explanation' }),
       code: t.String({
-        description: 'Stable snake_case error code: one of the listed ones (the operation says which it answers); more may be added, so treat an unknown one like its status',
+        description:
+          'Stable snake_case error code: one of the listed ones (the operation says which it answers); more may be added, so treat an unknown one like its status',
         [ERROR_CODE_SCHEMA]: true,
       }),
     }),
@@ -90,7 +92,9 @@ function errorResponses(meanings: ErrorCatalogue, args: readonly (number | CodeM
   const responses: Record<number, typeof ErrorBody> = {}
   for (const arg of args) {
     if (typeof arg === 'number') responses[arg] = ErrorBody
-    else for (const [status, codes] of Object.entries(arg)) responses[Number(status)] = { ...ErrorBody, [ERROR_DESCRIPTION]: codesDescription(meanings, codes) } as typeof ErrorBody
+    else
+      for (const [status, codes] of Object.entries(arg))
+        responses[Number(status)] = { ...ErrorBody, [ERROR_DESCRIPTION]: codesDescription(meanings, codes) } as typeof ErrorBody
   }
   return responses
 }
@@ -128,7 +132,11 @@ export function describeError(error: unknown): { error: string; message: string;
     message: failedQuery && !cause ? 'query failed' : shown.message.slice(0, 500),
     ...(typeof sqlState === 'string' ? { sqlState } : {}),
     ...(failedQuery ? { query: String((e as { query: unknown }).query).slice(0, 500) } : {}),
-    at: (e.stack ?? '').split('\n').filter((line) => line.startsWith('    at ')).slice(0, 6).map((line) => line.trim()),
+    at: (e.stack ?? '')
+      .split('\n')
+      .filter((line) => line.startsWith('    at '))
+      .slice(0, 6)
+      .map((line) => line.trim()),
   }
 }
 

@@ -27,10 +27,17 @@ export interface EventAudit<Payload = never> {
 }
 
 /** An event whose every emit is also an audit row: `emit` then takes who acted. */
-export type AuditedEventDefinition<Name extends string = string, Payload extends TSchema = TSchema, Scope extends EventScope = EventScope> = EventDefinition<Name, Payload, Scope> & { audit: EventAudit }
+export type AuditedEventDefinition<Name extends string = string, Payload extends TSchema = TSchema, Scope extends EventScope = EventScope> = EventDefinition<
+  Name,
+  Payload,
+  Scope
+> & { audit: EventAudit }
 
 /** Who caused an audited event: the tenant or principal a route resolved, or an actor spelled out (sign-in, jobs). */
-export type EventActor = Tenant | Principal | { actor: { type: 'user' | 'customer' | 'api_token' | 'system'; id: string | null; userId?: string }; request?: RequestInfo }
+export type EventActor =
+  | Tenant
+  | Principal
+  | { actor: { type: 'user' | 'customer' | 'api_token' | 'system'; id: string | null; userId?: string }; request?: RequestInfo }
 
 export type EventScope = 'ecosystem' | 'account'
 
@@ -93,7 +100,13 @@ export class EventBus {
   }
 
   /** Runs the event's handlers in `tx`; an audited event takes who acted (the audit module's handler records it). */
-  async emit<E extends EventDefinition>(tx: Db, event: E, ecosystemId: EcosystemOf<E>, payload: Static<E['payload']>, ...by: E extends { audit: EventAudit } ? [by: EventActor] : []): Promise<void> {
+  async emit<E extends EventDefinition>(
+    tx: Db,
+    event: E,
+    ecosystemId: EcosystemOf<E>,
+    payload: Static<E['payload']>,
+    ...by: E extends { audit: EventAudit } ? [by: EventActor] : []
+  ): Promise<void> {
     const definition = this.definition(event)
     const envelope = { ecosystemId, payload, by: (by as EventActor[])[0] }
     for (const handler of this.inTransaction.get(definition.name) ?? []) await handler(tx, envelope, definition)

@@ -103,7 +103,12 @@ export function searchBoxQuery(text: string, language: SearchLanguage): SQL | nu
   const beforeLast = last ? trimmed.slice(0, last.index).trim() : ''
   const prefixable = last && quotesBefore % 2 === 0 && last[2] !== 'OR' && !/(^|\s)OR$/.test(beforeLast)
   const rest = prefixable ? beforeLast : trimmed
-  const stems = prefixable ? last[2]!.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean) : []
+  const stems = prefixable
+    ? last[2]!
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u)
+        .filter(Boolean)
+    : []
   const one = (config: SearchLanguage) => {
     const config_ = sql.raw(`'${config}'::regconfig`)
     const prefix = stems.length ? sql` && to_tsquery(${config_}, ${stems.map((s) => `'${s}':*`).join(' & ')})` : sql``

@@ -21,6 +21,12 @@ export interface Guards {
 }
 
 /** `trustProxy` (TRUST_PROXY): whether the client address the guards attach for the audit log comes from X-Forwarded-For. */
-export function createGuards(sources: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource; tickets?: TicketSource; trustProxy?: boolean }): Guards {
+export function createGuards(sources: {
+  tokens: AccessTokens
+  users: PrincipalSource
+  tenancy: TenancySource
+  tickets?: TicketSource
+  trustProxy?: boolean
+}): Guards {
   return { auth: authGuard(sources.users, sources.trustProxy), tenancy: tenancyGuard(sources) }
 }

@@ -52,7 +52,9 @@ export function lockDataDir(dir: string, warn: (msg: string, fields?: Record<str
   if (flock(fd, LOCK_EX | LOCK_NB) !== 0) {
     const holder = readFileSync(file, 'utf8').trim()
     closeSync(fd)
-    throw new LifecycleError(`DATA_DIR ${resolve(dir)} is in use by another Ecobase process${holder ? ` (pid ${holder})` : ''}; one server per embedded data directory`)
+    throw new LifecycleError(
+      `DATA_DIR ${resolve(dir)} is in use by another Ecobase process${holder ? ` (pid ${holder})` : ''}; one server per embedded data directory`,
+    )
   }
   ftruncateSync(fd, 0)
   writeSync(fd, String(process.pid))

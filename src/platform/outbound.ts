@@ -53,7 +53,9 @@ export function canonicalHost(host: string): string | null {
 }
 
 const wording = (address: string) =>
-  classifyAddress(address) === 'private' ? 'a private address (loopback, private network, carrier-grade NAT or unique-local)' : 'a link-local, cloud-metadata or reserved address'
+  classifyAddress(address) === 'private'
+    ? 'a private address (loopback, private network, carrier-grade NAT or unique-local)'
+    : 'a link-local, cloud-metadata or reserved address'
 
 /** Races `work` against `signal`, rejecting with its reason (e.g. a TimeoutError) when it fires first. */
 function abortable<T>(work: Promise<T>, signal?: AbortSignal | null): Promise<T> {
@@ -71,7 +73,11 @@ function abortable<T>(work: Promise<T>, signal?: AbortSignal | null): Promise<T>
  * allowed, OutboundUnresolved when the name has none. Returns the address to connect to (IPv4
  * first, as most networks route it). Messages name the host as given, never an address it has.
  */
-export async function pinHost(host: string, policy: PrivateAddressPolicy, options: { resolve?: Resolver; signal?: AbortSignal | null } = {}): Promise<PinnedHost> {
+export async function pinHost(
+  host: string,
+  policy: PrivateAddressPolicy,
+  options: { resolve?: Resolver; signal?: AbortSignal | null } = {},
+): Promise<PinnedHost> {
   const display = host
   const hostname = canonicalHost(host)
   if (hostname === null) throw new OutboundRefused(`Refused to connect to ${display}: not a host name`)
@@ -137,7 +143,9 @@ export function guardedFetch(policy: PrivateAddressPolicy, options: { redirects?
   return async (input, init) => {
     const request = input instanceof Request ? input : null
     const url = new URL(input instanceof Request ? input.url : input)
-    const merged: RequestInit = request ? { method: request.method, headers: request.headers, body: request.body, signal: request.signal, ...init } : { ...init }
+    const merged: RequestInit = request
+      ? { method: request.method, headers: request.headers, body: request.body, signal: request.signal, ...init }
+      : { ...init }
     const pinned = await pinHost(url.hostname, policy, { resolve: options.resolve, signal: merged.signal })
     const response = await fetchPinned(url, pinned, merged)
     if (options.redirects !== 'return' && response.status >= 300 && response.status < 400 && response.headers.has('location')) {

@@ -54,8 +54,17 @@ export async function listPage<T extends PgTable, V>(
   view: (row: T['$inferSelect']) => V,
 ) {
   const [rows, [total]] = await Promise.all([
-    db.select().from(table as PgTable).where(where).orderBy(...orderBy).limit(page.pageSize).offset(page.offset),
-    db.select({ n: count() }).from(table as PgTable).where(where),
+    db
+      .select()
+      .from(table as PgTable)
+      .where(where)
+      .orderBy(...orderBy)
+      .limit(page.pageSize)
+      .offset(page.offset),
+    db
+      .select({ n: count() })
+      .from(table as PgTable)
+      .where(where),
   ])
   return pageOf((rows as T['$inferSelect'][]).map(view), total?.n ?? 0, page)
 }

@@ -158,7 +158,11 @@ export class JobQueue {
   async sendMany<T extends object>(tx: Db, name: string, data: T[]): Promise<void> {
     if (!this.definitions.has(name)) throw new Error(`no job kind ${name} is defined`)
     if (data.length === 0) return
-    await this.boss.insert(name, data.map((d) => ({ data: d })), { db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) })
+    await this.boss.insert(
+      name,
+      data.map((d) => ({ data: d })),
+      { db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) },
+    )
   }
 
   /** Stops taking jobs and waits up to `timeoutMs` for running ones; unfinished ones run again later. */

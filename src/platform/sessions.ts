@@ -27,9 +27,7 @@ export function sessionTables(schema: PgSchema<string>, subject: { name: string;
     'sessions',
     {
       id: uuid('id').primaryKey().defaultRandom(),
-      subjectId: uuid(`${subject.name}_id`)
-        .notNull()
-        .references(subject.references, { onDelete: 'cascade' }),
+      subjectId: uuid(`${subject.name}_id`).notNull().references(subject.references, { onDelete: 'cascade' }),
       createdAt: at('created_at').notNull().defaultNow(),
       expiresAt: at('expires_at').notNull(),
       revokedAt: at('revoked_at'),
@@ -100,8 +98,7 @@ export const qualified = (column: AnyPgColumn) => sql`${column.table}.${sql.iden
 const ALIVE_CACHE_MS = 30_000
 const ALIVE_CACHE_LIMIT = 50_000
 
-const invalidRefresh = () =>
-  new AppError(401, 'invalid_refresh_token', 'The refresh token is invalid, expired or already used')
+const invalidRefresh = () => new AppError(401, 'invalid_refresh_token', 'The refresh token is invalid, expired or already used')
 
 /**
  * The columns of the refresh token a rotation statement inserts: a new id, its parent (session or
@@ -161,11 +158,7 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, cla
   const issued = db.$with('issued').as(
     db
       .insert(refreshTokens)
-      .select(
-        db
-          .select(nextRefreshToken({ sessionId: live.liveId }))
-          .from(live),
-      )
+      .select(db.select(nextRefreshToken({ sessionId: live.liveId })).from(live))
       .returning({ issuedId: refreshTokens.id }),
   )
   const claims = Object.fromEntries(Object.keys(claimColumns).map((key) => [key, (live as unknown as Record<string, SQL.Aliased>)[key]!]))
@@ -204,7 +197,12 @@ export class RotatingSessions {
   }
 
   /** Starts a session for `subjectId` inside the caller's transaction; `amr` says how its holder authenticated. */
-  async start(tx: Db, subjectId: string, userAgent: string | null, assurance: { aal: 'aal1' | 'aal2'; amr: string[] } = { aal: 'aal1', amr: [] }): Promise<IssuedSession> {
+  async start(
+    tx: Db,
+    subjectId: string,
+    userAgent: string | null,
+    assurance: { aal: 'aal1' | 'aal2'; amr: string[] } = { aal: 'aal1', amr: [] },
+  ): Promise<IssuedSession> {
     const { sessions } = this.tables
     const now = this.deps.now()
     const expiresAt = new Date(Math.min(this.expiry().getTime(), now.getTime() + this.options.maxAgeSeconds * 1000))
@@ -231,7 +229,10 @@ export class RotatingSessions {
     const { sessions } = this.tables
     const [raised] = await tx
       .update(sessions)
-      .set({ aal: 'aal2', amr: sql`(select coalesce(jsonb_agg(distinct m), '[]'::jsonb) from jsonb_array_elements_text(${sessions.amr} || ${JSON.stringify([method])}::jsonb) m)` })
+      .set({
+        aal: 'aal2',
+        amr: sql`(select coalesce(jsonb_agg(distinct m), '[]'::jsonb) from jsonb_array_elements_text(${sessions.amr} || ${JSON.stringify([method])}::jsonb) m)`,
+      })
       .where(and(eq(sessions.id, sessionId), eq(sessions.subjectId, subjectId), isNull(sessions.revokedAt), gt(sessions.expiresAt, this.deps.now())))
       .returning({ id: sessions.id })
     if (!raised) throw new AppError(401, 'unauthorized', 'The session has been revoked or has expired')

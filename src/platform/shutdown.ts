@@ -41,7 +41,11 @@ export const ShutdownEvent = t.Object(
 
 /** That event, as a stream yields it. */
 export const shutdownEvent = () =>
-  sse({ event: 'shutdown', retry: SHUTDOWN_RETRY_MS, data: { message: 'The server is stopping: reconnect with the last id (EventSource does, after `retry`)' } })
+  sse({
+    event: 'shutdown',
+    retry: SHUTDOWN_RETRY_MS,
+    data: { message: 'The server is stopping: reconnect with the last id (EventSource does, after `retry`)' },
+  })
 
 /** `work`'s value (or its error), or undefined once `ms` have passed without it (it goes on, unawaited). */
 export async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {

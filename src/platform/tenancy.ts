@@ -49,7 +49,8 @@ const TICKET_PARAMETER = {
   name: 'ticket',
   required: false,
   schema: { type: 'string' as const },
-  description: 'A single-use stream ticket from `POST /realtime/tickets` (valid 60 s), instead of the Authorization header: for browsers’ EventSource, which cannot send headers. Access tokens never go in URLs.',
+  description:
+    'A single-use stream ticket from `POST /realtime/tickets` (valid 60 s), instead of the Authorization header: for browsers’ EventSource, which cannot send headers. Access tokens never go in URLs.',
 }
 
 /** The X-Ecosystem-Id header as an OpenAPI parameter (`components.parameters.EcosystemId`); every tenant-scoped operation lists it. */

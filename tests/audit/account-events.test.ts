@@ -36,7 +36,13 @@ describe('audit events of accounts (no ecosystem)', () => {
     expect(login.status).toBe(200)
     planted.push(login.body.token, login.body.refreshToken)
     const signedIn = await only(h, 'auth.session.signed_in', userId)
-    expect(signedIn).toMatchObject({ actorType: 'user', actorId: userId, targetType: 'user', ...account, metadata: { method: 'password', sessionId: expect.any(String) } })
+    expect(signedIn).toMatchObject({
+      actorType: 'user',
+      actorId: userId,
+      targetType: 'user',
+      ...account,
+      metadata: { method: 'password', sessionId: expect.any(String) },
+    })
     expectOrigin(signedIn, 2)
   })
 
@@ -45,7 +51,13 @@ describe('audit events of accounts (no ecosystem)', () => {
     const wrong = await h.call('POST', '/auth/login', { ...from(3), body: { email: user.email, password: 'not-the-password' } })
     expect(wrong.status).toBe(401)
     const failed = await only(h, 'auth.sign_in.failed', user.user.id)
-    expect(failed).toMatchObject({ actorType: 'user', actorId: null, targetType: 'user', ...account, metadata: { method: 'password', reason: 'wrong_password' } })
+    expect(failed).toMatchObject({
+      actorType: 'user',
+      actorId: null,
+      targetType: 'user',
+      ...account,
+      metadata: { method: 'password', reason: 'wrong_password' },
+    })
     expectOrigin(failed, 3)
 
     const typo = 'pass-word-typed-into-the-email-field@example.test'
@@ -59,7 +71,10 @@ describe('audit events of accounts (no ecosystem)', () => {
 
   test('password change and reset, and sign-out everywhere', async () => {
     const user = await h.register()
-    const changed = await h.call('POST', '/auth/change-password', { ...from(5, user), body: { currentPassword: user.password, newPassword: 'a-new-password-5' } })
+    const changed = await h.call('POST', '/auth/change-password', {
+      ...from(5, user),
+      body: { currentPassword: user.password, newPassword: 'a-new-password-5' },
+    })
     expect(changed.status).toBe(204)
     const change = await only(h, 'auth.password.changed', user.user.id)
     expect(change).toMatchObject({ actorType: 'user', actorId: user.user.id, targetType: 'user', ...account })
@@ -68,7 +83,15 @@ describe('audit events of accounts (no ecosystem)', () => {
     // A reset token as the mailer would have stored it.
     const token = randomToken(32)
     planted.push(user.password, 'a-new-password-5', 'a-reset-password-6', token)
-    await h.db.insert(emailTokens).values({ tokenHash: sha256Hex(token), userId: user.user.id, purpose: 'password_reset', emailKey: user.email.toLowerCase(), expiresAt: new Date(Date.now() + 600_000) })
+    await h.db
+      .insert(emailTokens)
+      .values({
+        tokenHash: sha256Hex(token),
+        userId: user.user.id,
+        purpose: 'password_reset',
+        emailKey: user.email.toLowerCase(),
+        expiresAt: new Date(Date.now() + 600_000),
+      })
     expect((await h.call('POST', '/auth/password-reset/confirm', { ...from(6), body: { token, newPassword: 'a-reset-password-6' } })).status).toBe(204)
     const reset = await only(h, 'auth.password.reset', user.user.id)
     expect(reset).toMatchObject({ actorType: 'user', actorId: user.user.id, targetType: 'user', ...account })
@@ -86,10 +109,19 @@ describe('audit events of accounts (no ecosystem)', () => {
     expect(created.status).toBe(201)
     planted.push(created.body.token)
     const event = await only(h, 'auth.api_token.created', created.body.id)
-    expect(event).toMatchObject({ actorType: 'user', actorId: owner.user.id, targetType: 'api_token', ...account, metadata: { name: 'deploy bot', expiresAt: null } })
+    expect(event).toMatchObject({
+      actorType: 'user',
+      actorId: owner.user.id,
+      targetType: 'api_token',
+      ...account,
+      metadata: { name: 'deploy bot', expiresAt: null },
+    })
     expectOrigin(event, 8)
 
-    const hook = await h.call('POST', '/integrations/webhooks', { ...from(9, { token: created.body.token }, org.ecosystem.id), body: { url: 'https://hooks.example.test/in', events: ['customer.created'] } })
+    const hook = await h.call('POST', '/integrations/webhooks', {
+      ...from(9, { token: created.body.token }, org.ecosystem.id),
+      body: { url: 'https://hooks.example.test/in', events: ['customer.created'] },
+    })
     expect(hook.status).toBe(201)
     const byToken = await only(h, 'integrations.webhook.created', hook.body.id)
     expect(byToken).toMatchObject({ actorType: 'api_token', actorId: created.body.id, actorUserId: owner.user.id, ecosystemId: org.ecosystem.id })
@@ -109,7 +141,13 @@ describe('audit events of accounts (no ecosystem)', () => {
     expect(created.status).toBe(201)
     const id = created.body.id
     const facts = { clientId: created.body.clientId, name: 'Notes app' }
-    expect(await only(h, 'oauth.client.created', id)).toMatchObject({ actorType: 'user', actorId: owner.user.id, targetType: 'oauth_client', ...account, metadata: facts })
+    expect(await only(h, 'oauth.client.created', id)).toMatchObject({
+      actorType: 'user',
+      actorId: owner.user.id,
+      targetType: 'oauth_client',
+      ...account,
+      metadata: facts,
+    })
     await h.call('PATCH', `/oauth/clients/${id}`, { ...from(12, owner), body: { redirectUris: ['https://notes.example.test/cb2'] } })
     expect((await only(h, 'oauth.client.updated', id)).metadata).toEqual({ ...facts, changed: ['redirectUris'] })
     const rotated = await h.call('POST', `/oauth/clients/${id}/secret`, from(13, owner))
@@ -130,7 +168,14 @@ describe('audit events of accounts (no ecosystem)', () => {
     expect((await h.call('PUT', '/settings/auth-methods/password', { ...from(16, root), body: { enabled: false } })).status).toBe(200)
     expect((await h.call('PUT', '/settings/auth-methods/password', { ...from(17, root), body: { enabled: true } })).status).toBe(200)
     const [off, on] = await stored(h, 'settings.auth_method.changed')
-    expect(off).toMatchObject({ actorType: 'user', actorId: root.user.id, targetType: 'auth_method', targetId: 'password', ...account, metadata: { method: 'password', enabled: false } })
+    expect(off).toMatchObject({
+      actorType: 'user',
+      actorId: root.user.id,
+      targetType: 'auth_method',
+      targetId: 'password',
+      ...account,
+      metadata: { method: 'password', enabled: false },
+    })
     expectOrigin(off!, 16)
     expect(on!.metadata).toEqual({ method: 'password', enabled: true })
   })
@@ -141,10 +186,19 @@ describe('audit events of organizations: team and registry (organization, no eco
     const alice = await h.register()
     const bob = await h.register()
     const orgEvent = { ecosystemId: null, organizationId: org.organization.id }
-    const added = await h.call('POST', '/team/members', { ...from(20, owner), body: { organizationId: org.organization.id, email: alice.email, role: 'member' } })
+    const added = await h.call('POST', '/team/members', {
+      ...from(20, owner),
+      body: { organizationId: org.organization.id, email: alice.email, role: 'member' },
+    })
     expect(added.status).toBe(201)
     const addition = await only(h, 'team.member.added', added.body.id)
-    expect(addition).toMatchObject({ actorType: 'user', actorId: owner.user.id, targetType: 'team_member', ...orgEvent, metadata: { userId: alice.user.id, role: 'member' } })
+    expect(addition).toMatchObject({
+      actorType: 'user',
+      actorId: owner.user.id,
+      targetType: 'team_member',
+      ...orgEvent,
+      metadata: { userId: alice.user.id, role: 'member' },
+    })
     expectOrigin(addition, 20)
 
     expect((await h.call('PATCH', `/team/members/${added.body.id}`, { ...from(21, owner), body: { role: 'admin' } })).status).toBe(200)
@@ -155,12 +209,19 @@ describe('audit events of organizations: team and registry (organization, no eco
     await h.call('PATCH', `/team/members/${added.body.id}`, { ...from(21, owner), body: { role: 'admin' } })
     expect((await stored(h, 'team.member.role_changed')).filter((r) => r.targetId === added.body.id).length).toBe(1)
     // Refused (an admin cannot make owners): nothing recorded.
-    const bobMember = await h.call('POST', '/team/members', { token: owner.token, body: { organizationId: org.organization.id, email: bob.email, role: 'member' } })
+    const bobMember = await h.call('POST', '/team/members', {
+      token: owner.token,
+      body: { organizationId: org.organization.id, email: bob.email, role: 'member' },
+    })
     expect((await h.call('PATCH', `/team/members/${bobMember.body.id}`, { token: alice.token, body: { role: 'owner' } })).status).toBe(403)
     expect((await stored(h, 'team.member.role_changed')).filter((r) => r.targetId === bobMember.body.id)).toEqual([])
 
     expect((await h.call('DELETE', `/team/members/${bobMember.body.id}`, from(22, alice))).status).toBe(204)
-    expect(await only(h, 'team.member.removed', bobMember.body.id)).toMatchObject({ actorId: alice.user.id, ...orgEvent, metadata: { userId: bob.user.id, role: 'member' } })
+    expect(await only(h, 'team.member.removed', bobMember.body.id)).toMatchObject({
+      actorId: alice.user.id,
+      ...orgEvent,
+      metadata: { userId: bob.user.id, role: 'member' },
+    })
     expect((await h.call('DELETE', `/team/members/${added.body.id}`, from(23, alice))).status).toBe(204)
     const left = await only(h, 'team.member.left', added.body.id)
     expect(left).toMatchObject({ actorId: alice.user.id, ...orgEvent, metadata: { userId: alice.user.id, role: 'admin' } })
@@ -174,7 +235,11 @@ describe('audit events of organizations: team and registry (organization, no eco
     expect(made.status).toBe(201)
     const organizationId = made.body.organization.id
     const orgEvent = { ecosystemId: null, organizationId }
-    expect(await only(h, 'registry.organization.created', organizationId)).toMatchObject({ actorId: user.user.id, ...orgEvent, metadata: { slug, ecosystemId: made.body.ecosystem.id } })
+    expect(await only(h, 'registry.organization.created', organizationId)).toMatchObject({
+      actorId: user.user.id,
+      ...orgEvent,
+      metadata: { slug, ecosystemId: made.body.ecosystem.id },
+    })
     const eco = await h.call('POST', '/registry/ecosystems', { ...from(31, user), body: { organizationId, slug: 'second' } })
     expect(await only(h, 'registry.ecosystem.created', eco.body.id)).toMatchObject({ actorId: user.user.id, targetType: 'ecosystem', ...orgEvent })
     await h.call('PATCH', `/registry/ecosystems/${eco.body.id}`, { ...from(32, user), body: { name: 'Second' } })

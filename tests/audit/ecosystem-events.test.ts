@@ -54,7 +54,10 @@ describe('audit events of an ecosystem', () => {
   })
 
   test('webhooks: created, updated, secret rotated, deleted; the host, never the URL or a secret', async () => {
-    const created = await h.call('POST', '/integrations/webhooks', { ...as(4), body: { url: 'https://hooks.example.test/T0/B0/url-token-s3cret', events: ['customer.created'] } })
+    const created = await h.call('POST', '/integrations/webhooks', {
+      ...as(4),
+      body: { url: 'https://hooks.example.test/T0/B0/url-token-s3cret', events: ['customer.created'] },
+    })
     const id = created.body.id
     planted.push(created.body.secret, 'url-token-s3cret')
     const facts = { host: 'hooks.example.test', events: ['customer.created'], enabled: true }
@@ -76,10 +79,18 @@ describe('audit events of an ecosystem', () => {
   })
 
   test('contract definitions: created, altered, deleted; an admin deleting a row', async () => {
-    const created = await h.call('POST', '/contract/contracts', { ...as(8), body: { name: 'orders', columns: [{ name: 'total', type: 'number' }], access: { read: 'all' } } })
+    const created = await h.call('POST', '/contract/contracts', {
+      ...as(8),
+      body: { name: 'orders', columns: [{ name: 'total', type: 'number' }], access: { read: 'all' } },
+    })
     expect(created.status).toBe(201)
     const id = 'orders' // contracts are named, not numbered, in the API
-    expect(await only(h, 'contract.contract.created', id)).toMatchObject({ actorId: admin.user.id, targetType: 'contract', ...inEco, metadata: { name: 'orders', columns: ['total'] } })
+    expect(await only(h, 'contract.contract.created', id)).toMatchObject({
+      actorId: admin.user.id,
+      targetType: 'contract',
+      ...inEco,
+      metadata: { name: 'orders', columns: ['total'] },
+    })
     await h.call('PATCH', '/contract/contracts/orders', { ...as(9), body: { addColumns: [{ name: 'note', type: 'text' }], dropColumns: ['total'] } })
     const altered = await only(h, 'contract.contract.altered', id)
     expect(altered.metadata).toMatchObject({ name: 'orders', addedColumns: ['note'], droppedColumns: ['total'], version: 2 })
@@ -92,7 +103,11 @@ describe('audit events of an ecosystem', () => {
     expect((await h.call('DELETE', `/contract/contracts/orders/rows/${own.body.id}`, { token: alice.token })).status).toBe(204)
     expect(await stored(h, 'contract.row.deleted')).toEqual([])
     expect((await h.call('DELETE', `/contract/contracts/orders/rows/${other.body.id}`, as(10))).status).toBe(204)
-    expect(await only(h, 'contract.row.deleted', other.body.id)).toMatchObject({ actorId: admin.user.id, ...inEco, metadata: { contract: 'orders', customerId: alice.customerId } })
+    expect(await only(h, 'contract.row.deleted', other.body.id)).toMatchObject({
+      actorId: admin.user.id,
+      ...inEco,
+      metadata: { contract: 'orders', customerId: alice.customerId },
+    })
 
     expect((await h.call('DELETE', '/contract/contracts/orders', as(11))).status).toBe(204)
     expect(await only(h, 'contract.contract.deleted', id)).toMatchObject({ actorId: admin.user.id, ...inEco, metadata: { name: 'orders' } })
@@ -103,7 +118,13 @@ describe('audit events of an ecosystem', () => {
     await h.call('PUT', `/usage/storage/quotas/${bob.customerId}`, { ...as(12), body: { quotaBytes: 1000 } })
     await h.call('PUT', `/usage/storage/quotas/${bob.customerId}`, { ...as(13), body: { quotaBytes: 2000 } })
     const [first, second] = await stored(h, 'storage.quota.set')
-    expect(first).toMatchObject({ actorId: admin.user.id, targetType: 'customer', targetId: bob.customerId, ...inEco, metadata: { quotaBytes: 1000, previousQuotaBytes: null } })
+    expect(first).toMatchObject({
+      actorId: admin.user.id,
+      targetType: 'customer',
+      targetId: bob.customerId,
+      ...inEco,
+      metadata: { quotaBytes: 1000, previousQuotaBytes: null },
+    })
     expect(second!.metadata).toEqual({ quotaBytes: 2000, previousQuotaBytes: 1000 })
     expectOrigin(second!, 13)
     expect((await h.call('DELETE', `/usage/storage/quotas/${bob.customerId}`, as(14))).status).toBe(204)
@@ -149,7 +170,9 @@ describe('audit events of an ecosystem', () => {
     const mine = (await h.call('POST', '/persona_memory/memories', { token: dave.token, body: { ...memory, scope: 'user', slug: 'mine' } })).body
     expect((await h.call('DELETE', `/persona_memory/memories/${mine.id}`, { token: dave.token })).status).toBe(204)
     expect((await h.call('DELETE', `/persona_memory/memories/${global.id}`, as(19))).status).toBe(204)
-    expect(await stored(h, 'persona_memory.memory.deleted')).toMatchObject([{ targetId: global.id, actorId: admin.user.id, ...inEco, metadata: { personaId: persona.id, slug: 'rule' } }])
+    expect(await stored(h, 'persona_memory.memory.deleted')).toMatchObject([
+      { targetId: global.id, actorId: admin.user.id, ...inEco, metadata: { personaId: persona.id, slug: 'rule' } },
+    ])
   })
 
   test('a customer acting is a customer actor', async () => {
@@ -158,18 +181,43 @@ describe('audit events of an ecosystem', () => {
     const me = await h.call('GET', '/customer/me', { token: erin.token })
     expect(me.status).toBe(200)
     const tenant = { ecosystemId: org.ecosystem.id, organizationId: org.organization.id, customerId: erin.customerId, actor: { kind: 'customer' as const } }
-    await h.db.transaction((tx) => new AuditService(h.deps).record(tx, tenant, { action: 'test.customer.acted' as AuditAction, target: { type: 'customer', id: erin.customerId } }))
-    expect(await only(h, 'test.customer.acted', erin.customerId)).toMatchObject({ actorType: 'customer', actorId: erin.customerId, ...inEco, ip: null, userAgent: null, requestId: null })
+    await h.db.transaction((tx) =>
+      new AuditService(h.deps).record(tx, tenant, { action: 'test.customer.acted' as AuditAction, target: { type: 'customer', id: erin.customerId } }),
+    )
+    expect(await only(h, 'test.customer.acted', erin.customerId)).toMatchObject({
+      actorType: 'customer',
+      actorId: erin.customerId,
+      ...inEco,
+      ip: null,
+      userAgent: null,
+      requestId: null,
+    })
   })
 })
 
 describe('secrets', () => {
   test('no stored audit event holds a secret or configuration value these tests planted', async () => {
     const token = await h.call('POST', '/auth/tokens', { token: admin.token, body: { name: 'ci' } })
-    await h.call('PUT', '/site/services/llm', { ...as(40, { token: token.body.token }), body: { kind: 'openai', enabled: true, config: { apiKey: 'sk-audit-s3cret-key', baseUrl: 'https://llm.example.test/v1' } } })
-    await h.call('PUT', '/site/services/sms', { ...as(41), body: { kind: 'twilio', enabled: true, config: { accountSid: `AC${'c3'.repeat(16)}`, authToken: 'twilio-audit-s3cret-token', from: '+15550100002' } } })
+    await h.call('PUT', '/site/services/llm', {
+      ...as(40, { token: token.body.token }),
+      body: { kind: 'openai', enabled: true, config: { apiKey: 'sk-audit-s3cret-key', baseUrl: 'https://llm.example.test/v1' } },
+    })
+    await h.call('PUT', '/site/services/sms', {
+      ...as(41),
+      body: { kind: 'twilio', enabled: true, config: { accountSid: `AC${'c3'.repeat(16)}`, authToken: 'twilio-audit-s3cret-token', from: '+15550100002' } },
+    })
     expect((await stored(h, 'site.service.created')).map((e) => e.targetId)).toEqual(expect.arrayContaining(['llm', 'sms']))
-    planted.push(token.body.token, 'sk-audit-s3cret-key', 'llm.example.test', 'twilio-audit-s3cret-token', `AC${'c3'.repeat(16)}`, '+15550100002', admin.password, admin.token, owner.token)
+    planted.push(
+      token.body.token,
+      'sk-audit-s3cret-key',
+      'llm.example.test',
+      'twilio-audit-s3cret-token',
+      `AC${'c3'.repeat(16)}`,
+      '+15550100002',
+      admin.password,
+      admin.token,
+      owner.token,
+    )
     await expectNoneStored(h, planted)
   })
 })

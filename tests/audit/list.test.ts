@@ -49,7 +49,12 @@ describe('GET /audit/events: filters and paging', () => {
     expect(indexes(first)).toEqual(Array.from({ length: 20 }, (_, k) => 24 - k))
     const second = await list(`${seeded}&page=2`)
     expect(indexes(second)).toEqual([4, 3, 2, 1, 0])
-    expect((await list(`${seeded}&page=3&pageSize=10`)).body).toMatchObject({ items: [{ metadata: { i: 4 } }, {}, {}, {}, { metadata: { i: 0 } }], total: 25, page: 3, pageSize: 10 })
+    expect((await list(`${seeded}&page=3&pageSize=10`)).body).toMatchObject({
+      items: [{ metadata: { i: 4 } }, {}, {}, {}, { metadata: { i: 0 } }],
+      total: 25,
+      page: 3,
+      pageSize: 10,
+    })
     expect(first.body.items[0]).toEqual({
       id: expect.any(String),
       at: '2030-01-01T00:24:00.000Z',
@@ -84,7 +89,18 @@ describe('GET /audit/events: filters and paging', () => {
   })
 
   test('a bad filter is 400 validation_failed', async () => {
-    for (const query of ['from=yesterday', 'to=2030-13-01T00:00:00Z', 'from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z', 'actor=two%20words', `actor=${'x'.repeat(200)}`, 'action=', 'pageSize=101', 'page=0', 'pageSize=abc', 'targetId=']) {
+    for (const query of [
+      'from=yesterday',
+      'to=2030-13-01T00:00:00Z',
+      'from=2030-01-02T00:00:00Z&to=2030-01-01T00:00:00Z',
+      'actor=two%20words',
+      `actor=${'x'.repeat(200)}`,
+      'action=',
+      'pageSize=101',
+      'page=0',
+      'pageSize=abc',
+      'targetId=',
+    ]) {
       const res = await list(query)
       expect(res.status, query).toBe(400)
       expect(res.body.error.code, query).toBe('validation_failed')
@@ -94,7 +110,14 @@ describe('GET /audit/events: filters and paging', () => {
 
 describe('retention', () => {
   test('the daily job deletes events older than AUDIT_RETENTION_DAYS (365)', async () => {
-    const write = (id: string) => h.db.transaction((tx) => audit.record(tx, { actor: { type: 'system', id: 'test' } }, { action: 'test.retention' as AuditAction, target: { type: 'x', id }, ecosystemId: org.ecosystem.id }))
+    const write = (id: string) =>
+      h.db.transaction((tx) =>
+        audit.record(
+          tx,
+          { actor: { type: 'system', id: 'test' } },
+          { action: 'test.retention' as AuditAction, target: { type: 'x', id }, ecosystemId: org.ecosystem.id },
+        ),
+      )
     const left = async () => (await h.db.select().from(auditEvents).where(eq(auditEvents.action, 'test.retention'))).map((e) => e.targetId)
     await write('old')
     h.advanceClock(200 * DAY)
@@ -107,7 +130,12 @@ describe('retention', () => {
       expect((await runJob(h.deps, pruneAudit))!.auditEvents).toBeGreaterThanOrEqual(1)
       expect(await left()).toEqual(['new'])
       // Seeded in 2030: younger than a year still.
-      expect(await h.db.select().from(auditEvents).where(gte(auditEvents.at, new Date(t0)))).toHaveLength(25)
+      expect(
+        await h.db
+          .select()
+          .from(auditEvents)
+          .where(gte(auditEvents.at, new Date(t0))),
+      ).toHaveLength(25)
     } finally {
       h.advanceClock(-366 * DAY)
     }

@@ -28,7 +28,11 @@ export async function only(h: Harness, action: string, targetId: string | null):
 /** The event came from origin `n`. */
 export function expectOrigin(row: AuditRow, n: number): void {
   const o = origin(n)
-  expect({ ip: row.ip, userAgent: row.userAgent, requestId: row.requestId }, row.action).toEqual({ ip: o['x-forwarded-for'], userAgent: o['user-agent'], requestId: o['x-request-id'] })
+  expect({ ip: row.ip, userAgent: row.userAgent, requestId: row.requestId }, row.action).toEqual({
+    ip: o['x-forwarded-for'],
+    userAgent: o['user-agent'],
+    requestId: o['x-request-id'],
+  })
 }
 
 /** No stored audit event, metadata included, holds any of `secrets`. */

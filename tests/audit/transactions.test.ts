@@ -23,7 +23,8 @@ beforeAll(async () => {
 afterAll(() => h.close())
 
 const principal = (user: RegisteredUser) => ({ kind: 'user' as const, userId: user.user.id, sessionId: null, apiTokenId: null })
-const signsIn = async (user: RegisteredUser, password: string) => (await h.call('POST', '/auth/login', { body: { email: user.email, password } })).status === 200
+const signsIn = async (user: RegisteredUser, password: string) =>
+  (await h.call('POST', '/auth/login', { body: { email: user.email, password } })).status === 200
 
 describe('an audit event shares the transaction of its change', () => {
   test('a change that rolls back leaves no event', async () => {

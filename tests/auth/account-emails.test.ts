@@ -6,7 +6,11 @@ import { until } from '../support/wait'
 const smtp = await startSmtp()
 let h: Harness
 beforeAll(async () => {
-  h = await createHarness({ SMTP_URL: smtp.url, MAIL_FROM: 'Ecobase <accounts@example.test>', PASSWORD_RESET_URL: 'https://app.example.test/reset?token={token}' })
+  h = await createHarness({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Ecobase <accounts@example.test>',
+    PASSWORD_RESET_URL: 'https://app.example.test/reset?token={token}',
+  })
 })
 afterAll(async () => {
   await h.close()
@@ -49,9 +53,15 @@ describe('password reset', () => {
 
   test('a password changed while signed in is told by e-mail; a refused change tells no one', async () => {
     const user = await h.register()
-    const wrong = await h.call('POST', '/auth/change-password', { token: user.token, body: { currentPassword: 'not-the-password', newPassword: 'a-changed-password' } })
+    const wrong = await h.call('POST', '/auth/change-password', {
+      token: user.token,
+      body: { currentPassword: 'not-the-password', newPassword: 'a-changed-password' },
+    })
     expect(wrong.status).toBe(401)
-    const changed = await h.call('POST', '/auth/change-password', { token: user.token, body: { currentPassword: user.password, newPassword: 'a-changed-password' } })
+    const changed = await h.call('POST', '/auth/change-password', {
+      token: user.token,
+      body: { currentPassword: user.password, newPassword: 'a-changed-password' },
+    })
     expect(changed.status).toBe(204)
     await until(() => mailsTo(user.email).length >= 1)
     await Bun.sleep(500)

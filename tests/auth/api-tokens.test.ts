@@ -65,7 +65,7 @@ describe('API tokens', () => {
     }
   })
 
-  test('deleted tokens get 401; deleting another user\'s token is 404', async () => {
+  test("deleted tokens get 401; deleting another user's token is 404", async () => {
     const user = await h.register()
     const other = await h.register()
     const { body: key } = await h.call('POST', '/auth/tokens', { token: user.token, body: { name: 'gone' } })
@@ -82,7 +82,7 @@ describe('API tokens', () => {
     expect(res.body.error.code).toBe('unauthorized')
   })
 
-  test('list is paged, newest first, and only the caller\'s', async () => {
+  test("list is paged, newest first, and only the caller's", async () => {
     const user = await h.register()
     const other = await h.register()
     await h.call('POST', '/auth/tokens', { token: other.token, body: { name: 'theirs' } })

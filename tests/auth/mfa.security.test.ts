@@ -22,7 +22,8 @@ afterAll(async () => {
   await smtp.close()
 })
 
-const subjects = (user: RegisteredUser) => smtp.received.filter((m) => m.envelope.to.includes(user.email.toLowerCase())).map((m) => ({ subject: m.parsed.subject, text: m.parsed.text ?? '' }))
+const subjects = (user: RegisteredUser) =>
+  smtp.received.filter((m) => m.envelope.to.includes(user.email.toLowerCase())).map((m) => ({ subject: m.parsed.subject, text: m.parsed.text ?? '' }))
 const code = (res: { status: number; body: { error?: { code: string } } }) => [res.status, res.body?.error?.code]
 
 describe('a token issued before the first factor', () => {
@@ -46,7 +47,9 @@ describe('a token issued before the first factor', () => {
     expect((await h.call('GET', '/auth/tokens', { token: refreshed.token })).body.total).toBe(0)
     // The e-mail says the other sessions were signed out.
     await until(() => subjects(owner).some((m) => m.subject === 'Account security: A second factor was added to your account'))
-    expect(subjects(owner).find((m) => m.subject === 'Account security: A second factor was added to your account')!.text).toContain('Every other session of your account was signed out')
+    expect(subjects(owner).find((m) => m.subject === 'Account security: A second factor was added to your account')!.text).toContain(
+      'Every other session of your account was signed out',
+    )
     expect((await only(h, 'auth.mfa.enrolled', owner.user.id)).metadata).toMatchObject({ otherSessionsRevoked: true })
   })
 
@@ -61,7 +64,9 @@ describe('a token issued before the first factor', () => {
     expect(code(await h.call('DELETE', `/auth/mfa/factors/${factorId}`, { token: forged }))).toEqual([403, 'mfa_required'])
     expect(code(await h.call('POST', '/auth/tokens', { token: forged, body: { name: 'x' } }))).toEqual([403, 'mfa_required'])
     expect(code(await h.call('POST', '/auth/passkeys/register/options', { token: forged }))).toEqual([403, 'mfa_required'])
-    expect(code(await h.call('POST', '/registry/organizations', { token: forged, body: { slug: `f-${crypto.randomUUID().slice(0, 6)}`, name: 'x' } }))).toEqual([403, 'mfa_required'])
+    expect(code(await h.call('POST', '/registry/organizations', { token: forged, body: { slug: `f-${crypto.randomUUID().slice(0, 6)}`, name: 'x' } }))).toEqual(
+      [403, 'mfa_required'],
+    )
   })
 
   test('on another replica: the old session ends there too, and the enrolling session’s aal1 token meets the factor', async () => {
@@ -107,14 +112,20 @@ describe('API tokens are not interactive sessions', () => {
     const guarded = await h.register()
     const { secret, factorId } = await mfa.enrol(guarded)
     const strong = await mfa.strong(guarded, secret)
-    for (const [user, session, factor] of [[plain, plain.token, crypto.randomUUID()], [guarded, strong.token, factorId]] as const) {
+    for (const [user, session, factor] of [
+      [plain, plain.token, crypto.randomUUID()],
+      [guarded, strong.token, factorId],
+    ] as const) {
       const made = await h.call('POST', '/auth/tokens', { token: session, body: { name: 'ci' } })
       expect(made.status).toBe(201)
       for (const [method, path, body] of credentialRoutes({ factorId: factor, tokenId: made.body.id, userId: user.user.id })) {
         expect(code(await h.call(method, path, { token: made.body.token, body })), `${method} ${path}`).toEqual([403, 'interactive_session_required'])
       }
       expect((await h.call('GET', '/auth/me', { token: made.body.token })).body.id).toBe(user.user.id)
-      expect((await h.call('POST', '/registry/organizations', { token: made.body.token, body: { slug: `t-${crypto.randomUUID().slice(0, 6)}`, name: 'By token' } })).status).toBe(201)
+      expect(
+        (await h.call('POST', '/registry/organizations', { token: made.body.token, body: { slug: `t-${crypto.randomUUID().slice(0, 6)}`, name: 'By token' } }))
+          .status,
+      ).toBe(201)
     }
     // Nothing changed: the factor, the tokens and the sessions are as they were.
     expect((await h.call('GET', '/auth/me', { token: strong.token })).body.mfa.factors.map((f: { id: string }) => f.id)).toEqual([factorId])
@@ -126,7 +137,10 @@ describe('API tokens are not interactive sessions', () => {
     const target = await h.register()
     const { factorId } = await mfa.enrol(target)
     const made = await h.call('POST', '/auth/tokens', { token: admin.token, body: { name: 'ops' } })
-    expect(code(await h.call('DELETE', `/auth/admin/users/${target.user.id}/factors`, { token: made.body.token }))).toEqual([403, 'interactive_session_required'])
+    expect(code(await h.call('DELETE', `/auth/admin/users/${target.user.id}/factors`, { token: made.body.token }))).toEqual([
+      403,
+      'interactive_session_required',
+    ])
     const relogin = await mfa.login(target)
     expect((await h.call('GET', '/auth/me', { token: relogin.token })).body.mfa.factors.map((f: { id: string }) => f.id)).toEqual([factorId])
   })
@@ -139,7 +153,10 @@ describe('aal2 for profile changes and signing out everywhere', () => {
     const verified = await mfa.strong(owner, secret)
     const weak = await mfa.login(owner)
     expect(code(await h.call('PATCH', '/auth/me', { token: weak.token, body: { name: 'Mallory' } }))).toEqual([403, 'mfa_required'])
-    expect(code(await h.call('PATCH', '/auth/me', { token: weak.token, body: { slug: `m-${crypto.randomUUID().slice(0, 6)}` } }))).toEqual([403, 'mfa_required'])
+    expect(code(await h.call('PATCH', '/auth/me', { token: weak.token, body: { slug: `m-${crypto.randomUUID().slice(0, 6)}` } }))).toEqual([
+      403,
+      'mfa_required',
+    ])
     expect(code(await h.call('POST', '/auth/revoke-all', { token: weak.token }))).toEqual([403, 'mfa_required'])
     const me = (await h.call('GET', '/auth/me', { token: verified.token })).body
     expect([me.name, me.slug]).toEqual([owner.user.name, null])
@@ -163,10 +180,18 @@ describe('an organization requiring a second factor, against API tokens', () => 
     const made = await h.call('POST', '/auth/tokens', { token: member.token, body: { name: 'deploy' } })
     const asToken = { token: made.body.token, headers: { 'x-ecosystem-id': org.ecosystem.id } }
     expect((await h.call('GET', '/customer/customers', asToken)).status).toBe(200)
-    const list = async () => (await h.call('GET', `/team/members?organizationId=${org.organization.id}`, { token: ownerStrong.token })).body.items.map((m: { userId: string; mfa: boolean }) => [m.userId, m.mfa])
+    const list = async () =>
+      (await h.call('GET', `/team/members?organizationId=${org.organization.id}`, { token: ownerStrong.token })).body.items.map(
+        (m: { userId: string; mfa: boolean }) => [m.userId, m.mfa],
+      )
 
-    expect((await h.call('PATCH', `/registry/organizations/${org.organization.id}/policy`, { token: ownerStrong.token, body: { requireMfa: true } })).status).toBe(200)
-    expect(await list()).toEqual([[owner.user.id, true], [member.user.id, false]])
+    expect(
+      (await h.call('PATCH', `/registry/organizations/${org.organization.id}/policy`, { token: ownerStrong.token, body: { requireMfa: true } })).status,
+    ).toBe(200)
+    expect(await list()).toEqual([
+      [owner.user.id, true],
+      [member.user.id, false],
+    ])
     const refused = await h.call('GET', '/customer/customers', asToken)
     expect(code(refused)).toEqual([403, 'mfa_required'])
     expect(refused.body.error.message).toContain('this token’s account has none')
@@ -177,7 +202,10 @@ describe('an organization requiring a second factor, against API tokens', () => 
     // The member enrolls: the same token acts again, and the list says so.
     const { secret, factorId } = await mfa.enrol(member)
     expect((await h.call('GET', '/customer/customers', asToken)).status).toBe(200)
-    expect(await list()).toEqual([[owner.user.id, true], [member.user.id, true]])
+    expect(await list()).toEqual([
+      [owner.user.id, true],
+      [member.user.id, true],
+    ])
     // A session must still verify it; a verified one acts.
     expect(code(await h.call('GET', '/customer/customers', org.as({ ...member, ...(await mfa.login(member)) })))).toEqual([403, 'mfa_required'])
     const memberStrong = await mfa.strong(member, secret)
@@ -187,7 +215,10 @@ describe('an organization requiring a second factor, against API tokens', () => 
     expect((await h.call('DELETE', `/auth/mfa/factors/${factorId}`, { token: memberStrong.token })).status).toBe(204)
     expect(code(await h.call('GET', '/customer/customers', asToken))).toEqual([403, 'mfa_required'])
     expect(code(await h.call('GET', '/customer/customers', org.as({ ...member, ...memberStrong })))).toEqual([403, 'mfa_required'])
-    expect(await list()).toEqual([[owner.user.id, true], [member.user.id, false]])
+    expect(await list()).toEqual([
+      [owner.user.id, true],
+      [member.user.id, false],
+    ])
   })
 })
 

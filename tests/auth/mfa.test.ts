@@ -27,7 +27,8 @@ const nextStep = () => {
 const now = () => Date.now() + clockSteps * 30_000
 const totpOf = (secret: string) => new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 })
 const codeAt = (secret: string, offsetSteps = 0) => totpOf(secret).generate({ timestamp: now() + offsetSteps * 30_000 })
-const login = async (user: RegisteredUser) => (await h.call('POST', '/auth/login', { body: { email: user.email, password: user.password } })).body as { token: string; refreshToken: string }
+const login = async (user: RegisteredUser) =>
+  (await h.call('POST', '/auth/login', { body: { email: user.email, password: user.password } })).body as { token: string; refreshToken: string }
 const claims = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { aal: string; amr: string[]; mfa?: boolean }
 
 /** A user with a confirmed TOTP factor: its secret and recovery codes. */
@@ -52,7 +53,10 @@ describe('TOTP second factor', () => {
     expect(OTPAuth.URI.parse(start.body.otpauthUrl).secret.base32).toBe(start.body.secret)
     expect((await h.call('GET', '/auth/me', { token: user.token })).body.mfa).toEqual({ enabled: false, factors: [] })
 
-    const wrong = await h.call('POST', `/auth/mfa/totp/${start.body.factorId}/confirm`, { token: user.token, body: { code: '000000' === codeAt(start.body.secret) ? '111111' : '000000' } })
+    const wrong = await h.call('POST', `/auth/mfa/totp/${start.body.factorId}/confirm`, {
+      token: user.token,
+      body: { code: '000000' === codeAt(start.body.secret) ? '111111' : '000000' },
+    })
     expect([wrong.status, wrong.body.error.code]).toEqual([400, 'invalid_code'])
     const confirm = await h.call('POST', `/auth/mfa/totp/${start.body.factorId}/confirm`, { token: user.token, body: { code: codeAt(start.body.secret) } })
     expect(confirm.status).toBe(200)
@@ -78,7 +82,10 @@ describe('TOTP second factor', () => {
     expect((await h.call('GET', '/auth/me', { token: first.token })).body.aal).toBe('aal1')
     const blocked = await h.call('GET', '/auth/tokens', { token: first.token })
     expect([blocked.status, blocked.body.error.code]).toEqual([403, 'mfa_required'])
-    expect((await h.call('POST', '/registry/organizations', { token: first.token, body: { slug: `mfa-${crypto.randomUUID().slice(0, 6)}`, name: 'x' } })).body.error.code).toBe('mfa_required')
+    expect(
+      (await h.call('POST', '/registry/organizations', { token: first.token, body: { slug: `mfa-${crypto.randomUUID().slice(0, 6)}`, name: 'x' } })).body.error
+        .code,
+    ).toBe('mfa_required')
 
     const verified = await h.call('POST', '/auth/mfa/verify', { token: first.token, body: { code: codeAt(secret) } })
     expect(verified.status).toBe(200)
@@ -94,7 +101,7 @@ describe('TOTP second factor', () => {
     expect((await h.call('GET', '/auth/me', { token: refreshed.body.token })).status).toBe(200)
   })
 
-  test('a refresh carries its session\'s assurance: an aal1 session stays aal1 and limited, a verified one keeps aal2 and how it got there', async () => {
+  test("a refresh carries its session's assurance: an aal1 session stays aal1 and limited, a verified one keeps aal2 and how it got there", async () => {
     const { user, secret } = await enrolled()
     const refresh = (refreshToken: string) => h.call('POST', '/auth/refresh', { body: { refreshToken } })
     const weak = await refresh((await login(user)).refreshToken)
@@ -192,8 +199,12 @@ describe('TOTP second factor', () => {
 
     const bare = await h.register()
     const bareOrg = await provision(h, bare)
-    expect((await h.call('PATCH', `/registry/organizations/${bareOrg.organization.id}/policy`, { token: bare.token, body: { requireMfa: true } })).status).toBe(409)
-    expect((await h.call('PATCH', `/registry/organizations/${org.organization.id}/policy`, { token: member.token, body: { requireMfa: true } })).status).toBe(403)
+    expect((await h.call('PATCH', `/registry/organizations/${bareOrg.organization.id}/policy`, { token: bare.token, body: { requireMfa: true } })).status).toBe(
+      409,
+    )
+    expect((await h.call('PATCH', `/registry/organizations/${org.organization.id}/policy`, { token: member.token, body: { requireMfa: true } })).status).toBe(
+      403,
+    )
     const set = await h.call('PATCH', `/registry/organizations/${org.organization.id}/policy`, { token: strong.token, body: { requireMfa: true } })
     expect(set.body).toMatchObject({ id: org.organization.id, requireMfa: true })
 
@@ -209,7 +220,6 @@ describe('TOTP second factor', () => {
     expect((await h.call('GET', '/customer/customers', { ...asMember, token: (await login(member)).token })).body.error.code).toBe('mfa_required')
   })
 })
-
 
 describe('second factors through the typed client', () => {
   test('enroll, confirm, verify and read aal from /auth/me with client.api.auth', async () => {

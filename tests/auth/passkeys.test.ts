@@ -18,7 +18,10 @@ async function registered(userVerified = true) {
   const user = await h.register()
   const authenticator = await softwareAuthenticator({ origin: ORIGIN, userVerified })
   const options = (await h.call('POST', '/auth/passkeys/register/options', { token: user.token })).body
-  const verify = await h.call('POST', '/auth/passkeys/register/verify', { token: user.token, body: { response: authenticator.create(options), name: 'Laptop' } })
+  const verify = await h.call('POST', '/auth/passkeys/register/verify', {
+    token: user.token,
+    body: { response: authenticator.create(options), name: 'Laptop' },
+  })
   return { user, authenticator, verify }
 }
 
@@ -28,7 +31,10 @@ describe('passkeys', () => {
     const options = (await h.call('POST', '/auth/passkeys/register/options', { token: user.token })).body
     expect(options).toMatchObject({ rp: { id: 'app.example.test', name: 'Ecobase' }, user: { name: user.email }, attestation: 'none' })
     const authenticator = await softwareAuthenticator({ origin: ORIGIN })
-    const verify = await h.call('POST', '/auth/passkeys/register/verify', { token: user.token, body: { response: authenticator.create(options), name: 'Laptop' } })
+    const verify = await h.call('POST', '/auth/passkeys/register/verify', {
+      token: user.token,
+      body: { response: authenticator.create(options), name: 'Laptop' },
+    })
     expect(verify.status).toBe(200)
     expect(verify.body.factor).toMatchObject({ type: 'passkey', name: 'Laptop' })
     expect(verify.body.recoveryCodes).toHaveLength(10)
@@ -37,7 +43,9 @@ describe('passkeys', () => {
     expect((await h.call('POST', '/auth/passkeys/register/options', { token: user.token })).body.error.code).toBe('mfa_required')
     const strong = (await h.call('POST', '/auth/refresh', { body: { refreshToken: user.refreshToken } })).body.token
     // The challenge was spent: the same answer again is refused.
-    expect((await h.call('POST', '/auth/passkeys/register/verify', { token: strong, body: { response: authenticator.create(options), name: 'Again' } })).status).toBe(400)
+    expect(
+      (await h.call('POST', '/auth/passkeys/register/verify', { token: strong, body: { response: authenticator.create(options), name: 'Again' } })).status,
+    ).toBe(400)
     const login = await h.call('POST', '/auth/login', { body: { email: user.email, password: user.password } })
     expect(claims(login.body.token).aal).toBe('aal1')
     expect((await h.call('GET', '/auth/me', { token: login.body.token })).body.mfa.enabled).toBe(true)
@@ -47,7 +55,9 @@ describe('passkeys', () => {
     const user = await h.register()
     const options = (await h.call('POST', '/auth/passkeys/register/options', { token: user.token })).body
     const phishing = await softwareAuthenticator({ origin: 'https://app-example.test' })
-    expect((await h.call('POST', '/auth/passkeys/register/verify', { token: user.token, body: { response: phishing.create(options), name: 'x' } })).status).toBe(400)
+    expect(
+      (await h.call('POST', '/auth/passkeys/register/verify', { token: user.token, body: { response: phishing.create(options), name: 'x' } })).status,
+    ).toBe(400)
   })
 
   test('sign in with a passkey: aal2 when the user was verified, discoverable whatever e-mail was named; a replayed or cloned counter is refused', async () => {
@@ -76,7 +86,9 @@ describe('passkeys', () => {
     const { user, authenticator } = await registered()
     const bare = await h.register()
     const answers = await Promise.all(
-      [{ email: user.email }, { email: user.email.toUpperCase() }, { email: bare.email }, { email: 'nobody@example.test' }, {}].map((body) => h.call('POST', '/auth/passkeys/login/options', { body })),
+      [{ email: user.email }, { email: user.email.toUpperCase() }, { email: bare.email }, { email: 'nobody@example.test' }, {}].map((body) =>
+        h.call('POST', '/auth/passkeys/login/options', { body }),
+      ),
     )
     const shape = (options: Record<string, unknown>) => ({ ...options, challenge: typeof options.challenge })
     for (const answer of answers) {
@@ -123,15 +135,23 @@ describe('step-up with a passkey after a password sign-in', () => {
     const fresh = (await h.call('POST', '/auth/mfa/verify/options', { token: otherWeak.token })).body
     const answer = await theirs.get(fresh)
     expect((await h.call('POST', '/auth/mfa/verify', { token: otherWeak.token, body: { passkey: answer } })).status).toBe(200)
-    const replay = await h.call('POST', '/auth/mfa/verify', { token: (await h.call('POST', '/auth/login', { body: { email: other.email, password: other.password } })).body.token, body: { passkey: answer } })
+    const replay = await h.call('POST', '/auth/mfa/verify', {
+      token: (await h.call('POST', '/auth/login', { body: { email: other.email, password: other.password } })).body.token,
+      body: { passkey: answer },
+    })
     expect([replay.status, replay.body.error.code]).toEqual([400, 'invalid_code'])
     // Another account's passkey does not verify this one, even against this account's own challenge.
     const mine = (await h.call('POST', '/auth/login', { body: { email: other.email, password: other.password } })).body
     const mineOptions = (await h.call('POST', '/auth/mfa/verify/options', { token: mine.token })).body
     const foreign = await softwareAuthenticator({ origin: ORIGIN })
     const foreignUser = await h.register()
-    await h.call('POST', '/auth/passkeys/register/verify', { token: foreignUser.token, body: { response: foreign.create((await h.call('POST', '/auth/passkeys/register/options', { token: foreignUser.token })).body), name: 'Theirs' } })
-    expect((await h.call('POST', '/auth/mfa/verify', { token: mine.token, body: { passkey: await foreign.get(mineOptions) } })).body.error.code).toBe('invalid_code')
+    await h.call('POST', '/auth/passkeys/register/verify', {
+      token: foreignUser.token,
+      body: { response: foreign.create((await h.call('POST', '/auth/passkeys/register/options', { token: foreignUser.token })).body), name: 'Theirs' },
+    })
+    expect((await h.call('POST', '/auth/mfa/verify', { token: mine.token, body: { passkey: await foreign.get(mineOptions) } })).body.error.code).toBe(
+      'invalid_code',
+    )
     // An account with no passkey has no such options.
     const bare = await h.register()
     expect((await h.call('POST', '/auth/mfa/verify/options', { token: bare.token })).status).toBe(409)
@@ -150,7 +170,9 @@ describe('passkeys where the RP ID cannot work', () => {
       expect(refused.body.error.message).toContain('IP address')
     }
     expect((await h.call('POST', '/auth/passkeys/register/options', at(ORIGIN))).status).toBe(200)
-    expect((await h.call('POST', '/auth/passkeys/login/options', { ...at('https://evil.example.test'), body: {} })).body.error.code).toBe('passkey_origin_mismatch')
+    expect((await h.call('POST', '/auth/passkeys/login/options', { ...at('https://evil.example.test'), body: {} })).body.error.code).toBe(
+      'passkey_origin_mismatch',
+    )
     // Apps and servers send no Origin: they are not refused.
     expect((await h.call('POST', '/auth/passkeys/register/options', at())).status).toBe(200)
   })

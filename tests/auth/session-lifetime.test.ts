@@ -41,7 +41,10 @@ describe('absolute session lifetime (SESSION_MAX_AGE_SECONDS)', () => {
   test('a session already older than the absolute age ends even when its sliding expiry is later', async () => {
     // As for a session signed in before the absolute lifetime existed, or while it was longer.
     const user = await h.register()
-    await h.db.update(sessions).set({ createdAt: new Date(h.deps.now().getTime() - 101_000) }).where(eq(sessions.subjectId, user.user.id))
+    await h.db
+      .update(sessions)
+      .set({ createdAt: new Date(h.deps.now().getTime() - 101_000) })
+      .where(eq(sessions.subjectId, user.user.id))
     expect((await h.call('GET', '/auth/me', { token: user.token })).status).toBe(401)
     const refreshed = await h.call('POST', '/auth/refresh', { body: { refreshToken: user.refreshToken } })
     expect(refreshed.status).toBe(401)

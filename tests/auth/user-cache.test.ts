@@ -23,7 +23,12 @@ afterAll(async () => {
 const meOn = async (call: Harness['call'], token: string) => {
   const res = await call('GET', '/auth/me', { token })
   expect(res.status).toBe(200)
-  return res.body as { name: string; emailVerified: boolean; capabilities: string[]; mfa: { enabled: boolean; factors: { type: string; lastUsedAt: string | null }[] } }
+  return res.body as {
+    name: string
+    emailVerified: boolean
+    capabilities: string[]
+    mfa: { enabled: boolean; factors: { type: string; lastUsedAt: string | null }[] }
+  }
 }
 /** Waits until the replica's /auth/me shows what `holds` expects (a NOTIFY crosses replicas, not at once). */
 const onReplica = async (token: string, holds: (me: Awaited<ReturnType<typeof meOn>>) => boolean) => {
@@ -126,7 +131,10 @@ describe('ReplicaCache', () => {
 
   test('with `concerns`, one change clears every entry it concerns, under any key, and no load under way is kept', async () => {
     type Eco = { id: string; org: string }
-    const cache = new ReplicaCache<Eco>({ database }, { channel: 'test', limit: 10, ttlMs: 60_000, concerns: (changed, _key, e) => e.id === changed || e.org === changed })
+    const cache = new ReplicaCache<Eco>(
+      { database },
+      { channel: 'test', limit: 10, ttlMs: 60_000, concerns: (changed, _key, e) => e.id === changed || e.org === changed },
+    )
     const a = { id: 'a', org: 'o1' }
     await cache.get('a', async () => a)
     await cache.get('acme.main', async () => a)
@@ -148,7 +156,7 @@ describe('ReplicaCache', () => {
     expect(await cache.get('a', async () => ({ id: 'a', org: 'o9' }))).toEqual({ id: 'a', org: 'o9' })
   })
 
-  test('a load in the caller\'s transaction (`shared: false`) joins no load under way and none joins it, and still fills the cache', async () => {
+  test("a load in the caller's transaction (`shared: false`) joins no load under way and none joins it, and still fills the cache", async () => {
     const cache = new ReplicaCache<string>({ database }, { channel: 'test', limit: 10, ttlMs: 60_000 })
     let release!: () => void
     const onPool = cache.get('k', () => new Promise<string>((resolve) => (release = () => resolve('pool'))))

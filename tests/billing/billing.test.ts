@@ -19,7 +19,11 @@ const presign = (token: string, sizeBytes: number, n = sizeBytes) =>
   h.call('POST', '/storage/uploads', { token, body: { filename: `f${n}.bin`, contentType: 'application/octet-stream', sizeBytes, contentHash: hash(n) } })
 async function chatSend(token: string, conversationId: string, message: string) {
   const res = await h.app.handle(
-    new Request(`http://localhost/chat/conversations/${conversationId}/messages`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ message }) }),
+    new Request(`http://localhost/chat/conversations/${conversationId}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ message }),
+    }),
   )
   const text = await res.text()
   return { status: res.status, body: res.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : text }
@@ -30,11 +34,29 @@ describe('billing: features and plans', () => {
     const page = (await h.call('GET', '/billing/features', admin())).body
     expect(page.items.slice(0, 2)).toEqual([
       { key: 'storage.bytes', name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', builtIn: true, allowNegative: false, stripeMeter: null },
-      { key: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', builtIn: true, allowNegative: false, stripeMeter: null },
+      {
+        key: 'chat.messages',
+        name: 'Chat messages',
+        type: 'metered',
+        unit: 'messages',
+        reset: 'month',
+        builtIn: true,
+        allowNegative: false,
+        stripeMeter: null,
+      },
     ])
     const created = await h.call('POST', '/billing/features', { ...admin(), body: { key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls' } })
     expect(created.status).toBe(201)
-    expect(created.body).toEqual({ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false, allowNegative: false, stripeMeter: null })
+    expect(created.body).toEqual({
+      key: 'api.calls',
+      name: 'API calls',
+      type: 'metered',
+      unit: 'calls',
+      reset: 'month',
+      builtIn: false,
+      allowNegative: false,
+      stripeMeter: null,
+    })
     expect((await h.call('POST', '/billing/features', { ...admin(), body: { key: 'api.calls', name: 'again', type: 'boolean' } })).status).toBe(409)
     const builtIn = await h.call('POST', '/billing/features', { ...admin(), body: { key: 'storage.bytes', name: 'mine', type: 'limit' } })
     expect([builtIn.status, builtIn.body.error.code]).toEqual([409, 'builtin_feature'])
@@ -54,11 +76,17 @@ describe('billing: features and plans', () => {
   test('plans: entitlements name known features once; one default at most; a plan someone is on, or the default, cannot be deleted', async () => {
     const bad = await h.call('POST', '/billing/plans', { ...admin(), body: { key: 'bad', name: 'Bad', entitlements: [{ feature: 'nothing' }] } })
     expect([bad.status, bad.body.error.code]).toEqual([400, 'feature_not_found'])
-    const twice = await h.call('POST', '/billing/plans', { ...admin(), body: { key: 'bad', name: 'Bad', entitlements: [{ feature: 'chat.messages' }, { feature: 'chat.messages' }] } })
+    const twice = await h.call('POST', '/billing/plans', {
+      ...admin(),
+      body: { key: 'bad', name: 'Bad', entitlements: [{ feature: 'chat.messages' }, { feature: 'chat.messages' }] },
+    })
     expect(twice.status).toBe(400)
     const a = await h.call('POST', '/billing/plans', { ...admin(), body: { key: 'plan-a', name: 'A', isDefault: true } })
     expect(a.status).toBe(201)
-    await h.call('POST', '/billing/plans', { ...admin(), body: { key: 'plan-b', name: 'B', isDefault: true, prices: [{ amount: 900, currency: 'usd', interval: 'month' }] } })
+    await h.call('POST', '/billing/plans', {
+      ...admin(),
+      body: { key: 'plan-b', name: 'B', isDefault: true, prices: [{ amount: 900, currency: 'usd', interval: 'month' }] },
+    })
     const plans = (await h.call('GET', '/billing/plans', admin())).body.items as { key: string; isDefault: boolean }[]
     expect(plans.filter((p) => p.isDefault).map((p) => p.key)).toEqual(['plan-b'])
     const ada = await customerOf(h, org, owner)
@@ -79,7 +107,11 @@ describe('billing: currency', () => {
     const as = eco.as(owner)
     const price = (currency: string) => ({ amount: 900, currency, interval: 'month' })
     const eur = await h.call('POST', '/billing/plans', { ...as, body: { key: 'euro', name: 'Euro', prices: [price('usd'), price('eur')] } })
-    expect([eur.status, eur.body.error.code, eur.body.error.message]).toEqual([400, 'validation_failed', 'prices.1.currency: the ecosystem bills in usd (its billing settings), not eur'])
+    expect([eur.status, eur.body.error.code, eur.body.error.message]).toEqual([
+      400,
+      'validation_failed',
+      'prices.1.currency: the ecosystem bills in usd (its billing settings), not eur',
+    ])
     expect((await h.call('GET', '/billing/plans/euro', as)).status).toBe(404)
     expect((await h.call('POST', '/billing/plans', { ...as, body: { key: 'std', name: 'Standard', prices: [price('usd')] } })).status).toBe(201)
     expect((await h.call('PATCH', '/billing/plans/std', { ...as, body: { prices: [price('gbp')] } })).status).toBe(400)
@@ -96,21 +128,50 @@ describe('billing: the manual provider', () => {
     const eco = await provision(h, owner)
     const as = eco.as(owner)
     await h.call('POST', '/billing/features', { ...as, body: { key: 'exports', name: 'Exports', type: 'boolean' } })
-    await h.call('POST', '/billing/plans', { ...as, body: { key: 'free', name: 'Free', isDefault: true, entitlements: [{ feature: 'chat.messages', limit: 100 }] } })
-    await h.call('POST', '/billing/plans', { ...as, body: { key: 'pro', name: 'Pro', entitlements: [{ feature: 'exports' }, { feature: 'chat.messages', limit: 10_000 }] } })
-    const hook = await h.call('POST', '/integrations/webhooks', { ...as, body: { url: 'https://hooks.example.test/billing', events: ['billing.entitlements.updated'] } })
+    await h.call('POST', '/billing/plans', {
+      ...as,
+      body: { key: 'free', name: 'Free', isDefault: true, entitlements: [{ feature: 'chat.messages', limit: 100 }] },
+    })
+    await h.call('POST', '/billing/plans', {
+      ...as,
+      body: { key: 'pro', name: 'Pro', entitlements: [{ feature: 'exports' }, { feature: 'chat.messages', limit: 10_000 }] },
+    })
+    const hook = await h.call('POST', '/integrations/webhooks', {
+      ...as,
+      body: { url: 'https://hooks.example.test/billing', events: ['billing.entitlements.updated'] },
+    })
     expect(hook.status).toBe(201)
     const ada = await customerOf(h, eco, owner)
     const me = (await h.call('GET', '/billing/me', { token: ada.token })).body
     expect(me).toMatchObject({ customerId: ada.customerId, plan: 'free', source: 'default', subscription: null })
     const byFeature = Object.fromEntries(me.entitlements.map((e: { feature: string }) => [e.feature, e]))
-    expect(byFeature.exports).toEqual({ feature: 'exports', type: 'boolean', enabled: false, limit: null, used: 0, remaining: null, resetsAt: null, reported: null })
+    expect(byFeature.exports).toEqual({
+      feature: 'exports',
+      type: 'boolean',
+      enabled: false,
+      limit: null,
+      used: 0,
+      remaining: null,
+      resetsAt: null,
+      reported: null,
+    })
     expect(byFeature['storage.bytes']).toMatchObject({ enabled: true, limit: null })
-    expect(byFeature['chat.messages']).toMatchObject({ enabled: true, limit: 100, used: 0, remaining: 100, resetsAt: expect.stringMatching(/-01T00:00:00.000Z$/) })
+    expect(byFeature['chat.messages']).toMatchObject({
+      enabled: true,
+      limit: 100,
+      used: 0,
+      remaining: 100,
+      resetsAt: expect.stringMatching(/-01T00:00:00.000Z$/),
+    })
 
     const assigned = await h.call('PUT', `/billing/customers/${ada.customerId}/plan`, { ...as, body: { plan: 'pro' } })
     expect(assigned.body).toMatchObject({ plan: 'pro', source: 'manual' })
-    expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'exports' } })).body).toEqual({ allowed: true, limit: null, used: 0, remaining: null })
+    expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'exports' } })).body).toEqual({
+      allowed: true,
+      limit: null,
+      used: 0,
+      remaining: null,
+    })
     expect((await h.call('PUT', `/billing/customers/${ada.customerId}/plan`, { ...as, body: { plan: 'gold' } })).body.error.code).toBe('plan_not_found')
     const removed = await h.call('DELETE', `/billing/customers/${ada.customerId}/plan`, as)
     expect(removed.body).toMatchObject({ plan: 'free', source: 'default' })
@@ -128,7 +189,18 @@ describe('billing: the manual provider', () => {
   test('enforced: uploads past storage.bytes and chat sends past chat.messages are 402 entitlement_exceeded naming feature, limit and use', async () => {
     const eco = await provision(h, owner)
     const as = eco.as(owner)
-    await h.call('POST', '/billing/plans', { ...as, body: { key: 'tiny', name: 'Tiny', isDefault: true, entitlements: [{ feature: 'storage.bytes', limit: 100 }, { feature: 'chat.messages', limit: 2 }] } })
+    await h.call('POST', '/billing/plans', {
+      ...as,
+      body: {
+        key: 'tiny',
+        name: 'Tiny',
+        isDefault: true,
+        entitlements: [
+          { feature: 'storage.bytes', limit: 100 },
+          { feature: 'chat.messages', limit: 2 },
+        ],
+      },
+    })
     const ada = await customerOf(h, eco, owner)
     expect((await presign(ada.token, 60)).status).toBe(201)
     const refused = await presign(ada.token, 150)
@@ -151,10 +223,17 @@ describe('billing: the manual provider', () => {
     // With no limit on chat.messages a send is only metered: counted after its commit, in batches, and shown at once.
     await h.call('PATCH', '/billing/plans/tiny', { ...as, body: { entitlements: [{ feature: 'storage.bytes', limit: 100 }] } })
     expect((await chatSend(ada.token, conversation.id, 'metered')).status).toBe(200)
-    const meteredNow = (await h.call('GET', '/billing/me', { token: ada.token })).body.entitlements.find((e: { feature: string }) => e.feature === 'chat.messages')
+    const meteredNow = (await h.call('GET', '/billing/me', { token: ada.token })).body.entitlements.find(
+      (e: { feature: string }) => e.feature === 'chat.messages',
+    )
     expect(meteredNow).toMatchObject({ limit: null, used: 3, remaining: null })
     await h.app.services.billing.entitlements.flush()
-    expect((await h.call('POST', '/billing/check', { ...as, body: { feature: 'chat.messages', customerId: ada.customerId } })).body).toEqual({ allowed: true, limit: null, used: 3, remaining: null })
+    expect((await h.call('POST', '/billing/check', { ...as, body: { feature: 'chat.messages', customerId: ada.customerId } })).body).toEqual({
+      allowed: true,
+      limit: null,
+      used: 3,
+      remaining: null,
+    })
 
     // A plan change reaches the check at once (the cached standing is dropped at commit).
     await h.call('PATCH', '/billing/plans/tiny', { ...as, body: { entitlements: [{ feature: 'chat.messages', limit: 4 }] } })
@@ -168,13 +247,45 @@ describe('billing: the manual provider', () => {
     const as = eco.as(owner)
     await h.call('POST', '/billing/features', { ...as, body: { key: 'api.calls', name: 'API calls', type: 'metered' } })
     await h.call('POST', '/billing/features', { ...as, body: { key: 'seats', name: 'Seats', type: 'limit' } })
-    await h.call('POST', '/billing/plans', { ...as, body: { key: 'std', name: 'Standard', isDefault: true, entitlements: [{ feature: 'api.calls', limit: 1000 }, { feature: 'seats', limit: 5 }] } })
+    await h.call('POST', '/billing/plans', {
+      ...as,
+      body: {
+        key: 'std',
+        name: 'Standard',
+        isDefault: true,
+        entitlements: [
+          { feature: 'api.calls', limit: 1000 },
+          { feature: 'seats', limit: 5 },
+        ],
+      },
+    })
     const ada = await customerOf(h, eco, owner)
-    const event = (key: string, value: number, extra: Record<string, unknown> = {}) => ({ customerId: ada.customerId, feature: 'api.calls', value, idempotencyKey: key, ...extra })
+    const event = (key: string, value: number, extra: Record<string, unknown> = {}) => ({
+      customerId: ada.customerId,
+      feature: 'api.calls',
+      value,
+      idempotencyKey: key,
+      ...extra,
+    })
     const first = await h.call('POST', '/billing/usage', { ...as, body: { events: [event('a', 10), event('b', 5), event('a', 10)] } })
     expect(first.body).toEqual({ accepted: 2, duplicates: 1 })
-    expect((await h.call('POST', '/billing/usage', { ...as, body: { events: [event('a', 10), event('c', 1), event('last-year', 500, { at: '2025-01-15T00:00:00Z' })] } })).body).toEqual({ accepted: 2, duplicates: 1 })
-    await h.call('POST', '/billing/usage', { ...as, body: { events: [{ customerId: ada.customerId, feature: 'seats', value: 3, idempotencyKey: 's1' }, { customerId: ada.customerId, feature: 'seats', value: -1, idempotencyKey: 's2' }] } })
+    expect(
+      (
+        await h.call('POST', '/billing/usage', {
+          ...as,
+          body: { events: [event('a', 10), event('c', 1), event('last-year', 500, { at: '2025-01-15T00:00:00Z' })] },
+        })
+      ).body,
+    ).toEqual({ accepted: 2, duplicates: 1 })
+    await h.call('POST', '/billing/usage', {
+      ...as,
+      body: {
+        events: [
+          { customerId: ada.customerId, feature: 'seats', value: 3, idempotencyKey: 's1' },
+          { customerId: ada.customerId, feature: 'seats', value: -1, idempotencyKey: 's2' },
+        ],
+      },
+    })
     const account = (await h.call('GET', `/billing/customers/${ada.customerId}`, as)).body
     const of = (f: string) => account.entitlements.find((e: { feature: string }) => e.feature === f)
     expect(of('api.calls')).toMatchObject({ used: 16, remaining: 984 })
@@ -182,7 +293,9 @@ describe('billing: the manual provider', () => {
 
     const unknown = await h.call('POST', '/billing/usage', { ...as, body: { events: [{ ...event('x', 1), feature: 'nothing' }] } })
     expect([unknown.status, unknown.body.error.code]).toEqual([400, 'feature_not_found'])
-    expect((await h.call('POST', '/billing/usage', { ...as, body: { events: [{ ...event('x', 1), feature: 'storage.bytes' }] } })).body.error.code).toBe('builtin_feature')
+    expect((await h.call('POST', '/billing/usage', { ...as, body: { events: [{ ...event('x', 1), feature: 'storage.bytes' }] } })).body.error.code).toBe(
+      'builtin_feature',
+    )
     const other = await customerOf(h, org, owner)
     expect((await h.call('POST', '/billing/usage', { ...as, body: { events: [{ ...event('x', 1), customerId: other.customerId }] } })).status).toBe(404)
     expect((await h.call('POST', '/billing/usage', { token: ada.token, body: { events: [event('x', 1)] } })).status).toBe(403)
@@ -198,11 +311,24 @@ describe('billing: the manual provider', () => {
     expect(credits.body).toMatchObject({ key: 'credits', allowNegative: true })
     const notMetered = await h.call('POST', '/billing/features', { ...as, body: { key: 'slots', name: 'Slots', type: 'limit', allowNegative: true } })
     expect([notMetered.status, notMetered.body.error.code]).toEqual([400, 'validation_failed'])
-    await h.call('POST', '/billing/plans', { ...as, body: { key: 'std', name: 'Standard', isDefault: true, entitlements: [{ feature: 'api.calls', limit: 1000 }, { feature: 'seats', limit: 3 }, { feature: 'credits', limit: 100 }] } })
+    await h.call('POST', '/billing/plans', {
+      ...as,
+      body: {
+        key: 'std',
+        name: 'Standard',
+        isDefault: true,
+        entitlements: [
+          { feature: 'api.calls', limit: 1000 },
+          { feature: 'seats', limit: 3 },
+          { feature: 'credits', limit: 100 },
+        ],
+      },
+    })
     const ada = await customerOf(h, eco, owner)
     const event = (feature: string, value: unknown, key = crypto.randomUUID()) => ({ customerId: ada.customerId, feature, value, idempotencyKey: key })
     const usage = (...events: unknown[]) => h.call('POST', '/billing/usage', { ...as, body: { events } })
-    const used = async (feature: string) => (await h.call('GET', `/billing/customers/${ada.customerId}`, as)).body.entitlements.find((e: { feature: string }) => e.feature === feature).used
+    const used = async (feature: string) =>
+      (await h.call('GET', `/billing/customers/${ada.customerId}`, as)).body.entitlements.find((e: { feature: string }) => e.feature === feature).used
 
     for (const value of ['1e3', '0x10', '5']) {
       const res = await usage(event('api.calls', value))
@@ -220,7 +346,12 @@ describe('billing: the manual provider', () => {
     expect((await usage(event('seats', 2))).body.accepted).toBe(1)
     expect((await usage(event('seats', -5))).body.accepted).toBe(1)
     expect(await used('seats')).toBe(0)
-    expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'seats', amount: 5 } })).body).toEqual({ allowed: false, limit: 3, used: 0, remaining: 3 })
+    expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'seats', amount: 5 } })).body).toEqual({
+      allowed: false,
+      limit: 3,
+      used: 0,
+      remaining: 3,
+    })
     expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'seats', amount: 3 } })).body.allowed).toBe(true)
 
     // Credits declare it: refunds count, down to 0.
@@ -242,9 +373,19 @@ describe('billing: the manual provider', () => {
     const results = await Promise.all(Array.from({ length: 8 }, reserve))
     expect(results.filter((r) => r.body.allowed).length).toBe(3)
     expect(results.every((r) => r.status === 200)).toBe(true)
-    expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'exports' } })).body).toEqual({ allowed: false, limit: 3, used: 3, remaining: 0 })
+    expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'exports' } })).body).toEqual({
+      allowed: false,
+      limit: 3,
+      used: 3,
+      remaining: 0,
+    })
     expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'exports', customerId: bob.customerId } })).status).toBe(403)
-    expect((await h.call('POST', '/billing/check', { ...as, body: { feature: 'exports', customerId: bob.customerId, amount: 3 } })).body).toEqual({ allowed: true, limit: 3, used: 0, remaining: 3 })
+    expect((await h.call('POST', '/billing/check', { ...as, body: { feature: 'exports', customerId: bob.customerId, amount: 3 } })).body).toEqual({
+      allowed: true,
+      limit: 3,
+      used: 0,
+      remaining: 3,
+    })
     expect((await h.call('POST', '/billing/check', { token: ada.token, body: { feature: 'nothing' } })).body.error.code).toBe('feature_not_found')
     // overage: allow keeps counting past the limit.
     await h.call('PATCH', '/billing/plans/std', { ...as, body: { entitlements: [{ feature: 'exports', limit: 3, overage: 'allow' }] } })
@@ -257,9 +398,31 @@ describe('billing: the public price list', () => {
     const eco = await provision(h, owner)
     const as = eco.as(owner)
     await h.call('POST', '/billing/features', { ...as, body: { key: 'exports', name: 'Exports', type: 'boolean' } })
-    await h.call('POST', '/billing/plans', { ...as, body: { key: 'team', name: 'Team', public: true, prices: [{ amount: 49000, currency: 'usd', interval: 'year', stripePriceId: 'price_team_year' }], entitlements: [{ feature: 'exports' }, { feature: 'chat.messages', limit: 50_000, overage: 'allow' }] } })
-    await h.call('POST', '/billing/plans', { ...as, body: { key: 'free', name: 'Free', public: true, isDefault: true, entitlements: [{ feature: 'chat.messages', limit: 100 }] } })
-    await h.call('POST', '/billing/plans', { ...as, body: { key: 'pro', name: 'Pro', public: true, trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_pro_month' }], entitlements: [{ feature: 'storage.bytes', limit: 10_000_000 }] } })
+    await h.call('POST', '/billing/plans', {
+      ...as,
+      body: {
+        key: 'team',
+        name: 'Team',
+        public: true,
+        prices: [{ amount: 49000, currency: 'usd', interval: 'year', stripePriceId: 'price_team_year' }],
+        entitlements: [{ feature: 'exports' }, { feature: 'chat.messages', limit: 50_000, overage: 'allow' }],
+      },
+    })
+    await h.call('POST', '/billing/plans', {
+      ...as,
+      body: { key: 'free', name: 'Free', public: true, isDefault: true, entitlements: [{ feature: 'chat.messages', limit: 100 }] },
+    })
+    await h.call('POST', '/billing/plans', {
+      ...as,
+      body: {
+        key: 'pro',
+        name: 'Pro',
+        public: true,
+        trialDays: 14,
+        prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_pro_month' }],
+        entitlements: [{ feature: 'storage.bytes', limit: 10_000_000 }],
+      },
+    })
     await h.call('POST', '/billing/plans', { ...as, body: { key: 'staff', name: 'Staff comp', prices: [{ amount: 0, currency: 'usd', interval: 'month' }] } })
 
     const anonymous = await h.call('GET', `/billing/catalogue?ecosystem=${eco.ecosystem.id}`)
@@ -268,8 +431,28 @@ describe('billing: the public price list', () => {
       ecosystemId: eco.ecosystem.id,
       currency: 'usd',
       plans: [
-        { key: 'free', name: 'Free', description: '', isDefault: true, trialDays: 0, prices: [], entitlements: [{ feature: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', enabled: true, limit: 100, overage: 'block' }] },
-        { key: 'pro', name: 'Pro', description: '', isDefault: false, trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month' }], entitlements: [{ feature: 'storage.bytes', name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', enabled: true, limit: 10_000_000, overage: 'block' }] },
+        {
+          key: 'free',
+          name: 'Free',
+          description: '',
+          isDefault: true,
+          trialDays: 0,
+          prices: [],
+          entitlements: [
+            { feature: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', enabled: true, limit: 100, overage: 'block' },
+          ],
+        },
+        {
+          key: 'pro',
+          name: 'Pro',
+          description: '',
+          isDefault: false,
+          trialDays: 14,
+          prices: [{ amount: 1900, currency: 'usd', interval: 'month' }],
+          entitlements: [
+            { feature: 'storage.bytes', name: 'Storage', type: 'limit', unit: 'bytes', reset: 'never', enabled: true, limit: 10_000_000, overage: 'block' },
+          ],
+        },
         {
           key: 'team',
           name: 'Team',
@@ -279,7 +462,16 @@ describe('billing: the public price list', () => {
           prices: [{ amount: 49000, currency: 'usd', interval: 'year' }],
           entitlements: [
             { feature: 'exports', name: 'Exports', type: 'boolean', unit: '', reset: 'never', enabled: true, limit: null, overage: 'block' },
-            { feature: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', enabled: true, limit: 50_000, overage: 'allow' },
+            {
+              feature: 'chat.messages',
+              name: 'Chat messages',
+              type: 'metered',
+              unit: 'messages',
+              reset: 'month',
+              enabled: true,
+              limit: 50_000,
+              overage: 'allow',
+            },
           ],
         },
       ],
@@ -294,7 +486,11 @@ describe('billing: the public price list', () => {
     expect([none.status, none.body.error.code]).toEqual([400, 'ecosystem_required'])
     expect((await h.call('GET', `/billing/catalogue?ecosystem=${crypto.randomUUID()}`)).status).toBe(404)
     const other = await provision(h, owner)
-    expect((await h.call('GET', `/billing/catalogue?ecosystem=${other.ecosystem.id}`)).body).toEqual({ ecosystemId: other.ecosystem.id, currency: 'usd', plans: [] })
+    expect((await h.call('GET', `/billing/catalogue?ecosystem=${other.ecosystem.id}`)).body).toEqual({
+      ecosystemId: other.ecosystem.id,
+      currency: 'usd',
+      plans: [],
+    })
 
     const { connect } = await import('../client/connect')
     const { data } = await connect(h).client.api.billing.catalogue.get({ query: { ecosystem: eco.ecosystem.id } })
@@ -328,7 +524,10 @@ describe('billing through the typed client', () => {
     const { connect } = await import('../client/connect')
     const eco = await provision(h, owner)
     await h.call('POST', '/billing/features', { ...eco.as(owner), body: { key: 'exports', name: 'Exports', type: 'metered' } })
-    await h.call('POST', '/billing/plans', { ...eco.as(owner), body: { key: 'std', name: 'Standard', isDefault: true, entitlements: [{ feature: 'exports', limit: 1 }] } })
+    await h.call('POST', '/billing/plans', {
+      ...eco.as(owner),
+      body: { key: 'std', name: 'Standard', isDefault: true, entitlements: [{ feature: 'exports', limit: 1 }] },
+    })
     const ada = await customerOf(h, eco, owner)
     const customer = connect(h, { tokens: { token: ada.token } }).client
     const { data: me } = await customer.api.billing.me.get()

@@ -41,7 +41,11 @@ async function customerOn(entitlements: { feature: string; limit: number }[]) {
 /** A streamed chat call, read to its end: the status, and the events when it streamed. */
 async function stream(path: string, token: string, body?: unknown): Promise<Reply & { events: string[] }> {
   const res = await s.h.app.handle(
-    new Request(`http://localhost${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }),
+    new Request(`http://localhost${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
   )
   const text = await res.text()
   const streamed = res.headers.get('content-type')?.startsWith('text/event-stream')

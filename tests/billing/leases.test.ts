@@ -22,7 +22,10 @@ type Gate = Harness['app']['services']['billing']['entitlements']
 /** An ecosystem whose default plan allows `limit` chat messages, and one of its customers. */
 async function limited(limit: number) {
   const eco = await provision(h, owner)
-  await h.call('POST', '/billing/plans', { ...eco.as(owner), body: { key: 'std', name: 'Standard', isDefault: true, entitlements: [{ feature: CHAT_MESSAGES, limit }] } })
+  await h.call('POST', '/billing/plans', {
+    ...eco.as(owner),
+    body: { key: 'std', name: 'Standard', isDefault: true, entitlements: [{ feature: CHAT_MESSAGES, limit }] },
+  })
   const customer = await customerOf(h, eco, owner)
   const who = { ecosystemId: eco.ecosystem.id, customerId: customer.customerId }
   /** A send's reserve through `gate`, in a transaction of its own as the chat send runs it; whether it was allowed. */
@@ -41,11 +44,18 @@ async function limited(limit: number) {
         },
       )
   const rows = async () => {
-    const [counter] = await queryRows<{ used: string | number }>(h.db, sql`select used from billing.usage_counters where customer_id = ${who.customerId} and feature = ${CHAT_MESSAGES}`)
-    const leases = await queryRows<{ units: string | number }>(h.db, sql`select units from billing.usage_leases where customer_id = ${who.customerId} and expires_at > clock_timestamp()`)
+    const [counter] = await queryRows<{ used: string | number }>(
+      h.db,
+      sql`select used from billing.usage_counters where customer_id = ${who.customerId} and feature = ${CHAT_MESSAGES}`,
+    )
+    const leases = await queryRows<{ units: string | number }>(
+      h.db,
+      sql`select units from billing.usage_leases where customer_id = ${who.customerId} and expires_at > clock_timestamp()`,
+    )
     return { used: Number(counter?.used ?? 0), leased: leases.map((l) => Number(l.units)) }
   }
-  const shown = async () => (await h.call('GET', '/billing/me', { token: customer.token })).body.entitlements.find((e: { feature: string }) => e.feature === CHAT_MESSAGES)
+  const shown = async () =>
+    (await h.call('GET', '/billing/me', { token: customer.token })).body.entitlements.find((e: { feature: string }) => e.feature === CHAT_MESSAGES)
   /** Sends one by one until one is refused; how many were allowed. */
   const drain = async (gate?: Gate) => {
     let allowed = 0
@@ -54,7 +64,9 @@ async function limited(limit: number) {
   }
   /** Changes the default plan's chat.messages limit (every replica's cached plan is dropped at commit). */
   const setLimit = async (next: number) =>
-    expect((await h.call('PATCH', '/billing/plans/std', { ...eco.as(owner), body: { entitlements: [{ feature: CHAT_MESSAGES, limit: next }] } })).status).toBe(200)
+    expect((await h.call('PATCH', '/billing/plans/std', { ...eco.as(owner), body: { entitlements: [{ feature: CHAT_MESSAGES, limit: next }] } })).status).toBe(
+      200,
+    )
   return { who, send, rows, shown, drain, setLimit }
 }
 

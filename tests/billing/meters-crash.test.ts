@@ -29,12 +29,29 @@ test('meter events in flight at kill -9 reach Stripe once each after the restart
   const owner = (await call('POST', '/auth/register', { body: { email: 'owner@example.test', password: 'crash-password-1', name: 'Owner' } })).body
   const ecosystem = (await call('POST', '/registry/organizations', { token: owner.token, body: { slug: 'meter-shop', name: 'Meter shop' } })).body.ecosystem.id
   const admin = { token: owner.token, ecosystem }
-  expect((await call('PUT', '/billing/settings', { ...admin, body: { provider: 'stripe', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: 'whsec_crash' } })).status).toBe(200)
-  expect((await call('POST', '/billing/features', { ...admin, body: { key: 'api.calls', name: 'API calls', type: 'metered', stripeMeter: 'api_calls' } })).status).toBe(201)
-  await call('POST', '/billing/plans', { ...admin, body: { key: 'usage', name: 'Usage', isDefault: true, prices: [{ amount: 0, currency: 'usd', interval: 'month', stripePriceId: 'price_usage' }], entitlements: [{ feature: 'api.calls' }] } })
+  expect(
+    (await call('PUT', '/billing/settings', { ...admin, body: { provider: 'stripe', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: 'whsec_crash' } }))
+      .status,
+  ).toBe(200)
+  expect(
+    (await call('POST', '/billing/features', { ...admin, body: { key: 'api.calls', name: 'API calls', type: 'metered', stripeMeter: 'api_calls' } })).status,
+  ).toBe(201)
+  await call('POST', '/billing/plans', {
+    ...admin,
+    body: {
+      key: 'usage',
+      name: 'Usage',
+      isDefault: true,
+      prices: [{ amount: 0, currency: 'usd', interval: 'month', stripePriceId: 'price_usage' }],
+      entitlements: [{ feature: 'api.calls' }],
+    },
+  })
   const { customerId } = (await call('POST', '/customer/resolve', { ...admin, body: { externalId: 'ada', email: 'ada@example.test', name: 'Ada' } })).body
   const ada = (await call('POST', '/customer/token', { ...admin, body: { customerId } })).body
-  const checkout = await call('POST', '/billing/checkout', { token: ada.token, body: { plan: 'usage', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+  const checkout = await call('POST', '/billing/checkout', {
+    token: ada.token,
+    body: { plan: 'usage', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' },
+  })
   expect(checkout.status).toBe(200)
 
   // Stripe takes the events and does not answer: the sends are inside the provider call.
@@ -48,7 +65,8 @@ test('meter events in flight at kill -9 reach Stripe once each after the restart
 
   const second = start(env)
   await untilHealthy(port, second, 60_000)
-  const reported = async () => (await call('GET', `/billing/customers/${customerId}`, admin)).body.entitlements.find((e: { feature: string }) => e.feature === 'api.calls').reported
+  const reported = async () =>
+    (await call('GET', `/billing/customers/${customerId}`, admin)).body.entitlements.find((e: { feature: string }) => e.feature === 'api.calls').reported
   await until(async () => (await reported())?.sent === 23, 90_000)
   expect(await reported()).toEqual({ meter: 'api_calls', sent: 23, pending: 0, failed: 0 })
   // Stripe heard each identifier twice (before and after the crash) and counts it once.

@@ -22,12 +22,24 @@ beforeAll(async () => {
   org = await provision(h, owner)
   const as = org.as(owner)
   await h.call('PUT', '/billing/settings', { ...as, body: { provider: 'stripe', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: 'whsec_meters' } })
-  expect((await h.call('POST', '/billing/features', { ...as, body: { key: 'api.calls', name: 'API calls', type: 'metered', stripeMeter: 'api_calls' } })).body.stripeMeter).toBe('api_calls')
-  await h.call('POST', '/billing/features', { ...as, body: { key: 'credits', name: 'Credits', type: 'metered', allowNegative: true, stripeMeter: 'credits_used' } })
+  expect(
+    (await h.call('POST', '/billing/features', { ...as, body: { key: 'api.calls', name: 'API calls', type: 'metered', stripeMeter: 'api_calls' } })).body
+      .stripeMeter,
+  ).toBe('api_calls')
+  await h.call('POST', '/billing/features', {
+    ...as,
+    body: { key: 'credits', name: 'Credits', type: 'metered', allowNegative: true, stripeMeter: 'credits_used' },
+  })
   await h.call('POST', '/billing/features', { ...as, body: { key: 'exports', name: 'Exports', type: 'metered' } })
   await h.call('POST', '/billing/plans', {
     ...as,
-    body: { key: 'usage', name: 'Pay as you go', isDefault: true, prices: [{ amount: 0, currency: 'usd', interval: 'month', stripePriceId: 'price_usage' }], entitlements: [{ feature: 'api.calls' }, { feature: 'credits' }, { feature: 'exports' }] },
+    body: {
+      key: 'usage',
+      name: 'Pay as you go',
+      isDefault: true,
+      prices: [{ amount: 0, currency: 'usd', interval: 'month', stripePriceId: 'price_usage' }],
+      entitlements: [{ feature: 'api.calls' }, { feature: 'credits' }, { feature: 'exports' }],
+    },
   })
 })
 afterAll(async () => {
@@ -39,23 +51,40 @@ const as = () => org.as(owner)
 /** A customer with a Stripe customer (made by its first Checkout). */
 async function payingCustomer() {
   const c = await customerOf(h, org, owner)
-  const checkout = await h.call('POST', '/billing/checkout', { token: c.token, body: { plan: 'usage', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+  const checkout = await h.call('POST', '/billing/checkout', {
+    token: c.token,
+    body: { plan: 'usage', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' },
+  })
   const stripeCustomerId = stripe.sessions.get(checkout.body.url.split('/').at(-1))!.customer
   return { ...c, stripeCustomerId }
 }
-const usage = (...events: { customerId: string; feature: string; value: number; idempotencyKey: string; at?: string }[]) => h.call('POST', '/billing/usage', { ...as(), body: { events } })
-const reported = async (customerId: string, feature = 'api.calls') => (await h.call('GET', `/billing/customers/${customerId}`, as())).body.entitlements.find((e: { feature: string }) => e.feature === feature).reported
+const usage = (...events: { customerId: string; feature: string; value: number; idempotencyKey: string; at?: string }[]) =>
+  h.call('POST', '/billing/usage', { ...as(), body: { events } })
+const reported = async (customerId: string, feature = 'api.calls') =>
+  (await h.call('GET', `/billing/customers/${customerId}`, as())).body.entitlements.find((e: { feature: string }) => e.feature === feature).reported
 const sentTo = (stripeCustomerId: string) => [...stripe.meterEvents.values()].filter((e) => e.stripeCustomerId === stripeCustomerId)
 const meters = () => h.app.services.billing.meters
-const attempts = async (key: string) => Number((await queryRows<{ attempts: number }>(h.db, sql`select attempts from billing.meter_outbox where idempotency_key = ${key}`))[0]?.attempts ?? 0)
+const attempts = async (key: string) =>
+  Number((await queryRows<{ attempts: number }>(h.db, sql`select attempts from billing.meter_outbox where idempotency_key = ${key}`))[0]?.attempts ?? 0)
 
 describe('usage sent to Stripe meters', () => {
   test('accepted usage goes out as meter events, the idempotency key as identifier, once; the billing page shows what was reported', async () => {
     const ada = await payingCustomer()
     const key = (n: number) => `ada-${ada.customerId}-${n}`
-    expect((await usage({ customerId: ada.customerId, feature: 'api.calls', value: 120, idempotencyKey: key(1) }, { customerId: ada.customerId, feature: 'api.calls', value: 30, idempotencyKey: key(2) })).body).toEqual({ accepted: 2, duplicates: 0 })
+    expect(
+      (
+        await usage(
+          { customerId: ada.customerId, feature: 'api.calls', value: 120, idempotencyKey: key(1) },
+          { customerId: ada.customerId, feature: 'api.calls', value: 30, idempotencyKey: key(2) },
+        )
+      ).body,
+    ).toEqual({ accepted: 2, duplicates: 0 })
     await until(() => sentTo(ada.stripeCustomerId).length === 2, 15_000)
-    expect(sentTo(ada.stripeCustomerId).map((e) => [e.identifier, e.eventName, e.value]).sort()).toEqual([
+    expect(
+      sentTo(ada.stripeCustomerId)
+        .map((e) => [e.identifier, e.eventName, e.value])
+        .sort(),
+    ).toEqual([
       [key(1), 'api_calls', 120],
       [key(2), 'api_calls', 30],
     ])

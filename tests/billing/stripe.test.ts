@@ -19,10 +19,19 @@ beforeAll(async () => {
   owner = await h.register()
   org = await provision(h, owner)
   const as = org.as(owner)
-  await h.call('POST', '/billing/plans', { ...as, body: { key: 'free', name: 'Free', isDefault: true, entitlements: [{ feature: 'chat.messages', limit: 10 }] } })
   await h.call('POST', '/billing/plans', {
     ...as,
-    body: { key: 'pro', name: 'Pro', trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_pro_month' }], entitlements: [{ feature: 'chat.messages', limit: 1000 }] },
+    body: { key: 'free', name: 'Free', isDefault: true, entitlements: [{ feature: 'chat.messages', limit: 10 }] },
+  })
+  await h.call('POST', '/billing/plans', {
+    ...as,
+    body: {
+      key: 'pro',
+      name: 'Pro',
+      trialDays: 14,
+      prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_pro_month' }],
+      entitlements: [{ feature: 'chat.messages', limit: 1000 }],
+    },
   })
 })
 afterAll(async () => {
@@ -34,7 +43,11 @@ const as = () => org.as(owner)
 async function webhook(type: string, object: Record<string, unknown>, options: { id?: string; secret?: string } = {}) {
   const event = await stripe.event(options.secret ?? WEBHOOK_SECRET, type, object, options.id)
   const res = await h.app.handle(
-    new Request(`http://localhost/billing/stripe/webhook/${org.ecosystem.id}`, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': event.header }, body: event.payload }),
+    new Request(`http://localhost/billing/stripe/webhook/${org.ecosystem.id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': event.header },
+      body: event.payload,
+    }),
   )
   return { status: res.status, body: await res.json(), id: event.id }
 }
@@ -42,17 +55,29 @@ async function webhook(type: string, object: Record<string, unknown>, options: {
 describe('billing with Stripe', () => {
   test('settings: Stripe needs both keys; they are write-only; until then Checkout is 409 billing_not_configured', async () => {
     const ada = await customerOf(h, org, owner)
-    const early = await h.call('POST', '/billing/checkout', { token: ada.token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+    const early = await h.call('POST', '/billing/checkout', {
+      token: ada.token,
+      body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' },
+    })
     expect([early.status, early.body.error.code]).toEqual([409, 'billing_not_configured'])
     expect((await h.call('GET', '/billing/settings', as())).body).toEqual({ provider: 'manual', currency: 'usd', configKeys: [] })
     expect((await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe', stripeSecretKey: SECRET_KEY } })).status).toBe(400)
     // Plan pro sells in usd: the ecosystem cannot bill in eur until its prices do.
-    const euros = await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe', currency: 'eur', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET } })
+    const euros = await h.call('PUT', '/billing/settings', {
+      ...as(),
+      body: { provider: 'stripe', currency: 'eur', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET },
+    })
     expect([euros.status, euros.body.error.code]).toEqual([409, 'in_use'])
-    const set = await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe', currency: 'usd', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET } })
+    const set = await h.call('PUT', '/billing/settings', {
+      ...as(),
+      body: { provider: 'stripe', currency: 'usd', stripeSecretKey: SECRET_KEY, stripeWebhookSecret: WEBHOOK_SECRET },
+    })
     expect(set.body).toEqual({ provider: 'stripe', currency: 'usd', configKeys: ['stripeSecretKey', 'stripeWebhookSecret'] })
     // Keys are kept when omitted.
-    expect((await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe' } })).body.configKeys).toEqual(['stripeSecretKey', 'stripeWebhookSecret'])
+    expect((await h.call('PUT', '/billing/settings', { ...as(), body: { provider: 'stripe' } })).body.configKeys).toEqual([
+      'stripeSecretKey',
+      'stripeWebhookSecret',
+    ])
     expect(JSON.stringify((await h.call('GET', '/billing/settings', as())).body)).not.toContain(SECRET_KEY)
     expect((await h.call('GET', '/billing/settings', { token: ada.token })).status).toBe(403)
   })
@@ -65,7 +90,11 @@ describe('billing with Stripe', () => {
     expect(first.body.url).toStartWith('https://checkout.stripe.test/c/pay/cs_test_')
     expect(stripe.requests.filter((r) => r === 'POST /v1/customers').length).toBe(1)
     const session = stripe.sessions.get(first.body.url.split('/').at(-1))!
-    expect(session).toMatchObject({ price: 'price_pro_month', trialDays: 14, metadata: { customerId: ada.customerId, plan: 'pro', ecosystemId: org.ecosystem.id } })
+    expect(session).toMatchObject({
+      price: 'price_pro_month',
+      trialDays: 14,
+      metadata: { customerId: ada.customerId, plan: 'pro', ecosystemId: org.ecosystem.id },
+    })
     expect(stripe.sessions.get(second.body.url.split('/').at(-1))!.customer).toBe(session.customer)
     expect((await h.call('POST', '/billing/checkout', { token: ada.token, body: { ...body, interval: 'year' } })).body.error.code).toBe('no_price')
     expect((await h.call('POST', '/billing/checkout', { token: ada.token, body: { ...body, plan: 'gold' } })).body.error.code).toBe('plan_not_found')
@@ -74,7 +103,11 @@ describe('billing with Stripe', () => {
     const done = await webhook('checkout.session.completed', { id: session.id, object: 'checkout.session' })
     expect(done).toMatchObject({ status: 200, body: { received: true, duplicate: false } })
     const me = (await h.call('GET', '/billing/me', { token: ada.token })).body
-    expect(me).toMatchObject({ plan: 'pro', source: 'stripe', subscription: { id: sub.id, plan: 'pro', status: 'trialing', cancelAtPeriodEnd: false, trialEnd: expect.any(String) } })
+    expect(me).toMatchObject({
+      plan: 'pro',
+      source: 'stripe',
+      subscription: { id: sub.id, plan: 'pro', status: 'trialing', cancelAtPeriodEnd: false, trialEnd: expect.any(String) },
+    })
     expect(me.entitlements.find((e: { feature: string }) => e.feature === 'chat.messages').limit).toBe(1000)
 
     const portal = await h.call('POST', '/billing/portal', { token: ada.token, body: { returnUrl: 'https://shop.test/account' } })
@@ -84,7 +117,10 @@ describe('billing with Stripe', () => {
 
   test('webhooks arrive in any order and repeat: the subscription is re-fetched, so a late "active" after a cancel leaves it canceled; a replay is a duplicate; a bad signature is 400', async () => {
     const bob = await customerOf(h, org, owner)
-    const { body } = await h.call('POST', '/billing/checkout', { token: bob.token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+    const { body } = await h.call('POST', '/billing/checkout', {
+      token: bob.token,
+      body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' },
+    })
     const sub = stripe.completeCheckout(body.url.split('/').at(-1))
     sub.status = 'active'
     const activeEvent = stripe.subscriptionObject(sub)
@@ -100,19 +136,32 @@ describe('billing with Stripe', () => {
     expect(replay.body).toEqual({ received: true, duplicate: true })
     const forged = await webhook('customer.subscription.updated', activeEvent, { secret: 'whsec_someone_else' })
     expect([forged.status, forged.body.error.code]).toEqual([400, 'invalid_signature'])
-    const unsigned = await h.app.handle(new Request(`http://localhost/billing/stripe/webhook/${org.ecosystem.id}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }))
+    const unsigned = await h.app.handle(
+      new Request(`http://localhost/billing/stripe/webhook/${org.ecosystem.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    )
     expect(unsigned.status).toBe(400)
   })
 
   test('past_due keeps the plan for BILLING_GRACE_DAYS after the period ended, then the default applies; a manual assignment wins over the subscription', async () => {
     const cleo = await customerOf(h, org, owner)
-    const { body } = await h.call('POST', '/billing/checkout', { token: cleo.token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+    const { body } = await h.call('POST', '/billing/checkout', {
+      token: cleo.token,
+      body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' },
+    })
     const sub = stripe.completeCheckout(body.url.split('/').at(-1))
     const day = 86400
     sub.status = 'past_due'
     sub.current_period_end = Math.floor(Date.now() / 1000) - 2 * day
     await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
-    expect((await h.call('GET', '/billing/me', { token: cleo.token })).body).toMatchObject({ plan: 'pro', source: 'stripe', subscription: { status: 'past_due' } })
+    expect((await h.call('GET', '/billing/me', { token: cleo.token })).body).toMatchObject({
+      plan: 'pro',
+      source: 'stripe',
+      subscription: { status: 'past_due' },
+    })
     sub.current_period_end = Math.floor(Date.now() / 1000) - 8 * day
     await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
     expect((await h.call('GET', '/billing/me', { token: cleo.token })).body).toMatchObject({ plan: 'free', source: 'default' })
@@ -126,14 +175,21 @@ describe('billing with Stripe', () => {
     await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
     expect((await h.call('GET', '/billing/me', { token: cleo.token })).body).toMatchObject({ plan: 'pro', source: 'stripe' })
     await h.call('PUT', `/billing/customers/${cleo.customerId}/plan`, { ...as(), body: { plan: 'free' } })
-    expect((await h.call('GET', `/billing/customers/${cleo.customerId}`, as())).body).toMatchObject({ plan: 'free', source: 'manual', subscription: { status: 'active' } })
+    expect((await h.call('GET', `/billing/customers/${cleo.customerId}`, as())).body).toMatchObject({
+      plan: 'free',
+      source: 'manual',
+      subscription: { status: 'active' },
+    })
     const feed = (await h.call('GET', '/site/feed?source=billing', { token: cleo.token })).body.items.map((i: { summary: string }) => i.summary)
     expect(feed).toEqual(['Your plan is now free', 'Your plan is now pro', 'Your plan is now free', 'Your plan is now pro'])
   })
 
   test('invoices are mirrored from their webhooks, newest first, for the customer and its admins', async () => {
     const dan = await customerOf(h, org, owner)
-    const { body } = await h.call('POST', '/billing/checkout', { token: dan.token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' } })
+    const { body } = await h.call('POST', '/billing/checkout', {
+      token: dan.token,
+      body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no' },
+    })
     const session = stripe.sessions.get(body.url.split('/').at(-1))!
     const older = stripe.addInvoice(session.customer, { created: Math.floor(Date.now() / 1000) - 3600, status: 'open' })
     const newer = stripe.addInvoice(session.customer, { total: 2900 })
@@ -154,7 +210,10 @@ describe('billing with Stripe', () => {
 
 describe('Checkout as Stripe documents it', () => {
   const checkout = (token: string, body: Record<string, unknown> = {}) =>
-    h.call('POST', '/billing/checkout', { token, body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no', ...body } })
+    h.call('POST', '/billing/checkout', {
+      token,
+      body: { plan: 'pro', interval: 'month', successUrl: 'https://shop.test/ok', cancelUrl: 'https://shop.test/no', ...body },
+    })
 
   test('success and cancel URLs are http(s) only, and {CHECKOUT_SESSION_ID} reaches Stripe as written', async () => {
     const fay = await customerOf(h, org, owner)
@@ -167,7 +226,10 @@ describe('Checkout as Stripe documents it', () => {
     expect((await h.call('POST', '/billing/portal', { token: fay.token, body: { returnUrl: 'javascript:alert(1)' } })).status).toBe(400)
     const ok = await checkout(fay.token, { successUrl: 'https://shop.test/ok?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:5173/billing' })
     expect(ok.status).toBe(200)
-    expect(stripe.sessions.get(ok.body.url.split('/').at(-1))).toMatchObject({ successUrl: 'https://shop.test/ok?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'http://localhost:5173/billing' })
+    expect(stripe.sessions.get(ok.body.url.split('/').at(-1))).toMatchObject({
+      successUrl: 'https://shop.test/ok?session_id={CHECKOUT_SESSION_ID}',
+      cancelUrl: 'http://localhost:5173/billing',
+    })
   })
 
   test('a live subscription: a second Checkout is 409 subscription_exists with the portal’s address; once it is canceled Checkout works again, without a second trial', async () => {
@@ -219,7 +281,9 @@ describe('bindings that stick', () => {
     expect(me.entitlements.find((e: { feature: string }) => e.feature === 'chat.messages').limit).toBe(10)
     await webhook('customer.subscription.updated', stripe.subscriptionObject(sub))
     const told = (await h.call('GET', '/site/feed?source=billing', as())).body.items.filter((i: { entityId: string }) => i.entityId === sub.id)
-    expect(told.map((i: { action: string; summary: string }) => [i.action, i.summary])).toEqual([['unmatched', `Stripe subscription ${sub.id} sells price_nobody_sells, which no plan has`]])
+    expect(told.map((i: { action: string; summary: string }) => [i.action, i.summary])).toEqual([
+      ['unmatched', `Stripe subscription ${sub.id} sells price_nobody_sells, which no plan has`],
+    ])
     const notes = (await h.call('GET', '/notifications', as())).body.items.map((n: { subject: string }) => n.subject)
     expect(notes).toContain(`Stripe subscription ${sub.id} sells price_nobody_sells, which no plan has`)
   })

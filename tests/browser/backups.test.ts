@@ -24,8 +24,12 @@ describe.skipIf(!!browserMissing)('the console’s Backups page', () => {
     await signIn(page, admin.email, PASSWORD)
     await tab(page, 'Backups').click()
     // Embedded, or PostgreSQL with pg_dump on the PATH: the same page.
-    expect(await page.getByTestId('backup-settings').textContent()).toBe('Scheduled (0 3 * * *, BACKUP_SCHEDULE); the last 4 complete ones are kept, in DATA_DIR/backups.')
-    expect(await page.getByTestId('backup-encryption').textContent()).toBe('Not encrypted: an archive holds the server key in clear (set BACKUP_ENCRYPTION_KEY).')
+    expect(await page.getByTestId('backup-settings').textContent()).toBe(
+      'Scheduled (0 3 * * *, BACKUP_SCHEDULE); the last 4 complete ones are kept, in DATA_DIR/backups.',
+    )
+    expect(await page.getByTestId('backup-encryption').textContent()).toBe(
+      'Not encrypted: an archive holds the server key in clear (set BACKUP_ENCRYPTION_KEY).',
+    )
     expect(await page.getByTestId('backup-last-good').textContent()).toBe('Last complete backup: none yet')
     await page.getByText('No backups yet.').waitFor()
     await page.getByRole('button', { name: 'Back up now' }).click()

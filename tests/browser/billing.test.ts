@@ -36,7 +36,10 @@ describe.skipIf(!!browserMissing)('the console’s billing page in a browser', (
     await page.screenshot({ path: join(SCREENSHOTS, 'console-billing-plan.png'), fullPage: true })
     await page.getByRole('button', { name: 'Create plan' }).click()
     const free = page.getByRole('row').filter({ hasText: 'Free' })
-    await until(async () => (await free.textContent()) ?? '', (text) => text.includes('chat.messages 2') && text.includes('exports 5') && text.includes('default'))
+    await until(
+      async () => (await free.textContent()) ?? '',
+      (text) => text.includes('chat.messages 2') && text.includes('exports 5') && text.includes('default'),
+    )
     const entitlements = async () => (await app.h.call('GET', '/billing/me', { token: ada.token })).body
     expect((await entitlements()).plan).toBe('free')
     expect((await entitlements()).entitlements.find((e: { feature: string }) => e.feature === 'exports')).toMatchObject({ limit: 5, remaining: 5 })
@@ -47,7 +50,10 @@ describe.skipIf(!!browserMissing)('the console’s billing page in a browser', (
     await page.getByLabel('Limit of exports', { exact: true }).fill('10')
     await page.getByLabel('Past the limit of exports').selectOption('allow')
     await page.getByRole('button', { name: 'Save plan' }).click()
-    await until(async () => (await free.textContent()) ?? '', (text) => text.includes('exports 10 (overage allowed)'))
+    await until(
+      async () => (await free.textContent()) ?? '',
+      (text) => text.includes('exports 10 (overage allowed)'),
+    )
     expect((await entitlements()).entitlements.find((e: { feature: string }) => e.feature === 'exports')).toMatchObject({ limit: 10 })
 
     // The provider: Stripe keys are kept, never shown.
@@ -64,18 +70,30 @@ describe.skipIf(!!browserMissing)('the console’s billing page in a browser', (
     await page.screenshot({ path: join(SCREENSHOTS, 'console-billing.png'), fullPage: true })
 
     // A customer's page: the default plan and its use; a manual assignment wins until removed.
-    await app.h.call('POST', '/billing/plans', { ...org.as(owner), body: { key: 'pro', name: 'Pro', entitlements: [{ feature: 'chat.messages', limit: 1000 }] } })
+    await app.h.call('POST', '/billing/plans', {
+      ...org.as(owner),
+      body: { key: 'pro', name: 'Pro', entitlements: [{ feature: 'chat.messages', limit: 1000 }] },
+    })
     await page.goto(`${app.origin}/console#/customers/${ada.customerId}`)
     const plan = page.getByTestId('customer-plan')
-    await until(async () => (await plan.textContent()) ?? '', (text) => text.includes('Plan free (the default)'))
+    await until(
+      async () => (await plan.textContent()) ?? '',
+      (text) => text.includes('Plan free (the default)'),
+    )
     await page.getByRole('meter', { name: 'chat.messages used' }).waitFor()
     await page.getByLabel('Assign plan').selectOption('pro')
     await page.getByRole('button', { name: 'Assign', exact: true }).click()
-    await until(async () => (await plan.textContent()) ?? '', (text) => text.includes('Plan pro (assigned here)'))
+    await until(
+      async () => (await plan.textContent()) ?? '',
+      (text) => text.includes('Plan pro (assigned here)'),
+    )
     expect((await entitlements()).plan).toBe('pro')
     await page.getByRole('button', { name: 'Remove assignment' }).click()
     await confirmDialog(page, 'Remove assignment', 'manual plan')
-    await until(async () => (await plan.textContent()) ?? '', (text) => text.includes('Plan free (the default)'))
+    await until(
+      async () => (await plan.textContent()) ?? '',
+      (text) => text.includes('Plan free (the default)'),
+    )
     expect(elsewhere).toEqual([])
     await page.close()
 

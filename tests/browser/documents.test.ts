@@ -28,7 +28,10 @@ describe.skipIf(!!browserMissing)('the console’s documents and notes in a brow
     const as = org.as(owner)
     const ada = await customerOf(app.h, org, owner, 'ada')
     const doc = (await app.h.call('POST', '/data/documents', { token: ada.token, body: { title: 'Trip plan' } })).body
-    await app.h.call('POST', '/data/document_blocks', { token: ada.token, body: { documentId: doc.id, blockType: 'heading', position: 'a0', content: 'Day one' } })
+    await app.h.call('POST', '/data/document_blocks', {
+      token: ada.token,
+      body: { documentId: doc.id, blockType: 'heading', position: 'a0', content: 'Day one' },
+    })
     await app.h.call('POST', '/data/documents', { token: ada.token, body: { title: 'Groceries' } })
 
     const { page, elsewhere } = await app.open()

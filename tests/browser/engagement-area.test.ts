@@ -3,7 +3,19 @@ import { join } from 'node:path'
 import type { Harness, RegisteredUser } from '../support/harness'
 import { startReceiver } from '../support/receiver'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
-import { browserMissing, confirmDialog, type ConsoleServer, DESKTOP, PHONE, reloadConsole, SCREENSHOTS, signIn, startConsoleServer, tab, until } from './support'
+import {
+  browserMissing,
+  confirmDialog,
+  type ConsoleServer,
+  DESKTOP,
+  PHONE,
+  reloadConsole,
+  SCREENSHOTS,
+  signIn,
+  startConsoleServer,
+  tab,
+  until,
+} from './support'
 
 // The console's engagement pages (monitored sites, webhooks, community, notifications, messaging,
 // site services) in a real Chromium against the service on a real port, by labels and visible
@@ -21,7 +33,12 @@ let ada: { customerId: string; token: string }
 beforeAll(async () => {
   if (browserMissing) return
   receiver = startReceiver()
-  app = await startConsoleServer({ MONITORED_SITES_PRIVATE_ADDRESSES: 'allow', WEBHOOK_PRIVATE_ADDRESSES: 'allow', SITE_SERVICE_PRIVATE_ADDRESSES: 'allow', WEBHOOK_RETRY_SECONDS: '1' })
+  app = await startConsoleServer({
+    MONITORED_SITES_PRIVATE_ADDRESSES: 'allow',
+    WEBHOOK_PRIVATE_ADDRESSES: 'allow',
+    SITE_SERVICE_PRIVATE_ADDRESSES: 'allow',
+    WEBHOOK_RETRY_SECONDS: '1',
+  })
   h = app.h
   origin = app.origin
   owner = await h.register({ password: PASSWORD })
@@ -61,7 +78,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     const result = page.getByRole('status').filter({ hasText: /^Checked:/ })
     await result.waitFor()
     expect(await result.textContent()).toMatch(/^Checked: up, status 200, \d+\sms/)
-    const label = await until(() => chart.getAttribute('aria-label'), (l) => /of the last \d+ checks?: \d+ up, 0 failed; latency/.test(l ?? ''))
+    const label = await until(
+      () => chart.getAttribute('aria-label'),
+      (l) => /of the last \d+ checks?: \d+ up, 0 failed; latency/.test(l ?? ''),
+    )
     expect(Number(/last (\d+)/.exec(label!)![1])).toBeGreaterThan(before)
     expect(await chart.locator('circle').count()).toBeGreaterThanOrEqual(1)
     await page.getByRole('cell', { name: 'up', exact: true }).first().waitFor()
@@ -71,7 +91,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     // The list shows the state, the 24 h uptime and p95 latency.
     await page.getByRole('link', { name: '← Monitored sites' }).click()
     const row = page.getByRole('row', { name: /Ecobase itself/ })
-    await until(() => row.textContent(), (t) => /up100\.00\s%\d+\sms/.test(t ?? ''))
+    await until(
+      () => row.textContent(),
+      (t) => /up100\.00\s%\d+\sms/.test(t ?? ''),
+    )
     await page.screenshot({ path: join(SCREENSHOTS, 'console-monitored-sites.png'), fullPage: true })
 
     // A site that answers 503 is down after two failed checks: red marks on the chart.
@@ -87,15 +110,26 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     let checked = Number(await flaky.getAttribute('data-checks'))
     while (checked < 2) {
       await page.getByRole('button', { name: 'Check now' }).click()
-      checked = Number(await until(() => flaky.getAttribute('data-checks'), (n) => Number(n) > checked))
+      checked = Number(
+        await until(
+          () => flaky.getAttribute('data-checks'),
+          (n) => Number(n) > checked,
+        ),
+      )
     }
     await page.getByRole('status').filter({ hasText: 'Checked: failed, status 503' }).waitFor()
-    const failed = await until(() => flaky.getAttribute('aria-label'), (l) => /last (\d+) checks: 0 up, \1 failed/.test(l ?? ''))
+    const failed = await until(
+      () => flaky.getAttribute('aria-label'),
+      (l) => /last (\d+) checks: 0 up, \1 failed/.test(l ?? ''),
+    )
     expect(await flaky.locator('rect.fail').count()).toBe(Number(/last (\d+)/.exec(failed!)![1]))
     await page.getByText('answered 503, expected 200').first().waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-monitored-site-down.png'), fullPage: true })
     await page.getByRole('link', { name: '← Monitored sites' }).click()
-    await until(() => page.getByRole('row', { name: /Flaky shop/ }).textContent(), (t) => /down0\.00\s%/.test(t ?? ''))
+    await until(
+      () => page.getByRole('row', { name: /Flaky shop/ }).textContent(),
+      (t) => /down0\.00\s%/.test(t ?? ''),
+    )
     await page.screenshot({ path: join(SCREENSHOTS, 'console-monitored-sites.png'), fullPage: true })
 
     // Its settings can be changed.
@@ -106,7 +140,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await settings.getByLabel('Check every (minutes)').fill('15')
     await settings.getByLabel('Keyword (optional)').fill('open for business')
     await settings.getByRole('button', { name: 'Save settings' }).click()
-    await page.getByRole('definition').filter({ hasText: /^15 min/ }).waitFor()
+    await page
+      .getByRole('definition')
+      .filter({ hasText: /^15 min/ })
+      .waitFor()
     const sites = (await h.call('GET', '/monitored_sites/sites', org.as(owner))).body.items
     expect(sites.find((x: { name: string }) => x.name === 'Flaky shop')).toMatchObject({ intervalMinutes: 15, keyword: 'open for business' })
     expect(elsewhere).toEqual([])
@@ -133,7 +170,12 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.getByText('No deliveries yet.').waitFor()
     await page.getByRole('button', { name: 'Send test event' }).click()
     await page.getByRole('row', { name: /webhook\.test/ }).waitFor()
-    const status = () => page.getByRole('row', { name: /webhook\.test/ }).getByRole('cell').nth(1).textContent()
+    const status = () =>
+      page
+        .getByRole('row', { name: /webhook\.test/ })
+        .getByRole('cell')
+        .nth(1)
+        .textContent()
     await until(async () => {
       await page.getByRole('button', { name: 'Refresh' }).click()
       return status()
@@ -167,7 +209,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     expect(thread.status).toBe(201)
     const { page, elsewhere } = await openSignedIn()
     await tab(page, 'Community').click()
-    await page.getByRole('row', { name: /Analytical engines/ }).getByRole('link', { name: 'Ada Lovelace' }).waitFor()
+    await page
+      .getByRole('row', { name: /Analytical engines/ })
+      .getByRole('link', { name: 'Ada Lovelace' })
+      .waitFor()
     await page.getByRole('button', { name: 'Lock Analytical engines' }).click()
     await page.getByRole('button', { name: 'Unlock Analytical engines' }).waitFor()
     await page.getByRole('button', { name: 'Pin Analytical engines' }).click()
@@ -188,7 +233,11 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await confirmDialog(page, 'Delete thread', 'Analytical engines')
     await page.getByText('No threads yet.').waitFor()
     await page.getByLabel('Show deleted threads').check()
-    await page.getByRole('row', { name: /Analytical engines/ }).getByText('deleted').first().waitFor()
+    await page
+      .getByRole('row', { name: /Analytical engines/ })
+      .getByText('deleted')
+      .first()
+      .waitFor()
     expect((await h.call('GET', `/community/threads/${thread.body.id}`, { token: ada.token })).status).toBe(404)
     expect(elsewhere).toEqual([])
     await page.close()
@@ -203,7 +252,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.getByLabel('Message').fill('The engine rests from 22:00 to 23:00.')
     await page.getByRole('button', { name: 'Send announcement' }).click()
     await confirmDialog(page, 'Send to everyone', 'Maintenance tonight')
-    await page.getByRole('status').filter({ hasText: /Announcement “Maintenance tonight” sent to \d+ customers?\./ }).waitFor()
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Announcement “Maintenance tonight” sent to \d+ customers?\./ })
+      .waitFor()
     // The announcement reaches customers through a queued fan-out: Ada's notification comes soon after the answer.
     const subjects = async () => (await h.call('GET', '/notifications', { token: ada.token })).body.items.map((n: { subject: string }) => n.subject) as string[]
     await until(subjects, (seen) => seen.includes('Maintenance tonight'))
@@ -211,7 +263,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     const sms = page.getByRole('checkbox', { name: 'Announcements by SMS' })
     expect(await sms.isChecked()).toBe(false)
     await sms.check()
-    await page.getByRole('status').filter({ hasText: /^Announcements: e-mail o(n|ff), SMS on\.$/ }).waitFor()
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Announcements: e-mail o(n|ff), SMS on\.$/ })
+      .waitFor()
     const prefs = await h.call('GET', '/notifications/preferences', org.as(owner))
     expect(prefs.body.find((p: { category: string }) => p.category === 'admin_announcement')).toMatchObject({ sms: true })
     await page.screenshot({ path: join(SCREENSHOTS, 'console-notifications.png'), fullPage: true })
@@ -237,10 +292,13 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
 
     // The announcement's e-mail to Ada is in the send log (the harness keeps it in the local outbox).
     const logRow = page.getByRole('row', { name: /ada@example\.test/ })
-    await until(async () => {
-      await page.getByRole('button', { name: 'Refresh' }).click()
-      return logRow.count()
-    }, (n) => n >= 1)
+    await until(
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click()
+        return logRow.count()
+      },
+      (n) => n >= 1,
+    )
     expect(await logRow.first().textContent()).toContain('Maintenance tonight')
     await page.screenshot({ path: join(SCREENSHOTS, 'console-messaging.png'), fullPage: true })
     expect(elsewhere).toEqual([])
@@ -284,7 +342,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     const { page, elsewhere } = await openSignedIn(PHONE)
     await tab(page, 'Monitored sites').click()
     // The list keeps the state, uptime and p95 latency; the page does not scroll sideways.
-    await until(() => page.getByRole('row', { name: /Flaky shop/ }).textContent(), (t) => /down0\.00\s%\d+\sms/.test(t ?? ''))
+    await until(
+      () => page.getByRole('row', { name: /Flaky shop/ }).textContent(),
+      (t) => /down0\.00\s%\d+\sms/.test(t ?? ''),
+    )
     expect(await page.getByRole('columnheader', { name: 'p95 latency' }).isVisible()).toBe(true)
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await page.screenshot({ path: join(SCREENSHOTS, 'console-monitored-sites-phone.png'), fullPage: true })
@@ -309,7 +370,10 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     await page.screenshot({ path: join(SCREENSHOTS, 'console-community-phone.png'), fullPage: true })
     await tab(page, 'Messaging').click()
     await page.getByRole('button', { name: 'Edit welcome' }).waitFor({ state: 'visible' })
-    await page.getByRole('row', { name: /ada@example\.test/ }).getByText('sent').waitFor({ state: 'visible' })
+    await page
+      .getByRole('row', { name: /ada@example\.test/ })
+      .getByText('sent')
+      .waitFor({ state: 'visible' })
     expect(await width()).toBeLessThanOrEqual(390)
     await page.screenshot({ path: join(SCREENSHOTS, 'console-messaging-phone.png'), fullPage: true })
     await tab(page, 'Notifications').click()

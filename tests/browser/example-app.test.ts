@@ -92,10 +92,13 @@ describe.skipIf(!!browserMissing)('examples/vite-react on the packed client', ()
 
     await page.getByRole('button', { name: '5. Watch documents' }).click()
     // The subscription is open once the stream has answered; a document made after it arrives.
-    await until(async () => {
-      await page.getByRole('button', { name: '6. Create a document' }).click()
-      return page.getByRole('list', { name: 'Changes' }).getByText('insert: Trip plan').count()
-    }, (n) => n > 0)
+    await until(
+      async () => {
+        await page.getByRole('button', { name: '6. Create a document' }).click()
+        return page.getByRole('list', { name: 'Changes' }).getByText('insert: Trip plan').count()
+      },
+      (n) => n > 0,
+    )
     expect(await page.getByRole('alert').count()).toBe(0)
     expect(elsewhere).toEqual([])
     await page.close()

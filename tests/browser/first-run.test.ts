@@ -57,11 +57,32 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     const { page, elsewhere } = await app.open()
     await signIn(page, 'olivia@example.test', 'first-password-1')
     const sidebar = page.getByRole('navigation', { name: 'Sections' })
-    expect(await sidebar.getByRole('heading').allTextContents()).toEqual(['Overview', 'People', 'Data', 'AI', 'Engagement', 'Integrations', 'Billing', 'Security and settings', 'Logs'])
-    expect(await sidebar.getByRole('list', { name: 'Data' }).getByRole('link').allTextContents()).toEqual(['Tables', 'Documents', 'Notes', 'Storage', 'Realtime'])
+    expect(await sidebar.getByRole('heading').allTextContents()).toEqual([
+      'Overview',
+      'People',
+      'Data',
+      'AI',
+      'Engagement',
+      'Integrations',
+      'Billing',
+      'Security and settings',
+      'Logs',
+    ])
+    expect(await sidebar.getByRole('list', { name: 'Data' }).getByRole('link').allTextContents()).toEqual([
+      'Tables',
+      'Documents',
+      'Notes',
+      'Storage',
+      'Realtime',
+    ])
     expect(await sidebar.getByRole('list', { name: 'Logs' }).getByRole('link').allTextContents()).toEqual(['Audit log', 'Messages sent', 'Webhook deliveries'])
     expect(await sidebar.getByRole('list', { name: 'People' }).getByRole('link').allTextContents()).toEqual(['Customers', 'Team'])
-    expect(await sidebar.getByRole('list', { name: 'Integrations' }).getByRole('link').allTextContents()).toEqual(['OAuth clients', 'Monitored sites', 'Webhooks', 'Site services'])
+    expect(await sidebar.getByRole('list', { name: 'Integrations' }).getByRole('link').allTextContents()).toEqual([
+      'OAuth clients',
+      'Monitored sites',
+      'Webhooks',
+      'Site services',
+    ])
     // `/` jumps to the page's search box (once the customers page is there).
     await tab(page, 'Customers').click()
     await page.getByLabel('Search').waitFor()

@@ -18,7 +18,9 @@ describe.skipIf(!!browserMissing)('the console’s logs in a browser', () => {
     await app.h.call('PATCH', `/customer/customers/${ada.customerId}`, { ...as, body: { name: 'Ada Lovelace', email: 'ada@example.test' } })
     const hook = (await app.h.call('POST', '/integrations/webhooks', { ...as, body: { url: `${app.origin}/no-such-receiver`, events: [] } })).body
     expect((await app.h.call('POST', `/integrations/webhooks/${hook.id}/test`, as)).status).toBe(200)
-    expect((await app.h.call('POST', '/messaging/email', { ...as, body: { customerId: ada.customerId, subject: 'Welcome aboard', text: 'Hello' } })).status).toBe(200)
+    expect(
+      (await app.h.call('POST', '/messaging/email', { ...as, body: { customerId: ada.customerId, subject: 'Welcome aboard', text: 'Hello' } })).status,
+    ).toBe(200)
 
     const { page, elsewhere } = await app.open()
     await signIn(page, owner.email, PASSWORD, org.ecosystem.name)

@@ -27,9 +27,12 @@ describe.skipIf(!!browserMissing)('the console’s overview in a browser', () =>
     await chatSend(ada.token, 'one')
     await chatSend(ada.token, 'two')
     await chatSend(bob.token, 'three')
-    const site = (await app.h.call('POST', '/monitored_sites/sites', { ...as, body: { name: 'Shop', url: 'https://shop.example.test', intervalMinutes: 60 } })).body
+    const site = (await app.h.call('POST', '/monitored_sites/sites', { ...as, body: { name: 'Shop', url: 'https://shop.example.test', intervalMinutes: 60 } }))
+      .body
     await app.h.db.execute(sql`update monitored_sites.sites set state = 'down', state_changed_at = now() where id = ${site.id}`)
-    await app.h.db.execute(sql`insert into site.feed_items (ecosystem_id, customer_id, source, entity_type, action, summary) values (${org.ecosystem.id}, ${bob.customerId}, 'community', 'reply', 'created', 'Ada replied to your thread')`)
+    await app.h.db.execute(
+      sql`insert into site.feed_items (ecosystem_id, customer_id, source, entity_type, action, summary) values (${org.ecosystem.id}, ${bob.customerId}, 'community', 'reply', 'created', 'Ada replied to your thread')`,
+    )
 
     const { page, elsewhere } = await app.open()
     await signIn(page, owner.email, PASSWORD, org.ecosystem.name)

@@ -22,7 +22,14 @@ async function withAuthenticator(): Promise<Page> {
   const cdp = await page.context().newCDPSession(page)
   await cdp.send('WebAuthn.enable')
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   })
   return page
 }
@@ -34,7 +41,11 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     await page.goto(`http://localhost:${port}/health`)
     const outcome = await page.evaluate(async (token) => {
       const post = (path: string, body?: unknown, bearer?: string) =>
-        fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) }, body: JSON.stringify(body ?? {}) })
+        fetch(path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(bearer ? { authorization: `Bearer ${bearer}` } : {}) },
+          body: JSON.stringify(body ?? {}),
+        })
       const creation = await (await post('/auth/passkeys/register/options', undefined, token)).json()
       const created = (await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(creation) })) as PublicKeyCredential
       const registered = await post('/auth/passkeys/register/verify', { response: created.toJSON(), name: 'Chromium' }, token)
@@ -57,7 +68,10 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     const owner = await app.h.register({ password })
     const org = await provision(app.h, owner)
     const member = await app.h.register()
-    expect((await app.h.call('POST', '/team/members', { token: owner.token, body: { organizationId: org.organization.id, email: member.email, role: 'admin' } })).status).toBe(201)
+    expect(
+      (await app.h.call('POST', '/team/members', { token: owner.token, body: { organizationId: org.organization.id, email: member.email, role: 'admin' } }))
+        .status,
+    ).toBe(201)
     expect((await app.h.call('GET', '/customer/customers', org.as(member))).status).toBe(200)
     // An API token of the owner's, to look from outside: the first factor will end the owner's other sessions.
     const probe = (await app.h.call('POST', '/auth/tokens', { token: owner.token, body: { name: 'probe' } })).body.token as string
@@ -85,7 +99,10 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
     await page.getByRole('button', { name: 'Sign out' }).waitFor()
     await tab(page, 'Second factors').click()
-    await until(async () => (await page.getByText('This session:').textContent())?.trim(), (text) => text?.includes('aal2') ?? false)
+    await until(
+      async () => (await page.getByText('This session:').textContent())?.trim(),
+      (text) => text?.includes('aal2') ?? false,
+    )
 
     // The aal2 session sets the organization's policy; a member's aal1 session is then refused there.
     await tab(page, 'Team').click()
@@ -99,7 +116,10 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     expect(await page.getByRole('row').filter({ hasText: member.email }).textContent()).toContain('None')
     expect(await page.getByRole('row').filter({ hasText: owner.email }).textContent()).toContain('Yes')
     const compliance = page.getByTestId('mfa-compliance')
-    await until(async () => (await compliance.textContent()) ?? '', (text) => text.includes('Out of compliance') && text.includes(member.email))
+    await until(
+      async () => (await compliance.textContent()) ?? '',
+      (text) => text.includes('Out of compliance') && text.includes(member.email),
+    )
     expect(await compliance.textContent()).not.toContain(owner.email)
     await page.close()
   })
@@ -122,12 +142,20 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     await page.getByRole('button', { name: 'Use a passkey' }).click()
     await page.getByRole('button', { name: 'Sign out' }).waitFor()
     await tab(page, 'Second factors').click()
-    await until(async () => (await page.getByText('This session:').textContent())?.trim(), (text) => text?.includes('aal2') ?? false)
+    await until(
+      async () => (await page.getByText('This session:').textContent())?.trim(),
+      (text) => text?.includes('aal2') ?? false,
+    )
     // A reload restores the same aal2 session from the refresh cookie the step-up set.
     await reloadConsole(page)
     await tab(page, 'Second factors').click()
-    await until(async () => (await page.getByText('This session:').textContent())?.trim(), (text) => text?.includes('aal2') ?? false)
-    const events = (await app.h.call('GET', '/auth/me', { token: (await app.h.call('POST', '/auth/login', { body: { email: owner.email, password } })).body.token })).body
+    await until(
+      async () => (await page.getByText('This session:').textContent())?.trim(),
+      (text) => text?.includes('aal2') ?? false,
+    )
+    const events = (
+      await app.h.call('GET', '/auth/me', { token: (await app.h.call('POST', '/auth/login', { body: { email: owner.email, password } })).body.token })
+    ).body
     expect(events.mfa.factors.map((f: { type: string }) => f.type)).toEqual(['passkey'])
     await page.screenshot({ path: join(SCREENSHOTS, 'console-passkey-step-up.png') })
     await page.close()
@@ -139,7 +167,10 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     const page = await withAuthenticator()
     await reloadConsole(page, () => page.goto(`http://127.0.0.1:${port}/console`))
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
-    await page.getByRole('alert').filter({ hasText: `open http://localhost:${port} instead` }).waitFor()
+    await page
+      .getByRole('alert')
+      .filter({ hasText: `open http://localhost:${port} instead` })
+      .waitFor()
     await signIn(page, owner.email, password)
     await tab(page, 'Second factors').click()
     await page.getByLabel('Passkey name').fill('Here')

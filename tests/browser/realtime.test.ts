@@ -22,7 +22,8 @@ describe.skipIf(!!browserMissing)('realtime in a browser', () => {
       'const events = new EventSource(`/realtime/stream?topics=data/documents,notifications&ticket=${ticket}`)',
       "events.addEventListener('change', (e) => apply(JSON.parse(e.data)))",
       "events.addEventListener('reset', () => reloadLists())",
-    ]) expect(readme).toContain(line)
+    ])
+      expect(readme).toContain(line)
     const { page } = await app.open('/health')
     await page.evaluate(async (token) => {
       const w = window as unknown as { changes: unknown[]; resets: number; opened: Promise<void> }

@@ -35,7 +35,11 @@ afterAll(async () => {
 const signIn = (page: Page, who: RegisteredUser, pickEcosystem = true) => signInWith(page, who.email, PASSWORD, pickEcosystem ? org.ecosystem.name : undefined)
 
 /** Waits for the API's refusal with this code on screen. */
-const alert = (page: Page, code: string) => page.getByRole('alert').filter({ hasText: `(${code})` }).waitFor({ timeout: 10_000 })
+const alert = (page: Page, code: string) =>
+  page
+    .getByRole('alert')
+    .filter({ hasText: `(${code})` })
+    .waitFor({ timeout: 10_000 })
 
 /** Whether the element is on screen without scrolling sideways at phone width. */
 async function inView(locator: Locator): Promise<boolean> {
@@ -116,7 +120,10 @@ describe.skipIf(!!browserMissing)('the console team area in a browser', () => {
     await page.getByRole('button', { name: 'Edit Ada Helper' }).click()
     await page.getByLabel('Visibility').selectOption('public')
     await page.getByRole('button', { name: 'Save persona' }).click()
-    await page.getByRole('row', { name: /Ada Helper/ }).getByRole('cell', { name: 'public', exact: true }).waitFor()
+    await page
+      .getByRole('row', { name: /Ada Helper/ })
+      .getByRole('cell', { name: 'public', exact: true })
+      .waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-personas.png'), fullPage: true })
     // A second service, deleted again.
     await page.getByLabel('Base URL').fill('https://llm.example.com/v1')
@@ -130,7 +137,10 @@ describe.skipIf(!!browserMissing)('the console team area in a browser', () => {
     // Memories: two made through the API; archiving one takes it out of the default (active) list.
     const personas = await h.call('GET', '/persona/personas', org.as(owner))
     const personaId = personas.body.items.find((p: { slug: string }) => p.slug === 'ada-helper').id
-    for (const [slug, memoryType] of [['likes-tea', 'user'], ['engine-specs', 'project']] as const) {
+    for (const [slug, memoryType] of [
+      ['likes-tea', 'user'],
+      ['engine-specs', 'project'],
+    ] as const) {
       const made = await h.call('POST', '/persona_memory/memories', {
         ...org.as(owner),
         body: { personaId, scope: 'persona', slug, memoryType, description: `About ${slug}`, body: `The body of ${slug}` },

@@ -33,13 +33,20 @@ describe('chat search tool over community threads', () => {
   })
 
   test('a persona without it, or no persona, is refused; conversations stay searchable', async () => {
-    expect(await toolResult('private', 'search {"query":"trail","in":"community"}')).toEqual({ name: 'search', ok: false, result: JSON.stringify({ error: 'The tool failed: this persona may not search the community' }) })
+    expect(await toolResult('private', 'search {"query":"trail","in":"community"}')).toEqual({
+      name: 'search',
+      ok: false,
+      result: JSON.stringify({ error: 'The tool failed: this persona may not search the community' }),
+    })
     expect((await toolResult(undefined, 'search {"query":"trail","in":"community"}')).ok).toBe(false)
     expect((await toolResult('private', 'search {"query":"trail"}')).ok).toBe(true)
   })
 
   test('searchCommunity is part of the persona, false by default', async () => {
     const list = (await h.call('GET', '/persona/personas', a.org.as(a.owner))).body.items
-    expect(Object.fromEntries(list.map((p: { slug: string; searchCommunity: boolean }) => [p.slug, p.searchCommunity]))).toEqual({ guide: true, private: false })
+    expect(Object.fromEntries(list.map((p: { slug: string; searchCommunity: boolean }) => [p.slug, p.searchCommunity]))).toEqual({
+      guide: true,
+      private: false,
+    })
   })
 })

@@ -86,11 +86,15 @@ describe('memory tools (when a MemoryTools implementation is given)', () => {
     const c = await newConversation(h, a)
     const events = await turn(c.id, 'memory_save {"description":"x","body":"y","memoryType":"user"}')
     expect(events.some((e) => e.event === 'tool_call_started')).toBe(false)
-    expect(chat.tools.specs({ tenant, conversationId: crypto.randomUUID(), personaId: null, now: () => new Date(), signal: new AbortController().signal }).map((t) => t.name)).toEqual(['current_time'])
-    expect(chat.tools.specs({ tenant, conversationId: crypto.randomUUID(), personaId, now: () => new Date(), signal: new AbortController().signal }).map((t) => t.name)).toEqual([
-      'current_time',
-      'memory_recall',
-      'memory_save',
-    ])
+    expect(
+      chat.tools
+        .specs({ tenant, conversationId: crypto.randomUUID(), personaId: null, now: () => new Date(), signal: new AbortController().signal })
+        .map((t) => t.name),
+    ).toEqual(['current_time'])
+    expect(
+      chat.tools
+        .specs({ tenant, conversationId: crypto.randomUUID(), personaId, now: () => new Date(), signal: new AbortController().signal })
+        .map((t) => t.name),
+    ).toEqual(['current_time', 'memory_recall', 'memory_save'])
   })
 })

@@ -28,9 +28,7 @@ export async function newConversation(h: Harness, actor: ChatActor, body: Record
 export function post(h: Harness, path: string, token: string, body?: unknown, signal?: AbortSignal): Promise<Response> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` }
   if (body !== undefined) headers['content-type'] = 'application/json'
-  return h.app.handle(
-    new Request(`http://localhost${path}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body), signal }),
-  )
+  return h.app.handle(new Request(`http://localhost${path}`, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body), signal }))
 }
 
 /**

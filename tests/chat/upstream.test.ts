@@ -35,7 +35,11 @@ describe('chat against an OpenAI-compatible service (OPENAI_BASE_URL)', () => {
     expect(upstream[0]!.authorization).toBe('Bearer sk-from-env')
     expect(upstream[0]!.body).toMatchObject({ model: 'gpt-4o-mini', stream: true, messages: [{ role: 'user', content: 'Bonjour' }] })
     expect(upstream[0]!.body.tools.map((t: any) => t.function.name)).toEqual(['current_time', 'search'])
-    expect(upstream[0]!.body.tools[1].function.parameters).toMatchObject({ type: 'object', required: ['query'], properties: { query: { type: 'string', maxLength: 200 } } })
+    expect(upstream[0]!.body.tools[1].function.parameters).toMatchObject({
+      type: 'object',
+      required: ['query'],
+      properties: { query: { type: 'string', maxLength: 200 } },
+    })
     expect(stored.map((m) => [m.role, m.content, m.status])).toEqual([
       ['user', 'Bonjour', 'complete'],
       ['assistant', 'You said: Bonjour', 'complete'],
@@ -49,7 +53,11 @@ describe('chat against an OpenAI-compatible service (OPENAI_BASE_URL)', () => {
     expect(upstream).toHaveLength(2)
     const second = upstream[1]!.body.messages
     expect(second.slice(1)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'call_fake_1', type: 'function', function: { name: 'current_time', arguments: '{"timezone":"UTC"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_fake_1', type: 'function', function: { name: 'current_time', arguments: '{"timezone":"UTC"}' } }],
+      },
       { role: 'tool', tool_call_id: 'call_fake_1', content: expect.stringContaining('"timezone":"UTC"') },
     ])
     expect(replyText(events)).toStartWith('Tool said: {"now":')

@@ -143,15 +143,19 @@ describe('npx ecobase', () => {
 
   test('admin reset-mfa removes an account’s second factors and signs it out, audited as the command line, its owner e-mailed once a server runs; an unknown e-mail is exit 1', async () => {
     const { TOTP, Secret } = await import('otpauth')
-    const user = await withApp(async (app) => {
-      const registered = await call(app, 'POST', '/auth/register', { email: 'lost@example.test', password: 'lost-device-password', name: 'Lost' })
-      const start = await call(app, 'POST', '/auth/mfa/totp', { name: 'Phone' }, registered.body.token)
-      const code = new TOTP({ secret: Secret.fromBase32(start.body.secret) }).generate()
-      expect((await call(app, 'POST', `/auth/mfa/totp/${start.body.factorId}/confirm`, { code }, registered.body.token)).status).toBe(200)
-      const login = await call(app, 'POST', '/auth/login', { email: 'lost@example.test', password: 'lost-device-password' })
-      expect((await call(app, 'GET', '/auth/tokens', undefined, login.body.token)).status).toBe(403)
-      return { id: registered.body.user.id as string, token: registered.body.token as string }
-    }, dataDir, { queue: true })
+    const user = await withApp(
+      async (app) => {
+        const registered = await call(app, 'POST', '/auth/register', { email: 'lost@example.test', password: 'lost-device-password', name: 'Lost' })
+        const start = await call(app, 'POST', '/auth/mfa/totp', { name: 'Phone' }, registered.body.token)
+        const code = new TOTP({ secret: Secret.fromBase32(start.body.secret) }).generate()
+        expect((await call(app, 'POST', `/auth/mfa/totp/${start.body.factorId}/confirm`, { code }, registered.body.token)).status).toBe(200)
+        const login = await call(app, 'POST', '/auth/login', { email: 'lost@example.test', password: 'lost-device-password' })
+        expect((await call(app, 'GET', '/auth/tokens', undefined, login.body.token)).status).toBe(403)
+        return { id: registered.body.user.id as string, token: registered.body.token as string }
+      },
+      dataDir,
+      { queue: true },
+    )
     const reset = ecobase(['admin', 'reset-mfa', '--email', 'LOST@example.test'])
     expect(reset.code, reset.err).toBe(0)
     expect(reset.out.trim()).toBe('reset the second factors of LOST@example.test (1 removed; its sessions are signed out)')
@@ -168,9 +172,15 @@ describe('npx ecobase', () => {
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
     const database = await openDatabase(config)
     try {
-      const events = await queryRows<{ actor: string }>(database.db, sql`select actor_type || ':' || actor_id as actor from audit.events where action = 'auth.mfa.reset' and target_id = ${user.id}`)
+      const events = await queryRows<{ actor: string }>(
+        database.db,
+        sql`select actor_type || ':' || actor_id as actor from audit.events where action = 'auth.mfa.reset' and target_id = ${user.id}`,
+      )
       expect(events.map((e) => e.actor)).toEqual(['system:cli'])
-      const notices = await queryRows<{ n: number }>(database.db, sql`select count(*)::int as n from pgboss.job where name = 'account-security-notice' and data->>'userId' = ${user.id} and data->>'change' = 'mfa_reset'`)
+      const notices = await queryRows<{ n: number }>(
+        database.db,
+        sql`select count(*)::int as n from pgboss.job where name = 'account-security-notice' and data->>'userId' = ${user.id} and data->>'change' = 'mfa_reset'`,
+      )
       expect(notices[0]!.n).toBe(1)
     } finally {
       await database.close()
@@ -203,7 +213,10 @@ async function rewrite(from: string, to: string, change: (name: string, bytes: B
 
 /** The command line run by its own pid (bun itself, as bin/ecobase.mjs runs it), to be killed by that pid. */
 function ecobaseProcess(args: string[], env: Record<string, string> = {}) {
-  return spawn(join(ROOT, 'node_modules', '.bin', 'bun'), [join(ROOT, 'src', 'cli', 'index.ts'), ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env }, stdio: 'ignore' })
+  return spawn(join(ROOT, 'node_modules', '.bin', 'bun'), [join(ROOT, 'src', 'cli', 'index.ts'), ...args], {
+    env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent', ...env },
+    stdio: 'ignore',
+  })
 }
 
 describe('npx ecobase backup, verify, restore', () => {
@@ -331,52 +344,59 @@ describe('npx ecobase backup, verify, restore', () => {
     }
   }, 120_000)
 
-  test.skipIf(!testDatabaseUrl)('with DATABASE_URL: pg_dump -Fc goes into the archive beside the server key and the local files; restore puts it into an empty database with pg_restore', async () => {
-    const pg = await freshDatabase()
-    const empty = await emptyDatabase()
-    const dir = mkdtempSync(join(tmpdir(), 'ecobase-cli-pg-'))
-    try {
-      await withPg(pg.url!, dir, async (app) => {
-        expect((await call(app, 'POST', '/auth/register', { email: 'pg@example.test', password: 'pg-password-1', name: 'Pg' })).status).toBe(201)
-      })
-      mkdirSync(join(dir, 'objects', object, '..'), { recursive: true })
-      writeFileSync(join(dir, 'objects', object), 'a local file')
-      writeFileSync(join(dir, 'auth-secret'), 'a generated server key')
-      const out = join(dir, 'pg.tar.gz')
-      const made = ecobase(['backup', '--out', out], undefined, { DATA_DIR: dir, DATABASE_URL: pg.url! })
-      expect(made.code, made.err).toBe(0)
-      expect(made.out).toContain('the database: pg_dump of DATABASE_URL')
-      expect(ecobase(['verify', out]).out).toContain('is whole: 3 parts')
-      expect(ecobase(['verify', out]).out).toContain('database postgres')
-      // Not into a database that holds anything.
-      const target = join(dir, 'restored')
-      const full = ecobase(['restore', out, '--data-dir', target], undefined, { DATABASE_URL: pg.url! })
-      expect(full.code).toBe(1)
-      expect(full.err).toContain('is not empty')
-      expect(existsSync(target)).toBe(false)
-      const restored = ecobase(['restore', out, '--data-dir', target], undefined, { DATABASE_URL: empty.url })
-      expect(restored.code, restored.err).toBe(0)
-      expect(restored.out).toContain('the database into DATABASE_URL')
-      expect(readFileSync(join(target, 'objects', object), 'utf8')).toBe('a local file')
-      expect(readFileSync(join(target, 'auth-secret'), 'utf8')).toBe('a generated server key')
-      expect(existsSync(join(target, 'pglite'))).toBe(false)
-      await withPg(empty.url, target, async (app) => {
-        expect((await call(app, 'POST', '/auth/login', { email: 'pg@example.test', password: 'pg-password-1' })).status).toBe(200)
-      })
-      // Without pg_dump on the PATH: the server key and the local files only, and it says so.
-      const bare = ecobase(['backup', '--out', join(dir, 'bare.tar.gz')], undefined, { DATA_DIR: dir, DATABASE_URL: pg.url!, PATH: '/nonexistent' })
-      expect(bare.code, bare.err).toBe(0)
-      expect(bare.out).toContain('no pg_dump on the PATH')
-      expect(ecobase(['verify', join(dir, 'bare.tar.gz')]).out).toContain('is whole: 2 parts')
-      const unreachable = ecobase(['backup', '--out', join(dir, 'no.tar.gz')], undefined, { DATA_DIR: dir, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' })
-      expect(unreachable.code).toBe(1)
-      expect(unreachable.err).toContain('DATABASE_URL: cannot connect')
-    } finally {
-      await pg.drop()
-      await empty.drop()
-      rmSync(dir, { recursive: true, force: true })
-    }
-  }, 120_000)
+  test.skipIf(!testDatabaseUrl)(
+    'with DATABASE_URL: pg_dump -Fc goes into the archive beside the server key and the local files; restore puts it into an empty database with pg_restore',
+    async () => {
+      const pg = await freshDatabase()
+      const empty = await emptyDatabase()
+      const dir = mkdtempSync(join(tmpdir(), 'ecobase-cli-pg-'))
+      try {
+        await withPg(pg.url!, dir, async (app) => {
+          expect((await call(app, 'POST', '/auth/register', { email: 'pg@example.test', password: 'pg-password-1', name: 'Pg' })).status).toBe(201)
+        })
+        mkdirSync(join(dir, 'objects', object, '..'), { recursive: true })
+        writeFileSync(join(dir, 'objects', object), 'a local file')
+        writeFileSync(join(dir, 'auth-secret'), 'a generated server key')
+        const out = join(dir, 'pg.tar.gz')
+        const made = ecobase(['backup', '--out', out], undefined, { DATA_DIR: dir, DATABASE_URL: pg.url! })
+        expect(made.code, made.err).toBe(0)
+        expect(made.out).toContain('the database: pg_dump of DATABASE_URL')
+        expect(ecobase(['verify', out]).out).toContain('is whole: 3 parts')
+        expect(ecobase(['verify', out]).out).toContain('database postgres')
+        // Not into a database that holds anything.
+        const target = join(dir, 'restored')
+        const full = ecobase(['restore', out, '--data-dir', target], undefined, { DATABASE_URL: pg.url! })
+        expect(full.code).toBe(1)
+        expect(full.err).toContain('is not empty')
+        expect(existsSync(target)).toBe(false)
+        const restored = ecobase(['restore', out, '--data-dir', target], undefined, { DATABASE_URL: empty.url })
+        expect(restored.code, restored.err).toBe(0)
+        expect(restored.out).toContain('the database into DATABASE_URL')
+        expect(readFileSync(join(target, 'objects', object), 'utf8')).toBe('a local file')
+        expect(readFileSync(join(target, 'auth-secret'), 'utf8')).toBe('a generated server key')
+        expect(existsSync(join(target, 'pglite'))).toBe(false)
+        await withPg(empty.url, target, async (app) => {
+          expect((await call(app, 'POST', '/auth/login', { email: 'pg@example.test', password: 'pg-password-1' })).status).toBe(200)
+        })
+        // Without pg_dump on the PATH: the server key and the local files only, and it says so.
+        const bare = ecobase(['backup', '--out', join(dir, 'bare.tar.gz')], undefined, { DATA_DIR: dir, DATABASE_URL: pg.url!, PATH: '/nonexistent' })
+        expect(bare.code, bare.err).toBe(0)
+        expect(bare.out).toContain('no pg_dump on the PATH')
+        expect(ecobase(['verify', join(dir, 'bare.tar.gz')]).out).toContain('is whole: 2 parts')
+        const unreachable = ecobase(['backup', '--out', join(dir, 'no.tar.gz')], undefined, {
+          DATA_DIR: dir,
+          DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none',
+        })
+        expect(unreachable.code).toBe(1)
+        expect(unreachable.err).toContain('DATABASE_URL: cannot connect')
+      } finally {
+        await pg.drop()
+        await empty.drop()
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+    120_000,
+  )
 
   test('kill -9 during a backup leaves earlier archives whole and nothing that looks complete; kill -9 during a restore leaves the target untouched', async () => {
     // Enough bytes that the work is still going when it is killed.

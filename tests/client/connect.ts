@@ -7,10 +7,7 @@ let accounts = 0
  * A client pointed at the harness app in-process. Every request passes through `fetch`, which
  * records `METHOD /path` so tests can count refreshes; `hook` may answer instead of the app.
  */
-export function connect(
-  h: Harness,
-  options: Partial<ClientOptions> & { hook?: (req: Request) => Response | undefined } = {},
-) {
+export function connect(h: Harness, options: Partial<ClientOptions> & { hook?: (req: Request) => Response | undefined } = {}) {
   const { hook, ...rest } = options
   const requests: string[] = []
   const seen: (Tokens | null)[] = []

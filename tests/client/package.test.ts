@@ -10,7 +10,10 @@ import { createHarness, type Harness } from '../support/harness'
 // and run against the app.
 
 const repo = join(import.meta.dir, '..', '..')
-const TSC = { 'TypeScript 7 (the repo)': join(repo, 'node_modules', '.bin', 'tsc'), 'TypeScript 5.9 (tools/)': join(repo, 'tools', 'node_modules', '.bin', 'tsc') }
+const TSC = {
+  'TypeScript 7 (the repo)': join(repo, 'node_modules', '.bin', 'tsc'),
+  'TypeScript 5.9 (tools/)': join(repo, 'tools', 'node_modules', '.bin', 'tsc'),
+}
 
 /** create-vite's react-ts tsconfig.app.json, as a new project gets it. */
 const VITE_TSCONFIG = {
@@ -107,10 +110,18 @@ function typecheck(tsc: string, source: string, options: Record<string, unknown>
 
 describe('@ecobase/client, packed and installed into a fresh project', () => {
   test('the tarball holds the bundle, one .d.ts, the README and package.json, and no source or server code', () => {
-    const list = spawnSync('tar', ['-tzf', join(project, packed)], { encoding: 'utf8' }).stdout.trim().split('\n').sort()
+    const list = spawnSync('tar', ['-tzf', join(project, packed)], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')
+      .sort()
     expect(list).toEqual(['package/README.md', 'package/dist/index.d.ts', 'package/dist/index.js', 'package/dist/index.js.map', 'package/package.json'])
     const pkg = require(join(project, 'node_modules', '@ecobase', 'client', 'package.json'))
-    expect(pkg).toMatchObject({ name: '@ecobase/client', sideEffects: false, types: './dist/index.d.ts', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } })
+    expect(pkg).toMatchObject({
+      name: '@ecobase/client',
+      sideEffects: false,
+      types: './dist/index.d.ts',
+      exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } },
+    })
     expect(pkg.dependencies).toBeUndefined()
   })
 

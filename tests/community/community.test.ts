@@ -32,7 +32,10 @@ describe('threads and replies', () => {
 
     const { body: reply } = await h.call('POST', '/community/replies', { token: bob.token, body: { threadId: thread.id, body: 'nice' } })
     expect((await h.call('PATCH', `/community/replies/${reply.id}`, { token: ada.token, body: { body: 'pwned' } })).status).toBe(403)
-    expect((await h.call('PATCH', `/community/threads/${thread.id}`, { ...admin(), body: { locked: true, pinned: true } })).body).toMatchObject({ locked: true, pinned: true })
+    expect((await h.call('PATCH', `/community/threads/${thread.id}`, { ...admin(), body: { locked: true, pinned: true } })).body).toMatchObject({
+      locked: true,
+      pinned: true,
+    })
     const locked = await h.call('POST', '/community/replies', { token: bob.token, body: { threadId: thread.id, body: 'more' } })
     expect(locked.status).toBe(409)
     expect(locked.body.error.code).toBe('thread_locked')
@@ -40,7 +43,8 @@ describe('threads and replies', () => {
     const list = await h.call('GET', '/community/threads', { token: bob.token })
     expect(list.body.items[0].id).toBe(thread.id)
     // Pinned first under any sort, unless turned off.
-    const titles = async (query: string) => (await h.call('GET', `/community/threads?${query}`, { token: bob.token })).body.items.map((t: { title: string }) => t.title)
+    const titles = async (query: string) =>
+      (await h.call('GET', `/community/threads?${query}`, { token: bob.token })).body.items.map((t: { title: string }) => t.title)
     expect((await titles('sort=title'))[0]).toBe('First!')
     expect((await titles('order=createdAt.asc'))[0]).toBe('First!')
     expect((await titles('sort=-title'))[0]).toBe('First!')
@@ -69,8 +73,12 @@ describe('threads and replies', () => {
     const elsewhere = await provision(h, stranger)
     const theirGeneral = (await h.call('GET', '/community/categories', elsewhere.as(stranger))).body.items[0].id
     expect(theirGeneral).not.toBe(general)
-    expect((await h.call('POST', '/community/threads', { token: ada.token, body: { title: 'Q', categoryId: theirGeneral } })).body.error.code).toBe('category_not_found')
-    expect((await h.call('POST', '/community/threads', { token: ada.token, body: { title: 'Q', categoryId: crypto.randomUUID() } })).body.error.code).toBe('category_not_found')
+    expect((await h.call('POST', '/community/threads', { token: ada.token, body: { title: 'Q', categoryId: theirGeneral } })).body.error.code).toBe(
+      'category_not_found',
+    )
+    expect((await h.call('POST', '/community/threads', { token: ada.token, body: { title: 'Q', categoryId: crypto.randomUUID() } })).body.error.code).toBe(
+      'category_not_found',
+    )
   })
 
   test('a reply notifies the thread author (not for self-replies); @mentions notify the customers named', async () => {
@@ -112,12 +120,22 @@ describe('points, badges, levels', () => {
   })
 
   test('a badge is awarded once when two awards cross its threshold at the same time, with its points once', async () => {
-    const { body: badge } = await h.call('POST', '/community/badges', { ...admin(), body: { name: 'Ten', criteriaType: 'points_total', criteriaThreshold: 10, pointValue: 5, icon: '🔟' } })
+    const { body: badge } = await h.call('POST', '/community/badges', {
+      ...admin(),
+      body: { name: 'Ten', criteriaType: 'points_total', criteriaThreshold: 10, pointValue: 5, icon: '🔟' },
+    })
     const c = await customerOf(h, org, owner)
     await Promise.all([award(c.customerId, 10, 'race-a'), award(c.customerId, 10, 'race-b')])
     const earned = await h.call('GET', `/community/users/${c.customerId}/badges`, { token: c.token })
-    expect(earned.body).toEqual({ items: [{ id: expect.any(String), badgeType: badge.id, name: 'Ten', description: '', icon: '🔟', awardedAt: expect.stringMatching(/Z$/) }], total: 1, page: 1, pageSize: 20 })
-    expect((await h.call('GET', `/community/users/${c.customerId}`, { token: c.token })).body.badges.map((b: { badgeType: string }) => b.badgeType)).toEqual([badge.id])
+    expect(earned.body).toEqual({
+      items: [{ id: expect.any(String), badgeType: badge.id, name: 'Ten', description: '', icon: '🔟', awardedAt: expect.stringMatching(/Z$/) }],
+      total: 1,
+      page: 1,
+      pageSize: 20,
+    })
+    expect((await h.call('GET', `/community/users/${c.customerId}`, { token: c.token })).body.badges.map((b: { badgeType: string }) => b.badgeType)).toEqual([
+      badge.id,
+    ])
     const definitions = (await h.call('GET', '/community/badges?pageSize=1', { token: c.token })).body
     expect(definitions).toMatchObject({ page: 1, pageSize: 1, total: expect.any(Number) })
     expect(definitions.items).toHaveLength(1)
@@ -128,14 +146,21 @@ describe('points, badges, levels', () => {
   })
 
   test('activity badges count threads, replies made and replies received', async () => {
-    const { body: badge } = await h.call('POST', '/community/badges', { ...admin(), body: { name: 'Talker', criteriaType: 'replies_created', criteriaThreshold: 2 } })
+    const { body: badge } = await h.call('POST', '/community/badges', {
+      ...admin(),
+      body: { name: 'Talker', criteriaType: 'replies_created', criteriaThreshold: 2 },
+    })
     const c = await customerOf(h, org, owner)
     const { body: thread } = await h.call('POST', '/community/threads', { token: c.token, body: { title: 't' } })
     await h.call('POST', '/community/replies', { token: c.token, body: { threadId: thread.id, body: 'one' } })
     expect((await h.call('GET', `/community/users/${c.customerId}/badges`, { token: c.token })).body).toEqual({ items: [], total: 0, page: 1, pageSize: 20 })
     await h.call('POST', '/community/replies', { token: c.token, body: { threadId: thread.id, body: 'two' } })
-    expect((await h.call('GET', `/community/users/${c.customerId}/badges`, { token: c.token })).body.items.map((b: { badgeType: string }) => b.badgeType)).toEqual([badge.id])
-    expect((await h.call('POST', '/community/badges', { token: c.token, body: { name: 'x', criteriaType: 'points_total', criteriaThreshold: 1 } })).status).toBe(403)
+    expect(
+      (await h.call('GET', `/community/users/${c.customerId}/badges`, { token: c.token })).body.items.map((b: { badgeType: string }) => b.badgeType),
+    ).toEqual([badge.id])
+    expect(
+      (await h.call('POST', '/community/badges', { token: c.token, body: { name: 'x', criteriaType: 'points_total', criteriaThreshold: 1 } })).status,
+    ).toBe(403)
     await h.call('DELETE', `/community/badges/${badge.id}`, admin())
   })
 
@@ -143,9 +168,32 @@ describe('points, badges, levels', () => {
     const eco = await provision(h, owner)
     const as = eco.as(owner)
     expect((await h.call('PUT', '/community/levels', { ...as, body: { levels: [{ name: 'B', minPoints: 10 }] } })).status).toBe(400)
-    await h.call('PUT', '/community/levels', { ...as, body: { levels: [{ name: 'C', minPoints: 20 }, { name: 'A', minPoints: 0 }, { name: 'B', minPoints: 10 }] } })
-    expect((await h.call('GET', '/community/levels', as)).body).toEqual({ items: [{ name: 'A', minPoints: 0 }, { name: 'B', minPoints: 10 }, { name: 'C', minPoints: 20 }], total: 3, page: 1, pageSize: 20 })
-    expect((await h.call('GET', '/community/levels?page=2&pageSize=2', as)).body).toEqual({ items: [{ name: 'C', minPoints: 20 }], total: 3, page: 2, pageSize: 2 })
+    await h.call('PUT', '/community/levels', {
+      ...as,
+      body: {
+        levels: [
+          { name: 'C', minPoints: 20 },
+          { name: 'A', minPoints: 0 },
+          { name: 'B', minPoints: 10 },
+        ],
+      },
+    })
+    expect((await h.call('GET', '/community/levels', as)).body).toEqual({
+      items: [
+        { name: 'A', minPoints: 0 },
+        { name: 'B', minPoints: 10 },
+        { name: 'C', minPoints: 20 },
+      ],
+      total: 3,
+      page: 1,
+      pageSize: 20,
+    })
+    expect((await h.call('GET', '/community/levels?page=2&pageSize=2', as)).body).toEqual({
+      items: [{ name: 'C', minPoints: 20 }],
+      total: 3,
+      page: 2,
+      pageSize: 2,
+    })
     const level = async (total: number) => {
       const c = await customerOf(h, eco, owner)
       await h.call('POST', '/community/points', { ...as, body: { customerId: c.customerId, amount: total, reason: 'r', sourceType: 's', sourceId: 'x' } })
@@ -153,7 +201,15 @@ describe('points, badges, levels', () => {
     }
     const [nine, ten, nineteen, twenty] = await Promise.all([level(9), level(10), level(19), level(20)])
     expect([await nine!(), await ten!(), await nineteen!(), await twenty!()]).toEqual(['A', 'B', 'B', 'C'])
-    await h.call('PUT', '/community/levels', { ...as, body: { levels: [{ name: 'Low', minPoints: 0 }, { name: 'High', minPoints: 19 }] } })
+    await h.call('PUT', '/community/levels', {
+      ...as,
+      body: {
+        levels: [
+          { name: 'Low', minPoints: 0 },
+          { name: 'High', minPoints: 19 },
+        ],
+      },
+    })
     expect([await nine!(), await ten!(), await nineteen!(), await twenty!()]).toEqual(['Low', 'Low', 'High', 'High'])
   })
 })

@@ -25,7 +25,9 @@ describe('defining contracts', () => {
     await addMember(h, w.org, w.owner, member, 'member')
     expect((await h.call('GET', '/contract/contracts/orders', w.org.as(member))).status).toBe(200)
     expect((await h.call('PATCH', '/contract/contracts/orders', { ...w.org.as(member), body: { access: { read: 'none' } } })).status).toBe(403)
-    expect((await h.call('POST', '/contract/contracts', { token: w.alice.token, body: { name: 'mine', columns: [{ name: 'x', type: 'text' }] } })).status).toBe(403)
+    expect((await h.call('POST', '/contract/contracts', { token: w.alice.token, body: { name: 'mine', columns: [{ name: 'x', type: 'text' }] } })).status).toBe(
+      403,
+    )
     expect((await h.call('GET', '/contract/contracts', { token: w.alice.token })).status).toBe(403)
     const listed = (await h.call('GET', '/contract/contracts', w.admin)).body
     expect(listed).toMatchObject({ page: 1, pageSize: 20, total: listed.items.length })
@@ -42,7 +44,16 @@ describe('defining contracts', () => {
     [{ name: 'ok_name', columns: [{ name: 'id', type: 'text' }] }, 'system'],
     [{ name: 'ok_name', columns: [{ name: 'created_at', type: 'text' }] }, 'system'],
     [{ name: 'ok_name', columns: [{ name: 'order', type: 'text' }] }, 'reserved'],
-    [{ name: 'ok_name', columns: [{ name: 'a', type: 'text' }, { name: 'a', type: 'integer' }] }, 'twice'],
+    [
+      {
+        name: 'ok_name',
+        columns: [
+          { name: 'a', type: 'text' },
+          { name: 'a', type: 'integer' },
+        ],
+      },
+      'twice',
+    ],
     [{ name: 'ok_name', columns: [{ name: 'a', type: 'varchar' }] }, ''],
     [{ name: 'ok_name', columns: [{ name: 'a', type: 'integer', default: 'one' }] }, 'default'],
     [{ name: 'ok_name', columns: [{ name: 'a', type: 'text', nullable: false, default: null }] }, 'default'],
@@ -68,9 +79,18 @@ describe('defining contracts', () => {
 
 describe('altering contracts', () => {
   test('add gives existing rows the default; drop hides at once and keeps values until confirm', async () => {
-    const c = await define(h, w, { columns: [{ name: 'title', type: 'text' }, { name: 'secret', type: 'text' }], access: { read: 'all' } })
+    const c = await define(h, w, {
+      columns: [
+        { name: 'title', type: 'text' },
+        { name: 'secret', type: 'text' },
+      ],
+      access: { read: 'all' },
+    })
     const row = await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { title: 't', secret: 'hidden-value' } })
-    const added = await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { addColumns: [{ name: 'stars', type: 'integer', nullable: false, default: 3 }] } })
+    const added = await h.call('PATCH', `/contract/contracts/${c.name}`, {
+      ...w.admin,
+      body: { addColumns: [{ name: 'stars', type: 'integer', nullable: false, default: 3 }] },
+    })
     expect(added.body.version).toBe(2)
     expect((await h.call('GET', `/contract/contracts/${c.name}/rows/${row.body.id}`, { token: w.alice.token })).body).toMatchObject({ title: 't', stars: 3 })
 
@@ -92,13 +112,17 @@ describe('altering contracts', () => {
     expect(confirmed.body).toMatchObject({ version: 4, droppedColumns: [] })
     const [gone] = await queryRows<{ data: Record<string, unknown> }>(h.db, sql`select data from contract.rows where id = ${row.body.id}`)
     expect(gone!.data).not.toHaveProperty('secret')
-    expect((await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { addColumns: [{ name: 'secret', type: 'integer' }] } })).status).toBe(200)
+    expect((await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { addColumns: [{ name: 'secret', type: 'integer' }] } })).status).toBe(
+      200,
+    )
   })
 
   test('a non-null column added to a contract with rows needs a default; dropping an unknown column is 400', async () => {
     const c = await define(h, w, { columns: [{ name: 'a', type: 'text' }] })
     await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { a: 'x' } })
-    expect((await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { addColumns: [{ name: 'b', type: 'text', nullable: false }] } })).status).toBe(400)
+    expect(
+      (await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { addColumns: [{ name: 'b', type: 'text', nullable: false }] } })).status,
+    ).toBe(400)
     expect((await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: { dropColumns: ['zzz'] } })).status).toBe(400)
     expect((await h.call('PATCH', `/contract/contracts/${c.name}`, { ...w.admin, body: {} })).status).toBe(400)
   })
@@ -107,7 +131,10 @@ describe('altering contracts', () => {
     const c = await define(h, w, { columns: [{ name: 'a', type: 'text', unique: true }] })
     await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { a: 'x' } })
     expect((await h.call('DELETE', `/contract/contracts/${c.name}`, w.admin)).status).toBe(204)
-    const [left] = await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from contract.rows r left join contract.contracts c on c.id = r.contract_id where c.id is null`)
+    const [left] = await queryRows<{ n: number }>(
+      h.db,
+      sql`select count(*)::int as n from contract.rows r left join contract.contracts c on c.id = r.contract_id where c.id is null`,
+    )
     expect(left!.n).toBe(0)
     expect((await h.call('GET', `/contract/contracts/${c.name}/rows`, { token: w.alice.token })).status).toBe(404)
   })
@@ -127,7 +154,9 @@ describe('altering contracts', () => {
       expect(final.body.version).toBe(4)
       expect(final.body.access.read).toBe('all')
       // The other replica writes rows against the new definition at once.
-      expect((await replica.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { from_one: 'x', from_two: 'y' } })).status).toBe(201)
+      expect((await replica.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { from_one: 'x', from_two: 'y' } })).status).toBe(
+        201,
+      )
     } finally {
       await replica.close()
     }

@@ -61,7 +61,10 @@ describe('indexed columns', () => {
     expect(await same('s_idx=eq.y', 's=eq.y')).toEqual(['b'])
     expect(await same('s_idx=in.(x,z)', 's=in.(x,z)')).toEqual(['a', 'c'])
     expect(await same('n_idx=is.null', 'n=is.null')).toEqual(['d'])
-    const [entries] = await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from contract.indexed_values v join contract.contracts c on c.id = v.contract_id where c.name = ${name}`)
+    const [entries] = await queryRows<{ n: number }>(
+      h.db,
+      sql`select count(*)::int as n from contract.indexed_values v join contract.contracts c on c.id = v.contract_id where c.name = ${name}`,
+    )
     expect(entries!.n).toBe(9)
   })
 
@@ -75,7 +78,10 @@ describe('indexed columns', () => {
   })
 
   test('an indexed column added later is filled from its default; a dropped one leaves the side table', async () => {
-    const added = await h.call('PATCH', `/contract/contracts/${name}`, { ...w.admin, body: { addColumns: [{ name: 'rank', type: 'number', indexed: true, default: 2.5 }] } })
+    const added = await h.call('PATCH', `/contract/contracts/${name}`, {
+      ...w.admin,
+      body: { addColumns: [{ name: 'rank', type: 'number', indexed: true, default: 2.5 }] },
+    })
     expect(added.status).toBe(200)
     expect((await codes('rank=gt.2')).length).toBe(4)
     expect(await codes('rank=lt.2')).toEqual([])

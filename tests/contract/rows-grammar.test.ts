@@ -30,7 +30,10 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-const q = (params: Record<string, string>) => Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')
+const q = (params: Record<string, string>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&')
 const list = (params: Record<string, string>) => h.call('GET', `/contract/contracts/${name}/rows?${q(params)}`, { token: w.alice.token })
 async function labels(params: Record<string, string>, ordered = false): Promise<string[]> {
   const res = await list(params)
@@ -64,7 +67,9 @@ describe('contract rows: PostgREST forms', () => {
   test('or/and trees up to three levels, mixing indexed, system and plain columns', async () => {
     expect(await labels({ or: '(count.eq.1,and(count.gt.2,code.is.null))' })).toEqual(sorted('Grocery list', 'Plan "B", draft'))
     expect(await labels({ or: '(label.eq."Plan \\"B\\", draft",code.in.("a,b"))' })).toEqual(sorted('Grocery list', 'Plan "B", draft'))
-    expect(await labels({ and: '(createdAt.gt.2000-01-01,or(count.is.null,and(count.gte.2,label.like.P*)))' })).toEqual(sorted('Plan "B", draft', 'Project plan', 'Trip'))
+    expect(await labels({ and: '(createdAt.gt.2000-01-01,or(count.is.null,and(count.gte.2,label.like.P*)))' })).toEqual(
+      sorted('Plan "B", draft', 'Project plan', 'Trip'),
+    )
     expect(await labels({ 'not.and': '(count.gte.2,count.lte.3)' })).toEqual(['Grocery list'])
     const res = await list({ or: '(count.eq.1,and(count.gt.2,or(code.is.null,and(label.eq.x))))' })
     expect(res.status).toBe(400)
@@ -81,7 +86,16 @@ describe('contract rows: PostgREST forms', () => {
   test('select= projects the columns named (system fields stay)', async () => {
     const res = await list({ select: 'label,extra', label: 'eq.Grocery list' })
     expect(res.status).toBe(200)
-    expect(res.body.rows).toEqual([{ id: expect.any(String), customerId: w.alice.customerId, createdAt: expect.any(String), updatedAt: expect.any(String), label: 'Grocery list', extra: { k: 1 } }])
+    expect(res.body.rows).toEqual([
+      {
+        id: expect.any(String),
+        customerId: w.alice.customerId,
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+        label: 'Grocery list',
+        extra: { k: 1 },
+      },
+    ])
     const all = await list({ label: 'eq.Grocery list' })
     expect(Object.keys(all.body.rows[0]).sort()).toEqual(['code', 'count', 'createdAt', 'customerId', 'extra', 'id', 'label', 'updatedAt'])
   })

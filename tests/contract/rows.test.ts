@@ -34,7 +34,16 @@ describe('values are checked against the column types', () => {
     const ref = crypto.randomUUID()
     const res = await write({ label: 'x', ratio: 0.5, at: '2026-03-01T10:00:00+02:00', extra: { deep: [1, 'two', null] }, ref: ref.toUpperCase() })
     expect(res.status).toBe(201)
-    expect(res.body).toMatchObject({ label: 'x', count: 0, ratio: 0.5, flag: false, at: '2026-03-01T08:00:00.000Z', extra: { deep: [1, 'two', null] }, ref, customerId: w.alice.customerId })
+    expect(res.body).toMatchObject({
+      label: 'x',
+      count: 0,
+      ratio: 0.5,
+      flag: false,
+      at: '2026-03-01T08:00:00.000Z',
+      extra: { deep: [1, 'two', null] },
+      ref,
+      customerId: w.alice.customerId,
+    })
     expect((await h.call('GET', `/contract/contracts/${name}/rows/${res.body.id}`, { token: w.alice.token })).body).toEqual(res.body)
   })
 
@@ -60,7 +69,9 @@ describe('values are checked against the column types', () => {
 
   test('PATCH checks only the values it changes; nulls only where nullable', async () => {
     const row = await write({ label: 'p' })
-    expect((await h.call('PATCH', `/contract/contracts/${name}/rows/${row.body.id}`, { token: w.alice.token, body: { count: 5, ratio: null } })).body).toMatchObject({ label: 'p', count: 5, ratio: null })
+    expect(
+      (await h.call('PATCH', `/contract/contracts/${name}/rows/${row.body.id}`, { token: w.alice.token, body: { count: 5, ratio: null } })).body,
+    ).toMatchObject({ label: 'p', count: 5, ratio: null })
     expect((await h.call('PATCH', `/contract/contracts/${name}/rows/${row.body.id}`, { token: w.alice.token, body: { label: null } })).status).toBe(400)
   })
 
@@ -119,7 +130,14 @@ describe('filters, sort and paging over the values', () => {
   })
 
   test('malformed filters and json comparisons are 400 naming the column', async () => {
-    for (const [query, column] of [['count=eq.ten', 'count'], ['extra=eq.1', 'extra'], ['label=gt.a', 'label'], ['sort=extra', 'sort'], ['flag=ilike.t*', 'flag'], ['nothing=eq.1', 'nothing']]) {
+    for (const [query, column] of [
+      ['count=eq.ten', 'count'],
+      ['extra=eq.1', 'extra'],
+      ['label=gt.a', 'label'],
+      ['sort=extra', 'sort'],
+      ['flag=ilike.t*', 'flag'],
+      ['nothing=eq.1', 'nothing'],
+    ]) {
       const res = await h.call('GET', `/contract/contracts/${name}/rows?${query}`, { token: w.alice.token })
       expect(res.status, query).toBe(400)
       expect(res.body.error.message, query).toContain(column)
@@ -130,12 +148,18 @@ describe('filters, sort and paging over the values', () => {
 describe('unique columns', () => {
   test('20 concurrent rows with one value: exactly one is stored, the others are 409 naming the column', async () => {
     const c = await define(h, w, { columns: [{ name: 'email', type: 'text', unique: true }], access: { read: 'all' } })
-    const results = await Promise.all(Array.from({ length: 20 }, () => h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { email: 'same@example.test' } })))
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { email: 'same@example.test' } })),
+    )
     expect(results.filter((r) => r.status === 201)).toHaveLength(1)
     for (const r of results.filter((r) => r.status !== 201)) expect(r.body.error).toEqual({ code: 'conflict', message: 'email: another row holds this value' })
     const other = await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { email: 'other@example.test' } })
-    expect((await h.call('PATCH', `/contract/contracts/${c.name}/rows/${other.body.id}`, { token: w.alice.token, body: { email: 'same@example.test' } })).status).toBe(409)
-    expect((await h.call('PATCH', `/contract/contracts/${c.name}/rows/${other.body.id}`, { token: w.alice.token, body: { email: 'third@example.test' } })).status).toBe(200)
+    expect(
+      (await h.call('PATCH', `/contract/contracts/${c.name}/rows/${other.body.id}`, { token: w.alice.token, body: { email: 'same@example.test' } })).status,
+    ).toBe(409)
+    expect(
+      (await h.call('PATCH', `/contract/contracts/${c.name}/rows/${other.body.id}`, { token: w.alice.token, body: { email: 'third@example.test' } })).status,
+    ).toBe(200)
     expect((await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { email: 'other@example.test' } })).status).toBe(201)
     const winner = results.find((r) => r.status === 201)!
     expect((await h.call('DELETE', `/contract/contracts/${c.name}/rows/${winner.body.id}`, { token: w.alice.token })).status).toBe(204)
@@ -144,7 +168,8 @@ describe('unique columns', () => {
 })
 
 describe('access modes', () => {
-  const rowOf = async (name: string, who: { token: string }) => (await h.call('POST', `/contract/contracts/${name}/rows`, { token: who.token, body: { a: 'x' } })).body.id as string
+  const rowOf = async (name: string, who: { token: string }) =>
+    (await h.call('POST', `/contract/contracts/${name}/rows`, { token: who.token, body: { a: 'x' } })).body.id as string
 
   test.each([
     ['none', [403, 403], 403],
@@ -163,7 +188,11 @@ describe('access modes', () => {
   })
 
   test.each(['update', 'delete'] as const)('%s: none / own / all', async (action) => {
-    for (const [scope, own, others] of [['none', 403, 403], ['own', 'ok', 404], ['all', 'ok', 'ok']] as const) {
+    for (const [scope, own, others] of [
+      ['none', 403, 403],
+      ['own', 'ok', 404],
+      ['all', 'ok', 'ok'],
+    ] as const) {
       const c = await define(h, w, { columns: [{ name: 'a', type: 'text' }], access: { read: 'all', [action]: scope } })
       const mine = await rowOf(c.name, w.alice)
       const bobs = await rowOf(c.name, w.bob)
@@ -221,14 +250,23 @@ describe('other tenants', () => {
 
 describe('hostile names and values', () => {
   test('never a 5xx, never executed, stored as plain text', async () => {
-    const c = await define(h, w, { columns: [{ name: 'a', type: 'text' }, { name: 'n', type: 'integer' }], access: { read: 'all' } })
+    const c = await define(h, w, {
+      columns: [
+        { name: 'a', type: 'text' },
+        { name: 'n', type: 'integer' },
+      ],
+      access: { read: 'all' },
+    })
     const hostile = ["'; drop table contract.rows;--", '"quoted"', 'a\\b', '%_*', '日本語', '\u202e', 'x'.repeat(10_000), ')) or 1=1 --']
     for (const value of hostile) {
       const res = await h.call('POST', `/contract/contracts/${c.name}/rows`, { token: w.alice.token, body: { a: value } })
       expect(res.status, value.slice(0, 20)).toBe(201)
       const found = await h.call('GET', `/contract/contracts/${c.name}/rows?a=eq.${encodeURIComponent(value)}`, { token: w.alice.token })
       expect(found.status, value.slice(0, 20)).toBe(200)
-      expect(found.body.rows.map((r: { a: string }) => r.a), value.slice(0, 20)).toEqual([value])
+      expect(
+        found.body.rows.map((r: { a: string }) => r.a),
+        value.slice(0, 20),
+      ).toEqual([value])
     }
     const paths = [
       `/contract/${encodeURIComponent("x'; drop table contract.rows;--")}/rows`,

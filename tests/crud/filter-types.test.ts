@@ -52,13 +52,24 @@ export async function documents() {
 let dir: string
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'ecobase-filter-types-'))
-  const run = spawnSync(process.execPath, [bin('openapi-typescript', 'bin/cli.js'), join(root, 'openapi.json'), '-o', join(dir, 'schema.ts')], { encoding: 'utf8' })
+  const run = spawnSync(process.execPath, [bin('openapi-typescript', 'bin/cli.js'), join(root, 'openapi.json'), '-o', join(dir, 'schema.ts')], {
+    encoding: 'utf8',
+  })
   if (run.status !== 0) throw new Error(`openapi-typescript exited ${run.status}:\n${run.stdout}${run.stderr}`)
   mkdirSync(join(dir, 'node_modules'))
   symlinkSync(dirname(Bun.resolveSync('openapi-fetch/package.json', tools)), join(dir, 'node_modules', 'openapi-fetch'), 'dir')
   writeFileSync(join(dir, 'eden.ts'), EDEN)
   writeFileSync(join(dir, 'fetch.ts'), FETCH)
-  const compilerOptions = { strict: true, noEmit: true, target: 'ES2022', module: 'ESNext', moduleResolution: 'Bundler', lib: ['ES2022', 'DOM'], types: [], skipLibCheck: true }
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: 'ES2022',
+    module: 'ESNext',
+    moduleResolution: 'Bundler',
+    lib: ['ES2022', 'DOM'],
+    types: [],
+    skipLibCheck: true,
+  }
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['eden.ts', 'fetch.ts'] }))
 }, 120_000)
 afterAll(() => {

@@ -16,7 +16,10 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-const q = (params: Record<string, string>) => Object.entries(params).map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')
+const q = (params: Record<string, string>) =>
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&')
 const list = (params: Record<string, string>) => h.call('GET', `/data/documents?${q(params)}`, { token })
 async function titles(params: Record<string, string>, ordered = false): Promise<string[]> {
   const res = await list(params)

@@ -111,7 +111,13 @@ describe('sort and paging', () => {
 
 describe('PostgREST forms', () => {
   test('quoted in-list items keep commas, parentheses and escaped quotes; not. marks the filter', () => {
-    expect(parse({ title: 'in.("a,b","say \\"hi\\"",plain,"(x)","back\\\\slash")' }).filters[0]!.value).toEqual(['a,b', 'say "hi"', 'plain', '(x)', 'back\\slash'])
+    expect(parse({ title: 'in.("a,b","say \\"hi\\"",plain,"(x)","back\\\\slash")' }).filters[0]!.value).toEqual([
+      'a,b',
+      'say "hi"',
+      'plain',
+      '(x)',
+      'back\\slash',
+    ])
     expect(parse({ title: 'not.in.(a)' }).filters[0]).toEqual({ column: 'title', kind: 'text', op: 'in', value: ['a'], not: true })
     expect(parse({ title: 'like.A*_' }).filters[0]).toMatchObject({ op: 'like', value: 'A%\\_' })
   })
@@ -138,7 +144,10 @@ describe('PostgREST forms', () => {
   })
 
   test('order and select', () => {
-    expect(parse({ order: 'at.desc.nullslast,title' }).sort).toEqual([{ column: 'at', descending: true, nulls: 'last' }, { column: 'title', descending: false }])
+    expect(parse({ order: 'at.desc.nullslast,title' }).sort).toEqual([
+      { column: 'at', descending: true, nulls: 'last' },
+      { column: 'title', descending: false },
+    ])
     expect(parse({ order: '-n.nullsfirst' }).sort).toEqual([{ column: 'n', descending: true, nulls: 'first' }])
     expect(parse({ select: 'title,n' }).select).toEqual(['title', 'n'])
     expect(parse({}).select).toBeNull()

@@ -16,7 +16,10 @@ const examples = block
   })
 const encode = (path: string) => {
   const [base, query = ''] = path.split(/\?(.*)/s)
-  return `${base}?${query.split('&').map((pair) => pair.replace(/=(.*)/s, (_, value: string) => `=${encodeURIComponent(value)}`)).join('&')}`
+  return `${base}?${query
+    .split('&')
+    .map((pair) => pair.replace(/=(.*)/s, (_, value: string) => `=${encodeURIComponent(value)}`))
+    .join('&')}`
 }
 
 let h: Harness

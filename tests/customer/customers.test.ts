@@ -31,14 +31,24 @@ describe('POST /customer/resolve', () => {
   })
 
   test('the ecosystem may be named by rdid; a missing header is 400, an unknown one 404', async () => {
-    const byRdid = await h.call('POST', '/customer/resolve', { token: owner.token, headers: { 'x-ecosystem-id': org.ecosystem.rdid }, body: { externalId: 'crm-42' } })
+    const byRdid = await h.call('POST', '/customer/resolve', {
+      token: owner.token,
+      headers: { 'x-ecosystem-id': org.ecosystem.rdid },
+      body: { externalId: 'crm-42' },
+    })
     expect(byRdid.status).toBe(200)
     const none = await h.call('POST', '/customer/resolve', { token: owner.token, body: { externalId: 'x' } })
     expect(none.status).toBe(400)
     expect(none.body.error.code).toBe('ecosystem_required')
-    const unknown = await h.call('POST', '/customer/resolve', { token: owner.token, headers: { 'x-ecosystem-id': crypto.randomUUID() }, body: { externalId: 'x' } })
+    const unknown = await h.call('POST', '/customer/resolve', {
+      token: owner.token,
+      headers: { 'x-ecosystem-id': crypto.randomUUID() },
+      body: { externalId: 'x' },
+    })
     expect(unknown.status).toBe(404)
-    expect((await h.call('POST', '/customer/resolve', { token: owner.token, headers: { 'x-ecosystem-id': 'org.no.such' }, body: { externalId: 'x' } })).status).toBe(404)
+    expect(
+      (await h.call('POST', '/customer/resolve', { token: owner.token, headers: { 'x-ecosystem-id': 'org.no.such' }, body: { externalId: 'x' } })).status,
+    ).toBe(404)
   })
 
   test('members (not admins) get 403 forbidden', async () => {
@@ -153,7 +163,10 @@ describe('account users as customers', () => {
     const claims = [
       h.call('POST', '/customer/resolve', { ...org.as(owner), body: { externalId: `user:${other.user.id}` } }),
       h.call('POST', '/customer/register', { ...org.as(owner), body: { externalId: `user:${other.user.id}` } }),
-      h.call('PATCH', `/customer/customers/${(await customerOf(h, org, owner)).customerId}`, { ...org.as(owner), body: { externalId: `user:${other.user.id}` } }),
+      h.call('PATCH', `/customer/customers/${(await customerOf(h, org, owner)).customerId}`, {
+        ...org.as(owner),
+        body: { externalId: `user:${other.user.id}` },
+      }),
     ]
     for (const res of await Promise.all(claims)) {
       expect(res.status).toBe(400)

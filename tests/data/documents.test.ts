@@ -36,7 +36,12 @@ describe('/data/documents', () => {
       updatedAt: expect.stringMatching(/Z$/),
       deletedAt: null,
     })
-    for (const [field, value] of [['ownerId', crypto.randomUUID()], ['customerId', bob.customerId], ['id', crypto.randomUUID()], ['colour', 'red']] as const) {
+    for (const [field, value] of [
+      ['ownerId', crypto.randomUUID()],
+      ['customerId', bob.customerId],
+      ['id', crypto.randomUUID()],
+      ['colour', 'red'],
+    ] as const) {
       const bad = await h.call('POST', '/data/documents', { token: alice.token, body: { title: 'x', [field]: value } })
       expect(bad.status, field).toBe(400)
       expect(bad.body.error.message, field).toStartWith(`body.${field}: not a writable field`)
@@ -63,7 +68,7 @@ describe('/data/documents', () => {
     for (const title of ['beta', 'Alpha', 'gamma', "o'brien; drop table data.documents;--", '100% \\ done', 'alpha']) await create(carol, title)
     const list = (query: string) => h.call('GET', `/data/documents?${query}`, { token: carol.token })
     const titles = async (query: string) => (await list(query)).body.items.map((d: { title: string }) => d.title)
-    expect((await titles('title=ilike.*mm*'))).toEqual(['gamma'])
+    expect(await titles('title=ilike.*mm*')).toEqual(['gamma'])
     expect((await titles('title=ilike.alpha')).sort()).toEqual(['Alpha', 'alpha'])
     expect(await titles('title=eq.beta')).toEqual(['beta'])
     expect((await titles('title=neq.beta')).length).toBe(5)
@@ -78,13 +83,23 @@ describe('/data/documents', () => {
     const page2 = await list('sort=-title&pageSize=4&page=2')
     expect(page1.body).toMatchObject({ total: 6, page: 1, pageSize: 4 })
     expect(page2.body.items).toHaveLength(2)
-    expect([...page1.body.items, ...page2.body.items].map((d: { id: string }) => d.id)).toHaveLength(new Set([...page1.body.items, ...page2.body.items].map((d: { id: string }) => d.id)).size)
+    expect([...page1.body.items, ...page2.body.items].map((d: { id: string }) => d.id)).toHaveLength(
+      new Set([...page1.body.items, ...page2.body.items].map((d: { id: string }) => d.id)).size,
+    )
     const since = page1.body.items[0].createdAt
     expect((await list(`createdAt=gte.${since}&createdAt=lte.${since}`)).body.total).toBeGreaterThanOrEqual(1)
     expect((await list('createdAt=gt.2999-01-01T00:00:00Z')).body.total).toBe(0)
     expect((await list('createdAt=lt.2000-01-01')).body.total).toBe(0)
 
-    for (const [query, field] of [['customerId=eq.x', 'customerId'], ['search=eq.x', 'search'], ['title=gt.a', 'title'], ['sort=ownerId', 'sort'], ['createdAt=eq.soon', 'createdAt'], ['pageSize=101', ''], ['title=eq.a%00b', '']] as const) {
+    for (const [query, field] of [
+      ['customerId=eq.x', 'customerId'],
+      ['search=eq.x', 'search'],
+      ['title=gt.a', 'title'],
+      ['sort=ownerId', 'sort'],
+      ['createdAt=eq.soon', 'createdAt'],
+      ['pageSize=101', ''],
+      ['title=eq.a%00b', ''],
+    ] as const) {
       const res = await list(query)
       expect(res.status, query).toBe(400)
       expect(res.body.error.code, query).toBe('validation_failed')
@@ -126,7 +141,10 @@ describe('/data/document_blocks', () => {
     expect((await block(alice, crypto.randomUUID(), 'a')).status).toBe(404)
     const made = await block(alice, doc.body.id, 'm')
     expect((await h.call('PATCH', `/data/document_blocks/${made.body.id}`, { token: alice.token, body: { documentId: crypto.randomUUID() } })).status).toBe(400)
-    const moved = await h.call('PATCH', `/data/document_blocks/${made.body.id}`, { token: alice.token, body: { position: 'n', blockType: 'quote', content: 'moved' } })
+    const moved = await h.call('PATCH', `/data/document_blocks/${made.body.id}`, {
+      token: alice.token,
+      body: { position: 'n', blockType: 'quote', content: 'moved' },
+    })
     expect(moved.body).toMatchObject({ position: 'n', blockType: 'quote', content: 'moved', documentId: doc.body.id })
   })
 

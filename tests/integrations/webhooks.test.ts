@@ -14,7 +14,12 @@ let h: Harness
 let owner: RegisteredUser
 let org: Provisioned
 beforeAll(async () => {
-  h = await createHarness({ WEBHOOK_PRIVATE_ADDRESSES: 'allow', WEBHOOK_TIMEOUT_SECONDS: '1', WEBHOOK_RETRY_SECONDS: '1', SITE_SERVICE_PRIVATE_ADDRESSES: 'allow' })
+  h = await createHarness({
+    WEBHOOK_PRIVATE_ADDRESSES: 'allow',
+    WEBHOOK_TIMEOUT_SECONDS: '1',
+    WEBHOOK_RETRY_SECONDS: '1',
+    SITE_SERVICE_PRIVATE_ADDRESSES: 'allow',
+  })
   owner = await h.register()
   org = await provision(h, owner)
 })
@@ -62,7 +67,8 @@ describe('outbound webhooks', () => {
     const [stored] = await queryRows<{ secret_sealed: string }>(h.db, sql`select secret_sealed from integrations.webhooks where id = ${created.body.id}`)
     expect(stored!.secret_sealed).not.toContain(created.body.secret.slice(6))
 
-    const refused = async (body: Record<string, unknown>) => (await h.call('POST', '/integrations/webhooks', { ...org.as(owner), body: { events: ['customer.created'], ...body } })).body
+    const refused = async (body: Record<string, unknown>) =>
+      (await h.call('POST', '/integrations/webhooks', { ...org.as(owner), body: { events: ['customer.created'], ...body } })).body
     expect((await refused({ url: 'http://hooks.example.test/in' })).error.code).toBe('validation_failed')
     expect((await refused({ url: 'ftp://127.0.0.1/in' })).error.code).toBe('validation_failed')
     expect((await refused({ url: 'https://x.example', events: ['customer.exploded'] })).error.message).toContain('customer.exploded is not an event')
@@ -78,7 +84,14 @@ describe('outbound webhooks', () => {
   })
 
   test('events of the areas arrive signed per Standard Webhooks, verified by an independent implementation', async () => {
-    const hook = await endpoint(['customer.created', 'customer.deleted', 'community.thread.created', 'community.reply.created', 'messaging.sent', 'chat.message.completed'])
+    const hook = await endpoint([
+      'customer.created',
+      'customer.deleted',
+      'community.thread.created',
+      'community.reply.created',
+      'messaging.sent',
+      'chat.message.completed',
+    ])
     const customer = await customerOf(h, org, owner, 'ext-webhook-1')
     await h.call('PATCH', `/customer/customers/${customer.customerId}`, { ...org.as(owner), body: { email: 'hooked@example.test' } })
     const thread = await h.call('POST', '/community/threads', { token: customer.token, body: { title: 'Hooks', body: 'b' } })
@@ -95,7 +108,9 @@ describe('outbound webhooks', () => {
       expect(verifier.verify(r.body, r.headers)).toBeTruthy()
       expect(r.headers['content-type']).toBe('application/json')
     }
-    expect(() => new Verifier(`whsec_${Buffer.from('another secret!!').toString('base64')}`).verify(receiver.to(hook.path)[0]!.body, receiver.to(hook.path)[0]!.headers)).toThrow()
+    expect(() =>
+      new Verifier(`whsec_${Buffer.from('another secret!!').toString('base64')}`).verify(receiver.to(hook.path)[0]!.body, receiver.to(hook.path)[0]!.headers),
+    ).toThrow()
     const byType = new Map(eventsAt(hook.path).map((e) => [e.type, e.data]))
     expect(byType.get('customer.created')).toMatchObject({ id: customer.customerId, externalId: 'ext-webhook-1' })
     expect(byType.get('community.thread.created')).toMatchObject({ id: thread.body.id, title: 'Hooks', customerId: customer.customerId })
@@ -128,22 +143,37 @@ describe('outbound webhooks', () => {
     const admin = await h.register()
     const shop = await provision(h, admin)
     const path = `/hook${++paths}`
-    const hook = await h.call('POST', '/integrations/webhooks', { ...shop.as(admin), body: { url: `${receiver.url}${path}`, events: ['storage.attachment.ready', 'messaging.failed'] } })
+    const hook = await h.call('POST', '/integrations/webhooks', {
+      ...shop.as(admin),
+      body: { url: `${receiver.url}${path}`, events: ['storage.attachment.ready', 'messaging.failed'] },
+    })
     const customer = await customerOf(h, shop, admin)
     const bytes = new TextEncoder().encode('hello hooks')
     const contentHash = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
-    const upload = await h.call('POST', '/storage/uploads', { token: customer.token, body: { filename: 'hooks.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength, contentHash } })
+    const upload = await h.call('POST', '/storage/uploads', {
+      token: customer.token,
+      body: { filename: 'hooks.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength, contentHash },
+    })
     await h.app.handle(new Request(upload.body.uploadUrl, { method: 'PUT', headers: upload.body.uploadHeaders, body: bytes }))
     expect((await h.call('POST', `/storage/attachments/${upload.body.attachment.id}/complete`, { token: customer.token })).status).toBe(200)
 
     await h.call('PATCH', `/customer/customers/${customer.customerId}`, { ...shop.as(admin), body: { email: 'nobody@example.test' } })
-    await h.call('PUT', '/site/services/mail', { ...shop.as(admin), body: { kind: 'smtp', enabled: true, config: { host: '127.0.0.1', port: 9, from: 'Shop <shop@example.test>' } } })
+    await h.call('PUT', '/site/services/mail', {
+      ...shop.as(admin),
+      body: { kind: 'smtp', enabled: true, config: { host: '127.0.0.1', port: 9, from: 'Shop <shop@example.test>' } },
+    })
     const sent = await h.call('POST', '/messaging/email', { ...shop.as(admin), body: { customerId: customer.customerId, subject: 'Hi', text: 'there' } })
     expect(sent.body.status).toBe('failed')
 
     await until(() => receiver.to(path).length >= 2)
     const byType = new Map(eventsAt(path).map((e) => [e.type, e.data]))
-    expect(byType.get('storage.attachment.ready')).toEqual({ id: upload.body.attachment.id, customerId: customer.customerId, filename: 'hooks.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength })
+    expect(byType.get('storage.attachment.ready')).toEqual({
+      id: upload.body.attachment.id,
+      customerId: customer.customerId,
+      filename: 'hooks.txt',
+      contentType: 'text/plain',
+      sizeBytes: bytes.byteLength,
+    })
     expect(byType.get('messaging.failed')).toMatchObject({ customerId: customer.customerId, channel: 'email', error: expect.any(String) })
     expect((await h.call('GET', `/integrations/webhooks/${hook.body.id}/deliveries`, shop.as(admin))).body.total).toBe(2)
   }, 20_000)
@@ -217,13 +247,22 @@ describe('outbound webhooks', () => {
     try {
       const admin = await strict.register()
       const tenant = await provision(strict, admin)
-      const http = await strict.call('POST', '/integrations/webhooks', { ...tenant.as(admin), body: { url: `${receiver.url}/private`, events: ['customer.created'] } })
+      const http = await strict.call('POST', '/integrations/webhooks', {
+        ...tenant.as(admin),
+        body: { url: `${receiver.url}/private`, events: ['customer.created'] },
+      })
       expect(http.status).toBe(400)
-      const refused = await strict.call('POST', '/integrations/webhooks', { ...tenant.as(admin), body: { url: 'https://127.0.0.1:9/private', events: ['customer.created'] } })
+      const refused = await strict.call('POST', '/integrations/webhooks', {
+        ...tenant.as(admin),
+        body: { url: 'https://127.0.0.1:9/private', events: ['customer.created'] },
+      })
       expect(refused.status).toBe(400)
       expect(refused.body.error).toEqual({ code: 'validation_failed', message: expect.stringMatching(/^url: 127\.0\.0\.1 is a private address/) })
       // A row saved before the check existed (or a name that moved since) is refused at delivery.
-      const https = await strict.call('POST', '/integrations/webhooks', { ...tenant.as(admin), body: { url: 'https://hooks.example.test/private', events: ['customer.created'] } })
+      const https = await strict.call('POST', '/integrations/webhooks', {
+        ...tenant.as(admin),
+        body: { url: 'https://hooks.example.test/private', events: ['customer.created'] },
+      })
       expect(https.status).toBe(201)
       await strict.db.execute(sql`update integrations.webhooks set url = 'https://127.0.0.1:9/private' where id = ${https.body.id}`)
       await strict.call('POST', `/integrations/webhooks/${https.body.id}/test`, tenant.as(admin))
@@ -291,7 +330,14 @@ describe('outbound webhooks', () => {
     expect(notes.items[0]).toMatchObject({ type: 'account', subject: expect.stringContaining('turned off') })
     // The audit log names the job that turned it off.
     const audit = (await h.call('GET', `/audit/events?action=integrations.webhook.disabled&targetId=${hook.id}`, org.as(owner))).body
-    expect(audit.items).toMatchObject([{ actor: { type: 'system', id: 'webhook-deliver' }, ecosystemId: org.ecosystem.id, target: { type: 'webhook', id: hook.id }, metadata: { enabled: false } }])
+    expect(audit.items).toMatchObject([
+      {
+        actor: { type: 'system', id: 'webhook-deliver' },
+        ecosystemId: org.ecosystem.id,
+        target: { type: 'webhook', id: hook.id },
+        metadata: { enabled: false },
+      },
+    ])
 
     const customer = await customerOf(h, org, owner)
     await h.call('DELETE', `/customer/customers/${customer.customerId}`, org.as(owner))

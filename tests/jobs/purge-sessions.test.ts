@@ -60,7 +60,10 @@ test('purges customer sessions, and refresh tokens used over a week ago in sessi
     refreshToken = res.body.refreshToken
   }
   const [session] = await h.db.select().from(customerSessions).where(eq(customerSessions.subjectId, active.customerId))
-  await h.db.update(customerRefreshTokens).set({ usedAt: old }).where(and(eq(customerRefreshTokens.sessionId, session!.id), isNotNull(customerRefreshTokens.usedAt)))
+  await h.db
+    .update(customerRefreshTokens)
+    .set({ usedAt: old })
+    .where(and(eq(customerRefreshTokens.sessionId, session!.id), isNotNull(customerRefreshTokens.usedAt)))
 
   const report = await runJob(h.deps, purgeCustomerSessions)
   expect(report).toEqual({ customerSessions: 1, customerRefreshTokens: 3 })

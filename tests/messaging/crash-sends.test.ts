@@ -22,17 +22,30 @@ test('an e-mail in flight at kill -9 is sent again after the restart, once more 
   database = await freshDatabase()
   const where: Record<string, string> = database.url ? { DATABASE_URL: database.url } : { DATA_DIR: tempDir() }
   const port = freePort()
-  const env = { ...where, PORT: String(port), JOBS: 'on', SMTP_URL: smtp.url, MAIL_FROM: 'Shop <shop@example.test>', MESSAGING_TIMEOUT_SECONDS: '120', QUEUE_POLL_SECONDS: '1' }
+  const env = {
+    ...where,
+    PORT: String(port),
+    JOBS: 'on',
+    SMTP_URL: smtp.url,
+    MAIL_FROM: 'Shop <shop@example.test>',
+    MESSAGING_TIMEOUT_SECONDS: '120',
+    QUEUE_POLL_SECONDS: '1',
+  }
   const first = start(env)
   await untilHealthy(port, first, 60_000)
   const call = caller(`http://127.0.0.1:${port}`)
 
   const owner = (await call('POST', '/auth/register', { body: { email: 'owner@example.test', password: 'crash-password-1', name: 'Owner' } })).body
   const ecosystem = (await call('POST', '/registry/organizations', { token: owner.token, body: { slug: 'crash-shop', name: 'Crash shop' } })).body.ecosystem.id
-  const { customerId } = (await call('POST', '/customer/resolve', { token: owner.token, ecosystem, body: { externalId: 'ada', email: 'ada@example.test', name: 'Ada' } })).body
+  const { customerId } = (
+    await call('POST', '/customer/resolve', { token: owner.token, ecosystem, body: { externalId: 'ada', email: 'ada@example.test', name: 'Ada' } })
+  ).body
   const ada = (await call('POST', '/customer/token', { token: owner.token, ecosystem, body: { customerId } })).body
   expect((await call('PUT', '/notifications/preferences/admin_announcement', { token: ada.token, body: { email: true, sms: false } })).status).toBe(200)
-  expect((await call('POST', '/notifications/announcements', { token: owner.token, ecosystem, body: { subject: 'Closing early', body: 'We close at noon.' } })).status).toBe(202)
+  expect(
+    (await call('POST', '/notifications/announcements', { token: owner.token, ecosystem, body: { subject: 'Closing early', body: 'We close at noon.' } }))
+      .status,
+  ).toBe(202)
 
   // The provider has the whole message but has not answered: the send is inside the provider call.
   const hung = await until(() => smtp.hung.length > 0, 30_000).then(() => smtp.hung[0]!)
@@ -64,7 +77,9 @@ test('a queued send that went out is not sent again when its job runs again; one
     const ada = await customerOf(h, org, owner)
     await h.call('PATCH', `/customer/customers/${ada.customerId}`, { ...org.as(owner), body: { email: 'ada@example.test' } })
     const { notifications } = h.app.services
-    const id = await h.db.transaction((tx) => notifications.notify(tx, { ecosystemId: org.ecosystem.id, customerId: ada.customerId, type: 'account', subject: 'Your plan', body: 'renews' }))
+    const id = await h.db.transaction((tx) =>
+      notifications.notify(tx, { ecosystemId: org.ecosystem.id, customerId: ada.customerId, type: 'account', subject: 'Your plan', body: 'renews' }),
+    )
 
     smtp.state.mode = 'reject'
     await rejection(notifications.deliver(id, 'email'), 'not delivered')

@@ -29,7 +29,10 @@ beforeAll(async () => {
   h = await createHarness({ TWILIO_API_URL: twilio.url })
   owner = await h.register()
   org = await provision(h, owner)
-  await h.call('PUT', '/site/services/sms', { ...org.as(owner), body: { kind: 'twilio', enabled: true, config: { accountSid: SID, authToken: TOKEN, from: '+15550100009' } } })
+  await h.call('PUT', '/site/services/sms', {
+    ...org.as(owner),
+    body: { kind: 'twilio', enabled: true, config: { accountSid: SID, authToken: TOKEN, from: '+15550100009' } },
+  })
 })
 afterAll(async () => {
   await h.close()
@@ -48,7 +51,11 @@ test('each documented report moves the log entry as written', async () => {
     const params = { AccountSid: SID, MessageSid: sid, ...Object.fromEntries(new URLSearchParams(step.report)) }
     const signature = Twilio.getExpectedTwilioSignature(step.forged ? 'another-token-entirely' : TOKEN, url, params)
     const res = await h.app.handle(
-      new Request('http://localhost/messaging/sms/status', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature }, body: new URLSearchParams(params).toString() }),
+      new Request('http://localhost/messaging/sms/status', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': signature },
+        body: new URLSearchParams(params).toString(),
+      }),
     )
     expect(res.status, step.report).toBe(step.status)
     const entry = (await h.call('GET', '/messaging/log?channel=sms', org.as(owner))).body.items.find((e: { providerId: string }) => e.providerId === sid)

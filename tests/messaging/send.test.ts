@@ -24,7 +24,13 @@ let org: Provisioned
 const bodies: string[] = []
 beforeAll(async () => {
   // The ecosystem's own SMTP server is on loopback too: a tenant's server needs the opt-in (the instance's does not).
-  h = await createHarness({ SMTP_URL: instanceSmtp.url, MAIL_FROM: 'Acme <no-reply@acme.test>', TWILIO_API_URL: twilio.url, MESSAGING_TIMEOUT_SECONDS: '1', SITE_SERVICE_PRIVATE_ADDRESSES: 'allow' })
+  h = await createHarness({
+    SMTP_URL: instanceSmtp.url,
+    MAIL_FROM: 'Acme <no-reply@acme.test>',
+    TWILIO_API_URL: twilio.url,
+    MESSAGING_TIMEOUT_SECONDS: '1',
+    SITE_SERVICE_PRIVATE_ADDRESSES: 'allow',
+  })
   owner = await h.register()
   org = await provision(h, owner)
 })
@@ -46,9 +52,14 @@ const headOf = (raw: string) => raw.slice(0, raw.indexOf('\r\n\r\n')).replace(/\
 
 describe('categories: what customers turned off is not sent', () => {
   test('a template category is a preference category or transactional; other words are refused with the allowed ones', async () => {
-    const res = await h.call('POST', '/messaging/templates', { ...org.as(owner), body: { name: 'promo', subject: 's', htmlBody: 'h', textBody: 't', category: 'marketing' } })
+    const res = await h.call('POST', '/messaging/templates', {
+      ...org.as(owner),
+      body: { name: 'promo', subject: 's', htmlBody: 'h', textBody: 't', category: 'marketing' },
+    })
     expect(res.status).toBe(400)
-    expect(res.body.error.message).toBe('body.category: must be one of "account", "community_reply", "community_mention", "admin_announcement", "transactional"')
+    expect(res.body.error.message).toBe(
+      'body.category: must be one of "account", "community_reply", "community_mention", "admin_announcement", "transactional"',
+    )
   })
 
   test('an announcement template carries a one-click unsubscribe; once used, the next send is 409 unsubscribed; transactional mail still goes', async () => {
@@ -73,7 +84,11 @@ describe('categories: what customers turned off is not sent', () => {
     expect(head).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m)
     const link = new URL(/^List-Unsubscribe: <(\S+)>$/m.exec(head)![1]!)
     const oneClick = await h.app.handle(
-      new Request(`http://localhost${link.pathname}${link.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }),
+      new Request(`http://localhost${link.pathname}${link.search}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      }),
     )
     expect(await oneClick.json()).toEqual({ category: 'admin_announcement', email: false, sms: false })
 
@@ -97,7 +112,13 @@ describe('e-mail over SMTP', () => {
     const customerId = await contactCustomer(h, org, owner, { email: 'ada@example.test', name: 'Ada' })
     const { body: t } = await h.call('POST', '/messaging/templates', {
       ...org.as(owner),
-      body: { name: 'code', subject: 'Your code, {{customer.name}}', htmlBody: '<p>Code <b>{{code}}</b> for {{who}}</p>', textBody: 'Code {{code}} for {{who}}', category: 'account' },
+      body: {
+        name: 'code',
+        subject: 'Your code, {{customer.name}}',
+        htmlBody: '<p>Code <b>{{code}}</b> for {{who}}</p>',
+        textBody: 'Code {{code}} for {{who}}',
+        category: 'account',
+      },
     })
     const res = await send('email', { customerId, templateId: t.id, variables: { code: '7731', who: '<Ada & co>' } })
     expect(res.status).toBe(200)
@@ -132,7 +153,12 @@ describe('e-mail over SMTP', () => {
   test('given content: html only gets a text part; no header can be injected through subject, variables or address', async () => {
     const customerId = await contactCustomer(h, org, owner, { email: 'bob@example.test' })
     const before = instanceSmtp.received.length
-    const res = await send('email', { customerId, subject: 'Re: {{topic}}', html: '<h1>Hi</h1><p>{{topic}}</p>', variables: { topic: 'x\r\nBcc: victim@evil.test\r\nX-Evil: 1' } })
+    const res = await send('email', {
+      customerId,
+      subject: 'Re: {{topic}}',
+      html: '<h1>Hi</h1><p>{{topic}}</p>',
+      variables: { topic: 'x\r\nBcc: victim@evil.test\r\nX-Evil: 1' },
+    })
     expect(res.body.status).toBe('sent')
     const mail = instanceSmtp.received[before]!
     expect(mail.envelope.to).toEqual(['bob@example.test'])
@@ -164,11 +190,25 @@ describe('e-mail over SMTP', () => {
     expect(slow.body.status).toBe('failed')
     expect(Date.now() - started).toBeLessThan(8000)
 
-    const wrong = await h.call('PUT', '/site/services/mail', { ...org.as(owner), body: { kind: 'smtp', enabled: true, config: { host: '127.0.0.1', port: ecosystemSmtp.port, user: SMTP_USER, pass: 'wrong-pass-s3cret-3', from: 'Own <own@acme.test>' } } })
+    const wrong = await h.call('PUT', '/site/services/mail', {
+      ...org.as(owner),
+      body: {
+        kind: 'smtp',
+        enabled: true,
+        config: { host: '127.0.0.1', port: ecosystemSmtp.port, user: SMTP_USER, pass: 'wrong-pass-s3cret-3', from: 'Own <own@acme.test>' },
+      },
+    })
     expect(wrong.status).toBe(200)
     const denied = await send('email', { customerId, subject: 's', text: 't' })
     expect(denied.body).toEqual({ status: 'failed', error: expect.stringContaining('535') })
-    await h.call('PUT', '/site/services/mail', { ...org.as(owner), body: { kind: 'smtp', enabled: true, config: { host: '127.0.0.1', port: ecosystemSmtp.port, user: SMTP_USER, pass: SMTP_PASS, from: 'Own <own@acme.test>' } } })
+    await h.call('PUT', '/site/services/mail', {
+      ...org.as(owner),
+      body: {
+        kind: 'smtp',
+        enabled: true,
+        config: { host: '127.0.0.1', port: ecosystemSmtp.port, user: SMTP_USER, pass: SMTP_PASS, from: 'Own <own@acme.test>' },
+      },
+    })
     const own = await send('email', { customerId, subject: 'through our own server', text: 't' })
     expect(own.body.status).toBe('sent')
     expect(ecosystemSmtp.received.at(-1)!.parsed.subject).toBe('through our own server')
@@ -182,11 +222,20 @@ describe('e-mail over SMTP', () => {
     const dns = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`
     const config = { host: '127.0.0.1', port: ecosystemSmtp.port, user: SMTP_USER, pass: SMTP_PASS, from: 'Acme <news@acme.test>' }
     // All three settings or none, and a key that parses.
-    const partial = await h.call('PUT', '/site/services/mail', { ...org.as(owner), body: { kind: 'smtp', enabled: true, config: { ...config, dkimDomain: 'acme.test' } } })
+    const partial = await h.call('PUT', '/site/services/mail', {
+      ...org.as(owner),
+      body: { kind: 'smtp', enabled: true, config: { ...config, dkimDomain: 'acme.test' } },
+    })
     expect(partial.body.error.message).toContain('dkimDomain, dkimSelector, dkimPrivateKey together')
-    const badKey = await h.call('PUT', '/site/services/mail', { ...org.as(owner), body: { kind: 'smtp', enabled: true, config: { ...config, dkimDomain: 'acme.test', dkimSelector: 'mail', dkimPrivateKey: 'not a key' } } })
+    const badKey = await h.call('PUT', '/site/services/mail', {
+      ...org.as(owner),
+      body: { kind: 'smtp', enabled: true, config: { ...config, dkimDomain: 'acme.test', dkimSelector: 'mail', dkimPrivateKey: 'not a key' } },
+    })
     expect(badKey.body.error.message).toBe('config.dkimPrivateKey: not a PEM private key')
-    const saved = await h.call('PUT', '/site/services/mail', { ...org.as(owner), body: { kind: 'smtp', enabled: true, config: { ...config, dkimDomain: 'acme.test', dkimSelector: 'mail', dkimPrivateKey: pem } } })
+    const saved = await h.call('PUT', '/site/services/mail', {
+      ...org.as(owner),
+      body: { kind: 'smtp', enabled: true, config: { ...config, dkimDomain: 'acme.test', dkimSelector: 'mail', dkimPrivateKey: pem } },
+    })
     expect(saved.status).toBe(200)
     expect(JSON.stringify(saved.body)).not.toContain('PRIVATE KEY')
 
@@ -223,14 +272,29 @@ describe('e-mail over SMTP', () => {
 describe('SMS through the Twilio API', () => {
   test('sent with the ecosystem’s Twilio account; the provider’s errors, timeouts and a bad token are failures with its reason', async () => {
     const put = (authToken: string) =>
-      h.call('PUT', '/site/services/sms', { ...org.as(owner), body: { kind: 'twilio', enabled: true, config: { accountSid: SID, authToken, from: '+15550100009' } } })
+      h.call('PUT', '/site/services/sms', {
+        ...org.as(owner),
+        body: { kind: 'twilio', enabled: true, config: { accountSid: SID, authToken, from: '+15550100009' } },
+      })
     await put(TOKEN)
     const customerId = await contactCustomer(h, org, owner, { phone: '+1 (555) 010-0042', name: 'Dan' })
     const sent = await send('sms', { customerId, body: 'Hi {{customer.name}}, code {{code}}', variables: { code: '9' } })
     expect(sent.body).toEqual({ status: 'sent', providerId: expect.stringMatching(/^SM[0-9a-f]{32}$/) })
     const callbackUrl = `${h.deps.config.publicUrl}/messaging/sms/status`
-    expect(twilio.received.at(-1)).toEqual({ accountSid: SID, username: SID, password: TOKEN, form: { To: '+15550100042', From: '+15550100009', Body: 'Hi Dan, code 9', StatusCallback: callbackUrl } })
-    expect(await lastLog()).toMatchObject({ channel: 'sms', recipient: '+1 (555) 010-0042', body: 'Hi Dan, code 9', status: 'sent', providerId: sent.body.providerId, subject: null })
+    expect(twilio.received.at(-1)).toEqual({
+      accountSid: SID,
+      username: SID,
+      password: TOKEN,
+      form: { To: '+15550100042', From: '+15550100009', Body: 'Hi Dan, code 9', StatusCallback: callbackUrl },
+    })
+    expect(await lastLog()).toMatchObject({
+      channel: 'sms',
+      recipient: '+1 (555) 010-0042',
+      body: 'Hi Dan, code 9',
+      status: 'sent',
+      providerId: sent.body.providerId,
+      subject: null,
+    })
     expect((await h.call('GET', '/messaging/status', org.as(owner))).body.sms).toBe(true)
 
     // Twilio reports on the message, signed with the account's token (by the twilio SDK's own helper).

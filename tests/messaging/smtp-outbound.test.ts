@@ -22,7 +22,13 @@ const smtp = await startSmtp()
 const authed = await startSmtp({ auth: { user: 'mailer', pass: 'p@ss w0rd' } })
 afterAll(() => Promise.all([smtp.close(), authed.close()]))
 
-const message = (subject: string) => ({ from: 'Shop <shop@example.test>', to: 'ada@example.test', subject, text: 'hello', messageId: `<${subject.replace(/\W/g, '-')}@example.test>` })
+const message = (subject: string) => ({
+  from: 'Shop <shop@example.test>',
+  to: 'ada@example.test',
+  subject,
+  text: 'hello',
+  messageId: `<${subject.replace(/\W/g, '-')}@example.test>`,
+})
 const tenant = (config: Record<string, unknown>, policy: 'deny' | 'allow') => markChosenBy(config, { by: 'tenant', policy })
 
 describe('Transports: a tenant SMTP server through the outbound gate', () => {
@@ -44,7 +50,10 @@ describe('Transports: a tenant SMTP server through the outbound gate', () => {
     try {
       const config = tenant({ host: 'mail.example.test', port: smtp.port }, 'allow')
       expect(await transports.sendEmail(config, message('first'))).toMatchObject({ ok: true })
-      expect(await transports.sendEmail(config, message('moved'))).toEqual({ ok: false, error: 'Refused to connect to mail.example.test: it has a link-local, cloud-metadata or reserved address' })
+      expect(await transports.sendEmail(config, message('moved'))).toEqual({
+        ok: false,
+        error: 'Refused to connect to mail.example.test: it has a link-local, cloud-metadata or reserved address',
+      })
       expect(resolve.calls).toBe(2)
       expect(smtp.received.at(-1)!.parsed.subject).toBe('first')
     } finally {
@@ -81,10 +90,15 @@ describe('Transports: a tenant SMTP server through the outbound gate', () => {
         expect(sent, JSON.stringify(config)).toEqual({ ok: false, error: `Refused to connect to ${host}: it has ${PRIVATE}` })
       }
       // A config that says nothing of who chose it counts as a tenant's under deny.
-      expect(await transports.sendEmail({ host: '127.0.0.1', port: smtp.port }, message('unmarked'))).toMatchObject({ ok: false, error: expect.stringContaining(PRIVATE) })
+      expect(await transports.sendEmail({ host: '127.0.0.1', port: smtp.port }, message('unmarked'))).toMatchObject({
+        ok: false,
+        error: expect.stringContaining(PRIVATE),
+      })
       expect(smtp.received.length).toBe(before)
       // The operator's own server (SMTP_URL) is trusted.
-      expect(await transports.sendEmail(markChosenBy({ url: `smtp://127.0.0.1:${smtp.port}` }, { by: 'operator' }), message('operator'))).toMatchObject({ ok: true })
+      expect(await transports.sendEmail(markChosenBy({ url: `smtp://127.0.0.1:${smtp.port}` }, { by: 'operator' }), message('operator'))).toMatchObject({
+        ok: true,
+      })
     } finally {
       transports.close()
     }
@@ -124,9 +138,14 @@ describe('an ecosystem SMTP service on loopback (SITE_SERVICE_PRIVATE_ADDRESSES)
       expect(res.body.error.message).toStartWith(`config.${'url' in config ? 'url' : 'host'}: 127.0.0.1 is ${PRIVATE}`)
     }
     // One saved before the check existed.
-    expect((await h.call('PUT', '/site/services/mail', { ...org.as(owner), body: { kind: 'smtp', enabled: true, config: { host: 'mail.example.test' } } })).status).toBe(200)
+    expect(
+      (await h.call('PUT', '/site/services/mail', { ...org.as(owner), body: { kind: 'smtp', enabled: true, config: { host: 'mail.example.test' } } })).status,
+    ).toBe(200)
     const sealed = sealSecret(h.deps.secret, 'site-service-config', JSON.stringify({ host: '127.0.0.1', port: smtp.port, from: 'Shop <shop@example.test>' }))
-    await h.db.update(siteServices).set({ configSealed: sealed }).where(and(eq(siteServices.ecosystemId, org.ecosystem.id), eq(siteServices.slug, 'mail')))
+    await h.db
+      .update(siteServices)
+      .set({ configSealed: sealed })
+      .where(and(eq(siteServices.ecosystemId, org.ecosystem.id), eq(siteServices.slug, 'mail')))
     const customerId = await contactCustomer(h, org, owner, { email: 'ada@example.test' })
     const before = smtp.received.length
     const sent = await h.call('POST', '/messaging/email', { ...org.as(owner), body: { customerId, subject: 'scan', text: 't' } })
@@ -139,14 +158,20 @@ describe('an ecosystem SMTP service on loopback (SITE_SERVICE_PRIVATE_ADDRESSES)
     try {
       const admin = await open.register()
       const shop = await provision(open, admin)
-      const saved = await open.call('PUT', '/site/services/mail', { ...shop.as(admin), body: { kind: 'smtp', enabled: true, config: { url: `smtp://localhost:${smtp.port}`, from: 'Shop <shop@example.test>' } } })
+      const saved = await open.call('PUT', '/site/services/mail', {
+        ...shop.as(admin),
+        body: { kind: 'smtp', enabled: true, config: { url: `smtp://localhost:${smtp.port}`, from: 'Shop <shop@example.test>' } },
+      })
       expect(saved.status).toBe(200)
       const customerId = await contactCustomer(open, shop, admin, { email: 'bob@example.test' })
       const sent = await open.call('POST', '/messaging/email', { ...shop.as(admin), body: { customerId, subject: 'allowed', text: 't' } })
       expect(sent.body.status).toBe('sent')
       expect(smtp.received.at(-1)!.parsed.subject).toBe('allowed')
       // Link-local and metadata addresses stay refused.
-      const metadata = await open.call('PUT', '/site/services/mail', { ...shop.as(admin), body: { kind: 'smtp', enabled: true, config: { host: '169.254.169.254' } } })
+      const metadata = await open.call('PUT', '/site/services/mail', {
+        ...shop.as(admin),
+        body: { kind: 'smtp', enabled: true, config: { host: '169.254.169.254' } },
+      })
       expect(metadata.status).toBe(400)
     } finally {
       await open.close()

@@ -44,7 +44,10 @@ describe('/messaging/templates', () => {
   test('preview renders without sending: HTML-escaped in htmlBody, as given in text and SMS', async () => {
     const { body: t } = await h.call('POST', '/messaging/templates', { ...org.as(owner), body: { ...WELCOME, name: 'preview' } })
     const hostile = `<script>alert("x")</script> & 'you'`
-    const res = await h.call('POST', `/messaging/templates/${t.id}/preview`, { ...org.as(owner), body: { variables: { who: hostile, code: '42', 'customer.name': 'Ada' } } })
+    const res = await h.call('POST', `/messaging/templates/${t.id}/preview`, {
+      ...org.as(owner),
+      body: { variables: { who: hostile, code: '42', 'customer.name': 'Ada' } },
+    })
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       subject: 'Welcome, Ada',
@@ -66,7 +69,10 @@ describe('/messaging/templates', () => {
     expect(bad.status).toBe(400)
     expect(bad.body.error.message).toContain('subject')
     const { body: t } = await h.call('POST', '/messaging/templates', { ...org.as(owner), body: { ...WELCOME, name: 'fold' } })
-    const res = await h.call('POST', `/messaging/templates/${t.id}/preview`, { ...org.as(owner), body: { variables: { who: 'a', code: '1', 'customer.name': 'Eve\r\nBcc: x@evil.test' } } })
+    const res = await h.call('POST', `/messaging/templates/${t.id}/preview`, {
+      ...org.as(owner),
+      body: { variables: { who: 'a', code: '1', 'customer.name': 'Eve\r\nBcc: x@evil.test' } },
+    })
     expect(res.body.subject).toBe('Welcome, Eve Bcc: x@evil.test')
   })
 
@@ -74,7 +80,12 @@ describe('/messaging/templates', () => {
     const { body: t } = await h.call('POST', '/messaging/templates', { ...org.as(owner), body: { ...WELCOME, name: 'private' } })
     const stranger = await h.register()
     const theirs = await provision(h, stranger)
-    for (const [method, path] of [['GET', `/messaging/templates/${t.id}`], ['PATCH', `/messaging/templates/${t.id}`], ['DELETE', `/messaging/templates/${t.id}`], ['POST', `/messaging/templates/${t.id}/preview`]] as const) {
+    for (const [method, path] of [
+      ['GET', `/messaging/templates/${t.id}`],
+      ['PATCH', `/messaging/templates/${t.id}`],
+      ['DELETE', `/messaging/templates/${t.id}`],
+      ['POST', `/messaging/templates/${t.id}/preview`],
+    ] as const) {
       const res = await h.call(method, path, { ...theirs.as(stranger), body: method === 'GET' || method === 'DELETE' ? undefined : {} })
       expect(res.status, `${method} ${path}`).toBe(404)
     }

@@ -35,7 +35,10 @@ let paths = 0
 async function site(body: Record<string, unknown> = {}, answers: Answer[] = []) {
   const path = `/site${++paths}`
   receiver.plan.set(path, answers)
-  const res = await h.call('POST', '/monitored_sites/sites', { ...org.as(owner), body: { name: `Site ${paths}`, url: `${receiver.url}${path}`, intervalMinutes: 5, ...body } })
+  const res = await h.call('POST', '/monitored_sites/sites', {
+    ...org.as(owner),
+    body: { name: `Site ${paths}`, url: `${receiver.url}${path}`, intervalMinutes: 5, ...body },
+  })
   expect(res.status).toBe(201)
   return { ...(res.body as { id: string }), path }
 }
@@ -77,7 +80,10 @@ describe('monitored sites', () => {
       '7d': { checks: 0, uptimePercent: null, p95LatencyMs: null },
       '30d': { checks: 0, uptimePercent: null, p95LatencyMs: null },
     })
-    const changed = await h.call('PATCH', `/monitored_sites/sites/${created.body.id}`, { ...org.as(owner), body: { intervalMinutes: 60, keyword: null, enabled: false } })
+    const changed = await h.call('PATCH', `/monitored_sites/sites/${created.body.id}`, {
+      ...org.as(owner),
+      body: { intervalMinutes: 60, keyword: null, enabled: false },
+    })
     expect(changed.body).toMatchObject({ intervalMinutes: 60, keyword: null, enabled: false })
     expect((await h.call('GET', '/monitored_sites/sites', org.as(owner))).body.items.map((s: { id: string }) => s.id)).toContain(created.body.id)
 
@@ -125,7 +131,14 @@ describe('monitored sites', () => {
     await until(() => receiver.to('/monitor-hook').length >= 2)
     const events = receiver.to('/monitor-hook').map((r) => JSON.parse(r.body))
     expect(events.map((e) => e.type)).toEqual(['monitored_site.down', 'monitored_site.up'])
-    expect(events[0].data).toEqual({ siteId: s.id, name: `Site ${paths}`, url: `${receiver.url}${s.path}`, statusCode: 503, error: 'answered 503, expected 200', failures: 2 })
+    expect(events[0].data).toEqual({
+      siteId: s.id,
+      name: `Site ${paths}`,
+      url: `${receiver.url}${s.path}`,
+      statusCode: 503,
+      error: 'answered 503, expected 200',
+      failures: 2,
+    })
 
     const history = (await h.call('GET', `/monitored_sites/sites/${s.id}/checks?pageSize=5`, org.as(owner))).body
     expect(history.total).toBe(5)
@@ -164,7 +177,13 @@ describe('monitored sites', () => {
   })
 
   test('failureThreshold sets how many failures make a site down; alerts reach the admins at their account address and the alertEmails, in the messaging log', async () => {
-    const s = await site({ failureThreshold: 3, alertEmails: ['ops@example.test', 'OPS@example.test', 'pager@example.test'] }, ['ok', 'down', 'down', 'down', 'ok'] as Answer[])
+    const s = await site({ failureThreshold: 3, alertEmails: ['ops@example.test', 'OPS@example.test', 'pager@example.test'] }, [
+      'ok',
+      'down',
+      'down',
+      'down',
+      'ok',
+    ] as Answer[])
     expect(s).toMatchObject({ failureThreshold: 3, alertEmails: ['OPS@example.test', 'pager@example.test'] })
     await checkNow(s.id)
     await checkNow(s.id)
@@ -174,13 +193,19 @@ describe('monitored sites', () => {
     expect((await detail(s.id)).state).toBe('down')
     const subject = `Site ${paths} is down: answered 503, expected 200`
     const sentTo = async () =>
-      (await h.call('GET', '/messaging/log?pageSize=100', org.as(owner))).body.items.filter((e: { subject: string | null }) => e.subject === subject).map((e: { recipient: string; status: string }) => `${e.recipient} ${e.status}`)
+      (await h.call('GET', '/messaging/log?pageSize=100', org.as(owner))).body.items
+        .filter((e: { subject: string | null }) => e.subject === subject)
+        .map((e: { recipient: string; status: string }) => `${e.recipient} ${e.status}`)
     await until(async () => (await sentTo()).length >= 3)
     expect((await sentTo()).sort()).toEqual([`${owner.email} sent`, 'OPS@example.test sent', 'pager@example.test sent'].sort())
-    const mail = (await h.call('GET', '/messaging/outbox?pageSize=100', org.as(owner))).body.items.find((m: { recipient: string; subject: string }) => m.recipient === 'pager@example.test' && m.subject === subject)
+    const mail = (await h.call('GET', '/messaging/outbox?pageSize=100', org.as(owner))).body.items.find(
+      (m: { recipient: string; subject: string }) => m.recipient === 'pager@example.test' && m.subject === subject,
+    )
     expect(mail.text).toContain('failed 3 checks in a row')
     // The contacts' records are the service's own: not a customer anyone can claim.
-    expect((await h.call('POST', '/customer/register', { ...org.as(owner), body: { externalId: 'alert:pager@example.test' } })).body.error.code).toBe('reserved_external_id')
+    expect((await h.call('POST', '/customer/register', { ...org.as(owner), body: { externalId: 'alert:pager@example.test' } })).body.error.code).toBe(
+      'reserved_external_id',
+    )
     expect((await h.call('PATCH', `/monitored_sites/sites/${s.id}`, { ...org.as(owner), body: { failureThreshold: 11 } })).status).toBe(400)
     expect((await h.call('PATCH', `/monitored_sites/sites/${s.id}`, { ...org.as(owner), body: { alertEmails: ['not an address'] } })).status).toBe(400)
   })
@@ -193,7 +218,12 @@ describe('monitored sites', () => {
     await checkNow(s.id)
     const checks = (await h.call('GET', `/monitored_sites/sites/${s.id}/checks`, org.as(owner))).body.items as { id: string }[]
     // Oldest first: ok 60 minutes ago, failed 40 minutes ago, ok 30 minutes ago, and a manual ok a minute later.
-    const plan: [number, boolean][] = [[29, true], [30, true], [40, false], [60, true]]
+    const plan: [number, boolean][] = [
+      [29, true],
+      [30, true],
+      [40, false],
+      [60, true],
+    ]
     for (const [i, [minutes, ok]] of plan.entries()) {
       await h.db.execute(sql`update monitored_sites.checks set checked_at = now() - make_interval(mins => ${minutes}), ok = ${ok} where id = ${checks[i]!.id}`)
     }
@@ -243,7 +273,12 @@ describe('monitored sites', () => {
     const run = handler!.handle({ siteId: slow.id })
     await until(() => receiver.to(slow.path).length > 0)
     shutdown.begin()
-    expect(await run.then(() => 'finished', (err: Error) => err)).toBeInstanceOf(ProbeStopped)
+    expect(
+      await run.then(
+        () => 'finished',
+        (err: Error) => err,
+      ),
+    ).toBeInstanceOf(ProbeStopped)
     expect(await detail(slow.id)).toMatchObject({ lastCheckedAt: null, state: 'unknown' })
     // The same check on a server that is not stopping waits for the site and records it.
     receiver.plan.set(slow.path, ['slow'])
@@ -252,7 +287,10 @@ describe('monitored sites', () => {
   })
 
   test('https: days until the certificate expires, also for a self-signed one (whose check fails as untrusted)', async () => {
-    const res = await h.call('POST', '/monitored_sites/sites', { ...org.as(owner), body: { name: 'TLS', url: `https://localhost:${secure.port}/`, intervalMinutes: 5 } })
+    const res = await h.call('POST', '/monitored_sites/sites', {
+      ...org.as(owner),
+      body: { name: 'TLS', url: `https://localhost:${secure.port}/`, intervalMinutes: 5 },
+    })
     const check = await checkNow(res.body.id)
     expect([29, 30]).toContain(check.tlsDaysLeft)
     expect(check.ok).toBe(false)
@@ -265,7 +303,10 @@ describe('monitored sites', () => {
     const other = await provision(h, stranger)
     const ids: string[] = []
     for (let i = 0; i < 3; i++) {
-      const res = await h.call('POST', '/monitored_sites/sites', { ...other.as(stranger), body: { name: `Due ${i}`, url: `${receiver.url}/due${i}`, intervalMinutes: 1, enabled: i < 2 } })
+      const res = await h.call('POST', '/monitored_sites/sites', {
+        ...other.as(stranger),
+        body: { name: `Due ${i}`, url: `${receiver.url}/due${i}`, intervalMinutes: 1, enabled: i < 2 },
+      })
       ids.push(res.body.id)
     }
     const inOther = sql`select id from monitored_sites.sites where ecosystem_id = ${other.ecosystem.id}`
@@ -293,10 +334,14 @@ describe('monitored sites', () => {
   test('a 1-minute site is checked in every minute, however early the tick; after a pause, once, then on its beat', async () => {
     const stranger = await h.register()
     const other = await provision(h, stranger)
-    const site = await h.call('POST', '/monitored_sites/sites', { ...other.as(stranger), body: { name: 'Beat', url: `${receiver.url}/beat`, intervalMinutes: 1 } })
+    const site = await h.call('POST', '/monitored_sites/sites', {
+      ...other.as(stranger),
+      body: { name: 'Beat', url: `${receiver.url}/beat`, intervalMinutes: 1 },
+    })
     expect(site.status).toBe(201)
     await h.db.execute(sql`update monitored_sites.sites set next_check_at = now() + interval '1 hour' where id <> ${site.body.id}`)
-    const dueAt = async () => new Date((await queryRows<{ at: string }>(h.db, sql`select next_check_at as at from monitored_sites.sites where id = ${site.body.id}`))[0]!.at).getTime()
+    const dueAt = async () =>
+      new Date((await queryRows<{ at: string }>(h.db, sql`select next_check_at as at from monitored_sites.sites where id = ${site.body.id}`))[0]!.at).getTime()
     const tick = () => h.db.transaction((tx) => dispatchDueChecks(h.deps, tx))
     let shifted = 0
     const clockTo = (at: number) => {
@@ -332,15 +377,25 @@ describe('monitored sites', () => {
     try {
       const admin = await strict.register()
       const tenant = await provision(strict, admin)
-      const refused = await strict.call('POST', '/monitored_sites/sites', { ...tenant.as(admin), body: { name: 'Local', url: `${receiver.url}/private`, intervalMinutes: 5 } })
+      const refused = await strict.call('POST', '/monitored_sites/sites', {
+        ...tenant.as(admin),
+        body: { name: 'Local', url: `${receiver.url}/private`, intervalMinutes: 5 },
+      })
       expect(refused.status).toBe(400)
       expect(refused.body.error.code).toBe('validation_failed')
       // A row saved before the check existed (or a name that moved since) is refused at its check.
-      const res = await strict.call('POST', '/monitored_sites/sites', { ...tenant.as(admin), body: { name: 'Local', url: 'https://local.example.test/', intervalMinutes: 5 } })
+      const res = await strict.call('POST', '/monitored_sites/sites', {
+        ...tenant.as(admin),
+        body: { name: 'Local', url: 'https://local.example.test/', intervalMinutes: 5 },
+      })
       expect(res.status).toBe(201)
       await strict.db.execute(sql`update monitored_sites.sites set url = ${`${receiver.url}/private`} where id = ${res.body.id}`)
       const check = (await strict.call('POST', `/monitored_sites/sites/${res.body.id}/check`, tenant.as(admin))).body
-      expect(check).toMatchObject({ ok: false, statusCode: null, error: 'Refused to connect to 127.0.0.1: it has a private address (loopback, private network, carrier-grade NAT or unique-local)' })
+      expect(check).toMatchObject({
+        ok: false,
+        statusCode: null,
+        error: 'Refused to connect to 127.0.0.1: it has a private address (loopback, private network, carrier-grade NAT or unique-local)',
+      })
       expect(receiver.to('/private')).toEqual([])
     } finally {
       await strict.close()

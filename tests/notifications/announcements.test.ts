@@ -30,16 +30,27 @@ async function bulkCustomers(eco: Provisioned, n: number, optedIn = 0) {
 }
 
 const perCustomer = (announcementId: string) =>
-  queryRows<{ customer_id: string; n: number }>(h.db, sql`select customer_id, count(*)::int as n from notifications.notifications where thread_id = ${announcementId} group by customer_id`)
+  queryRows<{ customer_id: string; n: number }>(
+    h.db,
+    sql`select customer_id, count(*)::int as n from notifications.notifications where thread_id = ${announcementId} group by customer_id`,
+  )
 const announcement = async (ecosystemId: string) =>
-  (await queryRows<{ id: string; finished_at: string | null }>(h.db, sql`select id, finished_at from notifications.announcements where ecosystem_id = ${ecosystemId}::uuid order by created_at desc limit 1`))[0]!
+  (
+    await queryRows<{ id: string; finished_at: string | null }>(
+      h.db,
+      sql`select id, finished_at from notifications.announcements where ecosystem_id = ${ecosystemId}::uuid order by created_at desc limit 1`,
+    )
+  )[0]!
 
 test('every customer gets the announcement exactly once; e-mail only where the preference asks for it', async () => {
   await bulkCustomers(org, 1000, 3)
   const member = await h.register()
   await addMember(h, org, owner, member, 'admin')
   await h.call('GET', '/notifications', org.as(member))
-  const res = await h.call('POST', '/notifications/announcements', { ...org.as(owner), body: { subject: 'Maintenance tonight', body: 'We will be down 02:00-03:00' } })
+  const res = await h.call('POST', '/notifications/announcements', {
+    ...org.as(owner),
+    body: { subject: 'Maintenance tonight', body: 'We will be down 02:00-03:00' },
+  })
   expect(res.status).toBe(202)
   expect(res.body).toEqual({ recipients: 1000 })
   const a = await announcement(org.ecosystem.id)
@@ -50,9 +61,12 @@ test('every customer gets the announcement exactly once; e-mail only where the p
   expect((await h.call('GET', '/notifications', org.as(member))).body.total).toBe(0)
   await until(() => smtp.received.filter((m) => m.parsed.subject === 'Maintenance tonight').length === 3)
   await Bun.sleep(1000)
-  expect(smtp.received.filter((m) => m.parsed.subject === 'Maintenance tonight').map((m) => m.envelope.to[0]).sort()).toEqual(
-    [1, 2, 3].map((g) => `bulk${g}-${org.slug}@example.test`).sort(),
-  )
+  expect(
+    smtp.received
+      .filter((m) => m.parsed.subject === 'Maintenance tonight')
+      .map((m) => m.envelope.to[0])
+      .sort(),
+  ).toEqual([1, 2, 3].map((g) => `bulk${g}-${org.slug}@example.test`).sort())
 }, 60_000)
 
 test('a fan-out interrupted by a restart finishes on the next worker with every customer reached exactly once', async () => {

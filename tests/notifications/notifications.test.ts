@@ -35,7 +35,15 @@ async function customer(profile: { email?: string; phone?: string } = {}) {
 
 const notify = (input: Partial<NotifyInput> & { customerId: string }) =>
   h.db.transaction((tx) =>
-    h.app.services.notifications.notify(tx, { ecosystemId: org.ecosystem.id, type: 'community_reply', subject: 'New reply', body: 'Someone replied', threadId: 't1', actorId: 'a1', ...input }),
+    h.app.services.notifications.notify(tx, {
+      ecosystemId: org.ecosystem.id,
+      type: 'community_reply',
+      subject: 'New reply',
+      body: 'Someone replied',
+      threadId: 't1',
+      actorId: 'a1',
+      ...input,
+    }),
   )
 const mailsTo = (address: string) => smtp.received.filter((m) => m.envelope.to.includes(address))
 
@@ -133,7 +141,11 @@ describe('notifications', () => {
     expect((await h.call('GET', '/notifications/preferences', me.as)).body[1].email).toBe(true)
 
     const oneClick = await h.app.handle(
-      new Request(`http://localhost${url.pathname}${url.search}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' }),
+      new Request(`http://localhost${url.pathname}${url.search}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      }),
     )
     expect(oneClick.status).toBe(200)
     expect(await oneClick.json()).toEqual({ category: 'community_reply', email: false, sms: false })
@@ -222,4 +234,3 @@ describe('reply e-mails', () => {
     }
   }, 30_000)
 })
-

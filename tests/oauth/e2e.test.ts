@@ -31,7 +31,24 @@ async function browser(authorizationUrl: URL, login: { email: string; password: 
   const element = (id: string) => {
     if (!elements.has(id)) elements.set(id, { hidden: id === 'consent', textContent: id === 'config' ? config : '', on: {} })
     const el = elements.get(id)!
-    return { ...el, set hidden(v: boolean) { el.hidden = v }, get hidden() { return el.hidden }, set textContent(v: string) { el.textContent = v }, get textContent() { return el.textContent }, addEventListener: (type: string, fn: Element['on'][string]) => { el.on[type] = fn } }
+    return {
+      ...el,
+      set hidden(v: boolean) {
+        el.hidden = v
+      },
+      get hidden() {
+        return el.hidden
+      },
+      set textContent(v: string) {
+        el.textContent = v
+      },
+      get textContent() {
+        return el.textContent
+      },
+      addEventListener: (type: string, fn: Element['on'][string]) => {
+        el.on[type] = fn
+      },
+    }
   }
   let navigate!: (url: URL) => void
   const navigated = new Promise<URL>((resolve) => (navigate = resolve))
@@ -147,7 +164,8 @@ test('a declined request returns access_denied with the state to the application
     state,
     code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
     code_challenge_method: 'S256',
-  })) url.searchParams.set(k, v)
+  }))
+    url.searchParams.set(k, v)
   const html = await (await viaApp(url)).text()
   const denyUrl = JSON.parse(/<script type="application\/json" id="config">([\s\S]*?)<\/script>/.exec(html)![1]!).denyUrl
   const error = (() => {

@@ -96,7 +96,10 @@ describe('POST /api/oauth/signin/exchange', () => {
 
     test('codes live 60 seconds by default', async () => {
       const { code } = await authorizationCode(h, user, client)
-      const [row] = await h.db.select().from(oauthCodes).where(eq(oauthCodes.codeHash, sha256Hex(code)))
+      const [row] = await h.db
+        .select()
+        .from(oauthCodes)
+        .where(eq(oauthCodes.codeHash, sha256Hex(code)))
       expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBeWithin(59_000, 61_000)
     })
 

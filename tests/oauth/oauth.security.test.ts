@@ -54,7 +54,10 @@ describe('scopes', () => {
       ['GET', '/oauth/grants'],
       ['GET', '/settings/auth-methods'],
     ] as const) {
-      const res = await h.call(method, path, { token: tokens.access_token, body: method === 'POST' ? { name: 'x', redirectUris: ['https://x.test/'] } : undefined })
+      const res = await h.call(method, path, {
+        token: tokens.access_token,
+        body: method === 'POST' ? { name: 'x', redirectUris: ['https://x.test/'] } : undefined,
+      })
       expect(res.status, `${method} ${path}`).toBe(401)
     }
     // Nothing was done with it: alice's own session still works.

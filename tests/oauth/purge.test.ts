@@ -21,24 +21,47 @@ test('purges old codes, grants ended over a week ago and long-used refresh token
   const client = await createClient(h, owner)
   const staleCode = await authorizationCode(h, user, client)
   const freshCode = await authorizationCode(h, user, client)
-  await h.db.update(oauthCodes).set({ expiresAt: new Date(Date.now() - 2 * DAY) }).where(eq(oauthCodes.codeHash, sha256Hex(staleCode.code)))
+  await h.db
+    .update(oauthCodes)
+    .set({ expiresAt: new Date(Date.now() - 2 * DAY) })
+    .where(eq(oauthCodes.codeHash, sha256Hex(staleCode.code)))
 
   const live = await authorizedTokens(h, user, client)
   const rotated = await refresh(h, client, live.refresh_token)
-  await h.db.update(oauthRefreshTokens).set({ usedAt: new Date(Date.now() - 8 * DAY) }).where(eq(oauthRefreshTokens.tokenHash, sha256Hex(live.refresh_token)))
+  await h.db
+    .update(oauthRefreshTokens)
+    .set({ usedAt: new Date(Date.now() - 8 * DAY) })
+    .where(eq(oauthRefreshTokens.tokenHash, sha256Hex(live.refresh_token)))
   const ended = await authorizedTokens(h, user, client)
   const recent = await authorizedTokens(h, user, client)
   const grantOf = async (refreshToken: string) =>
-    (await h.db.select().from(oauthRefreshTokens).where(eq(oauthRefreshTokens.tokenHash, sha256Hex(refreshToken))))[0]!.grantId
+    (
+      await h.db
+        .select()
+        .from(oauthRefreshTokens)
+        .where(eq(oauthRefreshTokens.tokenHash, sha256Hex(refreshToken)))
+    )[0]!.grantId
   const endedGrant = await grantOf(ended.refresh_token)
   const recentGrant = await grantOf(recent.refresh_token)
-  await h.db.update(oauthGrants).set({ revokedAt: new Date(Date.now() - 8 * DAY) }).where(eq(oauthGrants.id, endedGrant))
-  await h.db.update(oauthGrants).set({ revokedAt: new Date(Date.now() - DAY) }).where(eq(oauthGrants.id, recentGrant))
+  await h.db
+    .update(oauthGrants)
+    .set({ revokedAt: new Date(Date.now() - 8 * DAY) })
+    .where(eq(oauthGrants.id, endedGrant))
+  await h.db
+    .update(oauthGrants)
+    .set({ revokedAt: new Date(Date.now() - DAY) })
+    .where(eq(oauthGrants.id, recentGrant))
 
   expect(await runJob(h.deps, purgeOAuth)).toEqual({ codes: 1, grants: 1, refreshTokens: 1 })
-  const codes = await h.db.select().from(oauthCodes).where(inArray(oauthCodes.codeHash, [sha256Hex(staleCode.code), sha256Hex(freshCode.code)]))
+  const codes = await h.db
+    .select()
+    .from(oauthCodes)
+    .where(inArray(oauthCodes.codeHash, [sha256Hex(staleCode.code), sha256Hex(freshCode.code)]))
   expect(codes.map((c) => c.codeHash)).toEqual([sha256Hex(freshCode.code)])
-  const grants = await h.db.select({ id: oauthGrants.id }).from(oauthGrants).where(inArray(oauthGrants.id, [endedGrant, recentGrant]))
+  const grants = await h.db
+    .select({ id: oauthGrants.id })
+    .from(oauthGrants)
+    .where(inArray(oauthGrants.id, [endedGrant, recentGrant]))
   expect(grants.map((g) => g.id)).toEqual([recentGrant])
   // The live grant keeps working through its current refresh token.
   expect((await refresh(h, client, rotated.body.refresh_token)).status).toBe(200)

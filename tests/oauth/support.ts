@@ -87,5 +87,4 @@ export async function authorizedTokens(h: Harness, user: RegisteredUser, client:
   return res.body as { access_token: string; refresh_token: string; expires_in: number; token_type: string; scope: string }
 }
 
-export const basic = (id: string, secret: string) =>
-  `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`
+export const basic = (id: string, secret: string) => `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`

@@ -13,7 +13,8 @@ beforeAll(async () => {
 })
 afterAll(() => h.close())
 
-const day = (offset: number) => new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) + offset * 86_400_000).toISOString().slice(0, 10)
+const day = (offset: number) =>
+  new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate()) + offset * 86_400_000).toISOString().slice(0, 10)
 
 async function chatSend(token: string, message: string) {
   const { body: conversation } = await h.call('POST', '/chat/conversations', { token, body: {} })
@@ -40,10 +41,14 @@ describe('GET /usage/overview', () => {
     expect((await h.call('PUT', `/usage/storage/quotas/${ada.customerId}`, { ...as, body: { quotaBytes: 1000 } })).status).toBe(200)
     await h.db.execute(sql`insert into storage.usage (ecosystem_id, customer_id, used_bytes) values (${org.ecosystem.id}, ${ada.customerId}, 950)`)
     const hook = (await h.call('POST', '/integrations/webhooks', { ...as, body: { url: 'https://hooks.example.test/x', events: [] } })).body
-    await h.db.execute(sql`insert into integrations.deliveries (webhook_id, ecosystem_id, event_type, payload, status, created_at) values (${hook.id}, ${org.ecosystem.id}, 'webhook.test', '{}', 'failed', now() - interval '1 day')`)
+    await h.db.execute(
+      sql`insert into integrations.deliveries (webhook_id, ecosystem_id, event_type, payload, status, created_at) values (${hook.id}, ${org.ecosystem.id}, 'webhook.test', '{}', 'failed', now() - interval '1 day')`,
+    )
     const site = (await h.call('POST', '/monitored_sites/sites', { ...as, body: { name: 'Shop', url: 'https://shop.example.test', intervalMinutes: 60 } })).body
     await h.db.execute(sql`update monitored_sites.sites set state = 'down', state_changed_at = now() where id = ${site.id}`)
-    await h.db.execute(sql`insert into site.feed_items (ecosystem_id, customer_id, source, entity_type, action, summary) values (${org.ecosystem.id}, ${bob.customerId}, 'community', 'reply', 'created', 'Ada replied to your thread')`)
+    await h.db.execute(
+      sql`insert into site.feed_items (ecosystem_id, customer_id, source, entity_type, action, summary) values (${org.ecosystem.id}, ${bob.customerId}, 'community', 'reply', 'created', 'Ada replied to your thread')`,
+    )
 
     // Acting on customer data makes the owner a record of its own in the ecosystem: not a customer.
     expect((await h.call('POST', '/data/documents', { ...as, body: { title: 'Owner notes' } })).status).toBe(201)

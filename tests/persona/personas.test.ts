@@ -132,7 +132,7 @@ describe('chatting with a persona', () => {
     expect(res.json.error.code).toBe('persona_unavailable')
   })
 
-  test("a persona of another ecosystem cannot be named", async () => {
+  test('a persona of another ecosystem cannot be named', async () => {
     const other = await provision(h, a.owner)
     await createPersona({ slug: 'elsewhere', name: 'E' }, other.as(a.owner))
     const res = await h.call('POST', '/chat/conversations', { ...a.auth, body: { personaSlug: 'elsewhere' } })

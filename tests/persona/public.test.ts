@@ -24,7 +24,15 @@ beforeAll(async () => {
   const service = await h.call('POST', '/persona/services', { ...orgA.as(alice), body: { baseUrl: 'https://llm.internal.example/v1', apiKey: SECRET_KEY } })
   serviceId = service.body.id
   const persona = (org: Provisioned, user: RegisteredUser, body: object) => h.call('POST', '/persona/personas', { ...org.as(user), body })
-  await persona(orgA, alice, { slug: 'guide', name: 'Guide', description: 'Shows the way', modelPrompt: 'Guide people.', visibility: 'public', serviceId, model: 'gpt-x' })
+  await persona(orgA, alice, {
+    slug: 'guide',
+    name: 'Guide',
+    description: 'Shows the way',
+    modelPrompt: 'Guide people.',
+    visibility: 'public',
+    serviceId,
+    model: 'gpt-x',
+  })
   await persona(orgA, alice, { slug: 'hidden', name: 'Hidden', modelPrompt: PRIVATE_PROMPT, visibility: 'private' })
   await persona(orgA, alice, { slug: 'secret-link', name: 'Link only', modelPrompt: 'Unlisted prompt', visibility: 'unlisted' })
   await persona(orgA, alice, { slug: 'shared', name: 'Shared A', visibility: 'public' })

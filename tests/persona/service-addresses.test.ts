@@ -80,7 +80,10 @@ describe('default (PERSONA_SERVICE_PRIVATE_ADDRESSES=deny): persona services rea
   test('a host name resolving to loopback is refused at creation, with 400 base_url_not_allowed', async () => {
     const res = await t.create(`http://localhost:${new URL(fake.url).port}/v1`)
     expect(res.status).toBe(400)
-    expect(res.body.error).toEqual({ code: 'base_url_not_allowed', message: 'baseUrl must point at a public address; localhost resolves to an address that is not one' })
+    expect(res.body.error).toEqual({
+      code: 'base_url_not_allowed',
+      message: 'baseUrl must point at a public address; localhost resolves to an address that is not one',
+    })
   })
 
   /** A service whose stored host resolves to loopback (saved before the check, or a name that moved since). */
@@ -164,7 +167,14 @@ describe('PERSONA_SERVICE_PRIVATE_ADDRESSES=allow', () => {
   })
 
   test('link-local and cloud-metadata addresses are still refused', async () => {
-    for (const baseUrl of ['http://169.254.169.254/', 'http://[fd00:ec2::254]/', 'http://[::ffff:a9fe:a9fe]/', 'http://[fe80::1]/', 'http://100.100.100.200/', 'http://0.0.0.0:8080/']) {
+    for (const baseUrl of [
+      'http://169.254.169.254/',
+      'http://[fd00:ec2::254]/',
+      'http://[::ffff:a9fe:a9fe]/',
+      'http://[fe80::1]/',
+      'http://100.100.100.200/',
+      'http://0.0.0.0:8080/',
+    ]) {
       const res = await t.create(baseUrl)
       expect(res.status, baseUrl).toBe(400)
       expect(res.body.error.code, baseUrl).toBe('base_url_not_allowed')

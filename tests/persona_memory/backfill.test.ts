@@ -81,7 +81,7 @@ describe('POST /persona_memory/embed', () => {
     expect(await embed(3)).toEqual({ embedded: 0, failed: 0, more: false })
   })
 
-  test("embeds its own ecosystem only; admins only (members and customers get 403)", async () => {
+  test('embeds its own ecosystem only; admins only (members and customers get 403)', async () => {
     await drain()
     const theirs = await unembedded(q, ['in the other ecosystem'])
     expect(await embed(10)).toEqual({ embedded: 0, failed: 0, more: false })
@@ -120,7 +120,13 @@ describe('POST /persona_memory/embed', () => {
     expect(result).toEqual({ embedded: 0, failed: 0, more: false })
     expect(edited.body.embeddingModel).toBe('fake-embed')
     fake.delayMs = 0
-    const [best] = (await recall(h.deps, { ecosystemId: p.org.ecosystem.id, organizationId: p.org.organization.id, customerId: p.alice.customerId, actor: { kind: 'customer' } }, { personaId: m!.personaId, query: 'vec:0,1,0' })).memories
+    const [best] = (
+      await recall(
+        h.deps,
+        { ecosystemId: p.org.ecosystem.id, organizationId: p.org.organization.id, customerId: p.alice.customerId, actor: { kind: 'customer' } },
+        { personaId: m!.personaId, query: 'vec:0,1,0' },
+      )
+    ).memories
     expect(best?.similarity).toBeCloseTo(1, 6)
   })
 })
@@ -133,7 +139,12 @@ describe('the embed-memories job', () => {
       from generate_series(1, ${n}) as i`)
   }
   const waiting = async () =>
-    (await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from persona_memory.memories where embedding_model is null and deleted_at is null and status <> 'superseded'`))[0]!.n
+    (
+      await queryRows<{ n: number }>(
+        h.db,
+        sql`select count(*)::int as n from persona_memory.memories where embedding_model is null and deleted_at is null and status <> 'superseded'`,
+      )
+    )[0]!.n
 
   test('is scheduled in JOBS and holds a session lock, not a transaction', async () => {
     const { JOBS } = await import('../../src/modules')
@@ -181,7 +192,12 @@ describe('a new EMBEDDING_DIMENSIONS', () => {
     try {
       await prepareMemoryVectors(h.deps.database, 8)
       expect(await modelOf(m.id)).toBeNull()
-      const tenant = { ecosystemId: p.org.ecosystem.id, organizationId: p.org.organization.id, customerId: p.alice.customerId, actor: { kind: 'customer' as const } }
+      const tenant = {
+        ecosystemId: p.org.ecosystem.id,
+        organizationId: p.org.organization.id,
+        customerId: p.alice.customerId,
+        actor: { kind: 'customer' as const },
+      }
       expect((await recall(small, tenant, { personaId: persona, query: 'vec:0,0,1' })).memories).toEqual([])
       expect((await embedPending(small, { limit: 500 })).failed).toBe(0)
       const [best] = (await recall(small, tenant, { personaId: persona, query: 'vec:0,0,1' })).memories
@@ -195,7 +211,12 @@ describe('a new EMBEDDING_DIMENSIONS', () => {
 
 describe('the HNSW index (where pgvector is)', () => {
   const indexOptions = async () =>
-    (await queryRows<{ options: string[] | null }>(h.db, sql`select reloptions as options from pg_class where relname = ${HNSW_INDEX} and relnamespace = 'persona_memory'::regnamespace`))[0]?.options
+    (
+      await queryRows<{ options: string[] | null }>(
+        h.db,
+        sql`select reloptions as options from pg_class where relname = ${HNSW_INDEX} and relnamespace = 'persona_memory'::regnamespace`,
+      )
+    )[0]?.options
   test('is built with the denser graph options, and one built before them is built again at boot, recall still answering', async () => {
     if (!h.deps.database.vector) {
       expect(await indexOptions()).toBeUndefined()
@@ -210,7 +231,12 @@ describe('the HNSW index (where pgvector is)', () => {
     const persona = await newPersona(h, p)
     const m = await remember(h, p.asAlice, memoryInput(persona, { description: 'vec:1,0,0' }))
     await embed()
-    const tenant = { ecosystemId: p.org.ecosystem.id, organizationId: p.org.organization.id, customerId: p.alice.customerId, actor: { kind: 'customer' as const } }
+    const tenant = {
+      ecosystemId: p.org.ecosystem.id,
+      organizationId: p.org.organization.id,
+      customerId: p.alice.customerId,
+      actor: { kind: 'customer' as const },
+    }
     expect((await recall(h.deps, tenant, { personaId: persona, query: 'vec:1,0,0' })).memories[0]?.id).toBe(m.id)
   })
 })

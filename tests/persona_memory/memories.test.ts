@@ -89,9 +89,19 @@ describe('CRUD', () => {
 
   test('PATCH edits fields; a new body is embedded again; PATCH {} is 400', async () => {
     const m = await remember(h, p.asAlice, memoryInput(persona))
-    const res = await h.call('PATCH', path(m.id), { ...p.asAlice, body: { body: 'Changed body', confidence: 5, tags: ['a'], validTo: '2999-01-01T00:00:00.000Z' } })
+    const res = await h.call('PATCH', path(m.id), {
+      ...p.asAlice,
+      body: { body: 'Changed body', confidence: 5, tags: ['a'], validTo: '2999-01-01T00:00:00.000Z' },
+    })
     expect(res.status).toBe(200)
-    expect(res.body).toMatchObject({ body: 'Changed body', confidence: 5, tags: ['a'], validTo: '2999-01-01T00:00:00.000Z', embeddingModel: 'local-ngram-v1', status: 'active' })
+    expect(res.body).toMatchObject({
+      body: 'Changed body',
+      confidence: 5,
+      tags: ['a'],
+      validTo: '2999-01-01T00:00:00.000Z',
+      embeddingModel: 'local-ngram-v1',
+      status: 'active',
+    })
     expect(res.body.updatedAt > m.updatedAt).toBe(true)
     const cleared = await h.call('PATCH', path(m.id), { ...p.asAlice, body: { validTo: null, subjectTable: 'notes' } })
     expect(cleared.body).toMatchObject({ validTo: null, subjectTable: 'notes', body: 'Changed body' })
@@ -101,7 +111,13 @@ describe('CRUD', () => {
   test('DELETE is a soft delete: 204, then 404 everywhere; the row keeps deletedAt', async () => {
     const m = await remember(h, p.asAlice, memoryInput(persona))
     expect((await h.call('DELETE', path(m.id), p.asAlice)).status).toBe(204)
-    for (const [method, action] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/archive'], ['POST', '/restore']] as const) {
+    for (const [method, action] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', '/archive'],
+      ['POST', '/restore'],
+    ] as const) {
       const res = await h.call(method, path(m.id, action), { ...p.asAlice, body: method === 'PATCH' ? { body: 'x' } : undefined })
       expect(res.status, `${method} ${action}`).toBe(404)
       expect(res.body.error.code).toBe('not_found')
@@ -122,7 +138,11 @@ describe('CRUD', () => {
 describe('personaId', () => {
   test('naming no persona of the ecosystem is 404 persona_not_found, for user and global memories, and writes nothing', async () => {
     const unknown = crypto.randomUUID()
-    for (const [who, scope] of [[p.asAlice, 'user'], [p.asOwner, 'user'], [p.asOwner, 'persona']] as const) {
+    for (const [who, scope] of [
+      [p.asAlice, 'user'],
+      [p.asOwner, 'user'],
+      [p.asOwner, 'persona'],
+    ] as const) {
       const res = await h.call('POST', '/persona_memory/memories', { ...who, body: memoryInput(unknown, { scope }) })
       expect([res.status, res.body.error.code], scope).toEqual([404, 'persona_not_found'])
     }

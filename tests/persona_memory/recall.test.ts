@@ -11,7 +11,12 @@ withEcosystem((made) => ({ h, p } = made), { EMBEDDING_BASE_URL: fake.url, EMBED
 afterAll(() => fake.stop())
 
 const at = (vector: string, overrides: Record<string, unknown> = {}) => ({ description: `vec:${vector}`, body: `memory at ${vector}`, ...overrides })
-async function recall(personaId: string, query: string, extra: Record<string, unknown> = {}, who: { token: string; headers?: Record<string, string> } = p.asAlice) {
+async function recall(
+  personaId: string,
+  query: string,
+  extra: Record<string, unknown> = {},
+  who: { token: string; headers?: Record<string, string> } = p.asAlice,
+) {
   const res = await h.call('POST', '/persona_memory/recall', { ...who, body: { personaId, query, ...extra } })
   if (res.status !== 200) throw new Error(`recall: ${res.status} ${JSON.stringify(res.body)}`)
   return res.body.memories as { id: string; similarity: number; slug: string; [field: string]: unknown }[]

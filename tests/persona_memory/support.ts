@@ -28,7 +28,18 @@ export async function ecosystemWithPeople(h: Harness) {
   const alice = await customerOf(h, org, owner)
   const bob = await customerOf(h, org, owner)
   const persona = (await createPersona(h, org.as(owner))).id
-  return { owner, member, org, alice, bob, persona, asOwner: org.as(owner), asMember: org.as(member), asAlice: { token: alice.token }, asBob: { token: bob.token } }
+  return {
+    owner,
+    member,
+    org,
+    alice,
+    bob,
+    persona,
+    asOwner: org.as(owner),
+    asMember: org.as(member),
+    asAlice: { token: alice.token },
+    asBob: { token: bob.token },
+  }
 }
 export type People = Awaited<ReturnType<typeof ecosystemWithPeople>>
 

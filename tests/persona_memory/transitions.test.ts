@@ -18,7 +18,10 @@ const recalled = async (query: string) =>
 describe('active → superseded (create with supersedesId)', () => {
   test('the old memory becomes superseded and the new one points at it, even with the same slug', async () => {
     const old = await remember(h, p.asAlice, memoryInput(persona, { slug: 'city', body: 'Lives in Lyon' }))
-    const res = await h.call('POST', '/persona_memory/memories', { ...p.asAlice, body: memoryInput(persona, { slug: 'city', body: 'Lives in Paris', supersedesId: old.id }) })
+    const res = await h.call('POST', '/persona_memory/memories', {
+      ...p.asAlice,
+      body: memoryInput(persona, { slug: 'city', body: 'Lives in Paris', supersedesId: old.id }),
+    })
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({ supersedesId: old.id, status: 'active', slug: 'city' })
     expect(await statusOf(old.id)).toBe('superseded')

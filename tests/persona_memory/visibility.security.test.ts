@@ -30,7 +30,9 @@ const path = (id: string, action = '') => `/persona_memory/memories/${id}${actio
 const listed = async (who: { token: string; headers?: Record<string, string> }) =>
   (await h.call('GET', `/persona_memory/memories?personaId=${persona}&pageSize=100`, who)).body.items.map((m: any) => m.id)
 const recalled = async (who: { token: string; headers?: Record<string, string> }) =>
-  (await h.call('POST', '/persona_memory/recall', { ...who, body: { personaId: persona, query: 'allergic allergies', limit: 50 } })).body.memories.map((m: any) => m.id)
+  (await h.call('POST', '/persona_memory/recall', { ...who, body: { personaId: persona, query: 'allergic allergies', limit: 50 } })).body.memories.map(
+    (m: any) => m.id,
+  )
 
 describe('who sees what', () => {
   test("a customer sees its own memories and the persona's global ones, never another customer's", async () => {
@@ -58,17 +60,27 @@ describe('who sees what', () => {
       expect((await h.call('GET', path(m.id), q.asAlice)).status).toBe(404)
       expect((await h.call('GET', path(m.id), q.asOwner)).status).toBe(404)
     }
-    const customerNamingP = await h.call('GET', `/persona_memory/memories?personaId=${persona}`, { token: q.alice.token, headers: { 'x-ecosystem-id': p.org.ecosystem.id } })
+    const customerNamingP = await h.call('GET', `/persona_memory/memories?personaId=${persona}`, {
+      token: q.alice.token,
+      headers: { 'x-ecosystem-id': p.org.ecosystem.id },
+    })
     expect(customerNamingP.status).toBe(403)
-    const ownerNamingP = await h.call('GET', `/persona_memory/memories?personaId=${persona}`, { token: q.owner.token, headers: { 'x-ecosystem-id': p.org.ecosystem.id } })
+    const ownerNamingP = await h.call('GET', `/persona_memory/memories?personaId=${persona}`, {
+      token: q.owner.token,
+      headers: { 'x-ecosystem-id': p.org.ecosystem.id },
+    })
     expect(ownerNamingP.status).toBe(403)
   })
 })
 
 describe('who changes what', () => {
-  test("a persona of another ecosystem: create is 404 persona_not_found and writes nothing; reads answer as for an unknown id", async () => {
+  test('a persona of another ecosystem: create is 404 persona_not_found and writes nothing; reads answer as for an unknown id', async () => {
     const qs = await remember(h, q.asAlice, memoryInput(q.persona, { body: 'Q is allergic to peanuts' }))
-    for (const [who, scope] of [[p.asAlice, 'user'], [p.asOwner, 'user'], [p.asOwner, 'persona']] as const) {
+    for (const [who, scope] of [
+      [p.asAlice, 'user'],
+      [p.asOwner, 'user'],
+      [p.asOwner, 'persona'],
+    ] as const) {
       const res = await h.call('POST', '/persona_memory/memories', { ...who, body: memoryInput(q.persona, { scope }) })
       expect([res.status, res.body.error.code], scope).toEqual([404, 'persona_not_found'])
     }

@@ -117,7 +117,8 @@ test('every operation refuses lone surrogates (body and query) and JSON nested d
       expectRefused(`${verb} ${path} nested 65 deep`, await json(nested(65)), /nested deeper than 64/)
       // 64 levels pass the parser: the route may still refuse the body (schema, credentials), never as too deep.
       const atLimit = await json(nested(64))
-      if (atLimit.status >= 500 || /nested deeper/.test(atLimit.body?.error?.message ?? '')) failures.push(`${verb} ${path} nested 64 deep → ${atLimit.status} ${JSON.stringify(atLimit.body).slice(0, 160)}`)
+      if (atLimit.status >= 500 || /nested deeper/.test(atLimit.body?.error?.message ?? ''))
+        failures.push(`${verb} ${path} nested 64 deep → ${atLimit.status} ${JSON.stringify(atLimit.body).slice(0, 160)}`)
     }
   }
   expect(operations).toBeGreaterThan(100)
@@ -125,7 +126,11 @@ test('every operation refuses lone surrogates (body and query) and JSON nested d
 }, 120_000)
 
 test('the depth limit counts arrays and objects, not brackets inside strings', async () => {
-  expect(nested(64).split('').filter((c) => c === '{' || c === '[').length).toBe(64)
+  expect(
+    nested(64)
+      .split('')
+      .filter((c) => c === '{' || c === '[').length,
+  ).toBe(64)
   // Brackets in strings, an escaped backslash before `ud800` (text, not an escape), a surrogate pair: all fine.
   const body = JSON.stringify({ email: `${'[[[[{{{{'.repeat(20)}@example.test`, password: '\\ud800 \ud83d\ude00 is text here' })
   expect(body).toContain('\\\\ud800')

@@ -101,10 +101,13 @@ describe('CORS_ORIGINS absent', () => {
 })
 
 describe('CORS_ORIGINS parsing', () => {
-  test.each(['https://app.example.com/', 'https://app.example.com/path', 'app.example.com', 'ftp://x.example', '*'])('%s is refused naming the variable', (origin) => {
-    expect(() => loadConfig({ CORS_ORIGINS: origin })).toThrow(ConfigError)
-    expect(() => loadConfig({ CORS_ORIGINS: origin })).toThrow(/CORS_ORIGINS/)
-  })
+  test.each(['https://app.example.com/', 'https://app.example.com/path', 'app.example.com', 'ftp://x.example', '*'])(
+    '%s is refused naming the variable',
+    (origin) => {
+      expect(() => loadConfig({ CORS_ORIGINS: origin })).toThrow(ConfigError)
+      expect(() => loadConfig({ CORS_ORIGINS: origin })).toThrow(/CORS_ORIGINS/)
+    },
+  )
 
   test('a list of exact origins is kept in order', () => {
     expect(loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).corsOrigins).toEqual(['https://a.example', 'http://localhost:5173'])

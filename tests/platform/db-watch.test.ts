@@ -41,9 +41,19 @@ test('a pool statement inside a transaction throws with both stacks instead of w
 })
 
 test('the guard also catches a second transaction, raw SQL and a reservation on the pool', async () => {
-  await rejection(holdTransaction(() => database().db.transaction(async (tx) => tx.execute(sql`select 1`))), 'Statement: BEGIN')
-  await rejection(holdTransaction(() => database().unsafe('select $1::int as n', [1])), 'Statement: select $1::int as n')
-  if (database().kind === 'postgres') await rejection(holdTransaction(() => database().dedicated()), '(reserve a connection)')
+  await rejection(
+    holdTransaction(() => database().db.transaction(async (tx) => tx.execute(sql`select 1`))),
+    'Statement: BEGIN',
+  )
+  await rejection(
+    holdTransaction(() => database().unsafe('select $1::int as n', [1])),
+    'Statement: select $1::int as n',
+  )
+  if (database().kind === 'postgres')
+    await rejection(
+      holdTransaction(() => database().dedicated()),
+      '(reserve a connection)',
+    )
 })
 
 test("the transaction's own statements, savepoints and work after it ends pass", async () => {

@@ -58,7 +58,9 @@ describe('error responses', () => {
       expect(res.status, contentType).toBe(415)
       expect(res.body).toEqual({ error: { code: 'unsupported_media_type', message: expect.stringContaining('application/json') } })
     }
-    const untyped = await h.app.handle(new Request('http://localhost/auth/register', { method: 'POST', headers: { 'content-length': String(login.length) }, body: login }))
+    const untyped = await h.app.handle(
+      new Request('http://localhost/auth/register', { method: 'POST', headers: { 'content-length': String(login.length) }, body: login }),
+    )
     expect(untyped.status).toBe(415)
     const charset = await h.call('POST', '/auth/login', { body: login, headers: { 'content-type': 'application/json; charset=utf-8' } })
     expect(charset.status).toBe(401)

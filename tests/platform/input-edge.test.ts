@@ -19,7 +19,10 @@ const json = (body: string) => ({ body, headers: { 'content-type': 'application/
 
 describe('NUL characters never reach the database', () => {
   test('in a JSON body, unauthenticated: 400 validation_failed', async () => {
-    for (const body of [{ email: 'a\u0000@example.test', password: 'long-enough-1' }, { email: 'a@example.test', password: 'x\u0000yyyyyyyy' }]) {
+    for (const body of [
+      { email: 'a\u0000@example.test', password: 'long-enough-1' },
+      { email: 'a@example.test', password: 'x\u0000yyyyyyyy' },
+    ]) {
       const res = await h.call('POST', '/auth/login', { body })
       expect(res.status).toBe(400)
       expect(res.body.error.code).toBe('validation_failed')
@@ -84,7 +87,12 @@ describe('logs', () => {
     // The request line is written after the response has gone out.
     for (let i = 0; i < 50 && !h.logLines.slice(start).some((l) => l.includes('"/health"')); i++) await Bun.sleep(10)
     const lines = h.logLines.slice(start).map((l) => JSON.parse(l))
-    expect(lines.find((l) => l.requestId === 'req-ids-1')).toMatchObject({ level: 'info', principalId: owner.user.id, ecosystemId: org.ecosystem.id, status: 200 })
+    expect(lines.find((l) => l.requestId === 'req-ids-1')).toMatchObject({
+      level: 'info',
+      principalId: owner.user.id,
+      ecosystemId: org.ecosystem.id,
+      status: 200,
+    })
     expect(lines.find((l) => l.path === '/health')).toMatchObject({ level: 'debug' })
   })
 
@@ -115,7 +123,11 @@ describe('logs', () => {
   test('throttledLog: at most N lines per key a minute, then one saying how many were suppressed', () => {
     let t = 0
     const lines: Record<string, unknown>[] = []
-    const log = throttledLog((_msg, fields) => lines.push(fields!), 2, () => t)
+    const log = throttledLog(
+      (_msg, fields) => lines.push(fields!),
+      2,
+      () => t,
+    )
     for (let i = 0; i < 5; i++) log('a', 'm', { i })
     log('b', 'm', { i: 'b' })
     t = 60_000

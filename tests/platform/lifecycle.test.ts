@@ -67,7 +67,9 @@ describe('SIGTERM drains', () => {
       const stream = await post(`/chat/conversations/${conversation.id}/messages`, { message: 'take your time' }, as)
       expect(stream.status).toBe(200)
       const reading = stream.text()
-      const registrations = Array.from({ length: 6 }, (_, i) => post('/auth/register', { email: `late${i}@example.test`, password: 'drain-password', name: 'Late' }))
+      const registrations = Array.from({ length: 6 }, (_, i) =>
+        post('/auth/register', { email: `late${i}@example.test`, password: 'drain-password', name: 'Late' }),
+      )
       await Bun.sleep(100)
       proc.kill('SIGTERM')
 
@@ -77,7 +79,10 @@ describe('SIGTERM drains', () => {
       expect(sse.match(/event: token/g)?.length).toBe(200)
       expect(sse).toContain('event: done')
       expect(await proc.exited).toBe(0)
-      const out = (await new Response(proc.stdout as ReadableStream).text()).trim().split('\n').map((l) => JSON.parse(l))
+      const out = (await new Response(proc.stdout as ReadableStream).text())
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
       expect(out.filter((l) => l.msg === 'ecobase stopped')).toEqual([expect.objectContaining({ signal: 'SIGTERM', drained: true })])
       await rejection(fetch(`${base}/health`))
     } finally {
@@ -110,39 +115,56 @@ describe('SIGTERM ends open streams at once', () => {
       expect(last).toContain('retry: 1000')
     }
     expect(await proc.exited).toBe(0)
-    const out = (await new Response(proc.stdout as ReadableStream).text()).trim().split('\n').map((l) => JSON.parse(l))
+    const out = (await new Response(proc.stdout as ReadableStream).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     const stopped = out.find((l) => l.msg === 'ecobase stopped')
     expect(stopped).toMatchObject({ signal: 'SIGTERM', drained: true, closed: true })
     // Not the 20 s the timeout allows: the streams ended at once.
     expect(stopped.stopMs).toBeLessThan(10_000)
   }, 60_000)
 
-  test.skipIf(!testDatabaseUrl)('a database that never answers: /health says database_stalled, and SIGTERM still ends the process', async () => {
-    const database = await freshDatabase()
-    const url = new URL(database.url!)
-    const proxy = tcpProxy({ hostname: url.hostname, port: Number(url.port || 5432) })
-    url.hostname = '127.0.0.1'
-    url.port = String(proxy.port)
-    const port = freePort()
-    const base = `http://127.0.0.1:${port}`
-    const proc = start({ DATABASE_URL: url.toString(), PORT: String(port), LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_SECONDS: '2', DB_STALL_SECONDS: '1' })
-    try {
-      await untilHealthy(port, proc)
-      proxy.freeze()
-      // A request that needs the database hangs; its statement is what stalls.
-      const hanging = fetch(`${base}/auth/first-run`).catch(() => null)
-      await until(async () => (await fetch(`${base}/health`).then((r) => r.status, () => 0)) === 503, 10_000)
-      expect(await (await fetch(`${base}/health`)).json()).toMatchObject({ status: 'degraded', database: 'stalled', error: { code: 'database_stalled' } })
+  test.skipIf(!testDatabaseUrl)(
+    'a database that never answers: /health says database_stalled, and SIGTERM still ends the process',
+    async () => {
+      const database = await freshDatabase()
+      const url = new URL(database.url!)
+      const proxy = tcpProxy({ hostname: url.hostname, port: Number(url.port || 5432) })
+      url.hostname = '127.0.0.1'
+      url.port = String(proxy.port)
+      const port = freePort()
+      const base = `http://127.0.0.1:${port}`
+      const proc = start({ DATABASE_URL: url.toString(), PORT: String(port), LOG_LEVEL: 'info', SHUTDOWN_TIMEOUT_SECONDS: '2', DB_STALL_SECONDS: '1' })
+      try {
+        await untilHealthy(port, proc)
+        proxy.freeze()
+        // A request that needs the database hangs; its statement is what stalls.
+        const hanging = fetch(`${base}/auth/first-run`).catch(() => null)
+        await until(
+          async () =>
+            (await fetch(`${base}/health`).then(
+              (r) => r.status,
+              () => 0,
+            )) === 503,
+          10_000,
+        )
+        expect(await (await fetch(`${base}/health`)).json()).toMatchObject({ status: 'degraded', database: 'stalled', error: { code: 'database_stalled' } })
 
-      proc.kill('SIGTERM')
-      expect(await proc.exited).toBe(0)
-      await hanging
-      const out = (await new Response(proc.stdout as ReadableStream).text()).trim().split('\n').map((l) => JSON.parse(l))
-      expect(out.find((l) => l.msg === 'database stalled')).toMatchObject({ waiting: expect.any(Number), statement: expect.any(String) })
-      expect(out.find((l) => l.msg === 'ecobase stopped')).toMatchObject({ signal: 'SIGTERM', drained: false, closed: false })
-    } finally {
-      proxy.stop()
-      await database.drop()
-    }
-  }, 60_000)
+        proc.kill('SIGTERM')
+        expect(await proc.exited).toBe(0)
+        await hanging
+        const out = (await new Response(proc.stdout as ReadableStream).text())
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l))
+        expect(out.find((l) => l.msg === 'database stalled')).toMatchObject({ waiting: expect.any(Number), statement: expect.any(String) })
+        expect(out.find((l) => l.msg === 'ecobase stopped')).toMatchObject({ signal: 'SIGTERM', drained: false, closed: false })
+      } finally {
+        proxy.stop()
+        await database.drop()
+      }
+    },
+    60_000,
+  )
 })

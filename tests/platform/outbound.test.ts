@@ -1,6 +1,15 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { AppError } from '../../src/platform/errors'
-import { assertTenantHost, canonicalHost, fetchPinned, guardedFetch, OutboundRefused, OutboundUnresolved, pinHost, type Resolver } from '../../src/platform/outbound'
+import {
+  assertTenantHost,
+  canonicalHost,
+  fetchPinned,
+  guardedFetch,
+  OutboundRefused,
+  OutboundUnresolved,
+  pinHost,
+  type Resolver,
+} from '../../src/platform/outbound'
 import { selfSignedCertificate } from '../support/tls'
 
 /** A DNS stub answering each lookup of any name with the next of `answers` (the last one repeats); it counts the lookups. */
@@ -83,7 +92,11 @@ describe('guardedFetch: one lookup, and the connection goes to the address check
   })
 
   test('a redirect is refused, not followed', async () => {
-    const hop = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: () => new Response(null, { status: 302, headers: { location: `http://127.0.0.1:${plain.port}/after` } }) })
+    const hop = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: () => new Response(null, { status: 302, headers: { location: `http://127.0.0.1:${plain.port}/after` } }),
+    })
     try {
       const before = seen.length
       const err = await guardedFetch('allow')(`http://127.0.0.1:${hop.port}/`).catch((e: Error) => e)
@@ -123,7 +136,20 @@ describe('assertTenantHost: the check when a setting is saved', () => {
     )
 
   test('a private, link-local, CGNAT or mapped address in any spelling is 400 naming the field and why', async () => {
-    for (const host of ['127.0.0.1', '2130706433', '0x7f000001', '0177.0.0.1', '127.1', '10.0.0.1', '192.168.1.1', '172.16.0.1', '100.64.0.1', '::ffff:127.0.0.1', '[::ffff:7f00:1]', '::1']) {
+    for (const host of [
+      '127.0.0.1',
+      '2130706433',
+      '0x7f000001',
+      '0177.0.0.1',
+      '127.1',
+      '10.0.0.1',
+      '192.168.1.1',
+      '172.16.0.1',
+      '100.64.0.1',
+      '::ffff:127.0.0.1',
+      '[::ffff:7f00:1]',
+      '::1',
+    ]) {
       const err = await refused(host)
       expect(err, host).toBeInstanceOf(AppError)
       expect(err!.status).toBe(400)

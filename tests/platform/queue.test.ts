@@ -23,7 +23,11 @@ function replica(name: string, handle: (data: { n: number }) => Promise<void>, o
   return q
 }
 
-const states = (name: string) => queryRows<{ state: string; retry_count: number; data: { n: number } }>(h.db, sql`select state, retry_count, data from pgboss.job where name = ${name} order by created_on`)
+const states = (name: string) =>
+  queryRows<{ state: string; retry_count: number; data: { n: number } }>(
+    h.db,
+    sql`select state, retry_count, data from pgboss.job where name = ${name} order by created_on`,
+  )
 
 test('a job enqueued in a transaction that rolls back never exists; a committed one runs once', async () => {
   const seen: number[] = []
@@ -111,7 +115,13 @@ test('jobs fetched together are settled one by one: a failure retries only itsel
     // Queued before the workers start, so the first fetch takes all five at once.
     await q.start()
     await q.stop(1000)
-    await h.db.transaction((tx) => q.sendMany(tx, name, [1, 2, 3, 4, 5].map((n) => ({ n }))))
+    await h.db.transaction((tx) =>
+      q.sendMany(
+        tx,
+        name,
+        [1, 2, 3, 4, 5].map((n) => ({ n })),
+      ),
+    )
     await q.start()
     await until(async () => (await states(name)).every((j) => j.state === 'completed' || j.state === 'failed'), 20_000)
     expect(Object.fromEntries(runs)).toEqual({ 1: 1, 2: 1, 3: 2, 4: 1, 5: 1 })
@@ -121,11 +131,15 @@ test('jobs fetched together are settled one by one: a failure retries only itsel
 
 test('sending a job kind nobody defined is a programming error, caught at once', async () => {
   const q = replica('known', async () => {})
-  await rejection(h.db.transaction(async (tx) => q.send(tx, 'unknown', { n: 1 })), 'no job kind unknown')
+  await rejection(
+    h.db.transaction(async (tx) => q.send(tx, 'unknown', { n: 1 })),
+    'no job kind unknown',
+  )
 })
 
 test('a restart writes a queue only when its settings changed: an upgraded definition takes effect, an unchanged one is left as it is', async () => {
-  const settings = () => queryRows<{ retry_limit: number; updated_on: string }>(h.db, sql`select retry_limit, updated_on::text from pgboss.queue where name = 'settled'`)
+  const settings = () =>
+    queryRows<{ retry_limit: number; updated_on: string }>(h.db, sql`select retry_limit, updated_on::text from pgboss.queue where name = 'settled'`)
   const first = replica('settled', async () => {}, { workers: false, retry: { retryLimit: 2 } })
   await first.start()
   const [created] = await settings()

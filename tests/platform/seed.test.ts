@@ -10,20 +10,26 @@ import { copySeed, SEED_DIR } from '../../src/platform/db/seed'
 const root = mkdtempSync(join(tmpdir(), 'ecobase-seed-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
-test.skipIf(!existsSync(join(SEED_DIR, 'PG_VERSION')))('a first start copies the seed: migrated, with the job queue installed; a half-copied directory is redone, an existing one left alone', async () => {
-  const dataDir = join(root, 'pglite')
-  mkdirSync(`${dataDir}.seeding`)
-  writeFileSync(join(`${dataDir}.seeding`, 'junk'), 'left by a start that was killed mid-copy')
-  expect(copySeed(dataDir)).toBe(true)
-  expect(existsSync(`${dataDir}.seeding`)).toBe(false)
-  expect(existsSync(join(dataDir, 'junk'))).toBe(false)
-  expect(copySeed(dataDir)).toBe(false)
+test.skipIf(!existsSync(join(SEED_DIR, 'PG_VERSION')))(
+  'a first start copies the seed: migrated, with the job queue installed; a half-copied directory is redone, an existing one left alone',
+  async () => {
+    const dataDir = join(root, 'pglite')
+    mkdirSync(`${dataDir}.seeding`)
+    writeFileSync(join(`${dataDir}.seeding`, 'junk'), 'left by a start that was killed mid-copy')
+    expect(copySeed(dataDir)).toBe(true)
+    expect(existsSync(`${dataDir}.seeding`)).toBe(false)
+    expect(existsSync(join(dataDir, 'junk'))).toBe(false)
+    expect(copySeed(dataDir)).toBe(false)
 
-  const database = await openPglite({ dataDir })
-  try {
-    const [tables] = await queryRows<{ users: string | null; queue: string | null }>(database.db, sql`select to_regclass('auth.users')::text as users, to_regclass('pgboss.version')::text as queue`)
-    expect(tables).toEqual({ users: 'auth.users', queue: 'pgboss.version' })
-  } finally {
-    await database.close()
-  }
-})
+    const database = await openPglite({ dataDir })
+    try {
+      const [tables] = await queryRows<{ users: string | null; queue: string | null }>(
+        database.db,
+        sql`select to_regclass('auth.users')::text as users, to_regclass('pgboss.version')::text as queue`,
+      )
+      expect(tables).toEqual({ users: 'auth.users', queue: 'pgboss.version' })
+    } finally {
+      await database.close()
+    }
+  },
+)

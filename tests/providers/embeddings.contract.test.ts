@@ -45,7 +45,11 @@ for (const { name, provider } of subjects) {
     })
 
     test('texts sharing words are closer than unrelated texts', async () => {
-      const [query, near, far] = await provider.embed(['favourite tea is green tea', 'the user drinks green tea every morning', 'quarterly budget review meeting'])
+      const [query, near, far] = await provider.embed([
+        'favourite tea is green tea',
+        'the user drinks green tea every morning',
+        'quarterly budget review meeting',
+      ])
       expect(cosine(query!, near!)).toBeGreaterThan(cosine(query!, far!))
       expect(cosine(query!, near!)).toBeGreaterThan(0.2)
     })

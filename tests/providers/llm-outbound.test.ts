@@ -30,9 +30,14 @@ describe('persona services go through the outbound gate', () => {
     const resolve = rebinding(['10.1.1.1'], ['127.0.0.1'])
     const llm = createLlmProviders(loadConfig({}), { resolve })
     const before = fake.requests.length
-    const err = await llm.forService({ baseUrl: `http://llm.example.test:${port}/v1`, apiKey: null }).listModels().catch((e: LlmError) => e)
+    const err = await llm
+      .forService({ baseUrl: `http://llm.example.test:${port}/v1`, apiKey: null })
+      .listModels()
+      .catch((e: LlmError) => e)
     expect(err).toBeInstanceOf(LlmError)
-    expect((err as LlmError).message).toBe('Refused to connect to llm.example.test: it has a private address (loopback, private network, carrier-grade NAT or unique-local)')
+    expect((err as LlmError).message).toBe(
+      'Refused to connect to llm.example.test: it has a private address (loopback, private network, carrier-grade NAT or unique-local)',
+    )
     expect(resolve.calls).toBe(1)
     expect(fake.requests.length).toBe(before)
   })

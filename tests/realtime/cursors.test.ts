@@ -112,7 +112,9 @@ describe('the ready contract', () => {
         const s = await stream(ada.token, 'userdata/notes')
         expect((await s.sse.next()).event).toBe('ready')
         const readyAt = performance.now()
-        const listed = new Set<string>(((await h.call('GET', '/userdata/notes?pageSize=100', { token: ada.token })).body.items as { id: string }[]).map((n) => n.id))
+        const listed = new Set<string>(
+          ((await h.call('GET', '/userdata/notes?pageSize=100', { token: ada.token })).body.items as { id: string }[]).map((n) => n.id),
+        )
         const target = notes.length + 5
         while (notes.length < target) await Bun.sleep(2)
         writing = false

@@ -65,7 +65,9 @@ describe('filtered topics', () => {
     const ids: string[] = []
     for (const row of ROWS) ids.push((await h.call('POST', '/contract/contracts/orders/rows', { token: ada.token, body: row })).body.id)
     for (const [i, filter] of FILTERS.entries()) {
-      const listed = (await h.call('GET', `/contract/contracts/orders/rows?${filter}&pageSize=100`, { token: ada.token })).body.rows.map((r: { id: string }) => r.id)
+      const listed = (await h.call('GET', `/contract/contracts/orders/rows?${filter}&pageSize=100`, { token: ada.token })).body.rows.map(
+        (r: { id: string }) => r.id,
+      )
       const expected = ids.filter((id) => listed.includes(id))
       const got: string[] = []
       while (got.length < expected.length) got.push((await streams[i]!.sse.next(5000)).data.id)

@@ -18,8 +18,11 @@ beforeAll(async () => {
 afterAll(() => h.close())
 
 /** Opens a realtime stream on the harness's app (or `extra.app`, another replica's). */
-const stream = (token: string, topics: string, extra: { headers?: Record<string, string>; since?: string; app?: { handle(r: Request): Promise<Response> } } = {}) =>
-  realtimeStream(extra.app ?? h.app, token, topics, extra)
+const stream = (
+  token: string,
+  topics: string,
+  extra: { headers?: Record<string, string>; since?: string; app?: { handle(r: Request): Promise<Response> } } = {},
+) => realtimeStream(extra.app ?? h.app, token, topics, extra)
 
 describe('realtime streams', () => {
   test('own rows: a customer sees changes to its documents only; an admin of the ecosystem sees every one', async () => {
@@ -38,7 +41,11 @@ describe('realtime streams', () => {
     const { body: adas } = await h.call('POST', '/data/documents', { token: ada.token, body: { title: 'Ada’s' } })
     const listed = (await h.call('GET', '/data/documents', { token: ada.token })).body.items[0]
     const insert = await adaStream.sse.next()
-    expect(insert).toEqual({ event: 'change', id: expect.stringMatching(/^[0-9a-f]{8}\.\d+\.\d+$/), data: { topic: 'data/documents', op: 'insert', id: adas.id, record: listed, at: expect.any(String) } })
+    expect(insert).toEqual({
+      event: 'change',
+      id: expect.stringMatching(/^[0-9a-f]{8}\.\d+\.\d+$/),
+      data: { topic: 'data/documents', op: 'insert', id: adas.id, record: listed, at: expect.any(String) },
+    })
     const seen = [await adminStream.sse.next(), await adminStream.sse.next()]
     expect(seen.map((e) => e.data.id)).toEqual([bobs.id, adas.id])
 
@@ -86,7 +93,10 @@ describe('realtime streams', () => {
     const bob = await customerOf(h, org, owner)
     const as = org.as(owner)
     await h.call('POST', '/contract/contracts', { ...as, body: { name: 'todos', columns: [{ name: 'title', type: 'text' }] } })
-    await h.call('POST', '/contract/contracts', { ...as, body: { name: 'news', columns: [{ name: 'title', type: 'text' }], access: { read: 'all', create: false } } })
+    await h.call('POST', '/contract/contracts', {
+      ...as,
+      body: { name: 'news', columns: [{ name: 'title', type: 'text' }], access: { read: 'all', create: false } },
+    })
     await h.call('POST', '/contract/contracts', { ...as, body: { name: 'secrets', columns: [{ name: 'title', type: 'text' }], access: { read: 'none' } } })
     expect((await stream(ada.token, 'contract/secrets')).res.status).toBe(403)
     expect((await stream(ada.token, 'contract/nothing')).res.status).toBe(404)
@@ -108,7 +118,10 @@ describe('realtime streams', () => {
     const { body: news } = await h.call('POST', '/contract/contracts/news/rows', { ...as, body: { title: 'Hello all' } })
     await h.call('POST', '/contract/contracts/secrets/rows', { ...as, body: { title: 'psst' } })
     const bobSaw = [await bobNotes.sse.next(), await bobNotes.sse.next()]
-    expect(bobSaw.map((e) => [e.data.topic, e.data.id])).toEqual([['contract/todos', todo.id], ['contract/news', news.id]])
+    expect(bobSaw.map((e) => [e.data.topic, e.data.id])).toEqual([
+      ['contract/todos', todo.id],
+      ['contract/news', news.id],
+    ])
     expect(bobSaw[0]!.data.record).toEqual(todo)
     expect((await adaNotes.sse.next()).data).toMatchObject({ topic: 'contract/news', id: news.id })
     const adminSaw = [await admin.sse.next(), await admin.sse.next()]
@@ -199,7 +212,13 @@ describe('realtime streams', () => {
     const ada = await customerOf(h, org, owner)
     const slow = await stream(ada.token, 'data/documents')
     await slow.sse.next()
-    const changes = Array.from({ length: MAX_BUFFER + 5 }, (_, i) => ({ op: 'insert' as const, id: `row-${i}`, customerId: ada.customerId, audience: 'own' as const, record: { n: i } }))
+    const changes = Array.from({ length: MAX_BUFFER + 5 }, (_, i) => ({
+      op: 'insert' as const,
+      id: `row-${i}`,
+      customerId: ada.customerId,
+      audience: 'own' as const,
+      record: { n: i },
+    }))
     await h.db.transaction((tx) => h.app.bus.emit(tx, dataRowsChanged, org.ecosystem.id, { topic: 'data/documents', changes }))
     await Bun.sleep(500)
     const frames = []
@@ -234,7 +253,8 @@ describe('realtime streams', () => {
   test('tickets: one stream each, within 60 s, bound to the caller and its ecosystem; the site feed takes them too; a ticket does not buy a ticket', async () => {
     const ada = await customerOf(h, org, owner)
     const bob = await customerOf(h, org, owner)
-    const issue = async (token: string, headers?: Record<string, string>) => (await h.call('POST', '/realtime/tickets', { token, headers })).body as { ticket: string; expiresAt: string }
+    const issue = async (token: string, headers?: Record<string, string>) =>
+      (await h.call('POST', '/realtime/tickets', { token, headers })).body as { ticket: string; expiresAt: string }
     const open = (path: string) => h.app.handle(new Request(`http://localhost${path}`))
     const { ticket, expiresAt } = await issue(ada.token)
     expect(ticket).toStartWith('rt_')
@@ -300,4 +320,3 @@ describe('realtime streams', () => {
     await sse.close()
   }, 30_000)
 })
-

@@ -20,7 +20,10 @@ afterAll(() => h.close())
 
 describe('ecosystems', () => {
   test('admins create ecosystems; rdid defaults to the namespace prefix + slug', async () => {
-    const res = await h.call('POST', '/registry/ecosystems', { token: admin.token, body: { organizationId: org.organization.id, slug: 'staging', name: 'Staging' } })
+    const res = await h.call('POST', '/registry/ecosystems', {
+      token: admin.token,
+      body: { organizationId: org.organization.id, slug: 'staging', name: 'Staging' },
+    })
     expect(res.status).toBe(201)
     expect(res.body).toEqual({ id: expect.any(String), slug: 'staging', rdid: 'org.eco-org.staging', name: 'Staging', organizationId: org.organization.id })
     expect((await h.call('GET', '/registry/resolve/org.eco-org.staging')).body.entityId).toBe(res.body.id)
@@ -44,8 +47,12 @@ describe('ecosystems', () => {
 
   test('members cannot create; strangers get 404', async () => {
     const stranger = await h.register()
-    expect((await h.call('POST', '/registry/ecosystems', { token: member.token, body: { organizationId: org.organization.id, slug: 'nope' } })).status).toBe(403)
-    expect((await h.call('POST', '/registry/ecosystems', { token: stranger.token, body: { organizationId: org.organization.id, slug: 'nope' } })).status).toBe(404)
+    expect((await h.call('POST', '/registry/ecosystems', { token: member.token, body: { organizationId: org.organization.id, slug: 'nope' } })).status).toBe(
+      403,
+    )
+    expect((await h.call('POST', '/registry/ecosystems', { token: stranger.token, body: { organizationId: org.organization.id, slug: 'nope' } })).status).toBe(
+      404,
+    )
   })
 
   test('list shows reachable ecosystems only; get is 404 outside the organization', async () => {

@@ -68,11 +68,21 @@ describe('identifiers', () => {
     const personal = `user.${member.user.id.replaceAll('-', '')}.me`
     const self = await h.call('POST', '/registry/identifiers', { token: member.token, body: { rdid: personal, entityType: 'user', entityId: member.user.id } })
     expect(self.status).toBe(201)
-    expect((await h.call('POST', '/registry/identifiers', { token: member.token, body: { rdid: 'org.ns-org.apps.ios', entityType: 'persona', entityId } })).status).toBe(403)
-    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'com.example.app', entityType: 'persona', entityId } })).status).toBe(403)
-    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org', entityType: 'persona', entityId } })).status).toBe(403)
-    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.web', entityType: 'persona', entityId } })).status).toBe(409)
-    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.pwa', entityType: 'persona', entityId } })).status).toBe(201)
+    expect(
+      (await h.call('POST', '/registry/identifiers', { token: member.token, body: { rdid: 'org.ns-org.apps.ios', entityType: 'persona', entityId } })).status,
+    ).toBe(403)
+    expect(
+      (await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'com.example.app', entityType: 'persona', entityId } })).status,
+    ).toBe(403)
+    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org', entityType: 'persona', entityId } })).status).toBe(
+      403,
+    )
+    expect(
+      (await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.web', entityType: 'persona', entityId } })).status,
+    ).toBe(409)
+    expect(
+      (await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.pwa', entityType: 'persona', entityId } })).status,
+    ).toBe(201)
     const list = await h.call('GET', `/registry/identifiers?entityId=${entityId}`, { token: member.token })
     expect(list.body.total).toBe(2)
   })
@@ -81,22 +91,37 @@ describe('identifiers', () => {
     const stranger = await h.register()
     const other = await provision(h, stranger)
     const foreign = await createPersona(h, other.as(stranger), { visibility: 'private' })
-    const res = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.stolen', entityType: 'persona', entityId: foreign.id } })
+    const res = await h.call('POST', '/registry/identifiers', {
+      token: owner.token,
+      body: { rdid: 'org.ns-org.stolen', entityType: 'persona', entityId: foreign.id },
+    })
     expect(res.status).toBe(404)
     expect(res.body.error.code).toBe('entity_not_found')
     expect((await h.call('GET', '/registry/resolve/org.ns-org.stolen')).status).toBe(404)
     const personal = `user.${owner.user.id.replaceAll('-', '')}`
-    const foreignUnderPersonal = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: `${personal}.bot`, entityType: 'persona', entityId: foreign.id } })
+    const foreignUnderPersonal = await h.call('POST', '/registry/identifiers', {
+      token: owner.token,
+      body: { rdid: `${personal}.bot`, entityType: 'persona', entityId: foreign.id },
+    })
     expect(foreignUnderPersonal.status).toBe(404)
-    const someoneElse = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: `${personal}.them`, entityType: 'user', entityId: stranger.user.id } })
+    const someoneElse = await h.call('POST', '/registry/identifiers', {
+      token: owner.token,
+      body: { rdid: `${personal}.them`, entityType: 'user', entityId: stranger.user.id },
+    })
     expect(someoneElse.status).toBe(404)
-    const missing = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.ghost', entityType: 'persona', entityId: crypto.randomUUID() } })
+    const missing = await h.call('POST', '/registry/identifiers', {
+      token: owner.token,
+      body: { rdid: 'org.ns-org.ghost', entityType: 'persona', entityId: crypto.randomUUID() },
+    })
     expect(missing.status).toBe(404)
   })
 
-  test('an identifier stops resolving when its entity is deleted or was never the namespace owner\'s (minted before the check)', async () => {
+  test("an identifier stops resolving when its entity is deleted or was never the namespace owner's (minted before the check)", async () => {
     const persona = await createPersona(h, org.as(owner))
-    expect((await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.gone', entityType: 'persona', entityId: persona.id } })).status).toBe(201)
+    expect(
+      (await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.gone', entityType: 'persona', entityId: persona.id } }))
+        .status,
+    ).toBe(201)
     expect((await h.call('GET', '/registry/resolve/org.ns-org.gone')).status).toBe(200)
     expect((await h.call('DELETE', `/persona/personas/${persona.id}`, org.as(owner))).status).toBe(204)
     expect((await h.call('GET', '/registry/resolve/org.ns-org.gone')).status).toBe(404)
@@ -117,7 +142,10 @@ describe('identifiers', () => {
     const client = await h.call('POST', '/oauth/clients', { token: owner.token, body: { name: 'Web', redirectUris: ['https://app.example.com/cb'] } })
     expect(client.status).toBe(201)
     const personal = `user.${owner.user.id.replaceAll('-', '')}`
-    const mine = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: `${personal}.web`, entityType: 'oauth_client', entityId: client.body.id } })
+    const mine = await h.call('POST', '/registry/identifiers', {
+      token: owner.token,
+      body: { rdid: `${personal}.web`, entityType: 'oauth_client', entityId: client.body.id },
+    })
     expect(mine.status).toBe(201)
     const notMine = await h.call('POST', '/registry/identifiers', {
       token: member.token,
@@ -127,14 +155,20 @@ describe('identifiers', () => {
   })
 
   test('unknown entity types are refused with the list of known ones', async () => {
-    const res = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: 'org.ns-org.apps.x', entityType: 'app', entityId: crypto.randomUUID() } })
+    const res = await h.call('POST', '/registry/identifiers', {
+      token: owner.token,
+      body: { rdid: 'org.ns-org.apps.x', entityType: 'app', entityId: crypto.randomUUID() },
+    })
     expect(res.status).toBe(400)
     expect(res.body.error).toEqual({ code: 'unknown_entity_type', message: 'entityType must be one of oauth_client, persona, user' })
   })
 
   test('system entity types cannot be minted, so no rdid can impersonate a tenant', async () => {
     for (const entityType of ['ecosystem', 'organization', 'namespace']) {
-      const res = await h.call('POST', '/registry/identifiers', { token: owner.token, body: { rdid: `org.ns-org.fake-${entityType}`, entityType, entityId: org.ecosystem.id } })
+      const res = await h.call('POST', '/registry/identifiers', {
+        token: owner.token,
+        body: { rdid: `org.ns-org.fake-${entityType}`, entityType, entityId: org.ecosystem.id },
+      })
       expect(res.status).toBe(403)
     }
     expect((await h.call('GET', '/registry/resolve/org.ns-org.fake-ecosystem')).status).toBe(404)

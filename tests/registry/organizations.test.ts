@@ -46,31 +46,32 @@ describe('POST /registry/organizations', () => {
   })
 
   test('a taken slug is 409 and leaves nothing behind (one transaction)', async () => {
-    const before = await Promise.all(['registry.namespaces', 'registry.organizations', 'registry.ecosystems', 'registry.identifiers', 'team.teams', 'team.members'].map(count))
+    const before = await Promise.all(
+      ['registry.namespaces', 'registry.organizations', 'registry.ecosystems', 'registry.identifiers', 'team.teams', 'team.members'].map(count),
+    )
     const taken = await h.call('POST', '/registry/organizations', { token: owner.token, body: { slug: 'acme', name: 'Again' } })
     expect(taken.status).toBe(409)
     expect(taken.body.error.code).toBe('slug_taken')
     // namespace slug is fresh, organization slug collides late in the transaction
     const late = await h.call('POST', '/registry/organizations', { token: owner.token, body: { slug: 'acme', name: 'Again', namespaceSlug: 'fresh-ns' } })
     expect(late.status).toBe(409)
-    const after = await Promise.all(['registry.namespaces', 'registry.organizations', 'registry.ecosystems', 'registry.identifiers', 'team.teams', 'team.members'].map(count))
+    const after = await Promise.all(
+      ['registry.namespaces', 'registry.organizations', 'registry.ecosystems', 'registry.identifiers', 'team.teams', 'team.members'].map(count),
+    )
     expect(after).toEqual(before)
     expect((await h.call('GET', '/registry/resolve/org.fresh-ns')).status).toBe(404)
   })
 
-  test.each([
-    [{ slug: 'Upper', name: 'x' }],
-    [{ slug: 'has.dot', name: 'x' }],
-    [{ slug: '-lead', name: 'x' }],
-    [{ slug: 'ok', name: '' }],
-    [{ slug: 'ok' }],
-  ])('bad input %j is 400', async (body) => {
-    const res = await h.call('POST', '/registry/organizations', { token: owner.token, body })
-    expect(res.status).toBe(400)
-    expect(res.body.error.code).toBe('validation_failed')
-  })
+  test.each([[{ slug: 'Upper', name: 'x' }], [{ slug: 'has.dot', name: 'x' }], [{ slug: '-lead', name: 'x' }], [{ slug: 'ok', name: '' }], [{ slug: 'ok' }]])(
+    'bad input %j is 400',
+    async (body) => {
+      const res = await h.call('POST', '/registry/organizations', { token: owner.token, body })
+      expect(res.status).toBe(400)
+      expect(res.body.error.code).toBe('validation_failed')
+    },
+  )
 
-  test('GET lists only the caller\'s organizations; GET one is 404 for non-members', async () => {
+  test("GET lists only the caller's organizations; GET one is 404 for non-members", async () => {
     const stranger = await h.register()
     const mine = await provision(h, owner)
     const theirs = await provision(h, stranger)

@@ -118,7 +118,9 @@ describe('GET /search/chat/messages', () => {
     await send(h, a, c.id, { message: 'zeppelin timetable' })
     const detail = await h.call('GET', `/chat/conversations/${c.id}`, a.auth)
     const user = detail.body.messages.find((m: any) => m.role === 'user')
-    expect((await h.call('PATCH', `/chat/conversations/${c.id}/messages/${user.id}`, { ...a.auth, body: { content: 'hovercraft timetable' } })).status).toBe(200)
+    expect((await h.call('PATCH', `/chat/conversations/${c.id}/messages/${user.id}`, { ...a.auth, body: { content: 'hovercraft timetable' } })).status).toBe(
+      200,
+    )
     expect((await search('zeppelin')).body.total).toBe(0)
     expect((await search('hovercraft')).body.items.map((i: any) => i.messageId)).toEqual([user.id])
     expect((await h.call('DELETE', `/chat/conversations/${c.id}`, a.auth)).status).toBe(204)
@@ -126,7 +128,23 @@ describe('GET /search/chat/messages', () => {
   })
 
   test('operators, quotes and backslashes are plain text, never an error', async () => {
-    for (const q of ["'", "''", '\\', 'a\\', "o'brien", '!', '&|!():*<->', 'pasta & !recipe', 'recipe:*', '"pasta', '(((', 'sardines | castle', '💥', '東京', ' ']) {
+    for (const q of [
+      "'",
+      "''",
+      '\\',
+      'a\\',
+      "o'brien",
+      '!',
+      '&|!():*<->',
+      'pasta & !recipe',
+      'recipe:*',
+      '"pasta',
+      '(((',
+      'sardines | castle',
+      '💥',
+      '東京',
+      ' ',
+    ]) {
       const res = await search(q)
       expect(res.status, q).toBe(200)
     }
@@ -169,7 +187,14 @@ describe('the chat `search` tool', () => {
     expect(completed).toMatchObject({ name: 'search', ok: true })
     const { results } = JSON.parse(completed.result) as { results: any[] }
     expect(results).toHaveLength(2)
-    for (const r of results) expect(r).toEqual({ conversationId: lisbon.id, conversationTitle: 'Trip to Lisbon', role: expect.any(String), snippet: expect.stringContaining('sardines'), createdAt: expect.any(String) })
+    for (const r of results)
+      expect(r).toEqual({
+        conversationId: lisbon.id,
+        conversationTitle: 'Trip to Lisbon',
+        role: expect.any(String),
+        snippet: expect.stringContaining('sardines'),
+        createdAt: expect.any(String),
+      })
     const detail = await h.call('GET', `/chat/conversations/${c.id}`, a.auth)
     expect(detail.body.messages.filter((m: any) => m.content.includes('sardines')).length).toBeGreaterThan(1)
     const again = await send(h, a, c.id, { message: 'search {"query":"sardines"}' })

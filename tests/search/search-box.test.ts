@@ -24,17 +24,28 @@ beforeAll(async () => {
   await thread('cats', 'Cats and dogs', 'Living with cats and a dog')
   await thread('dogs', 'Dog food', 'Which food for a young dog?')
   await thread('phrase', 'Word order', 'the dark cold sea, not the cold dark')
-  ids.reply = (await h.call('POST', '/community/replies', { token: bob.token, body: { threadId: ids.running!, body: 'I run in trail runners every morning' } })).body.id
+  ids.reply = (
+    await h.call('POST', '/community/replies', { token: bob.token, body: { threadId: ids.running!, body: 'I run in trail runners every morning' } })
+  ).body.id
   const doc = (await h.call('POST', '/data/documents', { token: ada.token, body: { title: 'Handbook' } })).body.id
   ids.doc = doc
-  await h.call('POST', '/data/document_blocks', { token: ada.token, body: { documentId: doc, blockType: 'paragraph', position: 'a0', content: 'Our <b>onboarding</b> checklist: laptop, badge, & a warm welcome for every new colleague.' } })
+  await h.call('POST', '/data/document_blocks', {
+    token: ada.token,
+    body: {
+      documentId: doc,
+      blockType: 'paragraph',
+      position: 'a0',
+      content: 'Our <b>onboarding</b> checklist: laptop, badge, & a warm welcome for every new colleague.',
+    },
+  })
   await h.call('POST', '/userdata/notes', { token: ada.token, body: { title: 'Groceries', body: 'apples, bananas, oat milk' } })
   await h.call('POST', '/userdata/notes', { token: bob.token, body: { title: 'Groceries too', body: 'apples and pears' } })
 })
 afterAll(() => h.close())
 
 const find = async (what: string, q: string, token = ada.token) => (await h.call('GET', `/search/${what}?q=${encodeURIComponent(q)}`, { token })).body
-const threadIds = async (q: string, extra = '') => (await h.call('GET', `/search/threads?q=${encodeURIComponent(q)}${extra}`, { token: bob.token })).body.items.map((i: { id: string }) => i.id)
+const threadIds = async (q: string, extra = '') =>
+  (await h.call('GET', `/search/threads?q=${encodeURIComponent(q)}${extra}`, { token: bob.token })).body.items.map((i: { id: string }) => i.id)
 
 describe('search-box syntax', () => {
   test('all words must occur; the last word is a prefix while typing', async () => {
@@ -95,9 +106,24 @@ describe('search-box syntax', () => {
 describe('results', () => {
   test('threads and replies have the spec fields; deleted ones vanish', async () => {
     const t = (await find('threads', 'swimming')).items[0]
-    expect(t).toEqual({ id: ids.swim, title: 'Swimming', body: 'Open water swimming, cold and dark', authorId: ada.customerId, categoryId: expect.any(String), createdAt: expect.stringMatching(/Z$/), rank: expect.any(Number) })
+    expect(t).toEqual({
+      id: ids.swim,
+      title: 'Swimming',
+      body: 'Open water swimming, cold and dark',
+      authorId: ada.customerId,
+      categoryId: expect.any(String),
+      createdAt: expect.stringMatching(/Z$/),
+      rank: expect.any(Number),
+    })
     const r = (await find('replies', 'morning')).items[0]
-    expect(r).toEqual({ id: ids.reply, threadId: ids.running, body: 'I run in trail runners every morning', authorId: bob.customerId, createdAt: expect.stringMatching(/Z$/), rank: expect.any(Number) })
+    expect(r).toEqual({
+      id: ids.reply,
+      threadId: ids.running,
+      body: 'I run in trail runners every morning',
+      authorId: bob.customerId,
+      createdAt: expect.stringMatching(/Z$/),
+      rank: expect.any(Number),
+    })
     await h.call('DELETE', `/community/threads/${ids.running}`, { token: ada.token })
     expect((await find('threads', 'shoes')).total).toBe(0)
     expect((await find('replies', 'morning')).total).toBe(0)
@@ -106,7 +132,14 @@ describe('results', () => {
   test('documents answer per block with a plain-text snippet; only the caller’s own', async () => {
     const res = await find('documents', 'onboarding checklist')
     expect(res.total).toBe(1)
-    expect(res.items[0]).toEqual({ blockId: expect.any(String), documentId: ids.doc, blockType: 'paragraph', position: 'a0', snippet: expect.any(String), rank: expect.any(Number) })
+    expect(res.items[0]).toEqual({
+      blockId: expect.any(String),
+      documentId: ids.doc,
+      blockType: 'paragraph',
+      position: 'a0',
+      snippet: expect.any(String),
+      rank: expect.any(Number),
+    })
     expect(res.items[0].snippet).toContain('onboarding checklist')
     expect(res.items[0].snippet).not.toMatch(/<b>|<\/b>/)
     expect((await find('documents', 'onboarding', bob.token)).total).toBe(0)
@@ -127,7 +160,8 @@ describe('results', () => {
     expect(res.total).toBe(SEARCH_BOX_CANDIDATES)
     expect(res.items).toHaveLength(100)
     const titles = new Set<string>()
-    for (let p = 1; p <= pages; p++) for (const n of (await h.call('GET', `/search/notes?q=plentiful&pageSize=100&page=${p}`, { token: bob.token })).body.items) titles.add(n.title)
+    for (let p = 1; p <= pages; p++)
+      for (const n of (await h.call('GET', `/search/notes?q=plentiful&pageSize=100&page=${p}`, { token: bob.token })).body.items) titles.add(n.title)
     expect(titles.size).toBe(SEARCH_BOX_CANDIDATES)
     expect(titles.has(`plentiful ${SEARCH_BOX_CANDIDATES + 5}`)).toBe(false)
   })

@@ -42,7 +42,12 @@ describe('cross-tenant: table-derived resources', () => {
     test(`/${resource.schema}/${resource.resource}`, async () => {
       const row = rows[resource.resource]!
       const base = `/${resource.schema}/${resource.resource}`
-      const patch = Object.fromEntries(Object.keys(resource.patch.properties).filter((k) => k in row.body && k !== 'documentId').slice(0, 1).map((k) => [k, row.body[k]]))
+      const patch = Object.fromEntries(
+        Object.keys(resource.patch.properties)
+          .filter((k) => k in row.body && k !== 'documentId')
+          .slice(0, 1)
+          .map((k) => [k, row.body[k]]),
+      )
       const strangers = [
         ['owner of A naming B', { token: ownerA.token, headers: { 'x-ecosystem-id': b.ecosystem.id } }, [403]],
         ['owner of A in A', a.as(ownerA), [404]],

@@ -129,7 +129,11 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   (b) => ({ method: 'DELETE', path: `/community/replies/${b.replyId}` }),
   () => ({ method: 'GET', path: '/community/categories' }),
   () => ({ method: 'POST', path: '/community/categories', body: { name: 'probe', slug: 'probe' } }),
-  (b) => ({ method: 'POST', path: '/community/points', body: { customerId: b.customerId, amount: 1000, reason: 'pwned', sourceType: 'probe', sourceId: 'probe' } }),
+  (b) => ({
+    method: 'POST',
+    path: '/community/points',
+    body: { customerId: b.customerId, amount: 1000, reason: 'pwned', sourceType: 'probe', sourceId: 'probe' },
+  }),
   (b) => ({ method: 'GET', path: `/community/points?customerId=${b.customerId}` }),
   () => ({ method: 'GET', path: '/community/points/rules' }),
   () => ({ method: 'PUT', path: '/community/points/rules', body: { threadCreated: 1000, replyCreated: 0, replyReceived: 0 } }),

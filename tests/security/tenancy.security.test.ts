@@ -36,31 +36,92 @@ beforeAll(async () => {
   const conversationB = await h.call('POST', '/chat/conversations', { token: customerB.token, body: { title: 'b-secret-title', model: 'dev' } })
   const turnB = await h.call('POST', `/chat/conversations/${conversationB.body.id}/messages`, { token: customerB.token, body: { message: 'b-secret-message' } })
   const messageB: string = JSON.parse(/^event: open\ndata: (.*)$/m.exec(turnB.body)![1]!).userMessageId
-  const memory = (scope: string) => ({ personaId: personaB, scope, slug: `b-${scope}`, memoryType: 'user', description: 'b-secret-memory', body: `b-secret-memory ${scope}` })
+  const memory = (scope: string) => ({
+    personaId: personaB,
+    scope,
+    slug: `b-${scope}`,
+    memoryType: 'user',
+    description: 'b-secret-memory',
+    body: `b-secret-memory ${scope}`,
+  })
   const memoryB = await h.call('POST', '/persona_memory/memories', { token: customerB.token, body: memory('user') })
   const globalB = await h.call('POST', '/persona_memory/memories', { ...orgB.as(ownerB), body: memory('persona') })
   await h.call('PATCH', `/customer/customers/${customerB.customerId}`, { ...asB, body: { email: 'b-secret-mailbox@example.test' } })
-  const templateB = await h.call('POST', '/messaging/templates', { ...asB, body: { name: 'b-secret-template', subject: 'b-secret-subject', htmlBody: 'h', textBody: 't', category: 'account' } })
+  const templateB = await h.call('POST', '/messaging/templates', {
+    ...asB,
+    body: { name: 'b-secret-template', subject: 'b-secret-subject', htmlBody: 'h', textBody: 't', category: 'account' },
+  })
   await h.call('POST', '/messaging/email', { ...asB, body: { customerId: customerB.customerId, templateId: templateB.body.id } })
   const notificationB = await h.db.transaction((tx) =>
-    h.app.services.notifications.notify(tx, { ecosystemId: orgB.ecosystem.id, customerId: customerB.customerId, type: 'community_reply', subject: 'b-secret-notification', body: 'b' }),
+    h.app.services.notifications.notify(tx, {
+      ecosystemId: orgB.ecosystem.id,
+      customerId: customerB.customerId,
+      type: 'community_reply',
+      subject: 'b-secret-notification',
+      body: 'b',
+    }),
   )
   const badgeB = await h.call('POST', '/community/badges', { ...asB, body: { name: 'b-secret-badge', criteriaType: 'points_total', criteriaThreshold: 1 } })
   const threadB = await h.call('POST', '/community/threads', { token: customerB.token, body: { title: 'b-secret-thread', body: 'b' } })
   const replyB = await h.call('POST', '/community/replies', { token: customerB.token, body: { threadId: threadB.body.id, body: 'b-secret-reply' } })
-  const webhookB = await h.call('POST', '/integrations/webhooks', { ...asB, body: { url: 'https://b-secret-hook.example/in', events: ['customer.created'], description: 'b-secret-webhook' } })
+  const webhookB = await h.call('POST', '/integrations/webhooks', {
+    ...asB,
+    body: { url: 'https://b-secret-hook.example/in', events: ['customer.created'], description: 'b-secret-webhook' },
+  })
   const deliveryB = await h.call('POST', `/integrations/webhooks/${webhookB.body.id}/test`, asB)
-  const siteB = await h.call('POST', '/monitored_sites/sites', { ...asB, body: { name: 'b-secret-site', url: 'https://b-secret-site.example/', intervalMinutes: 60 } })
+  const siteB = await h.call('POST', '/monitored_sites/sites', {
+    ...asB,
+    body: { name: 'b-secret-site', url: 'https://b-secret-site.example/', intervalMinutes: 60 },
+  })
   const [feedB] = await queryRows<{ id: string }>(h.db, sql`select id from site.feed_items where customer_id = ${customerB.customerId}`)
-  b = { org: orgB, customerId: customerB.customerId, memberId: memberB.id, attachmentId: attachmentB.id, personaId: personaB, memoryId: memoryB.body.id, globalMemoryId: globalB.body.id, serviceId: serviceB.body.id, conversationId: conversationB.body.id, messageId: messageB, templateId: templateB.body.id, notificationId: notificationB, threadId: threadB.body.id, replyId: replyB.body.id, badgeId: badgeB.body.id, feedItemId: feedB!.id, webhookId: webhookB.body.id, siteId: siteB.body.id, deliveryId: deliveryB.body.id }
-  bSecrets = [customerB.customerId, 'b-secret-external-id', adminB.email, memberB.id, attachmentB.id, 'b-secret-file.txt', attachmentB.contentHash, '12345678901']
+  b = {
+    org: orgB,
+    customerId: customerB.customerId,
+    memberId: memberB.id,
+    attachmentId: attachmentB.id,
+    personaId: personaB,
+    memoryId: memoryB.body.id,
+    globalMemoryId: globalB.body.id,
+    serviceId: serviceB.body.id,
+    conversationId: conversationB.body.id,
+    messageId: messageB,
+    templateId: templateB.body.id,
+    notificationId: notificationB,
+    threadId: threadB.body.id,
+    replyId: replyB.body.id,
+    badgeId: badgeB.body.id,
+    feedItemId: feedB!.id,
+    webhookId: webhookB.body.id,
+    siteId: siteB.body.id,
+    deliveryId: deliveryB.body.id,
+  }
+  bSecrets = [
+    customerB.customerId,
+    'b-secret-external-id',
+    adminB.email,
+    memberB.id,
+    attachmentB.id,
+    'b-secret-file.txt',
+    attachmentB.contentHash,
+    '12345678901',
+  ]
   bSecrets.push(personaB, memoryB.body.id, globalB.body.id, 'b-secret-memory')
   bSecrets.push(feedB!.id, 'b-secret-badge')
   bSecrets.push(siteB.body.id, 'b-secret-site')
   bSecrets.push(webhookB.body.id, 'b-secret-hook', 'b-secret-webhook', webhookB.body.secret, deliveryB.body.id)
   bSecrets.push(threadB.body.id, 'b-secret-thread', replyB.body.id, 'b-secret-reply', badgeB.body.id, 'b-secret-badge')
   bSecrets.push(templateB.body.id, 'b-secret-template', 'b-secret-subject', 'b-secret-mailbox', notificationB, 'b-secret-notification')
-  bSecrets.push(serviceB.body.id, 'b-secret-llm', 'sk-b-secret-key', 'b-secret-persona', 'b-secret-prompt', conversationB.body.id, 'b-secret-title', 'b-secret-message', messageB)
+  bSecrets.push(
+    serviceB.body.id,
+    'b-secret-llm',
+    'sk-b-secret-key',
+    'b-secret-persona',
+    'b-secret-prompt',
+    conversationB.body.id,
+    'b-secret-title',
+    'b-secret-message',
+    messageB,
+  )
 })
 afterAll(() => h.close())
 
@@ -133,27 +194,45 @@ describe('cross-tenant: ecosystem-scoped routes of B refuse credentials of A', (
     expect(service!.name).not.toBe('pwned')
     const [conversation] = await queryRows<{ title: string }>(h.db, sql`select title from chat.conversations where id = ${b.conversationId}`)
     expect(conversation).toEqual({ title: 'b-secret-title' })
-    const chat = await queryRows<{ role: string; content: string }>(h.db, sql`select role, content from chat.messages where conversation_id = ${b.conversationId} order by seq`)
+    const chat = await queryRows<{ role: string; content: string }>(
+      h.db,
+      sql`select role, content from chat.messages where conversation_id = ${b.conversationId} order by seq`,
+    )
     expect(chat.map((m) => m.role)).toEqual(['user', 'assistant'])
     expect(chat[0]!.content).toBe('b-secret-message')
     const [template] = await queryRows<{ name: string }>(h.db, sql`select name from messaging.templates where id = ${b.templateId}`)
     expect(template).toEqual({ name: 'b-secret-template' })
     const [notification] = await queryRows<{ is_read: boolean }>(h.db, sql`select is_read from notifications.notifications where id = ${b.notificationId}`)
     expect(notification).toEqual({ is_read: false })
-    const [thread] = await queryRows<{ title: string; deleted_at: string | null }>(h.db, sql`select title, deleted_at from community.threads where id = ${b.threadId}`)
+    const [thread] = await queryRows<{ title: string; deleted_at: string | null }>(
+      h.db,
+      sql`select title, deleted_at from community.threads where id = ${b.threadId}`,
+    )
     expect(thread).toEqual({ title: 'b-secret-thread', deleted_at: null })
-    const [reply] = await queryRows<{ body: string; deleted_at: string | null }>(h.db, sql`select body, deleted_at from community.replies where id = ${b.replyId}`)
+    const [reply] = await queryRows<{ body: string; deleted_at: string | null }>(
+      h.db,
+      sql`select body, deleted_at from community.replies where id = ${b.replyId}`,
+    )
     expect(reply).toEqual({ body: 'b-secret-reply', deleted_at: null })
     const [feedItem] = await queryRows<{ is_read: boolean }>(h.db, sql`select is_read from site.feed_items where id = ${b.feedItemId}`)
     expect(feedItem).toEqual({ is_read: false })
     const [badge] = await queryRows<{ name: string }>(h.db, sql`select name from community.badges where id = ${b.badgeId}`)
     expect(badge).toEqual({ name: 'b-secret-badge' })
     expect(await queryRows(h.db, sql`select 1 from community.points where customer_id = ${b.customerId} and source_type = 'probe'`)).toEqual([])
-    const probes = await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from messaging.log where customer_id = ${b.customerId} and body = 'pwned'`)
+    const probes = await queryRows<{ n: number }>(
+      h.db,
+      sql`select count(*)::int as n from messaging.log where customer_id = ${b.customerId} and body = 'pwned'`,
+    )
     expect(probes).toEqual([{ n: 0 }])
-    const [webhook] = await queryRows<{ url: string; secret_sealed: string }>(h.db, sql`select url, previous_secret_sealed as secret_sealed from integrations.webhooks where id = ${b.webhookId}`)
+    const [webhook] = await queryRows<{ url: string; secret_sealed: string }>(
+      h.db,
+      sql`select url, previous_secret_sealed as secret_sealed from integrations.webhooks where id = ${b.webhookId}`,
+    )
     expect(await queryRows(h.db, sql`select language from search.settings where ecosystem_id = ${b.org.ecosystem.id}`)).toEqual([])
-    const [site] = await queryRows<{ name: string; checks: number }>(h.db, sql`select name, (select count(*)::int from monitored_sites.checks where site_id = ${b.siteId}) as checks from monitored_sites.sites where id = ${b.siteId}`)
+    const [site] = await queryRows<{ name: string; checks: number }>(
+      h.db,
+      sql`select name, (select count(*)::int from monitored_sites.checks where site_id = ${b.siteId}) as checks from monitored_sites.sites where id = ${b.siteId}`,
+    )
     expect(site).toEqual({ name: 'b-secret-site', checks: 0 })
     expect(webhook).toEqual({ url: 'https://b-secret-hook.example/in', secret_sealed: null as never })
   })

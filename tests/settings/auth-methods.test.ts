@@ -41,9 +41,7 @@ describe('sign-in method settings', () => {
       expect(res.body.error.code).toBe('registration_disabled')
       const login = await h.call('POST', '/auth/login', { body: { email: member.email, password: member.password } })
       expect(login.status).toBe(200)
-      expect((await h.call('GET', '/settings/auth-methods', { token: member.token })).body).toEqual([
-        { method: 'password', enabled: false },
-      ])
+      expect((await h.call('GET', '/settings/auth-methods', { token: member.token })).body).toEqual([{ method: 'password', enabled: false }])
     } finally {
       await h.call('PUT', '/settings/auth-methods/password', { token: admin.token, body: { enabled: true } })
     }

@@ -27,7 +27,7 @@ async function readItems(res: Response, count: number) {
   while (events.length < count) {
     const { value, done } = await reader.read()
     if (done) break
-    text += typeof value === "string" ? value : decoder.decode(value, { stream: true })
+    text += typeof value === 'string' ? value : decoder.decode(value, { stream: true })
     let end: number
     while ((end = text.indexOf('\n\n')) >= 0) {
       const frame = text.slice(0, end)
@@ -78,7 +78,10 @@ describe('site feed', () => {
     const c = await customerOf(h, org, owner)
     const bytes = new TextEncoder().encode('hello feed')
     const contentHash = new Bun.CryptoHasher('sha256').update(bytes).digest('hex')
-    const p = await h.call('POST', '/storage/uploads', { token: c.token, body: { filename: 'notes.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength, contentHash } })
+    const p = await h.call('POST', '/storage/uploads', {
+      token: c.token,
+      body: { filename: 'notes.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength, contentHash },
+    })
     await h.app.handle(new Request(p.body.uploadUrl, { method: 'PUT', headers: p.body.uploadHeaders, body: bytes }))
     await h.call('POST', `/storage/attachments/${p.body.attachment.id}/complete`, { token: c.token })
     await h.call('POST', '/community/badges', { ...org.as(owner), body: { name: 'Starter', criteriaType: 'threads_created', criteriaThreshold: 1 } })
@@ -88,7 +91,10 @@ describe('site feed', () => {
       { ecosystemId: org.ecosystem.id, customerId: c.customerId, organizationId: '', actor: { kind: 'customer' } },
       { personaId: persona.id, scope: 'user', source: 'tool', slug: 'tea', memoryType: 'user', description: 'Likes green tea', body: 'green tea' },
     )
-    await h.call('POST', '/persona_memory/memories', { token: c.token, body: { personaId: persona.id, scope: 'user', slug: 'typed', memoryType: 'user', description: 'typed by the user', body: 'x' } })
+    await h.call('POST', '/persona_memory/memories', {
+      token: c.token,
+      body: { personaId: persona.id, scope: 'user', slug: 'typed', memoryType: 'user', description: 'typed by the user', body: 'x' },
+    })
     const all = (await items(c.token)).items.map((i: { source: string; action: string; summary: string }) => [i.source, i.action, i.summary])
     expect(all).toEqual([
       ['persona_memory', 'saved', 'Saved to memory in chat: Likes green tea'],
@@ -102,7 +108,14 @@ describe('site feed', () => {
     const c = await customerOf(h, org, owner)
     await rejection(
       h.db.transaction(async (tx) => {
-        await h.app.services.site.feed.record(tx, { ecosystemId: org.ecosystem.id, customerId: c.customerId, source: 'test', entityType: 'x', action: 'y', summary: 'never' })
+        await h.app.services.site.feed.record(tx, {
+          ecosystemId: org.ecosystem.id,
+          customerId: c.customerId,
+          source: 'test',
+          entityType: 'x',
+          action: 'y',
+          summary: 'never',
+        })
         throw new Error('the change failed')
       }),
       'the change failed',
@@ -125,7 +138,9 @@ describe('site feed', () => {
       const events = await received
       expect(events.map((e) => e.data.summary)).toEqual(['New reply to your thread “Live”', 'New reply to your thread “Live”'])
       await h.call('POST', '/community/replies', { token: bob.token, body: { threadId: thread.id, body: 'three' } })
-      const resumed = await h.app.handle(new Request('http://localhost/site/feed/stream', { headers: { authorization: `Bearer ${ada.token}`, 'last-event-id': events[0]!.id } }))
+      const resumed = await h.app.handle(
+        new Request('http://localhost/site/feed/stream', { headers: { authorization: `Bearer ${ada.token}`, 'last-event-id': events[0]!.id } }),
+      )
       const again = await readItems(resumed, 2)
       expect(again.map((e) => e.id)).toEqual([events[1]!.id, expect.any(String)])
       expect(Number(again[1]!.id)).toBeGreaterThan(Number(events[1]!.id))

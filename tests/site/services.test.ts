@@ -13,7 +13,13 @@ let owner: RegisteredUser
 let org: Provisioned
 const responses: string[] = []
 beforeAll(async () => {
-  h = await createHarness({ SMTP_URL: 'smtp://127.0.0.1:2525', MAIL_FROM: 'Ecobase <no-reply@example.test>', TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: SECRETS[4]!, TWILIO_FROM: '+15550100000' })
+  h = await createHarness({
+    SMTP_URL: 'smtp://127.0.0.1:2525',
+    MAIL_FROM: 'Ecobase <no-reply@example.test>',
+    TWILIO_ACCOUNT_SID: SID,
+    TWILIO_AUTH_TOKEN: SECRETS[4]!,
+    TWILIO_FROM: '+15550100000',
+  })
   owner = await h.register()
   org = await provision(h, owner)
 })
@@ -36,7 +42,13 @@ describe('/site/services', () => {
     for (const [slug, body] of Object.entries(configs)) {
       const res = await put(slug, body)
       expect(res.status, slug).toBe(200)
-      expect(res.body).toEqual({ slug, kind: body.kind, enabled: body.enabled, configKeys: Object.keys(body.config).sort(), updatedAt: expect.stringMatching(/Z$/) })
+      expect(res.body).toEqual({
+        slug,
+        kind: body.kind,
+        enabled: body.enabled,
+        configKeys: Object.keys(body.config).sort(),
+        updatedAt: expect.stringMatching(/Z$/),
+      })
     }
     const list = await h.call('GET', '/site/services', org.as(owner))
     responses.push(JSON.stringify(list.body))
@@ -44,7 +56,11 @@ describe('/site/services', () => {
     const one = await h.call('GET', '/site/services/sms', org.as(owner))
     responses.push(JSON.stringify(one.body))
     expect(one.body.configKeys).toEqual(['accountSid', 'authToken', 'from'])
-    const replaced = await put('sms', { kind: 'twilio', enabled: false, config: { accountSid: SID, authToken: SECRETS[1], messagingServiceSid: `MG${'b2'.repeat(16)}` } })
+    const replaced = await put('sms', {
+      kind: 'twilio',
+      enabled: false,
+      config: { accountSid: SID, authToken: SECRETS[1], messagingServiceSid: `MG${'b2'.repeat(16)}` },
+    })
     expect(replaced.body).toMatchObject({ enabled: false, configKeys: ['accountSid', 'authToken', 'messagingServiceSid'] })
   })
 
@@ -93,7 +109,10 @@ describe('/site/services', () => {
     expect(JSON.parse(JSON.stringify(twilio))).toEqual({ source: 'instance', config: { accountSid: SID, authToken: SECRETS[4], from: '+15550100000' } })
     const other = await provision(h, owner)
     const instance = await site.effectiveProvider(other.ecosystem.id, 'smtp')
-    expect(JSON.parse(JSON.stringify(instance))).toEqual({ source: 'instance', config: { url: 'smtp://127.0.0.1:2525', from: 'Ecobase <no-reply@example.test>' } })
+    expect(JSON.parse(JSON.stringify(instance))).toEqual({
+      source: 'instance',
+      config: { url: 'smtp://127.0.0.1:2525', from: 'Ecobase <no-reply@example.test>' },
+    })
     expect(chosenBy(instance!.config)).toEqual({ by: 'operator' })
   })
 

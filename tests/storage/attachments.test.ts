@@ -13,7 +13,15 @@ for (const kind of STORE_KINDS) {
 
     test('presign → PUT real bytes → complete → download gives the same bytes, named', async () => {
       const bytes = randomBytes(300 * 1024)
-      const p = await s.presign(bytes, { filename: 'Photo été.png', contentType: 'image/png', ownerType: 'chat_message', ownerId: 'msg-1', metadata: { alt: 'a lake' }, width: 640, height: 480 })
+      const p = await s.presign(bytes, {
+        filename: 'Photo été.png',
+        contentType: 'image/png',
+        ownerType: 'chat_message',
+        ownerId: 'msg-1',
+        metadata: { alt: 'a lake' },
+        width: 640,
+        height: 480,
+      })
       expect(p.status).toBe(201)
       const a = p.body.attachment
       expect(a).toMatchObject({
@@ -136,7 +144,14 @@ for (const kind of STORE_KINDS) {
         body: { filename: 'renamed.txt', ownerType: 'document', ownerId: 'doc-9', metadata: { page: 3 } },
       })
       expect(res.status).toBe(200)
-      expect(res.body.attachment).toMatchObject({ filename: 'renamed.txt', ownerType: 'document', ownerId: 'doc-9', metadata: { page: 3 }, sizeBytes: a.sizeBytes, status: 'ready' })
+      expect(res.body.attachment).toMatchObject({
+        filename: 'renamed.txt',
+        ownerType: 'document',
+        ownerId: 'doc-9',
+        metadata: { page: 3 },
+        sizeBytes: a.sizeBytes,
+        status: 'ready',
+      })
       const cleared = await s.h.call('PATCH', `/storage/attachments/${a.id}`, { ...s.creds, body: { ownerId: null, metadata: null } })
       expect(cleared.body.attachment).toMatchObject({ ownerId: null, metadata: null })
       expect((await s.h.call('PATCH', `/storage/attachments/${a.id}`, { ...s.creds, body: {} })).status).toBe(400)

@@ -20,7 +20,16 @@ const tempDir = () => {
 function start(env: Record<string, string>) {
   return Bun.spawn([process.execPath, 'src/index.ts'], {
     cwd: root,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', JOBS: 'off', DB_DEBUG: '1', HOST: '127.0.0.1', DATA_DIR: tempDir(), ...env },
+    env: {
+      PATH: process.env.PATH!,
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'warn',
+      JOBS: 'off',
+      DB_DEBUG: '1',
+      HOST: '127.0.0.1',
+      DATA_DIR: tempDir(),
+      ...env,
+    },
     stdout: 'pipe',
     stderr: 'pipe',
   })
@@ -96,7 +105,12 @@ describe('storage configuration', () => {
       const deadline = Date.now() + 30_000
       for (;;) {
         if (proc.exitCode !== null) throw new Error(`server exited: ${await new Response(proc.stderr).text()}`)
-        if (await fetch(`${base}/health`).then((r) => r.ok).catch(() => false)) break
+        if (
+          await fetch(`${base}/health`)
+            .then((r) => r.ok)
+            .catch(() => false)
+        )
+          break
         if (Date.now() > deadline) throw new Error('server did not become healthy')
         await Bun.sleep(50)
       }
@@ -111,7 +125,13 @@ describe('storage configuration', () => {
       const org = await json('POST', '/registry/organizations', owner.body.token, { slug: 'bootorg', name: 'Boot Org' })
       const eco = { 'x-ecosystem-id': org.body.ecosystem.id }
       const bytes = randomBytes(2 * 1024 * 1024)
-      const p = await json('POST', '/storage/uploads', owner.body.token, { filename: 'big.bin', contentType: 'application/octet-stream', sizeBytes: bytes.byteLength, contentHash: sha256(bytes) }, eco)
+      const p = await json(
+        'POST',
+        '/storage/uploads',
+        owner.body.token,
+        { filename: 'big.bin', contentType: 'application/octet-stream', sizeBytes: bytes.byteLength, contentHash: sha256(bytes) },
+        eco,
+      )
       expect(p.status).toBe(201)
       expect(p.body.uploadUrl).toStartWith(`${base}/storage/objects/`)
       const put = await fetch(p.body.uploadUrl, { method: 'PUT', headers: p.body.uploadHeaders, body: bytes })

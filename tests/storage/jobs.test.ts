@@ -77,7 +77,12 @@ for (const kind of STORE_KINDS) {
       const purged = (await runJob(s.h.deps, purgeAttachments))!.purged
       expect(purged).toBeGreaterThanOrEqual(2)
       const store = s.h.deps.storage
-      const failing = { ...s.h.deps, storage: Object.assign(Object.create(store), { delete: async (key: string) => (key === a.objectKey ? Promise.reject(new Error('store down')) : store.delete(key)) }) }
+      const failing = {
+        ...s.h.deps,
+        storage: Object.assign(Object.create(store), {
+          delete: async (key: string) => (key === a.objectKey ? Promise.reject(new Error('store down')) : store.delete(key)),
+        }),
+      }
       expect(await runJob(failing, deleteOrphanedObjects)).toEqual({ objectsDeleted: purged - 1, objectsFailed: 1 })
       expect(await store.head(b.objectKey)).toBeNull()
       expect(await store.head(a.objectKey)).toEqual({ sizeBytes: a.sizeBytes })

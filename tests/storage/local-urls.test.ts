@@ -31,7 +31,13 @@ describe('local store: signed object URLs', () => {
     const bytes = bytesOf('from the console at 127.0.0.1')
     const presignAt = async (url: string, origin?: string) => {
       const body = JSON.stringify({ filename: 'console.txt', contentType: 'text/plain', sizeBytes: bytes.byteLength, contentHash: sha256(bytes) })
-      const res = await s.h.app.handle(new Request(`${url}/storage/uploads`, { method: 'POST', headers: { authorization: `Bearer ${s.creds.token}`, 'content-type': 'application/json', ...(origin ? { origin } : {}) }, body }))
+      const res = await s.h.app.handle(
+        new Request(`${url}/storage/uploads`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${s.creds.token}`, 'content-type': 'application/json', ...(origin ? { origin } : {}) },
+          body,
+        }),
+      )
       return (await res.json()) as { uploadUrl: string; uploadHeaders: Record<string, string>; attachment: { id: string } }
     }
     // A page on another origin, or no page at all: PUBLIC_URL, never an address the caller chose.
@@ -43,7 +49,11 @@ describe('local store: signed object URLs', () => {
     const put = await s.h.app.handle(new Request(here.uploadUrl, { method: 'PUT', headers: here.uploadHeaders, body: bytes }))
     expect(put.status).toBe(200)
     expect((await s.complete(here.attachment.id)).body.attachment.status).toBe('ready')
-    const download = await s.h.app.handle(new Request(`http://127.0.0.1:4321/storage/attachments/${here.attachment.id}/download`, { headers: { authorization: `Bearer ${s.creds.token}`, origin: 'http://127.0.0.1:4321' } }))
+    const download = await s.h.app.handle(
+      new Request(`http://127.0.0.1:4321/storage/attachments/${here.attachment.id}/download`, {
+        headers: { authorization: `Bearer ${s.creds.token}`, origin: 'http://127.0.0.1:4321' },
+      }),
+    )
     expect(((await download.json()) as { url: string }).url).toStartWith('http://127.0.0.1:4321/storage/objects/')
   })
 
@@ -178,7 +188,13 @@ describe('local store: signed object URLs', () => {
   })
 
   test('keys that try to leave the object directory are not found', async () => {
-    for (const path of ['/storage/objects/../../auth-secret', '/storage/objects/%2e%2e/%2e%2e/auth-secret', '/storage/objects/.uploads/x', '/storage/objects//etc/passwd', '/storage/objects/a/./b']) {
+    for (const path of [
+      '/storage/objects/../../auth-secret',
+      '/storage/objects/%2e%2e/%2e%2e/auth-secret',
+      '/storage/objects/.uploads/x',
+      '/storage/objects//etc/passwd',
+      '/storage/objects/a/./b',
+    ]) {
       const res = await s.h.app.handle(new Request(`http://localhost${path}?expires=9999999999&filename=x&type=text%2Fplain&signature=x`))
       expect([403, 404], path).toContain(res.status)
     }

@@ -60,7 +60,7 @@ for (const kind of STORE_KINDS) {
       expect(await drain()).toEqual({ objectsDeleted: 0, objectsFailed: 0 })
     })
 
-    test('deleting an ecosystem deletes the objects of all its customers, and no other ecosystem\'s', async () => {
+    test("deleting an ecosystem deletes the objects of all its customers, and no other ecosystem's", async () => {
       const other = await provision(s.h, s.owner)
       const customer = await customerOf(s.h, other, s.owner)
       const theirs = await s.upload(bytesOf(`customer file ${kind}`), {}, { token: customer.token })

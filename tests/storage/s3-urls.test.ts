@@ -27,7 +27,9 @@ describe('s3 store: presigned URLs from the API', () => {
     expect(presignedSignatureProblem(request(declared), S3_KEY.secretAccessKey)).toBeNull()
     expect(presignedSignatureProblem(request({ ...declared, 'content-length': String(bytes.byteLength + 1) }), S3_KEY.secretAccessKey)).toContain('mismatch')
     expect(presignedSignatureProblem(request({ ...declared, 'content-type': 'text/html' }), S3_KEY.secretAccessKey)).toContain('mismatch')
-    expect(presignedSignatureProblem(request({ ...declared, 'x-amz-checksum-sha256': Buffer.alloc(32).toString('base64') }), S3_KEY.secretAccessKey)).toContain('mismatch')
+    expect(presignedSignatureProblem(request({ ...declared, 'x-amz-checksum-sha256': Buffer.alloc(32).toString('base64') }), S3_KEY.secretAccessKey)).toContain(
+      'mismatch',
+    )
     expect(presignedSignatureProblem({ ...request(declared), method: 'GET' }, S3_KEY.secretAccessKey)).toContain('mismatch')
 
     // And over the wire: another type or length is refused, the declared request goes through.

@@ -52,11 +52,19 @@ function der(raw: Uint8Array): Uint8Array {
   return concat(new Uint8Array([0x30, seq.length]), seq)
 }
 
-export async function softwareAuthenticator(options: { origin: string; userVerified?: boolean } ) {
+export async function softwareAuthenticator(options: { origin: string; userVerified?: boolean }) {
   const keys = await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, true, ['sign', 'verify'])
   const raw = new Uint8Array(await crypto.subtle.exportKey('raw', keys.publicKey))
   const credentialId = crypto.getRandomValues(new Uint8Array(16))
-  const cose = cbor(new Map<number, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, raw.slice(1, 33)], [-3, raw.slice(33, 65)]]))
+  const cose = cbor(
+    new Map<number, Cbor>([
+      [1, 2],
+      [3, -7],
+      [-1, 1],
+      [-2, raw.slice(1, 33)],
+      [-3, raw.slice(33, 65)],
+    ]),
+  )
   let counter = 0
   let userHandle = ''
   const flags = (extra: number) => new Uint8Array([0x01 | (options.userVerified === false ? 0 : 0x04) | extra])
@@ -67,17 +75,37 @@ export async function softwareAuthenticator(options: { origin: string; userVerif
     /** What `navigator.credentials.create(options)` resolves to, as JSON. */
     create(creation: { challenge: string; rp: { id?: string }; user: { id: string } }) {
       userHandle = creation.user.id
-      const clientDataJSON = new TextEncoder().encode(JSON.stringify({ type: 'webauthn.create', challenge: creation.challenge, origin: options.origin, crossOrigin: false }))
-      const authData = concat(sha256(creation.rp.id!), flags(0x40), u32(counter), new Uint8Array(16), new Uint8Array([0, credentialId.length]), credentialId, cose)
+      const clientDataJSON = new TextEncoder().encode(
+        JSON.stringify({ type: 'webauthn.create', challenge: creation.challenge, origin: options.origin, crossOrigin: false }),
+      )
+      const authData = concat(
+        sha256(creation.rp.id!),
+        flags(0x40),
+        u32(counter),
+        new Uint8Array(16),
+        new Uint8Array([0, credentialId.length]),
+        credentialId,
+        cose,
+      )
       const attestationObject = cbor({ fmt: 'none', attStmt: {}, authData })
-      return { id, rawId: id, type: 'public-key' as const, response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ['internal'] }, clientExtensionResults: {} }
+      return {
+        id,
+        rawId: id,
+        type: 'public-key' as const,
+        response: { clientDataJSON: b64url(clientDataJSON), attestationObject: b64url(attestationObject), transports: ['internal'] },
+        clientExtensionResults: {},
+      }
     },
     /** What `navigator.credentials.get(options)` resolves to, as JSON; `counter` overrides the next sign counter. */
     async get(request: { challenge: string; rpId?: string }, override: { counter?: number } = {}) {
       counter = override.counter ?? counter + 1
-      const clientDataJSON = new TextEncoder().encode(JSON.stringify({ type: 'webauthn.get', challenge: request.challenge, origin: options.origin, crossOrigin: false }))
+      const clientDataJSON = new TextEncoder().encode(
+        JSON.stringify({ type: 'webauthn.get', challenge: request.challenge, origin: options.origin, crossOrigin: false }),
+      )
       const authenticatorData = concat(sha256(request.rpId!), flags(0), u32(counter))
-      const signature = new Uint8Array(await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, concat(authenticatorData, sha256(clientDataJSON))))
+      const signature = new Uint8Array(
+        await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, keys.privateKey, concat(authenticatorData, sha256(clientDataJSON))),
+      )
       return {
         id,
         rawId: id,

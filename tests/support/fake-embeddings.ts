@@ -37,11 +37,14 @@ export function startFakeEmbeddings(options: { apiKey?: string } = {}): FakeEmbe
       if (fake.delayMs) await Bun.sleep(fake.delayMs)
       const refuse = (status: number, message: string, type: string) => Response.json({ error: { message, type } }, { status })
       if (new URL(req.url).pathname !== '/v1/embeddings' || req.method !== 'POST') return refuse(404, 'not found', 'invalid_request_error')
-      if (options.apiKey && req.headers.get('authorization') !== `Bearer ${options.apiKey}`) return refuse(401, 'Incorrect API key provided', 'invalid_request_error')
+      if (options.apiKey && req.headers.get('authorization') !== `Bearer ${options.apiKey}`)
+        return refuse(401, 'Incorrect API key provided', 'invalid_request_error')
       if (fake.down) return refuse(503, 'The server is overloaded', 'server_error')
       const inputs: unknown[] = typeof body?.input === 'string' ? [body.input] : Array.isArray(body?.input) ? body.input : []
-      if (inputs.length === 0 || !inputs.every((i) => typeof i === 'string')) return refuse(400, "'input' must be a string or an array of strings", 'invalid_request_error')
-      if (inputs.some((i) => fake.failing.some((marker) => (i as string).includes(marker)))) return refuse(400, 'This input is not accepted', 'invalid_request_error')
+      if (inputs.length === 0 || !inputs.every((i) => typeof i === 'string'))
+        return refuse(400, "'input' must be a string or an array of strings", 'invalid_request_error')
+      if (inputs.some((i) => fake.failing.some((marker) => (i as string).includes(marker))))
+        return refuse(400, 'This input is not accepted', 'invalid_request_error')
       const size = fake.wrongDimensions ?? (Number.isInteger(body.dimensions) ? body.dimensions : 1536)
       const data = (inputs as string[]).map((text, index) => {
         const v = vectorOf(text, size)

@@ -37,7 +37,20 @@ export interface FakeInvoice {
 export function startFakeStripe(secretKey: string) {
   const customers = new Map<string, { id: string; email: string | null; metadata: Record<string, string> }>()
   const idempotent = new Map<string, string>()
-  const sessions = new Map<string, { id: string; customer: string; price: string; metadata: Record<string, string>; trialDays: number; subscription: string | null; url: string; successUrl: string; cancelUrl: string }>()
+  const sessions = new Map<
+    string,
+    {
+      id: string
+      customer: string
+      price: string
+      metadata: Record<string, string>
+      trialDays: number
+      subscription: string | null
+      url: string
+      successUrl: string
+      cancelUrl: string
+    }
+  >()
   const portalSessions = new Map<string, { id: string; customer: string; returnUrl: string; url: string }>()
   const subscriptions = new Map<string, FakeSubscription>()
   const invoices = new Map<string, FakeInvoice>()
@@ -49,7 +62,8 @@ export function startFakeStripe(secretKey: string) {
   let down = false
   let n = 0
   const next = (prefix: string) => `${prefix}_${(++n).toString(36).padStart(8, '0')}`
-  const notFound = (what: string) => Response.json({ error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } }, { status: 404 })
+  const notFound = (what: string) =>
+    Response.json({ error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } }, { status: 404 })
   const metadataOf = (form: URLSearchParams, prefix: string) => {
     const out: Record<string, string> = {}
     for (const [k, v] of form) {
@@ -67,7 +81,18 @@ export function startFakeStripe(secretKey: string) {
     trial_end: s.trial_end,
     created: s.created,
     metadata: s.metadata,
-    items: { object: 'list', data: [{ id: `si_${s.id}`, object: 'subscription_item', price: { id: s.priceId, object: 'price' }, current_period_start: s.current_period_start, current_period_end: s.current_period_end }] },
+    items: {
+      object: 'list',
+      data: [
+        {
+          id: `si_${s.id}`,
+          object: 'subscription_item',
+          price: { id: s.priceId, object: 'price' },
+          current_period_start: s.current_period_start,
+          current_period_end: s.current_period_end,
+        },
+      ],
+    },
   })
   const server = Bun.serve({
     port: 0,
@@ -109,26 +134,53 @@ export function startFakeStripe(secretKey: string) {
       const sessionMatch = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path)
       if (request.method === 'GET' && sessionMatch) {
         const session = sessions.get(sessionMatch[1]!)
-        return session ? Response.json({ id: session.id, object: 'checkout.session', url: session.url, customer: session.customer, subscription: session.subscription }) : notFound('checkout session')
+        return session
+          ? Response.json({ id: session.id, object: 'checkout.session', url: session.url, customer: session.customer, subscription: session.subscription })
+          : notFound('checkout session')
       }
       if (request.method === 'POST' && path === '/v1/billing_portal/sessions') {
         const id = next('bps')
-        const session = { id, customer: form.get('customer') ?? '', returnUrl: form.get('return_url') ?? '', url: `https://billing.stripe.test/p/session/${id}` }
+        const session = {
+          id,
+          customer: form.get('customer') ?? '',
+          returnUrl: form.get('return_url') ?? '',
+          url: `https://billing.stripe.test/p/session/${id}`,
+        }
         portalSessions.set(id, session)
         return Response.json({ id, object: 'billing_portal.session', customer: session.customer, return_url: session.returnUrl, url: session.url })
       }
       if (request.method === 'POST' && path === '/v1/billing/meter_events') {
         const identifier = form.get('identifier') ?? next('mev')
-        if (meter.mode === 'refuse') return Response.json({ error: { type: 'invalid_request_error', code: 'timestamp_too_far_in_past', message: 'Timestamp must be within the past 35 days' } }, { status: 400 })
+        if (meter.mode === 'refuse')
+          return Response.json(
+            { error: { type: 'invalid_request_error', code: 'timestamp_too_far_in_past', message: 'Timestamp must be within the past 35 days' } },
+            { status: 400 },
+          )
         const known = meterEvents.get(identifier)
         if (known) known.received++
-        else meterEvents.set(identifier, { identifier, eventName: form.get('event_name') ?? '', stripeCustomerId: form.get('payload[stripe_customer_id]') ?? '', value: Number(form.get('payload[value]')), timestamp: Number(form.get('timestamp')), received: 1 })
+        else
+          meterEvents.set(identifier, {
+            identifier,
+            eventName: form.get('event_name') ?? '',
+            stripeCustomerId: form.get('payload[stripe_customer_id]') ?? '',
+            value: Number(form.get('payload[value]')),
+            timestamp: Number(form.get('timestamp')),
+            received: 1,
+          })
         if (meter.mode === 'hang') {
           meter.hung++
           return new Promise<Response>(() => {})
         }
         const e = meterEvents.get(identifier)!
-        return Response.json({ object: 'billing.meter_event', created: now(), event_name: e.eventName, identifier, livemode: false, payload: { stripe_customer_id: e.stripeCustomerId, value: String(e.value) }, timestamp: e.timestamp })
+        return Response.json({
+          object: 'billing.meter_event',
+          created: now(),
+          event_name: e.eventName,
+          identifier,
+          livemode: false,
+          payload: { stripe_customer_id: e.stripeCustomerId, value: String(e.value) },
+          timestamp: e.timestamp,
+        })
       }
       const subMatch = /^\/v1\/subscriptions\/([^/]+)$/.exec(path)
       if (request.method === 'GET' && subMatch) {
@@ -158,7 +210,17 @@ export function startFakeStripe(secretKey: string) {
     addSubscription(fields: Partial<FakeSubscription> & { priceId: string; metadata: Record<string, string> }): FakeSubscription {
       const customer = fields.customer ?? next('cus')
       if (!customers.has(customer)) customers.set(customer, { id: customer, email: null, metadata: {} })
-      const s: FakeSubscription = { id: next('sub'), customer, status: 'active', cancel_at_period_end: false, trial_end: null, current_period_start: now(), current_period_end: now() + 30 * 86400, created: now(), ...fields }
+      const s: FakeSubscription = {
+        id: next('sub'),
+        customer,
+        status: 'active',
+        cancel_at_period_end: false,
+        trial_end: null,
+        current_period_start: now(),
+        current_period_end: now() + 30 * 86400,
+        created: now(),
+        ...fields,
+      }
       subscriptions.set(s.id, s)
       return s
     },
@@ -182,13 +244,35 @@ export function startFakeStripe(secretKey: string) {
       return s
     },
     addInvoice(customer: string, fields: Partial<FakeInvoice> = {}): FakeInvoice {
-      const invoice: FakeInvoice = { id: next('in'), customer, number: `INV-${n}`, status: 'paid', total: 1900, currency: 'usd', hosted_invoice_url: `https://invoice.stripe.test/i/${n}`, period_start: now() - 86400, period_end: now(), created: now(), ...fields }
+      const invoice: FakeInvoice = {
+        id: next('in'),
+        customer,
+        number: `INV-${n}`,
+        status: 'paid',
+        total: 1900,
+        currency: 'usd',
+        hosted_invoice_url: `https://invoice.stripe.test/i/${n}`,
+        period_start: now() - 86400,
+        period_end: now(),
+        created: now(),
+        ...fields,
+      }
       invoices.set(invoice.id, invoice)
       return invoice
     },
     /** A webhook body for `type` about `object`, and its Stripe-Signature header signed with `webhookSecret`. */
     async event(webhookSecret: string, type: string, object: Record<string, unknown>, id = next('evt')) {
-      const payload = JSON.stringify({ id, object: 'event', type, api_version: '2026-10-28.endive', created: now(), data: { object }, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null } })
+      const payload = JSON.stringify({
+        id,
+        object: 'event',
+        type,
+        api_version: '2026-10-28.endive',
+        created: now(),
+        data: { object },
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+      })
       const header = await new Stripe(secretKey).webhooks.generateTestHeaderStringAsync({ payload, secret: webhookSecret })
       return { id, payload, header }
     },

@@ -25,7 +25,9 @@ export function startFakeTwilio(credentials: { accountSid: string; authToken: st
     async fetch(request) {
       const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(new URL(request.url).pathname)
       if (!match || request.method !== 'POST') return error(404, 20404, 'The requested resource was not found')
-      const [username, password] = Buffer.from((request.headers.get('authorization') ?? '').replace(/^Basic /, ''), 'base64').toString().split(':')
+      const [username, password] = Buffer.from((request.headers.get('authorization') ?? '').replace(/^Basic /, ''), 'base64')
+        .toString()
+        .split(':')
       const form = Object.fromEntries(new URLSearchParams(await request.text()))
       received.push({ accountSid: match[1]!, username: username ?? '', password: password ?? '', form })
       if (username !== credentials.accountSid || password !== credentials.authToken) return error(401, 20003, 'Authenticate')

@@ -62,7 +62,14 @@ export async function createHarness(env: Record<string, string> = {}, options: {
   const dataDir = mkdtempSync(join(tmpdir(), 'ecobase-test-'))
   const fresh = options.onDisk && !testDatabaseUrl ? null : await freshDatabase()
   // As a server is configured: DATABASE_URL names the PostgreSQL database it runs on.
-  const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', QUEUE_POLL_SECONDS: '0.5', ...(fresh?.url ? { DATABASE_URL: fresh.url } : {}), ...env })
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://localhost',
+    QUEUE_POLL_SECONDS: '0.5',
+    ...(fresh?.url ? { DATABASE_URL: fresh.url } : {}),
+    ...env,
+  })
   const db = fresh ?? { database: await openDatabase({ ...config, database: { ...config.database, ...watch } }), url: null, drop: () => Promise.resolve() }
   if (!fresh) db.drop = () => db.database.close()
   const logLines: string[] = []

@@ -54,7 +54,11 @@ export const freePort = () => {
   return port
 }
 
-export type Call = (method: string, path: string, options?: { token?: string; ecosystem?: string; body?: unknown; headers?: Record<string, string> }) => Promise<{ status: number; body: any }>
+export type Call = (
+  method: string,
+  path: string,
+  options?: { token?: string; ecosystem?: string; body?: unknown; headers?: Record<string, string> },
+) => Promise<{ status: number; body: any }>
 
 /** `call(method, path, { token, ecosystem, body })` against a server over HTTP, parsing JSON replies. */
 export const caller =

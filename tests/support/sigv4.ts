@@ -8,10 +8,7 @@ const rfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => 
  * documentation independently of the SDK that signed it. s3rver checks only key id and expiry, so
  * the S3 test peer runs this in front of it. Returns null when the signature holds, else why not.
  */
-export function presignedSignatureProblem(
-  request: { method: string; url: string; headers: Headers },
-  secretAccessKey: string,
-): string | null {
+export function presignedSignatureProblem(request: { method: string; url: string; headers: Headers }, secretAccessKey: string): string | null {
   const url = new URL(request.url)
   const q = url.searchParams
   if (q.get('X-Amz-Algorithm') !== 'AWS4-HMAC-SHA256') return 'unsupported algorithm'

@@ -97,7 +97,9 @@ export async function realtimeStream(
 ) {
   const since = extra.since ? `&since=${encodeURIComponent(extra.since)}` : ''
   const res = await app.handle(
-    new Request(`http://localhost/realtime/stream?topics=${encodeURIComponent(topics)}${since}`, { headers: { authorization: `Bearer ${token}`, ...extra.headers } }),
+    new Request(`http://localhost/realtime/stream?topics=${encodeURIComponent(topics)}${since}`, {
+      headers: { authorization: `Bearer ${token}`, ...extra.headers },
+    }),
   )
   let reader: ReturnType<typeof sseReader> | undefined
   return {

@@ -27,7 +27,10 @@ const none = () => {}
 beforeAll(async () => {
   const database = await openDatabase(loadConfig({ DATA_DIR: source, LOG_LEVEL: 'silent' }))
   await database.close()
-  for (const [key, body] of [[objectKey, 'an uploaded photo'], [longName, 'a long name']] as const) {
+  for (const [key, body] of [
+    [objectKey, 'an uploaded photo'],
+    [longName, 'a long name'],
+  ] as const) {
     mkdirSync(join(source, 'objects', key, '..'), { recursive: true })
     writeFileSync(join(source, 'objects', key), body)
   }
@@ -98,8 +101,14 @@ describe('names of any length', () => {
     expect(names).toContain(`objects/${longName}`)
     const listed = spawnSync('tar', ['-tzf', archive], { encoding: 'utf8' })
     expect(listed.status).toBe(0)
-    expect(listed.stdout.split('\n')).toEqual(expect.arrayContaining([`objects/${objectKey}`, `objects/${longName}`, 'manifest.json', 'database/pglite/PG_VERSION']))
-    expect(manifest.parts.map((p) => [p.name, p.files])).toEqual([['database', expect.any(Number)], ['auth-secret', 1], ['objects', 2]])
+    expect(listed.stdout.split('\n')).toEqual(
+      expect.arrayContaining([`objects/${objectKey}`, `objects/${longName}`, 'manifest.json', 'database/pglite/PG_VERSION']),
+    )
+    expect(manifest.parts.map((p) => [p.name, p.files])).toEqual([
+      ['database', expect.any(Number)],
+      ['auth-secret', 1],
+      ['objects', 2],
+    ])
   })
 
   test('an archive re-made with `tar --format=pax` from the extracted tree verifies and restores byte for byte', async () => {
@@ -138,7 +147,11 @@ describe('the copy of a running database', () => {
       return work()
     })
     expect(held).toBe(true)
-    const tree = (root: string) => readdirSync(root, { recursive: true }).map(String).sort().map((p) => [p, statSync(join(root, p)).isFile() ? readFileSync(join(root, p), 'utf8') : 'dir'])
+    const tree = (root: string) =>
+      readdirSync(root, { recursive: true })
+        .map(String)
+        .sort()
+        .map((p) => [p, statSync(join(root, p)).isFile() ? readFileSync(join(root, p), 'utf8') : 'dir'])
     expect(tree(to)).toEqual(tree(from))
     expect(readFileSync(join(to, 'base', 'same-size'), 'utf8')).toBe('AAAA')
   })
@@ -148,7 +161,10 @@ describe('a backup that fails', () => {
   test('leaves no FILE.partial and no FILE', async () => {
     // A part that is not what its size said (a file changing under the backup): /proc files say 0 bytes, then give more.
     const out = join(scratch, 'failed.tar.gz')
-    const error = await rejection(writeBackup({ kind: 'postgres', migrations: 1, source: { path: '/proc/self/status', name: 'postgres.dump' } }, source, out, { keys: [], progress: none }), 'more than the 0 bytes announced')
+    const error = await rejection(
+      writeBackup({ kind: 'postgres', migrations: 1, source: { path: '/proc/self/status', name: 'postgres.dump' } }, source, out, { keys: [], progress: none }),
+      'more than the 0 bytes announced',
+    )
     expect(error).toBeInstanceOf(Error)
     expect(existsSync(out)).toBe(false)
     expect(existsSync(`${out}.partial`)).toBe(false)
@@ -228,7 +244,9 @@ describe('BACKUP_ENCRYPTION_KEY', () => {
     await rejection(verifyBackup(sealed, []), 'set BACKUP_ENCRYPTION_KEY')
     await rejection(verifyBackup(sealed, ['another key entirely, 123']), 'encrypted with another key')
     // Rotation: the new key first, the old one still read.
-    expect((await verifyBackup(sealed, ['the new key after rotation', key])).parts).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'objects', files: 2 })]))
+    expect((await verifyBackup(sealed, ['the new key after rotation', key])).parts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'objects', files: 2 })]),
+    )
 
     const flipped = join(scratch, 'flipped.enc')
     const copy = Buffer.from(bytes)

@@ -40,9 +40,13 @@ const none = () => {}
 
 /** Every row of every table, as text, by table: what "restored row by row" compares. Left out: what changes after the snapshot by itself (the backups list, the audit log of its completion, the job queue). */
 async function everyRow(db: Db): Promise<Map<string, string[]>> {
-  const tables = await queryRows<{ s: string; t: string }>(db, sql`select table_schema as s, table_name as t from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema', 'pgboss') and not (table_schema = 'system' and table_name = 'backups') and not (table_schema = 'audit' and table_name = 'events') order by 1, 2`)
+  const tables = await queryRows<{ s: string; t: string }>(
+    db,
+    sql`select table_schema as s, table_name as t from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema', 'pgboss') and not (table_schema = 'system' and table_name = 'backups') and not (table_schema = 'audit' and table_name = 'events') order by 1, 2`,
+  )
   const rows = new Map<string, string[]>()
-  for (const { s, t } of tables) rows.set(`${s}.${t}`, (await queryRows<{ r: string }>(db, sql.raw(`select row_to_json(x)::text as r from "${s}"."${t}" x`))).map((r) => r.r).sort())
+  for (const { s, t } of tables)
+    rows.set(`${s}.${t}`, (await queryRows<{ r: string }>(db, sql.raw(`select row_to_json(x)::text as r from "${s}"."${t}" x`))).map((r) => r.r).sort())
   return rows
 }
 
@@ -81,7 +85,14 @@ async function restored(archive: string, keys: string[] = []): Promise<{ dataDir
     },
   })
   const database = pg ? await openPostgres(pg.url, { max: 2, watch }) : await openPglite({ dataDir: pgliteDir(dataDir), watch })
-  return { dataDir, database, close: async () => { await database.close(); await pg?.drop() } }
+  return {
+    dataDir,
+    database,
+    close: async () => {
+      await database.close()
+      await pg?.drop()
+    },
+  }
 }
 
 describe('backups from the running service', () => {
@@ -123,7 +134,12 @@ describe('a backup of an instance with uploaded files, through the API', () => {
     const started = await s.h.call('POST', '/system/backups', { token: s.owner.token })
     expect(started.status).toBe(202)
     expect(started.body).toMatchObject({ status: 'running', createdBy: s.owner.user.id, encrypted: false, restoredAt: null })
-    expect(await finished(s.h, s.owner.token, started.body.id)).toMatchObject({ status: 'complete', sizeBytes: expect.any(Number), error: null, completedAt: expect.any(String) })
+    expect(await finished(s.h, s.owner.token, started.body.id)).toMatchObject({
+      status: 'complete',
+      sizeBytes: expect.any(Number),
+      error: null,
+      completedAt: expect.any(String),
+    })
     const before = await everyRow(s.h.db)
     const settings = (await s.h.call('GET', '/system/backups/settings', { token: s.owner.token })).body
     expect(settings).toMatchObject({ available: true, encrypted: false, lastCompleteAt: expect.any(String) })
@@ -136,10 +152,19 @@ describe('a backup of an instance with uploaded files, through the API', () => {
     try {
       expect(await everyRow(back.database.db)).toEqual(before)
       expect(readFileSync(join(back.dataDir, 'objects', attachment.objectKey)).equals(photo)).toBe(true)
-      const [row] = await queryRows<{ status: string; restored: boolean }>(back.database.db, sql`select status, restored_at is not null as restored from system.backups where id = ${started.body.id}`)
+      const [row] = await queryRows<{ status: string; restored: boolean }>(
+        back.database.db,
+        sql`select status, restored_at is not null as restored from system.backups where id = ${started.body.id}`,
+      )
       expect(row).toEqual({ status: 'complete', restored: true })
       const app = createApp(buildDeps(loadConfig({ DATA_DIR: back.dataDir, LOG_LEVEL: 'silent' }), back.database))
-      const login = await app.handle(new Request('http://localhost/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: s.owner.email, password: s.owner.password }) }))
+      const login = await app.handle(
+        new Request('http://localhost/auth/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: s.owner.email, password: s.owner.password }),
+        }),
+      )
       expect(login.status).toBe(200)
     } finally {
       await back.close()
@@ -183,7 +208,10 @@ describe('failed backups are seen', () => {
       writeFileSync(dir, 'not a directory')
       for (let run = 0; run < 3; run++) {
         expect(await runJob(f.deps, scheduledBackup)).toEqual({ started: 1 })
-        await until(async () => (await f.call('GET', '/system/backups', { token: owner.token })).body.items.every((b: { status: string }) => b.status !== 'running'), 30_000)
+        await until(
+          async () => (await f.call('GET', '/system/backups', { token: owner.token })).body.items.every((b: { status: string }) => b.status !== 'running'),
+          30_000,
+        )
       }
       const items = (await f.call('GET', '/system/backups', { token: owner.token })).body.items as { id: string; status: string; error: string | null }[]
       expect(items.filter((b) => b.status === 'failed')).toHaveLength(2)
@@ -191,11 +219,14 @@ describe('failed backups are seen', () => {
       expect(items.find((b) => b.id === good.body.id)?.status).toBe('missing')
       rmSync(dir)
       renameSync(`${dir}.kept`, dir)
-      expect((await f.call('GET', '/system/backups', { token: owner.token })).body.items.find((b: { id: string }) => b.id === good.body.id).status).toBe('complete')
+      expect((await f.call('GET', '/system/backups', { token: owner.token })).body.items.find((b: { id: string }) => b.id === good.body.id).status).toBe(
+        'complete',
+      )
 
       const audit = (await f.call('GET', '/audit/events?action=system.backup.failed', { token: owner.token })).body.items
       expect(audit).toHaveLength(3)
-      const outbox = async () => (await f.call('GET', '/messaging/outbox/instance', { token: owner.token })).body.items as { recipient: string; subject: string }[]
+      const outbox = async () =>
+        (await f.call('GET', '/messaging/outbox/instance', { token: owner.token })).body.items as { recipient: string; subject: string }[]
       await until(async () => (await outbox()).filter((m) => m.subject === 'Ecobase: a backup failed').length === 3)
       expect((await outbox()).filter((m) => m.subject === 'Ecobase: a backup failed').every((m) => m.recipient === owner.email)).toBe(true)
       expect((await f.call('GET', '/system/backups/settings', { token: owner.token })).body.lastCompleteAt).toEqual(expect.any(String))
@@ -211,12 +242,18 @@ describe('encrypted backups (BACKUP_ENCRYPTION_KEY)', () => {
     const e = await createHarness({ BACKUP_ENCRYPTION_KEY: key })
     try {
       const owner = await e.register()
-      expect((await e.call('GET', '/system/backups/settings', { token: owner.token })).body).toMatchObject({ encrypted: true, lastCompleteAt: null, lastCompleteAgeSeconds: null })
+      expect((await e.call('GET', '/system/backups/settings', { token: owner.token })).body).toMatchObject({
+        encrypted: true,
+        lastCompleteAt: null,
+        lastCompleteAgeSeconds: null,
+      })
       const started = await e.call('POST', '/system/backups', { token: owner.token })
       expect(started.body.encrypted).toBe(true)
       expect((await finished(e, owner.token, started.body.id)).status).toBe('complete')
       expect(existsSync(join(e.deps.config.dataDir, 'backups', `${started.body.id}.tar.gz.enc`))).toBe(true)
-      const res = await e.app.handle(new Request(`http://localhost/system/backups/${started.body.id}/download`, { headers: { authorization: `Bearer ${owner.token}` } }))
+      const res = await e.app.handle(
+        new Request(`http://localhost/system/backups/${started.body.id}/download`, { headers: { authorization: `Bearer ${owner.token}` } }),
+      )
       expect(res.headers.get('content-type')).toBe('application/octet-stream')
       expect(res.headers.get('content-disposition')).toContain(`ecobase-backup-${started.body.id}.tar.gz.enc`)
       const archive = join(scratch, 'encrypted.enc')
@@ -260,7 +297,12 @@ describe('a backup taken while a writer runs', () => {
       expect(acknowledged.length).toBeGreaterThan(before.length) // the writer went on during the backup
 
       const target = join(scratch, 'restored-while-writing')
-      await restoreBackup(join(h.deps.config.dataDir, 'backups', `${started.body.id}.tar.gz`), target, { force: false, keys: [], databaseUrl: null, progress: () => {} })
+      await restoreBackup(join(h.deps.config.dataDir, 'backups', `${started.body.id}.tar.gz`), target, {
+        force: false,
+        keys: [],
+        databaseUrl: null,
+        progress: () => {},
+      })
       const config = loadConfig({ DATA_DIR: target, LOG_LEVEL: 'silent', AUTH_SECRET: h.deps.secret, DB_DEBUG: '1' })
       const database = await openDatabase(config)
       try {
@@ -277,7 +319,13 @@ describe('a backup taken while a writer runs', () => {
         expect(broken).toEqual({ methodless: 0, unaudited: 0, tokenless: 0 })
         const app = createApp(buildDeps(config, database))
         for (const user of [before[0]!, before.at(-1)!]) {
-          const login = await app.handle(new Request('http://localhost/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }) }))
+          const login = await app.handle(
+            new Request('http://localhost/auth/login', {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ email: user.email, password: user.password }),
+            }),
+          )
           expect(login.status).toBe(200)
         }
       } finally {
@@ -287,7 +335,9 @@ describe('a backup taken while a writer runs', () => {
       const checked = await PGlite.create(pgliteDir(target), { extensions: { vector, amcheck } })
       try {
         await checked.exec('create extension if not exists amcheck')
-        const result = await checked.query<{ n: number }>(`select count(bt_index_check(c.oid, true))::int as n from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam join pg_namespace ns on ns.oid = c.relnamespace where a.amname = 'btree' and ns.nspname in ('auth', 'audit')`)
+        const result = await checked.query<{ n: number }>(
+          `select count(bt_index_check(c.oid, true))::int as n from pg_index i join pg_class c on c.oid = i.indexrelid join pg_am a on a.oid = c.relam join pg_namespace ns on ns.oid = c.relnamespace where a.amname = 'btree' and ns.nspname in ('auth', 'audit')`,
+        )
         expect(result.rows[0]!.n).toBeGreaterThan(5)
       } finally {
         await checked.close()
@@ -298,14 +348,25 @@ describe('a backup taken while a writer runs', () => {
   }, 90_000)
 })
 
-
 describe('scheduled backups', () => {
   test('the settings say whether the service backs itself up, and the schedule, count kept and target the environment set', async () => {
-    expect((await h.call('GET', '/system/backups/settings', { token: admin.token })).body).toEqual({ available: true, schedule: null, keep: 7, target: 'local', encrypted: false, lastCompleteAt: null, lastCompleteAgeSeconds: null })
+    expect((await h.call('GET', '/system/backups/settings', { token: admin.token })).body).toEqual({
+      available: true,
+      schedule: null,
+      keep: 7,
+      target: 'local',
+      encrypted: false,
+      lastCompleteAt: null,
+      lastCompleteAgeSeconds: null,
+    })
     const scheduled = await createHarness({ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_KEEP: '3' })
     try {
       const owner = await scheduled.register()
-      expect((await scheduled.call('GET', '/system/backups/settings', { token: owner.token })).body).toMatchObject({ schedule: '0 3 * * *', keep: 3, target: 'local' })
+      expect((await scheduled.call('GET', '/system/backups/settings', { token: owner.token })).body).toMatchObject({
+        schedule: '0 3 * * *',
+        keep: 3,
+        target: 'local',
+      })
     } finally {
       await scheduled.close()
     }
@@ -327,17 +388,24 @@ describe('scheduled backups', () => {
     try {
       const owner = scheduled.owner
       const file = await scheduled.upload(randomBytes(1000))
-      const complete = async () => (await scheduled.h.call('GET', '/system/backups', { token: owner.token })).body.items.filter((b: { status: string }) => b.status === 'complete')
+      const complete = async () =>
+        (await scheduled.h.call('GET', '/system/backups', { token: owner.token })).body.items.filter((b: { status: string }) => b.status === 'complete')
       for (let run = 1; run <= 3; run++) {
         expect(await runJob(scheduled.h.deps, scheduledBackup)).toEqual({ started: 1 })
-        await until(async () => (await scheduled.h.call('GET', '/system/backups', { token: owner.token })).body.items.every((b: { status: string }) => b.status !== 'running'), 30_000)
+        await until(
+          async () =>
+            (await scheduled.h.call('GET', '/system/backups', { token: owner.token })).body.items.every((b: { status: string }) => b.status !== 'running'),
+          30_000,
+        )
         expect((await complete()).length).toBe(Math.min(run, 2))
       }
       const kept = (await complete()).map((b: { id: string; createdBy: string | null }) => b.id)
       expect(readdirSync(join(scheduled.h.deps.config.dataDir, 'backups')).sort()).toEqual(kept.map((id: string) => `${id}.tar.gz`).sort())
       const back = await restored(join(scheduled.h.deps.config.dataDir, 'backups', `${kept[0]}.tar.gz`))
       try {
-        expect(readFileSync(join(back.dataDir, 'objects', file.objectKey)).equals(readFileSync(join(scheduled.h.deps.config.dataDir, 'objects', file.objectKey)))).toBe(true)
+        expect(
+          readFileSync(join(back.dataDir, 'objects', file.objectKey)).equals(readFileSync(join(scheduled.h.deps.config.dataDir, 'objects', file.objectKey))),
+        ).toBe(true)
         expect((await queryRows<{ n: number }>(back.database.db, sql`select count(*)::int as n from storage.attachments where id = ${file.id}`))[0]!.n).toBe(1)
       } finally {
         await back.close()
@@ -367,7 +435,9 @@ describe('BACKUP_TARGET=s3', () => {
       expect(await bucketed.deps.storage.head(key)).toEqual({ sizeBytes: (await row()).sizeBytes })
       expect(existsSync(join(bucketed.deps.config.dataDir, 'backups', `${started.body.id}.tar.gz`))).toBe(false)
 
-      const res = await bucketed.app.handle(new Request(`http://localhost/system/backups/${started.body.id}/download`, { headers: { authorization: `Bearer ${owner.token}` } }))
+      const res = await bucketed.app.handle(
+        new Request(`http://localhost/system/backups/${started.body.id}/download`, { headers: { authorization: `Bearer ${owner.token}` } }),
+      )
       expect(res.status).toBe(302)
       const download = await fetch(res.headers.get('location')!)
       expect(download.status).toBe(200)
@@ -383,4 +453,3 @@ describe('BACKUP_TARGET=s3', () => {
     }
   }, 60_000)
 })
-

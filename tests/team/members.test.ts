@@ -18,7 +18,10 @@ describe('team members', () => {
     const owner = await h.register()
     const admin = await h.register({ name: 'Ada Admin' })
     const org = await provision(h, owner)
-    const added = await h.call('POST', '/team/members', { token: owner.token, body: { organizationId: org.organization.id, email: admin.email.toUpperCase(), role: 'admin' } })
+    const added = await h.call('POST', '/team/members', {
+      token: owner.token,
+      body: { organizationId: org.organization.id, email: admin.email.toUpperCase(), role: 'admin' },
+    })
     expect(added.status).toBe(201)
     expect(added.body).toEqual({
       id: expect.any(String),
@@ -39,7 +42,10 @@ describe('team members', () => {
     const owner = await h.register()
     const other = await h.register()
     const org = await provision(h, owner)
-    const unknown = await h.call('POST', '/team/members', { token: owner.token, body: { organizationId: org.organization.id, email: 'ghost@example.test', role: 'member' } })
+    const unknown = await h.call('POST', '/team/members', {
+      token: owner.token,
+      body: { organizationId: org.organization.id, email: 'ghost@example.test', role: 'member' },
+    })
     expect(unknown.status).toBe(404)
     expect(unknown.body.error.code).toBe('user_not_found')
     await addMember(h, org, owner, other, 'member')

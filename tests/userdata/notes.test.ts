@@ -36,7 +36,13 @@ describe('/userdata/notes', () => {
     expect(Object.keys(res.body.items[0]).sort()).toEqual(
       ['id', 'customerId', 'ownerId', 'title', 'body', 'occurredAt', 'createdAt', 'updatedAt', 'deletedAt', 'subjectTable', 'subjectId'].sort(),
     )
-    expect(res.body.items[0]).toMatchObject({ customerId: me.customerId, occurredAt: '2026-01-05T09:00:00.000Z', subjectTable: 'data.documents', subjectId: subject, deletedAt: null })
+    expect(res.body.items[0]).toMatchObject({
+      customerId: me.customerId,
+      occurredAt: '2026-01-05T09:00:00.000Z',
+      subjectTable: 'data.documents',
+      subjectId: subject,
+      deletedAt: null,
+    })
   })
 
   test('filter by subject, by occurredAt ranges, and by missing subject; newest first by default', async () => {

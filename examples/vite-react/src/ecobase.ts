@@ -47,7 +47,8 @@ export async function uploadFile(file: File, onProgress: (percent: number) => vo
 // 7. A table's changes, live: each insert, update and delete of the ecosystem's documents.
 export async function watchDocuments(onChange: (line: string) => void, signal: AbortSignal) {
   for await (const event of client.realtime.subscribe(['data/documents'], { signal })) {
-    if (event.event === 'change') onChange('record' in event.data ? `${event.data.op}: ${event.data.record.title}` : `${event.data.op === 'delete' ? 'deleted' : 'left'} ${event.data.id}`)
+    if (event.event === 'change')
+      onChange('record' in event.data ? `${event.data.op}: ${event.data.record.title}` : `${event.data.op === 'delete' ? 'deleted' : 'left'} ${event.data.id}`)
   }
 }
 

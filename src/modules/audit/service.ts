@@ -124,7 +124,8 @@ export class AuditService {
     const conditions: (SQL | undefined)[] = [
       scope ? or(eq(e.ecosystemId, scope.ecosystemId), and(isNull(e.ecosystemId), eq(e.organizationId, scope.organizationId))) : isNull(e.ecosystemId),
     ]
-    if (filter.actor !== undefined) conditions.push(isUuid(filter.actor) ? or(eq(e.actorId, filter.actor), eq(e.actorUserId, filter.actor)) : eq(e.actorId, filter.actor))
+    if (filter.actor !== undefined)
+      conditions.push(isUuid(filter.actor) ? or(eq(e.actorId, filter.actor), eq(e.actorUserId, filter.actor)) : eq(e.actorId, filter.actor))
     if (filter.action !== undefined) conditions.push(like(e.action, likePrefix(filter.action)))
     if (filter.targetType !== undefined) conditions.push(eq(e.targetType, filter.targetType))
     if (filter.targetId !== undefined) conditions.push(eq(e.targetId, filter.targetId))
@@ -136,4 +137,3 @@ export class AuditService {
     return listPage(this.deps.db, e, and(...conditions), [desc(e.at), desc(e.id)], page, view)
   }
 }
-

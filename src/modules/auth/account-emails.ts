@@ -8,7 +8,7 @@ import { authError } from './errors'
 import type { Accounts } from './accounts'
 import type { Db } from '../../platform/db'
 import type { Static } from '@sinclair/typebox'
-import { passwordChanged, SECURITY_CHANGES, securityChanged } from './events'
+import type { passwordChanged, SECURITY_CHANGES, securityChanged } from './events'
 import type { Mfa } from './mfa'
 import { emailTokens, users } from './schema'
 
@@ -73,7 +73,8 @@ export class AccountEmails {
   async queueSecurityNotice(tx: Db, change: Static<typeof securityChanged.payload>): Promise<void> {
     const job: SecurityJob = { userId: change.userId, change: change.change as SecurityNotice, ...(change.sessionsRevoked ? { sessionsRevoked: true } : {}) }
     // Wrong answers: one e-mail as their window closes, counting them all.
-    if (change.change === 'mfa_failed') await this.deps.queue.send(tx, SECURITY_JOB, { ...job, since: change.since }, { startAfter: this.deps.config.loginLimits.failureWindow })
+    if (change.change === 'mfa_failed')
+      await this.deps.queue.send(tx, SECURITY_JOB, { ...job, since: change.since }, { startAfter: this.deps.config.loginLimits.failureWindow })
     else await this.deps.queue.send(tx, SECURITY_JOB, job)
   }
 
@@ -134,7 +135,10 @@ export class AccountEmails {
     await this.deps.db.transaction(async (tx) => {
       const row = await this.consume(tx, token, 'password_reset')
       await this.accounts.setPassword(tx, row.userId, passwordHash, 'password_reset', { actor: { type: 'user', id: row.userId }, request })
-      await tx.update(users).set({ emailVerifiedAt: this.deps.now() }).where(and(eq(users.id, row.userId), eq(users.emailKey, row.emailKey), isNull(users.emailVerifiedAt)))
+      await tx
+        .update(users)
+        .set({ emailVerifiedAt: this.deps.now() })
+        .where(and(eq(users.id, row.userId), eq(users.emailKey, row.emailKey), isNull(users.emailVerifiedAt)))
       await this.accounts.changed(tx, row.userId)
     })
   }
@@ -204,7 +208,12 @@ export class AccountEmails {
 
   /** A token of `purpose` not used and not expired. */
   private live(token: string, purpose: Purpose) {
-    return and(eq(emailTokens.tokenHash, sha256Hex(token)), eq(emailTokens.purpose, purpose), isNull(emailTokens.usedAt), gt(emailTokens.expiresAt, this.deps.now()))
+    return and(
+      eq(emailTokens.tokenHash, sha256Hex(token)),
+      eq(emailTokens.purpose, purpose),
+      isNull(emailTokens.usedAt),
+      gt(emailTokens.expiresAt, this.deps.now()),
+    )
   }
 
   private async limit(key: string, max: number): Promise<void> {

@@ -6,7 +6,7 @@ import { lockInTransaction } from '../../platform/db/locks'
 import type { RequestInfo } from '../../platform/http'
 import type { IssuedSession, RotatingSessions } from '../../platform/sessions'
 import { ReplicaCache } from '../../platform/replica-cache'
-import { type AuditBy, AuditService } from '../audit/service'
+import type { AuditBy, AuditService } from '../audit/service'
 import { authError } from './errors'
 import { requireCredentialChange } from './interactive'
 import type { SettingsService } from '../settings/service'
@@ -31,7 +31,9 @@ const prepareUserById = (db: Deps['db']) =>
   db
     .select({
       user: users,
-      factors: sql<MfaFactorView[]>`coalesce((select json_agg(json_build_object('id', f.id, 'type', f.type, 'name', f.name, 'createdAt', ${utc('f.created_at')}, 'lastUsedAt', ${utc('f.last_used_at')}) order by f.created_at)
+      factors: sql<
+        MfaFactorView[]
+      >`coalesce((select json_agg(json_build_object('id', f.id, 'type', f.type, 'name', f.name, 'createdAt', ${utc('f.created_at')}, 'lastUsedAt', ${utc('f.last_used_at')}) order by f.created_at)
         from ${mfaFactors} f where f.user_id = ${sql.raw('"users"."id"')} and f.verified_at is not null), '[]'::json)`,
     })
     .from(users)
@@ -122,11 +124,15 @@ export class Accounts {
         }
         const user = await insertPasswordAccount(tx, { email: input.email, name: input.name, passwordHash, isAdmin: firstAdmin })
         const issued = await this.sessions.start(tx, user!.id, request.userAgent, { aal: 'aal1', amr: ['pwd'] })
-        await this.audit.record(tx, { actor: { type: 'user', id: user!.id }, request }, {
-          action: 'auth.account.registered',
-          target: { type: 'user', id: user!.id },
-          metadata: { sessionId: issued.sessionId, ...(firstAdmin ? { admin: true } : {}) },
-        })
+        await this.audit.record(
+          tx,
+          { actor: { type: 'user', id: user!.id }, request },
+          {
+            action: 'auth.account.registered',
+            target: { type: 'user', id: user!.id },
+            metadata: { sessionId: issued.sessionId, ...(firstAdmin ? { admin: true } : {}) },
+          },
+        )
         return { user: user!, issued, firstAdmin }
       })
       if (firstAdmin) logger.info('first account registered; it holds the admin capability (ADMIN_EMAILS is empty)', { userId: user.id })
@@ -156,28 +162,33 @@ export class Accounts {
     if (!ok || !row) {
       await this.limiter.failed(emailKey)
       // Never the e-mail as typed: people type their password into that field.
-      await this.audit.record(this.deps.db, { actor: { type: 'user', id: null }, request }, {
-        action: 'auth.sign_in.failed',
-        target: { type: 'user', id: row?.user.id ?? null },
-        metadata: { method: 'password', reason: row ? 'wrong_password' : 'unknown_account' },
-      })
+      await this.audit.record(
+        this.deps.db,
+        { actor: { type: 'user', id: null }, request },
+        {
+          action: 'auth.sign_in.failed',
+          target: { type: 'user', id: row?.user.id ?? null },
+          metadata: { method: 'password', reason: row ? 'wrong_password' : 'unknown_account' },
+        },
+      )
       throw authError(401, 'invalid_credentials', 'E-mail or password is wrong')
     }
     await this.limiter.succeeded(emailKey)
     if (this.passwords.needsRehash(row.hash!)) {
       const upgraded = await this.passwords.hash(input.password)
-      await this.deps.db
-        .update(userMethods)
-        .set({ passwordHash: upgraded, updatedAt: this.deps.now() })
-        .where(eq(userMethods.id, row.methodId))
+      await this.deps.db.update(userMethods).set({ passwordHash: upgraded, updatedAt: this.deps.now() }).where(eq(userMethods.id, row.methodId))
     }
     const issued = await this.deps.db.transaction(async (tx) => {
       const issued = await this.sessions.start(tx, row.user.id, request.userAgent, { aal: 'aal1', amr: ['pwd'] })
-      await this.audit.record(tx, { actor: { type: 'user', id: row.user.id }, request }, {
-        action: 'auth.session.signed_in',
-        target: { type: 'user', id: row.user.id },
-        metadata: { method: 'password', sessionId: issued.sessionId },
-      })
+      await this.audit.record(
+        tx,
+        { actor: { type: 'user', id: row.user.id }, request },
+        {
+          action: 'auth.session.signed_in',
+          target: { type: 'user', id: row.user.id },
+          metadata: { method: 'password', sessionId: issued.sessionId },
+        },
+      )
       return issued
     })
     return this.authResult(row.user, issued)

@@ -69,7 +69,10 @@ export class ApiTokens {
 
   /** The principal behind a raw API token, or 401 for an unknown, deleted or expired one. */
   async authenticate(raw: string): Promise<Principal> {
-    const [row] = await this.deps.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, sha256Hex(raw)))
+    const [row] = await this.deps.db
+      .select()
+      .from(apiTokens)
+      .where(eq(apiTokens.tokenHash, sha256Hex(raw)))
     const now = this.deps.now()
     if (!row) throw new AppError(401, 'unauthorized', 'The API token is not valid')
     if (row.expiresAt && row.expiresAt <= now) throw new AppError(401, 'token_expired', 'The API token has expired')

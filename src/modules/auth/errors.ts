@@ -10,8 +10,10 @@ export const AUTH_ERRORS = {
   rate_limited: 'too many attempts: retry after the seconds in Retry-After',
   origin_not_allowed: 'this origin may not use the refresh cookie (CORS_ORIGINS)',
   invalid_code: 'the second-factor code, recovery code or passkey answer does not match, or was used already (400)',
-  passkey_origin_mismatch: 'passkeys cannot work for a page at the request’s origin: the message names RP_ID / WEBAUTHN_ORIGINS (from PUBLIC_URL) and the address to open instead (400)',
-  interactive_session_required: 'API tokens cannot manage credentials (second factors, passkeys, recovery codes, API tokens, sessions, the password): use a signed-in session (403)',
+  passkey_origin_mismatch:
+    'passkeys cannot work for a page at the request’s origin: the message names RP_ID / WEBAUTHN_ORIGINS (from PUBLIC_URL) and the address to open instead (400)',
+  interactive_session_required:
+    'API tokens cannot manage credentials (second factors, passkeys, recovery codes, API tokens, sessions, the password): use a signed-in session (403)',
 } as const
 
 /** `authError(status, code, message)` throws only platform or auth codes; `errors(...)` lists them on routes. */

@@ -15,8 +15,7 @@ declare module '../module' {
 export default defineModule({
   name: 'auth',
   tags: {
-    auth:
-      'Accounts: register, sign in, refresh and revoke sessions (rotating single-use refresh tokens), profile, password and e-mail flows, API tokens (`eco_…`, shown once).',
+    auth: 'Accounts: register, sign in, refresh and revoke sessions (rotating single-use refresh tokens), profile, password and e-mail flows, API tokens (`eco_…`, shown once).',
   },
   errors: AUTH_ERRORS,
   events: AUTH_EVENTS,
@@ -25,7 +24,14 @@ export default defineModule({
   subscriptions: AUTH_SUBSCRIPTIONS,
   setup: (ctx) => {
     const { deps } = ctx
-    const auth = new AuthService(deps, ctx.use('settings'), ctx.bus, () => ctx.extensions('tokenKinds'), (to, content) => ctx.use('messaging').sendInstanceEmail(to, content), ctx.use('audit'))
+    const auth = new AuthService(
+      deps,
+      ctx.use('settings'),
+      ctx.bus,
+      () => ctx.extensions('tokenKinds'),
+      (to, content) => ctx.use('messaging').sendInstanceEmail(to, content),
+      ctx.use('audit'),
+    )
     return {
       services: auth,
       queues: auth.emails.queueHandlers(),

@@ -8,7 +8,11 @@ import { authError } from './errors'
  */
 export function requireInteractive(principal: Principal): void {
   if (principal.apiTokenId) {
-    throw authError(403, 'interactive_session_required', 'API tokens cannot manage credentials (second factors, passkeys, recovery codes, API tokens, sessions, the password): do this from a signed-in session')
+    throw authError(
+      403,
+      'interactive_session_required',
+      'API tokens cannot manage credentials (second factors, passkeys, recovery codes, API tokens, sessions, the password): do this from a signed-in session',
+    )
   }
 }
 

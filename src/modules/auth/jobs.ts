@@ -17,7 +17,10 @@ export const purgeSessions: Job<Pick<Deps, 'config' | 'now'>> = {
   async run(deps, tx) {
     const purged = await purgeSessionTables(tx, { sessions, refreshTokens }, new Date(deps.now().getTime() - SESSION_KEEP_MS))
     const keepMs = Math.max(MFA_FAILURES_KEEP_MS, deps.config.loginLimits.failureWindow * 1000)
-    const failures = await tx.delete(mfaFailures).where(lt(mfaFailures.at, new Date(deps.now().getTime() - keepMs))).returning({ id: mfaFailures.id })
+    const failures = await tx
+      .delete(mfaFailures)
+      .where(lt(mfaFailures.at, new Date(deps.now().getTime() - keepMs)))
+      .returning({ id: mfaFailures.id })
     return { ...purged, mfaFailures: failures.length }
   },
 }

@@ -7,7 +7,7 @@ import type { Db } from '../../platform/db'
 import { lockInTransaction } from '../../platform/db/locks'
 import type { EventBus } from '../../platform/events'
 import type { RotatingSessions } from '../../platform/sessions'
-import { type AuditBy, AuditService } from '../audit/service'
+import type { AuditBy, AuditService } from '../audit/service'
 import type { Accounts, AuthResultView } from './accounts'
 import { authError } from './errors'
 import { SECURITY_AUDIT_ACTIONS, securityChanged } from './events'
@@ -54,7 +54,13 @@ export function hotp(secret: Buffer, counter: number): string {
   return n.toString().padStart(DIGITS, '0')
 }
 
-const factorView = (f: FactorRow) => ({ id: f.id, type: f.type, name: f.name, createdAt: f.createdAt.toISOString(), lastUsedAt: f.lastUsedAt?.toISOString() ?? null })
+const factorView = (f: FactorRow) => ({
+  id: f.id,
+  type: f.type,
+  name: f.name,
+  createdAt: f.createdAt.toISOString(),
+  lastUsedAt: f.lastUsedAt?.toISOString() ?? null,
+})
 
 /**
  * Second factors of accounts: TOTP (RFC 6238: SHA-1, 6 digits, 30 s, ±1 step, each step once) with
@@ -79,7 +85,11 @@ export class Mfa {
 
   /** What /auth/me shows: whether a verified factor exists, and the factors. */
   async status(userId: string) {
-    const rows = await this.deps.db.select().from(mfaFactors).where(and(eq(mfaFactors.userId, userId), isNotNull(mfaFactors.verifiedAt))).orderBy(asc(mfaFactors.createdAt))
+    const rows = await this.deps.db
+      .select()
+      .from(mfaFactors)
+      .where(and(eq(mfaFactors.userId, userId), isNotNull(mfaFactors.verifiedAt)))
+      .orderBy(asc(mfaFactors.createdAt))
     return { enabled: rows.length > 0, factors: rows.map(factorView) }
   }
 
@@ -94,11 +104,20 @@ export class Mfa {
       .values({ userId: principal.userId, type: 'totp', name, secretSealed: sealSecret(this.deps.secret, PURPOSE, secret.toString('hex')) })
       .returning()
     // Unconfirmed enrolments older than a day are dropped on the way: nobody finishes one that late.
-    await this.deps.db.delete(mfaFactors).where(and(eq(mfaFactors.userId, principal.userId), isNull(mfaFactors.verifiedAt), lt(mfaFactors.createdAt, new Date(this.deps.now().getTime() - 86_400_000))))
+    await this.deps.db
+      .delete(mfaFactors)
+      .where(
+        and(eq(mfaFactors.userId, principal.userId), isNull(mfaFactors.verifiedAt), lt(mfaFactors.createdAt, new Date(this.deps.now().getTime() - 86_400_000))),
+      )
     const issuer = 'Ecobase'
     const label = encodeURIComponent(`${issuer}:${user?.email ?? principal.userId}`)
     const otpauthUrl = `otpauth://totp/${label}?secret=${base32(secret)}&issuer=${issuer}&algorithm=SHA1&digits=${DIGITS}&period=${STEP_SECONDS}`
-    return { factorId: row!.id, secret: base32(secret), otpauthUrl, qrSvg: await (await import('qrcode')).default.toString(otpauthUrl, { type: 'svg', margin: 1 }) }
+    return {
+      factorId: row!.id,
+      secret: base32(secret),
+      otpauthUrl,
+      qrSvg: await (await import('qrcode')).default.toString(otpauthUrl, { type: 'svg', margin: 1 }),
+    }
   }
 
   /**
@@ -107,7 +126,10 @@ export class Mfa {
    */
   async confirmTotp(principal: Principal, factorId: string, code: string) {
     requireInteractive(principal)
-    const [factor] = await this.deps.db.select().from(mfaFactors).where(and(eq(mfaFactors.id, factorId), eq(mfaFactors.userId, principal.userId), eq(mfaFactors.type, 'totp')))
+    const [factor] = await this.deps.db
+      .select()
+      .from(mfaFactors)
+      .where(and(eq(mfaFactors.id, factorId), eq(mfaFactors.userId, principal.userId), eq(mfaFactors.type, 'totp')))
     if (!factor) throw authError(404, 'not_found', 'No such factor')
     if (factor.verifiedAt) throw authError(409, 'conflict', 'This factor is confirmed already')
     const first = !(await this.status(principal.userId)).enabled
@@ -129,7 +151,14 @@ export class Mfa {
     const codes = first ? await this.replaceRecoveryCodes(tx, principal.userId) : undefined
     if (first) await this.sessions.revoke(tx, { subjectId: principal.userId, ...(principal.sessionId ? { except: principal.sessionId } : {}) }, 'mfa_enrolled')
     if (principal.sessionId) await this.sessions.raise(tx, principal.sessionId, principal.userId, method)
-    await this.record(tx, principal, principal.userId, 'mfa_enrolled', { factorId: factor.id, type: factor.type, name: factor.name, ...(first ? { otherSessionsRevoked: true } : {}) }, first)
+    await this.record(
+      tx,
+      principal,
+      principal.userId,
+      'mfa_enrolled',
+      { factorId: factor.id, type: factor.type, name: factor.name, ...(first ? { otherSessionsRevoked: true } : {}) },
+      first,
+    )
     return { factor: factorView(factor), ...(codes ? { recoveryCodes: codes } : {}) }
   }
 
@@ -163,7 +192,8 @@ export class Mfa {
   /** Ten new recovery codes; the old ones stop working. Needs `aal2`. */
   async regenerateRecoveryCodes(principal: Principal) {
     requireCredentialChange(principal)
-    if (!(await this.status(principal.userId)).enabled) throw authError(409, 'conflict', 'Recovery codes belong to an account with a second factor: enroll one first')
+    if (!(await this.status(principal.userId)).enabled)
+      throw authError(409, 'conflict', 'Recovery codes belong to an account with a second factor: enroll one first')
     return this.deps.db.transaction(async (tx) => {
       const codes = await this.replaceRecoveryCodes(tx, principal.userId)
       await this.record(tx, principal, principal.userId, 'recovery_regenerated', {})
@@ -175,9 +205,16 @@ export class Mfa {
   async removeFactor(principal: Principal, factorId: string): Promise<void> {
     requireCredentialChange(principal)
     await this.deps.db.transaction(async (tx) => {
-      const [gone] = await tx.delete(mfaFactors).where(and(eq(mfaFactors.id, factorId), eq(mfaFactors.userId, principal.userId))).returning()
+      const [gone] = await tx
+        .delete(mfaFactors)
+        .where(and(eq(mfaFactors.id, factorId), eq(mfaFactors.userId, principal.userId)))
+        .returning()
       if (!gone) throw authError(404, 'not_found', 'No such factor')
-      const [left] = await tx.select({ id: mfaFactors.id }).from(mfaFactors).where(and(eq(mfaFactors.userId, principal.userId), isNotNull(mfaFactors.verifiedAt))).limit(1)
+      const [left] = await tx
+        .select({ id: mfaFactors.id })
+        .from(mfaFactors)
+        .where(and(eq(mfaFactors.userId, principal.userId), isNotNull(mfaFactors.verifiedAt)))
+        .limit(1)
       if (!left) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, principal.userId))
       if (gone.verifiedAt) await this.record(tx, principal, principal.userId, 'mfa_removed', { factorId, type: gone.type, name: gone.name })
     })
@@ -193,7 +230,10 @@ export class Mfa {
     return this.deps.db.transaction(async (tx) => {
       const [account] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update')
       if (!account) return null
-      const gone = await tx.delete(mfaFactors).where(eq(mfaFactors.userId, userId)).returning({ id: mfaFactors.id, type: mfaFactors.type, verifiedAt: mfaFactors.verifiedAt })
+      const gone = await tx
+        .delete(mfaFactors)
+        .where(eq(mfaFactors.userId, userId))
+        .returning({ id: mfaFactors.id, type: mfaFactors.type, verifiedAt: mfaFactors.verifiedAt })
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId))
       await this.sessions.revoke(tx, { subjectId: userId }, 'mfa_reset')
       const removed = gone.filter((f) => f.verifiedAt).map((f) => ({ id: f.id, type: f.type }))
@@ -210,7 +250,10 @@ export class Mfa {
 
   /** A code of one of the account's verified TOTP factors, each time step once: the method used, or null. */
   private async useTotp(tx: Db, userId: string, code: string): Promise<'otp' | null> {
-    const factors = await tx.select().from(mfaFactors).where(and(eq(mfaFactors.userId, userId), eq(mfaFactors.type, 'totp'), isNotNull(mfaFactors.verifiedAt)))
+    const factors = await tx
+      .select()
+      .from(mfaFactors)
+      .where(and(eq(mfaFactors.userId, userId), eq(mfaFactors.type, 'totp'), isNotNull(mfaFactors.verifiedAt)))
     for (const factor of factors) if (await this.acceptTotp(tx, factor, code)) return 'otp'
     return null
   }
@@ -315,4 +358,3 @@ export class Mfa {
     await this.events.emit(tx, securityChanged, null, { userId, change, ...(sessionsRevoked ? { sessionsRevoked } : {}) })
   }
 }
-

@@ -54,11 +54,19 @@ export class Passkeys {
   usableAt(origin: string | undefined): void {
     const { rpId, origins } = this.deps.config.webauthn
     if (isIP(rpId)) {
-      throw authError(400, 'passkey_origin_mismatch', `Passkeys cannot work here: RP_ID ${rpId} (from PUBLIC_URL unless set) is an IP address, and browsers accept only a domain. Serve the service under a name (http://localhost:<port> on this machine) and set PUBLIC_URL (or RP_ID and WEBAUTHN_ORIGINS) to it.`)
+      throw authError(
+        400,
+        'passkey_origin_mismatch',
+        `Passkeys cannot work here: RP_ID ${rpId} (from PUBLIC_URL unless set) is an IP address, and browsers accept only a domain. Serve the service under a name (http://localhost:<port> on this machine) and set PUBLIC_URL (or RP_ID and WEBAUTHN_ORIGINS) to it.`,
+      )
     }
     if (origin === undefined || origins.includes(origin)) return
     const ip = URL.canParse(origin) && isIP(new URL(origin).hostname.replace(/^\[|\]$/g, '')) ? ' (a browser never accepts an IP address for a passkey)' : ''
-    throw authError(400, 'passkey_origin_mismatch', `Passkeys of this service work at ${origins.join(' or ')} (RP_ID ${rpId}, WEBAUTHN_ORIGINS; from PUBLIC_URL unless set), not at ${origin}${ip}: open ${origins[0]} instead, or add this origin to WEBAUTHN_ORIGINS under a matching RP_ID.`)
+    throw authError(
+      400,
+      'passkey_origin_mismatch',
+      `Passkeys of this service work at ${origins.join(' or ')} (RP_ID ${rpId}, WEBAUTHN_ORIGINS; from PUBLIC_URL unless set), not at ${origin}${ip}: open ${origins[0]} instead, or add this origin to WEBAUTHN_ORIGINS under a matching RP_ID.`,
+    )
   }
 
   /** Creation options for a new passkey of the caller (a second factor: `aal2` while the account has one). */
@@ -66,7 +74,10 @@ export class Passkeys {
     requireCredentialChange(principal)
     this.usableAt(origin)
     const [user] = await this.deps.db.select({ email: users.email, name: users.name }).from(users).where(eq(users.id, principal.userId))
-    const existing = await this.deps.db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, principal.userId))
+    const existing = await this.deps.db
+      .select({ id: passkeys.credentialId, transports: passkeys.transports })
+      .from(passkeys)
+      .where(eq(passkeys.userId, principal.userId))
     const options = await (await webauthn()).generateRegistrationOptions({
       rpName: 'Ecobase',
       rpID: this.deps.config.webauthn.rpId,
@@ -101,7 +112,16 @@ export class Passkeys {
     const { credential } = verification.registrationInfo
     return this.deps.db.transaction(async (tx) => {
       const [factor] = await tx.insert(mfaFactors).values({ userId: principal.userId, type: 'passkey', name, verifiedAt: this.deps.now() }).returning()
-      await tx.insert(passkeys).values({ factorId: factor!.id, userId: principal.userId, credentialId: credential.id, publicKey: b64url(credential.publicKey), counter: credential.counter, transports: credential.transports ?? [] })
+      await tx
+        .insert(passkeys)
+        .values({
+          factorId: factor!.id,
+          userId: principal.userId,
+          credentialId: credential.id,
+          publicKey: b64url(credential.publicKey),
+          counter: credential.counter,
+          transports: credential.transports ?? [],
+        })
       return this.mfa.enrolled(tx, principal, factor!, first, 'webauthn')
     })
   }
@@ -113,25 +133,36 @@ export class Passkeys {
    */
   async loginOptions(origin?: string) {
     this.usableAt(origin)
-    const options = await (await webauthn()).generateAuthenticationOptions({ rpID: this.deps.config.webauthn.rpId, allowCredentials: [], userVerification: 'preferred' })
+    const options = await (await webauthn()).generateAuthenticationOptions({
+      rpID: this.deps.config.webauthn.rpId,
+      allowCredentials: [],
+      userVerification: 'preferred',
+    })
     await this.keep(options.challenge, 'login', null)
     return options
   }
 
   /** Signs in with a passkey: `aal2` when the authenticator verified the user, else `aal1`. */
   async login(response: AuthenticationResponse, request: RequestInfo): Promise<AuthResultView> {
-    const [stored] = await this.deps.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id ?? ''))
+    const [stored] = await this.deps.db
+      .select()
+      .from(passkeys)
+      .where(eq(passkeys.credentialId, response.id ?? ''))
     if (!stored) throw refused()
     const issued = await this.deps.db.transaction(async (tx) => {
       const asserted = await this.assert(tx, stored, response, 'login', null)
       if (!asserted) return null
       await this.accounts.changed(tx, stored.userId)
       const issued = await this.sessions.start(tx, stored.userId, request.userAgent, { aal: asserted.userVerified ? 'aal2' : 'aal1', amr: ['webauthn'] })
-      await this.audit.record(tx, { actor: { type: 'user', id: stored.userId }, request }, {
-        action: 'auth.session.signed_in',
-        target: { type: 'user', id: stored.userId },
-        metadata: { method: 'passkey', sessionId: issued.sessionId, userVerified: asserted.userVerified },
-      })
+      await this.audit.record(
+        tx,
+        { actor: { type: 'user', id: stored.userId }, request },
+        {
+          action: 'auth.session.signed_in',
+          target: { type: 'user', id: stored.userId },
+          metadata: { method: 'passkey', sessionId: issued.sessionId, userVerified: asserted.userVerified },
+        },
+      )
       return issued
     })
     if (!issued) throw refused()
@@ -146,9 +177,16 @@ export class Passkeys {
   async stepUpOptions(principal: Principal, origin?: string) {
     requireInteractive(principal)
     this.usableAt(origin)
-    const own = await this.deps.db.select({ id: passkeys.credentialId, transports: passkeys.transports }).from(passkeys).where(eq(passkeys.userId, principal.userId))
+    const own = await this.deps.db
+      .select({ id: passkeys.credentialId, transports: passkeys.transports })
+      .from(passkeys)
+      .where(eq(passkeys.userId, principal.userId))
     if (own.length === 0) throw authError(409, 'conflict', 'This account has no passkey: verify with a code from the authenticator app or a recovery code')
-    const options = await (await webauthn()).generateAuthenticationOptions({ rpID: this.deps.config.webauthn.rpId, allowCredentials: own.map((c) => ({ id: c.id, transports: c.transports })), userVerification: 'preferred' })
+    const options = await (await webauthn()).generateAuthenticationOptions({
+      rpID: this.deps.config.webauthn.rpId,
+      allowCredentials: own.map((c) => ({ id: c.id, transports: c.transports })),
+      userVerification: 'preferred',
+    })
     await this.keep(options.challenge, 'verify', principal.userId)
     return options
   }
@@ -156,7 +194,10 @@ export class Passkeys {
   /** Step-up with one of the caller's passkeys (its presence is the second factor, after the password): the session becomes `aal2`, as with a code. */
   stepUp(principal: Principal, response: AuthenticationResponse): Promise<AuthResultView> {
     return this.mfa.stepUp(principal, 'The passkey was not accepted', async (tx) => {
-      const [stored] = await tx.select().from(passkeys).where(and(eq(passkeys.credentialId, response.id ?? ''), eq(passkeys.userId, principal.userId)))
+      const [stored] = await tx
+        .select()
+        .from(passkeys)
+        .where(and(eq(passkeys.credentialId, response.id ?? ''), eq(passkeys.userId, principal.userId)))
       return stored && (await this.assert(tx, stored, response, 'verify', principal.userId)) ? 'webauthn' : null
     })
   }
@@ -164,7 +205,10 @@ export class Passkeys {
   /** Removes one of the caller's passkeys (`aal2`): as removing any factor. */
   async remove(principal: Principal, id: string): Promise<void> {
     requireInteractive(principal)
-    const [own] = await this.deps.db.select({ id: passkeys.factorId }).from(passkeys).where(and(eq(passkeys.factorId, id), eq(passkeys.userId, principal.userId)))
+    const [own] = await this.deps.db
+      .select({ id: passkeys.factorId })
+      .from(passkeys)
+      .where(and(eq(passkeys.factorId, id), eq(passkeys.userId, principal.userId)))
     if (!own) throw authError(404, 'not_found', 'No such passkey')
     await this.mfa.removeFactor(principal, id)
   }
@@ -174,7 +218,13 @@ export class Passkeys {
    * `tx`) and moves its sign counter forward, also when two assertions race (a replayed or cloned
    * one finds it moved): whether the user was verified, or null when it is not accepted.
    */
-  private async assert(tx: Db, stored: PasskeyRow, response: AuthenticationResponse, purpose: Purpose, userId: string | null): Promise<{ userVerified: boolean } | null> {
+  private async assert(
+    tx: Db,
+    stored: PasskeyRow,
+    response: AuthenticationResponse,
+    purpose: Purpose,
+    userId: string | null,
+  ): Promise<{ userVerified: boolean } | null> {
     let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>
     try {
       verification = await (await webauthn()).verifyAuthenticationResponse({
@@ -182,7 +232,12 @@ export class Passkeys {
         expectedChallenge: (challenge) => this.spend(tx, challenge, purpose, userId),
         expectedOrigin: this.deps.config.webauthn.origins,
         expectedRPID: this.deps.config.webauthn.rpId,
-        credential: { id: stored.credentialId, publicKey: new Uint8Array(Buffer.from(stored.publicKey, 'base64url')), counter: stored.counter, transports: stored.transports },
+        credential: {
+          id: stored.credentialId,
+          publicKey: new Uint8Array(Buffer.from(stored.publicKey, 'base64url')),
+          counter: stored.counter,
+          transports: stored.transports,
+        },
         requireUserVerification: false,
       })
     } catch {
@@ -210,7 +265,10 @@ export class Passkeys {
   private async spend(db: Db, challenge: string, purpose: Purpose, userId: string | null): Promise<boolean> {
     const conditions = [eq(webauthnChallenges.challenge, challenge), eq(webauthnChallenges.purpose, purpose), gt(webauthnChallenges.expiresAt, this.deps.now())]
     if (userId) conditions.push(eq(webauthnChallenges.userId, userId))
-    const spent = await db.delete(webauthnChallenges).where(and(...conditions)).returning({ challenge: webauthnChallenges.challenge })
+    const spent = await db
+      .delete(webauthnChallenges)
+      .where(and(...conditions))
+      .returning({ challenge: webauthnChallenges.challenge })
     return spent.length === 1
   }
 }

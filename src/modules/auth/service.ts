@@ -3,7 +3,7 @@ import type { Principal, PrincipalSource } from '../../platform/auth'
 import { AppError } from '../../platform/errors'
 import type { AccessClaims } from '../../platform/jwt'
 import type { EventBus } from '../../platform/events'
-import { SettingsService } from '../settings/service'
+import type { SettingsService } from '../settings/service'
 import { AccountEmails, type InstanceMailer } from './account-emails'
 import { Accounts } from './accounts'
 import { requireCredentialChange } from './interactive'
@@ -38,15 +38,19 @@ export class AuthService implements PrincipalSource {
     mail: InstanceMailer,
     private readonly audit: AuditService,
   ) {
-    this.sessions = new RotatingSessions(deps, { sessions, refreshTokens }, {
-      kind: 'user',
-      refreshTtlSeconds: deps.config.refreshTokenTtl,
-      maxAgeSeconds: deps.config.sessionMaxAge,
-      accessTtlSeconds: deps.config.accessTokenTtl,
-      // Who and how the session signed in; whether the account has a second factor is read per request (resolveBearer), never from here.
-      claimColumns: { aal: sessions.aal, amr: sessions.amr },
-      claims: (userId, { aal, amr }) => ({ sub: userId, typ: 'user', aal: aal ?? 'aal1', amr: amr ?? [] }),
-    })
+    this.sessions = new RotatingSessions(
+      deps,
+      { sessions, refreshTokens },
+      {
+        kind: 'user',
+        refreshTtlSeconds: deps.config.refreshTokenTtl,
+        maxAgeSeconds: deps.config.sessionMaxAge,
+        accessTtlSeconds: deps.config.accessTokenTtl,
+        // Who and how the session signed in; whether the account has a second factor is read per request (resolveBearer), never from here.
+        claimColumns: { aal: sessions.aal, amr: sessions.amr },
+        claims: (userId, { aal, amr }) => ({ sub: userId, typ: 'user', aal: aal ?? 'aal1', amr: amr ?? [] }),
+      },
+    )
     this.accounts = new Accounts(deps, new Passwords(deps.config.password), this.sessions, settings, events, audit)
     this.apiTokens = new ApiTokens(deps, audit)
     this.mfa = new Mfa(deps, this.sessions, this.accounts, events, audit)

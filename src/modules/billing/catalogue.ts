@@ -14,7 +14,8 @@ type PlanRow = typeof plans.$inferSelect
 
 export const planNotFound = (key: string) => billingError(404, 'plan_not_found', `No plan ${key}`)
 export const featureNotFound = (key: string) => billingError(404, 'feature_not_found', `No feature ${key}`)
-const negativeNotMetered = () => new AppError(400, 'validation_failed', 'allowNegative: only a metered feature takes negative usage (a limit feature always may give back, down to 0)')
+const negativeNotMetered = () =>
+  new AppError(400, 'validation_failed', 'allowNegative: only a metered feature takes negative usage (a limit feature always may give back, down to 0)')
 const meterNotMetered = () => new AppError(400, 'validation_failed', 'stripeMeter: only a metered feature is charged through a Stripe meter')
 const builtIn = (key: string) => billingError(409, 'builtin_feature', `${key} is built in: Ecobase meters it itself`)
 
@@ -33,7 +34,10 @@ const planView = (p: PlanRow) => ({
 
 /** A plan of the ecosystem by key, in `db`; 404 `plan_not_found` otherwise. */
 export async function planOf(db: Db, ecosystemId: string, key: string): Promise<PlanRow> {
-  const [row] = await db.select().from(plans).where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.key, key)))
+  const [row] = await db
+    .select()
+    .from(plans)
+    .where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.key, key)))
   if (!row) throw planNotFound(key)
   return row
 }
@@ -64,7 +68,16 @@ export class Features {
     try {
       const [row] = await this.deps.db
         .insert(features)
-        .values({ ecosystemId: tenant.ecosystemId, key: input.key, name: input.name, type: input.type, unit: input.unit ?? '', reset, allowNegative: input.allowNegative ?? false, stripeMeter: input.stripeMeter ?? null })
+        .values({
+          ecosystemId: tenant.ecosystemId,
+          key: input.key,
+          name: input.name,
+          type: input.type,
+          unit: input.unit ?? '',
+          reset,
+          allowNegative: input.allowNegative ?? false,
+          stripeMeter: input.stripeMeter ?? null,
+        })
         .returning()
       return featureDef(row!)
     } catch (err) {
@@ -98,7 +111,10 @@ export class Features {
         .where(and(eq(plans.ecosystemId, tenant.ecosystemId), sql`${plans.entitlements} @> ${JSON.stringify([{ feature: key }])}::jsonb`))
         .limit(1)
       if (user) throw billingError(409, 'in_use', `Plan ${user.key} grants ${key}: take it out of the plan first`)
-      const [row] = await tx.delete(features).where(and(eq(features.ecosystemId, tenant.ecosystemId), eq(features.key, key))).returning({ key: features.key })
+      const [row] = await tx
+        .delete(features)
+        .where(and(eq(features.ecosystemId, tenant.ecosystemId), eq(features.key, key)))
+        .returning({ key: features.key })
       if (!row) throw featureNotFound(key)
       await this.entitlements.changed(tx, tenant.ecosystemId)
     })
@@ -170,11 +186,20 @@ export class Plans {
       const plan = await planOf(tx, tenant.ecosystemId, key)
       // Every customer without an assignment or a granting subscription is on it.
       if (plan.isDefault) throw billingError(409, 'default_plan', `${key} is the default plan: make another plan the default first`)
-      const [assigned] = await tx.select({ n: sql<number>`count(*)::int` }).from(assignments).where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.plan, key)))
+      const [assigned] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(assignments)
+        .where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.plan, key)))
       const [subscribed] = await tx
         .select({ n: sql<number>`count(*)::int` })
         .from(subscriptions)
-        .where(and(eq(subscriptions.ecosystemId, tenant.ecosystemId), eq(subscriptions.plan, key), sql`${subscriptions.status} not in ('canceled', 'incomplete_expired')`))
+        .where(
+          and(
+            eq(subscriptions.ecosystemId, tenant.ecosystemId),
+            eq(subscriptions.plan, key),
+            sql`${subscriptions.status} not in ('canceled', 'incomplete_expired')`,
+          ),
+        )
       if (assigned!.n + subscribed!.n > 0) throw billingError(409, 'in_use', `${assigned!.n} assignments and ${subscribed!.n} subscriptions are on plan ${key}`)
       await tx.delete(plans).where(and(eq(plans.ecosystemId, tenant.ecosystemId), eq(plans.key, key)))
       await this.entitlements.changed(tx, tenant.ecosystemId)
@@ -188,7 +213,10 @@ export class Plans {
    */
   async catalogue(ecosystemId: string) {
     const [rows, defs, [config]] = await Promise.all([
-      this.deps.db.select().from(plans).where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.public, true))),
+      this.deps.db
+        .select()
+        .from(plans)
+        .where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.public, true))),
       this.entitlements.features(this.deps.db, ecosystemId),
       this.deps.db.select({ currency: settings.currency }).from(settings).where(eq(settings.ecosystemId, ecosystemId)),
     ])
@@ -208,14 +236,28 @@ export class Plans {
         entitlements: p.entitlements.flatMap((e) => {
           const f = byKey.get(e.feature)
           if (!f) return []
-          return [{ feature: f.key, name: f.name, type: f.type, unit: f.unit, reset: f.reset, enabled: e.enabled ?? true, limit: f.type === 'boolean' ? null : (e.limit ?? null), overage: e.overage ?? ('block' as const) }]
+          return [
+            {
+              feature: f.key,
+              name: f.name,
+              type: f.type,
+              unit: f.unit,
+              reset: f.reset,
+              enabled: e.enabled ?? true,
+              limit: f.type === 'boolean' ? null : (e.limit ?? null),
+              overage: e.overage ?? ('block' as const),
+            },
+          ]
         }),
       })),
     }
   }
 
   private async clearDefault(tx: Db, ecosystemId: string): Promise<void> {
-    await tx.update(plans).set({ isDefault: false }).where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.isDefault, true)))
+    await tx
+      .update(plans)
+      .set({ isDefault: false })
+      .where(and(eq(plans.ecosystemId, ecosystemId), eq(plans.isDefault, true)))
   }
 
   /** Every price is in the ecosystem's currency (its billing settings; `usd` until set). */
@@ -224,7 +266,8 @@ export class Plans {
     const [row] = await db.select({ currency: settings.currency }).from(settings).where(eq(settings.ecosystemId, ecosystemId))
     const currency = row?.currency ?? 'usd'
     prices.forEach((p, i) => {
-      if (p.currency !== currency) throw new AppError(400, 'validation_failed', `prices.${i}.currency: the ecosystem bills in ${currency} (its billing settings), not ${p.currency}`)
+      if (p.currency !== currency)
+        throw new AppError(400, 'validation_failed', `prices.${i}.currency: the ecosystem bills in ${currency} (its billing settings), not ${p.currency}`)
     })
   }
 

@@ -32,7 +32,16 @@ export const BUILT_IN: readonly FeatureDef[] = [
 ]
 export const isBuiltIn = (key: string) => BUILT_IN.some((f) => f.key === key)
 /** An ecosystem's own feature, as plans and the API see it. */
-export const featureDef = (r: typeof features.$inferSelect): FeatureDef => ({ key: r.key, name: r.name, type: r.type, unit: r.unit, reset: r.reset, builtIn: false, allowNegative: r.allowNegative, stripeMeter: r.stripeMeter })
+export const featureDef = (r: typeof features.$inferSelect): FeatureDef => ({
+  key: r.key,
+  name: r.name,
+  type: r.type,
+  unit: r.unit,
+  reset: r.reset,
+  builtIn: false,
+  allowNegative: r.allowNegative,
+  stripeMeter: r.stripeMeter,
+})
 
 /** What a plan grants of one feature. */
 export interface Grant {
@@ -61,7 +70,13 @@ const GRANTING = new Set(['trialing', 'active'])
  * trialing or active (or past_due within the grace period after its period ended) grants its plan;
  * else the default plan (or none). Never from the order events arrived in: from the mirror as it is.
  */
-export function planInForce(input: { assignment: string | null; subscription: SubscriptionRow | null; defaultPlan: string | null; now: Date; graceDays: number }): { plan: string | null; source: Source } {
+export function planInForce(input: {
+  assignment: string | null
+  subscription: SubscriptionRow | null
+  defaultPlan: string | null
+  now: Date
+  graceDays: number
+}): { plan: string | null; source: Source } {
   if (input.assignment) return { plan: input.assignment, source: 'manual' }
   const s = input.subscription
   if (s?.plan && grants(s, input.now, input.graceDays)) return { plan: s.plan, source: 'stripe' }
@@ -85,7 +100,8 @@ export function grantsOf(defs: readonly FeatureDef[], entitlements: readonly Pla
   const out = new Map<string, Grant>()
   for (const feature of defs) {
     const e = named.get(feature.key)
-    if (e) out.set(feature.key, { feature, enabled: e.enabled ?? true, limit: feature.type === 'boolean' ? null : (e.limit ?? null), overage: e.overage ?? 'block' })
+    if (e)
+      out.set(feature.key, { feature, enabled: e.enabled ?? true, limit: feature.type === 'boolean' ? null : (e.limit ?? null), overage: e.overage ?? 'block' })
     else out.set(feature.key, { feature, enabled: feature.builtIn, limit: feature.builtIn || feature.type === 'boolean' ? null : 0, overage: 'block' })
   }
   return out
@@ -93,7 +109,8 @@ export function grantsOf(defs: readonly FeatureDef[], entitlements: readonly Pla
 
 /** The counter a use lands in: the month (UTC) for monthly features, `all` otherwise. */
 export const periodOf = (reset: Reset, at: Date) => (reset === 'month' ? at.toISOString().slice(0, 7) : 'all')
-export const resetsAt = (reset: Reset, now: Date) => (reset === 'month' ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() : null)
+export const resetsAt = (reset: Reset, now: Date) =>
+  reset === 'month' ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString() : null
 
 /** The key of one counter: a customer's use of a feature in a period. */
 const leaseKey = (customerId: string, feature: string, period: string) => `${customerId} ${feature} ${period}`
@@ -162,11 +179,20 @@ export class Entitlements implements EntitlementGate {
     const [defs, allPlans, [assigned], subscription] = await Promise.all([
       this.features(reader, ecosystemId),
       reader.select({ key: plans.key, isDefault: plans.isDefault, entitlements: plans.entitlements }).from(plans).where(eq(plans.ecosystemId, ecosystemId)),
-      reader.select({ plan: assignments.plan }).from(assignments).where(and(eq(assignments.ecosystemId, ecosystemId), eq(assignments.customerId, customerId))),
+      reader
+        .select({ plan: assignments.plan })
+        .from(assignments)
+        .where(and(eq(assignments.ecosystemId, ecosystemId), eq(assignments.customerId, customerId))),
       this.subscriptionOf(reader, ecosystemId, customerId),
     ])
     const defaultPlan = allPlans.find((p) => p.isDefault)?.key ?? null
-    let inForce = planInForce({ assignment: assigned?.plan ?? null, subscription, defaultPlan, now: this.deps.now(), graceDays: this.deps.config.billing.graceDays })
+    let inForce = planInForce({
+      assignment: assigned?.plan ?? null,
+      subscription,
+      defaultPlan,
+      now: this.deps.now(),
+      graceDays: this.deps.config.billing.graceDays,
+    })
     // A plan that does not exist grants nothing more than the default: never "no limits".
     if (inForce.plan !== null && !allPlans.some((p) => p.key === inForce.plan)) inForce = { plan: defaultPlan, source: 'default' }
     const plan = allPlans.find((p) => p.key === inForce.plan)
@@ -193,7 +219,10 @@ export class Entitlements implements EntitlementGate {
   /** The use that counts against a grant now: storage's byte counter, or the feature's counter for this period. */
   async used(db: Db, ecosystemId: string, customerId: string, feature: FeatureDef): Promise<number> {
     if (feature.key === STORAGE_BYTES) {
-      const [row] = await db.select({ used: storageUsage.usedBytes }).from(storageUsage).where(and(eq(storageUsage.ecosystemId, ecosystemId), eq(storageUsage.customerId, customerId)))
+      const [row] = await db
+        .select({ used: storageUsage.usedBytes })
+        .from(storageUsage)
+        .where(and(eq(storageUsage.ecosystemId, ecosystemId), eq(storageUsage.customerId, customerId)))
       return row?.used ?? 0
     }
     const period = periodOf(feature.reset, this.deps.now())
@@ -245,7 +274,9 @@ export class Entitlements implements EntitlementGate {
     const who = { ecosystemId: input.ecosystemId, customerId: input.customerId, feature, period, amount: input.amount }
     // The bounded reserve's row lock must hold until its update: in the caller's transaction, or one of its own.
     const used = bounded
-      ? await (input.tx ? this.reserveBounded(input.tx, { ...who, limit }, { ahead: false }) : this.deps.db.transaction((tx) => this.reserveBounded(tx, { ...who, limit }, { ahead: false })))
+      ? await (input.tx
+          ? this.reserveBounded(input.tx, { ...who, limit }, { ahead: false })
+          : this.deps.db.transaction((tx) => this.reserveBounded(tx, { ...who, limit }, { ahead: false })))
       : await this.reserveUnbounded(db, who)
     if (used !== null) return { allowed: true, limit, used, remaining: limit === null ? null : Math.max(0, limit - used) }
     const now = await this.used(db, input.ecosystemId, input.customerId, feature)
@@ -346,7 +377,11 @@ export class Entitlements implements EntitlementGate {
       })
     }
     try {
-      const used = await this.reserveBounded(tx, { ...t, period }, { ahead: true, giveBack: lease && unspent > 0 ? { id: lease.id, units: unspent } : undefined })
+      const used = await this.reserveBounded(
+        tx,
+        { ...t, period },
+        { ahead: true, giveBack: lease && unspent > 0 ? { id: lease.id, units: unspent } : undefined },
+      )
       afterCommit(tx, done)
       afterRollback(tx, done)
       return used !== null
@@ -410,7 +445,10 @@ export class Entitlements implements EntitlementGate {
       }
       if (input.tx && grant?.enabled && grant.feature.type !== 'boolean' && grant.limit !== null && input.amount <= grant.limit) {
         if (await this.take(input.tx, { ...input, feature: grant.feature, limit: grant.limit })) return
-        const used = grant.feature.key === STORAGE_BYTES ? await this.bytesTaken(input.tx, input.ecosystemId, input.customerId) : await this.used(input.tx, input.ecosystemId, input.customerId, grant.feature)
+        const used =
+          grant.feature.key === STORAGE_BYTES
+            ? await this.bytesTaken(input.tx, input.ecosystemId, input.customerId)
+            : await this.used(input.tx, input.ecosystemId, input.customerId, grant.feature)
         throw entitlementExceeded(input.feature, grant.limit, used, input.amount)
       }
     }
@@ -462,14 +500,20 @@ export class Entitlements implements EntitlementGate {
         if (batch.length > 0) {
           await tx.execute(
             sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
-                values ${sql.join(batch.map((m) => sql`(${m.ecosystemId}, ${m.customerId}, ${m.feature}, ${m.period}, ${m.amount})`), sql`, `)}
+                values ${sql.join(
+                  batch.map((m) => sql`(${m.ecosystemId}, ${m.customerId}, ${m.feature}, ${m.period}, ${m.amount})`),
+                  sql`, `,
+                )}
                 on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used + excluded.used`,
           )
         }
         if (spent.length > 0) {
           await tx.execute(
             sql`update ${usageLeases} as l set units = l.units - v.spent
-                from (values ${sql.join(spent.map(([id, n]) => sql`(${id}::uuid, ${n}::bigint)`), sql`, `)}) as v(id, spent)
+                from (values ${sql.join(
+                  spent.map(([id, n]) => sql`(${id}::uuid, ${n}::bigint)`),
+                  sql`, `,
+                )}) as v(id, spent)
                 where l.id = v.id`,
           )
         }
@@ -494,7 +538,12 @@ export class Entitlements implements EntitlementGate {
     this.leases.clear()
     if (ids.length === 0) return
     try {
-      await this.deps.db.execute(sql`delete from ${usageLeases} where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`)
+      await this.deps.db.execute(
+        sql`delete from ${usageLeases} where id in (${sql.join(
+          ids.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+      )
     } catch (err) {
       this.deps.logger.warn('billing: leases left to expire', { error: String(err) })
     }

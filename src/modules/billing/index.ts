@@ -23,7 +23,19 @@ export default defineModule({
   http: { verbatimBodyPaths: [`${STRIPE_WEBHOOK_PATH}/`] },
   setup: (ctx) => {
     const entitlements = new Entitlements(ctx.deps)
-    const billing = new BillingService(ctx.deps, entitlements, new StripeGateway(ctx.deps.config.billing.stripeApiUrl), ctx.bus, ctx.use('customer'), ctx.use('registry'))
-    return { services: billing, queues: billing.meters.queueHandlers(), listen: () => entitlements.listen(), routes: () => [billingRoutes(billing, ctx.guards)] }
+    const billing = new BillingService(
+      ctx.deps,
+      entitlements,
+      new StripeGateway(ctx.deps.config.billing.stripeApiUrl),
+      ctx.bus,
+      ctx.use('customer'),
+      ctx.use('registry'),
+    )
+    return {
+      services: billing,
+      queues: billing.meters.queueHandlers(),
+      listen: () => entitlements.listen(),
+      routes: () => [billingRoutes(billing, ctx.guards)],
+    }
   },
 })

@@ -41,7 +41,13 @@ export class MeterReporter {
   ) {}
 
   queueHandlers(): QueueHandler[] {
-    return [defineQueueHandler<{ ecosystemId: string }>({ name: SEND_METER_EVENTS, options: { retryLimit: 20, retryBackoff: true, expireInSeconds: 300 }, handle: async (job) => void (await this.send(job.ecosystemId)) })]
+    return [
+      defineQueueHandler<{ ecosystemId: string }>({
+        name: SEND_METER_EVENTS,
+        options: { retryLimit: 20, retryBackoff: true, expireInSeconds: 300 },
+        handle: async (job) => void (await this.send(job.ecosystemId)),
+      }),
+    ]
   }
 
   /**
@@ -57,11 +63,21 @@ export class MeterReporter {
     if (config?.provider !== 'stripe') return
     const ids = [...new Set(metered.map((e) => e.customerId))]
     const [mapped, subscribed] = await Promise.all([
-      tx.select({ customerId: stripeCustomers.customerId, stripeCustomerId: stripeCustomers.stripeCustomerId }).from(stripeCustomers).where(and(eq(stripeCustomers.ecosystemId, ecosystemId), inArray(stripeCustomers.customerId, ids))),
+      tx
+        .select({ customerId: stripeCustomers.customerId, stripeCustomerId: stripeCustomers.stripeCustomerId })
+        .from(stripeCustomers)
+        .where(and(eq(stripeCustomers.ecosystemId, ecosystemId), inArray(stripeCustomers.customerId, ids))),
       tx
         .select({ customerId: subscriptions.customerId, stripeCustomerId: subscriptions.stripeCustomerId })
         .from(subscriptions)
-        .where(and(eq(subscriptions.ecosystemId, ecosystemId), inArray(subscriptions.customerId, ids), sql`${subscriptions.stripeCustomerId} is not null`, sql`${subscriptions.status} in ('trialing', 'active', 'past_due')`))
+        .where(
+          and(
+            eq(subscriptions.ecosystemId, ecosystemId),
+            inArray(subscriptions.customerId, ids),
+            sql`${subscriptions.stripeCustomerId} is not null`,
+            sql`${subscriptions.status} in ('trialing', 'active', 'past_due')`,
+          ),
+        )
         .orderBy(asc(subscriptions.createdAt)),
     ])
     const stripeOf = new Map<string, string>()
@@ -69,7 +85,20 @@ export class MeterReporter {
     for (const s of subscribed) stripeOf.set(s.customerId, s.stripeCustomerId!)
     const rows = metered.flatMap((e) => {
       const stripeCustomerId = stripeOf.get(e.customerId)
-      return stripeCustomerId ? [{ ecosystemId, idempotencyKey: e.idempotencyKey, customerId: e.customerId, feature: e.feature, meter: defs.get(e.feature)!.stripeMeter!, stripeCustomerId, value: e.value, at: e.at }] : []
+      return stripeCustomerId
+        ? [
+            {
+              ecosystemId,
+              idempotencyKey: e.idempotencyKey,
+              customerId: e.customerId,
+              feature: e.feature,
+              meter: defs.get(e.feature)!.stripeMeter!,
+              stripeCustomerId,
+              value: e.value,
+              at: e.at,
+            },
+          ]
+        : []
     })
     if (rows.length === 0) return
     await tx.insert(meterOutbox).values(rows).onConflictDoNothing()
@@ -97,7 +126,13 @@ export class MeterReporter {
         await Promise.all(
           due.slice(i, i + PARALLEL).map(async (row) => {
             try {
-              const outcome = await this.stripe.meterEvent(secretKey, { eventName: row.meter, stripeCustomerId: row.stripeCustomerId, value: row.value, identifier: meterIdentifier(row.idempotencyKey), timestamp: row.at })
+              const outcome = await this.stripe.meterEvent(secretKey, {
+                eventName: row.meter,
+                stripeCustomerId: row.stripeCustomerId,
+                value: row.value,
+                identifier: meterIdentifier(row.idempotencyKey),
+                timestamp: row.at,
+              })
               if ('sent' in outcome) done.push(row.idempotencyKey)
               else bad.push({ key: row.idempotencyKey, message: outcome.refused })
             } catch (err) {
@@ -109,9 +144,21 @@ export class MeterReporter {
       }
       const now = this.deps.now()
       const of = (keys: string[]) => and(eq(meterOutbox.ecosystemId, ecosystemId), inArray(meterOutbox.idempotencyKey, keys))
-      if (done.length) await this.deps.db.update(meterOutbox).set({ sentAt: now, attempts: sql`${meterOutbox.attempts} + 1` }).where(of(done))
-      for (const b of bad) await this.deps.db.update(meterOutbox).set({ failed: b.message, attempts: sql`${meterOutbox.attempts} + 1` }).where(of([b.key]))
-      if (retry.length) await this.deps.db.update(meterOutbox).set({ attempts: sql`${meterOutbox.attempts} + 1` }).where(of(retry))
+      if (done.length)
+        await this.deps.db
+          .update(meterOutbox)
+          .set({ sentAt: now, attempts: sql`${meterOutbox.attempts} + 1` })
+          .where(of(done))
+      for (const b of bad)
+        await this.deps.db
+          .update(meterOutbox)
+          .set({ failed: b.message, attempts: sql`${meterOutbox.attempts} + 1` })
+          .where(of([b.key]))
+      if (retry.length)
+        await this.deps.db
+          .update(meterOutbox)
+          .set({ attempts: sql`${meterOutbox.attempts} + 1` })
+          .where(of(retry))
       sent += done.length
       refused += bad.length
       if (bad.length) this.deps.logger.warn('billing: Stripe refused meter events; kept as failed', { ecosystemId, count: bad.length, error: bad[0]!.message })
@@ -131,7 +178,15 @@ export class MeterReporter {
         failed: sql<string>`coalesce(sum(${meterOutbox.value}) filter (where ${meterOutbox.failed} is not null), 0)`,
       })
       .from(meterOutbox)
-      .where(and(eq(meterOutbox.ecosystemId, ecosystemId), eq(meterOutbox.customerId, customerId), eq(meterOutbox.feature, feature.key), from ? gte(meterOutbox.at, from) : undefined, to ? lt(meterOutbox.at, to) : undefined))
+      .where(
+        and(
+          eq(meterOutbox.ecosystemId, ecosystemId),
+          eq(meterOutbox.customerId, customerId),
+          eq(meterOutbox.feature, feature.key),
+          from ? gte(meterOutbox.at, from) : undefined,
+          to ? lt(meterOutbox.at, to) : undefined,
+        ),
+      )
     return { meter: feature.stripeMeter!, sent: Number(row?.sent ?? 0), pending: Number(row?.pending ?? 0), failed: Number(row?.failed ?? 0) }
   }
 }

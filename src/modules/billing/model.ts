@@ -1,17 +1,27 @@
 import { t } from 'elysia'
 import { Int } from '../../platform/numbers'
 
-const FeatureKey = t.String({ pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$', maxLength: 100, description: 'Lower case, dot-separated: `projects`, `api.calls`' })
+const FeatureKey = t.String({
+  pattern: '^[a-z][a-z0-9_]*(\\.[a-z][a-z0-9_]*)*$',
+  maxLength: 100,
+  description: 'Lower case, dot-separated: `projects`, `api.calls`',
+})
 const PlanKey = t.String({ pattern: '^[a-z0-9][a-z0-9_-]{0,62}$', description: '`free`, `pro`, `team-2026`' })
 const Currency = t.String({ pattern: '^[a-z]{3}$', description: 'ISO 4217, lower case (`usd`, `eur`)' })
-const FeatureType = t.Union([t.Literal('boolean'), t.Literal('limit'), t.Literal('metered')], { description: '`boolean`: on or off; `limit`: up to a number at any time (seats, projects); `metered`: up to a number per period (API calls a month)' })
-const Reset = t.Union([t.Literal('month'), t.Literal('never')], { description: 'When the use of a metered feature starts again from 0: at the start of each calendar month (UTC), or never' })
+const FeatureType = t.Union([t.Literal('boolean'), t.Literal('limit'), t.Literal('metered')], {
+  description: '`boolean`: on or off; `limit`: up to a number at any time (seats, projects); `metered`: up to a number per period (API calls a month)',
+})
+const Reset = t.Union([t.Literal('month'), t.Literal('never')], {
+  description: 'When the use of a metered feature starts again from 0: at the start of each calendar month (UTC), or never',
+})
 
 const StripeMeter = t.Union([t.String({ pattern: '^[A-Za-z0-9_.:-]{1,100}$', description: 'The Stripe meter’s event name' }), t.Null()], {
-  description: 'Metered features only: the Stripe meter (its `event_name`) accepted usage is sent to as meter events, for usage-based prices; null: not charged through Stripe',
+  description:
+    'Metered features only: the Stripe meter (its `event_name`) accepted usage is sent to as meter events, for usage-based prices; null: not charged through Stripe',
 })
 const AllowNegative = t.Boolean({
-  description: 'Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0.',
+  description:
+    'Metered features only (default false): negative usage values give use back (credits refunded); otherwise a negative value is 400. A `limit` feature always takes negative values (a seat freed). No counter goes below 0.',
 })
 
 export const BillingSettings = t.Object(
@@ -24,12 +34,17 @@ export const BillingSettings = t.Object(
 )
 export const BillingSettingsUpdate = t.Object(
   {
-    provider: t.Union([t.Literal('manual'), t.Literal('stripe')], { description: '`manual` (the default): plans assigned by admins, no outside service; `stripe`: Checkout, the portal and webhooks' }),
+    provider: t.Union([t.Literal('manual'), t.Literal('stripe')], {
+      description: '`manual` (the default): plans assigned by admins, no outside service; `stripe`: Checkout, the portal and webhooks',
+    }),
     currency: t.Optional(Currency),
     stripeSecretKey: t.Optional(t.String({ pattern: '^(sk|rk)_', maxLength: 300, description: 'Write-only; kept when omitted' })),
     stripeWebhookSecret: t.Optional(t.String({ pattern: '^whsec_', maxLength: 300, description: 'Write-only; kept when omitted' })),
   },
-  { title: 'BillingSettingsUpdate', examples: [{ provider: 'stripe', currency: 'usd', stripeSecretKey: 'sk_test_51ExampleKey', stripeWebhookSecret: 'whsec_ExampleSecret' }] },
+  {
+    title: 'BillingSettingsUpdate',
+    examples: [{ provider: 'stripe', currency: 'usd', stripeSecretKey: 'sk_test_51ExampleKey', stripeWebhookSecret: 'whsec_ExampleSecret' }],
+  },
 )
 
 export const BillingFeature = t.Object(
@@ -43,13 +58,38 @@ export const BillingFeature = t.Object(
     allowNegative: AllowNegative,
     stripeMeter: StripeMeter,
   },
-  { title: 'BillingFeature', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false, allowNegative: false, stripeMeter: 'api_calls' }] },
+  {
+    title: 'BillingFeature',
+    examples: [
+      { key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', builtIn: false, allowNegative: false, stripeMeter: 'api_calls' },
+    ],
+  },
 )
 export const BillingFeatureCreate = t.Object(
-  { key: FeatureKey, name: t.String({ minLength: 1, maxLength: 200 }), type: FeatureType, unit: t.Optional(t.String({ maxLength: 50 })), reset: t.Optional(Reset), allowNegative: t.Optional(AllowNegative), stripeMeter: t.Optional(StripeMeter) },
-  { title: 'BillingFeatureCreate', examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', stripeMeter: 'api_calls' }] },
+  {
+    key: FeatureKey,
+    name: t.String({ minLength: 1, maxLength: 200 }),
+    type: FeatureType,
+    unit: t.Optional(t.String({ maxLength: 50 })),
+    reset: t.Optional(Reset),
+    allowNegative: t.Optional(AllowNegative),
+    stripeMeter: t.Optional(StripeMeter),
+  },
+  {
+    title: 'BillingFeatureCreate',
+    examples: [{ key: 'api.calls', name: 'API calls', type: 'metered', unit: 'calls', reset: 'month', stripeMeter: 'api_calls' }],
+  },
 )
-export const BillingFeaturePatch = t.Partial(t.Object({ name: t.String({ minLength: 1, maxLength: 200 }), unit: t.String({ maxLength: 50 }), reset: Reset, allowNegative: AllowNegative, stripeMeter: StripeMeter }), { title: 'BillingFeaturePatch', examples: [{ name: 'API requests', unit: 'requests' }], minProperties: 1 })
+export const BillingFeaturePatch = t.Partial(
+  t.Object({
+    name: t.String({ minLength: 1, maxLength: 200 }),
+    unit: t.String({ maxLength: 50 }),
+    reset: Reset,
+    allowNegative: AllowNegative,
+    stripeMeter: StripeMeter,
+  }),
+  { title: 'BillingFeaturePatch', examples: [{ name: 'API requests', unit: 'requests' }], minProperties: 1 },
+)
 
 const Price = t.Object(
   {
@@ -78,7 +118,26 @@ const planFields = {
   prices: t.Array(Price, { maxItems: 20 }),
   entitlements: t.Array(Entitlement, { maxItems: 200 }),
 }
-export const BillingPlan = t.Object({ key: PlanKey, ...planFields, createdAt: t.String(), updatedAt: t.String() }, { title: 'BillingPlan', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', isDefault: false, public: true, trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }], createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] })
+export const BillingPlan = t.Object(
+  { key: PlanKey, ...planFields, createdAt: t.String(), updatedAt: t.String() },
+  {
+    title: 'BillingPlan',
+    examples: [
+      {
+        key: 'pro',
+        name: 'Pro',
+        description: 'For teams that chat a lot',
+        isDefault: false,
+        public: true,
+        trialDays: 14,
+        prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }],
+        entitlements: [{ feature: 'chat.messages', limit: 10000 }],
+        createdAt: '2026-11-26T09:00:00.000Z',
+        updatedAt: '2026-11-26T09:00:00.000Z',
+      },
+    ],
+  },
+)
 export const BillingPlanCreate = t.Object(
   {
     key: PlanKey,
@@ -90,9 +149,35 @@ export const BillingPlanCreate = t.Object(
     prices: t.Optional(planFields.prices),
     entitlements: t.Optional(planFields.entitlements),
   },
-  { title: 'BillingPlanCreate', examples: [{ key: 'pro', name: 'Pro', description: 'For teams that chat a lot', public: true, trialDays: 14, prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 10000 }, { feature: 'storage.bytes', limit: 10737418240 }] }] },
+  {
+    title: 'BillingPlanCreate',
+    examples: [
+      {
+        key: 'pro',
+        name: 'Pro',
+        description: 'For teams that chat a lot',
+        public: true,
+        trialDays: 14,
+        prices: [{ amount: 1900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }],
+        entitlements: [
+          { feature: 'chat.messages', limit: 10000 },
+          { feature: 'storage.bytes', limit: 10737418240 },
+        ],
+      },
+    ],
+  },
 )
-export const BillingPlanPatch = t.Partial(t.Object(planFields), { title: 'BillingPlanPatch', examples: [{ trialDays: 30, prices: [{ amount: 2900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }], entitlements: [{ feature: 'chat.messages', limit: 20000, overage: 'allow' }] }], minProperties: 1 })
+export const BillingPlanPatch = t.Partial(t.Object(planFields), {
+  title: 'BillingPlanPatch',
+  examples: [
+    {
+      trialDays: 30,
+      prices: [{ amount: 2900, currency: 'usd', interval: 'month', stripePriceId: 'price_1PqRsTuVwXyZ' }],
+      entitlements: [{ feature: 'chat.messages', limit: 20000, overage: 'allow' }],
+    },
+  ],
+  minProperties: 1,
+})
 
 const Nullable = (description?: string) => t.Union([t.String(), t.Null()], description ? { description } : {})
 export const SubscriptionStatus = t.Union(
@@ -103,7 +188,9 @@ export const BillingAccount = t.Object(
   {
     customerId: t.String(),
     plan: Nullable('The plan in force; null when none applies (no default plan)'),
-    source: t.Union([t.Literal('default'), t.Literal('manual'), t.Literal('stripe')], { description: 'What decides the plan: a manual assignment, a granting subscription, or the default plan' }),
+    source: t.Union([t.Literal('default'), t.Literal('manual'), t.Literal('stripe')], {
+      description: 'What decides the plan: a manual assignment, a granting subscription, or the default plan',
+    }),
     subscription: t.Union([
       t.Object({
         id: t.String(),
@@ -149,9 +236,36 @@ export const BillingAccount = t.Object(
         source: 'manual',
         subscription: null,
         entitlements: [
-          { feature: 'storage.bytes', type: 'limit', enabled: true, limit: 10737418240, used: 52428800, remaining: 10684989440, resetsAt: null, reported: null },
-          { feature: 'chat.messages', type: 'metered', enabled: true, limit: 10000, used: 1250, remaining: 8750, resetsAt: '2026-12-01T00:00:00.000Z', reported: null },
-          { feature: 'api.calls', type: 'metered', enabled: true, limit: null, used: 120, remaining: null, resetsAt: '2026-12-01T00:00:00.000Z', reported: { meter: 'api_calls', sent: 100, pending: 20, failed: 0 } },
+          {
+            feature: 'storage.bytes',
+            type: 'limit',
+            enabled: true,
+            limit: 10737418240,
+            used: 52428800,
+            remaining: 10684989440,
+            resetsAt: null,
+            reported: null,
+          },
+          {
+            feature: 'chat.messages',
+            type: 'metered',
+            enabled: true,
+            limit: 10000,
+            used: 1250,
+            remaining: 8750,
+            resetsAt: '2026-12-01T00:00:00.000Z',
+            reported: null,
+          },
+          {
+            feature: 'api.calls',
+            type: 'metered',
+            enabled: true,
+            limit: null,
+            used: 120,
+            remaining: null,
+            resetsAt: '2026-12-01T00:00:00.000Z',
+            reported: { meter: 'api_calls', sent: 100, pending: 20, failed: 0 },
+          },
         ],
       },
     ],
@@ -169,7 +283,22 @@ export const BillingInvoice = t.Object(
     periodEnd: Nullable(),
     createdAt: t.String(),
   },
-  { title: 'BillingInvoice', examples: [{ id: 'in_1QExampleInvoice0001', number: 'ECO-0001', status: 'paid', total: 1900, currency: 'usd', hostedInvoiceUrl: 'https://invoice.stripe.com/i/acct_Example/test_Example0001', periodStart: '2026-11-26T09:00:00.000Z', periodEnd: '2026-12-26T09:00:00.000Z', createdAt: '2026-11-26T09:00:00.000Z' }] },
+  {
+    title: 'BillingInvoice',
+    examples: [
+      {
+        id: 'in_1QExampleInvoice0001',
+        number: 'ECO-0001',
+        status: 'paid',
+        total: 1900,
+        currency: 'usd',
+        hostedInvoiceUrl: 'https://invoice.stripe.com/i/acct_Example/test_Example0001',
+        periodStart: '2026-11-26T09:00:00.000Z',
+        periodEnd: '2026-12-26T09:00:00.000Z',
+        createdAt: '2026-11-26T09:00:00.000Z',
+      },
+    ],
+  },
 )
 export const UsageBatch = t.Object(
   {
@@ -177,18 +306,30 @@ export const UsageBatch = t.Object(
       t.Object({
         customerId: t.String({ format: 'uuid' }),
         feature: FeatureKey,
-        value: Int({ minimum: -1_000_000_000_000, maximum: 1_000_000_000_000, description: 'Negative gives back: a `limit` feature’s (a seat freed), or a metered one’s that declares `allowNegative` (400 otherwise); the use never goes below 0 (events of one counter in one batch are summed first)' }),
+        value: Int({
+          minimum: -1_000_000_000_000,
+          maximum: 1_000_000_000_000,
+          description:
+            'Negative gives back: a `limit` feature’s (a seat freed), or a metered one’s that declares `allowNegative` (400 otherwise); the use never goes below 0 (events of one counter in one batch are summed first)',
+        }),
         idempotencyKey: t.String({ minLength: 1, maxLength: 200, description: 'Counted once per ecosystem, however often sent' }),
         at: t.Optional(t.String({ format: 'date-time', description: 'When it happened (default now): decides the month it counts in' })),
       }),
       { minItems: 1, maxItems: 1000 },
     ),
   },
-  { title: 'BillingUsageBatch', examples: [{ events: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', feature: 'api.calls', value: 120, idempotencyKey: 'batch-2026-11-26T09:00Z-42' }] }] },
+  {
+    title: 'BillingUsageBatch',
+    examples: [
+      { events: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', feature: 'api.calls', value: 120, idempotencyKey: 'batch-2026-11-26T09:00Z-42' }] },
+    ],
+  },
 )
 export const CheckRequest = t.Object(
   {
-    customerId: t.Optional(t.String({ format: 'uuid', description: 'Admins and owners: whom to check (default: yourself); anyone else checks only itself (403)' })),
+    customerId: t.Optional(
+      t.String({ format: 'uuid', description: 'Admins and owners: whom to check (default: yourself); anyone else checks only itself (403)' }),
+    ),
     feature: FeatureKey,
     amount: t.Optional(Int({ minimum: 1, maximum: 1_000_000_000_000, description: 'Default 1' })),
     reserve: t.Optional(t.Boolean({ description: 'Check and record the use in one step: of two concurrent reserves of the last unit, one succeeds' })),
@@ -209,9 +350,22 @@ export const CheckoutRequest = t.Object(
     successUrl: ReturnAddress('http or https; Stripe replaces `{CHECKOUT_SESSION_ID}` in it with the session’s id'),
     cancelUrl: ReturnAddress('http or https; also where the portal returns to when the customer already has a subscription (409)'),
   },
-  { title: 'BillingCheckout', examples: [{ plan: 'pro', interval: 'month', successUrl: 'https://app.example.com/billing/thanks?session_id={CHECKOUT_SESSION_ID}', cancelUrl: 'https://app.example.com/billing' }] },
+  {
+    title: 'BillingCheckout',
+    examples: [
+      {
+        plan: 'pro',
+        interval: 'month',
+        successUrl: 'https://app.example.com/billing/thanks?session_id={CHECKOUT_SESSION_ID}',
+        cancelUrl: 'https://app.example.com/billing',
+      },
+    ],
+  },
 )
-export const PortalRequest = t.Object({ returnUrl: ReturnAddress('http or https') }, { title: 'BillingPortal', examples: [{ returnUrl: 'https://app.example.com/billing' }] })
+export const PortalRequest = t.Object(
+  { returnUrl: ReturnAddress('http or https') },
+  { title: 'BillingPortal', examples: [{ returnUrl: 'https://app.example.com/billing' }] },
+)
 export const BillingCatalogue = t.Object(
   {
     ecosystemId: t.String(),
@@ -223,7 +377,13 @@ export const BillingCatalogue = t.Object(
         description: t.String(),
         isDefault: t.Boolean({ description: 'Customers with no subscription are on it' }),
         trialDays: t.Integer({ description: 'Checkout starts a trial this long (once per customer)' }),
-        prices: t.Array(t.Object({ amount: t.Integer({ description: 'Minor units (cents)' }), currency: t.String(), interval: t.Union([t.Literal('month'), t.Literal('year')]) })),
+        prices: t.Array(
+          t.Object({
+            amount: t.Integer({ description: 'Minor units (cents)' }),
+            currency: t.String(),
+            interval: t.Union([t.Literal('month'), t.Literal('year')]),
+          }),
+        ),
         entitlements: t.Array(
           t.Object({
             feature: t.String(),
@@ -253,12 +413,28 @@ export const BillingCatalogue = t.Object(
             isDefault: false,
             trialDays: 14,
             prices: [{ amount: 1900, currency: 'usd', interval: 'month' }],
-            entitlements: [{ feature: 'chat.messages', name: 'Chat messages', type: 'metered', unit: 'messages', reset: 'month', enabled: true, limit: 10000, overage: 'block' }],
+            entitlements: [
+              {
+                feature: 'chat.messages',
+                name: 'Chat messages',
+                type: 'metered',
+                unit: 'messages',
+                reset: 'month',
+                enabled: true,
+                limit: 10000,
+                overage: 'block',
+              },
+            ],
           },
         ],
       },
     ],
   },
 )
-export const CatalogueQuery = t.Object({ ecosystem: t.Optional(t.String({ minLength: 1, maxLength: 253, description: 'Ecosystem id or rdid: whose price list (a customer’s token names its own)' })) })
-export const RedirectUrl = t.Object({ url: t.String() }, { title: 'BillingRedirect', examples: [{ url: 'https://checkout.stripe.com/c/pay/cs_test_ExampleSession0001' }] })
+export const CatalogueQuery = t.Object({
+  ecosystem: t.Optional(t.String({ minLength: 1, maxLength: 253, description: 'Ecosystem id or rdid: whose price list (a customer’s token names its own)' })),
+})
+export const RedirectUrl = t.Object(
+  { url: t.String() },
+  { title: 'BillingRedirect', examples: [{ url: 'https://checkout.stripe.com/c/pay/cs_test_ExampleSession0001' }] },
+)

@@ -37,14 +37,38 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
   const features = adminResource(guards, {
     path: '/features',
     param: { name: 'key', schema: t.String({ maxLength: 100 }) },
-    schemas: { page: paged(BillingFeature, 'BillingFeaturePage'), create: BillingFeatureCreate, item: BillingFeature, detail: BillingFeature, patch: BillingFeaturePatch },
+    schemas: {
+      page: paged(BillingFeature, 'BillingFeaturePage'),
+      create: BillingFeatureCreate,
+      item: BillingFeature,
+      detail: BillingFeature,
+      patch: BillingFeaturePatch,
+    },
     service: billing.features,
     operations: {
-      list: { operationId: 'billingFeatures', summary: 'Features plans can grant', description: `The two built in (\`storage.bytes\`: a limit in bytes; \`chat.messages\`: metered monthly) first, then the ecosystem’s own by key. ${ENFORCED}` },
-      create: { operationId: 'billingFeatureCreate', summary: 'Define a feature', description: '`reset` defaults to `month` for metered features, `never` otherwise.', errors: errors({ 409: ['conflict', 'builtin_feature'] }) },
+      list: {
+        operationId: 'billingFeatures',
+        summary: 'Features plans can grant',
+        description: `The two built in (\`storage.bytes\`: a limit in bytes; \`chat.messages\`: metered monthly) first, then the ecosystem’s own by key. ${ENFORCED}`,
+      },
+      create: {
+        operationId: 'billingFeatureCreate',
+        summary: 'Define a feature',
+        description: '`reset` defaults to `month` for metered features, `never` otherwise.',
+        errors: errors({ 409: ['conflict', 'builtin_feature'] }),
+      },
       get: { operationId: 'billingFeature', summary: 'One feature', errors: errors({ 404: ['feature_not_found'] }) },
-      update: { operationId: 'billingFeatureUpdate', summary: 'Rename a feature, change its unit or reset', errors: errors({ 404: ['feature_not_found'], 409: ['builtin_feature'] }) },
-      remove: { operationId: 'billingFeatureDelete', summary: 'Delete a feature no plan grants', deleted: 'Deleted', errors: errors({ 404: ['feature_not_found'], 409: ['builtin_feature', 'in_use'] }) },
+      update: {
+        operationId: 'billingFeatureUpdate',
+        summary: 'Rename a feature, change its unit or reset',
+        errors: errors({ 404: ['feature_not_found'], 409: ['builtin_feature'] }),
+      },
+      remove: {
+        operationId: 'billingFeatureDelete',
+        summary: 'Delete a feature no plan grants',
+        deleted: 'Deleted',
+        errors: errors({ 404: ['feature_not_found'], 409: ['builtin_feature', 'in_use'] }),
+      },
     },
   })
   const plans = adminResource(guards, {
@@ -62,11 +86,16 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
         errors: errors({ 400: ['feature_not_found'], 409: ['conflict'] }),
       },
       get: { operationId: 'billingPlan', summary: 'One plan', errors: errors({ 404: ['plan_not_found'] }) },
-      update: { operationId: 'billingPlanUpdate', summary: 'Change a plan (its customers’ entitlements follow at once)', errors: errors({ 400: ['feature_not_found'], 404: ['plan_not_found'] }) },
+      update: {
+        operationId: 'billingPlanUpdate',
+        summary: 'Change a plan (its customers’ entitlements follow at once)',
+        errors: errors({ 400: ['feature_not_found'], 404: ['plan_not_found'] }),
+      },
       remove: {
         operationId: 'billingPlanDelete',
         summary: 'Delete a plan nobody is on',
-        description: 'Not the default plan (409 `default_plan`: make another plan the default first), nor one an assignment or a subscription not canceled is on (409 `in_use`).',
+        description:
+          'Not the default plan (409 `default_plan`: make another plan the default first), nor one an assignment or a subscription not canceled is on (409 `in_use`).',
         deleted: 'Deleted',
         errors: errors({ 404: ['plan_not_found'], 409: ['in_use', 'default_plan'] }),
       },
@@ -78,7 +107,11 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
     .get('/settings', ({ tenant }) => billing.settings(tenant), {
       tenant: 'admin',
       response: { 200: BillingSettings },
-      detail: { operationId: 'billingSettings', summary: 'The ecosystem’s billing provider', description: 'The Stripe keys are never shown: `configKeys` names those stored.' },
+      detail: {
+        operationId: 'billingSettings',
+        summary: 'The ecosystem’s billing provider',
+        description: 'The Stripe keys are never shown: `configKeys` names those stored.',
+      },
     })
     .put('/settings', ({ tenant, body }) => billing.setSettings(tenant, body), {
       tenant: 'admin',
@@ -112,7 +145,12 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
       tenant: 'customer',
       query: PageQuery,
       response: { 200: paged(BillingInvoice, 'BillingInvoicePage') },
-      detail: { operationId: 'billingMyInvoices', summary: 'Your invoices, newest first (mirrored from Stripe)', description: 'The calling customer’s invoices as the Stripe webhooks last reported them (number, status, total in minor units, currency, period, the hosted invoice link). Empty with the `manual` provider.' },
+      detail: {
+        operationId: 'billingMyInvoices',
+        summary: 'Your invoices, newest first (mirrored from Stripe)',
+        description:
+          'The calling customer’s invoices as the Stripe webhooks last reported them (number, status, total in minor units, currency, period, the hosted invoice link). Empty with the `manual` provider.',
+      },
     })
     .get('/customers/:customerId', ({ tenant, params }) => billing.account(tenant, params.customerId), {
       tenant: 'admin',
@@ -135,23 +173,32 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
       detail: {
         operationId: 'billingAssignPlan',
         summary: 'Put a customer on a plan by hand',
-        description: 'Wins over any subscription until removed: comps, support, and the `manual` provider. Emits `billing.entitlements.updated` when the plan in force changes.',
+        description:
+          'Wins over any subscription until removed: comps, support, and the `manual` provider. Emits `billing.entitlements.updated` when the plan in force changes.',
       },
     })
     .delete('/customers/:customerId/plan', ({ tenant, params }) => billing.unassign(tenant, params.customerId), {
       tenant: 'admin',
       params: CustomerParam,
       response: { 200: BillingAccount },
-      detail: { operationId: 'billingUnassignPlan', summary: 'Remove a manual assignment', description: 'The subscription (if granting) or the default plan applies again.' },
+      detail: {
+        operationId: 'billingUnassignPlan',
+        summary: 'Remove a manual assignment',
+        description: 'The subscription (if granting) or the default plan applies again.',
+      },
     })
     .post('/usage', ({ tenant, body }) => billing.usage(tenant, body), {
       tenant: 'admin',
       body: UsageBatch,
-      response: { 200: t.Object({ accepted: t.Integer(), duplicates: t.Integer() }, { title: 'BillingUsageResult', examples: [{ accepted: 1, duplicates: 0 }] }), ...errors({ 400: ['feature_not_found', 'builtin_feature'] }) },
+      response: {
+        200: t.Object({ accepted: t.Integer(), duplicates: t.Integer() }, { title: 'BillingUsageResult', examples: [{ accepted: 1, duplicates: 0 }] }),
+        ...errors({ 400: ['feature_not_found', 'builtin_feature'] }),
+      },
       detail: {
         operationId: 'billingUsage',
         summary: 'Report usage of metered and limit features',
-        description: 'Up to 1,000 events, written in one transaction. An `idempotencyKey` already seen in the ecosystem (or twice in the batch) counts once (`duplicates`). A monthly feature counts in the month of `at`. `storage.bytes` is measured by storage itself (400). With an API token (`eco_…`) of an admin, for a backend that meters.',
+        description:
+          'Up to 1,000 events, written in one transaction. An `idempotencyKey` already seen in the ecosystem (or twice in the batch) counts once (`duplicates`). A monthly feature counts in the month of `at`. `storage.bytes` is measured by storage itself (400). With an API token (`eco_…`) of an admin, for a backend that meters.',
       },
     })
     .post('/check', ({ tenant, body }) => billing.check(tenant, body), {
@@ -168,7 +215,10 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
     .post('/checkout', ({ tenant, body }) => billing.checkout(tenant, body), {
       tenant: 'customer',
       body: CheckoutRequest,
-      response: { 200: RedirectUrl, ...errors({ 404: ['plan_not_found'], 409: ['billing_not_configured', 'no_price', 'subscription_exists'], 502: ['provider_error'] }) },
+      response: {
+        200: RedirectUrl,
+        ...errors({ 404: ['plan_not_found'], 409: ['billing_not_configured', 'no_price', 'subscription_exists'], 502: ['provider_error'] }),
+      },
       detail: {
         operationId: 'billingCheckout',
         summary: 'A Stripe Checkout page for a plan',
@@ -183,7 +233,8 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
       detail: {
         operationId: 'billingPortal',
         summary: 'The Stripe customer portal (change plan, payment method, cancel)',
-        description: 'On the Stripe customer of the customer’s subscription (one made outside Checkout and bound by its metadata too), else its own. `returnUrl` is an http(s) address. `stripe` provider only (409 `billing_not_configured`).',
+        description:
+          'On the Stripe customer of the customer’s subscription (one made outside Checkout and bound by its metadata too), else its own. `returnUrl` is an http(s) address. `stripe` provider only (409 `billing_not_configured`).',
       },
     })
     .post(
@@ -192,7 +243,10 @@ export function billingRoutes(billing: BillingService, guards: Guards) {
       {
         parse: 'none',
         params: t.Object({ ecosystemId: t.String({ format: 'uuid' }) }),
-        response: { 200: t.Object({ received: t.Boolean(), duplicate: t.Boolean() }, { title: 'BillingWebhookResult', examples: [{ received: true, duplicate: false }] }), ...errors({ 400: ['invalid_signature'], 409: ['billing_not_configured'], 502: ['provider_error'] }) },
+        response: {
+          200: t.Object({ received: t.Boolean(), duplicate: t.Boolean() }, { title: 'BillingWebhookResult', examples: [{ received: true, duplicate: false }] }),
+          ...errors({ 400: ['invalid_signature'], 409: ['billing_not_configured'], 502: ['provider_error'] }),
+        },
         detail: {
           operationId: 'billingStripeWebhook',
           summary: 'Where Stripe posts the ecosystem’s events',

@@ -105,7 +105,10 @@ export const subscriptions = billingSchema.table(
     createdAt: at('created_at').notNull(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('subscriptions_customer_idx').on(t.ecosystemId, t.customerId), index('subscriptions_stripe_customer_idx').on(t.ecosystemId, t.stripeCustomerId)],
+  (t) => [
+    index('subscriptions_customer_idx').on(t.ecosystemId, t.customerId),
+    index('subscriptions_stripe_customer_idx').on(t.ecosystemId, t.stripeCustomerId),
+  ],
 )
 
 export const invoices = billingSchema.table(
@@ -210,4 +213,3 @@ export const usageLeases = billingSchema.table(
   },
   (t) => [index('usage_leases_counter_idx').on(t.customerId, t.feature, t.period)],
 )
-

@@ -73,7 +73,12 @@ export class BillingService {
       const [other] = await tx
         .select({ key: plans.key })
         .from(plans)
-        .where(and(eq(plans.ecosystemId, tenant.ecosystemId), sql`exists (select 1 from jsonb_array_elements(${plans.prices}) p where p->>'currency' <> ${currency})`))
+        .where(
+          and(
+            eq(plans.ecosystemId, tenant.ecosystemId),
+            sql`exists (select 1 from jsonb_array_elements(${plans.prices}) p where p->>'currency' <> ${currency})`,
+          ),
+        )
         .limit(1)
       if (other) throw billingError(409, 'in_use', `Plan ${other.key} has prices in another currency than ${currency}: change them first`)
       const values = {
@@ -83,7 +88,10 @@ export class BillingService {
         configKeys: Object.keys(keys).sort(),
         updatedAt: this.deps.now(),
       }
-      await tx.insert(settings).values({ ecosystemId: tenant.ecosystemId, ...values }).onConflictDoUpdate({ target: settings.ecosystemId, set: values })
+      await tx
+        .insert(settings)
+        .values({ ecosystemId: tenant.ecosystemId, ...values })
+        .onConflictDoUpdate({ target: settings.ecosystemId, set: values })
       return { provider: values.provider, currency: values.currency, configKeys: values.configKeys }
     })
   }
@@ -115,7 +123,9 @@ export class BillingService {
         const used = g.feature.type === 'boolean' ? 0 : await this.entitlements.used(this.deps.db, tenant.ecosystemId, customerId, g.feature)
         const next = resetsAt(g.feature.reset, now)
         const from = next ? new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)) : null
-        const reported = g.feature.stripeMeter ? await this.meters.reported(this.deps.db, tenant.ecosystemId, customerId, g.feature, from, next ? new Date(next) : null) : null
+        const reported = g.feature.stripeMeter
+          ? await this.meters.reported(this.deps.db, tenant.ecosystemId, customerId, g.feature, from, next ? new Date(next) : null)
+          : null
         return {
           feature: g.feature.key,
           type: g.feature.type,
@@ -136,7 +146,10 @@ export class BillingService {
     await this.deps.db.transaction(async (tx) => {
       await planOf(tx, tenant.ecosystemId, plan)
       await this.restanding(tx, tenant.ecosystemId, customerId, () =>
-        tx.insert(assignments).values({ ecosystemId: tenant.ecosystemId, customerId, plan }).onConflictDoUpdate({ target: assignments.customerId, set: { plan, assignedAt: this.deps.now() } }),
+        tx
+          .insert(assignments)
+          .values({ ecosystemId: tenant.ecosystemId, customerId, plan })
+          .onConflictDoUpdate({ target: assignments.customerId, set: { plan, assignedAt: this.deps.now() } }),
       )
     })
     return this.account(tenant, customerId)
@@ -145,7 +158,9 @@ export class BillingService {
   async unassign(tenant: Tenant, customerId: string) {
     await this.customers.get(tenant, customerId)
     await this.deps.db.transaction((tx) =>
-      this.restanding(tx, tenant.ecosystemId, customerId, () => tx.delete(assignments).where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.customerId, customerId)))),
+      this.restanding(tx, tenant.ecosystemId, customerId, () =>
+        tx.delete(assignments).where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.customerId, customerId))),
+      ),
     )
     return this.account(tenant, customerId)
   }
@@ -160,15 +175,26 @@ export class BillingService {
       if (!def) throw billingError(400, 'feature_not_found', `events.${i}.feature: no feature ${e.feature}`)
       if (def.key === STORAGE_BYTES) throw billingError(400, 'builtin_feature', `events.${i}.feature: ${STORAGE_BYTES} is measured by storage itself`)
       if (def.type === 'boolean') throw new AppError(400, 'validation_failed', `events.${i}.feature: ${e.feature} is a boolean feature; it has no use`)
-      if (e.value < 0 && def.type === 'metered' && !def.allowNegative) throw new AppError(400, 'validation_failed', `events.${i}.value: ${e.feature} takes no negative usage (its allowNegative is false)`)
+      if (e.value < 0 && def.type === 'metered' && !def.allowNegative)
+        throw new AppError(400, 'validation_failed', `events.${i}.value: ${e.feature} takes no negative usage (its allowNegative is false)`)
     })
     const ids = [...new Set(batch.events.map((e) => e.customerId))]
-    const known = await this.deps.db.select({ id: customers.id }).from(customers).where(and(eq(customers.ecosystemId, tenant.ecosystemId), inArray(customers.id, ids)))
+    const known = await this.deps.db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.ecosystemId, tenant.ecosystemId), inArray(customers.id, ids)))
     const missing = ids.find((id) => !known.some((k) => k.id === id))
     if (missing) throw new AppError(404, 'not_found', `No customer ${missing} in this ecosystem`)
     const now = this.deps.now()
     return this.deps.db.transaction(async (tx) => {
-      const rows = batch.events.map((e) => ({ ecosystemId: tenant.ecosystemId, idempotencyKey: e.idempotencyKey, customerId: e.customerId, feature: e.feature, value: e.value, at: e.at ? new Date(e.at) : now }))
+      const rows = batch.events.map((e) => ({
+        ecosystemId: tenant.ecosystemId,
+        idempotencyKey: e.idempotencyKey,
+        customerId: e.customerId,
+        feature: e.feature,
+        value: e.value,
+        at: e.at ? new Date(e.at) : now,
+      }))
       const inserted = await tx.insert(usageEvents).values(rows).onConflictDoNothing().returning()
       // One counter update per (customer, feature, period), in a fixed order so concurrent batches do not deadlock.
       const sums = new Map<string, { customerId: string; feature: string; period: string; value: number }>()
@@ -185,7 +211,10 @@ export class BillingService {
           .insert(usageCounters)
           .values({ ecosystemId: tenant.ecosystemId, ...s, used: Math.max(0, s.value) })
           // Given-back use never takes a counter below 0 (what it gives back was never used).
-          .onConflictDoUpdate({ target: [usageCounters.customerId, usageCounters.feature, usageCounters.period], set: { used: sql`greatest(0, ${usageCounters.used} + ${s.value})` } })
+          .onConflictDoUpdate({
+            target: [usageCounters.customerId, usageCounters.feature, usageCounters.period],
+            set: { used: sql`greatest(0, ${usageCounters.used} + ${s.value})` },
+          })
       }
       return { accepted: inserted.length, duplicates: rows.length - inserted.length }
     })
@@ -239,10 +268,18 @@ export class BillingService {
       .orderBy(desc(subscriptions.createdAt))
       .limit(1)
     if (live) {
-      const portalUrl = await this.stripe.portal(keys.stripeSecretKey, live.stripeCustomerId ?? (await this.stripeCustomer(keys.stripeSecretKey, tenant)), input.cancelUrl)
+      const portalUrl = await this.stripe.portal(
+        keys.stripeSecretKey,
+        live.stripeCustomerId ?? (await this.stripeCustomer(keys.stripeSecretKey, tenant)),
+        input.cancelUrl,
+      )
       throw billingError(409, 'subscription_exists', `Subscription ${live.id} is live: change or cancel it in the portal`, { portalUrl })
     }
-    const [trialed] = await this.deps.db.select({ id: subscriptions.stripeSubscriptionId }).from(subscriptions).where(and(mine, isNotNull(subscriptions.trialEnd))).limit(1)
+    const [trialed] = await this.deps.db
+      .select({ id: subscriptions.stripeSubscriptionId })
+      .from(subscriptions)
+      .where(and(mine, isNotNull(subscriptions.trialEnd)))
+      .limit(1)
     const stripeCustomerId = await this.stripeCustomer(keys.stripeSecretKey, tenant)
     const url = await this.stripe.checkout(keys.stripeSecretKey, {
       stripeCustomerId,
@@ -274,7 +311,10 @@ export class BillingService {
     const keys = await this.stripeKeys(ecosystemId)
     const event = await this.stripe.verify(keys.stripeSecretKey, keys.stripeWebhookSecret, payload, signature)
     if (!event) throw billingError(400, 'invalid_signature', 'The Stripe-Signature header does not verify')
-    const [seen] = await this.deps.db.select({ id: stripeEvents.eventId }).from(stripeEvents).where(and(eq(stripeEvents.ecosystemId, ecosystemId), eq(stripeEvents.eventId, event.id)))
+    const [seen] = await this.deps.db
+      .select({ id: stripeEvents.eventId })
+      .from(stripeEvents)
+      .where(and(eq(stripeEvents.ecosystemId, ecosystemId), eq(stripeEvents.eventId, event.id)))
     if (seen) return { received: true, duplicate: true }
     const object = event.data.object as { id?: string; object?: string; subscription?: string | { id: string } | null }
     let subscription: SubscriptionFacts | null = null
@@ -294,7 +334,13 @@ export class BillingService {
       invoice = await this.stripe.invoice(keys.stripeSecretKey, object.id)
       if (!invoice) gone = object.id
     }
-    if (gone) this.deps.logger.warn('billing: a Stripe webhook names an object Stripe no longer has; acknowledged', { ecosystemId, eventId: event.id, eventType: event.type, objectId: gone })
+    if (gone)
+      this.deps.logger.warn('billing: a Stripe webhook names an object Stripe no longer has; acknowledged', {
+        ecosystemId,
+        eventId: event.id,
+        eventType: event.type,
+        objectId: gone,
+      })
     await this.deps.db.transaction(async (tx) => {
       const [fresh] = await tx.insert(stripeEvents).values({ ecosystemId, eventId: event.id }).onConflictDoNothing().returning({ id: stripeEvents.eventId })
       if (!fresh) return
@@ -332,9 +378,19 @@ export class BillingService {
       updatedAt: this.deps.now(),
     }
     await this.restanding(tx, ecosystemId, customerId, () =>
-      tx.insert(subscriptions).values({ stripeSubscriptionId: s.id, ...values }).onConflictDoUpdate({ target: subscriptions.stripeSubscriptionId, set: values }),
+      tx
+        .insert(subscriptions)
+        .values({ stripeSubscriptionId: s.id, ...values })
+        .onConflictDoUpdate({ target: subscriptions.stripeSubscriptionId, set: values }),
     )
-    await this.events.emit(tx, subscriptionUpdated, ecosystemId, { customerId, subscriptionId: s.id, plan, status: s.status, cancelAtPeriodEnd: s.cancelAtPeriodEnd, currentPeriodEnd: iso(s.currentPeriodEnd) })
+    await this.events.emit(tx, subscriptionUpdated, ecosystemId, {
+      customerId,
+      subscriptionId: s.id,
+      plan,
+      status: s.status,
+      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+      currentPeriodEnd: iso(s.currentPeriodEnd),
+    })
     // Told once, when the subscription starts selling an unknown price.
     if (plan === null && (!before || before.plan !== null)) {
       await this.events.emit(tx, subscriptionUnmatched, ecosystemId, { customerId, subscriptionId: s.id, priceIds: s.priceIds, status: s.status })
@@ -344,13 +400,30 @@ export class BillingService {
   private async mirrorInvoice(tx: Db, ecosystemId: string, i: InvoiceFacts): Promise<void> {
     const customerId = await this.customerOfStripe(tx, ecosystemId, i.stripeCustomerId)
     if (!customerId) return
-    const values = { ecosystemId, customerId, number: i.number, status: i.status, total: i.total, currency: i.currency, hostedInvoiceUrl: i.hostedInvoiceUrl, periodStart: i.periodStart, periodEnd: i.periodEnd, createdAt: i.createdAt }
-    await tx.insert(invoices).values({ stripeInvoiceId: i.id, ...values }).onConflictDoUpdate({ target: invoices.stripeInvoiceId, set: values })
+    const values = {
+      ecosystemId,
+      customerId,
+      number: i.number,
+      status: i.status,
+      total: i.total,
+      currency: i.currency,
+      hostedInvoiceUrl: i.hostedInvoiceUrl,
+      periodStart: i.periodStart,
+      periodEnd: i.periodEnd,
+      createdAt: i.createdAt,
+    }
+    await tx
+      .insert(invoices)
+      .values({ stripeInvoiceId: i.id, ...values })
+      .onConflictDoUpdate({ target: invoices.stripeInvoiceId, set: values })
   }
 
   /** The Ecobase customer of a Stripe customer: by the mapping Checkout made, else by a subscription bound to it, else by the metadata it carries. */
   private async customerOfStripe(tx: Db, ecosystemId: string, stripeCustomerId: string, fromMetadata?: string): Promise<string | null> {
-    const [mapped] = await tx.select({ id: stripeCustomers.customerId }).from(stripeCustomers).where(and(eq(stripeCustomers.ecosystemId, ecosystemId), eq(stripeCustomers.stripeCustomerId, stripeCustomerId)))
+    const [mapped] = await tx
+      .select({ id: stripeCustomers.customerId })
+      .from(stripeCustomers)
+      .where(and(eq(stripeCustomers.ecosystemId, ecosystemId), eq(stripeCustomers.stripeCustomerId, stripeCustomerId)))
     if (mapped) return mapped.id
     const [bound] = await tx
       .select({ id: subscriptions.customerId })
@@ -359,7 +432,10 @@ export class BillingService {
       .limit(1)
     if (bound) return bound.id
     if (!fromMetadata || !/^[0-9a-f-]{36}$/i.test(fromMetadata)) return null
-    const [row] = await tx.select({ id: customers.id }).from(customers).where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, fromMetadata)))
+    const [row] = await tx
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, fromMetadata)))
     return row?.id ?? null
   }
 
@@ -369,8 +445,16 @@ export class BillingService {
     const [known] = await this.deps.db.select({ id: stripeCustomers.stripeCustomerId }).from(stripeCustomers).where(where)
     if (known) return known.id
     const [who] = await this.deps.db.select({ email: customers.email, name: customers.name }).from(customers).where(eq(customers.id, tenant.customerId))
-    const id = await this.stripe.createCustomer(secretKey, { ecosystemId: tenant.ecosystemId, customerId: tenant.customerId, email: who?.email ?? null, name: who?.name ?? null })
-    await this.deps.db.insert(stripeCustomers).values({ ecosystemId: tenant.ecosystemId, customerId: tenant.customerId, stripeCustomerId: id }).onConflictDoNothing()
+    const id = await this.stripe.createCustomer(secretKey, {
+      ecosystemId: tenant.ecosystemId,
+      customerId: tenant.customerId,
+      email: who?.email ?? null,
+      name: who?.name ?? null,
+    })
+    await this.deps.db
+      .insert(stripeCustomers)
+      .values({ ecosystemId: tenant.ecosystemId, customerId: tenant.customerId, stripeCustomerId: id })
+      .onConflictDoNothing()
     const [stored] = await this.deps.db.select({ id: stripeCustomers.stripeCustomerId }).from(stripeCustomers).where(where)
     return stored!.id
   }
@@ -407,5 +491,13 @@ export class BillingService {
 function subscriptionView(standing: Standing) {
   const s = standing.subscription
   if (!s) return null
-  return { id: s.stripeSubscriptionId, plan: s.plan, status: s.status as never, currentPeriodStart: iso(s.currentPeriodStart), currentPeriodEnd: iso(s.currentPeriodEnd), cancelAtPeriodEnd: s.cancelAtPeriodEnd, trialEnd: iso(s.trialEnd) }
+  return {
+    id: s.stripeSubscriptionId,
+    plan: s.plan,
+    status: s.status as never,
+    currentPeriodStart: iso(s.currentPeriodStart),
+    currentPeriodEnd: iso(s.currentPeriodEnd),
+    cancelAtPeriodEnd: s.cancelAtPeriodEnd,
+    trialEnd: iso(s.trialEnd),
+  }
 }

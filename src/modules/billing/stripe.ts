@@ -43,7 +43,11 @@ export class StripeGateway {
 
   constructor(apiUrl: string) {
     const url = new URL(apiUrl)
-    this.endpoint = { protocol: url.protocol === 'http:' ? 'http' : 'https', host: url.hostname, port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)) }
+    this.endpoint = {
+      protocol: url.protocol === 'http:' ? 'http' : 'https',
+      host: url.hostname,
+      port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)),
+    }
   }
 
   /** The SDK is loaded at the first call: an instance that never bills does not carry it. */
@@ -62,7 +66,11 @@ export class StripeGateway {
   async createCustomer(secretKey: string, input: { ecosystemId: string; customerId: string; email: string | null; name: string | null }): Promise<string> {
     return this.call(async () => {
       const customer = await (await this.client(secretKey)).customers.create(
-        { ...(input.email ? { email: input.email } : {}), ...(input.name ? { name: input.name } : {}), metadata: { ecosystemId: input.ecosystemId, customerId: input.customerId } },
+        {
+          ...(input.email ? { email: input.email } : {}),
+          ...(input.name ? { name: input.name } : {}),
+          metadata: { ecosystemId: input.ecosystemId, customerId: input.customerId },
+        },
         { idempotencyKey: `ecobase-customer-${input.ecosystemId}-${input.customerId}` },
       )
       return customer.id
@@ -90,7 +98,9 @@ export class StripeGateway {
   }
 
   async portal(secretKey: string, stripeCustomerId: string, returnUrl: string): Promise<string> {
-    return this.call(async () => (await (await this.client(secretKey)).billingPortal.sessions.create({ customer: stripeCustomerId, return_url: returnUrl })).url)
+    return this.call(
+      async () => (await (await this.client(secretKey)).billingPortal.sessions.create({ customer: stripeCustomerId, return_url: returnUrl })).url,
+    )
   }
 
   /**
@@ -98,7 +108,10 @@ export class StripeGateway {
    * repeat count once. `sent`; or `refused` with Stripe's message when it answered 4xx (a bad
    * event: sending it again cannot help); an outage or a network failure throws 502.
    */
-  async meterEvent(secretKey: string, input: { eventName: string; stripeCustomerId: string; value: number; identifier: string; timestamp: Date }): Promise<{ sent: true } | { refused: string }> {
+  async meterEvent(
+    secretKey: string,
+    input: { eventName: string; stripeCustomerId: string; value: number; identifier: string; timestamp: Date },
+  ): Promise<{ sent: true } | { refused: string }> {
     try {
       await (await this.client(secretKey)).billing.meterEvents.create({
         event_name: input.eventName,

@@ -7,13 +7,16 @@ import { ChatService } from './service'
 export default defineModule({
   name: 'chat',
   tags: {
-    chat:
-      'Conversations with a persona: messages, streamed replies (server-sent events), regeneration, edits.',
+    chat: 'Conversations with a persona: messages, streamed replies (server-sent events), regeneration, edits.',
   },
   errors: CHAT_ERRORS,
   events: CHAT_EVENTS,
   setup: (ctx) => {
-    const chat = new ChatService(ctx.deps, ctx.use('persona'), ctx.bus, { memory: ctx.use('persona_memory').chatTools, search: ctx.use('search').chatTools, gate: ctx.use('billing').entitlements })
+    const chat = new ChatService(ctx.deps, ctx.use('persona'), ctx.bus, {
+      memory: ctx.use('persona_memory').chatTools,
+      search: ctx.use('search').chatTools,
+      gate: ctx.use('billing').entitlements,
+    })
     return { routes: () => [chatRoutes(chat, ctx.guards)] }
   },
 })

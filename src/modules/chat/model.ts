@@ -3,8 +3,7 @@ import { Timestamp } from '../../platform/crud/model'
 import { MEDIA_TYPE } from '../../platform/openapi'
 
 /** Who may call the conversation routes (and search them), as their descriptions say. */
-export const CUSTOMER =
-  "The caller's own conversations: a customer token, or an account member with X-Ecosystem-Id (acting as its own customer record)."
+export const CUSTOMER = "The caller's own conversations: a customer token, or an account member with X-Ecosystem-Id (acting as its own customer record)."
 
 export const ChatConversation = t.Object(
   {
@@ -17,7 +16,16 @@ export const ChatConversation = t.Object(
   },
   {
     title: 'ChatConversation',
-    examples: [{ id: '7c6b5a49-3827-4165-9f4e-3d2c1b0a9f8e', title: 'Trip planning', model: 'dev', personaSlug: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }],
+    examples: [
+      {
+        id: '7c6b5a49-3827-4165-9f4e-3d2c1b0a9f8e',
+        title: 'Trip planning',
+        model: 'dev',
+        personaSlug: null,
+        createdAt: '2026-11-26T09:00:00.000Z',
+        updatedAt: '2026-11-26T09:00:00.000Z',
+      },
+    ],
   },
 )
 
@@ -33,7 +41,19 @@ export const ChatMessage = t.Object(
         '`complete`; `partial`: the client disconnected before the reply finished (the text so far is kept); `failed`: the model service failed (a reply) or the call failed (a tool message)',
     }),
   },
-  { title: 'ChatMessage', examples: [{ id: '6b5a4938-2716-4f05-8e4d-3c2b1a0f9e8d', role: 'user', content: 'Plan four days in Lisbon for two.', toolName: null, createdAt: '2026-11-26T09:00:00.000Z', status: 'complete' }] },
+  {
+    title: 'ChatMessage',
+    examples: [
+      {
+        id: '6b5a4938-2716-4f05-8e4d-3c2b1a0f9e8d',
+        role: 'user',
+        content: 'Plan four days in Lisbon for two.',
+        toolName: null,
+        createdAt: '2026-11-26T09:00:00.000Z',
+        status: 'complete',
+      },
+    ],
+  },
 )
 
 export const ChatConversationDetail = t.Object(
@@ -42,10 +62,31 @@ export const ChatConversationDetail = t.Object(
     title: 'ChatConversationDetail',
     examples: [
       {
-        conversation: { id: '7c6b5a49-3827-4165-9f4e-3d2c1b0a9f8e', title: 'Trip planning', model: 'dev', personaSlug: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:05.000Z' },
+        conversation: {
+          id: '7c6b5a49-3827-4165-9f4e-3d2c1b0a9f8e',
+          title: 'Trip planning',
+          model: 'dev',
+          personaSlug: null,
+          createdAt: '2026-11-26T09:00:00.000Z',
+          updatedAt: '2026-11-26T09:00:05.000Z',
+        },
         messages: [
-          { id: '6b5a4938-2716-4f05-8e4d-3c2b1a0f9e8d', role: 'user', content: 'Plan three days in Lisbon for two.', toolName: null, createdAt: '2026-11-26T09:00:04.000Z', status: 'complete' },
-          { id: '5a493827-1605-4e4d-9c3b-2a1f0e9d8c7b', role: 'assistant', content: 'This is the development model (no AI configured). You said: Plan three days in Lisbon for two.', toolName: null, createdAt: '2026-11-26T09:00:05.000Z', status: 'complete' },
+          {
+            id: '6b5a4938-2716-4f05-8e4d-3c2b1a0f9e8d',
+            role: 'user',
+            content: 'Plan three days in Lisbon for two.',
+            toolName: null,
+            createdAt: '2026-11-26T09:00:04.000Z',
+            status: 'complete',
+          },
+          {
+            id: '5a493827-1605-4e4d-9c3b-2a1f0e9d8c7b',
+            role: 'assistant',
+            content: 'This is the development model (no AI configured). You said: Plan three days in Lisbon for two.',
+            toolName: null,
+            createdAt: '2026-11-26T09:00:05.000Z',
+            status: 'complete',
+          },
         ],
       },
     ],
@@ -61,9 +102,15 @@ export const ChatConversationCreate = t.Object(
   { title: 'ChatConversationCreate', examples: [{ title: 'Trip planning' }] },
 )
 
-export const ChatConversationRename = t.Object({ title: t.String({ minLength: 1, maxLength: 200 }) }, { title: 'ChatConversationRename', examples: [{ title: 'Lisbon in May' }] })
+export const ChatConversationRename = t.Object(
+  { title: t.String({ minLength: 1, maxLength: 200 }) },
+  { title: 'ChatConversationRename', examples: [{ title: 'Lisbon in May' }] },
+)
 
-export const ChatMessageEdit = t.Object({ content: t.String({ minLength: 1 }) }, { title: 'ChatMessageEdit', examples: [{ content: 'Plan four days in Lisbon for two.' }] })
+export const ChatMessageEdit = t.Object(
+  { content: t.String({ minLength: 1 }) },
+  { title: 'ChatMessageEdit', examples: [{ content: 'Plan four days in Lisbon for two.' }] },
+)
 
 export const ChatSendMessage = t.Object(
   {
@@ -97,7 +144,11 @@ export const ChatStreamEvent = t.Union(
       t.Object({ name: t.String(), ok: t.Boolean(), result: t.String({ description: 'JSON-encoded tool result' }) }),
       'A tool finished',
     ),
-    event('done', t.Object({}), 'The turn completed (payload empty, as the spec says); its reply, the `assistantMessageId` of `open`, is stored before this event is sent, so it can be fetched at once'),
+    event(
+      'done',
+      t.Object({}),
+      'The turn completed (payload empty, as the spec says); its reply, the `assistantMessageId` of `open`, is stored before this event is sent, so it can be fetched at once',
+    ),
     event('error', t.Object({ message: t.String() }), 'The turn failed (the HTTP status stays 200); the text so far is stored as a failed reply'),
   ],
   {

@@ -14,7 +14,10 @@ export const conversations = chatSchema.table(
   'conversations',
   {
     /** UUIDv7: time-ordered, so that "newest first" is stable within one millisecond (PGlite's clock resolution). */
-    id: uuid('id').primaryKey().defaultRandom().$defaultFn(() => Bun.randomUUIDv7()),
+    id: uuid('id')
+      .primaryKey()
+      .defaultRandom()
+      .$defaultFn(() => Bun.randomUUIDv7()),
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => ecosystems.id, { onDelete: 'cascade' }),

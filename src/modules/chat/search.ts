@@ -94,11 +94,7 @@ export class ChatMessageSearch {
       rank: Number(r.rank),
     }))
     // Past the last page there is no row to carry the total.
-    const total = rows[0]
-      ? Number(rows[0].total)
-      : page.offset === 0
-        ? 0
-        : (await db.with(candidates).select({ n: count() }).from(candidates))[0]!.n
+    const total = rows[0] ? Number(rows[0].total) : page.offset === 0 ? 0 : (await db.with(candidates).select({ n: count() }).from(candidates))[0]!.n
     return pageOf(items, total, page)
   }
 

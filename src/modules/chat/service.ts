@@ -170,7 +170,10 @@ export class ChatService {
     }
     if (replyInProgress(user, this.deps.now())) throw chatError(409, 'in_progress', 'The reply to this message is still streaming')
     const [reply] = user.replyId
-      ? await this.deps.db.select(messageColumns).from(messages).where(and(eq(messages.id, user.replyId), eq(messages.ownerId, conversation.ownerId)))
+      ? await this.deps.db
+          .select(messageColumns)
+          .from(messages)
+          .where(and(eq(messages.id, user.replyId), eq(messages.ownerId, conversation.ownerId)))
       : []
     return this.turns.replay(conversation, user, reply)
   }
@@ -215,7 +218,9 @@ export class ChatService {
   }
 
   private async dropAfter(tx: Db, conversation: ConversationRow, message: MessageRow): Promise<void> {
-    await tx.delete(messages).where(and(eq(messages.conversationId, conversation.id), eq(messages.ownerId, conversation.ownerId), gt(messages.seq, message.seq)))
+    await tx
+      .delete(messages)
+      .where(and(eq(messages.conversationId, conversation.id), eq(messages.ownerId, conversation.ownerId), gt(messages.seq, message.seq)))
   }
 
   private async updateUser(tx: Db, message: MessageRow, patch: Pick<Partial<MessageRow>, 'content' | 'replyId' | 'replyState'>): Promise<MessageRow> {
@@ -236,7 +241,10 @@ export class ChatService {
   }
 
   private async conversation(tenant: Tenant, id: string): Promise<ConversationRow> {
-    const [row] = await this.deps.db.select().from(conversations).where(and(eq(conversations.id, id), this.mine(tenant)))
+    const [row] = await this.deps.db
+      .select()
+      .from(conversations)
+      .where(and(eq(conversations.id, id), this.mine(tenant)))
     if (!row) throw notFound()
     return row
   }

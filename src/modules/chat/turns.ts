@@ -110,7 +110,8 @@ export class TurnRunner {
       if (signal.aborted) return
       status = 'failed'
       error = err instanceof LlmError ? err.message : 'The reply failed'
-      if (!(err instanceof LlmError)) this.deps.logger.error('chat turn failed', { conversationId: conversation.id, error: String((err as Error)?.stack ?? err) })
+      if (!(err instanceof LlmError))
+        this.deps.logger.error('chat turn failed', { conversationId: conversation.id, error: String((err as Error)?.stack ?? err) })
       yield { event: 'error', data: { message: error } }
     } finally {
       clearInterval(heartbeat)
@@ -166,12 +167,20 @@ export class TurnRunner {
           status,
           error,
         })
-        await tx.update(messages).set({ replyState: 'done', updatedAt: now }).where(and(eq(messages.id, user.id), eq(messages.ownerId, user.ownerId)))
+        await tx
+          .update(messages)
+          .set({ replyState: 'done', updatedAt: now })
+          .where(and(eq(messages.id, user.id), eq(messages.ownerId, user.ownerId)))
         await tx
           .update(conversations)
           .set({ updatedAt: now })
           .where(and(eq(conversations.id, conversation.id), eq(conversations.ownerId, conversation.ownerId)))
-        await this.events.emit(tx, chatMessageCompleted, conversation.ownerId, { customerId: conversation.customerId, conversationId: conversation.id, messageId: user.replyId!, status })
+        await this.events.emit(tx, chatMessageCompleted, conversation.ownerId, {
+          customerId: conversation.customerId,
+          conversationId: conversation.id,
+          messageId: user.replyId!,
+          status,
+        })
       })
     } catch (err) {
       this.deps.logger.warn('chat reply not stored', { conversationId: conversation.id, error: String((err as Error)?.message ?? err) })

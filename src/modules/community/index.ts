@@ -11,8 +11,7 @@ import { CommunityService } from './service'
 export default defineModule({
   name: 'community',
   tags: {
-    community:
-      'Categories, threads and replies with moderation, mentions, a points ledger, badges, levels and leaderboards.',
+    community: 'Categories, threads and replies with moderation, mentions, a points ledger, badges, levels and leaderboards.',
   },
   errors: COMMUNITY_ERRORS,
   events: COMMUNITY_EVENTS,

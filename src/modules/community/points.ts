@@ -29,7 +29,11 @@ export interface Award {
 }
 
 type StatColumn = 'threadsCreated' | 'repliesCreated' | 'repliesReceived'
-const STAT_CRITERIA: Record<StatColumn, Criteria> = { threadsCreated: 'threads_created', repliesCreated: 'replies_created', repliesReceived: 'replies_received' }
+const STAT_CRITERIA: Record<StatColumn, Criteria> = {
+  threadsCreated: 'threads_created',
+  repliesCreated: 'replies_created',
+  repliesReceived: 'replies_received',
+}
 
 /** The start of the UTC calendar period holding `at` (weeks start on Monday, ISO 8601); all_time: the epoch. */
 export function bucketOf(period: Period, at: Date): Date {
@@ -81,8 +85,19 @@ export class PointsLedger {
     if (!row) return null
     const totals = await tx
       .insert(pointTotals)
-      .values(PERIODS.map((period) => ({ ecosystemId: award.ecosystemId, customerId: award.customerId, period, bucket: bucketOf(period, row.createdAt), total: award.amount })))
-      .onConflictDoUpdate({ target: [pointTotals.customerId, pointTotals.period, pointTotals.bucket], set: { total: sql`${pointTotals.total} + excluded.total` } })
+      .values(
+        PERIODS.map((period) => ({
+          ecosystemId: award.ecosystemId,
+          customerId: award.customerId,
+          period,
+          bucket: bucketOf(period, row.createdAt),
+          total: award.amount,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [pointTotals.customerId, pointTotals.period, pointTotals.bucket],
+        set: { total: sql`${pointTotals.total} + excluded.total` },
+      })
       // xmax = 0: the row was inserted, so the customer enters that period's leaderboard.
       .returning({ period: pointTotals.period, bucket: pointTotals.bucket, total: pointTotals.total, entered: sql<boolean>`(xmax = 0)` })
     const entered = totals.filter((t) => t.entered)
@@ -90,7 +105,10 @@ export class PointsLedger {
       await tx
         .insert(pointBoards)
         .values(entered.map((t) => ({ ecosystemId: award.ecosystemId, period: t.period, bucket: t.bucket, customers: 1 })))
-        .onConflictDoUpdate({ target: [pointBoards.ecosystemId, pointBoards.period, pointBoards.bucket], set: { customers: sql`${pointBoards.customers} + 1` } })
+        .onConflictDoUpdate({
+          target: [pointBoards.ecosystemId, pointBoards.period, pointBoards.bucket],
+          set: { customers: sql`${pointBoards.customers} + 1` },
+        })
     }
     const allTime = totals.find((t) => t.period === 'all_time')!.total
     await this.crossBadges(tx, award.ecosystemId, award.customerId, 'points_total', allTime)
@@ -126,7 +144,11 @@ export class PointsLedger {
   }
 
   async levels(db: Db, ecosystemId: string) {
-    const rows = await db.select({ name: levels.name, minPoints: levels.minPoints }).from(levels).where(eq(levels.ecosystemId, ecosystemId)).orderBy(asc(levels.minPoints))
+    const rows = await db
+      .select({ name: levels.name, minPoints: levels.minPoints })
+      .from(levels)
+      .where(eq(levels.ecosystemId, ecosystemId))
+      .orderBy(asc(levels.minPoints))
     return rows.length ? rows : DEFAULT_LEVELS
   }
 
@@ -165,7 +187,13 @@ export class PointsLedger {
         .where(and(eq(pointBoards.ecosystemId, ecosystemId), eq(pointBoards.period, period), eq(pointBoards.bucket, bucket))),
       this.levels(this.deps.db, ecosystemId),
     ])
-    const items = rows.map((r) => ({ userId: r.customer_id, name: r.name, avatarUrl: r.avatar_url ?? '', totalPoints: r.total, level: levelFor(ladder, r.all_time) }))
+    const items = rows.map((r) => ({
+      userId: r.customer_id,
+      name: r.name,
+      avatarUrl: r.avatar_url ?? '',
+      totalPoints: r.total,
+      level: levelFor(ladder, r.all_time),
+    }))
     return pageOf(items, total?.n ?? 0, page)
   }
 
@@ -195,7 +223,14 @@ export class PointsLedger {
     for (const badge of earned) {
       await this.events.emit(tx, badgeEarned, ecosystemId, { customerId, badgeId: badge.badge_id, name: badge.name })
       if (badge.point_value === 0) continue
-      await this.award(tx, { ecosystemId, customerId, amount: badge.point_value, reason: `Badge earned: ${badge.name}`, sourceType: 'badge', sourceId: badge.badge_id })
+      await this.award(tx, {
+        ecosystemId,
+        customerId,
+        amount: badge.point_value,
+        reason: `Badge earned: ${badge.name}`,
+        sourceType: 'badge',
+        sourceId: badge.badge_id,
+      })
     }
   }
 }

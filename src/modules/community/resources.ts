@@ -8,7 +8,22 @@ import { categories, replies, threads } from './schema'
 
 const times = { createdAt: Timestamp, updatedAt: Timestamp }
 
-export const CommunityCategory = t.Object(createSelectSchema(categories, times).properties, { title: 'CommunityCategory', examples: [{ id: '2a1b0c9d-8e7f-4a6b-9c5d-4e3f2a1b0c9d', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', name: 'Travel tips', slug: 'travel-tips', description: 'Where to go and what to skip', position: 1 }] })
+export const CommunityCategory = t.Object(createSelectSchema(categories, times).properties, {
+  title: 'CommunityCategory',
+  examples: [
+    {
+      id: '2a1b0c9d-8e7f-4a6b-9c5d-4e3f2a1b0c9d',
+      ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+      createdAt: '2026-11-26T09:00:00.000Z',
+      updatedAt: '2026-11-26T09:00:00.000Z',
+      name: 'Travel tips',
+      slug: 'travel-tips',
+      description: 'Where to go and what to skip',
+      position: 1,
+    },
+  ],
+})
 const CategoryWrite = t.Pick(
   createInsertSchema(categories, {
     name: () => t.String({ minLength: 1, maxLength: 100 }),
@@ -19,7 +34,24 @@ const CategoryWrite = t.Pick(
   ['name', 'slug', 'description', 'position'],
 )
 
-export const CommunityThread = t.Omit(createSelectSchema(threads, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'CommunityThread', examples: [{ id: '8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', categoryId: '2a1b0c9d-8e7f-4a6b-9c5d-4e3f2a1b0c9d', title: 'Best cafés near the river?', body: 'Looking for quiet places to work from.', locked: false, pinned: false, deletedAt: null }] })
+export const CommunityThread = t.Omit(createSelectSchema(threads, { ...times, deletedAt: NullableTimestamp }), ['search'], {
+  title: 'CommunityThread',
+  examples: [
+    {
+      id: '8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908',
+      ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+      createdAt: '2026-11-26T09:00:00.000Z',
+      updatedAt: '2026-11-26T09:00:00.000Z',
+      categoryId: '2a1b0c9d-8e7f-4a6b-9c5d-4e3f2a1b0c9d',
+      title: 'Best cafés near the river?',
+      body: 'Looking for quiet places to work from.',
+      locked: false,
+      pinned: false,
+      deletedAt: null,
+    },
+  ],
+})
 const ThreadWrite = t.Pick(
   createInsertSchema(threads, {
     title: () => t.String({ minLength: 1, maxLength: 300 }),
@@ -31,13 +63,28 @@ const ThreadWrite = t.Pick(
   ['title', 'body', 'categoryId', 'locked', 'pinned'],
 )
 
-export const CommunityReply = t.Omit(createSelectSchema(replies, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'CommunityReply', examples: [{ id: '3e2d1c0b-9a8f-4e7d-a6c5-b4a392817065', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', threadId: '8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908', body: 'Try the one by the old tram stop.', deletedAt: null }] })
+export const CommunityReply = t.Omit(createSelectSchema(replies, { ...times, deletedAt: NullableTimestamp }), ['search'], {
+  title: 'CommunityReply',
+  examples: [
+    {
+      id: '3e2d1c0b-9a8f-4e7d-a6c5-b4a392817065',
+      ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+      createdAt: '2026-11-26T09:00:00.000Z',
+      updatedAt: '2026-11-26T09:00:00.000Z',
+      threadId: '8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908',
+      body: 'Try the one by the old tram stop.',
+      deletedAt: null,
+    },
+  ],
+})
 const ReplyWrite = t.Pick(
   createInsertSchema(replies, { threadId: () => t.String({ format: 'uuid' }), body: () => t.String({ minLength: 1, maxLength: 50_000 }) }),
   ['threadId', 'body'],
 )
 
-const MENTIONS = 'A `@name` in the text (the customer’s external id, or its name with every run of other characters than letters and digits as one `-`, case-insensitive: `@ada-lovelace`) notifies that customer (`community_mention`).'
+const MENTIONS =
+  'A `@name` in the text (the customer’s external id, or its name with every run of other characters than letters and digits as one `-`, case-insensitive: `@ada-lovelace`) notifies that customer (`community_mention`).'
 
 /** The three community resources, with the area's rules attached as hooks (see CommunityService). */
 export function communityResources(hooks: { categories: ResourceHooks; threads: ResourceHooks; replies: ResourceHooks }) {
@@ -46,17 +93,32 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     resource: 'categories',
     table: categories,
     row: CommunityCategory,
-    create: t.Object(CategoryWrite.properties, { title: 'CommunityCategoryCreate', examples: [{ name: 'Travel tips', slug: 'travel-tips', description: 'Where to go and what to skip', position: 1 }] }),
-    patch: t.Partial(t.Object(CategoryWrite.properties), { title: 'CommunityCategoryPatch', examples: [{ name: 'Travel tips and tricks', position: 2 }], minProperties: 1 }),
+    create: t.Object(CategoryWrite.properties, {
+      title: 'CommunityCategoryCreate',
+      examples: [{ name: 'Travel tips', slug: 'travel-tips', description: 'Where to go and what to skip', position: 1 }],
+    }),
+    patch: t.Partial(t.Object(CategoryWrite.properties), {
+      title: 'CommunityCategoryPatch',
+      examples: [{ name: 'Travel tips and tricks', position: 2 }],
+      minProperties: 1,
+    }),
     access: 'shared-admin',
     filterable: { slug: 'text', name: 'text' },
     sortable: ['position', 'name', 'createdAt'],
-    defaultSort: [{ column: 'position', descending: false }, { column: 'name', descending: false }],
+    defaultSort: [
+      { column: 'position', descending: false },
+      { column: 'name', descending: false },
+    ],
     softDelete: false,
     hooks: hooks.categories,
-    errors: { create: errors({ 409: ['conflict'] }), update: errors({ 409: ['conflict'] }), delete: errors({ 409: ['default_category', 'category_not_empty'] }) },
+    errors: {
+      create: errors({ 409: ['conflict'] }),
+      update: errors({ 409: ['conflict'] }),
+      delete: errors({ 409: ['default_category', 'category_not_empty'] }),
+    },
     example: () => ({ name: 'Probe', slug: `probe-${crypto.randomUUID().slice(0, 8)}` }),
-    description: 'Thread categories. Every ecosystem has `general` (the default of new threads), which cannot be deleted; a category with threads cannot be deleted (409 `category_not_empty`).',
+    description:
+      'Thread categories. Every ecosystem has `general` (the default of new threads), which cannot be deleted; a category with threads cannot be deleted (409 `category_not_empty`).',
   } as const satisfies ResourceSpec<'community', 'categories', typeof CommunityCategory, any, any>
 
   const threadsResource = {
@@ -64,13 +126,27 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     resource: 'threads',
     table: threads,
     row: CommunityThread,
-    create: t.Object({ ...ThreadWrite.properties, categoryId: t.Optional(ThreadWrite.properties.categoryId) }, { title: 'CommunityThreadCreate', examples: [{ title: 'Best cafés near the river?', body: 'Looking for quiet places to work from.', categoryId: '2a1b0c9d-8e7f-4a6b-9c5d-4e3f2a1b0c9d' }] }),
-    patch: t.Partial(t.Object(ThreadWrite.properties), { title: 'CommunityThreadPatch', examples: [{ title: 'Best cafés near the river (2026)?', pinned: true }], minProperties: 1 }),
+    create: t.Object(
+      { ...ThreadWrite.properties, categoryId: t.Optional(ThreadWrite.properties.categoryId) },
+      {
+        title: 'CommunityThreadCreate',
+        examples: [{ title: 'Best cafés near the river?', body: 'Looking for quiet places to work from.', categoryId: '2a1b0c9d-8e7f-4a6b-9c5d-4e3f2a1b0c9d' }],
+      },
+    ),
+    patch: t.Partial(t.Object(ThreadWrite.properties), {
+      title: 'CommunityThreadPatch',
+      examples: [{ title: 'Best cafés near the river (2026)?', pinned: true }],
+      minProperties: 1,
+    }),
     access: 'shared',
     filterable: { categoryId: 'uuid', customerId: 'uuid', pinned: 'boolean', locked: 'boolean', createdAt: 'timestamp', title: 'text' },
     sortable: ['pinned', 'createdAt', 'updatedAt', 'title'],
     defaultSort: [{ column: 'createdAt', descending: true }],
-    leadingSort: { param: 'pinnedFirst', key: { column: 'pinned', descending: true }, description: 'Pinned threads come first under any sort (default); `false` sorts them like the others' },
+    leadingSort: {
+      param: 'pinnedFirst',
+      key: { column: 'pinned', descending: true },
+      description: 'Pinned threads come first under any sort (default); `false` sorts them like the others',
+    },
     softDelete: true,
     hooks: hooks.threads,
     errors: { create: errors({ 404: ['not_found', 'category_not_found'] }), update: errors({ 404: ['not_found', 'category_not_found'] }) },
@@ -83,7 +159,10 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     resource: 'replies',
     table: replies,
     row: CommunityReply,
-    create: t.Object(ReplyWrite.properties, { title: 'CommunityReplyCreate', examples: [{ threadId: '8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908', body: 'Try the one by the old tram stop, @grace.' }] }),
+    create: t.Object(ReplyWrite.properties, {
+      title: 'CommunityReplyCreate',
+      examples: [{ threadId: '8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908', body: 'Try the one by the old tram stop, @grace.' }],
+    }),
     patch: t.Object({ body: ReplyWrite.properties.body }, { title: 'CommunityReplyPatch', examples: [{ body: 'Try the one by the old tram stop.' }] }),
     access: 'shared',
     filterable: { threadId: 'uuid', customerId: 'uuid', createdAt: 'timestamp' },

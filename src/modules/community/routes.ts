@@ -7,7 +7,19 @@ import type { Guards } from '../../platform/guards'
 import { pageParams, PageQuery, paged } from '../../platform/paging'
 import { DEFAULT_LEVELS } from './points'
 import { communityResources } from './resources'
-import { Amount, BadgeWrite, CommunityBadge, CommunityLevel, CommunityPoints, CommunityUserBadge, Entry, Period, Rules, USER_BADGE_EXAMPLE, Uuid } from './model'
+import {
+  Amount,
+  BadgeWrite,
+  CommunityBadge,
+  CommunityLevel,
+  CommunityPoints,
+  CommunityUserBadge,
+  Entry,
+  Period,
+  Rules,
+  USER_BADGE_EXAMPLE,
+  Uuid,
+} from './model'
 import { errors } from './errors'
 import type { CommunityService } from './service'
 import { IdParam } from '../../platform/params'
@@ -33,7 +45,11 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           tenant: 'admin',
           body: Rules,
           response: { 200: Rules },
-          detail: { operationId: 'communitySetPointRules', summary: 'Change the points per action', description: `Applies to later actions; the ledger is never rewritten.` },
+          detail: {
+            operationId: 'communitySetPointRules',
+            summary: 'Change the points per action',
+            description: `Applies to later actions; the ledger is never rewritten.`,
+          },
         })
         .post(
           '/points',
@@ -44,13 +60,27 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           },
           {
             tenant: 'admin',
-            body: t.Object({
-              customerId: Uuid,
-              amount: Amount,
-              reason: t.String({ minLength: 1, maxLength: 500 }),
-              sourceType: t.String({ minLength: 1, maxLength: 100 }),
-              sourceId: t.String({ minLength: 1, maxLength: 200 }),
-            }, { title: 'CommunityPointsAward', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', amount: 25, reason: 'Wrote the month’s best guide', sourceType: 'editorial', sourceId: 'guide-2026-11' }] }),
+            body: t.Object(
+              {
+                customerId: Uuid,
+                amount: Amount,
+                reason: t.String({ minLength: 1, maxLength: 500 }),
+                sourceType: t.String({ minLength: 1, maxLength: 100 }),
+                sourceId: t.String({ minLength: 1, maxLength: 200 }),
+              },
+              {
+                title: 'CommunityPointsAward',
+                examples: [
+                  {
+                    customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+                    amount: 25,
+                    reason: 'Wrote the month’s best guide',
+                    sourceType: 'editorial',
+                    sourceId: 'guide-2026-11',
+                  },
+                ],
+              },
+            ),
             response: { 200: CommunityPoints, 201: CommunityPoints, ...errors({ 409: ['conflict'] }) },
             detail: {
               operationId: 'communityAwardPoints',
@@ -63,13 +93,21 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           tenant: 'customer',
           query: t.Composite([t.Object({ customerId: t.Optional(Uuid) }), PageQuery]),
           response: { 200: paged(CommunityPoints, 'CommunityPointsPage') },
-          detail: { operationId: 'communityPoints', summary: 'A customer’s points ledger, newest first', description: 'The caller’s own; ecosystem admins may name any customer (`customerId`).' },
+          detail: {
+            operationId: 'communityPoints',
+            summary: 'A customer’s points ledger, newest first',
+            description: 'The caller’s own; ecosystem admins may name any customer (`customerId`).',
+          },
         })
         .get('/badges', ({ tenant, query }) => community.listBadges(tenant, pageParams(query)), {
           tenant: 'customer',
           query: PageQuery,
           response: { 200: paged(CommunityBadge, 'CommunityBadgePage') },
-          detail: { operationId: 'communityBadges', summary: 'Badge definitions', description: `Awarded automatically, once per customer, in the transaction that reaches \`criteriaThreshold\` of \`criteriaType\` (points_total, threads_created, replies_created, replies_received). ${EVERYONE}` },
+          detail: {
+            operationId: 'communityBadges',
+            summary: 'Badge definitions',
+            description: `Awarded automatically, once per customer, in the transaction that reaches \`criteriaThreshold\` of \`criteriaType\` (points_total, threads_created, replies_created, replies_received). ${EVERYONE}`,
+          },
         })
         .post(
           '/badges',
@@ -80,9 +118,18 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           },
           {
             tenant: 'admin',
-            body: t.Object(BadgeWrite, { title: 'CommunityBadgeCreate', examples: [{ name: 'Helper', description: 'Ten replies to others', icon: 'hands', criteriaType: 'replies_created', criteriaThreshold: 10, pointValue: 50 }] }),
+            body: t.Object(BadgeWrite, {
+              title: 'CommunityBadgeCreate',
+              examples: [
+                { name: 'Helper', description: 'Ten replies to others', icon: 'hands', criteriaType: 'replies_created', criteriaThreshold: 10, pointValue: 50 },
+              ],
+            }),
             response: { 201: CommunityBadge },
-            detail: { operationId: 'communityCreateBadge', summary: 'Define a badge', description: `Customers already past the threshold get it at their next qualifying action.` },
+            detail: {
+              operationId: 'communityCreateBadge',
+              summary: 'Define a badge',
+              description: `Customers already past the threshold get it at their next qualifying action.`,
+            },
           },
         )
         .patch('/badges/:id', ({ tenant, params, body }) => community.updateBadge(tenant, params.id, body), {
@@ -117,8 +164,29 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           params: t.Object({ customerId: Uuid }),
           response: {
             200: t.Object(
-              { userId: t.String(), name: t.Union([t.String(), t.Null()]), avatarUrl: t.String(), totalPoints: t.Integer(), level: t.String(), rank: t.Integer({ description: 'All time: 1 + the customers with more points (ties share a rank)' }), badges: t.Array(CommunityUserBadge) },
-              { title: 'CommunityProfile', examples: [{ userId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', name: 'Grace Hopper', avatarUrl: '', totalPoints: 142, rank: 3, level: 'Regular', badges: [USER_BADGE_EXAMPLE] }] },
+              {
+                userId: t.String(),
+                name: t.Union([t.String(), t.Null()]),
+                avatarUrl: t.String(),
+                totalPoints: t.Integer(),
+                level: t.String(),
+                rank: t.Integer({ description: 'All time: 1 + the customers with more points (ties share a rank)' }),
+                badges: t.Array(CommunityUserBadge),
+              },
+              {
+                title: 'CommunityProfile',
+                examples: [
+                  {
+                    userId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+                    name: 'Grace Hopper',
+                    avatarUrl: '',
+                    totalPoints: 142,
+                    rank: 3,
+                    level: 'Regular',
+                    badges: [USER_BADGE_EXAMPLE],
+                  },
+                ],
+              },
             ),
           },
           detail: { operationId: 'communityProfile', summary: 'A customer’s community summary', description: EVERYONE },
@@ -127,13 +195,45 @@ export function communityRoutes(community: CommunityService, guards: Guards, dep
           tenant: 'customer',
           query: PageQuery,
           response: { 200: paged(CommunityLevel, 'CommunityLevelPage') },
-          detail: { operationId: 'communityLevels', summary: 'Levels, by minPoints', description: `A customer is at the highest level whose minPoints (inclusive) its all-time total reaches. Defaults: ${DEFAULT_LEVELS.map((l) => `${l.name} ${l.minPoints}`).join(', ')}. ${EVERYONE}` },
+          detail: {
+            operationId: 'communityLevels',
+            summary: 'Levels, by minPoints',
+            description: `A customer is at the highest level whose minPoints (inclusive) its all-time total reaches. Defaults: ${DEFAULT_LEVELS.map((l) => `${l.name} ${l.minPoints}`).join(', ')}. ${EVERYONE}`,
+          },
         })
         .put('/levels', ({ tenant, body }) => community.setLevels(tenant, body.levels), {
           tenant: 'admin',
-          body: t.Object({ levels: t.Array(CommunityLevel, { minItems: 1, maxItems: 100 }) }, { title: 'CommunityLevelsReplace', examples: [{ levels: [{ name: 'Newcomer', minPoints: 0 }, { name: 'Regular', minPoints: 100 }, { name: 'Guide', minPoints: 500 }] }] }),
-          response: { 200: t.Array(CommunityLevel, { examples: [[{ name: 'Newcomer', minPoints: 0 }, { name: 'Regular', minPoints: 100 }, { name: 'Guide', minPoints: 500 }]] }) },
-          detail: { operationId: 'communitySetLevels', summary: 'Replace the levels', description: `One level must start at 0; floors are distinct. Levels are computed from totals, so everyone is re-levelled at once.` },
+          body: t.Object(
+            { levels: t.Array(CommunityLevel, { minItems: 1, maxItems: 100 }) },
+            {
+              title: 'CommunityLevelsReplace',
+              examples: [
+                {
+                  levels: [
+                    { name: 'Newcomer', minPoints: 0 },
+                    { name: 'Regular', minPoints: 100 },
+                    { name: 'Guide', minPoints: 500 },
+                  ],
+                },
+              ],
+            },
+          ),
+          response: {
+            200: t.Array(CommunityLevel, {
+              examples: [
+                [
+                  { name: 'Newcomer', minPoints: 0 },
+                  { name: 'Regular', minPoints: 100 },
+                  { name: 'Guide', minPoints: 500 },
+                ],
+              ],
+            }),
+          },
+          detail: {
+            operationId: 'communitySetLevels',
+            summary: 'Replace the levels',
+            description: `One level must start at 0; floors are distinct. Levels are computed from totals, so everyone is re-levelled at once.`,
+          },
         })
         .get('/leaderboard', ({ tenant, query }) => community.leaderboard(tenant, query.period ?? 'all_time', pageParams(query)), {
           tenant: 'customer',

@@ -13,7 +13,14 @@ export const threadSearch: SearchSource = {
     vector: sql`${threads.search}`,
     select: sql`${threads.id} as id, ${threads.title} as title, ${threads.body} as body, ${threads.customerId} as author_id, ${threads.categoryId} as category_id, ${threads.createdAt} as created_at`,
     created: sql`${threads.createdAt}`,
-    view: (r) => ({ id: r.id as string, title: r.title as string, body: r.body as string, authorId: r.author_id as string, categoryId: r.category_id as string, createdAt: iso(r.created_at) }),
+    view: (r) => ({
+      id: r.id as string,
+      title: r.title as string,
+      body: r.body as string,
+      authorId: r.author_id as string,
+      categoryId: r.category_id as string,
+      createdAt: iso(r.created_at),
+    }),
   }),
 }
 
@@ -26,6 +33,12 @@ export const replySearch: SearchSource = {
     vector: sql`${replies.search}`,
     select: sql`${replies.id} as id, ${replies.threadId} as thread_id, ${replies.body} as body, ${replies.customerId} as author_id, ${replies.createdAt} as created_at`,
     created: sql`${replies.createdAt}`,
-    view: (r) => ({ id: r.id as string, threadId: r.thread_id as string, body: r.body as string, authorId: r.author_id as string, createdAt: iso(r.created_at) }),
+    view: (r) => ({
+      id: r.id as string,
+      threadId: r.thread_id as string,
+      body: r.body as string,
+      authorId: r.author_id as string,
+      createdAt: iso(r.created_at),
+    }),
   }),
 }

@@ -9,7 +9,7 @@ import { listPage, pageOf, pageOfAll, type PageParams } from '../../platform/pag
 import { isAdmin, type Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import type { AuditService } from '../audit/service'
-import { type Award, DEFAULT_RULES, type Period, PointsLedger, pointsView } from './points'
+import { type Award, type DEFAULT_RULES, type Period, PointsLedger, pointsView } from './points'
 import { badges, categories, type Criteria, replies, threads, userBadges } from './schema'
 
 type BadgeInput = { name: string; description?: string; icon?: string; criteriaType: Criteria; criteriaThreshold: number; pointValue?: number }
@@ -52,7 +52,10 @@ export class CommunityService {
     categories: {
       beforeRead: (tenant) => this.ensureGeneral(this.deps.db, tenant).then(() => undefined),
       beforeDelete: async (tx, tenant, id) => {
-        const [row] = await tx.select({ slug: categories.slug }).from(categories).where(and(eq(categories.ownerId, tenant.ecosystemId), eq(categories.id, id)))
+        const [row] = await tx
+          .select({ slug: categories.slug })
+          .from(categories)
+          .where(and(eq(categories.ownerId, tenant.ecosystemId), eq(categories.id, id)))
         if (row?.slug === GENERAL.slug) throw communityError(409, 'default_category', 'The general category cannot be deleted')
         const [used] = await tx.select({ id: threads.id }).from(threads).where(eq(threads.categoryId, id)).limit(1)
         if (used) throw communityError(409, 'category_not_empty', 'Move or delete its threads first')
@@ -65,7 +68,10 @@ export class CommunityService {
           throw communityError(403, 'forbidden', 'Only ecosystem admins lock or pin threads')
         }
         if (typeof values.categoryId === 'string') {
-          const [category] = await tx.select({ id: categories.id }).from(categories).where(and(eq(categories.ownerId, tenant.ecosystemId), eq(categories.id, values.categoryId)))
+          const [category] = await tx
+            .select({ id: categories.id })
+            .from(categories)
+            .where(and(eq(categories.ownerId, tenant.ecosystemId), eq(categories.id, values.categoryId)))
           if (!category) throw communityError(404, 'category_not_found', 'categoryId names no category of this ecosystem')
         } else if (op === 'create') {
           values.categoryId = await this.ensureGeneral(tx, tenant)
@@ -76,7 +82,12 @@ export class CommunityService {
         await this.ledger.bump(tx, tenant.ecosystemId, tenant.customerId, 'threadsCreated')
         await this.award(tx, tenant, rules.threadCreated, 'Thread created', 'thread', String(row.id))
         await this.mention(tx, tenant, `${row.title} ${row.body}`, { threadId: String(row.id), replyId: null, skip: [] })
-        await this.events.emit(tx, threadCreated, tenant.ecosystemId, { id: String(row.id), categoryId: String(row.categoryId), customerId: String(row.customerId), title: String(row.title) })
+        await this.events.emit(tx, threadCreated, tenant.ecosystemId, {
+          id: String(row.id),
+          categoryId: String(row.categoryId),
+          customerId: String(row.customerId),
+          title: String(row.title),
+        })
       },
       afterDelete: async (tx, tenant, id, changes) => {
         const hidden = await tx
@@ -84,7 +95,12 @@ export class CommunityService {
           .set({ deletedAt: this.deps.now() })
           .where(and(eq(replies.threadId, id), isNull(replies.deletedAt)))
           .returning({ id: replies.id, customerId: replies.customerId })
-        await changes(tx, tenant.ecosystemId, 'community/replies', hidden.map((r) => ({ op: 'delete', id: r.id, customerId: r.customerId, audience: 'shared', key: id })))
+        await changes(
+          tx,
+          tenant.ecosystemId,
+          'community/replies',
+          hidden.map((r) => ({ op: 'delete', id: r.id, customerId: r.customerId, audience: 'shared', key: id })),
+        )
         if (isAdmin(tenant)) await this.recordModeration(tx, tenant, 'thread', id)
       },
     },
@@ -102,12 +118,22 @@ export class CommunityService {
       afterCreate: async (tx, tenant, row) => {
         const rules = await this.ledger.rules(tx, tenant.ecosystemId)
         const replyId = String(row.id)
-        const [thread] = await tx.select({ author: threads.customerId, title: threads.title }).from(threads).where(eq(threads.id, String(row.threadId)))
+        const [thread] = await tx
+          .select({ author: threads.customerId, title: threads.title })
+          .from(threads)
+          .where(eq(threads.id, String(row.threadId)))
         await this.ledger.bump(tx, tenant.ecosystemId, tenant.customerId, 'repliesCreated')
         await this.award(tx, tenant, rules.replyCreated, 'Reply created', 'reply', replyId)
         if (thread && thread.author !== tenant.customerId) {
           await this.ledger.bump(tx, tenant.ecosystemId, thread.author, 'repliesReceived')
-          await this.ledger.award(tx, { ecosystemId: tenant.ecosystemId, customerId: thread.author, amount: rules.replyReceived, reason: 'Reply received', sourceType: 'reply_received', sourceId: replyId })
+          await this.ledger.award(tx, {
+            ecosystemId: tenant.ecosystemId,
+            customerId: thread.author,
+            amount: rules.replyReceived,
+            reason: 'Reply received',
+            sourceType: 'reply_received',
+            sourceId: replyId,
+          })
           await this.events.emit(tx, replyReceived, tenant.ecosystemId, {
             replyId,
             threadId: String(row.threadId),
@@ -130,7 +156,11 @@ export class CommunityService {
   private async recordModeration(tx: Db, tenant: Tenant, kind: 'thread' | 'reply', id: string) {
     const table = kind === 'thread' ? threads : replies
     const [row] = await tx.select({ author: table.customerId }).from(table).where(eq(table.id, id))
-    await this.audit.record(tx, tenant, { action: kind === 'thread' ? 'community.thread.deleted' : 'community.reply.deleted', target: { type: kind, id }, metadata: { authorId: row?.author ?? null } })
+    await this.audit.record(tx, tenant, {
+      action: kind === 'thread' ? 'community.thread.deleted' : 'community.reply.deleted',
+      target: { type: kind, id },
+      metadata: { authorId: row?.author ?? null },
+    })
   }
 
   // ---- points
@@ -156,9 +186,23 @@ export class CommunityService {
       const e = existing!
       // The same award again is idempotent; another amount for the same source is a different claim.
       if (e.amount !== input.amount) {
-        throw communityError(409, 'conflict', `This source was already awarded ${e.amount} points (id ${e.id}); an award is never changed: award another source, or deduct with one`)
+        throw communityError(
+          409,
+          'conflict',
+          `This source was already awarded ${e.amount} points (id ${e.id}); an award is never changed: award another source, or deduct with one`,
+        )
       }
-      return { created: false, points: { id: e.id, amount: e.amount, reason: e.reason, sourceType: e.source_type, sourceId: e.source_id, createdAt: new Date(e.created_at).toISOString() } }
+      return {
+        created: false,
+        points: {
+          id: e.id,
+          amount: e.amount,
+          reason: e.reason,
+          sourceType: e.source_type,
+          sourceId: e.source_id,
+          createdAt: new Date(e.created_at).toISOString(),
+        },
+      }
     })
   }
 
@@ -175,22 +219,39 @@ export class CommunityService {
   // ---- badges
 
   async listBadges(tenant: Tenant, page: PageParams) {
-    return listPage(this.deps.db, badges, eq(badges.ecosystemId, tenant.ecosystemId), [asc(badges.criteriaType), asc(badges.criteriaThreshold), asc(badges.name), asc(badges.id)], page, badgeView)
+    return listPage(
+      this.deps.db,
+      badges,
+      eq(badges.ecosystemId, tenant.ecosystemId),
+      [asc(badges.criteriaType), asc(badges.criteriaThreshold), asc(badges.name), asc(badges.id)],
+      page,
+      badgeView,
+    )
   }
 
   async createBadge(tenant: Tenant, input: BadgeInput) {
-    const [row] = await this.deps.db.insert(badges).values({ ecosystemId: tenant.ecosystemId, ...input }).returning()
+    const [row] = await this.deps.db
+      .insert(badges)
+      .values({ ecosystemId: tenant.ecosystemId, ...input })
+      .returning()
     return badgeView(row!)
   }
 
   async updateBadge(tenant: Tenant, id: string, patch: Partial<BadgeInput>) {
-    const [row] = await this.deps.db.update(badges).set(patch).where(and(eq(badges.ecosystemId, tenant.ecosystemId), eq(badges.id, id))).returning()
+    const [row] = await this.deps.db
+      .update(badges)
+      .set(patch)
+      .where(and(eq(badges.ecosystemId, tenant.ecosystemId), eq(badges.id, id)))
+      .returning()
     if (!row) throw badgeNotFound()
     return badgeView(row)
   }
 
   async removeBadge(tenant: Tenant, id: string) {
-    const gone = await this.deps.db.delete(badges).where(and(eq(badges.ecosystemId, tenant.ecosystemId), eq(badges.id, id))).returning({ id: badges.id })
+    const gone = await this.deps.db
+      .delete(badges)
+      .where(and(eq(badges.ecosystemId, tenant.ecosystemId), eq(badges.id, id)))
+      .returning({ id: badges.id })
     if (!gone[0]) throw badgeNotFound()
   }
 
@@ -198,7 +259,10 @@ export class CommunityService {
     await this.customer(tenant, customerId)
     const [items, [count]] = await Promise.all([
       this.earned(tenant.ecosystemId, customerId, page),
-      this.deps.db.select({ n: sql<number>`count(*)::int` }).from(userBadges).where(and(eq(userBadges.ecosystemId, tenant.ecosystemId), eq(userBadges.customerId, customerId))),
+      this.deps.db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(userBadges)
+        .where(and(eq(userBadges.ecosystemId, tenant.ecosystemId), eq(userBadges.customerId, customerId))),
     ])
     return pageOf(items, count!.n, page)
   }
@@ -206,7 +270,14 @@ export class CommunityService {
   /** The badges a customer earned, in the order earned: one page of them, or all. */
   private async earned(ecosystemId: string, customerId: string, page?: PageParams) {
     const query = this.deps.db
-      .select({ id: userBadges.id, badgeType: badges.id, name: badges.name, description: badges.description, icon: badges.icon, awardedAt: userBadges.awardedAt })
+      .select({
+        id: userBadges.id,
+        badgeType: badges.id,
+        name: badges.name,
+        description: badges.description,
+        icon: badges.icon,
+        awardedAt: userBadges.awardedAt,
+      })
       .from(userBadges)
       .innerJoin(badges, eq(badges.id, userBadges.badgeId))
       .where(and(eq(userBadges.ecosystemId, ecosystemId), eq(userBadges.customerId, customerId)))
@@ -231,7 +302,10 @@ export class CommunityService {
 
   async profile(tenant: Tenant, customerId: string) {
     const customer = await this.customer(tenant, customerId)
-    const [standing, earned] = await Promise.all([this.ledger.standing(tenant.ecosystemId, customerId, this.deps.now()), this.earned(tenant.ecosystemId, customerId)])
+    const [standing, earned] = await Promise.all([
+      this.ledger.standing(tenant.ecosystemId, customerId, this.deps.now()),
+      this.earned(tenant.ecosystemId, customerId),
+    ])
     return { userId: customerId, name: customer.name, avatarUrl: customer.avatarUrl ?? '', ...standing, badges: earned }
   }
 
@@ -250,17 +324,33 @@ export class CommunityService {
     const found = await tx
       .select({ id: customers.id })
       .from(customers)
-      .where(and(eq(customers.ecosystemId, tenant.ecosystemId), sql`(${customers.externalId} in ${names} or ${NAME_SLUG} in ${lowered})`, sql`coalesce(${customers.externalId}, '') not like 'user:%'`))
+      .where(
+        and(
+          eq(customers.ecosystemId, tenant.ecosystemId),
+          sql`(${customers.externalId} in ${names} or ${NAME_SLUG} in ${lowered})`,
+          sql`coalesce(${customers.externalId}, '') not like 'user:%'`,
+        ),
+      )
       .limit(20)
     for (const { id } of found) {
       if (id === tenant.customerId || about.skip.includes(id)) continue
-      await this.events.emit(tx, mentionCreated, tenant.ecosystemId, { customerId: id, threadId: about.threadId, replyId: about.replyId, authorId: tenant.customerId, text: text.slice(0, 500) })
+      await this.events.emit(tx, mentionCreated, tenant.ecosystemId, {
+        customerId: id,
+        threadId: about.threadId,
+        replyId: about.replyId,
+        authorId: tenant.customerId,
+        text: text.slice(0, 500),
+      })
     }
   }
 
   /** The ecosystem's `general` category, made on first use. */
   private async ensureGeneral(db: Db, tenant: Tenant): Promise<string> {
-    const find = () => db.select({ id: categories.id }).from(categories).where(and(eq(categories.ownerId, tenant.ecosystemId), eq(categories.slug, GENERAL.slug)))
+    const find = () =>
+      db
+        .select({ id: categories.id })
+        .from(categories)
+        .where(and(eq(categories.ownerId, tenant.ecosystemId), eq(categories.slug, GENERAL.slug)))
     if (this.withGeneral.has(tenant.ecosystemId)) {
       const [known] = await find()
       if (known) return known.id
@@ -275,7 +365,10 @@ export class CommunityService {
   }
 
   private async customer(tenant: Tenant, id: string) {
-    const [row] = await this.deps.db.select({ name: customers.name, avatarUrl: customers.avatarUrl }).from(customers).where(and(eq(customers.ecosystemId, tenant.ecosystemId), eq(customers.id, id)))
+    const [row] = await this.deps.db
+      .select({ name: customers.name, avatarUrl: customers.avatarUrl })
+      .from(customers)
+      .where(and(eq(customers.ecosystemId, tenant.ecosystemId), eq(customers.id, id)))
     if (!row) throw communityError(404, 'not_found', 'No such customer in this ecosystem')
     return row
   }

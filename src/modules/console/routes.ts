@@ -7,15 +7,24 @@ import type { ConsoleService } from './service'
  */
 export function consoleRoutes(console: ConsoleService) {
   return new Elysia({ name: 'console' })
-    .get('/console', ({ set }) => {
-      set.headers['content-type'] = 'text/html; charset=utf-8'
-      set.headers['cache-control'] = 'no-cache'
-      set.headers['content-security-policy'] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
-      return console.page()
-    }, { detail: { hide: true } })
-    .get('/console/assets/:file', async ({ params, set }) => {
-      const file = await console.asset(params.file)
-      set.headers['cache-control'] = 'public, max-age=31536000, immutable'
-      return file
-    }, { detail: { hide: true } })
+    .get(
+      '/console',
+      ({ set }) => {
+        set.headers['content-type'] = 'text/html; charset=utf-8'
+        set.headers['cache-control'] = 'no-cache'
+        set.headers['content-security-policy'] =
+          "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+        return console.page()
+      },
+      { detail: { hide: true } },
+    )
+    .get(
+      '/console/assets/:file',
+      async ({ params, set }) => {
+        const file = await console.asset(params.file)
+        set.headers['cache-control'] = 'public, max-age=31536000, immutable'
+        return file
+      },
+      { detail: { hide: true } },
+    )
 }

@@ -9,8 +9,7 @@ import { CONTRACT_TOPIC, ContractService } from './service'
 export default defineModule({
   name: 'contract',
   tags: {
-    contract:
-      'Run-time tables of an ecosystem: admins define contracts (columns, access), customers read and write rows.',
+    contract: 'Run-time tables of an ecosystem: admins define contracts (columns, access), customers read and write rows.',
   },
   errors: CONTRACT_ERRORS,
   events: CONTRACT_EVENTS,
@@ -20,7 +19,8 @@ export default defineModule({
     const topic = {
       topic: `${CONTRACT_TOPIC}*`,
       level: 'customer' as const,
-      description: 'What `GET /contract/contracts/{name}/rows` lists: ecosystem admins and owners every row; customers the rows the contract’s `access.read` lets them read (`own`, `all`; none for `none`, 403 on subscribing).',
+      description:
+        'What `GET /contract/contracts/{name}/rows` lists: ecosystem admins and owners every row; customers the rows the contract’s `access.read` lets them read (`own`, `all`; none for `none`, 403 on subscribing).',
       authorize: (tenant: Tenant, name: string) => contracts.readable(tenant, name.slice(CONTRACT_TOPIC.length)),
       filterable: (tenant: Tenant, name: string) => contracts.filterable(tenant, name.slice(CONTRACT_TOPIC.length)),
     }

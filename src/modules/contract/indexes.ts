@@ -16,7 +16,14 @@ export function indexedSlots(columns: readonly ContractColumn[]): Map<string, Sl
 const stored = (slot: Slot, value: unknown) => (slot === 'at' ? new Date(value as string) : String(value))
 
 /** Rewrites the side-table entries of `columns` for one row, in the row's transaction. */
-export async function writeIndexed(tx: Db, contractId: string, rowId: string, slots: Map<string, Slot>, data: Record<string, unknown>, columns: Iterable<string>) {
+export async function writeIndexed(
+  tx: Db,
+  contractId: string,
+  rowId: string,
+  slots: Map<string, Slot>,
+  data: Record<string, unknown>,
+  columns: Iterable<string>,
+) {
   const names = [...columns].filter((c) => slots.has(c))
   if (!names.length) return
   await tx.delete(iv).where(and(eq(iv.rowId, rowId), inArray(iv.column, names)))

@@ -3,7 +3,22 @@ import { NAME_PATTERN } from './model'
 
 const NAME = new RegExp(NAME_PATTERN)
 /** Names a row or route already uses, and the contract name that would shadow /contract/contracts. */
-const SYSTEM = new Set(['id', 'customer_id', 'customerid', 'owner_id', 'ownerid', 'ecosystem_id', 'contract_id', 'created_at', 'createdat', 'updated_at', 'updatedat', 'data', 'contracts', 'rows'])
+const SYSTEM = new Set([
+  'id',
+  'customer_id',
+  'customerid',
+  'owner_id',
+  'ownerid',
+  'ecosystem_id',
+  'contract_id',
+  'created_at',
+  'createdat',
+  'updated_at',
+  'updatedat',
+  'data',
+  'contracts',
+  'rows',
+])
 /** PostgreSQL's reserved key words: never names, although Ecobase quotes and binds every name anyway. */
 const RESERVED = new Set(
   (

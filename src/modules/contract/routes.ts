@@ -12,17 +12,18 @@ const RowId = t.Object({ name: t.String({ maxLength: 63 }), id: t.String({ forma
 const LIMITS = `At most ${MAX_CONTRACTS} contracts per ecosystem and ${MAX_COLUMNS} columns per contract; a row is at most MAX_BODY_BYTES of JSON; a value of a \`unique\` column (as JSON) or of an \`indexed\` text column at most ${MAX_KEY_BYTES} bytes (400).`
 const STORAGE =
   'No table is created per contract: rows of every contract live in one table, their values in a JSONB document with a GIN index that serves `eq` filters on any column; ' +
-  '`unique` columns are enforced by a constraint table written in the same transaction. A definition is read in each request\'s transaction, so a change reaches every replica at once; changes lock it and bump `version`.'
+  "`unique` columns are enforced by a constraint table written in the same transaction. A definition is read in each request's transaction, so a change reaches every replica at once; changes lock it and bump `version`."
 /** Columns are defined at run time: the known parameters are declared, column filters are an open set (additionalProperties). */
 const RowsQuery = t.Object(
   listQueryParams({
-    select: 'Comma-separated columns (any column, json ones too, and the system fields): rows hold only these columns, beside `id`, `customerId`, `createdAt` and `updatedAt`, which every row shows',
+    select:
+      'Comma-separated columns (any column, json ones too, and the system fields): rows hold only these columns, beside `id`, `customerId`, `createdAt` and `updatedAt`, which every row shows',
     includeDeleted: 'Accepted for symmetry with derived lists; contract rows have no soft delete, so it changes nothing',
   }),
   { additionalProperties: t.String({ description: 'A column filter, `?<column>=[not.]<op>.<value>`' }) },
 )
 const ROWS_WHO =
-  'Customers act as the contract\'s `access` allows (`own` = rows they created; 403 where it says `none`); ecosystem admins and owners (account credentials with X-Ecosystem-Id) do everything.'
+  "Customers act as the contract's `access` allows (`own` = rows they created; 403 where it says `none`); ecosystem admins and owners (account credentials with X-Ecosystem-Id) do everything."
 
 /** Run-time tables of an ecosystem (tag `contract`): definitions for admins, rows for customers. */
 export function contractRoutes(service: ContractService, guards: Guards) {
@@ -124,4 +125,3 @@ export function contractRoutes(service: ContractService, guards: Guards) {
       },
     )
 }
-

@@ -93,4 +93,3 @@ export const contractIndexedValues = contractSchema.table(
     index('indexed_values_txt_idx').on(t.contractId, t.column, t.txt),
   ],
 )
-

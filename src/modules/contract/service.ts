@@ -73,11 +73,16 @@ export class ContractService {
     })
   }
 
-  async alter(tenant: Tenant, name: string, patch: { addColumns?: ContractColumn[]; dropColumns?: string[]; confirm?: boolean; access?: Partial<ContractAccess> }) {
+  async alter(
+    tenant: Tenant,
+    name: string,
+    patch: { addColumns?: ContractColumn[]; dropColumns?: string[]; confirm?: boolean; access?: Partial<ContractAccess> },
+  ) {
     return this.deps.db.transaction(async (tx) => {
       const current = await this.load(tx, tenant, name, 'update')
       const drop = new Set(patch.dropColumns ?? [])
-      for (const column of drop) if (!current.columns.some((c) => c.name === column)) throw contractError(400, 'validation_failed', `dropColumns: ${column} is not a column`)
+      for (const column of drop)
+        if (!current.columns.some((c) => c.name === column)) throw contractError(400, 'validation_failed', `dropColumns: ${column} is not a column`)
       const pending = new Set([...current.droppedColumns, ...drop])
       const added = patch.addColumns ?? []
       for (const column of added) {
@@ -91,12 +96,19 @@ export class ContractService {
       if (columns.length > MAX_COLUMNS) throw contractError(400, 'validation_failed', `columns: at most ${MAX_COLUMNS}`)
       if (patch.confirm && pending.size) {
         const gone = [...pending]
-        const keys = sql`array[${sql.join(gone.map((g) => sql`${g}::text`), sql`, `)}]`
-        await tx.update(contractRows).set({ data: sql`${contractRows.data} - ${keys}` }).where(eq(contractRows.contractId, current.id))
+        const keys = sql`array[${sql.join(
+          gone.map((g) => sql`${g}::text`),
+          sql`, `,
+        )}]`
+        await tx
+          .update(contractRows)
+          .set({ data: sql`${contractRows.data} - ${keys}` })
+          .where(eq(contractRows.contractId, current.id))
         await tx.delete(contractUniqueValues).where(and(eq(contractUniqueValues.contractId, current.id), inArray(contractUniqueValues.column, gone)))
       }
       const droppedColumns = patch.confirm ? [] : [...pending]
-      if (drop.size) await tx.delete(contractIndexedValues).where(and(eq(contractIndexedValues.contractId, current.id), inArray(contractIndexedValues.column, [...drop])))
+      if (drop.size)
+        await tx.delete(contractIndexedValues).where(and(eq(contractIndexedValues.contractId, current.id), inArray(contractIndexedValues.column, [...drop])))
       if (added.length) await this.fillAdded(tx, current.id, added)
       for (const column of added) await backfillIndexed(tx, current.id, column)
       const [row] = await tx
@@ -128,7 +140,11 @@ export class ContractService {
         .where(and(eq(contracts.ecosystemId, tenant.ecosystemId), eq(contracts.name, name)))
         .returning({ id: contracts.id })
       if (!deleted) throw contractNotFound(name)
-      await this.audit.record(tx, tenant, { action: 'contract.contract.deleted', target: { type: 'contract', id: name }, metadata: { contractId: deleted.id, name } })
+      await this.audit.record(tx, tenant, {
+        action: 'contract.contract.deleted',
+        target: { type: 'contract', id: name },
+        metadata: { contractId: deleted.id, name },
+      })
     })
   }
 
@@ -143,20 +159,38 @@ export class ContractService {
     const contract = await this.load(this.deps.db, tenant, name)
     const scope = this.scope(tenant, contract, 'read')
     const kinds = kindsOf(contract)
-    const query = parseListQuery(raw, { filterable: kinds, sortable: Object.keys(kinds).filter((k) => kinds[k] !== 'json'), defaultSort: [{ column: 'createdAt', descending: true }], selectable: Object.keys(kinds) })
+    const query = parseListQuery(raw, {
+      filterable: kinds,
+      sortable: Object.keys(kinds).filter((k) => kinds[k] !== 'json'),
+      defaultSort: [{ column: 'createdAt', descending: true }],
+      selectable: Object.keys(kinds),
+    })
     const slots = indexedSlots(contract.columns)
     const where = and(this.rowScope(tenant, contract, scope), ...rowFilters(query.filters, (f) => indexedFilter(contract.id, slots, f)))
     const [rows, [count]] = await Promise.all([
-      this.deps.db.select().from(contractRows).where(where).orderBy(...rowOrder(query.sort, kinds)).limit(query.page.pageSize).offset(query.page.offset),
+      this.deps.db
+        .select()
+        .from(contractRows)
+        .where(where)
+        .orderBy(...rowOrder(query.sort, kinds))
+        .limit(query.page.pageSize)
+        .offset(query.page.offset),
       this.deps.db.select({ n: sql<number>`count(*)::int` }).from(contractRows).where(where),
     ])
-    const page = pageOf(rows.map((r) => selectValues(rowView(contract, r), query.select)), count!.n, query.page)
+    const page = pageOf(
+      rows.map((r) => selectValues(rowView(contract, r), query.select)),
+      count!.n,
+      query.page,
+    )
     return { rows: page.items, total: page.total, page: page.page, pageSize: page.pageSize }
   }
 
   async getRow(tenant: Tenant, name: string, id: string) {
     const contract = await this.load(this.deps.db, tenant, name)
-    const [row] = await this.deps.db.select().from(contractRows).where(and(this.rowScope(tenant, contract, this.scope(tenant, contract, 'read')), eq(contractRows.id, id)))
+    const [row] = await this.deps.db
+      .select()
+      .from(contractRows)
+      .where(and(this.rowScope(tenant, contract, this.scope(tenant, contract, 'read')), eq(contractRows.id, id)))
     if (!row) throw rowNotFound()
     return rowView(contract, row)
   }
@@ -189,7 +223,15 @@ export class ContractService {
       if (!row) throw rowNotFound()
       const uniqueChanged = contract.columns.filter((c) => c.unique && Object.hasOwn(changes, c.name))
       if (uniqueChanged.length) {
-        await tx.delete(contractUniqueValues).where(and(eq(contractUniqueValues.rowId, id), inArray(contractUniqueValues.column, uniqueChanged.map((c) => c.name))))
+        await tx.delete(contractUniqueValues).where(
+          and(
+            eq(contractUniqueValues.rowId, id),
+            inArray(
+              contractUniqueValues.column,
+              uniqueChanged.map((c) => c.name),
+            ),
+          ),
+        )
         await this.claimUnique(tx, { ...contract, columns: uniqueChanged }, id, row.data)
       }
       await writeIndexed(tx, contract.id, id, indexedSlots(contract.columns), row.data, Object.keys(changes))
@@ -209,7 +251,11 @@ export class ContractService {
       await this.announce(tx, contract, 'delete', { id, customerId: deleted[0].customerId })
       // Customers deleting their rows is their business; an admin deleting content is recorded.
       if (isAdmin(tenant)) {
-        await this.audit.record(tx, tenant, { action: 'contract.row.deleted', target: { type: 'contract_row', id }, metadata: { contract: contract.name, customerId: deleted[0].customerId } })
+        await this.audit.record(tx, tenant, {
+          action: 'contract.row.deleted',
+          target: { type: 'contract_row', id },
+          metadata: { contract: contract.name, customerId: deleted[0].customerId },
+        })
       }
     })
   }
@@ -228,7 +274,10 @@ export class ContractService {
 
   /** The definition, in the caller's transaction: `update` for changes to it, `share` while rows are written against it. */
   private async load(db: Db, tenant: Tenant, name: string, lock?: 'update' | 'share'): Promise<ContractRowRecord> {
-    const query = db.select().from(contracts).where(and(eq(contracts.ecosystemId, tenant.ecosystemId), eq(contracts.name, name)))
+    const query = db
+      .select()
+      .from(contracts)
+      .where(and(eq(contracts.ecosystemId, tenant.ecosystemId), eq(contracts.name, name)))
     const [row] = lock ? await query.for(lock) : await query
     if (!row) throw contractNotFound(name)
     return row
@@ -276,7 +325,10 @@ export class ContractService {
       }
       values[column.name] = column.default ?? null
     }
-    await tx.update(contractRows).set({ data: sql`${contractRows.data} || ${JSON.stringify(values)}::jsonb` }).where(eq(contractRows.contractId, contractId))
+    await tx
+      .update(contractRows)
+      .set({ data: sql`${contractRows.data} || ${JSON.stringify(values)}::jsonb` })
+      .where(eq(contractRows.contractId, contractId))
   }
 }
 

@@ -9,7 +9,11 @@ import { contractRows } from './schema'
 const invalid = (message: string) => new AppError(400, 'validation_failed', message)
 
 /** A value as a column of `type` stores it (timestamps as ISO strings in UTC), or a 400 naming the column. */
-export function checkValue(column: Pick<ContractColumn, 'name' | 'type' | 'nullable' | 'unique' | 'indexed'>, value: unknown, where = `body.${column.name}`): unknown {
+export function checkValue(
+  column: Pick<ContractColumn, 'name' | 'type' | 'nullable' | 'unique' | 'indexed'>,
+  value: unknown,
+  where = `body.${column.name}`,
+): unknown {
   if (value === null) {
     if (column.nullable === false) throw invalid(`${where}: may not be null`)
     return null
@@ -105,7 +109,8 @@ export function rowFilters(filters: readonly Condition[], viaIndex: (f: Filter) 
     switch (f.op) {
       case 'eq':
         // Containment uses the rows' GIN index; values are stored normalised, so it is exact.
-        if (!system && !negated) return sql`${contractRows.data} @> ${JSON.stringify({ [f.column]: f.value instanceof Date ? f.value.toISOString() : f.value })}::jsonb`
+        if (!system && !negated)
+          return sql`${contractRows.data} @> ${JSON.stringify({ [f.column]: f.value instanceof Date ? f.value.toISOString() : f.value })}::jsonb`
         return sql`${expr} = ${param(f.value)}`
       case 'neq':
         return sql`${expr} <> ${param(f.value)}`
@@ -131,7 +136,10 @@ export function rowFilters(filters: readonly Condition[], viaIndex: (f: Filter) 
 
 export function rowOrder(sort: readonly SortKey[], kinds: Readonly<Record<string, ColumnKind>>): SQL[] {
   return [
-    ...sort.map((k) => sql`${expression({ column: k.column, kind: ownValue(kinds, k.column) ?? 'text' })} ${k.descending ? sql`desc` : sql`asc`} ${k.nulls === 'first' ? sql`nulls first` : sql`nulls last`}`),
+    ...sort.map(
+      (k) =>
+        sql`${expression({ column: k.column, kind: ownValue(kinds, k.column) ?? 'text' })} ${k.descending ? sql`desc` : sql`asc`} ${k.nulls === 'first' ? sql`nulls first` : sql`nulls last`}`,
+    ),
     sql`${contractRows.id} asc`,
   ]
 }

@@ -14,8 +14,7 @@ declare module '../module' {
 export default defineModule({
   name: 'customer',
   tags: {
-    customer:
-      'End customers of an ecosystem: resolve or register by external id, customer tokens (`POST /customer/token`) with their own refresh and revoke.',
+    customer: 'End customers of an ecosystem: resolve or register by external id, customer tokens (`POST /customer/token`) with their own refresh and revoke.',
   },
   errors: CUSTOMER_ERRORS,
   events: CUSTOMER_EVENTS,

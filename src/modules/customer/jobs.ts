@@ -8,7 +8,11 @@ export const purgeCustomerSessions: Job<Pick<Deps, 'now'>> = {
   name: 'purge-customer-sessions',
   schedule: '19 * * * *',
   async run(deps, tx) {
-    const purged = await purgeSessionTables(tx, { sessions: customerSessions, refreshTokens: customerRefreshTokens }, new Date(deps.now().getTime() - SESSION_KEEP_MS))
+    const purged = await purgeSessionTables(
+      tx,
+      { sessions: customerSessions, refreshTokens: customerRefreshTokens },
+      new Date(deps.now().getTime() - SESSION_KEEP_MS),
+    )
     return { customerSessions: purged.sessions, customerRefreshTokens: purged.refreshTokens }
   },
 }

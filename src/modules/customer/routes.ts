@@ -18,7 +18,8 @@ import type { CustomerService } from './service'
 import { IdParam } from '../../platform/params'
 
 const ADMIN = 'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id).'
-const RESERVED = 'External ids starting with `user:` or `alert:` are reserved for the records the service keeps: team members\' own and alert contacts\' (400 `reserved_external_id`).'
+const RESERVED =
+  "External ids starting with `user:` or `alert:` are reserved for the records the service keeps: team members' own and alert contacts' (400 `reserved_external_id`)."
 
 export function customerRoutes(customers: CustomerService, guards: Guards) {
   return new Elysia({ name: 'customer', prefix: '/customer', detail: { tags: ['customer'] } })
@@ -71,7 +72,12 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
       {
         body: RefreshBody,
         response: { 204: t.Void({ description: 'Signed out' }), ...errors(400) },
-        detail: { operationId: 'customerRevoke', summary: 'Sign a customer out (unknown tokens are ignored)', description: 'Public (the refresh token is the credential): revokes the customer session the refresh token belongs to, on every replica at once; its access tokens are refused from their next request. An unknown or already-used token answers 204 as well, so the answer tells nothing about tokens.' },
+        detail: {
+          operationId: 'customerRevoke',
+          summary: 'Sign a customer out (unknown tokens are ignored)',
+          description:
+            'Public (the refresh token is the credential): revokes the customer session the refresh token belongs to, on every replica at once; its access tokens are refused from their next request. An unknown or already-used token answers 204 as well, so the answer tells nothing about tokens.',
+        },
       },
     )
     .get('/me', ({ tenant }) => customers.me(tenant), {
@@ -87,7 +93,11 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
       tenant: 'admin',
       query: t.Composite([PageQuery, CustomerListQuery]),
       response: { 200: paged(Customer, 'CustomerPage') },
-      detail: { operationId: 'customerList', summary: 'Customers of the ecosystem, newest first', description: `The records the service keeps for itself (team members’ own \`user:\`, alert contacts’ \`alert:\`) are neither listed nor counted unless \`includeServiceRecords=true\`; GET by id finds them either way. ${ADMIN}` },
+      detail: {
+        operationId: 'customerList',
+        summary: 'Customers of the ecosystem, newest first',
+        description: `The records the service keeps for itself (team members’ own \`user:\`, alert contacts’ \`alert:\`) are neither listed nor counted unless \`includeServiceRecords=true\`; GET by id finds them either way. ${ADMIN}`,
+      },
     })
     .get('/customers/:id', ({ tenant, params }) => customers.get(tenant, params.id), {
       tenant: 'admin',

@@ -42,7 +42,11 @@ const isMemberRecord = (externalId: string | null | undefined) => SERVICE_PREFIX
 
 function assertNotReserved(externalId: string | undefined): void {
   if (isMemberRecord(externalId)) {
-    throw customerError(400, 'reserved_external_id', `External ids starting with "${MEMBER_PREFIX}" or "${CONTACT_PREFIX}" are reserved for the records the service keeps (team members, alert contacts)`)
+    throw customerError(
+      400,
+      'reserved_external_id',
+      `External ids starting with "${MEMBER_PREFIX}" or "${CONTACT_PREFIX}" are reserved for the records the service keeps (team members, alert contacts)`,
+    )
   }
 }
 const memberRecord = (what: string) =>
@@ -71,15 +75,23 @@ export class CustomerService implements TenancySource {
     private readonly events: Pick<EventBus, 'emit'>,
     private readonly audit: AuditService,
   ) {
-    this.sessions = new RotatingSessions(deps, { sessions: customerSessions, refreshTokens: customerRefreshTokens }, {
-      kind: 'customer',
-      refreshTtlSeconds: deps.config.refreshTokenTtl,
-      maxAgeSeconds: deps.config.sessionMaxAge,
-      accessTtlSeconds: deps.config.accessTokenTtl,
-      // The customer's ecosystem; none once the customer is gone.
-      claimColumns: { eco: sql<string | null>`(select ${qualified(customers.ecosystemId)} from ${customers} where ${qualified(customers.id)} = ${qualified(customerSessions.subjectId)})` },
-      claims: (customerId, { eco }) => (typeof eco === 'string' ? { sub: customerId, typ: 'customer', eco } : null),
-    })
+    this.sessions = new RotatingSessions(
+      deps,
+      { sessions: customerSessions, refreshTokens: customerRefreshTokens },
+      {
+        kind: 'customer',
+        refreshTtlSeconds: deps.config.refreshTokenTtl,
+        maxAgeSeconds: deps.config.sessionMaxAge,
+        accessTtlSeconds: deps.config.accessTokenTtl,
+        // The customer's ecosystem; none once the customer is gone.
+        claimColumns: {
+          eco: sql<
+            string | null
+          >`(select ${qualified(customers.ecosystemId)} from ${customers} where ${qualified(customers.id)} = ${qualified(customerSessions.subjectId)})`,
+        },
+        claims: (customerId, { eco }) => (typeof eco === 'string' ? { sub: customerId, typ: 'customer', eco } : null),
+      },
+    )
   }
 
   /** The same externalId always yields the same customer, also under concurrent calls. */
@@ -125,7 +137,11 @@ export class CustomerService implements TenancySource {
     const issued = await this.deps.db.transaction(async (tx) => {
       const issued = await this.sessions.start(tx, customerId, userAgent)
       // Whoever holds these tokens acts as the customer: who had them issued is on record.
-      await this.audit.record(tx, tenant, { action: 'customer.session.issued', target: { type: 'customer', id: customerId }, metadata: { sessionId: issued.sessionId } })
+      await this.audit.record(tx, tenant, {
+        action: 'customer.session.issued',
+        target: { type: 'customer', id: customerId },
+        metadata: { sessionId: issued.sessionId },
+      })
       return issued
     })
     return { token: issued.token, refreshToken: issued.refreshToken, customerId }
@@ -225,7 +241,11 @@ export class CustomerService implements TenancySource {
     const ecosystem = await this.registry.findEcosystem(ecosystemId, tx)
     if (!ecosystem) return []
     const contacts = await this.team.adminContacts(ecosystem.organizationId, tx)
-    return this.serviceRecords(tx, ecosystemId, contacts.map((c) => ({ externalId: `${MEMBER_PREFIX}${c.userId}`, email: c.email })))
+    return this.serviceRecords(
+      tx,
+      ecosystemId,
+      contacts.map((c) => ({ externalId: `${MEMBER_PREFIX}${c.userId}`, email: c.email })),
+    )
   }
 
   /**
@@ -234,7 +254,11 @@ export class CustomerService implements TenancySource {
    * one-click unsubscribe. Made on first use, in the caller's transaction.
    */
   async contactRecords(tx: Db, ecosystemId: string, emails: readonly string[]): Promise<string[]> {
-    return this.serviceRecords(tx, ecosystemId, emails.map((email) => ({ externalId: `${CONTACT_PREFIX}${email.toLowerCase()}`, email })))
+    return this.serviceRecords(
+      tx,
+      ecosystemId,
+      emails.map((email) => ({ externalId: `${CONTACT_PREFIX}${email.toLowerCase()}`, email })),
+    )
   }
 
   /** Records the service keeps for itself (team members', alert contacts'), with their e-mail brought up to date. */

@@ -11,8 +11,7 @@ import { DataService } from './service'
 export default defineModule({
   name: 'data',
   tags: {
-    data:
-      'Table-derived resources of the `data` schema (documents and their blocks): list, read, create, update, delete.',
+    data: 'Table-derived resources of the `data` schema (documents and their blocks): list, read, create, update, delete.',
   },
   errors: DATA_ERRORS,
   events: DATA_EVENTS,

@@ -9,7 +9,20 @@ import { documentBlocks, documents } from './schema'
 
 const times = { createdAt: Timestamp, updatedAt: Timestamp }
 
-export const DataDocument = t.Omit(createSelectSchema(documents, { ...times, deletedAt: NullableTimestamp }), ['search'], { title: 'DataDocument', examples: [{ id: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', title: 'Lisbon itinerary', deletedAt: null }] })
+export const DataDocument = t.Omit(createSelectSchema(documents, { ...times, deletedAt: NullableTimestamp }), ['search'], {
+  title: 'DataDocument',
+  examples: [
+    {
+      id: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e',
+      ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+      createdAt: '2026-11-26T09:00:00.000Z',
+      updatedAt: '2026-11-26T09:00:00.000Z',
+      title: 'Lisbon itinerary',
+      deletedAt: null,
+    },
+  ],
+})
 const DocumentWrite = t.Pick(createInsertSchema(documents, { title: () => t.String({ minLength: 1, maxLength: 500 }) }), ['title'])
 
 export const documentsResource = {
@@ -27,8 +40,16 @@ export const documentsResource = {
   hooks: {
     // The document is soft-deleted; its blocks go for good, in the same transaction.
     afterDelete: async (tx, tenant, id, changes) => {
-      const gone = await tx.delete(documentBlocks).where(eq(documentBlocks.documentId, id)).returning({ id: documentBlocks.id, customerId: documentBlocks.customerId })
-      await changes(tx, tenant.ecosystemId, topicOf(documentBlocksResource), gone.map((b) => ({ op: 'delete', id: b.id, customerId: b.customerId, audience: AUDIENCE[documentBlocksResource.access] })))
+      const gone = await tx
+        .delete(documentBlocks)
+        .where(eq(documentBlocks.documentId, id))
+        .returning({ id: documentBlocks.id, customerId: documentBlocks.customerId })
+      await changes(
+        tx,
+        tenant.ecosystemId,
+        topicOf(documentBlocksResource),
+        gone.map((b) => ({ op: 'delete', id: b.id, customerId: b.customerId, audience: AUDIENCE[documentBlocksResource.access] })),
+      )
     },
   },
   example: () => ({ title: 'Probe document' }),
@@ -39,7 +60,22 @@ const Position = t.String({
   pattern: '^[0-9A-Za-z]{1,64}$',
   description: 'Sorts byte-wise (0-9 < A-Z < a-z): to insert between two blocks, pick a string between their positions (fractional indexing), no renumbering',
 })
-export const DataDocumentBlock = t.Omit(createSelectSchema(documentBlocks, times), ['search'], { title: 'DataDocumentBlock', examples: [{ id: '0f9e8d7c-6b5a-4493-8827-160f5e4d3c2b', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', documentId: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e', blockType: 'heading', position: 'a0', content: 'Day one: Alfama' }] })
+export const DataDocumentBlock = t.Omit(createSelectSchema(documentBlocks, times), ['search'], {
+  title: 'DataDocumentBlock',
+  examples: [
+    {
+      id: '0f9e8d7c-6b5a-4493-8827-160f5e4d3c2b',
+      ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+      customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+      createdAt: '2026-11-26T09:00:00.000Z',
+      updatedAt: '2026-11-26T09:00:00.000Z',
+      documentId: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e',
+      blockType: 'heading',
+      position: 'a0',
+      content: 'Day one: Alfama',
+    },
+  ],
+})
 const BlockWrite = t.Pick(
   createInsertSchema(documentBlocks, {
     blockType: () => t.Union([t.Literal('paragraph'), t.Literal('heading'), t.Literal('list_item'), t.Literal('code'), t.Literal('quote')]),
@@ -54,8 +90,15 @@ export const documentBlocksResource = {
   resource: 'document_blocks',
   table: documentBlocks,
   row: DataDocumentBlock,
-  create: t.Object(BlockWrite.properties, { title: 'DataDocumentBlockCreate', examples: [{ documentId: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e', blockType: 'heading', position: 'a0', content: 'Day one: Alfama' }] }),
-  patch: t.Partial(t.Omit(t.Object(BlockWrite.properties), ['documentId']), { title: 'DataDocumentBlockPatch', examples: [{ content: 'Day two: Sintra by train.' }], minProperties: 1 }),
+  create: t.Object(BlockWrite.properties, {
+    title: 'DataDocumentBlockCreate',
+    examples: [{ documentId: '4b3a2918-0f7e-4d6c-8b5a-493827160f5e', blockType: 'heading', position: 'a0', content: 'Day one: Alfama' }],
+  }),
+  patch: t.Partial(t.Omit(t.Object(BlockWrite.properties), ['documentId']), {
+    title: 'DataDocumentBlockPatch',
+    examples: [{ content: 'Day two: Sintra by train.' }],
+    minProperties: 1,
+  }),
   access: 'own',
   filterable: { documentId: 'uuid', blockType: 'text', createdAt: 'timestamp' },
   sortable: ['position', 'createdAt'],
@@ -69,7 +112,11 @@ export const documentBlocksResource = {
       if (typeof values.documentId !== 'string') return
       const scope = [eq(documents.id, values.documentId), eq(documents.ownerId, tenant.ecosystemId), isNull(documents.deletedAt)]
       if (!isAdmin(tenant)) scope.push(eq(documents.customerId, tenant.customerId))
-      const [doc] = await tx.select({ id: documents.id }).from(documents).where(and(...scope)).for('key share')
+      const [doc] = await tx
+        .select({ id: documents.id })
+        .from(documents)
+        .where(and(...scope))
+        .for('key share')
       if (!doc) throw dataError(404, 'document_not_found', 'documentId names no document of yours')
     },
   },

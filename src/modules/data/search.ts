@@ -18,6 +18,12 @@ export const documentSearch: SearchSource = {
     select: sql`${documentBlocks.id} as block_id, ${documentBlocks.documentId} as document_id, ${documentBlocks.blockType} as block_type, ${documentBlocks.position} as position, ${documentBlocks.content} as content`,
     late: sql`, ${searchExcerpt(sql`hits.content`, query)} as snippet`,
     created: sql`${documentBlocks.createdAt}`,
-    view: (r) => ({ blockId: r.block_id as string, documentId: r.document_id as string, blockType: r.block_type as string, position: r.position as string, snippet: r.snippet as string }),
+    view: (r) => ({
+      blockId: r.block_id as string,
+      documentId: r.document_id as string,
+      blockType: r.block_type as string,
+      position: r.position as string,
+      snippet: r.snippet as string,
+    }),
   }),
 }

@@ -39,14 +39,20 @@ export function webhooksDocumentation(catalogue: WebhookCatalogue): WebhooksSect
       {
         post: {
           tags: ['integrations'],
-          operationId: `webhook${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`,
+          operationId: `webhook${type
+            .split(/[._]/)
+            .map((w) => w[0]!.toUpperCase() + w.slice(1))
+            .join('')}`,
           summary: type,
           description: `${event.description} ${HEADERS}`,
           requestBody: {
             required: true,
             content: {
               'application/json': {
-                schema: t.Object({ type: t.Literal(type), timestamp: t.String({ description: 'When the event happened (ISO 8601)' }), data: event.data }, { title: `WebhookEvent ${type}` }),
+                schema: t.Object(
+                  { type: t.Literal(type), timestamp: t.String({ description: 'When the event happened (ISO 8601)' }), data: event.data },
+                  { title: `WebhookEvent ${type}` },
+                ),
               },
             },
           },
@@ -62,9 +68,13 @@ const webhookFields = (types: string[]) => ({
   url: t.String({
     maxLength: 2000,
     format: 'uri',
-    description: 'https; http only to a private (e.g. loopback) address where the instance allows them (WEBHOOK_PRIVATE_ADDRESSES=allow). Its host is checked when saved (400 `validation_failed` for a private address, or a name resolving to one, under the default deny; link-local and metadata addresses always) and at every delivery, which connects to the address checked. Redirects are not followed.',
+    description:
+      'https; http only to a private (e.g. loopback) address where the instance allows them (WEBHOOK_PRIVATE_ADDRESSES=allow). Its host is checked when saved (400 `validation_failed` for a private address, or a name resolving to one, under the default deny; link-local and metadata addresses always) and at every delivery, which connects to the address checked. Redirects are not followed.',
   }),
-  events: t.Array(t.String({ description: `One of: ${types.join(', ')}` }), { maxItems: types.length, description: 'Event types sent to this endpoint (none: it only gets what POST …/test sends)' }),
+  events: t.Array(t.String({ description: `One of: ${types.join(', ')}` }), {
+    maxItems: types.length,
+    description: 'Event types sent to this endpoint (none: it only gets what POST …/test sends)',
+  }),
   enabled: t.Optional(t.Boolean({ default: true })),
   description: t.Optional(t.String({ maxLength: 500 })),
 })
@@ -73,8 +83,15 @@ const webhookFields = (types: string[]) => ({
 export function webhookBodies(types: string[]) {
   const fields = webhookFields(types)
   return {
-    WebhookCreate: t.Object(fields, { title: 'WebhookCreate', examples: [{ url: 'https://hooks.example.com/ecobase', events: ['customer.created', 'community.thread.created'], description: 'CRM sync' }] }),
-    WebhookPatch: t.Partial(t.Object(fields), { title: 'WebhookPatch', examples: [{ enabled: false, description: 'CRM sync (paused)' }], description: '`enabled: true` also clears `disabledReason`' }),
+    WebhookCreate: t.Object(fields, {
+      title: 'WebhookCreate',
+      examples: [{ url: 'https://hooks.example.com/ecobase', events: ['customer.created', 'community.thread.created'], description: 'CRM sync' }],
+    }),
+    WebhookPatch: t.Partial(t.Object(fields), {
+      title: 'WebhookPatch',
+      examples: [{ enabled: false, description: 'CRM sync (paused)' }],
+      description: '`enabled: true` also clears `disabledReason`',
+    }),
   }
 }
 
@@ -89,22 +106,57 @@ export const Webhook = t.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { title: 'Webhook', examples: [{ id: 'c9b8a796-8574-4362-9150-4f3e2d1c0b9a', url: 'https://hooks.example.com/ecobase', events: ['customer.created', 'community.thread.created'], enabled: true, description: 'CRM sync', disabledReason: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] },
+  {
+    title: 'Webhook',
+    examples: [
+      {
+        id: 'c9b8a796-8574-4362-9150-4f3e2d1c0b9a',
+        url: 'https://hooks.example.com/ecobase',
+        events: ['customer.created', 'community.thread.created'],
+        enabled: true,
+        description: 'CRM sync',
+        disabledReason: null,
+        createdAt: '2026-11-26T09:00:00.000Z',
+        updatedAt: '2026-11-26T09:00:00.000Z',
+      },
+    ],
+  },
 )
-export const WebhookWithSecret = t.Composite([Webhook, t.Object({ secret: t.String({ description: 'The signing secret (`whsec_…`): shown in this answer only' }) })], {
-  title: 'WebhookWithSecret',
-  examples: [{ ...Webhook.examples[0], secret: 'whsec_ZXhhbXBsZS1vbmx5LW5vdC1hLXJlYWwta2V5' }],
-})
+export const WebhookWithSecret = t.Composite(
+  [Webhook, t.Object({ secret: t.String({ description: 'The signing secret (`whsec_…`): shown in this answer only' }) })],
+  {
+    title: 'WebhookWithSecret',
+    examples: [{ ...Webhook.examples[0], secret: 'whsec_ZXhhbXBsZS1vbmx5LW5vdC1hLXJlYWwta2V5' }],
+  },
+)
 export const WebhookPage = paged(Webhook, 'WebhookPage')
 export const WebhookEventTypes = t.Object(
   { items: t.Array(t.Object({ type: t.String(), description: t.String() })) },
   {
     title: 'WebhookEventTypes',
-    examples: [{ items: [{ type: 'customer.created', description: 'A customer was registered or first resolved by its externalId (not a team member’s own record).' }, { type: 'community.thread.created', description: 'A thread was started.' }] }],
+    examples: [
+      {
+        items: [
+          { type: 'customer.created', description: 'A customer was registered or first resolved by its externalId (not a team member’s own record).' },
+          { type: 'community.thread.created', description: 'A thread was started.' },
+        ],
+      },
+    ],
   },
 )
 
-const DELIVERY_EXAMPLE = { id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d', webhookId: 'c9b8a796-8574-4362-9150-4f3e2d1c0b9a', eventType: 'customer.created', status: 'succeeded', attempts: 1, responseCode: 200, latencyMs: 184, lastError: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:01.000Z' }
+const DELIVERY_EXAMPLE = {
+  id: '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d',
+  webhookId: 'c9b8a796-8574-4362-9150-4f3e2d1c0b9a',
+  eventType: 'customer.created',
+  status: 'succeeded',
+  attempts: 1,
+  responseCode: 200,
+  latencyMs: 184,
+  lastError: null,
+  createdAt: '2026-11-26T09:00:00.000Z',
+  updatedAt: '2026-11-26T09:00:01.000Z',
+}
 export const WebhookDelivery = t.Object(
   {
     id: t.String({ description: 'Also the `webhook-id` header of every attempt' }),
@@ -137,14 +189,24 @@ export const WebhookDeliveryAttempt = t.Object(
   },
   { title: 'WebhookDeliveryAttempt' },
 )
-export const WebhookDeliveryDetail = t.Composite([WebhookDelivery, t.Object({ payload: t.String({ description: 'The body every attempt sent' }), history: t.Array(WebhookDeliveryAttempt, { description: 'Every attempt, oldest first, across manual retries' }) })], {
-  title: 'WebhookDeliveryDetail',
-  examples: [
-    {
-      ...DELIVERY_EXAMPLE,
-      payload: '{"type":"customer.created","timestamp":"2026-11-26T09:00:00.000Z","data":{"id":"5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170","externalId":"user-42","email":"grace@example.com","name":"Grace Hopper","createdAt":"2026-11-26T09:00:00.000Z"}}',
-      history: [{ attemptedAt: '2026-11-26T09:00:01.000Z', responseCode: 200, durationMs: 184, error: null, responseBody: '{"ok":true}' }],
-    },
+export const WebhookDeliveryDetail = t.Composite(
+  [
+    WebhookDelivery,
+    t.Object({
+      payload: t.String({ description: 'The body every attempt sent' }),
+      history: t.Array(WebhookDeliveryAttempt, { description: 'Every attempt, oldest first, across manual retries' }),
+    }),
   ],
-})
+  {
+    title: 'WebhookDeliveryDetail',
+    examples: [
+      {
+        ...DELIVERY_EXAMPLE,
+        payload:
+          '{"type":"customer.created","timestamp":"2026-11-26T09:00:00.000Z","data":{"id":"5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170","externalId":"user-42","email":"grace@example.com","name":"Grace Hopper","createdAt":"2026-11-26T09:00:00.000Z"}}',
+        history: [{ attemptedAt: '2026-11-26T09:00:01.000Z', responseCode: 200, durationMs: 184, error: null, responseBody: '{"ok":true}' }],
+      },
+    ],
+  },
+)
 export const DeliveryIds = t.Object({ id: Uuid, deliveryId: Uuid }, { title: 'WebhookDeliveryIds' })

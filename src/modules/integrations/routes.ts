@@ -45,7 +45,8 @@ export function integrationRoutes(webhooks: IntegrationsService, guards: Guards,
           create: {
             operationId: 'integrationsWebhooksCreate',
             summary: 'Add an endpoint',
-            description: 'The signing `secret` is in this answer only (stored sealed with the server key). Events of the ecosystem are queued for it in the transaction of the change that causes them, so a rolled-back change sends nothing.',
+            description:
+              'The signing `secret` is in this answer only (stored sealed with the server key). Events of the ecosystem are queued for it in the transaction of the change that causes them, so a rolled-back change sends nothing.',
           },
           get: { operationId: 'integrationsWebhooksGet', summary: 'One endpoint (never its secret)' },
           update: { operationId: 'integrationsWebhooksUpdate', summary: 'Change an endpoint' },
@@ -78,7 +79,11 @@ export function integrationRoutes(webhooks: IntegrationsService, guards: Guards,
       params: IdParam,
       query: DeliveryListQuery,
       response: { 200: WebhookDeliveryPage },
-      detail: { operationId: 'integrationsWebhooksDeliveries', summary: 'Deliveries to this endpoint, newest first', description: '`status` narrows them to `pending`, `succeeded` or `failed`.' },
+      detail: {
+        operationId: 'integrationsWebhooksDeliveries',
+        summary: 'Deliveries to this endpoint, newest first',
+        description: '`status` narrows them to `pending`, `succeeded` or `failed`.',
+      },
     })
     .get('/webhooks/:id/deliveries/:deliveryId', ({ tenant, params }) => webhooks.delivery(tenant, params.id, params.deliveryId), {
       tenant: 'admin',
@@ -87,7 +92,8 @@ export function integrationRoutes(webhooks: IntegrationsService, guards: Guards,
       detail: {
         operationId: 'integrationsWebhooksDelivery',
         summary: 'One delivery with its payload and every attempt',
-        description: 'Each attempt keeps its time, status code, duration, error and the first 1 KB of the answer; a manual retry adds attempts and removes none.',
+        description:
+          'Each attempt keeps its time, status code, duration, error and the first 1 KB of the answer; a manual retry adds attempts and removes none.',
       },
     })
     .post('/webhooks/:id/deliveries/:deliveryId/retry', ({ tenant, params }) => webhooks.retry(tenant, params.id, params.deliveryId), {

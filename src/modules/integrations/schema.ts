@@ -38,7 +38,9 @@ export const deliveries = integrationsSchema.table(
     ecosystemId: tenantColumns.ecosystemId(),
     eventType: text('event_type').notNull(),
     payload: text('payload').notNull(),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] })
+      .notNull()
+      .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     responseCode: integer('response_code'),
     latencyMs: integer('latency_ms'),
@@ -46,7 +48,10 @@ export const deliveries = integrationsSchema.table(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [index('deliveries_webhook_idx').on(t.webhookId, t.createdAt.desc()), index('deliveries_webhook_status_idx').on(t.webhookId, t.status, t.createdAt.desc())],
+  (t) => [
+    index('deliveries_webhook_idx').on(t.webhookId, t.createdAt.desc()),
+    index('deliveries_webhook_status_idx').on(t.webhookId, t.status, t.createdAt.desc()),
+  ],
 )
 
 /** Every attempt of a delivery, kept with it (manual retries add rounds; nothing is overwritten). */

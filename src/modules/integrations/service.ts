@@ -12,7 +12,7 @@ import type { Tenant } from '../../platform/tenancy'
 import type { EventBus, EventDefinition, EventEnvelope } from '../../platform/events'
 import { webhookDisabled } from './events'
 import { TEST_EVENT } from './model'
-import { AuditService, systemActor } from '../audit/service'
+import { type AuditService, systemActor } from '../audit/service'
 import { deliveries, deliveryAttempts, webhooks } from './schema'
 import { integrationsError } from './errors'
 
@@ -54,7 +54,10 @@ async function firstBytes(res: Response, limit: number): Promise<string> {
     await reader.cancel().catch(() => {})
   }
   const bytes = Buffer.concat(chunks).subarray(0, limit)
-  return new TextDecoder('utf-8', { fatal: false }).decode(bytes).replace(/\uFFFD$/, '').replaceAll('\u0000', '')
+  return new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes)
+    .replace(/\uFFFD$/, '')
+    .replaceAll('\u0000', '')
 }
 type Delivery = typeof deliveries.$inferSelect
 
@@ -145,7 +148,14 @@ export class IntegrationsService {
   async create(tenant: Tenant, input: WebhookInput) {
     await this.checkUrl(input.url)
     const secret = newSecret()
-    const values = { ecosystemId: tenant.ecosystemId, url: input.url, events: this.checkEvents(input.events), enabled: input.enabled ?? true, description: input.description ?? '', secretSealed: sealSecret(this.deps.secret, PURPOSE, secret) }
+    const values = {
+      ecosystemId: tenant.ecosystemId,
+      url: input.url,
+      events: this.checkEvents(input.events),
+      enabled: input.enabled ?? true,
+      description: input.description ?? '',
+      secretSealed: sealSecret(this.deps.secret, PURPOSE, secret),
+    }
     const row = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx.insert(webhooks).values(values).returning()
       await this.audit.record(tx, tenant, { action: 'integrations.webhook.created', target: { type: 'webhook', id: row!.id }, metadata: webhookFacts(row!) })
@@ -170,7 +180,11 @@ export class IntegrationsService {
         .where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
         .returning()
       if (!row) throw notFound()
-      await this.audit.record(tx, tenant, { action: 'integrations.webhook.updated', target: { type: 'webhook', id }, metadata: { ...webhookFacts(row), changed: Object.keys(patch).sort() } })
+      await this.audit.record(tx, tenant, {
+        action: 'integrations.webhook.updated',
+        target: { type: 'webhook', id },
+        metadata: { ...webhookFacts(row), changed: Object.keys(patch).sort() },
+      })
       return row
     })
     return webhookView(row)
@@ -178,7 +192,10 @@ export class IntegrationsService {
 
   async remove(tenant: Tenant, id: string) {
     await this.deps.db.transaction(async (tx) => {
-      const [gone] = await tx.delete(webhooks).where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id))).returning()
+      const [gone] = await tx
+        .delete(webhooks)
+        .where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
+        .returning()
       if (!gone) throw notFound()
       await this.audit.record(tx, tenant, { action: 'integrations.webhook.deleted', target: { type: 'webhook', id }, metadata: webhookFacts(gone) })
     })
@@ -215,13 +232,26 @@ export class IntegrationsService {
   /** One delivery with its payload and every attempt, oldest first. */
   async delivery(tenant: Tenant, id: string, deliveryId: string) {
     await this.webhook(tenant, id)
-    const [row] = await this.deps.db.select().from(deliveries).where(and(eq(deliveries.webhookId, id), eq(deliveries.id, deliveryId)))
+    const [row] = await this.deps.db
+      .select()
+      .from(deliveries)
+      .where(and(eq(deliveries.webhookId, id), eq(deliveries.id, deliveryId)))
     if (!row) throw integrationsError(404, 'not_found', 'No such delivery of this webhook')
-    const history = await this.deps.db.select().from(deliveryAttempts).where(eq(deliveryAttempts.deliveryId, deliveryId)).orderBy(asc(deliveryAttempts.attemptedAt), asc(deliveryAttempts.id))
+    const history = await this.deps.db
+      .select()
+      .from(deliveryAttempts)
+      .where(eq(deliveryAttempts.deliveryId, deliveryId))
+      .orderBy(asc(deliveryAttempts.attemptedAt), asc(deliveryAttempts.id))
     return {
       ...deliveryView(row),
       payload: row.payload,
-      history: history.map((a) => ({ attemptedAt: a.attemptedAt.toISOString(), responseCode: a.responseCode, durationMs: a.durationMs, error: a.error, responseBody: a.responseBody })),
+      history: history.map((a) => ({
+        attemptedAt: a.attemptedAt.toISOString(),
+        responseCode: a.responseCode,
+        durationMs: a.durationMs,
+        error: a.error,
+        responseBody: a.responseBody,
+      })),
     }
   }
 
@@ -264,7 +294,8 @@ export class IntegrationsService {
     const [row] = await this.deps.db.select().from(deliveries).innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId)).where(eq(deliveries.id, deliveryId))
     if (!row || row.deliveries.status !== 'pending') return
     const { deliveries: delivery, webhooks: webhook } = row
-    if (!webhook.enabled && delivery.eventType !== TEST_EVENT) return this.finish(delivery, webhook, { ok: false, error: `endpoint disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}` }, true)
+    if (!webhook.enabled && delivery.eventType !== TEST_EVENT)
+      return this.finish(delivery, webhook, { ok: false, error: `endpoint disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}` }, true)
     const timestamp = Math.floor(this.deps.now().getTime() / 1000)
     const signatures = [sign(openSecret(this.deps.secret, PURPOSE, webhook.secretSealed), delivery.id, timestamp, delivery.payload)]
     if (webhook.previousSecretSealed && webhook.previousExpiresAt && webhook.previousExpiresAt > this.deps.now()) {
@@ -276,7 +307,13 @@ export class IntegrationsService {
     try {
       const res = await this.fetch(webhook.url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'webhook-id': delivery.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signatures.join(' '), 'user-agent': 'Ecobase-Webhooks' },
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': delivery.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signatures.join(' '),
+          'user-agent': 'Ecobase-Webhooks',
+        },
         body: delivery.payload,
         signal: AbortSignal.timeout(timeoutSeconds * 1000),
       })
@@ -284,7 +321,12 @@ export class IntegrationsService {
       const latencyMs = Math.round(performance.now() - started)
       outcome = res.ok ? { ok: true, code: res.status, latencyMs, body } : { ok: false, code: res.status, latencyMs, body, error: `answered ${res.status}` }
     } catch (err) {
-      const error = err instanceof OutboundRefused ? err.message : (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutSeconds} s` : `could not connect: ${(err as Error).message}`
+      const error =
+        err instanceof OutboundRefused
+          ? err.message
+          : (err as Error).name === 'TimeoutError'
+            ? `no answer within ${timeoutSeconds} s`
+            : `could not connect: ${(err as Error).message}`
       outcome = { ok: false, error, latencyMs: Math.round(performance.now() - started) }
     }
     const last = delivery.attempts + 1 >= MAX_ATTEMPTS
@@ -333,7 +375,10 @@ export class IntegrationsService {
       }
       const since = webhook.failingSince ?? now
       if (now.getTime() - since.getTime() >= DISABLE_AFTER_MS && webhook.enabled) {
-        await tx.update(webhooks).set({ enabled: false, disabledReason: `every delivery failed since ${since.toISOString()}`, updatedAt: now }).where(eq(webhooks.id, webhook.id))
+        await tx
+          .update(webhooks)
+          .set({ enabled: false, disabledReason: `every delivery failed since ${since.toISOString()}`, updatedAt: now })
+          .where(eq(webhooks.id, webhook.id))
         await this.audit.record(tx, systemActor(JOB), {
           action: 'integrations.webhook.disabled',
           target: { type: 'webhook', id: webhook.id },
@@ -356,7 +401,10 @@ export class IntegrationsService {
   }
 
   private async webhook(tenant: Tenant, id: string, db: Db = this.deps.db, lock = false) {
-    const query = db.select().from(webhooks).where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
+    const query = db
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.ecosystemId, tenant.ecosystemId), eq(webhooks.id, id)))
     const [row] = lock ? await query.for('update') : await query
     if (!row) throw notFound()
     return row

@@ -14,8 +14,7 @@ declare module '../module' {
 export default defineModule({
   name: 'messaging',
   tags: {
-    messaging:
-      'E-mail and SMS: templates, sends through a durable queue, send results and the send log.',
+    messaging: 'E-mail and SMS: templates, sends through a durable queue, send results and the send log.',
   },
   errors: MESSAGING_ERRORS,
   events: MESSAGING_EVENTS,

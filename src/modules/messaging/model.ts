@@ -4,7 +4,12 @@ import { paged } from '../../platform/paging'
 
 const Uuid = t.String({ format: 'uuid' })
 
-const Subject = t.String({ minLength: 1, maxLength: 998, pattern: '^[^\\r\\n]+$', description: 'One line (a header); `{{variable}}` values are folded onto it' })
+const Subject = t.String({
+  minLength: 1,
+  maxLength: 998,
+  pattern: '^[^\\r\\n]+$',
+  description: 'One line (a header); `{{variable}}` values are folded onto it',
+})
 const Body = (description: string) => t.String({ maxLength: 100_000, description })
 const SmsBody = t.String({ minLength: 1, maxLength: 1600, description: 'Plain text; `{{variable}}` values are inserted as they are' })
 
@@ -42,7 +47,22 @@ export const MessagingTemplate = t.Object(
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
-  { title: 'MessagingTemplate', examples: [{ id: 'b1a09f8e-7d6c-4b5a-8493-827160f5e4d3', name: 'welcome', subject: 'Welcome, {{name}}', htmlBody: '<p>Hello {{name}}, welcome aboard.</p>', textBody: 'Hello {{name}}, welcome aboard.', category: 'transactional', smsBody: 'Welcome aboard, {{name}}!', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] },
+  {
+    title: 'MessagingTemplate',
+    examples: [
+      {
+        id: 'b1a09f8e-7d6c-4b5a-8493-827160f5e4d3',
+        name: 'welcome',
+        subject: 'Welcome, {{name}}',
+        htmlBody: '<p>Hello {{name}}, welcome aboard.</p>',
+        textBody: 'Hello {{name}}, welcome aboard.',
+        category: 'transactional',
+        smsBody: 'Welcome aboard, {{name}}!',
+        createdAt: '2026-11-26T09:00:00.000Z',
+        updatedAt: '2026-11-26T09:00:00.000Z',
+      },
+    ],
+  },
 )
 export const MessagingTemplatePage = paged(MessagingTemplate, 'MessagingTemplatePage')
 
@@ -54,13 +74,35 @@ const templateFields = {
   category: MessageCategory,
   smsBody: t.Optional(t.Union([SmsBody, t.Null()])),
 }
-export const TemplateCreate = t.Object(templateFields, { title: 'MessagingTemplateCreate', examples: [{ name: 'welcome', subject: 'Welcome, {{name}}', htmlBody: '<p>Hello {{name}}, welcome aboard.</p>', textBody: 'Hello {{name}}, welcome aboard.', category: 'transactional', smsBody: 'Welcome aboard, {{name}}!' }] })
+export const TemplateCreate = t.Object(templateFields, {
+  title: 'MessagingTemplateCreate',
+  examples: [
+    {
+      name: 'welcome',
+      subject: 'Welcome, {{name}}',
+      htmlBody: '<p>Hello {{name}}, welcome aboard.</p>',
+      textBody: 'Hello {{name}}, welcome aboard.',
+      category: 'transactional',
+      smsBody: 'Welcome aboard, {{name}}!',
+    },
+  ],
+})
 export const TemplatePatch = t.Partial(t.Object(templateFields), { title: 'MessagingTemplatePatch', examples: [{ subject: 'Welcome aboard, {{name}}' }] })
 
 export const PreviewBody = t.Object({ variables: t.Optional(Variables) }, { title: 'MessagingPreviewRequest', examples: [{ variables: { name: 'Grace' } }] })
 export const MessagingPreview = t.Object(
   { subject: t.String(), htmlBody: t.String(), textBody: t.String(), smsBody: t.Union([t.String(), t.Null()]) },
-  { title: 'MessagingPreview', examples: [{ subject: 'Welcome, Grace', htmlBody: '<p>Hello Grace, welcome aboard.</p>', textBody: 'Hello Grace, welcome aboard.', smsBody: 'Welcome aboard, Grace!' }] },
+  {
+    title: 'MessagingPreview',
+    examples: [
+      {
+        subject: 'Welcome, Grace',
+        htmlBody: '<p>Hello Grace, welcome aboard.</p>',
+        textBody: 'Hello Grace, welcome aboard.',
+        smsBody: 'Welcome aboard, Grace!',
+      },
+    ],
+  },
 )
 
 export const MessagingStatus = t.Object(
@@ -88,9 +130,17 @@ export const EmailSend = t.Object(
     html: t.Optional(Body('HTML body (without templateId)')),
     text: t.Optional(Body('Plain text body (without templateId); derived from html when omitted')),
     variables: t.Optional(Variables),
-    category: t.Optional(t.Union(MESSAGE_CATEGORIES.map((c) => t.Literal(c)), { description: 'Without templateId (default `transactional`); a template’s own category wins' })),
+    category: t.Optional(
+      t.Union(
+        MESSAGE_CATEGORIES.map((c) => t.Literal(c)),
+        { description: 'Without templateId (default `transactional`); a template’s own category wins' },
+      ),
+    ),
   },
-  { title: 'MessagingEmailSend', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', subject: 'Your trip is booked', text: 'See you in Lisbon!', category: 'transactional' }] },
+  {
+    title: 'MessagingEmailSend',
+    examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', subject: 'Your trip is booked', text: 'See you in Lisbon!', category: 'transactional' }],
+  },
 )
 
 export const SmsSend = t.Object(
@@ -99,19 +149,29 @@ export const SmsSend = t.Object(
     templateId: t.Optional(Uuid),
     body: t.Optional(SmsBody),
     variables: t.Optional(Variables),
-    category: t.Optional(t.Union(MESSAGE_CATEGORIES.map((c) => t.Literal(c)), { description: 'Without templateId (default `transactional`); a template’s own category wins' })),
+    category: t.Optional(
+      t.Union(
+        MESSAGE_CATEGORIES.map((c) => t.Literal(c)),
+        { description: 'Without templateId (default `transactional`); a template’s own category wins' },
+      ),
+    ),
   },
   { title: 'MessagingSmsSend', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', body: 'Your code is 482913', category: 'transactional' }] },
 )
 
 const LogStatus = t.Union([t.Literal('sent'), t.Literal('failed'), t.Literal('delivered'), t.Literal('undelivered')], {
-  description: '`sent`: the provider took it; `failed`: it did not. An SMS then moves to `delivered`, `undelivered` or `failed` as Twilio reports (status callbacks)',
+  description:
+    '`sent`: the provider took it; `failed`: it did not. An SMS then moves to `delivered`, `undelivered` or `failed` as Twilio reports (status callbacks)',
 })
 
 /** What Twilio posts to a message's StatusCallback (form fields; others are ignored). */
 export const SmsStatusCallback = t.Object(
   { MessageSid: t.String({ maxLength: 64 }), MessageStatus: t.String({ maxLength: 32 }), ErrorCode: t.Optional(t.String({ maxLength: 16 })) },
-  { additionalProperties: true, title: 'MessagingSmsStatusCallback', examples: [{ MessageSid: 'SM0123456789abcdef0123456789abcdef', MessageStatus: 'delivered' }] },
+  {
+    additionalProperties: true,
+    title: 'MessagingSmsStatusCallback',
+    examples: [{ MessageSid: 'SM0123456789abcdef0123456789abcdef', MessageStatus: 'delivered' }],
+  },
 )
 
 export const MessagingLogEntry = t.Object(
@@ -131,7 +191,27 @@ export const MessagingLogEntry = t.Object(
     sentBy: t.Optional(t.Union([t.String(), t.Null()], { description: 'The admin who sent it; null for notification deliveries' })),
     createdAt: t.String(),
   },
-  { title: 'MessagingLogEntry', examples: [{ id: '1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', deletedAt: null, ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', channel: 'email', recipient: 'grace@example.com', subject: 'Welcome, Grace', body: 'Hello Grace, welcome aboard.', templateId: 'b1a09f8e-7d6c-4b5a-8493-827160f5e4d3', status: 'sent', providerId: '<1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a@api.example.com>', errorMessage: null, sentBy: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', createdAt: '2026-11-26T09:00:00.000Z' }] },
+  {
+    title: 'MessagingLogEntry',
+    examples: [
+      {
+        id: '1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a',
+        customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+        deletedAt: null,
+        ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+        channel: 'email',
+        recipient: 'grace@example.com',
+        subject: 'Welcome, Grace',
+        body: 'Hello Grace, welcome aboard.',
+        templateId: 'b1a09f8e-7d6c-4b5a-8493-827160f5e4d3',
+        status: 'sent',
+        providerId: '<1d2c3b4a-5f6e-4d7c-8b9a-0f1e2d3c4b5a@api.example.com>',
+        errorMessage: null,
+        sentBy: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f',
+        createdAt: '2026-11-26T09:00:00.000Z',
+      },
+    ],
+  },
 )
 export const MessagingLogPage = paged(MessagingLogEntry, 'MessagingLogPage')
 
@@ -154,6 +234,20 @@ export const OutboxMessage = t.Object(
     headers: t.Record(t.String(), t.String()),
     createdAt: Timestamp,
   },
-  { title: 'MessagingOutboxMessage', examples: [{ id: '2e3f4a5b-6c7d-4e8f-9a0b-1c2d3e4f5a6b', channel: 'email', recipient: 'grace@example.com', subject: 'Your trip is booked', text: 'See you in Lisbon!', html: null, headers: {}, createdAt: '2026-11-26T09:00:00.000Z' }] },
+  {
+    title: 'MessagingOutboxMessage',
+    examples: [
+      {
+        id: '2e3f4a5b-6c7d-4e8f-9a0b-1c2d3e4f5a6b',
+        channel: 'email',
+        recipient: 'grace@example.com',
+        subject: 'Your trip is booked',
+        text: 'See you in Lisbon!',
+        html: null,
+        headers: {},
+        createdAt: '2026-11-26T09:00:00.000Z',
+      },
+    ],
+  },
 )
 export const OutboxPage = paged(OutboxMessage, 'MessagingOutboxPage')

@@ -4,7 +4,6 @@ import { messagingError } from './errors'
 /** `{{name}}` or `{{ name }}`; names are letters, digits, `_`, `.` and `-`. */
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g
 
-
 /** Placeholders a text uses, in order of first use. */
 export function placeholders(text: string): string[] {
   return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]!))]

@@ -45,9 +45,19 @@ export function messagingRoutes(messaging: MessagingService, guards: Guards) {
         },
         operations: {
           list: { operationId: 'messagingTemplatesList', summary: 'Message templates, by name' },
-          create: { operationId: 'messagingTemplatesCreate', summary: 'Create a template', description: 'Placeholders are `{{name}}`.', errors: errors({ 409: ['template_name_taken'] }) },
+          create: {
+            operationId: 'messagingTemplatesCreate',
+            summary: 'Create a template',
+            description: 'Placeholders are `{{name}}`.',
+            errors: errors({ 409: ['template_name_taken'] }),
+          },
           get: { operationId: 'messagingTemplatesGet', summary: 'One template' },
-          update: { operationId: 'messagingTemplatesUpdate', summary: 'Change a template', description: '`smsBody: null` removes the SMS text.', errors: errors({ 409: ['template_name_taken'] }) },
+          update: {
+            operationId: 'messagingTemplatesUpdate',
+            summary: 'Change a template',
+            description: '`smsBody: null` removes the SMS text.',
+            errors: errors({ 409: ['template_name_taken'] }),
+          },
           remove: { operationId: 'messagingTemplatesDelete', summary: 'Delete a template', description: 'Log entries keep its id.', deleted: 'Deleted' },
         },
       }),
@@ -57,7 +67,11 @@ export function messagingRoutes(messaging: MessagingService, guards: Guards) {
       params: IdParam,
       body: PreviewBody,
       response: { 200: MessagingPreview, ...errors({ 400: ['validation_failed', 'missing_variable'] }) },
-      detail: { operationId: 'messagingTemplatesPreview', summary: 'Render a template without sending it', description: `400 \`missing_variable\` names a placeholder without a value.` },
+      detail: {
+        operationId: 'messagingTemplatesPreview',
+        summary: 'Render a template without sending it',
+        description: `400 \`missing_variable\` names a placeholder without a value.`,
+      },
     })
     .get('/status', ({ tenant }) => messaging.status(tenant), {
       tenant: 'admin',

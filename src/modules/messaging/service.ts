@@ -53,7 +53,8 @@ export const SMS_STATUS_PATH = '/messaging/sms/status'
 const SMS_OUTCOMES: Record<string, 'delivered' | 'undelivered' | 'failed'> = { delivered: 'delivered', undelivered: 'undelivered', failed: 'failed' }
 
 /** A template's category; one stored before categories were checked counts as an announcement (preferences apply). */
-const categoryOf = (stored: string): MessageCategory => ((MESSAGE_CATEGORIES as readonly string[]).includes(stored) ? (stored as MessageCategory) : 'admin_announcement')
+const categoryOf = (stored: string): MessageCategory =>
+  (MESSAGE_CATEGORIES as readonly string[]).includes(stored) ? (stored as MessageCategory) : 'admin_announcement'
 
 export interface SendResult {
   status: 'sent' | 'failed'
@@ -119,7 +120,11 @@ const textOf = (html: string) =>
     .replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, '')
     .replace(/<br\s*\/?>|<\/(p|div|h[1-6]|li|tr)>/gi, '\n')
     .replace(/<[^>]+>/g, '')
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
     .replace(/\n{3,}/g, '\n\n')
     .trim()
 
@@ -157,7 +162,10 @@ export class MessagingService {
 
   async createTemplate(tenant: Tenant, input: TemplateInput) {
     try {
-      const [row] = await this.deps.db.insert(templates).values({ ecosystemId: tenant.ecosystemId, ...input, smsBody: input.smsBody ?? null }).returning()
+      const [row] = await this.deps.db
+        .insert(templates)
+        .values({ ecosystemId: tenant.ecosystemId, ...input, smsBody: input.smsBody ?? null })
+        .returning()
       return templateView(row!)
     } catch (err) {
       if (isUniqueViolation(err)) throw nameTaken(input.name)
@@ -196,7 +204,10 @@ export class MessagingService {
   // ---- status, log, outbox
 
   async status(tenant: Tenant) {
-    const [smtp, twilio] = await Promise.all([this.site.effectiveProvider(tenant.ecosystemId, 'smtp'), this.site.effectiveProvider(tenant.ecosystemId, 'twilio')])
+    const [smtp, twilio] = await Promise.all([
+      this.site.effectiveProvider(tenant.ecosystemId, 'smtp'),
+      this.site.effectiveProvider(tenant.ecosystemId, 'twilio'),
+    ])
     return { email: smtp !== null, sms: twilio !== null }
   }
 
@@ -216,7 +227,15 @@ export class MessagingService {
   /** An admin's e-mail to one customer: from a template or given text, rendered, sent now, logged. */
   async sendEmail(
     tenant: Tenant,
-    input: { customerId: string; templateId?: string; subject?: string; html?: string; text?: string; variables?: Record<string, string>; category?: MessageCategory },
+    input: {
+      customerId: string
+      templateId?: string
+      subject?: string
+      html?: string
+      text?: string
+      variables?: Record<string, string>
+      category?: MessageCategory
+    },
   ): Promise<SendResult> {
     const customer = await this.customer(tenant.ecosystemId, input.customerId)
     if (!customer.email) throw noRecipient('e-mail address')
@@ -233,7 +252,11 @@ export class MessagingService {
         throw messagingError(400, 'validation_failed', 'body: give templateId, or subject with text and/or html')
       }
       const html = input.html === undefined ? undefined : render(input.html, variables, 'html')
-      content = { subject: oneLine(render(input.subject, variables, 'plain')), text: input.text === undefined ? textOf(html!) : render(input.text, variables, 'plain'), html }
+      content = {
+        subject: oneLine(render(input.subject, variables, 'plain')),
+        text: input.text === undefined ? textOf(html!) : render(input.text, variables, 'plain'),
+        html,
+      }
     }
     const unsubscribe = await this.consented(customer.id, category, 'email')
     if (unsubscribe) content.headers = { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' }
@@ -241,7 +264,10 @@ export class MessagingService {
   }
 
   /** An admin's SMS to one customer: a template's smsBody (else its textBody) or the given body. */
-  async sendSms(tenant: Tenant, input: { customerId: string; templateId?: string; body?: string; variables?: Record<string, string>; category?: MessageCategory }): Promise<SendResult> {
+  async sendSms(
+    tenant: Tenant,
+    input: { customerId: string; templateId?: string; body?: string; variables?: Record<string, string>; category?: MessageCategory },
+  ): Promise<SendResult> {
     const customer = await this.customer(tenant.ecosystemId, input.customerId)
     if (!customer.phone) throw noRecipient('phone number')
     const variables = { ...customerVariables(customer), ...input.variables }
@@ -336,7 +362,13 @@ export class MessagingService {
   }
 
   /** Sends through the provider; an e-mail's Message-ID is made from `messageId`. */
-  private async transmit(ecosystemId: string | null, channel: Channel, to: { to: string; toName: string | null }, content: Content, messageId: string): Promise<Delivery> {
+  private async transmit(
+    ecosystemId: string | null,
+    channel: Channel,
+    to: { to: string; toName: string | null },
+    content: Content,
+    messageId: string,
+  ): Promise<Delivery> {
     const kind = channel === 'email' ? 'smtp' : 'twilio'
     const provider = await this.site.effectiveProvider(ecosystemId, kind)
     if (!provider) return this.toOutbox(ecosystemId, channel, to.to, content)
@@ -382,7 +414,14 @@ export class MessagingService {
       const error = status === 'delivered' ? null : `${params.MessageStatus}${params.ErrorCode ? ` (Twilio error ${params.ErrorCode})` : ''}`
       await this.deps.db.transaction(async (tx) => {
         await tx.update(sendLog).set({ status, errorMessage: error }).where(eq(sendLog.id, entry.id))
-        if (error) await this.events.emit(tx, messageFailed, entry.ecosystemId, { logId: entry.id, customerId: entry.customerId, channel: 'sms', templateId: entry.templateId, error })
+        if (error)
+          await this.events.emit(tx, messageFailed, entry.ecosystemId, {
+            logId: entry.id,
+            customerId: entry.customerId,
+            channel: 'sms',
+            templateId: entry.templateId,
+            error,
+          })
       })
       return true
     }
@@ -398,13 +437,20 @@ export class MessagingService {
     const [consent, ...more] = this.consents()
     if (!consent || more.length) throw new Error('exactly one module answers for consent (the notifications module)')
     if (!(await consent.allows(customerId, category, channel))) {
-      throw messagingError(409, 'unsubscribed', `The customer turned off ${channel === 'email' ? 'e-mail' : 'SMS'} for ${category}; send it as transactional only if it is one`)
+      throw messagingError(
+        409,
+        'unsubscribed',
+        `The customer turned off ${channel === 'email' ? 'e-mail' : 'SMS'} for ${category}; send it as transactional only if it is one`,
+      )
     }
     return consent.unsubscribeUrl(customerId, category)
   }
 
   private async template(ecosystemId: string, id: string): Promise<TemplateRow> {
-    const [row] = await this.deps.db.select().from(templates).where(and(eq(templates.ecosystemId, ecosystemId), eq(templates.id, id)))
+    const [row] = await this.deps.db
+      .select()
+      .from(templates)
+      .where(and(eq(templates.ecosystemId, ecosystemId), eq(templates.id, id)))
     if (!row) throw templateNotFound()
     return row
   }
@@ -436,4 +482,3 @@ function logConditions(filter: LogFilter): SQL[] {
   if (filter.until) where.push(lt(sendLog.createdAt, queryInstant('until', filter.until)))
   return where
 }
-

@@ -5,7 +5,14 @@ const StatusCode = t.Union([t.Integer(), t.Null()])
 
 export const siteDown = defineEvent('monitored_sites.site.down', {
   description: 'A monitored site failed its `failureThreshold` of checks in a row.',
-  payload: t.Object({ siteId: t.String(), name: t.String(), url: t.String(), error: t.Union([t.String(), t.Null()]), statusCode: StatusCode, failures: t.Integer({ description: 'Failed checks in a row' }) }),
+  payload: t.Object({
+    siteId: t.String(),
+    name: t.String(),
+    url: t.String(),
+    error: t.Union([t.String(), t.Null()]),
+    statusCode: StatusCode,
+    failures: t.Integer({ description: 'Failed checks in a row' }),
+  }),
   webhook: 'monitored_site.down',
 })
 

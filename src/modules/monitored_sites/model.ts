@@ -8,7 +8,11 @@ const NullableString = t.Union([t.String(), t.Null()])
 
 const siteFields = {
   name: t.String({ minLength: 1, maxLength: 200 }),
-  url: t.String({ maxLength: 2000, description: 'http or https; its host is checked through the outbound address gate when saved (400 `validation_failed` for a private address, or a name resolving to one, unless MONITORED_SITES_PRIVATE_ADDRESSES=allow; link-local and metadata addresses always) and at every check, which connects to the address checked; redirects are answers, not followed' }),
+  url: t.String({
+    maxLength: 2000,
+    description:
+      'http or https; its host is checked through the outbound address gate when saved (400 `validation_failed` for a private address, or a name resolving to one, unless MONITORED_SITES_PRIVATE_ADDRESSES=allow; link-local and metadata addresses always) and at every check, which connects to the address checked; redirects are answers, not followed',
+  }),
   intervalMinutes: Int({ minimum: 1, maximum: 60, description: 'How often it is checked' }),
   expectedStatus: t.Optional(Int({ minimum: 100, maximum: 599, default: 200, description: 'The status a healthy answer has' })),
   keyword: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], { description: 'Text that must appear in the first 1 MiB of the body' })),
@@ -18,12 +22,30 @@ const siteFields = {
   alertEmails: t.Optional(
     t.Array(t.String({ format: 'email', maxLength: 320 }), {
       maxItems: 10,
-      description: 'Addresses told of down and up besides the ecosystem’s admins and owners (who are told at their account address). Each gets an `account` notification e-mail with a one-click unsubscribe, and the send is in the messaging log',
+      description:
+        'Addresses told of down and up besides the ecosystem’s admins and owners (who are told at their account address). Each gets an `account` notification e-mail with a one-click unsubscribe, and the send is in the messaging log',
     }),
   ),
 }
-export const SiteCreate = t.Object(siteFields, { title: 'MonitoredSiteCreate', examples: [{ name: 'Shop', url: 'https://shop.example.com/health', intervalMinutes: 5, expectedStatus: 200, keyword: 'ok', failureThreshold: 2, alertEmails: ['ops@example.com'] }] })
-export const SitePatch = t.Partial(t.Object(siteFields), { title: 'MonitoredSitePatch', examples: [{ intervalMinutes: 1, enabled: true }], description: 'A different `url` starts the site afresh (`state: "unknown"`); the same one sent again changes nothing' })
+export const SiteCreate = t.Object(siteFields, {
+  title: 'MonitoredSiteCreate',
+  examples: [
+    {
+      name: 'Shop',
+      url: 'https://shop.example.com/health',
+      intervalMinutes: 5,
+      expectedStatus: 200,
+      keyword: 'ok',
+      failureThreshold: 2,
+      alertEmails: ['ops@example.com'],
+    },
+  ],
+})
+export const SitePatch = t.Partial(t.Object(siteFields), {
+  title: 'MonitoredSitePatch',
+  examples: [{ intervalMinutes: 1, enabled: true }],
+  description: 'A different `url` starts the site afresh (`state: "unknown"`); the same one sent again changes nothing',
+})
 
 const siteProperties = {
   id: t.String(),
@@ -37,7 +59,8 @@ const siteProperties = {
   failureThreshold: t.Integer(),
   alertEmails: t.Array(t.String()),
   state: t.Union([t.Literal('unknown'), t.Literal('up'), t.Literal('down')], {
-    description: '`down` after `failureThreshold` failed checks in a row, `up` after a good one; `unknown` until then. Each change between up and down writes a feed item and an `account` notification (e-mailed, SMS where a number is set, as each recipient’s preferences say) for the ecosystem’s admins and owners and the `alertEmails`, and the webhook event `monitored_site.down` / `monitored_site.up`',
+    description:
+      '`down` after `failureThreshold` failed checks in a row, `up` after a good one; `unknown` until then. Each change between up and down writes a feed item and an `account` notification (e-mailed, SMS where a number is set, as each recipient’s preferences say) for the ecosystem’s admins and owners and the `alertEmails`, and the webhook event `monitored_site.down` / `monitored_site.up`',
   }),
   stateChangedAt: NullableString,
   lastCheckedAt: NullableString,
@@ -76,7 +99,10 @@ export const MonitoredSitePage = paged(MonitoredSite, 'MonitoredSitePage')
 
 const Window = t.Object({
   checks: t.Integer(),
-  uptimePercent: t.Union([t.Number(), t.Null()], { description: 'Share of the time the site was up, to 0.01 %: each check’s result holds until the next check (the last until now), so an extra manual check weighs no more than the minutes it covers; null without checks' }),
+  uptimePercent: t.Union([t.Number(), t.Null()], {
+    description:
+      'Share of the time the site was up, to 0.01 %: each check’s result holds until the next check (the last until now), so an extra manual check weighs no more than the minutes it covers; null without checks',
+  }),
   p95LatencyMs: t.Union([t.Integer(), t.Null()], { description: '95th percentile of the answer time of checks that got an answer' }),
 })
 export const MonitoredSiteDetail = t.Object(
@@ -86,7 +112,11 @@ export const MonitoredSiteDetail = t.Object(
     examples: [
       {
         ...SITE_EXAMPLE,
-        stats: { '24h': { checks: 5, uptimePercent: 100, p95LatencyMs: 168 }, '7d': { checks: 5, uptimePercent: 100, p95LatencyMs: 168 }, '30d': { checks: 5, uptimePercent: 100, p95LatencyMs: 168 } },
+        stats: {
+          '24h': { checks: 5, uptimePercent: 100, p95LatencyMs: 168 },
+          '7d': { checks: 5, uptimePercent: 100, p95LatencyMs: 168 },
+          '30d': { checks: 5, uptimePercent: 100, p95LatencyMs: 168 },
+        },
       },
     ],
   },
@@ -103,6 +133,20 @@ export const SiteCheck = t.Object(
     error: NullableString,
     tlsDaysLeft: NullableInt,
   },
-  { title: 'MonitoredSiteCheck', examples: [{ id: 'f9e8d7c6-b5a4-4938-8271-605f4e3d2c1b', siteId: 'e8d7c6b5-a493-4827-9160-f5e4d3c2b1a0', checkedAt: '2026-11-26T09:25:00.000Z', ok: true, statusCode: 200, latencyMs: 142, error: null, tlsDaysLeft: 61 }] },
+  {
+    title: 'MonitoredSiteCheck',
+    examples: [
+      {
+        id: 'f9e8d7c6-b5a4-4938-8271-605f4e3d2c1b',
+        siteId: 'e8d7c6b5-a493-4827-9160-f5e4d3c2b1a0',
+        checkedAt: '2026-11-26T09:25:00.000Z',
+        ok: true,
+        statusCode: 200,
+        latencyMs: 142,
+        error: null,
+        tlsDaysLeft: 61,
+      },
+    ],
+  },
 )
 export const SiteCheckPage = paged(SiteCheck, 'MonitoredSiteCheckPage')

@@ -59,7 +59,11 @@ export class Prober {
     } catch (err) {
       const latencyMs = Math.round(performance.now() - started)
       const error =
-        err instanceof OutboundRefused ? err.message : signal.aborted ? `no answer within ${target.timeoutMs} ms` : `could not connect: ${(err as Error).message}`
+        err instanceof OutboundRefused
+          ? err.message
+          : signal.aborted
+            ? `no answer within ${target.timeoutMs} ms`
+            : `could not connect: ${(err as Error).message}`
       return { ok: false, statusCode: null, latencyMs: err instanceof OutboundRefused ? null : latencyMs, error, tlsDaysLeft: null }
     }
     const [http, tlsDaysLeft] = await Promise.all([

@@ -17,11 +17,16 @@ export function monitoredSiteRoutes(monitor: MonitoredSitesService, guards: Guar
         schemas: { page: MonitoredSitePage, create: SiteCreate, item: MonitoredSite, detail: MonitoredSiteDetail, patch: SitePatch },
         service: monitor,
         operations: {
-          list: { operationId: 'monitoredSitesList', summary: 'The ecosystem’s monitored sites, oldest first', description: 'Their current state; uptime and latency are on each site.' },
+          list: {
+            operationId: 'monitoredSitesList',
+            summary: 'The ecosystem’s monitored sites, oldest first',
+            description: 'Their current state; uptime and latency are on each site.',
+          },
           create: {
             operationId: 'monitoredSitesCreate',
             summary: 'Watch a URL',
-            description: 'Checked from the next minute on, then every `intervalMinutes`: a GET that must answer `expectedStatus` within `timeoutMs` (and hold `keyword`, if given). Each due time is checked once, however many replicas run.',
+            description:
+              'Checked from the next minute on, then every `intervalMinutes`: a GET that must answer `expectedStatus` within `timeoutMs` (and hold `keyword`, if given). Each due time is checked once, however many replicas run.',
           },
           get: { operationId: 'monitoredSitesGet', summary: 'One site, with uptime % and p95 latency over 24 h, 7 and 30 days' },
           update: { operationId: 'monitoredSitesUpdate', summary: 'Change a site' },

@@ -134,7 +134,11 @@ export class MonitoredSitesService {
         ...patch,
         ...(patch.keyword !== undefined ? { keyword: patch.keyword || null } : {}),
         ...(patch.alertEmails !== undefined ? { alertEmails: distinctEmails(patch.alertEmails) } : {}),
-        ...(patch.intervalMinutes !== undefined ? { nextCheckAt: now } : moved ? { nextCheckAt: sql`case when ${moved} then ${at} else ${sites.nextCheckAt} end` } : {}),
+        ...(patch.intervalMinutes !== undefined
+          ? { nextCheckAt: now }
+          : moved
+            ? { nextCheckAt: sql`case when ${moved} then ${at} else ${sites.nextCheckAt} end` }
+            : {}),
         ...(moved
           ? {
               state: sql<SiteState>`case when ${moved} then 'unknown' else ${sites.state} end`,
@@ -152,12 +156,18 @@ export class MonitoredSitesService {
 
   /** The outside addresses a site's alerts also go to (none when the site is gone). */
   async alertEmails(db: Db, ecosystemId: string, siteId: string): Promise<string[]> {
-    const [row] = await db.select({ alertEmails: sites.alertEmails }).from(sites).where(and(eq(sites.ecosystemId, ecosystemId), eq(sites.id, siteId)))
+    const [row] = await db
+      .select({ alertEmails: sites.alertEmails })
+      .from(sites)
+      .where(and(eq(sites.ecosystemId, ecosystemId), eq(sites.id, siteId)))
     return row?.alertEmails ?? []
   }
 
   async remove(tenant: Tenant, id: string) {
-    const gone = await this.deps.db.delete(sites).where(and(eq(sites.ecosystemId, tenant.ecosystemId), eq(sites.id, id))).returning({ id: sites.id })
+    const gone = await this.deps.db
+      .delete(sites)
+      .where(and(eq(sites.ecosystemId, tenant.ecosystemId), eq(sites.id, id)))
+      .returning({ id: sites.id })
     if (!gone[0]) throw notFound()
   }
 
@@ -269,7 +279,10 @@ export class MonitoredSitesService {
   }
 
   private async site(tenant: Tenant, id: string) {
-    const [row] = await this.deps.db.select().from(sites).where(and(eq(sites.ecosystemId, tenant.ecosystemId), eq(sites.id, id)))
+    const [row] = await this.deps.db
+      .select()
+      .from(sites)
+      .where(and(eq(sites.ecosystemId, tenant.ecosystemId), eq(sites.id, id)))
     if (!row) throw notFound()
     return row
   }

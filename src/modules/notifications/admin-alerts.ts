@@ -1,9 +1,9 @@
 import type { Db } from '../../platform/db'
-import { subscriptionUnmatched } from '../billing/events'
+import type { subscriptionUnmatched } from '../billing/events'
 import type { Static } from '@sinclair/typebox'
 import type { CustomerService } from '../customer/service'
-import { webhookDisabled } from '../integrations/events'
-import { siteDown, siteUp } from '../monitored_sites/events'
+import type { webhookDisabled } from '../integrations/events'
+import type { siteDown, siteUp } from '../monitored_sites/events'
 import type { FeedWriter } from '../site/service'
 import type { NotificationsService } from './service'
 
@@ -40,7 +40,14 @@ export class AdminAlerts {
 
   /** A monitored site went down. */
   siteDown(tx: Db, ecosystemId: string, site: Static<typeof siteDown.payload>): Promise<void> {
-    return this.siteAlert(tx, ecosystemId, site, 'down', `${site.name} is down: ${site.error}`, `${site.url} failed ${site.failures} checks in a row. Last error: ${site.error}.`)
+    return this.siteAlert(
+      tx,
+      ecosystemId,
+      site,
+      'down',
+      `${site.name} is down: ${site.error}`,
+      `${site.url} failed ${site.failures} checks in a row. Last error: ${site.error}.`,
+    )
   }
 
   /** A monitored site is up again. */
@@ -76,9 +83,26 @@ export class AdminAlerts {
     })
   }
 
-  private async siteAlert(tx: Db, ecosystemId: string, site: { siteId: string; url: string; statusCode: number | null }, action: 'down' | 'up', summary: string, body: string) {
+  private async siteAlert(
+    tx: Db,
+    ecosystemId: string,
+    site: { siteId: string; url: string; statusCode: number | null },
+    action: 'down' | 'up',
+    summary: string,
+    body: string,
+  ) {
     const contacts = await this.siteContacts(tx, ecosystemId, site.siteId)
-    await this.send(tx, { ecosystemId, source: 'monitored_sites', entityType: 'site', entityId: site.siteId, action, summary, body, metadata: { url: site.url, statusCode: site.statusCode }, contacts })
+    await this.send(tx, {
+      ecosystemId,
+      source: 'monitored_sites',
+      entityType: 'site',
+      entityId: site.siteId,
+      action,
+      summary,
+      body,
+      metadata: { url: site.url, statusCode: site.statusCode },
+      contacts,
+    })
   }
 
   private async send(tx: Db, alert: AdminAlert): Promise<void> {

@@ -15,8 +15,7 @@ declare module '../module' {
 export default defineModule({
   name: 'notifications',
   tags: {
-    notifications:
-      'In-app notifications, per-category preferences (in-app, e-mail), announcements and one-click unsubscribe.',
+    notifications: 'In-app notifications, per-category preferences (in-app, e-mail), announcements and one-click unsubscribe.',
   },
   errors: NOTIFICATION_ERRORS,
   events: NOTIFICATION_EVENTS,
@@ -25,7 +24,17 @@ export default defineModule({
   setup: (ctx) => {
     const messaging = ctx.use('messaging')
     const notifications = new NotificationsService({ ...ctx.deps, changes: changeSink(ctx.bus, notificationRowsChanged) }, messaging)
-    const topic = { topic: NOTIFICATIONS_TOPIC, level: 'customer' as const, description: 'What `GET /notifications` lists: the calling customer’s own notifications (a team member’s own customer record’s).' }
-    return { topics: [topic], services: notifications, extends: { consent: notifications }, queues: notifications.queueHandlers(), routes: () => [notificationRoutes(notifications, ctx.guards)] }
+    const topic = {
+      topic: NOTIFICATIONS_TOPIC,
+      level: 'customer' as const,
+      description: 'What `GET /notifications` lists: the calling customer’s own notifications (a team member’s own customer record’s).',
+    }
+    return {
+      topics: [topic],
+      services: notifications,
+      extends: { consent: notifications },
+      queues: notifications.queueHandlers(),
+      routes: () => [notificationRoutes(notifications, ctx.guards)],
+    }
   },
 })

@@ -44,7 +44,14 @@ export function notificationRoutes(notifications: NotificationsService, guards: 
       tenant: 'customer',
       response: {
         200: t.Array(NotificationPreference, {
-          examples: [[{ category: 'account', email: true, sms: false }, { category: 'community_reply', email: true, sms: false }, { category: 'community_mention', email: false, sms: false }, { category: 'admin_announcement', email: false, sms: false }]],
+          examples: [
+            [
+              { category: 'account', email: true, sms: false },
+              { category: 'community_reply', email: true, sms: false },
+              { category: 'community_mention', email: false, sms: false },
+              { category: 'admin_announcement', email: false, sms: false },
+            ],
+          ],
         }),
       },
       detail: {
@@ -96,17 +103,17 @@ export function notificationRoutes(notifications: NotificationsService, guards: 
         }) as unknown as typeof preference
       },
       {
-      parse: 'none',
-      query: Token,
-      response: { 200: NotificationPreference, ...errors(404, { 400: ['validation_failed', 'invalid_token'] }) },
-      detail: {
-        operationId: 'notificationsUnsubscribe',
-        summary: 'One-click unsubscribe (RFC 8058)',
-        description:
-          'The URL in a notification e-mail’s `List-Unsubscribe` header (with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`): a POST turns e-mail off for that category in the recipient’s preferences. The token is signed by the server; no credentials. Any body is ignored; a browser (Accept: text/html) gets a page instead of JSON.',
-        security: [],
+        parse: 'none',
+        query: Token,
+        response: { 200: NotificationPreference, ...errors(404, { 400: ['validation_failed', 'invalid_token'] }) },
+        detail: {
+          operationId: 'notificationsUnsubscribe',
+          summary: 'One-click unsubscribe (RFC 8058)',
+          description:
+            'The URL in a notification e-mail’s `List-Unsubscribe` header (with `List-Unsubscribe-Post: List-Unsubscribe=One-Click`): a POST turns e-mail off for that category in the recipient’s preferences. The token is signed by the server; no credentials. Any body is ignored; a browser (Accept: text/html) gets a page instead of JSON.',
+          security: [],
+        },
       },
-    },
     )
     .get(
       UNSUBSCRIBE_PATH.replace('/notifications', ''),
@@ -114,7 +121,11 @@ export function notificationRoutes(notifications: NotificationsService, guards: 
         set.headers['content-type'] = 'text/html; charset=utf-8'
         set.headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
         const action = `${UNSUBSCRIBE_PATH}?token=${encodeURIComponent(query.token)}`
-        return page('Unsubscribe', 'Stop receiving these e-mails?', `<form method="post" action="${action.replace(/"/g, '&quot;')}"><button>Unsubscribe</button></form>`)
+        return page(
+          'Unsubscribe',
+          'Stop receiving these e-mails?',
+          `<form method="post" action="${action.replace(/"/g, '&quot;')}"><button>Unsubscribe</button></form>`,
+        )
       },
       {
         query: Token,

@@ -74,7 +74,12 @@ export class NotificationsService {
   /** Tells the realtime outbox, in the writing transaction, about notifications of one ecosystem. */
   private async changed(tx: Db, op: RowChange['op'], rows: NotificationRow[]): Promise<void> {
     for (const [ecosystemId, group] of Map.groupBy(rows, (r) => r.ecosystemId)) {
-      await this.deps.changes(tx, ecosystemId, NOTIFICATIONS_TOPIC, group.map((r) => ({ op, id: r.id, customerId: r.customerId, audience: 'self', record: view(r) })))
+      await this.deps.changes(
+        tx,
+        ecosystemId,
+        NOTIFICATIONS_TOPIC,
+        group.map((r) => ({ op, id: r.id, customerId: r.customerId, audience: 'self', record: view(r) })),
+      )
     }
   }
 
@@ -106,7 +111,8 @@ export class NotificationsService {
     const wanted = await this.preferenceOf(tx, input.customerId, input.type)
     const channels = (['email', 'sms'] as const).filter((c) => wanted[c])
     for (const channel of channels) {
-      if (channel === 'email' && input.type === 'community_reply' && input.threadId && !(await this.replyEmailNow(tx, input.customerId, input.threadId))) continue
+      if (channel === 'email' && input.type === 'community_reply' && input.threadId && !(await this.replyEmailNow(tx, input.customerId, input.threadId)))
+        continue
       await this.deps.queue.send(tx, DELIVER, { notificationId: row!.id, channel })
     }
     return row!.id
@@ -127,11 +133,17 @@ export class NotificationsService {
     const row = current!
     if (row.inserted) return true
     if (now.getTime() - row.lastEmailedAt.getTime() >= REPLY_EMAIL_WINDOW_MS) {
-      await tx.update(replyEmails).set({ lastEmailedAt: now, digestQueued: false }).where(and(eq(replyEmails.customerId, customerId), eq(replyEmails.threadId, threadId)))
+      await tx
+        .update(replyEmails)
+        .set({ lastEmailedAt: now, digestQueued: false })
+        .where(and(eq(replyEmails.customerId, customerId), eq(replyEmails.threadId, threadId)))
       return true
     }
     if (!row.digestQueued) {
-      await tx.update(replyEmails).set({ digestQueued: true }).where(and(eq(replyEmails.customerId, customerId), eq(replyEmails.threadId, threadId)))
+      await tx
+        .update(replyEmails)
+        .set({ digestQueued: true })
+        .where(and(eq(replyEmails.customerId, customerId), eq(replyEmails.threadId, threadId)))
       await this.deps.queue.send(tx, REPLY_DIGEST, { customerId, threadId }, { startAfter: new Date(row.lastEmailedAt.getTime() + REPLY_EMAIL_WINDOW_MS) })
     }
     return false
@@ -149,14 +161,29 @@ export class NotificationsService {
     const pending = await this.deps.db
       .select()
       .from(notifications)
-      .where(and(eq(notifications.customerId, customerId), eq(notifications.threadId, threadId), eq(notifications.type, 'community_reply'), gt(notifications.createdAt, window.lastEmailedAt)))
+      .where(
+        and(
+          eq(notifications.customerId, customerId),
+          eq(notifications.threadId, threadId),
+          eq(notifications.type, 'community_reply'),
+          gt(notifications.createdAt, window.lastEmailedAt),
+        ),
+      )
       .orderBy(asc(notifications.createdAt), asc(notifications.id))
     const first = pending[0]
     const to = first ? await this.messaging.contact(first.ecosystemId, customerId) : null
     if (first && to?.email) {
-      const digest = { ...first, subject: pending.length === 1 ? first.subject : `${pending.length} new replies: ${first.subject}`, body: pending.map((n) => n.body).join('\n\n---\n\n') }
+      const digest = {
+        ...first,
+        subject: pending.length === 1 ? first.subject : `${pending.length} new replies: ${first.subject}`,
+        body: pending.map((n) => n.body).join('\n\n---\n\n'),
+      }
       const content = this.emailContent(digest, this.unsubscribeUrl(customerId, 'community_reply'))
-      const result = await this.messaging.deliver(first.ecosystemId, 'email', to, content, { templateId: null, sentBy: null, key: `reply-digest:${pending.at(-1)!.id}` })
+      const result = await this.messaging.deliver(first.ecosystemId, 'email', to, content, {
+        templateId: null,
+        sentBy: null,
+        key: `reply-digest:${pending.at(-1)!.id}`,
+      })
       if (result.status === 'failed') throw new Error(`reply digest not delivered: ${result.error}`)
     }
     await this.deps.db.update(replyEmails).set({ lastEmailedAt: this.deps.now(), digestQueued: false }).where(where)
@@ -304,7 +331,11 @@ export class NotificationsService {
       )
       if (batch?.created?.length) await this.changed(tx, 'insert', await tx.select().from(notifications).where(inArray(notifications.id, batch.created)))
       for (const channel of ['email', 'sms'] as const) {
-        await this.deps.queue.sendMany(tx, DELIVER, (batch?.[channel] ?? []).map((notificationId) => ({ notificationId, channel })))
+        await this.deps.queue.sendMany(
+          tx,
+          DELIVER,
+          (batch?.[channel] ?? []).map((notificationId) => ({ notificationId, channel })),
+        )
       }
       const finished = (batch?.n ?? 0) < size
       await tx
@@ -322,10 +353,7 @@ export class NotificationsService {
     const to = await this.messaging.contact(n.ecosystemId, n.customerId)
     if (!to || !(channel === 'email' ? to.email : to.phone)) return
     const category = n.type as Category
-    const content =
-      channel === 'sms'
-        ? { subject: null, text: `${n.subject}: ${n.body}` }
-        : this.emailContent(n, this.unsubscribeUrl(n.customerId, category))
+    const content = channel === 'sms' ? { subject: null, text: `${n.subject}: ${n.body}` } : this.emailContent(n, this.unsubscribeUrl(n.customerId, category))
     const result = await this.messaging.deliver(n.ecosystemId, channel, to, content, { templateId: null, sentBy: null, key: `notification:${n.id}:${channel}` })
     if (result.status === 'failed') throw new Error(`notification ${channel} not delivered: ${result.error}`)
   }
@@ -340,7 +368,10 @@ export class NotificationsService {
   }
 
   private async preferenceOf(db: Db, customerId: string, category: Category) {
-    const [row] = await db.select().from(preferences).where(and(eq(preferences.customerId, customerId), eq(preferences.category, category)))
+    const [row] = await db
+      .select()
+      .from(preferences)
+      .where(and(eq(preferences.customerId, customerId), eq(preferences.category, category)))
     return row ? { email: row.email, sms: row.sms } : DEFAULT_PREFERENCES[category]
   }
 

@@ -10,7 +10,9 @@ const { on } = subscriber<NotificationsService>()
 
 /** What the service tells an ecosystem's admins and owners (admin-alerts.ts). */
 const alerts = (notifications: NotificationsService, ctx: ModuleContext) =>
-  new AdminAlerts(ctx.use('customer'), ctx.use('site').feed, notifications, (tx, ecosystemId, siteId) => ctx.use('monitored_sites').alertEmails(tx, ecosystemId, siteId))
+  new AdminAlerts(ctx.use('customer'), ctx.use('site').feed, notifications, (tx, ecosystemId, siteId) =>
+    ctx.use('monitored_sites').alertEmails(tx, ecosystemId, siteId),
+  )
 
 /** The notifications (and admin alerts) events cause, written in the transaction of the change. */
 export const NOTIFICATIONS_SUBSCRIPTIONS = [
@@ -31,9 +33,27 @@ export const NOTIFICATIONS_SUBSCRIPTIONS = [
     return (tx, { ecosystemId, payload }) => admins.webhookDisabled(tx, ecosystemId, payload)
   }),
   on(replyReceived, "notifies the thread's author", (notifications) => async (tx, { ecosystemId, payload: r }) => {
-    await notifications.notify(tx, { ecosystemId, customerId: r.threadAuthorId, type: 'community_reply', threadId: r.threadId, replyId: r.replyId, actorId: r.authorId, subject: `New reply to “${r.threadTitle}”`, body: r.body })
+    await notifications.notify(tx, {
+      ecosystemId,
+      customerId: r.threadAuthorId,
+      type: 'community_reply',
+      threadId: r.threadId,
+      replyId: r.replyId,
+      actorId: r.authorId,
+      subject: `New reply to “${r.threadTitle}”`,
+      body: r.body,
+    })
   }),
   on(mentionCreated, 'notifies the mentioned customer', (notifications) => async (tx, { ecosystemId, payload: m }) => {
-    await notifications.notify(tx, { ecosystemId, customerId: m.customerId, type: 'community_mention', threadId: m.threadId, replyId: m.replyId, actorId: m.authorId, subject: 'You were mentioned', body: m.text })
+    await notifications.notify(tx, {
+      ecosystemId,
+      customerId: m.customerId,
+      type: 'community_mention',
+      threadId: m.threadId,
+      replyId: m.replyId,
+      actorId: m.authorId,
+      subject: 'You were mentioned',
+      body: m.text,
+    })
   }),
 ]

@@ -33,7 +33,11 @@ export class OAuthClients {
     private readonly deps: Pick<Deps, 'db' | 'now'>,
     private readonly audit: AuditService,
   ) {
-    this.byClientIdQuery = deps.db.select().from(oauthClients).where(eq(oauthClients.clientId, sql.placeholder('clientId'))).prepare('oauth_client_by_client_id')
+    this.byClientIdQuery = deps.db
+      .select()
+      .from(oauthClients)
+      .where(eq(oauthClients.clientId, sql.placeholder('clientId')))
+      .prepare('oauth_client_by_client_id')
   }
 
   /** Registers a client for `owner`; every change below writes its audit event (`oauth.client.*`) in its transaction. */
@@ -89,7 +93,11 @@ export class OAuthClients {
         .where(owned(owner.userId, id))
         .returning()
       if (!row) throw notFound()
-      await this.audit.record(tx, owner, { action: 'oauth.client.updated', target: { type: 'oauth_client', id }, metadata: { ...clientFacts(row), changed: Object.keys(set).sort() } })
+      await this.audit.record(tx, owner, {
+        action: 'oauth.client.updated',
+        target: { type: 'oauth_client', id },
+        metadata: { ...clientFacts(row), changed: Object.keys(set).sort() },
+      })
       return row
     })
     return view(row)

@@ -11,7 +11,6 @@ export interface ConsentPage {
   denyUrl: string
 }
 
-
 /** JSON safe inside a <script> element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c')
 

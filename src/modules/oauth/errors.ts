@@ -18,12 +18,7 @@ export class OAuthError extends Error {
   }
 }
 
-export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'invalid_verifier'
-  | 'invalid_scope'
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_verifier' | 'invalid_scope'
 
 export const invalidRequest = (description: string) => new OAuthError(400, 'invalid_request', description)
 export const invalidGrant = (description: string) => new OAuthError(400, 'invalid_grant', description)

@@ -30,6 +30,10 @@ export default defineModule({
       const userId = await oauth.clients.ownerOf(id)
       return userId ? { userId } : null
     }
-    return { services: oauth, extends: { tokenKinds: { oauth: (claims) => oauth.tokens.resolve(claims) }, entityTypes: { oauth_client: owner } }, routes: () => [oauthRoutes(oauth, ctx.guards, ctx.deps.config.oauth.consentUrl)] }
+    return {
+      services: oauth,
+      extends: { tokenKinds: { oauth: (claims) => oauth.tokens.resolve(claims) }, entityTypes: { oauth_client: owner } },
+      routes: () => [oauthRoutes(oauth, ctx.guards, ctx.deps.config.oauth.consentUrl)],
+    }
   },
 })

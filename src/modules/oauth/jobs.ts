@@ -24,10 +24,7 @@ export const purgeOAuth: Job<Pick<Deps, 'now'>> = {
       .where(or(lt(oauthGrants.expiresAt, before), and(isNotNull(oauthGrants.revokedAt), lt(oauthGrants.revokedAt, before))))
       .returning({ id: oauthGrants.id })
     // A live grant refreshed hourly would otherwise keep every token it ever rotated.
-    const tokens = await tx
-      .delete(oauthRefreshTokens)
-      .where(lt(oauthRefreshTokens.usedAt, before))
-      .returning({ id: oauthRefreshTokens.id })
+    const tokens = await tx.delete(oauthRefreshTokens).where(lt(oauthRefreshTokens.usedAt, before)).returning({ id: oauthRefreshTokens.id })
     return { codes: codes.length, grants: grants.length, refreshTokens: tokens.length }
   },
 }

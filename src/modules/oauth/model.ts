@@ -40,11 +40,14 @@ export const OAuthClientCreated = t.Composite(
   { title: 'OAuthClientCreated', examples: [{ ...CLIENT_EXAMPLE, clientSecret: 'ecos_bm90LWEtcmVhbC1zZWNyZXQtanVzdC1hbi1leGFtcGxl' }] },
 )
 
-export const CreateClientBody = t.Object({
-  name: t.String({ minLength: 1, maxLength: 100, description: 'Shown to users on the consent page' }),
-  redirectUris: t.Array(RedirectUri, { minItems: 1, maxItems: 20 }),
-  scopes: t.Optional(t.Array(ScopeName, { minItems: 1, maxItems: 50, description: 'Default: `profile`, `email`' })),
-}, { title: 'OAuthCreateClient', examples: [{ name: 'Acme web', redirectUris: ['https://app.example.com/callback'], scopes: ['profile', 'email'] }] })
+export const CreateClientBody = t.Object(
+  {
+    name: t.String({ minLength: 1, maxLength: 100, description: 'Shown to users on the consent page' }),
+    redirectUris: t.Array(RedirectUri, { minItems: 1, maxItems: 20 }),
+    scopes: t.Optional(t.Array(ScopeName, { minItems: 1, maxItems: 50, description: 'Default: `profile`, `email`' })),
+  },
+  { title: 'OAuthCreateClient', examples: [{ name: 'Acme web', redirectUris: ['https://app.example.com/callback'], scopes: ['profile', 'email'] }] },
+)
 
 export const UpdateClientBody = t.Object(
   {
@@ -67,20 +70,46 @@ export const OAuthGrant = t.Object(
   },
   {
     title: 'OAuthGrant',
-    examples: [{ id: '0e9d8c7b-6a5f-4e4d-b3c2-a1f0e9d8c7b6', clientId: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1', clientName: 'Acme web', scopes: ['profile', 'email'], createdAt: '2026-11-26T09:00:00.000Z', lastUsedAt: '2026-11-26T10:00:00.000Z', expiresAt: '2026-12-26T10:00:00.000Z' }],
+    examples: [
+      {
+        id: '0e9d8c7b-6a5f-4e4d-b3c2-a1f0e9d8c7b6',
+        clientId: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1',
+        clientName: 'Acme web',
+        scopes: ['profile', 'email'],
+        createdAt: '2026-11-26T09:00:00.000Z',
+        lastUsedAt: '2026-11-26T10:00:00.000Z',
+        expiresAt: '2026-12-26T10:00:00.000Z',
+      },
+    ],
   },
 )
 
 const param = (description: string) => t.String({ maxLength: 2000, description })
-export const AuthorizeBody = t.Object({
-  response_type: param('`code`'),
-  client_id: param('The client application identifier'),
-  redirect_uri: param('One of the client’s registered redirect URIs, exactly'),
-  scope: t.Optional(param(`Space-separated scopes (${scopeList}); default: all the client may ask for`)),
-  state: t.Optional(param('Opaque value returned unchanged in the redirect')),
-  code_challenge: param('PKCE: BASE64URL(SHA-256(code_verifier))'),
-  code_challenge_method: param('`S256` (the only method accepted)'),
-}, { title: 'OAuthAuthorize', examples: [{ response_type: 'code', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1', redirect_uri: 'https://app.example.com/callback', scope: 'profile email', state: 'x7Kp2Qm9', code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' }] })
+export const AuthorizeBody = t.Object(
+  {
+    response_type: param('`code`'),
+    client_id: param('The client application identifier'),
+    redirect_uri: param('One of the client’s registered redirect URIs, exactly'),
+    scope: t.Optional(param(`Space-separated scopes (${scopeList}); default: all the client may ask for`)),
+    state: t.Optional(param('Opaque value returned unchanged in the redirect')),
+    code_challenge: param('PKCE: BASE64URL(SHA-256(code_verifier))'),
+    code_challenge_method: param('`S256` (the only method accepted)'),
+  },
+  {
+    title: 'OAuthAuthorize',
+    examples: [
+      {
+        response_type: 'code',
+        client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1',
+        redirect_uri: 'https://app.example.com/callback',
+        scope: 'profile email',
+        state: 'x7Kp2Qm9',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      },
+    ],
+  },
+)
 
 export const AuthorizeResult = t.Object(
   {
@@ -90,7 +119,13 @@ export const AuthorizeResult = t.Object(
   },
   {
     title: 'OAuthAuthorizeResult',
-    examples: [{ redirectTo: 'https://app.example.com/callback?code=4Fh8Kq2mX9pLc7Vb2NwQ1eRt&state=x7Kp2Qm9&iss=https%3A%2F%2Fapi.example.com', code: '4Fh8Kq2mX9pLc7Vb2NwQ1eRt', state: 'x7Kp2Qm9' }],
+    examples: [
+      {
+        redirectTo: 'https://app.example.com/callback?code=4Fh8Kq2mX9pLc7Vb2NwQ1eRt&state=x7Kp2Qm9&iss=https%3A%2F%2Fapi.example.com',
+        code: '4Fh8Kq2mX9pLc7Vb2NwQ1eRt',
+        state: 'x7Kp2Qm9',
+      },
+    ],
   },
 )
 
@@ -98,8 +133,7 @@ export const AuthorizeResult = t.Object(
 export const OAuthError = t.Object(
   {
     error: t.String({
-      description:
-        '`invalid_request` (400), `invalid_grant` (400), `invalid_scope` (400), `invalid_client` (401), `invalid_verifier` (401)',
+      description: '`invalid_request` (400), `invalid_grant` (400), `invalid_scope` (400), `invalid_client` (401), `invalid_verifier` (401)',
     }),
     error_description: t.String({ description: 'Human-readable explanation' }),
   },
@@ -116,7 +150,15 @@ export const TokenResponse = t.Object(
   },
   {
     title: 'OAuthTokenResponse',
-    examples: [{ access_token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6Im9hdXRoIn0.eyJzdWIiOiI2ZjFjMGEzZSIsInNjb3BlIjoicHJvZmlsZSBlbWFpbCJ9.Vh3k-2w', refresh_token: '8Jk3nB6vX1qLz5Hd0MpW3sYa', expires_in: 3600, token_type: 'Bearer', scope: 'profile email' }],
+    examples: [
+      {
+        access_token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6Im9hdXRoIn0.eyJzdWIiOiI2ZjFjMGEzZSIsInNjb3BlIjoicHJvZmlsZSBlbWFpbCJ9.Vh3k-2w',
+        refresh_token: '8Jk3nB6vX1qLz5Hd0MpW3sYa',
+        expires_in: 3600,
+        token_type: 'Bearer',
+        scope: 'profile email',
+      },
+    ],
   },
 )
 
@@ -133,7 +175,18 @@ export const ExchangeRequest = t.Object(
     code_verifier: t.String({ description: 'The PKCE verifier matching the code_challenge' }),
     ...clientFields,
   },
-  { title: 'OAuthExchangeRequest', examples: [{ grant_type: 'authorization_code', code: '4Fh8Kq2mX9pLc7Vb2NwQ1eRt', redirect_uri: 'https://app.example.com/callback', code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1' }] },
+  {
+    title: 'OAuthExchangeRequest',
+    examples: [
+      {
+        grant_type: 'authorization_code',
+        code: '4Fh8Kq2mX9pLc7Vb2NwQ1eRt',
+        redirect_uri: 'https://app.example.com/callback',
+        code_verifier: 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk',
+        client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1',
+      },
+    ],
+  },
 )
 
 export const RefreshRequest = t.Object(
@@ -143,7 +196,10 @@ export const RefreshRequest = t.Object(
     scope: t.Optional(t.String({ description: 'Optional narrower set of the granted scopes' })),
     ...clientFields,
   },
-  { title: 'OAuthRefreshRequest', examples: [{ grant_type: 'refresh_token', refresh_token: '8Jk3nB6vX1qLz5Hd0MpW3sYa', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1' }] },
+  {
+    title: 'OAuthRefreshRequest',
+    examples: [{ grant_type: 'refresh_token', refresh_token: '8Jk3nB6vX1qLz5Hd0MpW3sYa', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1' }],
+  },
 )
 
 export const RevokeRequest = t.Object(
@@ -152,7 +208,10 @@ export const RevokeRequest = t.Object(
     token_type_hint: t.Optional(t.String({ description: '`refresh_token` or `access_token` (optional)' })),
     ...clientFields,
   },
-  { title: 'OAuthRevokeRequest', examples: [{ token: '8Jk3nB6vX1qLz5Hd0MpW3sYa', token_type_hint: 'refresh_token', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1' }] },
+  {
+    title: 'OAuthRevokeRequest',
+    examples: [{ token: '8Jk3nB6vX1qLz5Hd0MpW3sYa', token_type_hint: 'refresh_token', client_id: 'ecoc_Xk4mQ9vT2pL7wB3nR8sD5fG1' }],
+  },
 )
 
 export const RevokeResult = t.Object(
@@ -160,10 +219,10 @@ export const RevokeResult = t.Object(
   { title: 'OAuthRevokeResult', examples: [{ revoked: true }] },
 )
 
-export const OAuthUser = t.Composite(
-  [t.Omit(User, ['email']), t.Object({ email: t.Optional(t.String({ description: 'Only with the `email` scope' })) })],
-  { title: 'OAuthUser', examples: [{ id: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', name: 'Ada Lovelace', avatarUrl: '', slug: null, capabilities: [], email: 'ada@example.com' }] },
-)
+export const OAuthUser = t.Composite([t.Omit(User, ['email']), t.Object({ email: t.Optional(t.String({ description: 'Only with the `email` scope' })) })], {
+  title: 'OAuthUser',
+  examples: [{ id: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', name: 'Ada Lovelace', avatarUrl: '', slug: null, capabilities: [], email: 'ada@example.com' }],
+})
 
 export const AuthorizationServerMetadata = t.Object(
   {
@@ -185,23 +244,25 @@ export const AuthorizationServerMetadata = t.Object(
   },
   {
     title: 'OAuthAuthorizationServerMetadata',
-    examples: [{
-      issuer: 'https://api.example.com',
-      authorization_endpoint: 'https://api.example.com/api/oauth/authorize',
-      token_endpoint: 'https://api.example.com/api/oauth/signin/exchange',
-      revocation_endpoint: 'https://api.example.com/api/auth/revoke',
-      ecobase_refresh_endpoint: 'https://api.example.com/api/auth/refresh',
-      ecobase_me_endpoint: 'https://api.example.com/api/auth/me',
-      scopes_supported: ['profile', 'email'],
-      response_types_supported: ['code'],
-      response_modes_supported: ['query'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
-      token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
-      revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
-      code_challenge_methods_supported: ['S256'],
-      authorization_response_iss_parameter_supported: true,
-      service_documentation: 'https://api.example.com/openapi',
-    }],
+    examples: [
+      {
+        issuer: 'https://api.example.com',
+        authorization_endpoint: 'https://api.example.com/api/oauth/authorize',
+        token_endpoint: 'https://api.example.com/api/oauth/signin/exchange',
+        revocation_endpoint: 'https://api.example.com/api/auth/revoke',
+        ecobase_refresh_endpoint: 'https://api.example.com/api/auth/refresh',
+        ecobase_me_endpoint: 'https://api.example.com/api/auth/me',
+        scopes_supported: ['profile', 'email'],
+        response_types_supported: ['code'],
+        response_modes_supported: ['query'],
+        grant_types_supported: ['authorization_code', 'refresh_token'],
+        token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+        revocation_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
+        code_challenge_methods_supported: ['S256'],
+        authorization_response_iss_parameter_supported: true,
+        service_documentation: 'https://api.example.com/openapi',
+      },
+    ],
   },
 )
 

@@ -49,10 +49,7 @@ export const oauthGrants = oauthSchema.table(
     revokedAt: at('revoked_at'),
     revokedReason: text('revoked_reason'),
   },
-  (t) => [
-    index('grants_user_idx').on(t.userId).where(sql`${t.revokedAt} is null`),
-    index('grants_client_idx').on(t.clientId),
-  ],
+  (t) => [index('grants_user_idx').on(t.userId).where(sql`${t.revokedAt} is null`), index('grants_client_idx').on(t.clientId)],
 )
 
 /** Authorization codes, stored hashed; `used_at` makes them single-use, `grant_id` finds what a replay must revoke. */

@@ -4,7 +4,7 @@
  * its routes (platform/auth.ts); routes that declare no scope refuse OAuth access tokens.
  */
 export const SCOPES = {
-  profile: "Read your profile: id, name, avatar, slug and capabilities (GET /api/auth/me)",
+  profile: 'Read your profile: id, name, avatar, slug and capabilities (GET /api/auth/me)',
   email: 'Read your e-mail address (added to GET /api/auth/me)',
 } as const
 

@@ -83,10 +83,7 @@ export class OAuthTokens {
       if (!safeEqual(code.redirectUri, f.redirect_uri!)) return { kind: 'redirect_mismatch' } as const
       if (!safeEqual(s256(f.code_verifier!), code.codeChallenge)) return { kind: 'verifier' } as const
       const scopes = canonicalScopes(code.scopes.filter((s) => client.scopes.includes(s)))
-      const [grant] = await tx
-        .insert(oauthGrants)
-        .values({ clientId: client.id, userId: code.userId, scopes, expiresAt: this.grantExpiry() })
-        .returning()
+      const [grant] = await tx.insert(oauthGrants).values({ clientId: client.id, userId: code.userId, scopes, expiresAt: this.grantExpiry() }).returning()
       await tx.update(oauthCodes).set({ grantId: grant!.id }).where(eq(oauthCodes.id, code.id))
       return { kind: 'ok', grant: grant!, refreshToken: await this.issueRefresh(tx, grant!.id) } as const
     })
@@ -191,10 +188,7 @@ export class OAuthTokens {
   private async tokenResponse(client: ClientRow, grant: Pick<GrantRow, 'id' | 'userId'>, scopes: string[], refreshToken: string): Promise<TokenResponse> {
     const scope = scopes.join(' ')
     const ttl = this.deps.config.oauth.accessTokenTtl
-    const accessToken = await this.deps.tokens.sign(
-      { sub: grant.userId, typ: OAUTH_TOKEN_TYPE, client_id: client.clientId, scope, gid: grant.id },
-      ttl,
-    )
+    const accessToken = await this.deps.tokens.sign({ sub: grant.userId, typ: OAUTH_TOKEN_TYPE, client_id: client.clientId, scope, gid: grant.id }, ttl)
     return { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, refresh_token: refreshToken, scope }
   }
 
@@ -236,23 +230,13 @@ function prepareRotation(db: Db) {
     db
       .update(g)
       .set({ expiresAt: sql`${sql.placeholder('expiresAt')}::timestamptz`, lastUsedAt: now })
-      .where(
-        and(
-          eq(g.id, sql`(select ${used.usedGrantId} from ${used} where ${used.usedAt} is not null)`),
-          isNull(g.revokedAt),
-          gt(g.expiresAt, now),
-        ),
-      )
+      .where(and(eq(g.id, sql`(select ${used.usedGrantId} from ${used} where ${used.usedAt} is not null)`), isNull(g.revokedAt), gt(g.expiresAt, now)))
       .returning({ liveId: g.id, userId: g.userId }),
   )
   const issued = db.$with('issued').as(
     db
       .insert(t)
-      .select(
-        db
-          .select(nextRefreshToken({ grantId: live.liveId }))
-          .from(live),
-      )
+      .select(db.select(nextRefreshToken({ grantId: live.liveId })).from(live))
       .returning({ issuedId: t.id }),
   )
   return db

@@ -27,12 +27,22 @@ export const UsageOverview = t.Object(
     ),
     days: t.Array(OverviewDay, { description: 'The last 7 UTC days, oldest first, today last (so far)' }),
     sitesDown: t.Array(
-      t.Object({ id: t.String({ format: 'uuid' }), name: t.String(), url: t.String(), since: t.Union([Timestamp, t.Null()]) }, { title: 'UsageOverviewSiteDown' }),
+      t.Object(
+        { id: t.String({ format: 'uuid' }), name: t.String(), url: t.String(), since: t.Union([Timestamp, t.Null()]) },
+        { title: 'UsageOverviewSiteDown' },
+      ),
       { description: 'Monitored sites down now, longest first' },
     ),
     recent: t.Array(
       t.Object(
-        { id: t.String({ format: 'uuid' }), customerId: t.String({ format: 'uuid' }), source: t.String(), action: t.String(), summary: t.String(), createdAt: Timestamp },
+        {
+          id: t.String({ format: 'uuid' }),
+          customerId: t.String({ format: 'uuid' }),
+          source: t.String(),
+          action: t.String(),
+          summary: t.String(),
+          createdAt: Timestamp,
+        },
         { title: 'UsageOverviewActivity' },
       ),
       { description: 'The 10 newest items of the customers’ site feeds, newest first' },
@@ -55,7 +65,14 @@ export const UsageOverview = t.Object(
         ],
         sitesDown: [],
         recent: [
-          { id: 'f0e1d2c3-b4a5-4968-8776-655443322110', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', source: 'community', action: 'created', summary: 'New reply to your thread “Best cafés near the river?”', createdAt: '2026-11-26T09:00:00.000Z' },
+          {
+            id: 'f0e1d2c3-b4a5-4968-8776-655443322110',
+            customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+            source: 'community',
+            action: 'created',
+            summary: 'New reply to your thread “Best cafés near the river?”',
+            createdAt: '2026-11-26T09:00:00.000Z',
+          },
         ],
       },
     ],

@@ -72,7 +72,14 @@ export class OverviewService {
         .where(and(eq(sites.ecosystemId, eco), eq(sites.state, 'down'), eq(sites.enabled, true)))
         .orderBy(asc(sites.stateChangedAt)),
       db
-        .select({ id: feedItems.id, customerId: feedItems.customerId, source: feedItems.source, action: feedItems.action, summary: feedItems.summary, createdAt: feedItems.createdAt })
+        .select({
+          id: feedItems.id,
+          customerId: feedItems.customerId,
+          source: feedItems.source,
+          action: feedItems.action,
+          summary: feedItems.summary,
+          createdAt: feedItems.createdAt,
+        })
         .from(feedItems)
         .where(eq(feedItems.ecosystemId, eco))
         .orderBy(desc(feedItems.createdAt), desc(feedItems.id))
@@ -84,7 +91,13 @@ export class OverviewService {
     return {
       customers: Number(totals.customers),
       storage: { usedBytes: Number(totals.usedBytes), quotaBytes: Number(totals.quotaBytes), customersNearQuota: Number(totals.near) },
-      days: days.map((day) => ({ day, signIns: s.get(day) ?? 0, chatMessages: c.get(day) ?? 0, messagesSent: m.get(day) ?? 0, webhookFailures: f.get(day) ?? 0 })),
+      days: days.map((day) => ({
+        day,
+        signIns: s.get(day) ?? 0,
+        chatMessages: c.get(day) ?? 0,
+        messagesSent: m.get(day) ?? 0,
+        webhookFailures: f.get(day) ?? 0,
+      })),
       sitesDown: down.map((d) => ({ ...d, since: d.since?.toISOString() ?? null })),
       recent: recent.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })),
     }

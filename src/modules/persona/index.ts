@@ -13,15 +13,18 @@ declare module '../module' {
 export default defineModule({
   name: 'persona',
   tags: {
-    persona:
-      'Persona services (a model and its settings) and personas (name, prompt, tools), with public profiles.',
+    persona: 'Persona services (a model and its settings) and personas (name, prompt, tools), with public profiles.',
   },
   errors: PERSONA_ERRORS,
   events: PERSONA_EVENTS,
   setup: (ctx) => {
     const registry = ctx.use('registry')
     const accounts = ctx.use('auth').accounts
-    const persona = new PersonaService(ctx.deps, { publicProfiles: (where) => accounts.publicProfiles(where), findEcosystem: (idOrRdid) => registry.findEcosystem(idOrRdid) }, ctx.bus)
+    const persona = new PersonaService(
+      ctx.deps,
+      { publicProfiles: (where) => accounts.publicProfiles(where), findEcosystem: (idOrRdid) => registry.findEcosystem(idOrRdid) },
+      ctx.bus,
+    )
     const owner = async (id: string) => {
       const ecosystemId = await persona.personas.ecosystemOf(id)
       return ecosystemId ? { ecosystemId } : null

@@ -163,7 +163,10 @@ export class ModelServices {
   }
 
   private async find(ecosystemId: string, id: string, db: Db = this.deps.db): Promise<ServiceRow | undefined> {
-    const [row] = await db.select().from(services).where(and(eq(services.id, id), eq(services.ecosystemId, ecosystemId)))
+    const [row] = await db
+      .select()
+      .from(services)
+      .where(and(eq(services.id, id), eq(services.ecosystemId, ecosystemId)))
     return row
   }
 

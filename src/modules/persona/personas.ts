@@ -76,7 +76,10 @@ export class Personas {
   }
 
   async get(tenant: Tenant, id: string) {
-    const [row] = await this.deps.db.select().from(personas).where(and(eq(personas.id, id), eq(personas.ecosystemId, tenant.ecosystemId)))
+    const [row] = await this.deps.db
+      .select()
+      .from(personas)
+      .where(and(eq(personas.id, id), eq(personas.ecosystemId, tenant.ecosystemId)))
     if (!row) throw notFound()
     return personaView(row)
   }
@@ -139,13 +142,19 @@ export class Personas {
 
   /** Whether chat's `search` tool may search the community threads when talking as this persona. */
   async searchesCommunity(ecosystemId: string, id: string): Promise<boolean> {
-    const [row] = await this.deps.db.select({ allowed: personas.searchCommunity }).from(personas).where(and(eq(personas.ecosystemId, ecosystemId), eq(personas.id, id)))
+    const [row] = await this.deps.db
+      .select({ allowed: personas.searchCommunity })
+      .from(personas)
+      .where(and(eq(personas.ecosystemId, ecosystemId), eq(personas.id, id)))
     return row?.allowed ?? false
   }
 
   /** The persona a conversation names, whatever its visibility (chat happens inside the ecosystem). */
   async forChat(ecosystemId: string, slug: string, db: Db = this.deps.db): Promise<ChatPersona | null> {
-    const [row] = await db.select().from(personas).where(and(eq(personas.ecosystemId, ecosystemId), eq(personas.slug, slug)))
+    const [row] = await db
+      .select()
+      .from(personas)
+      .where(and(eq(personas.ecosystemId, ecosystemId), eq(personas.slug, slug)))
     return row ? { id: row.id, systemPrompt: systemPrompt(row), serviceId: row.serviceId, model: row.model } : null
   }
 

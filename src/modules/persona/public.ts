@@ -15,8 +15,7 @@ export interface PublicSources {
 
 const PROFILE_PERSONAS = 100
 
-const ownerView = (p: PublicProfile | undefined) =>
-  p ? { slug: p.slug, displayName: p.name || null, avatarUrl: p.avatarUrl || null } : null
+const ownerView = (p: PublicProfile | undefined) => (p ? { slug: p.slug, displayName: p.name || null, avatarUrl: p.avatarUrl || null } : null)
 
 const summaryView = (p: PersonaRow, owner: PublicProfile | undefined) => ({
   slug: p.slug,
@@ -46,7 +45,11 @@ export class PublicPersonas {
       this.deps.db.select({ n: sql<number>`count(*)::int` }).from(personas).where(where),
     ])
     const owners = await this.owners(rows)
-    return pageOf(rows.map((p) => summaryView(p, owners.get(p.createdBy ?? ''))), count!.n, page)
+    return pageOf(
+      rows.map((p) => summaryView(p, owners.get(p.createdBy ?? ''))),
+      count!.n,
+      page,
+    )
   }
 
   /** A slug names one persona per ecosystem; without `ecosystem` it must be unique among readable personas. */

@@ -13,7 +13,10 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'dat
 export const services = personaSchema.table(
   'services',
   {
-    id: uuid('id').primaryKey().defaultRandom().$defaultFn(() => Bun.randomUUIDv7()),
+    id: uuid('id')
+      .primaryKey()
+      .defaultRandom()
+      .$defaultFn(() => Bun.randomUUIDv7()),
     ecosystemId: uuid('ecosystem_id')
       .notNull()
       .references(() => ecosystems.id, { onDelete: 'cascade' }),
@@ -44,7 +47,10 @@ export const personas = personaSchema.table(
   'personas',
   {
     /** UUIDv7: time-ordered, so that "newest first" is stable within one millisecond (PGlite's clock resolution). */
-    id: uuid('id').primaryKey().defaultRandom().$defaultFn(() => Bun.randomUUIDv7()),
+    id: uuid('id')
+      .primaryKey()
+      .defaultRandom()
+      .$defaultFn(() => Bun.randomUUIDv7()),
     ecosystemId: uuid('ecosystem_id')
       .notNull()
       .references(() => ecosystems.id, { onDelete: 'cascade' }),

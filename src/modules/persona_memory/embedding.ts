@@ -26,7 +26,11 @@ const md5 = (text: string) => createHash('md5').update(text).digest('hex')
  * if the row still holds the text that was embedded: an edit made meanwhile wins. Rows that
  * failed are marked, so the backfill tries rows that never failed first.
  */
-export async function embedAndStore(deps: Pick<Deps, 'db' | 'embeddings' | 'logger' | 'now'>, rows: Embeddable[], timeoutMs: number): Promise<{ stored: Set<string>; failed: number }> {
+export async function embedAndStore(
+  deps: Pick<Deps, 'db' | 'embeddings' | 'logger' | 'now'>,
+  rows: Embeddable[],
+  timeoutMs: number,
+): Promise<{ stored: Set<string>; failed: number }> {
   const provider = deps.embeddings
   const { vectors, unavailable } = await embedIsolating(provider, rows.map(textOf), { timeoutMs })
   if (unavailable) deps.logger.warn('embedding service unavailable', { model: provider.model, error: unavailable.message })

@@ -15,8 +15,7 @@ declare module '../module' {
 export default defineModule({
   name: 'persona_memory',
   tags: {
-    persona_memory:
-      'What a persona remembers about a customer: memories with embeddings, recall by similarity, archive.',
+    persona_memory: 'What a persona remembers about a customer: memories with embeddings, recall by similarity, archive.',
   },
   errors: PERSONA_MEMORY_ERRORS,
   events: PERSONA_MEMORY_EVENTS,

@@ -10,7 +10,10 @@ const oneOf = <const V extends readonly [string, ...string[]]>(values: V, descri
     { description },
   ) as unknown as TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }>
 
-const Scope = oneOf(MEMORY_SCOPES, '`user`: about the calling customer, seen only by it; `persona`: global to the persona, seen by every customer, written only by ecosystem admins')
+const Scope = oneOf(
+  MEMORY_SCOPES,
+  '`user`: about the calling customer, seen only by it; `persona`: global to the persona, seen by every customer, written only by ecosystem admins',
+)
 const MemoryType = oneOf(MEMORY_TYPES, 'What the memory is about')
 const Status = oneOf(
   MEMORY_STATUSES,
@@ -19,7 +22,10 @@ const Status = oneOf(
 const Source = oneOf(MEMORY_SOURCES, 'How the memory was learnt')
 const Confidence = Int({ minimum: 0, maximum: 100, description: 'Integer 0 to 100' })
 const Uuid = t.String({ format: 'uuid' })
-const Slug = t.String({ pattern: '^[a-z0-9][a-z0-9._-]{0,127}$', description: 'Short key, unique among the active memories of one owner (the customer, or the persona for global ones)' })
+const Slug = t.String({
+  pattern: '^[a-z0-9][a-z0-9._-]{0,127}$',
+  description: 'Short key, unique among the active memories of one owner (the customer, or the persona for global ones)',
+})
 const Description = t.String({ minLength: 1, maxLength: 1000, description: 'One line saying what this memory is; embedded with the body' })
 const Body = t.String({ minLength: 1, maxLength: 10000 })
 const Tags = t.Array(t.String({ minLength: 1, maxLength: 64 }), { maxItems: 32, description: 'Up to 32 tags (duplicates are dropped)' })
@@ -59,10 +65,51 @@ export const PersonaMemory = t.Object(
     createdAt: t.String(),
     updatedAt: t.String(),
   },
-  { title: 'PersonaMemory', examples: [{ id: '2b1a0f9e-8d7c-4b6a-9f5e-4d3c2b1a0f9e', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', deletedAt: null, personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', scope: 'user', slug: 'food.vegetarian', memoryType: 'user', description: 'Eats vegetarian', body: 'Grace is vegetarian and likes small places over chains.', subjectTable: null, subjectId: null, status: 'active', supersedesId: null, source: 'user_stated', confidence: 100, tags: ['food'], validFrom: null, validTo: null, recallCount: 0, lastRecalledAt: null, embeddingModel: 'text-embedding-3-small', createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z' }] },
+  {
+    title: 'PersonaMemory',
+    examples: [
+      {
+        id: '2b1a0f9e-8d7c-4b6a-9f5e-4d3c2b1a0f9e',
+        ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+        customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+        deletedAt: null,
+        personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b',
+        scope: 'user',
+        slug: 'food.vegetarian',
+        memoryType: 'user',
+        description: 'Eats vegetarian',
+        body: 'Grace is vegetarian and likes small places over chains.',
+        subjectTable: null,
+        subjectId: null,
+        status: 'active',
+        supersedesId: null,
+        source: 'user_stated',
+        confidence: 100,
+        tags: ['food'],
+        validFrom: null,
+        validTo: null,
+        recallCount: 0,
+        lastRecalledAt: null,
+        embeddingModel: 'text-embedding-3-small',
+        createdAt: '2026-11-26T09:00:00.000Z',
+        updatedAt: '2026-11-26T09:00:00.000Z',
+      },
+    ],
+  },
 )
 
-const MATCH_EXAMPLE = { id: '2b1a0f9e-8d7c-4b6a-9f5e-4d3c2b1a0f9e', personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', scope: 'user', slug: 'food.vegetarian', memoryType: 'user', description: 'Eats vegetarian', body: 'Grace is vegetarian and likes small places over chains.', confidence: 100, tags: ['food'], similarity: 0.82 }
+const MATCH_EXAMPLE = {
+  id: '2b1a0f9e-8d7c-4b6a-9f5e-4d3c2b1a0f9e',
+  personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b',
+  scope: 'user',
+  slug: 'food.vegetarian',
+  memoryType: 'user',
+  description: 'Eats vegetarian',
+  body: 'Grace is vegetarian and likes small places over chains.',
+  confidence: 100,
+  tags: ['food'],
+  similarity: 0.82,
+}
 
 export const PersonaMemoryMatch = t.Object(
   {
@@ -71,7 +118,10 @@ export const PersonaMemoryMatch = t.Object(
   },
   { title: 'PersonaMemoryMatch', examples: [MATCH_EXAMPLE] },
 )
-export const PersonaMemoryRecallResult = t.Object({ memories: t.Array(PersonaMemoryMatch) }, { title: 'PersonaMemoryRecallResult', examples: [{ memories: [MATCH_EXAMPLE] }] })
+export const PersonaMemoryRecallResult = t.Object(
+  { memories: t.Array(PersonaMemoryMatch) },
+  { title: 'PersonaMemoryRecallResult', examples: [{ memories: [MATCH_EXAMPLE] }] },
+)
 export const PersonaMemoryEmbedResult = t.Object(
   {
     embedded: t.Integer({ description: 'Rows embedded by this call' }),
@@ -95,16 +145,40 @@ const Editable = {
   validTo: t.Optional(Instant('Recalled only before this instant (exclusive); after validFrom')),
 }
 
-export const MemoryCreate = t.Object({
-  personaId: Uuid,
-  scope: Scope,
-  ...Editable,
-  source: t.Optional(oneOf(MEMORY_SOURCES, 'How the memory was learnt (default `user_stated`)')),
-  confidence: t.Optional(Int({ minimum: 0, maximum: 100, description: 'Integer 0 to 100 (default 100)' })),
-  supersedesId: t.Optional(t.String({ format: 'uuid', description: 'An active memory of the same persona and scope that this one replaces; it becomes `superseded` in the same transaction' })),
-}, { title: 'PersonaMemoryCreate', examples: [{ personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', scope: 'user', slug: 'food.vegetarian', memoryType: 'user', description: 'Eats vegetarian', body: 'Grace is vegetarian and likes small places over chains.' }] })
+export const MemoryCreate = t.Object(
+  {
+    personaId: Uuid,
+    scope: Scope,
+    ...Editable,
+    source: t.Optional(oneOf(MEMORY_SOURCES, 'How the memory was learnt (default `user_stated`)')),
+    confidence: t.Optional(Int({ minimum: 0, maximum: 100, description: 'Integer 0 to 100 (default 100)' })),
+    supersedesId: t.Optional(
+      t.String({
+        format: 'uuid',
+        description: 'An active memory of the same persona and scope that this one replaces; it becomes `superseded` in the same transaction',
+      }),
+    ),
+  },
+  {
+    title: 'PersonaMemoryCreate',
+    examples: [
+      {
+        personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b',
+        scope: 'user',
+        slug: 'food.vegetarian',
+        memoryType: 'user',
+        description: 'Eats vegetarian',
+        body: 'Grace is vegetarian and likes small places over chains.',
+      },
+    ],
+  },
+)
 
-export const MemoryPatch = t.Partial(t.Object(Editable), { title: 'PersonaMemoryPatch', examples: [{ body: 'Grace is vegetarian; no mushrooms.' }], minProperties: 1 })
+export const MemoryPatch = t.Partial(t.Object(Editable), {
+  title: 'PersonaMemoryPatch',
+  examples: [{ body: 'Grace is vegetarian; no mushrooms.' }],
+  minProperties: 1,
+})
 
 export const MemoryListQuery = t.Object({
   personaId: t.Optional(Uuid),
@@ -116,15 +190,23 @@ export const MemoryListQuery = t.Object({
   subjectId: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
 })
 
-export const RecallBody = t.Object({
-  personaId: Uuid,
-  query: t.String({ minLength: 1, maxLength: 10000 }),
-  limit: t.Optional(Int({ minimum: 1, maximum: 50, default: 8, description: 'At most this many memories (default 8, max 50)' })),
-  minSimilarity: t.Optional(t.Number({ minimum: 0, maximum: 1, description: 'Leave out memories less similar than this' })),
-  memoryTypes: t.Optional(t.Array(MemoryType, { minItems: 1, maxItems: 4, description: 'Only these memory types' })),
-  tags: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 32, description: 'Only memories carrying at least one of these tags' })),
-}, { title: 'PersonaMemoryRecall', examples: [{ personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', query: 'what does she like to eat', limit: 5 }] })
+export const RecallBody = t.Object(
+  {
+    personaId: Uuid,
+    query: t.String({ minLength: 1, maxLength: 10000 }),
+    limit: t.Optional(Int({ minimum: 1, maximum: 50, default: 8, description: 'At most this many memories (default 8, max 50)' })),
+    minSimilarity: t.Optional(t.Number({ minimum: 0, maximum: 1, description: 'Leave out memories less similar than this' })),
+    memoryTypes: t.Optional(t.Array(MemoryType, { minItems: 1, maxItems: 4, description: 'Only these memory types' })),
+    tags: t.Optional(
+      t.Array(t.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 32, description: 'Only memories carrying at least one of these tags' }),
+    ),
+  },
+  { title: 'PersonaMemoryRecall', examples: [{ personaId: '1f2e3d4c-5b6a-4798-8a7b-6c5d4e3f2a1b', query: 'what does she like to eat', limit: 5 }] },
+)
 
-export const EmbedBody = t.Object({
-  limit: t.Optional(Int({ minimum: 1, maximum: 500, default: 100, description: 'Rows to handle in this call (default 100, max 500)' })),
-}, { title: 'PersonaMemoryEmbed', examples: [{ limit: 500 }] })
+export const EmbedBody = t.Object(
+  {
+    limit: t.Optional(Int({ minimum: 1, maximum: 500, default: 100, description: 'Rows to handle in this call (default 100, max 500)' })),
+  },
+  { title: 'PersonaMemoryEmbed', examples: [{ limit: 500 }] },
+)

@@ -78,7 +78,12 @@ export async function recall(deps: Pick<Deps, 'database' | 'db' | 'embeddings' |
       await tx
         .update(memories)
         .set({ recallCount: sql`${memories.recallCount} + 1`, lastRecalledAt: now })
-        .where(inArray(memories.id, matches.map((m) => m.id)))
+        .where(
+          inArray(
+            memories.id,
+            matches.map((m) => m.id),
+          ),
+        )
     }
     return { memories: matches }
   })

@@ -2,22 +2,13 @@ import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
 import { errors } from './errors'
 import { PageQuery, pageParams, paged } from '../../platform/paging'
-import {
-  EmbedBody,
-  MemoryCreate,
-  MemoryListQuery,
-  MemoryPatch,
-  PersonaMemory,
-  PersonaMemoryEmbedResult,
-  PersonaMemoryRecallResult,
-  RecallBody,
-} from './model'
+import { EmbedBody, MemoryCreate, MemoryListQuery, MemoryPatch, PersonaMemory, PersonaMemoryEmbedResult, PersonaMemoryRecallResult, RecallBody } from './model'
 import type { PersonaMemoryService } from './service'
 import { IdParam } from '../../platform/params'
 
 const WHO =
   'With a customer token, or an account credential and X-Ecosystem-Id (a team member acts as its own customer). ' +
-  'A caller sees its own `user` memories and the persona\'s global (`persona`) ones; only ecosystem admins (admin or owner) change global ones (403 otherwise).'
+  "A caller sees its own `user` memories and the persona's global (`persona`) ones; only ecosystem admins (admin or owner) change global ones (403 otherwise)."
 const TRANSITIONS =
   'Status transitions: `active` → `superseded` when a memory is created with `supersedesId` naming it (final: never changes again, cannot be edited); ' +
   '`active` → `archived` by POST /persona_memory/memories/{id}/archive; `archived` → `active` by /restore. Anything else is 409.'
@@ -32,12 +23,19 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
       tenant: 'customer',
       query: t.Composite([PageQuery, MemoryListQuery]),
       response: { 200: paged(PersonaMemory, 'PersonaMemoryPage') },
-      detail: { operationId: 'personaMemoryList', summary: 'Memories the caller sees, newest first', description: `Deleted memories are never listed. ${UNKNOWN_PERSONA} ${WHO}` },
+      detail: {
+        operationId: 'personaMemoryList',
+        summary: 'Memories the caller sees, newest first',
+        description: `Deleted memories are never listed. ${UNKNOWN_PERSONA} ${WHO}`,
+      },
     })
     .post('/memories', async ({ tenant, body, status }) => status(201, await service.create(tenant, body)), {
       tenant: 'customer',
       body: MemoryCreate,
-      response: { 201: PersonaMemory, ...errors({ 400: ['validation_failed', 'supersedes_mismatch'], 404: ['not_found', 'persona_not_found'], 409: ['not_active', 'slug_taken'] }) },
+      response: {
+        201: PersonaMemory,
+        ...errors({ 400: ['validation_failed', 'supersedes_mismatch'], 404: ['not_found', 'persona_not_found'], 409: ['not_active', 'slug_taken'] }),
+      },
       detail: {
         operationId: 'personaMemoryCreate',
         summary: 'Remember something',
@@ -75,14 +73,22 @@ export function personaMemoryRoutes(service: PersonaMemoryService, guards: Guard
         tenant: 'customer',
         params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }) },
-        detail: { operationId: 'personaMemoryDelete', summary: 'Delete a memory (soft delete)', description: `It sets \`deletedAt\`; the memory is then gone from every read and recall. ${WHO}` },
+        detail: {
+          operationId: 'personaMemoryDelete',
+          summary: 'Delete a memory (soft delete)',
+          description: `It sets \`deletedAt\`; the memory is then gone from every read and recall. ${WHO}`,
+        },
       },
     )
     .post('/memories/:id/archive', ({ tenant, params }) => service.archive(tenant, params.id), {
       tenant: 'customer',
       params: IdParam,
       response: { 200: PersonaMemory, ...errors({ 409: ['not_active'] }) },
-      detail: { operationId: 'personaMemoryArchive', summary: 'Archive a memory (no longer recalled)', description: `\`active\` → \`archived\`; 409 \`not_active\` otherwise. ${TRANSITIONS} ${WHO}` },
+      detail: {
+        operationId: 'personaMemoryArchive',
+        summary: 'Archive a memory (no longer recalled)',
+        description: `\`active\` → \`archived\`; 409 \`not_active\` otherwise. ${TRANSITIONS} ${WHO}`,
+      },
     })
     .post('/memories/:id/restore', ({ tenant, params }) => service.restore(tenant, params.id), {
       tenant: 'customer',

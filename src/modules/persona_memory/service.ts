@@ -84,14 +84,23 @@ export class PersonaMemoryService {
       filter.subjectId ? eq(memories.subjectId, filter.subjectId) : undefined,
     )
     const [rows, [count]] = await Promise.all([
-      this.deps.db.select(memoryColumns).from(memories).where(where).orderBy(desc(memories.createdAt), desc(memories.id)).limit(page.pageSize).offset(page.offset),
+      this.deps.db
+        .select(memoryColumns)
+        .from(memories)
+        .where(where)
+        .orderBy(desc(memories.createdAt), desc(memories.id))
+        .limit(page.pageSize)
+        .offset(page.offset),
       this.deps.db.select({ n: sql<number>`count(*)::int` }).from(memories).where(where),
     ])
     return pageOf(rows.map(memoryView), count!.n, page)
   }
 
   async get(tenant: Tenant, id: string): Promise<MemoryView> {
-    const [row] = await this.deps.db.select(memoryColumns).from(memories).where(and(eq(memories.id, id), visibleTo(tenant)))
+    const [row] = await this.deps.db
+      .select(memoryColumns)
+      .from(memories)
+      .where(and(eq(memories.id, id), visibleTo(tenant)))
     if (!row) throw memoryErrors.notFound()
     return memoryView(row)
   }
@@ -184,7 +193,11 @@ export class PersonaMemoryService {
       await tx.update(memories).set({ deletedAt: now, updatedAt: now }).where(eq(memories.id, id))
       // A persona's global memories are content only admins delete: recorded (a customer's own are not).
       if (row.customerId === null) {
-        await this.audit.record(tx, tenant, { action: 'persona_memory.memory.deleted', target: { type: 'memory', id }, metadata: { personaId: row.personaId, slug: row.slug } })
+        await this.audit.record(tx, tenant, {
+          action: 'persona_memory.memory.deleted',
+          target: { type: 'memory', id },
+          metadata: { personaId: row.personaId, slug: row.slug },
+        })
       }
     })
   }
@@ -227,7 +240,11 @@ export class PersonaMemoryService {
 
   /** The memory, locked for this transaction: 404 when the tenant cannot see it, 403 when it may not change it. */
   private async lockWritable(tx: Db, tenant: Tenant, id: string): Promise<MemoryRow> {
-    const [row] = await tx.select(memoryColumns).from(memories).where(and(eq(memories.id, id), visibleTo(tenant))).for('update')
+    const [row] = await tx
+      .select(memoryColumns)
+      .from(memories)
+      .where(and(eq(memories.id, id), visibleTo(tenant)))
+      .for('update')
     if (!row) throw memoryErrors.notFound()
     if (row.customerId === null && !isAdmin(tenant)) throw memoryErrors.adminOnly()
     return row

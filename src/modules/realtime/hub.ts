@@ -249,7 +249,8 @@ export class RealtimeHub {
    */
   async record(tx: Db, ecosystemId: string, topic: string, rows: RowChange[]): Promise<void> {
     const values = rows.map(
-      (c) => sql`(${topic}, ${c.key ?? null}, ${ecosystemId}, ${c.customerId}, ${c.audience}, ${c.op}, ${c.id}, ${c.record === undefined ? null : JSON.stringify(c.record)}::jsonb)`,
+      (c) =>
+        sql`(${topic}, ${c.key ?? null}, ${ecosystemId}, ${c.customerId}, ${c.audience}, ${c.op}, ${c.id}, ${c.record === undefined ? null : JSON.stringify(c.record)}::jsonb)`,
     )
     await tx.execute(
       sql`with added as (insert into ${changes} (topic, key, ecosystem_id, customer_id, audience, op, row_id, record) values ${sql.join(values, sql`, `)} returning 1)
@@ -317,7 +318,10 @@ export class RealtimeHub {
       const rows = await this.rowsAfter(
         this.deps.db,
         sub.cursor,
-        sql`and c.ecosystem_id = ${sub.reader.ecosystemId} and c.topic in (${sql.join(bases.map((b) => sql`${b}`), sql`, `)}) and (k.pos, c.seq) <= (${upTo[0]}, ${upTo[1]})`,
+        sql`and c.ecosystem_id = ${sub.reader.ecosystemId} and c.topic in (${sql.join(
+          bases.map((b) => sql`${b}`),
+          sql`, `,
+        )}) and (k.pos, c.seq) <= (${upTo[0]}, ${upTo[1]})`,
       )
       for (const row of rows) {
         if (sub.ended) return
@@ -453,7 +457,8 @@ export class RealtimeHub {
       for (const [key, subs] of byCredential) {
         const { expiresAt } = subs[0]!.credential
         if (expiresAt !== null && expiresAt <= now) {
-          for (const sub of subs) sub.close({ kind: 'closed', code: 'token_expired', message: 'The access token has expired: reconnect with a fresh one and your cursor' })
+          for (const sub of subs)
+            sub.close({ kind: 'closed', code: 'token_expired', message: 'The access token has expired: reconnect with a fresh one and your cursor' })
         } else if (now - (this.checkedAt.get(key) ?? 0) >= CHECK_MS) {
           this.checkedAt.set(key, now)
           due.push(subs)

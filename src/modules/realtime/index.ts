@@ -29,7 +29,9 @@ export default defineModule({
     /** Whether the session (or API token) behind a stream still holds, and an account is still a member. */
     const alive = async (credential: StreamCredential, tenant: Tenant): Promise<boolean> => {
       if (credential.kind === 'customer') return credential.sessionId !== null && customers.sessions.isAlive(credential.sessionId, credential.subjectId)
-      const holds = credential.apiTokenId ? await auth.apiTokens.isValid(credential.apiTokenId) : credential.sessionId !== null && (await auth.sessions.isAlive(credential.sessionId, credential.subjectId))
+      const holds = credential.apiTokenId
+        ? await auth.apiTokens.isValid(credential.apiTokenId)
+        : credential.sessionId !== null && (await auth.sessions.isAlive(credential.sessionId, credential.subjectId))
       return holds && (await customers.roleOf(credential.subjectId, tenant.organizationId)) !== null
     }
     const hub = new RealtimeHub({ ...ctx.deps, alive })

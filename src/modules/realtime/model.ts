@@ -26,20 +26,34 @@ export const RealtimeEvent = t.Union(
           'First, on connecting: the cursor the stream starts from. Every change acknowledged before the stream’s request arrived is at or before it, every later one after it: open the stream, wait for `ready`, then load the lists, and each change is seen exactly once (in the list or on the stream)',
       },
     ),
-    t.Object({ event: t.Literal('change'), id: Cursor, data: RealtimeChange }, { description: 'A row of a subscribed topic was inserted, updated or deleted (soft deletes are deletes)' }),
     t.Object(
-      { event: t.Literal('reset'), id: Cursor, data: t.Object({ reason: t.Union([t.Literal('expired'), t.Literal('overflow'), t.Literal('unknown_cursor')]) }) },
+      { event: t.Literal('change'), id: Cursor, data: RealtimeChange },
+      { description: 'A row of a subscribed topic was inserted, updated or deleted (soft deletes are deletes)' },
+    ),
+    t.Object(
+      {
+        event: t.Literal('reset'),
+        id: Cursor,
+        data: t.Object({ reason: t.Union([t.Literal('expired'), t.Literal('overflow'), t.Literal('unknown_cursor')]) }),
+      },
       {
         description: `Reload the lists: \`expired\` — the cursor is older than the retention window (the stream goes on from now); \`unknown_cursor\` — this instance did not send that cursor (another epoch: the instance was restored or moved; an older version's form; or a place past its newest change), and the stream goes on from now; \`overflow\` — the client fell ${MAX_BUFFER} changes behind (the stream then ends; reconnect with this id)`,
       },
     ),
     t.Object(
       { event: t.Literal('error'), data: t.Object({ code: t.Union([t.Literal('unauthorized'), t.Literal('token_expired')]), message: t.String() }) },
-      { description: 'The access token expired or its session (or API token) was revoked: the stream ends; reconnect with a fresh token (or ticket) and the last id' },
+      {
+        description:
+          'The access token expired or its session (or API token) was revoked: the stream ends; reconnect with a fresh token (or ticket) and the last id',
+      },
     ),
     ShutdownEvent,
   ],
-  { title: 'RealtimeStreamEvent', description: 'Server-sent events (text/event-stream); a `: ping` comment every 15 s of silence', [MEDIA_TYPE]: 'text/event-stream' },
+  {
+    title: 'RealtimeStreamEvent',
+    description: 'Server-sent events (text/event-stream); a `: ping` comment every 15 s of silence',
+    [MEDIA_TYPE]: 'text/event-stream',
+  },
 )
 export const Ticket = t.Object(
   { ticket: t.String({ description: 'Pass as `?ticket=` to one stream request' }), expiresAt: t.String({ description: `${TICKET_TTL_SECONDS} s from now` }) },

@@ -29,7 +29,12 @@ function render(frame: Frame, epoch: string) {
 }
 
 function topicList(topics: TopicDefinition[]): string {
-  return topics.map((d) => `- \`${d.topic.endsWith('*') ? `${d.topic.slice(0, -1)}<name>` : d.topic}\`${d.keyedBy ? ` (or \`${d.topic}:<${d.keyedBy}>\`)` : ''}: ${d.description}`).join('\n')
+  return topics
+    .map(
+      (d) =>
+        `- \`${d.topic.endsWith('*') ? `${d.topic.slice(0, -1)}<name>` : d.topic}\`${d.keyedBy ? ` (or \`${d.topic}:<${d.keyedBy}>\`)` : ''}: ${d.description}`,
+    )
+    .join('\n')
 }
 
 /** Realtime change streams and their tickets (tag `realtime`). */

@@ -41,8 +41,15 @@ export class RealtimeService {
    * window start the stream from now after a `reset`.
    */
   async subscribe(tenant: Tenant, credential: StreamCredential, topics: string, since: string | null): Promise<Subscription> {
-    const wanted = [...new Set(splitList(`(${topics})`, 'query.topics').map((t) => t.trim()).filter(Boolean))]
-    if (wanted.length === 0 || wanted.length > MAX_TOPICS) throw new AppError(400, 'validation_failed', `query.topics: name 1 to ${MAX_TOPICS} topics, comma-separated`)
+    const wanted = [
+      ...new Set(
+        splitList(`(${topics})`, 'query.topics')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ]
+    if (wanted.length === 0 || wanted.length > MAX_TOPICS)
+      throw new AppError(400, 'validation_failed', `query.topics: name 1 to ${MAX_TOPICS} topics, comma-separated`)
     const specs: TopicSpec[] = []
     for (const topic of wanted) specs.push(await this.resolve(tenant, topic))
     const cursor = since === null ? null : parseCursor(since)
@@ -119,7 +126,11 @@ export class RealtimeService {
   }
 
   private find(base: string): TopicDefinition | undefined {
-    return this.topics().find((d) => (d.topic.endsWith('/*') ? base.startsWith(d.topic.slice(0, -1)) && base.length > d.topic.length - 1 && !base.slice(d.topic.length - 1).includes('/') : d.topic === base))
+    return this.topics().find((d) =>
+      d.topic.endsWith('/*')
+        ? base.startsWith(d.topic.slice(0, -1)) && base.length > d.topic.length - 1 && !base.slice(d.topic.length - 1).includes('/')
+        : d.topic === base,
+    )
   }
 }
 

@@ -44,7 +44,10 @@ export class StreamTickets implements TicketSource {
 
   async redeem(raw: string, level: TenantLevel): Promise<{ tenant: Tenant; credential: StreamCredential }> {
     if (!raw.startsWith(PREFIX) || raw.length > 100) throw refused()
-    const [row] = await this.deps.db.delete(tickets).where(eq(tickets.hash, sha256Hex(raw))).returning()
+    const [row] = await this.deps.db
+      .delete(tickets)
+      .where(eq(tickets.hash, sha256Hex(raw)))
+      .returning()
     if (!row || row.expiresAt <= this.deps.now()) throw refused()
     const role = row.kind === 'user' ? await this.check.roleOf(row.subjectId, row.organizationId) : null
     if (row.kind === 'user' && !role) throw new AppError(403, 'forbidden', 'You are not a member of this ecosystem')

@@ -69,7 +69,10 @@ export class IdentifierService {
       throw registryError(404, 'entity_not_found', `No ${input.entityType} ${input.entityId} belongs to the owner of this namespace`)
     }
     try {
-      const [row] = await this.deps.db.insert(identifiers).values({ ...input, createdBy: userId }).returning()
+      const [row] = await this.deps.db
+        .insert(identifiers)
+        .values({ ...input, createdBy: userId })
+        .returning()
       return view(row!)
     } catch (err) {
       if (isUniqueViolation(err)) throw registryError(409, 'rdid_taken', 'This rdid is already registered')

@@ -13,14 +13,18 @@ declare module '../module' {
 export default defineModule({
   name: 'registry',
   tags: {
-    registry:
-      'Organizations, ecosystems (tenants), namespaces and readable identifiers (rdids).',
+    registry: 'Organizations, ecosystems (tenants), namespaces and readable identifiers (rdids).',
   },
   errors: REGISTRY_ERRORS,
   audit: REGISTRY_AUDIT,
   setup: (ctx) => {
     const registry = new RegistryService(ctx.deps, ctx.use('team'), () => ctx.extensions('entityTypes'), ctx.use('audit'))
     const user = async (id: string) => ((await ctx.use('auth').accounts.profiles([id])).has(id) ? { userId: id } : null)
-    return { services: registry, extends: { entityTypes: { user } }, routes: () => [registryRoutes(registry, registry.identifiers, ctx.guards)], listen: () => registry.listen() }
+    return {
+      services: registry,
+      extends: { entityTypes: { user } },
+      routes: () => [registryRoutes(registry, registry.identifiers, ctx.guards)],
+      listen: () => registry.listen(),
+    }
   },
 })

@@ -60,10 +60,7 @@ export class NamespaceService {
           .innerJoin(namespaces, eq(namespaces.id, organizations.namespaceId))
           .where(inArray(organizations.id, adminOf))
       : []
-    return [
-      { prefix: own.rdid!, owner: { userId } },
-      ...orgPrefixes.map((r) => ({ prefix: r.rdid!, owner: { organizationId: r.organizationId } })),
-    ]
+    return [{ prefix: own.rdid!, owner: { userId } }, ...orgPrefixes.map((r) => ({ prefix: r.rdid!, owner: { organizationId: r.organizationId } }))]
   }
 
   /** The namespace of `rdid` when the user may mint it, else null. */
@@ -94,10 +91,7 @@ export class NamespaceService {
         .onConflictDoNothing()
         .returning({ id: namespaces.id })
       if (created[0]) {
-        await tx
-          .insert(identifiers)
-          .values({ rdid, entityType: 'namespace', entityId: created[0].id, createdBy: null })
-          .onConflictDoNothing()
+        await tx.insert(identifiers).values({ rdid, entityType: 'namespace', entityId: created[0].id, createdBy: null }).onConflictDoNothing()
       }
     })
     return (await this.personal(userId))!

@@ -19,7 +19,6 @@ import {
 import type { RegistryService } from './service'
 import { IdParam } from '../../platform/params'
 
-
 export function registryRoutes(registry: RegistryService, ids: IdentifierService, guards: Guards) {
   return new Elysia({ name: 'registry', prefix: '/registry', detail: { tags: ['registry'] } })
     .use(guards.auth)
@@ -38,7 +37,12 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       auth: true,
       query: PageQuery,
       response: { 200: paged(RegistryOrganization, 'RegistryOrganizationPage'), ...errors(400, 401) },
-      detail: { operationId: 'registryListOrganizations', summary: "Organizations the caller is a member of", description: 'Every organization whose team the signed-in account belongs to, in any role (owner, admin, member). Create one with POST /registry/organizations.' },
+      detail: {
+        operationId: 'registryListOrganizations',
+        summary: 'Organizations the caller is a member of',
+        description:
+          'Every organization whose team the signed-in account belongs to, in any role (owner, admin, member). Create one with POST /registry/organizations.',
+      },
     })
     .patch('/organizations/:id/policy', ({ principal, params, body }) => registry.setPolicy(principal, params.id, body), {
       auth: true,
@@ -56,7 +60,11 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       auth: true,
       params: IdParam,
       response: { 200: RegistryOrganization, ...errors(400, 401, 404) },
-      detail: { operationId: 'registryGetOrganization', summary: 'One organization (members only; 404 otherwise)', description: 'Its slug, name and `requireMfa` policy. To a non-member it does not exist (404), so organization ids cannot be probed.' },
+      detail: {
+        operationId: 'registryGetOrganization',
+        summary: 'One organization (members only; 404 otherwise)',
+        description: 'Its slug, name and `requireMfa` policy. To a non-member it does not exist (404), so organization ids cannot be probed.',
+      },
     })
     .get('/namespaces', ({ principal, query }) => registry.namespaces.list(principal.userId, pageParams(query)), {
       auth: true,
@@ -83,26 +91,45 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       auth: true,
       body: EcosystemCreate,
       response: { 201: RegistryEcosystem, ...errors(400, 401, 403, 404, { 409: ['slug_taken'] }) },
-      detail: { operationId: 'registryCreateEcosystem', summary: 'Add an ecosystem to an organization (admin or owner)', description: 'Its rdid defaults to `<namespace prefix>.<slug>` and must lie under the organization’s prefix (403 otherwise); the identifier is registered with it, in one transaction. Members without the admin role: 403; non-members: 404. A slug or rdid already taken: 409 `slug_taken`.' },
+      detail: {
+        operationId: 'registryCreateEcosystem',
+        summary: 'Add an ecosystem to an organization (admin or owner)',
+        description:
+          'Its rdid defaults to `<namespace prefix>.<slug>` and must lie under the organization’s prefix (403 otherwise); the identifier is registered with it, in one transaction. Members without the admin role: 403; non-members: 404. A slug or rdid already taken: 409 `slug_taken`.',
+      },
     })
     .get('/ecosystems', ({ principal, query }) => registry.listEcosystems(principal.userId, pageParams(query)), {
       auth: true,
       query: PageQuery,
       response: { 200: paged(RegistryEcosystem, 'RegistryEcosystemPage'), ...errors(400, 401) },
-      detail: { operationId: 'registryListEcosystems', summary: 'Ecosystems the caller can reach', description: 'Every ecosystem of every organization the signed-in account is a member of, by rdid. Send one’s id (or rdid) as `X-Ecosystem-Id` to work in it.' },
+      detail: {
+        operationId: 'registryListEcosystems',
+        summary: 'Ecosystems the caller can reach',
+        description:
+          'Every ecosystem of every organization the signed-in account is a member of, by rdid. Send one’s id (or rdid) as `X-Ecosystem-Id` to work in it.',
+      },
     })
     .get('/ecosystems/:id', ({ principal, params }) => registry.getEcosystem(principal.userId, params.id), {
       auth: true,
       params: IdParam,
       response: { 200: RegistryEcosystem, ...errors(400, 401, 404) },
-      detail: { operationId: 'registryGetEcosystem', summary: 'One ecosystem (members of its organization only)', description: 'To anyone outside its organization it does not exist (404).' },
+      detail: {
+        operationId: 'registryGetEcosystem',
+        summary: 'One ecosystem (members of its organization only)',
+        description: 'To anyone outside its organization it does not exist (404).',
+      },
     })
     .patch('/ecosystems/:id', ({ principal, params, body }) => registry.updateEcosystem(principal, params.id, body), {
       auth: true,
       params: IdParam,
       body: EcosystemPatch,
       response: { 200: RegistryEcosystem, ...errors(400, 401, 403, 404, { 409: ['slug_taken'] }) },
-      detail: { operationId: 'registryUpdateEcosystem', summary: 'Rename an ecosystem (admin or owner)', description: 'Changes `name` and/or `slug`; an rdid still in its default form (`<prefix>.<slug>`) follows a new slug, a custom one stays. Every replica forgets the old names at once. Members without the admin role: 403; non-members: 404; a slug taken in the organization: 409 `slug_taken`.' },
+      detail: {
+        operationId: 'registryUpdateEcosystem',
+        summary: 'Rename an ecosystem (admin or owner)',
+        description:
+          'Changes `name` and/or `slug`; an rdid still in its default form (`<prefix>.<slug>`) follows a new slug, a custom one stays. Every replica forgets the old names at once. Members without the admin role: 403; non-members: 404; a slug taken in the organization: 409 `slug_taken`.',
+      },
     })
     .delete(
       '/ecosystems/:id',
@@ -125,12 +152,19 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
     .get('/resolve/:rdid', ({ params }) => ids.resolve(params.rdid), {
       params: t.Object({ rdid: t.String({ maxLength: 253 }) }),
       response: { 200: RegistryIdentifier, ...errors(400, 404) },
-      detail: { operationId: 'registryResolve', summary: 'Resolve a reverse-domain identifier (public)', description: 'No credential needed: what an rdid (e.g. `org.acme.main`) names, as `{ rdid, entityType, entityId, createdBy }`. Unknown: 404.' },
+      detail: {
+        operationId: 'registryResolve',
+        summary: 'Resolve a reverse-domain identifier (public)',
+        description: 'No credential needed: what an rdid (e.g. `org.acme.main`) names, as `{ rdid, entityType, entityId, createdBy }`. Unknown: 404.',
+      },
     })
     .post('/identifiers', async ({ principal, body, status }) => status(201, await ids.mint(principal.userId, body)), {
       auth: true,
       body: IdentifierCreate,
-      response: { 201: RegistryIdentifier, ...errors(401, 403, { 400: ['validation_failed', 'unknown_entity_type'], 404: ['not_found', 'entity_not_found'], 409: ['rdid_taken'] }) },
+      response: {
+        201: RegistryIdentifier,
+        ...errors(401, 403, { 400: ['validation_failed', 'unknown_entity_type'], 404: ['not_found', 'entity_not_found'], 409: ['rdid_taken'] }),
+      },
       detail: {
         operationId: 'registryMintIdentifier',
         summary: 'Map an rdid to an entity',
@@ -141,6 +175,10 @@ export function registryRoutes(registry: RegistryService, ids: IdentifierService
       auth: true,
       query: t.Composite([PageQuery, t.Object({ entityId: t.String({ format: 'uuid' }) })]),
       response: { 200: paged(RegistryIdentifier, 'RegistryIdentifierPage'), ...errors(400, 401) },
-      detail: { operationId: 'registryListIdentifiers', summary: 'Identifiers that resolve to an entity', description: 'Every rdid mapped to `entityId`, as public as resolving them one by one (any signed-in account may ask).' },
+      detail: {
+        operationId: 'registryListIdentifiers',
+        summary: 'Identifiers that resolve to an entity',
+        description: 'Every rdid mapped to `entityId`, as public as resolving them one by one (any signed-in account may ask).',
+      },
     })
 }

@@ -67,8 +67,5 @@ export const ecosystems = registrySchema.table(
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('ecosystems_org_slug_uq').on(t.organizationId, t.slug),
-    uniqueIndex('ecosystems_rdid_uq').on(t.rdid),
-  ],
+  (t) => [uniqueIndex('ecosystems_org_slug_uq').on(t.organizationId, t.slug), uniqueIndex('ecosystems_rdid_uq').on(t.rdid)],
 )

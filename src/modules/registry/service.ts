@@ -122,7 +122,8 @@ export class RegistryService {
    */
   async setPolicy(by: Principal, id: string, policy: { requireMfa: boolean }) {
     await this.team.require(by.userId, id, 'owner')
-    if (!by.assurance?.mfa) throw registryError(409, 'conflict', 'Enroll a second factor yourself first (POST /auth/mfa/totp): an owner without one would lock themself out')
+    if (!by.assurance?.mfa)
+      throw registryError(409, 'conflict', 'Enroll a second factor yourself first (POST /auth/mfa/totp): an owner without one would lock themself out')
     requireAal2(by)
     const row = await this.deps.db.transaction(async (tx) => {
       const [row] = await tx.update(organizations).set({ requireMfa: policy.requireMfa }).where(eq(organizations.id, id)).returning()
@@ -155,7 +156,12 @@ export class RegistryService {
           .values({ organizationId: input.organizationId, slug: input.slug, name: input.name ?? null, rdid })
           .returning()
         await tx.insert(identifiers).values({ rdid, entityType: 'ecosystem', entityId: row!.id, createdBy: userId })
-        await this.audit.record(tx, by, { action: 'registry.ecosystem.created', target: { type: 'ecosystem', id: row!.id }, organizationId: input.organizationId, metadata: { slug: input.slug, rdid } })
+        await this.audit.record(tx, by, {
+          action: 'registry.ecosystem.created',
+          target: { type: 'ecosystem', id: row!.id },
+          organizationId: input.organizationId,
+          metadata: { slug: input.slug, rdid },
+        })
         return row!
       })
       return ecosystemView(row)
@@ -220,7 +226,12 @@ export class RegistryService {
     await this.deps.db.transaction(async (tx) => {
       await tx.delete(identifiers).where(eq(identifiers.entityId, id))
       await tx.delete(ecosystems).where(eq(ecosystems.id, id))
-      await this.audit.record(tx, by, { action: 'registry.ecosystem.deleted', target: { type: 'ecosystem', id }, organizationId: current.organizationId, metadata: { slug: current.slug, rdid: current.rdid } })
+      await this.audit.record(tx, by, {
+        action: 'registry.ecosystem.deleted',
+        target: { type: 'ecosystem', id },
+        organizationId: current.organizationId,
+        metadata: { slug: current.slug, rdid: current.rdid },
+      })
       await this.ecosystemCache.changed(tx, id)
     })
   }

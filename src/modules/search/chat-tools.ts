@@ -14,7 +14,11 @@ interface ThreadView {
  * Search as chat's `search` tool: the first page of the customer's matching messages elsewhere, and,
  * for personas with `searchCommunity`, of the ecosystem's threads (in the ecosystem's search language).
  */
-export function conversationSearchFor(messages: ChatMessageSearch, box: SearchBox, personas: Pick<PersonaService['personas'], 'searchesCommunity'>): ConversationSearch {
+export function conversationSearchFor(
+  messages: ChatMessageSearch,
+  box: SearchBox,
+  personas: Pick<PersonaService['personas'], 'searchesCommunity'>,
+): ConversationSearch {
   return {
     async conversations(tenant, query, limit, excludeConversationId) {
       const { items } = await messages.find(tenant, query, { page: 1, pageSize: limit, offset: 0 }, { excludeConversationId })

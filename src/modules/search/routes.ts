@@ -36,7 +36,11 @@ export function searchRoutes(messages: ChatMessageSearch, box: SearchBox, guards
     .get('/settings', ({ tenant }) => box.settings(tenant), {
       tenant: 'customer',
       response: { 200: SearchSettings },
-      detail: { operationId: 'searchSettings', summary: 'The ecosystem’s search defaults', description: 'Anyone of the ecosystem (customers, members) reads them.' },
+      detail: {
+        operationId: 'searchSettings',
+        summary: 'The ecosystem’s search defaults',
+        description: 'Anyone of the ecosystem (customers, members) reads them.',
+      },
     })
     .put('/settings', ({ tenant, body }) => box.saveSettings(tenant, body), {
       tenant: 'admin',
@@ -44,28 +48,60 @@ export function searchRoutes(messages: ChatMessageSearch, box: SearchBox, guards
       response: { 200: SearchSettings },
       detail: { operationId: 'searchSettingsUpdate', summary: 'Change the ecosystem’s search defaults' },
     })
-    .get('/threads', async ({ tenant, query }) => box.find<Static<typeof SearchDiscussionThreadResult>>('threads', tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
-      tenant: 'customer',
-      query: SearchBoxQuery,
-      response: { 200: paged(SearchDiscussionThreadResult, 'SearchDiscussionThreadPage') },
-      detail: { operationId: 'searchThreads', summary: 'Full-text search of community threads (title and body)', description: `Live threads of the ecosystem's community. ${ranked}` },
-    })
-    .get('/replies', async ({ tenant, query }) => box.find<Static<typeof SearchDiscussionReplyResult>>('replies', tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
-      tenant: 'customer',
-      query: SearchBoxQuery,
-      response: { 200: paged(SearchDiscussionReplyResult, 'SearchDiscussionReplyPage') },
-      detail: { operationId: 'searchReplies', summary: 'Full-text search of community replies', description: `Live replies of live threads. ${ranked}` },
-    })
-    .get('/documents', async ({ tenant, query }) => box.find<Static<typeof SearchDocumentResult>>('documents', tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
-      tenant: 'customer',
-      query: SearchBoxQuery,
-      response: { 200: paged(SearchDocumentResult, 'SearchDocumentPage') },
-      detail: { operationId: 'searchDocuments', summary: 'Full-text search of document blocks', description: `One result per matching block of the caller's own live documents (ecosystem admins: every document of the ecosystem), with a plain-text snippet. ${ranked}` },
-    })
-    .get('/notes', async ({ tenant, query }) => box.find<Static<typeof SearchNoteResult>>('notes', tenant, query.q, await box.language(tenant, query.language), pageParams(query)), {
-      tenant: 'customer',
-      query: SearchBoxQuery,
-      response: { 200: paged(SearchNoteResult, 'SearchNotePage') },
-      detail: { operationId: 'searchNotes', summary: "Full-text search of the caller's notes (title and body)", description: `The caller's own live notes. ${ranked}` },
-    })
+    .get(
+      '/threads',
+      async ({ tenant, query }) =>
+        box.find<Static<typeof SearchDiscussionThreadResult>>('threads', tenant, query.q, await box.language(tenant, query.language), pageParams(query)),
+      {
+        tenant: 'customer',
+        query: SearchBoxQuery,
+        response: { 200: paged(SearchDiscussionThreadResult, 'SearchDiscussionThreadPage') },
+        detail: {
+          operationId: 'searchThreads',
+          summary: 'Full-text search of community threads (title and body)',
+          description: `Live threads of the ecosystem's community. ${ranked}`,
+        },
+      },
+    )
+    .get(
+      '/replies',
+      async ({ tenant, query }) =>
+        box.find<Static<typeof SearchDiscussionReplyResult>>('replies', tenant, query.q, await box.language(tenant, query.language), pageParams(query)),
+      {
+        tenant: 'customer',
+        query: SearchBoxQuery,
+        response: { 200: paged(SearchDiscussionReplyResult, 'SearchDiscussionReplyPage') },
+        detail: { operationId: 'searchReplies', summary: 'Full-text search of community replies', description: `Live replies of live threads. ${ranked}` },
+      },
+    )
+    .get(
+      '/documents',
+      async ({ tenant, query }) =>
+        box.find<Static<typeof SearchDocumentResult>>('documents', tenant, query.q, await box.language(tenant, query.language), pageParams(query)),
+      {
+        tenant: 'customer',
+        query: SearchBoxQuery,
+        response: { 200: paged(SearchDocumentResult, 'SearchDocumentPage') },
+        detail: {
+          operationId: 'searchDocuments',
+          summary: 'Full-text search of document blocks',
+          description: `One result per matching block of the caller's own live documents (ecosystem admins: every document of the ecosystem), with a plain-text snippet. ${ranked}`,
+        },
+      },
+    )
+    .get(
+      '/notes',
+      async ({ tenant, query }) =>
+        box.find<Static<typeof SearchNoteResult>>('notes', tenant, query.q, await box.language(tenant, query.language), pageParams(query)),
+      {
+        tenant: 'customer',
+        query: SearchBoxQuery,
+        response: { 200: paged(SearchNoteResult, 'SearchNotePage') },
+        detail: {
+          operationId: 'searchNotes',
+          summary: "Full-text search of the caller's notes (title and body)",
+          description: `The caller's own live notes. ${ranked}`,
+        },
+      },
+    )
 }

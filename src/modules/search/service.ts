@@ -56,7 +56,10 @@ export class SearchBox {
   }
 
   async settings(tenant: Pick<Tenant, 'ecosystemId'>): Promise<{ language: SearchLanguage }> {
-    const [row] = await this.deps.db.select({ language: searchSettings.language }).from(searchSettings).where(eq(searchSettings.ecosystemId, tenant.ecosystemId))
+    const [row] = await this.deps.db
+      .select({ language: searchSettings.language })
+      .from(searchSettings)
+      .where(eq(searchSettings.ecosystemId, tenant.ecosystemId))
     return { language: row?.language ?? 'english' }
   }
 
@@ -73,12 +76,7 @@ export class SearchBox {
     return this.run(q, language, page, (query) => source.shape(tenant, query) as SearchShape<View>)
   }
 
-  private async run<T>(
-    q: string,
-    language: SearchLanguage,
-    page: PageParams,
-    shape: (query: SQL) => SearchShape<T>,
-  ) {
+  private async run<T>(q: string, language: SearchLanguage, page: PageParams, shape: (query: SQL) => SearchShape<T>) {
     const tsquery = searchBoxQuery(q, language)
     if (!tsquery) return pageOf([] as (T & { rank: number })[], 0, page)
     const s = shape(tsquery)
@@ -97,8 +95,15 @@ export class SearchBox {
           order by rank desc, hits.matched_at desc
           limit ${page.pageSize} offset ${page.offset}`,
     )
-    const total = rows[0] ? Number(rows[0].total) : page.offset === 0 ? 0 : (await queryRows<{ n: number }>(this.deps.db, sql`${hits} select count(*)::int as n from hits`))[0]!.n
-    return pageOf(rows.map((r) => ({ ...s.view(r), rank: Number(r.rank) })), total, page)
+    const total = rows[0]
+      ? Number(rows[0].total)
+      : page.offset === 0
+        ? 0
+        : (await queryRows<{ n: number }>(this.deps.db, sql`${hits} select count(*)::int as n from hits`))[0]!.n
+    return pageOf(
+      rows.map((r) => ({ ...s.view(r), rank: Number(r.rank) })),
+      total,
+      page,
+    )
   }
-
 }

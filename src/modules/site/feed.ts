@@ -68,14 +68,14 @@ export class FeedService implements FeedWriter {
     const [row] = await tx
       .insert(feedItems)
       .values({
-      ecosystemId: entry.ecosystemId,
-      customerId: entry.customerId,
-      source: entry.source,
-      entityType: entry.entityType,
-      entityId: entry.entityId ?? null,
-      action: entry.action,
-      summary: entry.summary,
-      actorId: entry.actorId ?? null,
+        ecosystemId: entry.ecosystemId,
+        customerId: entry.customerId,
+        source: entry.source,
+        entityType: entry.entityType,
+        entityId: entry.entityId ?? null,
+        action: entry.action,
+        summary: entry.summary,
+        actorId: entry.actorId ?? null,
         metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
       })
       .returning()
@@ -94,7 +94,10 @@ export class FeedService implements FeedWriter {
   }
 
   async unreadCount(tenant: Tenant) {
-    const [row] = await this.deps.db.select({ n: count() }).from(feedItems).where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.isRead, false)))
+    const [row] = await this.deps.db
+      .select({ n: count() })
+      .from(feedItems)
+      .where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.isRead, false)))
     return { count: row?.n ?? 0 }
   }
 
@@ -187,7 +190,12 @@ export class FeedService implements FeedWriter {
   }
 
   private async latestSeq(customerId: string): Promise<number> {
-    const [row] = await this.deps.db.select({ seq: feedItems.seq }).from(feedItems).where(eq(feedItems.customerId, customerId)).orderBy(desc(feedItems.seq)).limit(1)
+    const [row] = await this.deps.db
+      .select({ seq: feedItems.seq })
+      .from(feedItems)
+      .where(eq(feedItems.customerId, customerId))
+      .orderBy(desc(feedItems.seq))
+      .limit(1)
     return row?.seq ?? 0
   }
 

@@ -15,8 +15,7 @@ declare module '../module' {
 export default defineModule({
   name: 'site',
   tags: {
-    site:
-      'Site services of an ecosystem, the activity feed (paged and streamed), and version information.',
+    site: 'Site services of an ecosystem, the activity feed (paged and streamed), and version information.',
   },
   errors: SITE_ERRORS,
   audit: SITE_AUDIT,

@@ -9,7 +9,10 @@ export const pruneFeed: Job<Pick<Deps, 'now' | 'config'>> = {
   schedule: '41 3 * * *',
   async run(deps, tx) {
     const before = new Date(deps.now().getTime() - deps.config.feedRetentionDays * 24 * 3600 * 1000)
-    const gone = await tx.delete(feedItems).where(and(eq(feedItems.isRead, true), lt(feedItems.readAt, before))).returning({ id: feedItems.id })
+    const gone = await tx
+      .delete(feedItems)
+      .where(and(eq(feedItems.isRead, true), lt(feedItems.readAt, before)))
+      .returning({ id: feedItems.id })
     return { feedItems: gone.length }
   },
 }

@@ -12,7 +12,10 @@ export const SiteService = t.Object(
     configKeys: t.Array(t.String(), { description: 'Names of the configured keys; values, secret or not, are never returned' }),
     updatedAt: Timestamp,
   },
-  { title: 'SiteService', examples: [{ slug: 'mail', kind: 'smtp', enabled: true, configKeys: ['from', 'host', 'pass', 'port', 'user'], updatedAt: '2026-11-26T09:00:00.000Z' }] },
+  {
+    title: 'SiteService',
+    examples: [{ slug: 'mail', kind: 'smtp', enabled: true, configKeys: ['from', 'host', 'pass', 'port', 'user'], updatedAt: '2026-11-26T09:00:00.000Z' }],
+  },
 )
 
 export const SiteServiceUpsert = t.Object(
@@ -21,7 +24,12 @@ export const SiteServiceUpsert = t.Object(
     enabled: t.Boolean(),
     config: t.Record(t.String(), t.Unknown(), { description: 'Provider settings (see the kinds); stored sealed, never returned' }),
   },
-  { title: 'SiteServiceUpsert', examples: [{ kind: 'smtp', enabled: true, config: { host: 'smtp.example.com', port: 587, user: 'mailer', pass: 'app-password', from: 'Acme <hello@example.com>' } }] },
+  {
+    title: 'SiteServiceUpsert',
+    examples: [
+      { kind: 'smtp', enabled: true, config: { host: 'smtp.example.com', port: 587, user: 'mailer', pass: 'app-password', from: 'Acme <hello@example.com>' } },
+    ],
+  },
 )
 
 /** A header value or address: one line, so no CR/LF can inject a header. */
@@ -40,9 +48,20 @@ export const KINDS: Record<string, { schema: TObject; oneOf?: string[][] }> = {
         user: t.Optional(t.String({ minLength: 1, maxLength: 320 })),
         pass: t.Optional(t.String({ minLength: 1, maxLength: 1000 })),
         from: t.Optional(OneLine('Sender, e.g. "Acme <no-reply@acme.example>"')),
-        dkimDomain: t.Optional(t.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$', description: 'DKIM: the signing domain (d=), usually the sender’s' })),
-        dkimSelector: t.Optional(t.String({ minLength: 1, maxLength: 63, pattern: '^[A-Za-z0-9._-]+$', description: 'DKIM: the selector (s=); the public key is published at <selector>._domainkey.<domain>' })),
-        dkimPrivateKey: t.Optional(t.String({ minLength: 1, maxLength: 10_000, description: 'DKIM: the PEM private key (RSA or Ed25519); write-only like every setting' })),
+        dkimDomain: t.Optional(
+          t.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$', description: 'DKIM: the signing domain (d=), usually the sender’s' }),
+        ),
+        dkimSelector: t.Optional(
+          t.String({
+            minLength: 1,
+            maxLength: 63,
+            pattern: '^[A-Za-z0-9._-]+$',
+            description: 'DKIM: the selector (s=); the public key is published at <selector>._domainkey.<domain>',
+          }),
+        ),
+        dkimPrivateKey: t.Optional(
+          t.String({ minLength: 1, maxLength: 10_000, description: 'DKIM: the PEM private key (RSA or Ed25519); write-only like every setting' }),
+        ),
       },
       { additionalProperties: false },
     ),
@@ -61,7 +80,10 @@ export const KINDS: Record<string, { schema: TObject; oneOf?: string[][] }> = {
     oneOf: [['from'], ['messagingServiceSid']],
   },
   openai: {
-    schema: t.Object({ apiKey: t.String({ minLength: 1, maxLength: 1000 }), baseUrl: t.Optional(HttpUrl), model: t.Optional(t.String({ minLength: 1, maxLength: 200 })) }, { additionalProperties: false }),
+    schema: t.Object(
+      { apiKey: t.String({ minLength: 1, maxLength: 1000 }), baseUrl: t.Optional(HttpUrl), model: t.Optional(t.String({ minLength: 1, maxLength: 200 })) },
+      { additionalProperties: false },
+    ),
   },
   webhook: {
     schema: t.Object({ url: HttpUrl, secret: t.Optional(t.String({ minLength: 1, maxLength: 1000 })) }, { additionalProperties: false }),

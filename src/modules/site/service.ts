@@ -80,7 +80,13 @@ export class SiteServices {
       await this.audit.record(tx, tenant, {
         action: before ? 'site.service.updated' : 'site.service.created',
         target: { type: 'site_service', id: slug },
-        metadata: { slug, kind: input.kind, enabled: input.enabled, ...(before && before.kind !== input.kind ? { previousKind: before.kind } : {}), changedKeys },
+        metadata: {
+          slug,
+          kind: input.kind,
+          enabled: input.enabled,
+          ...(before && before.kind !== input.kind ? { previousKind: before.kind } : {}),
+          changedKeys,
+        },
       })
       return row!
     })
@@ -92,7 +98,11 @@ export class SiteServices {
     await this.deps.db.transaction(async (tx) => {
       const [deleted] = await tx.delete(siteServices).where(this.key(tenant, slug)).returning({ slug: siteServices.slug, kind: siteServices.kind })
       if (!deleted) throw notFound(slug)
-      await this.audit.record(tx, tenant, { action: 'site.service.deleted', target: { type: 'site_service', id: slug }, metadata: { slug, kind: deleted.kind } })
+      await this.audit.record(tx, tenant, {
+        action: 'site.service.deleted',
+        target: { type: 'site_service', id: slug },
+        metadata: { slug, kind: deleted.kind },
+      })
     })
   }
 
@@ -108,12 +118,15 @@ export class SiteServices {
    * else SMTP_URL / TWILIO_*; with `null` (the instance's own mail) only the latter.
    */
   async effectiveProvider(ecosystemId: string | null, kind: 'smtp' | 'twilio'): Promise<EffectiveProvider | null> {
-    const [row] = ecosystemId === null ? [] : await this.deps.db
-      .select()
-      .from(siteServices)
-      .where(and(eq(siteServices.ecosystemId, ecosystemId), eq(siteServices.kind, kind), eq(siteServices.enabled, true)))
-      .orderBy(asc(siteServices.slug))
-      .limit(1)
+    const [row] =
+      ecosystemId === null
+        ? []
+        : await this.deps.db
+            .select()
+            .from(siteServices)
+            .where(and(eq(siteServices.ecosystemId, ecosystemId), eq(siteServices.kind, kind), eq(siteServices.enabled, true)))
+            .orderBy(asc(siteServices.slug))
+            .limit(1)
     // Marked for the transports: a tenant's server goes through the outbound gate, the operator's does not.
     const policy = this.deps.config.siteServices.privateAddresses
     if (row) return { source: 'ecosystem', config: markChosenBy(JSON.parse(openSecret(this.deps.secret, PURPOSE, row.configSealed)), { by: 'tenant', policy }) }
@@ -158,7 +171,8 @@ async function checkHosts(kind: string, config: Record<string, unknown>, policy:
     }
   }
   if (kind === 'smtp' && config.url !== undefined) {
-    if (/[?#]/.test(String(config.url))) throw siteError(400, 'validation_failed', 'config.url: query options are not taken; give host, port, secure, user and pass instead')
+    if (/[?#]/.test(String(config.url)))
+      throw siteError(400, 'validation_failed', 'config.url: query options are not taken; give host, port, secure, user and pass instead')
     const server = smtpServer({ url: config.url })
     if (!server) throw siteError(400, 'validation_failed', 'config.url: not an smtp:// or smtps:// URL')
     await check('url', server.host)

@@ -161,7 +161,11 @@ export class Attachments {
     }
     const outcome = await this.deps.db.transaction(async (tx) => {
       const used = await this.quotas.lock(tx, scope)
-      const [current] = await tx.select().from(attachments).where(and(live(scope), eq(attachments.id, id))).for('update')
+      const [current] = await tx
+        .select()
+        .from(attachments)
+        .where(and(live(scope), eq(attachments.id, id)))
+        .for('update')
       if (!current) throw storageErrors.notFound()
       if (current.status === 'ready') return { row: current }
       const quota = await this.quotas.quotaOf(tx, scope)
@@ -173,11 +177,7 @@ export class Attachments {
         throw err
       }
       await this.quotas.add(tx, scope, current.sizeBytes)
-      const [ready] = await tx
-        .update(attachments)
-        .set({ status: 'ready', updatedAt: this.deps.now() })
-        .where(eq(attachments.id, id))
-        .returning()
+      const [ready] = await tx.update(attachments).set({ status: 'ready', updatedAt: this.deps.now() }).where(eq(attachments.id, id)).returning()
       const { ecosystemId, customerId, filename, contentType, sizeBytes } = ready!
       await this.events.emit(tx, attachmentReady, ecosystemId, { id, customerId, filename, contentType, sizeBytes })
       return { row: ready! }
@@ -245,7 +245,10 @@ export class Attachments {
   }
 
   private async row(scope: Scope, id: string): Promise<Row> {
-    const [row] = await this.deps.db.select().from(attachments).where(and(live(scope), eq(attachments.id, id)))
+    const [row] = await this.deps.db
+      .select()
+      .from(attachments)
+      .where(and(live(scope), eq(attachments.id, id)))
     if (!row) throw storageErrors.notFound()
     return row
   }

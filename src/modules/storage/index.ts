@@ -14,10 +14,8 @@ declare module '../module' {
 export default defineModule({
   name: 'storage',
   tags: {
-    storage:
-      'Files: presigned uploads straight to the object store, deduplicated by SHA-256, completion, downloads, and per-customer quotas.',
-    usage:
-      'Storage use against quota, per customer.',
+    storage: 'Files: presigned uploads straight to the object store, deduplicated by SHA-256, completion, downloads, and per-customer quotas.',
+    usage: 'Storage use against quota, per customer.',
   },
   errors: STORAGE_ERRORS,
   events: STORAGE_EVENTS,

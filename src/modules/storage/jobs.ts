@@ -85,7 +85,10 @@ export const deleteOrphanedObjects: Job<Pick<Deps, 'now' | 'config' | 'storage' 
         .where(and(eq(orphanedObjects.storageKind, deps.storage.kind), lt(orphanedObjects.attachmentCreatedAt, createdBefore)))
         .orderBy(asc(orphanedObjects.attempts), asc(orphanedObjects.deletedAt))
         .limit(BATCH)
-      const outcome = await deleteFromStore(deps, due.map((r) => r.key))
+      const outcome = await deleteFromStore(
+        deps,
+        due.map((r) => r.key),
+      )
       if (outcome.deleted.length) await db.delete(orphanedObjects).where(inArray(orphanedObjects.objectKey, outcome.deleted))
       if (outcome.failed.length) {
         await db

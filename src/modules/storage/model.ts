@@ -8,17 +8,43 @@ import { AppError, ErrorBody } from '../../platform/errors'
  */
 const Int = Type.Integer
 
-const Filename = t.String({ minLength: 1, maxLength: 255, pattern: '^[^\\u0000-\\u001f\\u007f]+$', description: 'File name shown on download (no control characters)' })
+const Filename = t.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[^\\u0000-\\u001f\\u007f]+$',
+  description: 'File name shown on download (no control characters)',
+})
 const ContentType = t.String({
   maxLength: 255,
-  pattern: '^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\\s*;\\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\\u0000-\\u001f]*"|[A-Za-z0-9!#$&^_.+-]+))*$',
+  pattern:
+    '^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(\\s*;\\s*[A-Za-z0-9!#$&^_.+-]+=("[^"\\u0000-\\u001f]*"|[A-Za-z0-9!#$&^_.+-]+))*$',
   description: 'MIME type, e.g. `image/png`; the upload must send exactly this Content-Type',
 })
 const OwnerType = t.String({ pattern: '^[a-z][a-z0-9_]{0,49}$', description: 'What the file is attached to, e.g. `standalone`, `chat_message`, `document`' })
-const OwnerId = t.String({ minLength: 1, maxLength: 255, description: 'Id of the owning record (your own or Ecobase\'s)' })
+const OwnerId = t.String({ minLength: 1, maxLength: 255, description: "Id of the owning record (your own or Ecobase's)" })
 const Metadata = t.Record(t.String(), t.Unknown(), { description: 'Caller-supplied JSON, stored as given' })
 const Dimension = Int({ minimum: 0, maximum: 2147483647 })
-const attachmentExample = { id: '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a', ecosystemId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', ownerType: 'standalone', ownerId: null, objectKey: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d/5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170/3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a', storageKind: 'local', filename: 'boarding-pass.pdf', contentType: 'application/pdf', sizeBytes: 48213, contentHash: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', width: null, height: null, durationMs: null, status: 'ready', metadata: null, createdAt: '2026-11-26T09:00:00.000Z', updatedAt: '2026-11-26T09:00:00.000Z', deletedAt: null }
+const attachmentExample = {
+  id: '3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a',
+  ecosystemId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+  customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+  ownerType: 'standalone',
+  ownerId: null,
+  objectKey: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d/5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170/3c2b1a09-8f7e-4d6c-9b5a-4f3e2d1c0b9a',
+  storageKind: 'local',
+  filename: 'boarding-pass.pdf',
+  contentType: 'application/pdf',
+  sizeBytes: 48213,
+  contentHash: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  width: null,
+  height: null,
+  durationMs: null,
+  status: 'ready',
+  metadata: null,
+  createdAt: '2026-11-26T09:00:00.000Z',
+  updatedAt: '2026-11-26T09:00:00.000Z',
+  deletedAt: null,
+}
 
 const Status = t.Union([t.Literal('pending'), t.Literal('ready')], { title: 'StorageStatus' })
 
@@ -74,7 +100,11 @@ export const StoragePresignedUpload = t.Object(
 
 export const StorageDeduplicated = t.Object(
   { attachment: StorageAttachment, deduplicated: t.Literal(true) },
-  { title: 'StorageDeduplicated', examples: [{ attachment: attachmentExample, deduplicated: true }], description: 'The caller already has these bytes (ready); nothing to upload' },
+  {
+    title: 'StorageDeduplicated',
+    examples: [{ attachment: attachmentExample, deduplicated: true }],
+    description: 'The caller already has these bytes (ready); nothing to upload',
+  },
 )
 
 export const StorageQuotaExceeded = t.Object(
@@ -87,7 +117,10 @@ export const StorageQuotaExceeded = t.Object(
   { title: 'StorageQuotaExceeded' },
 )
 
-export const StorageAttachmentEnvelope = t.Object({ attachment: StorageAttachment }, { title: 'StorageAttachmentEnvelope', examples: [{ attachment: attachmentExample }] })
+export const StorageAttachmentEnvelope = t.Object(
+  { attachment: StorageAttachment },
+  { title: 'StorageAttachmentEnvelope', examples: [{ attachment: attachmentExample }] },
+)
 
 export const StorageDownload = t.Object(
   {
@@ -121,21 +154,44 @@ export const UsageStorageQuotaRow = t.Object(
     quotaBytes: Int(),
     updatedAt: t.String(),
   },
-  { title: 'UsageStorageQuotaRow', examples: [{ userId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', quotaBytes: 10737418240, updatedAt: '2026-11-26T09:00:00.000Z' }] },
+  {
+    title: 'UsageStorageQuotaRow',
+    examples: [
+      {
+        userId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+        ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+        quotaBytes: 10737418240,
+        updatedAt: '2026-11-26T09:00:00.000Z',
+      },
+    ],
+  },
 )
 
-export const UploadBody = t.Object({
-  filename: Filename,
-  contentType: ContentType,
-  sizeBytes: Int({ minimum: 0, description: 'Exact size of the bytes to upload' }),
-  contentHash: t.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 of the bytes, hex' }),
-  ownerType: t.Optional(OwnerType),
-  ownerId: t.Optional(t.Nullable(OwnerId)),
-  metadata: t.Optional(t.Nullable(Metadata)),
-  width: t.Optional(t.Nullable(Dimension)),
-  height: t.Optional(t.Nullable(Dimension)),
-  durationMs: t.Optional(t.Nullable(Dimension)),
-}, { title: 'StorageUpload', examples: [{ filename: 'boarding-pass.pdf', contentType: 'application/pdf', sizeBytes: 48213, contentHash: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' }] })
+export const UploadBody = t.Object(
+  {
+    filename: Filename,
+    contentType: ContentType,
+    sizeBytes: Int({ minimum: 0, description: 'Exact size of the bytes to upload' }),
+    contentHash: t.String({ pattern: '^[0-9a-fA-F]{64}$', description: 'SHA-256 of the bytes, hex' }),
+    ownerType: t.Optional(OwnerType),
+    ownerId: t.Optional(t.Nullable(OwnerId)),
+    metadata: t.Optional(t.Nullable(Metadata)),
+    width: t.Optional(t.Nullable(Dimension)),
+    height: t.Optional(t.Nullable(Dimension)),
+    durationMs: t.Optional(t.Nullable(Dimension)),
+  },
+  {
+    title: 'StorageUpload',
+    examples: [
+      {
+        filename: 'boarding-pass.pdf',
+        contentType: 'application/pdf',
+        sizeBytes: 48213,
+        contentHash: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      },
+    ],
+  },
+)
 
 export const AttachmentPatch = t.Object(
   {
@@ -167,4 +223,7 @@ export const AttachmentListQuery = t.Object({
   status: t.Optional(Status),
 })
 
-export const QuotaBody = t.Object({ quotaBytes: Int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Total bytes this customer may keep (at most 2^53 − 1)' }) }, { title: 'StorageQuota', examples: [{ quotaBytes: 10737418240 }] })
+export const QuotaBody = t.Object(
+  { quotaBytes: Int({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'Total bytes this customer may keep (at most 2^53 − 1)' }) },
+  { title: 'StorageQuota', examples: [{ quotaBytes: 10737418240 }] },
+)

@@ -118,7 +118,11 @@ export class StorageQuotas {
         .where(overrideOf({ ecosystemId: tenant.ecosystemId, customerId }))
         .returning({ quotaBytes: storageQuotas.quotaBytes })
       if (!deleted) throw storageErrors.noQuotaOverride()
-      await this.audit.record(tx, tenant, { action: 'storage.quota.removed', target: { type: 'customer', id: customerId }, metadata: { previousQuotaBytes: deleted.quotaBytes } })
+      await this.audit.record(tx, tenant, {
+        action: 'storage.quota.removed',
+        target: { type: 'customer', id: customerId },
+        metadata: { previousQuotaBytes: deleted.quotaBytes },
+      })
     })
   }
 }

@@ -27,7 +27,9 @@ export const attachments = storageSchema.table(
     width: integer('width'),
     height: integer('height'),
     durationMs: integer('duration_ms'),
-    status: text('status', { enum: ['pending', 'ready'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'ready'] })
+      .notNull()
+      .default('pending'),
     metadata: jsonb('metadata').$type<Record<string, unknown>>(),
     createdAt: ts('created_at').notNull().defaultNow(),
     updatedAt: ts('updated_at').notNull().defaultNow(),

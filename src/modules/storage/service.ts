@@ -10,7 +10,13 @@ export class StorageService {
   readonly quotas: StorageQuotas
   readonly attachments: Attachments
 
-  constructor(deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>, customers: CustomerLookup, events: Pick<EventBus, 'emit'>, gate: EntitlementGate, audit: AuditService) {
+  constructor(
+    deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>,
+    customers: CustomerLookup,
+    events: Pick<EventBus, 'emit'>,
+    gate: EntitlementGate,
+    audit: AuditService,
+  ) {
     this.quotas = new StorageQuotas(deps, customers, audit)
     this.attachments = new Attachments(deps, this.quotas, events, gate)
   }

@@ -74,7 +74,12 @@ export class Backups {
   /** How this instance backs up, and how old its last complete backup is. */
   async settings() {
     const { schedule, keep, target, keys } = this.deps.config.backups
-    const [last] = await this.deps.db.select({ at: backups.completedAt }).from(backups).where(eq(backups.status, 'complete')).orderBy(desc(backups.completedAt)).limit(1)
+    const [last] = await this.deps.db
+      .select({ at: backups.completedAt })
+      .from(backups)
+      .where(eq(backups.status, 'complete'))
+      .orderBy(desc(backups.completedAt))
+      .limit(1)
     const at = last?.at ?? null
     return {
       available: this.available(),
@@ -90,10 +95,17 @@ export class Backups {
   /** Queues a backup: asked by a platform admin, or by the schedule (BACKUP_SCHEDULE) with no principal. */
   async start(principal: Principal | null) {
     if (!this.available()) {
-      throw systemError(409, 'backup_unavailable', 'The database is PostgreSQL (DATABASE_URL) and pg_dump is not on the server’s PATH: install the PostgreSQL client (postgresql-client), or back the database up with pg_dump or your provider’s snapshots, and DATA_DIR/auth-secret (the server key, unless AUTH_SECRET is set) and DATA_DIR/objects with your file backups')
+      throw systemError(
+        409,
+        'backup_unavailable',
+        'The database is PostgreSQL (DATABASE_URL) and pg_dump is not on the server’s PATH: install the PostgreSQL client (postgresql-client), or back the database up with pg_dump or your provider’s snapshots, and DATA_DIR/auth-secret (the server key, unless AUTH_SECRET is set) and DATA_DIR/objects with your file backups',
+      )
     }
     return this.deps.db.transaction(async (tx) => {
-      const [row] = await tx.insert(backups).values({ createdBy: principal?.userId ?? null, createdAt: this.deps.now(), encrypted: this.deps.config.backups.keys.length > 0 }).returning()
+      const [row] = await tx
+        .insert(backups)
+        .values({ createdBy: principal?.userId ?? null, createdAt: this.deps.now(), encrypted: this.deps.config.backups.keys.length > 0 })
+        .returning()
       await this.deps.queue.send(tx, JOB, { id: row!.id })
       await this.audit.record(tx, principal ?? systemActor(SCHEDULED_JOB), { action: 'system.backup.started', target: { type: 'backup', id: row!.id } })
       return backupView(row!)
@@ -135,10 +147,22 @@ export class Backups {
     const adopted = [...onDisk].filter(([id]) => !known.has(id))
     if (!gone.length && !back.length && !adopted.length) return
     await this.deps.db.transaction(async (tx) => {
-      if (gone.length) await tx.update(backups).set({ status: 'missing' }).where(and(inArray(backups.id, gone), eq(backups.status, 'complete')))
-      if (back.length) await tx.update(backups).set({ status: 'complete' }).where(and(inArray(backups.id, back), eq(backups.status, 'missing')))
+      if (gone.length)
+        await tx
+          .update(backups)
+          .set({ status: 'missing' })
+          .where(and(inArray(backups.id, gone), eq(backups.status, 'complete')))
+      if (back.length)
+        await tx
+          .update(backups)
+          .set({ status: 'complete' })
+          .where(and(inArray(backups.id, back), eq(backups.status, 'missing')))
       for (const [id, file] of adopted) {
-        const [row] = await tx.insert(backups).values({ id, status: 'complete', sizeBytes: file.size, encrypted: file.encrypted, createdAt: file.at, completedAt: file.at }).onConflictDoNothing().returning({ id: backups.id })
+        const [row] = await tx
+          .insert(backups)
+          .values({ id, status: 'complete', sizeBytes: file.size, encrypted: file.encrypted, createdAt: file.at, completedAt: file.at })
+          .onConflictDoNothing()
+          .returning({ id: backups.id })
         if (row) await this.audit.record(tx, systemActor(JOB), { action: 'system.backup.adopted', target: { type: 'backup', id } })
       }
     })
@@ -224,7 +248,11 @@ export class Backups {
     this.deps.logger.error('backup failed', { backupId: row.id, ...reason })
     const pruned = await this.deps.db.transaction(async (tx) => {
       await tx.update(backups).set({ status: 'failed', error: reason.message, completedAt: this.deps.now() }).where(eq(backups.id, row.id))
-      await this.audit.record(tx, systemActor(JOB), { action: 'system.backup.failed', target: { type: 'backup', id: row.id }, metadata: { error: reason.message } })
+      await this.audit.record(tx, systemActor(JOB), {
+        action: 'system.backup.failed',
+        target: { type: 'backup', id: row.id },
+        metadata: { error: reason.message },
+      })
       return this.prune(tx, 'failed', this.deps.config.backups.keep)
     })
     for (const old of pruned) await this.removeArchive(old)
@@ -258,9 +286,19 @@ export async function recordRestore(deps: Pick<Deps, 'db' | 'now'>, manifest: Pi
   const audit = new AuditService(deps)
   await deps.db.transaction(async (tx) => {
     if (manifest.backupId) {
-      await tx.update(backups).set({ status: 'complete', restoredAt: deps.now(), completedAt: new Date(manifest.createdAt) }).where(eq(backups.id, manifest.backupId))
+      await tx
+        .update(backups)
+        .set({ status: 'complete', restoredAt: deps.now(), completedAt: new Date(manifest.createdAt) })
+        .where(eq(backups.id, manifest.backupId))
     }
-    await tx.update(backups).set({ status: 'failed', error: 'interrupted: the instance was restored from a backup taken while this one ran', completedAt: deps.now() }).where(eq(backups.status, 'running'))
-    await audit.record(tx, systemActor('cli'), { action: 'system.backup.restored', target: { type: 'backup', id: manifest.backupId ?? null }, metadata: { takenAt: manifest.createdAt } })
+    await tx
+      .update(backups)
+      .set({ status: 'failed', error: 'interrupted: the instance was restored from a backup taken while this one ran', completedAt: deps.now() })
+      .where(eq(backups.status, 'running'))
+    await audit.record(tx, systemActor('cli'), {
+      action: 'system.backup.restored',
+      target: { type: 'backup', id: manifest.backupId ?? null },
+      metadata: { takenAt: manifest.createdAt },
+    })
   })
 }

@@ -15,8 +15,7 @@ declare module '../module' {
 export default defineModule({
   name: 'system',
   tags: {
-    public:
-      'What anyone may read without credentials: liveness, public persona and user profiles.',
+    public: 'What anyone may read without credentials: liveness, public persona and user profiles.',
   },
   errors: SYSTEM_ERRORS,
   audit: SYSTEM_AUDIT,

@@ -18,12 +18,24 @@ export function systemRoutes(system: SystemService) {
       },
       {
         response: { 200: Health, 503: Health },
-        detail: { tags: ['public'], operationId: 'health', summary: 'Liveness probe with a database check (503 when the database is down)', description: 'Public, for load balancers and orchestrators: `{ status: "ok", database: "ok" }` while a `select 1` answers. Else 503 with `status: "degraded"` and `error.code`: `database_unavailable` (`database: "down"`) when the statement fails, or `database_stalled` (`database: "stalled"`, answered at once) while a database statement has waited longer than DB_STALL_SECONDS; the server log then names what holds the connection. Not written to the request log at info level.' },
+        detail: {
+          tags: ['public'],
+          operationId: 'health',
+          summary: 'Liveness probe with a database check (503 when the database is down)',
+          description:
+            'Public, for load balancers and orchestrators: `{ status: "ok", database: "ok" }` while a `select 1` answers. Else 503 with `status: "degraded"` and `error.code`: `database_unavailable` (`database: "down"`) when the statement fails, or `database_stalled` (`database: "stalled"`, answered at once) while a database statement has waited longer than DB_STALL_SECONDS; the server log then names what holds the connection. Not written to the request log at info level.',
+        },
       },
     )
     .get('/site/version', () => system.version(), {
       response: { 200: Version },
-      detail: { tags: ['site'], operationId: 'siteVersion', summary: 'Build and version information', description: 'Public: the package version, the build commit when known, the runtime, which database runs (`pglite` = the embedded default, `postgres` = DATABASE_URL) and whether pgvector is there (`vector: false` = persona memory recall by exact scan). No credential, no database query.' },
+      detail: {
+        tags: ['site'],
+        operationId: 'siteVersion',
+        summary: 'Build and version information',
+        description:
+          'Public: the package version, the build commit when known, the runtime, which database runs (`pglite` = the embedded default, `postgres` = DATABASE_URL) and whether pgvector is there (`vector: false` = persona memory recall by exact scan). No credential, no database query.',
+      },
     })
 }
 
@@ -55,38 +67,66 @@ export function backupRoutes(backups: Backups, guards: Guards) {
             lastCompleteAt: t.Nullable(t.String({ description: 'When the newest complete backup finished; null: none yet' })),
             lastCompleteAgeSeconds: t.Nullable(t.Integer({ description: 'How long ago that was, in seconds' })),
           },
-          { title: 'SystemBackupSettings', examples: [{ available: true, schedule: '0 3 * * *', keep: 7, target: 'local', encrypted: true, lastCompleteAt: '2026-11-26T03:00:41.000Z', lastCompleteAgeSeconds: 21600 }] },
+          {
+            title: 'SystemBackupSettings',
+            examples: [
+              {
+                available: true,
+                schedule: '0 3 * * *',
+                keep: 7,
+                target: 'local',
+                encrypted: true,
+                lastCompleteAt: '2026-11-26T03:00:41.000Z',
+                lastCompleteAgeSeconds: 21600,
+              },
+            ],
+          },
         ),
         ...errors(401, 403),
       },
-      detail: { operationId: 'systemBackupSettings', summary: 'How this instance backs up', description: `What the environment set (BACKUP_SCHEDULE, BACKUP_KEEP, BACKUP_TARGET, BACKUP_ENCRYPTION_KEY), whether the service can back itself up at all, and the age of the last complete backup. ${ADMINS}` },
+      detail: {
+        operationId: 'systemBackupSettings',
+        summary: 'How this instance backs up',
+        description: `What the environment set (BACKUP_SCHEDULE, BACKUP_KEEP, BACKUP_TARGET, BACKUP_ENCRYPTION_KEY), whether the service can back itself up at all, and the age of the last complete backup. ${ADMINS}`,
+      },
     })
     .get('', ({ query }) => backups.list(pageParams(query)), {
       admin: true,
       query: PageQuery,
       response: { 200: paged(Backup, 'SystemBackupPage'), ...errors(400, 401, 403) },
-      detail: { operationId: 'systemBackupList', summary: 'Backups, newest first', description: `With BACKUP_TARGET=local the list is what DATA_DIR/backups holds: a complete backup whose archive is gone says \`missing\`, and an archive no row names is adopted. ${ADMINS}` },
-    })
-    .get('/:id/download', async ({ params, set, redirect }) => {
-      const archive = await backups.archive(params.id)
-      if ('url' in archive) return redirect(archive.url, 302)
-      set.headers['content-type'] = archive.encrypted ? 'application/octet-stream' : 'application/gzip'
-      set.headers['content-disposition'] = `attachment; filename="${archive.filename}"`
-      return archive.file
-    }, {
-      admin: true,
-      params: IdParam,
-      response: {
-        200: t.Any({ description: 'The archive (`application/octet-stream` when encrypted): check it with `npx ecobase verify`, restore it with `npx ecobase restore`', [MEDIA_TYPE]: 'application/gzip' }),
-        302: t.Void({ description: 'BACKUP_TARGET=s3: `Location` is a download URL of the bucket, valid 5 minutes' }),
-        ...errors(400, 401, 403, 404, { 409: ['backup_not_ready'], 410: ['backup_missing'] }),
-      },
       detail: {
-        operationId: 'systemBackupDownload',
-        summary: 'Download a complete backup',
-        description: `The archive itself, or with BACKUP_TARGET=s3 a 302 to a download URL of the bucket valid 5 minutes. An archive gone since (deleted or pruned outside the service): 410 \`backup_missing\`, and the backup says \`missing\`. ${ADMINS}`,
+        operationId: 'systemBackupList',
+        summary: 'Backups, newest first',
+        description: `With BACKUP_TARGET=local the list is what DATA_DIR/backups holds: a complete backup whose archive is gone says \`missing\`, and an archive no row names is adopted. ${ADMINS}`,
       },
     })
+    .get(
+      '/:id/download',
+      async ({ params, set, redirect }) => {
+        const archive = await backups.archive(params.id)
+        if ('url' in archive) return redirect(archive.url, 302)
+        set.headers['content-type'] = archive.encrypted ? 'application/octet-stream' : 'application/gzip'
+        set.headers['content-disposition'] = `attachment; filename="${archive.filename}"`
+        return archive.file
+      },
+      {
+        admin: true,
+        params: IdParam,
+        response: {
+          200: t.Any({
+            description: 'The archive (`application/octet-stream` when encrypted): check it with `npx ecobase verify`, restore it with `npx ecobase restore`',
+            [MEDIA_TYPE]: 'application/gzip',
+          }),
+          302: t.Void({ description: 'BACKUP_TARGET=s3: `Location` is a download URL of the bucket, valid 5 minutes' }),
+          ...errors(400, 401, 403, 404, { 409: ['backup_not_ready'], 410: ['backup_missing'] }),
+        },
+        detail: {
+          operationId: 'systemBackupDownload',
+          summary: 'Download a complete backup',
+          description: `The archive itself, or with BACKUP_TARGET=s3 a 302 to a download URL of the bucket valid 5 minutes. An archive gone since (deleted or pruned outside the service): 410 \`backup_missing\`, and the backup says \`missing\`. ${ADMINS}`,
+        },
+      },
+    )
     .delete(
       '/:id',
       async ({ principal, params, status }) => {

@@ -7,7 +7,9 @@ export const systemSchema = pgSchema('system')
 export const backups = systemSchema.table('backups', {
   id: uuid('id').primaryKey().defaultRandom(),
   /** `missing`: it completed, and its archive is gone since. */
-  status: text('status', { enum: ['running', 'complete', 'failed', 'missing'] }).notNull().default('running'),
+  status: text('status', { enum: ['running', 'complete', 'failed', 'missing'] })
+    .notNull()
+    .default('running'),
   sizeBytes: bigint('size_bytes', { mode: 'number' }),
   /** Encrypted with BACKUP_ENCRYPTION_KEY (the archive is `<id>.tar.gz.enc`). */
   encrypted: boolean('encrypted').notNull().default(false),

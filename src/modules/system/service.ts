@@ -28,7 +28,10 @@ export class SystemService {
     const { watch } = this.deps.database
     if (!watch.stalled()) {
       try {
-        const answered = await within(this.deps.db.execute(sql`select 1`).then(() => true as const), this.deps.config.database.stallSeconds * 1000)
+        const answered = await within(
+          this.deps.db.execute(sql`select 1`).then(() => true as const),
+          this.deps.config.database.stallSeconds * 1000,
+        )
         if (answered) return { status: 'ok', database: 'ok' }
       } catch {
         return { status: 'degraded', database: 'down', error: { code: 'database_unavailable', message: 'The database does not answer' } }

@@ -13,8 +13,7 @@ declare module '../module' {
 export default defineModule({
   name: 'team',
   tags: {
-    team:
-      'Members of an organization and their roles (owner, admin, member).',
+    team: 'Members of an organization and their roles (owner, admin, member).',
   },
   errors: TEAM_ERRORS,
   audit: TEAM_AUDIT,

@@ -6,7 +6,6 @@ import { MemberAdd, MemberPatch, TeamMember } from './model'
 import type { TeamService } from './service'
 import { IdParam } from '../../platform/params'
 
-
 export function teamRoutes(team: TeamService, guards: Guards) {
   return new Elysia({ name: 'team', prefix: '/team', detail: { tags: ['team'] } })
     .use(guards.auth)
@@ -14,7 +13,12 @@ export function teamRoutes(team: TeamService, guards: Guards) {
       auth: true,
       query: t.Composite([PageQuery, t.Object({ organizationId: t.String({ format: 'uuid' }) })]),
       response: { 200: paged(TeamMember, 'TeamMemberPage'), ...errors(400, 401, 404) },
-      detail: { operationId: 'teamListMembers', summary: "Members of an organization's team (members only)", description: 'Each member’s account, e-mail, role (`owner`, `admin`, `member`) and whether it has a verified second factor (`mfa`: under the organization’s `requireMfa`, a member without one cannot act in its ecosystems, by session or API token). Non-members: 404. Owners and admins add, change and remove members with the other /team/members operations.' },
+      detail: {
+        operationId: 'teamListMembers',
+        summary: "Members of an organization's team (members only)",
+        description:
+          'Each member’s account, e-mail, role (`owner`, `admin`, `member`) and whether it has a verified second factor (`mfa`: under the organization’s `requireMfa`, a member without one cannot act in its ecosystems, by session or API token). Non-members: 404. Owners and admins add, change and remove members with the other /team/members operations.',
+      },
     })
     .post('/members', async ({ principal, body, status }) => status(201, await team.add(principal, body)), {
       auth: true,

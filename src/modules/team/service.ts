@@ -106,24 +106,26 @@ export class TeamService {
   }
 
   async changeRole(by: Principal, memberId: string, role: Role) {
-    return this.deps.db.transaction(async (tx) => {
-      const { member, organizationId } = await this.lockTeamOf(tx, memberId)
-      const callerRole = await this.require(by.userId, organizationId, 'admin', tx)
-      if ((role === 'owner' || member.role === 'owner') && callerRole !== 'owner') {
-        throw teamError(403, 'forbidden', 'Only owners can grant or take away the owner role')
-      }
-      if (member.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, member)
-      const [row] = await tx.update(members).set({ role, updatedAt: this.deps.now() }).where(eq(members.id, memberId)).returning()
-      if (member.role !== role) {
-        await this.audit.record(tx, by, {
-          action: 'team.member.role_changed',
-          target: { type: 'team_member', id: memberId },
-          organizationId,
-          metadata: { userId: member.userId, from: member.role, to: role },
-        })
-      }
-      return { row: row!, organizationId }
-    }).then(({ row, organizationId }) => this.views([row], organizationId).then((v) => v[0]!))
+    return this.deps.db
+      .transaction(async (tx) => {
+        const { member, organizationId } = await this.lockTeamOf(tx, memberId)
+        const callerRole = await this.require(by.userId, organizationId, 'admin', tx)
+        if ((role === 'owner' || member.role === 'owner') && callerRole !== 'owner') {
+          throw teamError(403, 'forbidden', 'Only owners can grant or take away the owner role')
+        }
+        if (member.role === 'owner' && role !== 'owner') await this.keepAnOwner(tx, member)
+        const [row] = await tx.update(members).set({ role, updatedAt: this.deps.now() }).where(eq(members.id, memberId)).returning()
+        if (member.role !== role) {
+          await this.audit.record(tx, by, {
+            action: 'team.member.role_changed',
+            target: { type: 'team_member', id: memberId },
+            organizationId,
+            metadata: { userId: member.userId, from: member.role, to: role },
+          })
+        }
+        return { row: row!, organizationId }
+      })
+      .then(({ row, organizationId }) => this.views([row], organizationId).then((v) => v[0]!))
   }
 
   /** Removes a member; anyone may leave, admins remove members, only owners remove owners. */

@@ -11,8 +11,7 @@ import { UserdataService } from './service'
 export default defineModule({
   name: 'userdata',
   tags: {
-    userdata:
-      'Table-derived resources of the `userdata` schema (a customer’s own notes).',
+    userdata: 'Table-derived resources of the `userdata` schema (a customer’s own notes).',
   },
   errors: USERDATA_ERRORS,
   events: USERDATA_EVENTS,

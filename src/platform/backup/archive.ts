@@ -1,5 +1,18 @@
 import { createHash } from 'node:crypto'
-import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync } from 'node:fs'
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
 import { once } from 'node:events'
 import { dirname, join, relative, resolve } from 'node:path'
 import { Readable } from 'node:stream'
@@ -92,7 +105,11 @@ class PartDigest {
 }
 
 /** The bytes of `chunks`, hashed into `hash` and counted on the way. */
-async function* tapped(chunks: AsyncIterable<Buffer | Uint8Array>, hash: ReturnType<typeof createHash>, onBytes: (n: number) => void): AsyncGenerator<Buffer | Uint8Array> {
+async function* tapped(
+  chunks: AsyncIterable<Buffer | Uint8Array>,
+  hash: ReturnType<typeof createHash>,
+  onBytes: (n: number) => void,
+): AsyncGenerator<Buffer | Uint8Array> {
   for await (const chunk of chunks) {
     hash.update(chunk)
     yield chunk
@@ -120,7 +137,10 @@ export async function writeBackup(snapshot: DatabaseSnapshot, dataDir: string, o
   const databaseTree = database && statSync(database.path).isDirectory() ? treeUnder(database.path, true) : null
   const objectTree = treeUnder(objects, false)
   const sized = (root: string, files: string[]) => files.reduce((n, f) => n + (statSync(join(root, f), { throwIfNoEntry: false })?.size ?? 0), 0)
-  const total = (database ? (databaseTree ? sized(database.path, databaseTree.files) : statSync(database.path).size) : 0) + (existsSync(secret) ? statSync(secret).size : 0) + sized(objects, objectTree.files)
+  const total =
+    (database ? (databaseTree ? sized(database.path, databaseTree.files) : statSync(database.path).size) : 0) +
+    (existsSync(secret) ? statSync(secret).size : 0) +
+    sized(objects, objectTree.files)
 
   mkdirSync(dirname(resolve(out)), { recursive: true })
   const partial = `${out}.partial`
@@ -146,7 +166,11 @@ export async function writeBackup(snapshot: DatabaseSnapshot, dataDir: string, o
       throw err
     }
     const hash = createHash('sha256')
-    await tar.add(name, size, tapped(stream, hash, (n) => options.progress({ part, done: (done += n), total, finished: false })))
+    await tar.add(
+      name,
+      size,
+      tapped(stream, hash, (n) => options.progress({ part, done: (done += n), total, finished: false })),
+    )
     digests.get(part)!.add(rel, size, hash.digest('hex'))
   }
   const finished = (part: PartName) => digests.get(part)!.files > 0 && options.progress({ part, done, total, finished: true })
@@ -216,8 +240,10 @@ function place(raw: string, type: string): { part: PartName | 'manifest'; rel: s
   if (type === 'directory' && name.endsWith('/')) name = name.slice(0, -1)
   if (name === '' || name === '.') return null
   if (name.startsWith('/')) throw new BackupError(`holds an absolute path (${raw}): a backup holds relative names only`)
-  if (name.split('/').some((s) => s === '' || s === '.' || s === '..')) throw new BackupError(`holds a name that is not normalised (${raw}): no "..", "." or empty parts`)
-  if (name === 'database/pglite.tar.gz') throw new BackupError(`is backup format 1 (an earlier Ecobase): restore it with the Ecobase that made it, then back up again`)
+  if (name.split('/').some((s) => s === '' || s === '.' || s === '..'))
+    throw new BackupError(`holds a name that is not normalised (${raw}): no "..", "." or empty parts`)
+  if (name === 'database/pglite.tar.gz')
+    throw new BackupError(`is backup format 1 (an earlier Ecobase): restore it with the Ecobase that made it, then back up again`)
   const [top, ...rest] = name.split('/')
   if (type === 'directory') {
     // The database's directories are kept (PostgreSQL needs its empty ones); the others come with their files.
@@ -226,7 +252,8 @@ function place(raw: string, type: string): { part: PartName | 'manifest'; rel: s
   } else if (name === MANIFEST) return { part: 'manifest', rel: MANIFEST }
   else if (name === SECRET) return { part: 'auth-secret', rel: SECRET }
   else if (top === 'objects' && rest.length) return { part: 'objects', rel: rest.join('/') }
-  else if (top === 'database' && ((rest[0] === 'pglite' && rest.length > 1) || (rest.length === 1 && rest[0] === 'postgres.dump'))) return { part: 'database', rel: rest.join('/') }
+  else if (top === 'database' && ((rest[0] === 'pglite' && rest.length > 1) || (rest.length === 1 && rest[0] === 'postgres.dump')))
+    return { part: 'database', rel: rest.join('/') }
   throw new BackupError(`holds ${raw}, which is no part of an Ecobase backup`)
 }
 
@@ -239,7 +266,12 @@ function parseManifest(bytes: Buffer): BackupManifest {
   }
   const count = (n: unknown) => Number.isSafeInteger(n) && (n as number) >= 0
   const valid =
-    typeof manifest === 'object' && manifest !== null && Array.isArray(manifest.parts) && count(manifest.format) && count(manifest.migrations) && typeof manifest.createdAt === 'string' &&
+    typeof manifest === 'object' &&
+    manifest !== null &&
+    Array.isArray(manifest.parts) &&
+    count(manifest.format) &&
+    count(manifest.migrations) &&
+    typeof manifest.createdAt === 'string' &&
     manifest.parts.every((p) => PART_NAMES.includes(p?.name) && count(p.files) && count(p.size) && /^[0-9a-f]{64}$/.test(String(p.sha256)))
   if (!valid) throw new BackupError('has a manifest this Ecobase cannot read')
   if (manifest.format !== BACKUP_FORMAT) throw new BackupError(`is backup format ${manifest.format}; this Ecobase reads format ${BACKUP_FORMAT}`)
@@ -271,7 +303,9 @@ export async function readBackup(path: string, keys: readonly string[], placemen
   try {
     for await (const entry of readTar(gunzip)) {
       if (entry.type === 'symlink' || entry.type === 'hardlink' || entry.type === 'other') {
-        throw new BackupError(`holds ${entry.name}, a ${entry.type === 'other' ? 'special file' : entry.type === 'symlink' ? 'symbolic link' : 'hard link'}: a backup holds regular files and directories only`)
+        throw new BackupError(
+          `holds ${entry.name}, a ${entry.type === 'other' ? 'special file' : entry.type === 'symlink' ? 'symbolic link' : 'hard link'}: a backup holds regular files and directories only`,
+        )
       }
       const placed = place(entry.name, entry.type)
       if (!placed) continue
@@ -306,7 +340,8 @@ export async function readBackup(path: string, keys: readonly string[], placemen
     if (current) progress({ part: current, done: total, total, finished: true })
   } catch (err) {
     if (err instanceof BackupError) throw new BackupError(`${path} ${err.message}`)
-    if (err instanceof TarError || err instanceof DecryptError || (err as { code?: string }).code?.startsWith('Z_')) throw new BackupError(`${path} is damaged: ${(err as Error).message}`)
+    if (err instanceof TarError || err instanceof DecryptError || (err as { code?: string }).code?.startsWith('Z_'))
+      throw new BackupError(`${path} is damaged: ${(err as Error).message}`)
     throw err
   } finally {
     raw.destroy()
@@ -328,7 +363,9 @@ export async function readBackup(path: string, keys: readonly string[], placemen
   }
   const known = knownMigrations()
   if (manifest.migrations > known) {
-    throw new BackupError(`${path} was made by a newer Ecobase (${manifest.ecobase?.version}, ${manifest.migrations} migrations; this one knows ${known}): restore it with that version or later`)
+    throw new BackupError(
+      `${path} was made by a newer Ecobase (${manifest.ecobase?.version}, ${manifest.migrations} migrations; this one knows ${known}): restore it with that version or later`,
+    )
   }
   return manifest
 }

@@ -198,7 +198,8 @@ export async function pgRestore(url: string, file: string): Promise<void> {
   if (!tool) throw new BackupError('restoring a PostgreSQL backup needs pg_restore on the PATH (the postgresql-client package)')
   const client = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 10 })
   try {
-    const [row] = await client`select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%' and c.relkind in ('r', 'p', 'v', 'm', 'S', 'f')`
+    const [row] =
+      await client`select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg_toast%' and c.relkind in ('r', 'p', 'v', 'm', 'S', 'f')`
     if (row!.n > 0) throw new BackupError(`DATABASE_URL's database is not empty (${row!.n} tables and sequences): restore into a new, empty database`)
   } finally {
     await client.end()

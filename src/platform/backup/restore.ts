@@ -11,7 +11,8 @@ const DUMP = '.postgres.dump'
 
 /** Where each part's files go in a directory laid out as a data directory (a pg_dump apart, to be restored, not kept). */
 function dataDirPlacement(dir: string) {
-  return (part: string, rel: string) => (part === 'database' && rel === 'postgres.dump' ? join(dir, DUMP) : part === 'objects' ? join(dir, 'objects', rel) : join(dir, rel))
+  return (part: string, rel: string) =>
+    part === 'database' && rel === 'postgres.dump' ? join(dir, DUMP) : part === 'objects' ? join(dir, 'objects', rel) : join(dir, rel)
 }
 
 /** Opens the database part, not only hashes it: PGlite starts on its files, or pg_restore reads the dump's contents. */

@@ -140,7 +140,8 @@ function paxRecords(data: Buffer): Map<string, string> {
   while (at < data.length) {
     const space = data.indexOf(0x20, at)
     const length = Number(data.toString('utf8', at, space))
-    if (space === -1 || !Number.isSafeInteger(length) || length <= space - at || at + length > data.length || data[at + length - 1] !== 0x0a) throw new TarError('the archive has a damaged pax header')
+    if (space === -1 || !Number.isSafeInteger(length) || length <= space - at || at + length > data.length || data[at + length - 1] !== 0x0a)
+      throw new TarError('the archive has a damaged pax header')
     const record = data.toString('utf8', space + 1, at + length - 1)
     const eq = record.indexOf('=')
     if (eq < 1) throw new TarError('the archive has a damaged pax header')
@@ -179,7 +180,8 @@ export async function* readTar(source: AsyncIterable<Buffer | Uint8Array>): Asyn
     let size = number(block, 124, 12)
     if (!Number.isSafeInteger(size) || size < 0) throw new TarError('the archive has a damaged entry header (size)')
     if (flag === 'x' || flag === 'g' || flag === 'L' || flag === 'K') {
-      if (size > MAX_META_BYTES) throw new TarError(`the archive has a ${size}-byte ${flag === 'L' || flag === 'K' ? 'long name' : 'pax header'}: at most ${MAX_META_BYTES}`)
+      if (size > MAX_META_BYTES)
+        throw new TarError(`the archive has a ${size}-byte ${flag === 'L' || flag === 'K' ? 'long name' : 'pax header'}: at most ${MAX_META_BYTES}`)
       const data = Buffer.from(await take(size, 'a header'))
       await take(padding(size), 'a header')
       if (flag === 'x') {

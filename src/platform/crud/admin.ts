@@ -14,7 +14,14 @@ export interface AdminOperation {
 }
 
 /** The service behind an admin resource: list (paged), create, get, update, remove, each scoped to the tenant. */
-export interface AdminService<Page extends TSchema, Create extends TSchema, Item extends TSchema, Detail extends TSchema, Patch extends TSchema, Created extends TSchema = Item> {
+export interface AdminService<
+  Page extends TSchema,
+  Create extends TSchema,
+  Item extends TSchema,
+  Detail extends TSchema,
+  Patch extends TSchema,
+  Created extends TSchema = Item,
+> {
   list(tenant: Tenant, page: PageParams): Promise<Static<Page>>
   create(tenant: Tenant, body: Static<Create>): Promise<Static<Created>>
   get(tenant: Tenant, id: string): Promise<Static<Detail>>
@@ -28,7 +35,14 @@ export interface AdminService<Page extends TSchema, Create extends TSchema, Item
  * tenancy guard adds their 400/401/403/404 and the role sentence; `operations` give the rest. Used
  * inside an area's routes, it takes that plugin's prefix and tag.
  */
-export function adminResource<Page extends TSchema, Create extends TSchema, Item extends TSchema, Detail extends TSchema, Patch extends TSchema, Created extends TSchema = Item>(
+export function adminResource<
+  Page extends TSchema,
+  Create extends TSchema,
+  Item extends TSchema,
+  Detail extends TSchema,
+  Patch extends TSchema,
+  Created extends TSchema = Item,
+>(
   guards: Guards,
   options: {
     path: string

@@ -17,8 +17,16 @@ function decide(condition: Condition, record: Record<string, unknown>): Truth {
   const results = condition.conditions.map((c) => decide(c, record))
   const combined =
     condition.combine === 'and'
-      ? results.includes(false) ? false : results.includes(null) ? null : true
-      : results.includes(true) ? true : results.includes(null) ? null : false
+      ? results.includes(false)
+        ? false
+        : results.includes(null)
+          ? null
+          : true
+      : results.includes(true)
+        ? true
+        : results.includes(null)
+          ? null
+          : false
   return negate(combined, condition.not)
 }
 

@@ -161,7 +161,8 @@ function parseSelect(value: string | undefined, selectable: readonly string[]): 
   if (value === undefined || value === '*') return null
   const fields = value.split(',')
   for (const field of fields) {
-    if (!selectable.includes(field)) throw invalid(`query.select: ${JSON.stringify(field.slice(0, 80))} is not a readable field (readable: ${selectable.join(', ')})`)
+    if (!selectable.includes(field))
+      throw invalid(`query.select: ${JSON.stringify(field.slice(0, 80))} is not a readable field (readable: ${selectable.join(', ')})`)
   }
   if (new Set(fields).size !== fields.length) throw invalid('query.select: a field appears twice')
   return fields
@@ -181,7 +182,10 @@ function parseTree(combine: 'and' | 'or', not: boolean, text: string, where: str
       const dot = item.indexOf('.')
       const column = dot < 0 ? item : item.slice(0, dot)
       const kind = kindOf(policy, column)
-      if (!kind) throw invalid(`${where}: ${JSON.stringify(column.slice(0, 80))} is not a filterable column (filterable: ${Object.keys(policy.filterable).join(', ') || 'none'})`)
+      if (!kind)
+        throw invalid(
+          `${where}: ${JSON.stringify(column.slice(0, 80))} is not a filterable column (filterable: ${Object.keys(policy.filterable).join(', ') || 'none'})`,
+        )
       return parseFilter(column, kind, item.slice(dot + 1), `${where}: ${column}`, true)
     })
     return { combine, conditions, ...(not ? { not: true as const } : {}) }

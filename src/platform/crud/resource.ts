@@ -115,42 +115,53 @@ export class ResourceService {
         .offset(query.page.offset),
       this.deps.db.select({ n: sql<number>`count(*)::int` }).from(this.spec.table).where(where),
     ])
-    return pageOf(rows.map((r) => this.view(r)), count!.n, query.page)
+    return pageOf(
+      rows.map((r) => this.view(r)),
+      count!.n,
+      query.page,
+    )
   }
 
   async get(tenant: Tenant, id: string) {
     await this.spec.hooks?.beforeRead?.(tenant)
-    const [row] = await this.deps.db.select().from(this.spec.table).where(and(this.scope(tenant), eq(this.table.id, id)))
+    const [row] = await this.deps.db
+      .select()
+      .from(this.spec.table)
+      .where(and(this.scope(tenant), eq(this.table.id, id)))
     if (!row) throw notFound()
     return this.view(row)
   }
 
   async create(tenant: Tenant, body: Record<string, unknown>) {
     if (this.spec.access === 'shared-admin' && !isAdmin(tenant)) throw adminsOnly()
-    return this.unique(() => this.deps.db.transaction(async (tx) => {
-      await this.spec.hooks?.beforeWrite?.(tx, tenant, body, 'create')
-      const [row] = await tx
-        .insert(this.spec.table)
-        .values({ ...this.values(body), ownerId: tenant.ecosystemId, customerId: tenant.customerId } as never)
-        .returning()
-      await this.spec.hooks?.afterCreate?.(tx, tenant, row!)
-      await this.announce(tx, tenant, 'insert', row!)
-      return this.view(row!)
-    }))
+    return this.unique(() =>
+      this.deps.db.transaction(async (tx) => {
+        await this.spec.hooks?.beforeWrite?.(tx, tenant, body, 'create')
+        const [row] = await tx
+          .insert(this.spec.table)
+          .values({ ...this.values(body), ownerId: tenant.ecosystemId, customerId: tenant.customerId } as never)
+          .returning()
+        await this.spec.hooks?.afterCreate?.(tx, tenant, row!)
+        await this.announce(tx, tenant, 'insert', row!)
+        return this.view(row!)
+      }),
+    )
   }
 
   async update(tenant: Tenant, id: string, patch: Record<string, unknown>) {
-    return this.unique(() => this.deps.db.transaction(async (tx) => {
-      await this.spec.hooks?.beforeWrite?.(tx, tenant, patch, 'update')
-      const [row] = await tx
-        .update(this.spec.table)
-        .set({ ...this.values(patch), updatedAt: this.deps.now() } as never)
-        .where(and(this.writeScope(tenant), eq(this.table.id, id)))
-        .returning()
-      if (!row) throw await this.missing(tx, tenant, id)
-      await this.announce(tx, tenant, 'update', row)
-      return this.view(row)
-    }))
+    return this.unique(() =>
+      this.deps.db.transaction(async (tx) => {
+        await this.spec.hooks?.beforeWrite?.(tx, tenant, patch, 'update')
+        const [row] = await tx
+          .update(this.spec.table)
+          .set({ ...this.values(patch), updatedAt: this.deps.now() } as never)
+          .where(and(this.writeScope(tenant), eq(this.table.id, id)))
+          .returning()
+        if (!row) throw await this.missing(tx, tenant, id)
+        await this.announce(tx, tenant, 'update', row)
+        return this.view(row)
+      }),
+    )
   }
 
   /** A unique index the write would break (e.g. a category slug) is 409 `conflict`, not a 500. */
@@ -168,7 +179,11 @@ export class ResourceService {
       const where = and(this.writeScope(tenant), eq(this.table.id, id))
       await this.spec.hooks?.beforeDelete?.(tx, tenant, id)
       const gone = this.spec.softDelete
-        ? await tx.update(this.spec.table).set({ deletedAt: this.deps.now() } as never).where(where).returning()
+        ? await tx
+            .update(this.spec.table)
+            .set({ deletedAt: this.deps.now() } as never)
+            .where(where)
+            .returning()
         : await tx.delete(this.spec.table).where(where).returning()
       if (!gone[0]) throw await this.missing(tx, tenant, id)
       await this.spec.hooks?.afterDelete?.(tx, tenant, id, this.changes)
@@ -202,7 +217,10 @@ export class ResourceService {
 
   /** Why a write matched nothing: 403 for a row the caller can read but not change, else 404. */
   private async missing(tx: Db, tenant: Tenant, id: string): Promise<AppError> {
-    const [seen] = await tx.select({ id: this.table.id }).from(this.spec.table).where(and(this.scope(tenant), eq(this.table.id, id)))
+    const [seen] = await tx
+      .select({ id: this.table.id })
+      .from(this.spec.table)
+      .where(and(this.scope(tenant), eq(this.table.id, id)))
     return seen ? notYours() : notFound()
   }
 

@@ -14,12 +14,15 @@ const WHO: Record<Access, string> = {
   own: 'Customers (and team members, as their own customer record) use their own rows; ecosystem admins and owners every row of the ecosystem.',
   member: 'Ecosystem members (any role) only, on every row.',
   admin: 'Ecosystem admins and owners only.',
-  shared: 'Everyone in the ecosystem (customers and team members) reads every row; authors change and delete their own (403 on another author’s), ecosystem admins and owners any.',
+  shared:
+    'Everyone in the ecosystem (customers and team members) reads every row; authors change and delete their own (403 on another author’s), ecosystem admins and owners any.',
   'shared-admin': 'Everyone in the ecosystem reads every row; only ecosystem admins and owners create, change and delete (403 otherwise).',
 }
 
 /** The realtime topic of a derived resource: its list route's path, level and description. */
-export function resourceTopic(spec: Pick<ResourceSpec<string, string, TObject, TObject, TObject>, 'schema' | 'resource' | 'access' | 'keyedBy' | 'filterable'>): TopicDefinition {
+export function resourceTopic(
+  spec: Pick<ResourceSpec<string, string, TObject, TObject, TObject>, 'schema' | 'resource' | 'access' | 'keyedBy' | 'filterable'>,
+): TopicDefinition {
   const keyed = spec.keyedBy ? ` Append \`:<${spec.keyedBy}>\` for the rows of one ${spec.keyedBy.replace(/Id$/, '')}.` : ''
   return {
     topic: topicOf(spec),
@@ -54,9 +57,18 @@ export function listQueryParams(about: { select: string; includeDeleted: string 
     page: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE, description: `Page number, starting at 1 (at most ${MAX_PAGE})` })),
     pageSize: t.Optional(t.Integer({ minimum: 1, maximum: 100, description: 'Items per page (1-100, default 20)' })),
     sort: t.Optional(t.String({ description: 'Comma-separated sortable fields, `-` for descending (e.g. `-createdAt,title`)' })),
-    order: t.Optional(t.String({ description: 'Alias of `sort`, PostgREST form: `createdAt.desc.nullslast,title.asc` (`.asc`, `.desc`, `.nullsfirst`, `.nullslast`); not with `sort`' })),
+    order: t.Optional(
+      t.String({
+        description: 'Alias of `sort`, PostgREST form: `createdAt.desc.nullslast,title.asc` (`.asc`, `.desc`, `.nullsfirst`, `.nullslast`); not with `sort`',
+      }),
+    ),
     select: t.Optional(t.String({ description: about.select })),
-    or: t.Optional(t.String({ description: 'Any of the conditions holds: `(title.eq.a,and(createdAt.gt.2026-01-01,title.ilike.*x*))`; `field.[not.]op.value` items, nested `and(…)`/`or(…)`/`not.and(…)`/`not.or(…)` up to 3 levels' })),
+    or: t.Optional(
+      t.String({
+        description:
+          'Any of the conditions holds: `(title.eq.a,and(createdAt.gt.2026-01-01,title.ilike.*x*))`; `field.[not.]op.value` items, nested `and(…)`/`or(…)`/`not.and(…)`/`not.or(…)` up to 3 levels',
+      }),
+    ),
     and: t.Optional(t.String({ description: 'All of the conditions hold, written as for `or`' })),
     includeDeleted: t.Optional(t.Boolean({ description: about.includeDeleted })),
   }
@@ -69,7 +81,8 @@ function listQuery(spec: Pick<ResourceSpec<string, string, TObject, TObject, TOb
     filters[field] = t.String({ description: `Filter on ${field} (${kind}): \`[not.]<op>.<value>\` with ${OPS[kind]}; repeat the parameter to AND conditions` })
   }
   const common = listQueryParams({
-    select: 'Comma-separated readable fields: items hold only `id` and these (PostgREST’s projection; a field the item schema does not have is 400). The typed client still types whole items: narrow them with `Pick<Item, …>`',
+    select:
+      'Comma-separated readable fields: items hold only `id` and these (PostgREST’s projection; a field the item schema does not have is 400). The typed client still types whole items: narrow them with `Pick<Item, …>`',
     includeDeleted: 'Soft-deleted rows too (ecosystem admins only)',
   })
   const lead = spec.leadingSort ? { [spec.leadingSort.param]: t.Optional(t.Boolean({ default: true, description: spec.leadingSort.description })) } : {}
@@ -77,7 +90,8 @@ function listQuery(spec: Pick<ResourceSpec<string, string, TObject, TObject, TOb
 }
 
 /** An item cut to `id` and the selected fields, in the order `select` names them. */
-const project = (item: Record<string, unknown>, select: readonly string[]) => Object.fromEntries(['id', ...select.filter((f) => f !== 'id')].map((f) => [f, item[f]]))
+const project = (item: Record<string, unknown>, select: readonly string[]) =>
+  Object.fromEntries(['id', ...select.filter((f) => f !== 'id')].map((f) => [f, item[f]]))
 
 const pascal = (s: string) => s.replace(/(^|_)([a-z])/g, (_, __, c: string) => c.toUpperCase())
 
@@ -102,7 +116,13 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
   const name = `${spec.schema}${pascal(spec.resource)}`
   const title = pascal(`${spec.schema}_${spec.resource}`)
   const tenant = LEVEL[spec.access]
-  const policy = { filterable: spec.filterable, sortable: spec.sortable, defaultSort: spec.defaultSort, selectable: Object.keys(spec.row.properties), leadingSort: spec.leadingSort }
+  const policy = {
+    filterable: spec.filterable,
+    sortable: spec.sortable,
+    defaultSort: spec.defaultSort,
+    selectable: Object.keys(spec.row.properties),
+    leadingSort: spec.leadingSort,
+  }
   const fields = (keys: Iterable<string>) => [...keys].map((k) => `\`${k}\``).join(', ')
   const about = `${spec.description} ${WHO[spec.access]}`
   const deletes = spec.softDelete
@@ -110,37 +130,45 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
     : 'The row is deleted.'
   return new Elysia({ name: `derived:${spec.schema}/${spec.resource}`, prefix: `/${spec.schema}`, detail: { tags: [spec.schema] } })
     .use(guards.tenancy)
-    .get(`/${spec.resource}`, async ({ tenant, request }) => {
-      const query = parseListQuery(rawQuery(request.url), policy)
-      const page = await service.list(tenant, query)
-      // Projected items are not the item schema (it requires every field): sent as they are, unvalidated.
-      if (query.select) return Response.json({ ...page, items: page.items.map((item) => project(item, query.select!)) }) as never
-      return page as never
-    }, {
-      tenant,
-      query: listQuery(spec),
-      response: { 200: paged(spec.row, `${title}Page`) },
-      detail: {
-        operationId: `${name}List`,
-        summary: `List ${spec.resource.replaceAll('_', ' ')}`,
-        description: `${about} Filterable: ${fields(Object.keys(spec.filterable))}. Sortable: ${fields(spec.sortable)} (default \`${spec.defaultSort.map((k) => (k.descending ? '-' : '') + k.column).join(',')}\`). ${LIST_GRAMMAR}`,
+    .get(
+      `/${spec.resource}`,
+      async ({ tenant, request }) => {
+        const query = parseListQuery(rawQuery(request.url), policy)
+        const page = await service.list(tenant, query)
+        // Projected items are not the item schema (it requires every field): sent as they are, unvalidated.
+        if (query.select) return Response.json({ ...page, items: page.items.map((item) => project(item, query.select!)) }) as never
+        return page as never
       },
-    })
-    .post(`/${spec.resource}`, async ({ tenant, body, set }) => {
-      const row = await service.create(tenant, body as Record<string, unknown>)
-      set.status = 201
-      return row as Static<Row>
-    }, {
-      tenant,
-      body: spec.create,
-      transform: onlyWritable(Object.keys(spec.create.properties)),
-      response: { 201: spec.row, ...spec.errors?.create },
-      detail: {
-        operationId: `${name}Create`,
-        summary: `Create one of ${spec.resource.replaceAll('_', ' ')}`,
-        description: `${about} \`ownerId\` (the ecosystem) and \`customerId\` (the caller) are set by the server; a body naming them or any field not writable is 400.`,
+      {
+        tenant,
+        query: listQuery(spec),
+        response: { 200: paged(spec.row, `${title}Page`) },
+        detail: {
+          operationId: `${name}List`,
+          summary: `List ${spec.resource.replaceAll('_', ' ')}`,
+          description: `${about} Filterable: ${fields(Object.keys(spec.filterable))}. Sortable: ${fields(spec.sortable)} (default \`${spec.defaultSort.map((k) => (k.descending ? '-' : '') + k.column).join(',')}\`). ${LIST_GRAMMAR}`,
+        },
       },
-    })
+    )
+    .post(
+      `/${spec.resource}`,
+      async ({ tenant, body, set }) => {
+        const row = await service.create(tenant, body as Record<string, unknown>)
+        set.status = 201
+        return row as Static<Row>
+      },
+      {
+        tenant,
+        body: spec.create,
+        transform: onlyWritable(Object.keys(spec.create.properties)),
+        response: { 201: spec.row, ...spec.errors?.create },
+        detail: {
+          operationId: `${name}Create`,
+          summary: `Create one of ${spec.resource.replaceAll('_', ' ')}`,
+          description: `${about} \`ownerId\` (the ecosystem) and \`customerId\` (the caller) are set by the server; a body naming them or any field not writable is 400.`,
+        },
+      },
+    )
     .get(`/${spec.resource}/:id`, ({ tenant, params }) => service.get(tenant, params.id) as Promise<Static<Row>>, {
       tenant,
       params: IdParam,
@@ -153,7 +181,11 @@ export function resourceRoutes<S extends string, R extends string, Row extends T
       body: spec.patch,
       transform: onlyWritable(Object.keys(spec.patch.properties)),
       response: { 200: spec.row, ...spec.errors?.update },
-      detail: { operationId: `${name}Update`, summary: `Change one of ${spec.resource.replaceAll('_', ' ')}`, description: `${about} Only the writable fields; unknown or foreign ids are 404.` },
+      detail: {
+        operationId: `${name}Update`,
+        summary: `Change one of ${spec.resource.replaceAll('_', ' ')}`,
+        description: `${about} Only the writable fields; unknown or foreign ids are 404.`,
+      },
     })
     .delete(
       `/${spec.resource}/:id`,

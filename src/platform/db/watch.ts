@@ -112,7 +112,11 @@ export class ConnectionWatch {
       `A statement was sent to the pool from inside an open transaction (use its tx): it would wait for the connection its own caller holds. ` +
       `Statement: ${firstWords(text)}\n-- sent from:\n${frames(new Error().stack)}\n-- transaction opened at:\n${frames(holder.origin.stack)}`
     if (this.guard) throw new ReentrancyError(message)
-    this.log('database re-entrancy: a statement sent to the pool inside a transaction', { statement: firstWords(text), holder: labelOf(holder.origin), stack: frames(new Error().stack) })
+    this.log('database re-entrancy: a statement sent to the pool inside a transaction', {
+      statement: firstWords(text),
+      holder: labelOf(holder.origin),
+      stack: frames(new Error().stack),
+    })
   }
 
   /** Counts a statement as waiting from now until the returned function is called. */
@@ -148,7 +152,9 @@ export class ConnectionWatch {
       return null
     }
     const started = !this.current
-    const holders = [...this.holders].filter((h) => h.open).map((h) => ({ label: labelOf(h.origin), heldMs: Math.round(now - h.since), stack: frames(h.origin.stack) }))
+    const holders = [...this.holders]
+      .filter((h) => h.open)
+      .map((h) => ({ label: labelOf(h.origin), heldMs: Math.round(now - h.since), stack: frames(h.origin.stack) }))
     const statements = [...new Set([...this.calls].slice(0, 20).map((c) => firstWords(c.text)))].slice(0, 5)
     this.current = { waitingMs: Math.round(waitingMs), statement: firstWords(oldest.text), statements, waiting: this.calls.size, holders }
     if (started) {
@@ -198,10 +204,13 @@ export function firstWords(text: string): string {
  * origin then says where to look), and those are shown.
  */
 function frames(stack: string | undefined): string {
-  const lines = (stack ?? '').split('\n').slice(1).filter((l) => !l.includes('platform/db/watch.ts'))
+  const lines = (stack ?? '')
+    .split('\n')
+    .slice(1)
+    .filter((l) => !l.includes('platform/db/watch.ts'))
   const start = lines.findIndex((l) => !PLUMBING.test(l))
   return lines
-    .slice(Math.max(start , 0), (Math.max(start , 0)) + 12)
+    .slice(Math.max(start, 0), Math.max(start, 0) + 12)
     .map((l) => l.trim())
     .join('\n')
 }

@@ -9,13 +9,21 @@ export function hoistNamedSchemas(doc: { paths?: unknown; webhooks?: unknown; co
   const schemas = (components.schemas ??= {})
   const seen = new Map<string, string>()
 
-  const name = (title: string) => (/^[A-Za-z0-9._-]+$/.test(title) ? title : title.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(''))
+  const name = (title: string) =>
+    /^[A-Za-z0-9._-]+$/.test(title)
+      ? title
+      : title
+          .split(/[^A-Za-z0-9]+/)
+          .filter(Boolean)
+          .map((w) => w[0]!.toUpperCase() + w.slice(1))
+          .join('')
 
   const register = (schema: Record<string, unknown>): { $ref: string } => {
     const key = name(schema.title as string)
     const text = JSON.stringify(schema)
     const earlier = seen.get(key)
-    if (earlier !== undefined && earlier !== text) throw new Error(`Two different schemas are titled ${JSON.stringify(schema.title)}; give one of them its own title`)
+    if (earlier !== undefined && earlier !== text)
+      throw new Error(`Two different schemas are titled ${JSON.stringify(schema.title)}; give one of them its own title`)
     seen.set(key, text)
     schemas[key] = schema
     return { $ref: `#/components/schemas/${key}` }

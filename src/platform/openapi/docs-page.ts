@@ -15,16 +15,24 @@ const ASSET_PATH = `openapi/assets/${swaggerUi.version}`
 export function docsPage(title: string, specPath: string) {
   const html = page(title, specPath)
   return new Elysia({ name: 'openapi-page' })
-    .get('/openapi', ({ set }) => {
-      set.headers['content-type'] = 'text/html; charset=utf-8'
-      set.headers['cache-control'] = 'no-cache'
-      return html
-    }, { detail: { hide: true } })
-    .get('/openapi/assets/:version/:file', ({ params, set, status }) => {
-      if (params.version !== swaggerUi.version || !ASSETS.has(params.file)) return status(404, { error: { code: 'not_found', message: 'No such asset' } })
-      set.headers['cache-control'] = 'public, max-age=31536000, immutable'
-      return Bun.file(join(ASSET_DIR, params.file))
-    }, { detail: { hide: true } })
+    .get(
+      '/openapi',
+      ({ set }) => {
+        set.headers['content-type'] = 'text/html; charset=utf-8'
+        set.headers['cache-control'] = 'no-cache'
+        return html
+      },
+      { detail: { hide: true } },
+    )
+    .get(
+      '/openapi/assets/:version/:file',
+      ({ params, set, status }) => {
+        if (params.version !== swaggerUi.version || !ASSETS.has(params.file)) return status(404, { error: { code: 'not_found', message: 'No such asset' } })
+        set.headers['cache-control'] = 'public, max-age=31536000, immutable'
+        return Bun.file(join(ASSET_DIR, params.file))
+      },
+      { detail: { hide: true } },
+    )
 }
 
 function page(title: string, specPath: string): string {

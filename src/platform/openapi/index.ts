@@ -40,10 +40,12 @@ const ERROR_SCHEMA = { 'application/json': { schema: { $ref: '#/components/schem
 
 /** What the tenancy guard answers: a missing X-Ecosystem-Id, credentials, role, an unknown ecosystem. */
 const TENANCY_RESPONSES = Object.fromEntries(
-  Object.entries({ 400: ['validation_failed', 'ecosystem_required'], 401: ['unauthorized', 'token_expired'], 403: ['forbidden', 'mfa_required'], 404: ['not_found'] }).map(([status, codes]) => [
-    status,
-    { description: codesDescription(PLATFORM_ERRORS, codes), content: ERROR_SCHEMA },
-  ]),
+  Object.entries({
+    400: ['validation_failed', 'ecosystem_required'],
+    401: ['unauthorized', 'token_expired'],
+    403: ['forbidden', 'mfa_required'],
+    404: ['not_found'],
+  }).map(([status, codes]) => [status, { description: codesDescription(PLATFORM_ERRORS, codes), content: ERROR_SCHEMA }]),
 )
 
 /** Marks an operation behind the account guard (`auth`, `scope`, `admin`): it may answer 403 `mfa_required` (an `aal1` session of an account with a second factor). */
@@ -130,13 +132,19 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
     delete op[TENANT_LEVEL]
     const account = op[ACCOUNT_GUARD]
     delete op[ACCOUNT_GUARD]
-    op.responses = { '400': EVERY_OPERATION_400, ...(level ? structuredClone(TENANCY_RESPONSES) : {}), ...(account ? { '403': structuredClone(ACCOUNT_403) } : {}), ...op.responses }
+    op.responses = {
+      '400': EVERY_OPERATION_400,
+      ...(level ? structuredClone(TENANCY_RESPONSES) : {}),
+      ...(account ? { '403': structuredClone(ACCOUNT_403) } : {}),
+      ...op.responses,
+    }
     const sentence = level ? ROLE_SENTENCES[level] : undefined
     if (sentence && !op.description?.includes(sentence.slice(0, -1))) op.description = op.description ? `${op.description} ${sentence}` : sentence
     for (const [status, response] of Object.entries(op.responses)) {
       response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
       // A typed response map leaves no room for headers; a redirect always says where it goes.
-      if (/^3\d\d$/.test(status) && !response.headers.Location) response.headers.Location = { description: 'Where the redirect goes', schema: { type: 'string' } }
+      if (/^3\d\d$/.test(status) && !response.headers.Location)
+        response.headers.Location = { description: 'Where the redirect goes', schema: { type: 'string' } }
       const content = response.content as Record<string, unknown> | undefined
       const errorSchema = (content?.['application/json'] as { schema?: Record<string, unknown> } | undefined)?.schema
       if (typeof errorSchema?.[ERROR_DESCRIPTION] === 'string') {
@@ -209,7 +217,8 @@ function collapseIntegerStrings(node: unknown): void {
   else if (node && typeof node === 'object') {
     const record = node as Record<string, unknown>
     const anyOf = record.anyOf as Record<string, unknown>[] | undefined
-    const integer = anyOf?.length === 2 && anyOf.some((s) => s.type === 'string' && s.format === 'integer') ? anyOf.find((s) => s.type === 'integer') : undefined
+    const integer =
+      anyOf?.length === 2 && anyOf.some((s) => s.type === 'string' && s.format === 'integer') ? anyOf.find((s) => s.type === 'integer') : undefined
     if (integer) {
       delete record.anyOf
       Object.assign(record, integer)
@@ -234,11 +243,13 @@ function dropKeywords(node: unknown): void {
  * from the modules, which platform/ does not import).
  */
 export function openApiPlugin(documentation: ElysiaOpenAPIConfig['documentation'], errorCodes: readonly string[] = []) {
-  return new Elysia({ name: 'openapi-docs' })
-    .onAfterHandle(({ path, response }) => (path === OPENAPI_JSON_PATH ? tidyOpenApi(response, errorCodes) : undefined))
-    // staticFile: false keeps routes with a dot in their path, e.g. /.well-known/oauth-authorization-server.
-    .use(openapi({ path: '/openapi', specPath: OPENAPI_JSON_PATH, provider: null, documentation, exclude: { staticFile: false } }))
-    .use(docsPage(documentation?.info?.title ?? 'API', OPENAPI_JSON_PATH))
+  return (
+    new Elysia({ name: 'openapi-docs' })
+      .onAfterHandle(({ path, response }) => (path === OPENAPI_JSON_PATH ? tidyOpenApi(response, errorCodes) : undefined))
+      // staticFile: false keeps routes with a dot in their path, e.g. /.well-known/oauth-authorization-server.
+      .use(openapi({ path: '/openapi', specPath: OPENAPI_JSON_PATH, provider: null, documentation, exclude: { staticFile: false } }))
+      .use(docsPage(documentation?.info?.title ?? 'API', OPENAPI_JSON_PATH))
+  )
 }
 
 /** The document as the running app serves it, serialised the way openapi.json is committed. */

@@ -12,7 +12,7 @@ const STOPWORDS = new Set(
     'i if in into is it its itself just me more most my myself no nor not now of off on once only or other our ours ourselves out ' +
     'over own same she should so some such than that the their theirs them themselves then there these they this those through to ' +
     'too under until up very was we were what when where which while who whom why will with would you your yours yourself yourselves ' +
-    "s t don doesn didn isn wasn aren weren won wouldn shouldn couldn ll re ve d m o y let lets also get got user users"
+    's t don doesn didn isn wasn aren weren won wouldn shouldn couldn ll re ve d m o y let lets also get got user users'
   ).split(' '),
 )
 
@@ -50,7 +50,12 @@ export class LocalEmbeddings implements EmbeddingProvider {
 }
 
 function features(text: string): Map<string, number> {
-  const words = text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []
+  const words =
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}/gu, '')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
   const content = words.filter((w) => !STOPWORDS.has(w))
   const kept = content.length > 0 ? content : words
   const seen = new Map<string, { weight: number; count: number }>()

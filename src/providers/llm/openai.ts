@@ -3,7 +3,6 @@ import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/res
 import { type Fetch, OutboundRefused, OutboundUnresolved } from '../../platform/outbound'
 import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, LlmError } from './types'
 
-
 /**
  * Provider messages reach admins (connectError) and end users (the SSE `error` event). Some quote
  * the API key, partly masked ("Incorrect API key provided: sk-ab****wxyz"): drop anything key-like.
@@ -47,9 +46,7 @@ export class OpenAiChatModel implements ChatModel {
           model: request.model,
           messages: request.messages.map(toOpenAi),
           stream: true,
-          ...(request.tools?.length
-            ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: t })) }
-            : {}),
+          ...(request.tools?.length ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
         },
         { signal: watch.signal },
       )
@@ -132,7 +129,8 @@ class Watchdog {
     if (err instanceof SyntaxError) return new LlmError('malformed', 'The model service sent a malformed chunk')
     // The SDK wraps whatever its fetch throws; a refusal says why, in words fit for the tenant.
     if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundRefused) return new LlmError('upstream', err.cause.message)
-    if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundUnresolved) return new LlmError('upstream', `The model service cannot be reached: ${err.cause.message}`)
+    if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundUnresolved)
+      return new LlmError('upstream', `The model service cannot be reached: ${err.cause.message}`)
     if (err instanceof OpenAI.APIConnectionError) return new LlmError('upstream', 'The model service cannot be reached')
     if (err instanceof OpenAI.APIError) {
       const detail = err.error && typeof err.error === 'object' ? (err.error as { message?: unknown }).message : undefined

@@ -20,10 +20,7 @@ export interface LlmToolSpec {
 }
 
 /** What a streamed completion produces: text pieces, then complete tool calls, then one `finish`. */
-export type LlmEvent =
-  | { type: 'text'; text: string }
-  | { type: 'tool_call'; call: LlmToolCall }
-  | { type: 'finish'; reason: string }
+export type LlmEvent = { type: 'text'; text: string } | { type: 'tool_call'; call: LlmToolCall } | { type: 'finish'; reason: string }
 
 export interface LlmRequest {
   model: string

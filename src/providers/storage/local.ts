@@ -55,7 +55,14 @@ export class LocalObjectStore implements ObjectStore {
     this.basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '')
   }
 
-  async presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number; origin?: string | null }): Promise<PresignedPut> {
+  async presignPut(input: {
+    key: string
+    contentType: string
+    sizeBytes: number
+    sha256Hex: string
+    expiresIn: number
+    origin?: string | null
+  }): Promise<PresignedPut> {
     this.assertKey(input.key)
     if (input.sizeBytes > this.options.maxUploadBytes) throw new Error(`upload of ${input.sizeBytes} bytes exceeds the maximum`)
     const expiresAt = this.expiry(input.expiresIn)

@@ -19,7 +19,10 @@ export class S3ObjectStore implements ObjectStore {
   private sdk: Promise<{ sdk: Awaited<ReturnType<typeof loadSdk>>; client: S3Client }> | undefined
   private readonly bucket: string
 
-  constructor(private readonly settings: S3Settings, private readonly now: () => Date) {
+  constructor(
+    private readonly settings: S3Settings,
+    private readonly now: () => Date,
+  ) {
     this.bucket = settings.bucket
   }
 
@@ -42,7 +45,14 @@ export class S3ObjectStore implements ObjectStore {
     })
   }
 
-  async presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number; origin?: string | null }): Promise<PresignedPut> {
+  async presignPut(input: {
+    key: string
+    contentType: string
+    sizeBytes: number
+    sha256Hex: string
+    expiresIn: number
+    origin?: string | null
+  }): Promise<PresignedPut> {
     const { sdk, client } = await this.connect()
     const checksum = Buffer.from(input.sha256Hex, 'hex').toString('base64')
     const command = new sdk.PutObjectCommand({
@@ -96,7 +106,9 @@ export class S3ObjectStore implements ObjectStore {
   async putFile(key: string, path: string, sizeBytes: number, contentType: string): Promise<void> {
     const { sdk, client } = await this.connect()
     const { createReadStream } = await import('node:fs')
-    await client.send(new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(path), ContentLength: sizeBytes, ContentType: contentType }))
+    await client.send(
+      new sdk.PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(path), ContentLength: sizeBytes, ContentType: contentType }),
+    )
   }
 
   async delete(key: string): Promise<void> {

@@ -22,7 +22,14 @@ export interface ObjectStore {
    * `origin`: where the caller reached the service (a same-origin page); a store the service serves itself
    * issues its URL there instead of at PUBLIC_URL (the signature does not cover the host). Bucket stores ignore it.
    */
-  presignPut(input: { key: string; contentType: string; sizeBytes: number; sha256Hex: string; expiresIn: number; origin?: string | null }): Promise<PresignedPut>
+  presignPut(input: {
+    key: string
+    contentType: string
+    sizeBytes: number
+    sha256Hex: string
+    expiresIn: number
+    origin?: string | null
+  }): Promise<PresignedPut>
   /** A URL that serves the object as a download named `filename` (`origin` as for presignPut). */
   presignGet(input: { key: string; filename: string; contentType: string; expiresIn: number; origin?: string | null }): Promise<PresignedGet>
   /** Size of the stored object, or null when nothing is stored under `key`. */

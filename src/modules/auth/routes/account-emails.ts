@@ -39,12 +39,19 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
         return status(204, undefined)
       },
       {
-        body: t.Object({ token: Token, newPassword: NewPassword }, { title: 'AuthPasswordResetConfirm', examples: [{ token: 'prt_7Gm2kQ9xL4vB1nW8', newPassword: 'a longer passphrase for 2027' }] }),
-        response: { 204: t.Void({ description: 'Password set; every session of the account revoked' }), ...errors({ 400: ['validation_failed', 'invalid_token'] }) },
+        body: t.Object(
+          { token: Token, newPassword: NewPassword },
+          { title: 'AuthPasswordResetConfirm', examples: [{ token: 'prt_7Gm2kQ9xL4vB1nW8', newPassword: 'a longer passphrase for 2027' }] },
+        ),
+        response: {
+          204: t.Void({ description: 'Password set; every session of the account revoked' }),
+          ...errors({ 400: ['validation_failed', 'invalid_token'] }),
+        },
         detail: {
           operationId: 'authPasswordResetConfirm',
           summary: 'Set a new password with a reset token',
-          description: '400 `invalid_token` when the token is unknown, expired or used. Revokes every session; sign in with the new password. Also marks the address verified.',
+          description:
+            '400 `invalid_token` when the token is unknown, expired or used. Revokes every session; sign in with the new password. Also marks the address verified.',
           security: [],
         },
       },
@@ -68,11 +75,15 @@ export function accountEmailRoutes(emails: AccountEmails, guards: Guards, trustP
     )
     .post('/verify-email/confirm', ({ body }) => emails.confirmVerification(body.token), {
       body: t.Object({ token: Token }, { title: 'AuthVerifyEmailConfirm', examples: [{ token: 'evt_3Hq8mN2xK7pL1vB5' }] }),
-      response: { 200: t.Object({ emailVerified: t.Literal(true) }, { title: 'AuthEmailVerified', examples: [{ emailVerified: true }] }), ...errors({ 400: ['validation_failed', 'invalid_token'] }) },
+      response: {
+        200: t.Object({ emailVerified: t.Literal(true) }, { title: 'AuthEmailVerified', examples: [{ emailVerified: true }] }),
+        ...errors({ 400: ['validation_failed', 'invalid_token'] }),
+      },
       detail: {
         operationId: 'authVerifyEmailConfirm',
         summary: 'Confirm the address with a verification token',
-        description: '400 `invalid_token` when the token is unknown, expired, used, or the account no longer has that address. /auth/me then shows `emailVerified: true`.',
+        description:
+          '400 `invalid_token` when the token is unknown, expired, used, or the account no longer has that address. /auth/me then shows `emailVerified: true`.',
         security: [],
       },
     })

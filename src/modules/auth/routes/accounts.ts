@@ -48,7 +48,8 @@ export function accountRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps
       detail: {
         operationId: 'authFirstRun',
         summary: 'Whether this instance has an account yet (public)',
-        description: 'For a sign-in page: on a fresh instance (`firstAccount: true`) it offers to create the first account, which becomes the platform admin when ADMIN_EMAILS is empty (POST /auth/register). `registration` says whether e-mail and password registration is enabled.',
+        description:
+          'For a sign-in page: on a fresh instance (`firstAccount: true`) it offers to create the first account, which becomes the platform admin when ADMIN_EMAILS is empty (POST /auth/register). `registration` says whether e-mail and password registration is enabled.',
       },
     })
     .post(
@@ -121,7 +122,8 @@ export function accountRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps
         detail: {
           operationId: 'authRevoke',
           summary: 'Sign out (revoke the session of a refresh token)',
-          description: 'Takes the refresh token like /auth/refresh (and refuses the cookie from other origins likewise, 403 `origin_not_allowed`). Unknown tokens are ignored: 204.',
+          description:
+            'Takes the refresh token like /auth/refresh (and refuses the cookie from other origins likewise, 403 `origin_not_allowed`). Unknown tokens are ignored: 204.',
         },
       },
     )
@@ -134,7 +136,8 @@ export function accountRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps
       detail: {
         operationId: 'authMe',
         summary: 'The signed-in user',
-        description: 'User plus `emailVerified` (see /auth/verify-email), the credential’s `aal` and the account’s second factors (`mfa`, read from the account on every request, never from the token). Reachable at `aal1` by an account with a second factor, as are `/auth/mfa/*`, `/auth/passkeys/*` and sign-out (POST /auth/revoke).',
+        description:
+          'User plus `emailVerified` (see /auth/verify-email), the credential’s `aal` and the account’s second factors (`mfa`, read from the account on every request, never from the token). Reachable at `aal1` by an account with a second factor, as are `/auth/mfa/*`, `/auth/passkeys/*` and sign-out (POST /auth/revoke).',
       },
     })
     .patch('/me', ({ principal, body }) => auth.accounts.updateProfile(principal, body), {
@@ -144,14 +147,20 @@ export function accountRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps
       detail: {
         operationId: 'authUpdateMe',
         summary: 'Update name and/or slug',
-        description: 'At least one property. 409 `slug_taken` when another account holds the slug. Needs `aal2` while the account has a second factor (403 `mfa_required` for a password sign-in that has not verified it).',
+        description:
+          'At least one property. 409 `slug_taken` when another account holds the slug. Needs `aal2` while the account has a second factor (403 `mfa_required` for a password sign-in that has not verified it).',
       },
     })
     .get('/slug-available/:slug', ({ principal, params }) => auth.accounts.slugAvailable(principal, params.slug), {
       auth: true,
       params: t.Object({ slug: t.String({ maxLength: 255 }) }),
       response: { 200: SlugAvailability, ...errors(400, 401) },
-      detail: { operationId: 'authSlugAvailable', summary: 'Whether a slug is free and well-formed', description: '`available: false` with `reason: "format"` (2–64 of a–z 0–9 _ -, starting with a letter or digit) or `"taken"` (another account holds it). The caller’s own slug counts as available. Set it with PATCH /auth/me.' },
+      detail: {
+        operationId: 'authSlugAvailable',
+        summary: 'Whether a slug is free and well-formed',
+        description:
+          '`available: false` with `reason: "format"` (2–64 of a–z 0–9 _ -, starting with a letter or digit) or `"taken"` (another account holds it). The caller’s own slug counts as available. Set it with PATCH /auth/me.',
+      },
     })
     .post(
       '/revoke-all',
@@ -162,7 +171,12 @@ export function accountRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps
       {
         auth: true,
         response: { 204: t.Void({ description: 'All sessions revoked' }), ...errors(401, { 403: ['mfa_required', 'interactive_session_required'] }) },
-        detail: { operationId: 'authRevokeAll', summary: 'Sign out everywhere (revoke every session)', description: 'Revokes every session of the account, this one included, on every replica at once (their refresh tokens stop working; access tokens are refused at their next request). API tokens stay valid: delete them with DELETE /auth/tokens/{id}. Recorded in the audit log (`auth.session.revoked_all`). From a signed-in session (API tokens: 403 `interactive_session_required`) at `aal2` while the account has a second factor (403 `mfa_required`: a password alone does not end the owner’s verified sessions).' },
+        detail: {
+          operationId: 'authRevokeAll',
+          summary: 'Sign out everywhere (revoke every session)',
+          description:
+            'Revokes every session of the account, this one included, on every replica at once (their refresh tokens stop working; access tokens are refused at their next request). API tokens stay valid: delete them with DELETE /auth/tokens/{id}. Recorded in the audit log (`auth.session.revoked_all`). From a signed-in session (API tokens: 403 `interactive_session_required`) at `aal2` while the account has a second factor (403 `mfa_required`: a password alone does not end the owner’s verified sessions).',
+        },
       },
     )
     .post(
@@ -174,7 +188,10 @@ export function accountRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps
       {
         auth: true,
         body: ChangePasswordBody,
-        response: { 204: t.Void({ description: 'Password changed; every session revoked' }), ...errors(400, { 401: ['unauthorized', 'invalid_credentials'], 403: ['mfa_required', 'interactive_session_required'] }) },
+        response: {
+          204: t.Void({ description: 'Password changed; every session revoked' }),
+          ...errors(400, { 401: ['unauthorized', 'invalid_credentials'], 403: ['mfa_required', 'interactive_session_required'] }),
+        },
         detail: {
           operationId: 'authChangePassword',
           summary: 'Change the password',
@@ -187,22 +204,24 @@ export function accountRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps
       auth: true,
       query: PageQuery,
       response: { 200: paged(ApiToken, 'ApiTokenPage'), ...errors(400, 401, { 403: ['mfa_required', 'interactive_session_required'] }) },
-      detail: { operationId: 'authListTokens', summary: 'List API tokens (newest first; never the secret)', description: 'The account’s own `eco_…` tokens with their name, prefix, expiry and last use; the raw token was shown only when it was created. From a signed-in session: API tokens get 403 `interactive_session_required`.' },
-    })
-    .post(
-      '/tokens',
-      async ({ principal, body, status }) => status(201, await auth.apiTokens.create(principal, body)),
-      {
-        auth: true,
-        body: CreateApiTokenBody,
-        response: { 201: ApiTokenCreated, ...errors(400, 401, { 403: ['mfa_required', 'interactive_session_required'] }) },
-        detail: {
-          operationId: 'authCreateToken',
-          summary: 'Create an API token',
-          description: 'The raw `token` is returned exactly once and stored only as a hash. It works as a bearer credential wherever an account access token does (acting without a second factor: it is made from a session that verified one, 403 `mfa_required` otherwise, when the account has one), except on the credential routes: an API token cannot manage second factors, passkeys, recovery codes, API tokens, sessions or the password (403 `interactive_session_required`, whatever its owner’s role), so this needs a signed-in session. Under an organization’s `requireMfa`, it acts in that organization’s ecosystems only while its account has a verified second factor.',
-        },
+      detail: {
+        operationId: 'authListTokens',
+        summary: 'List API tokens (newest first; never the secret)',
+        description:
+          'The account’s own `eco_…` tokens with their name, prefix, expiry and last use; the raw token was shown only when it was created. From a signed-in session: API tokens get 403 `interactive_session_required`.',
       },
-    )
+    })
+    .post('/tokens', async ({ principal, body, status }) => status(201, await auth.apiTokens.create(principal, body)), {
+      auth: true,
+      body: CreateApiTokenBody,
+      response: { 201: ApiTokenCreated, ...errors(400, 401, { 403: ['mfa_required', 'interactive_session_required'] }) },
+      detail: {
+        operationId: 'authCreateToken',
+        summary: 'Create an API token',
+        description:
+          'The raw `token` is returned exactly once and stored only as a hash. It works as a bearer credential wherever an account access token does (acting without a second factor: it is made from a session that verified one, 403 `mfa_required` otherwise, when the account has one), except on the credential routes: an API token cannot manage second factors, passkeys, recovery codes, API tokens, sessions or the password (403 `interactive_session_required`, whatever its owner’s role), so this needs a signed-in session. Under an organization’s `requireMfa`, it acts in that organization’s ecosystems only while its account has a verified second factor.',
+      },
+    })
     .delete(
       '/tokens/:id',
       async ({ principal, params, status }) => {
@@ -213,12 +232,22 @@ export function accountRoutes(auth: AuthService, guards: Guards, deps: Pick<Deps
         auth: true,
         params: IdParam,
         response: { 204: t.Void({ description: 'Deleted' }), ...errors(400, 401, 404, { 403: ['mfa_required', 'interactive_session_required'] }) },
-        detail: { operationId: 'authDeleteToken', summary: 'Delete an API token', description: 'The token stops working at once, on every replica, also for streams opened with it (they end within seconds). Another account’s token or an unknown id: 404. Recorded in the audit log (`auth.api_token.revoked`). From a signed-in session (API tokens: 403 `interactive_session_required`).' },
+        detail: {
+          operationId: 'authDeleteToken',
+          summary: 'Delete an API token',
+          description:
+            'The token stops working at once, on every replica, also for streams opened with it (they end within seconds). Another account’s token or an unknown id: 404. Recorded in the audit log (`auth.api_token.revoked`). From a signed-in session (API tokens: 403 `interactive_session_required`).',
+        },
       },
     )
     .get('/methods', ({ principal }) => auth.accounts.methods(principal), {
       auth: true,
       response: { 200: t.Array(AuthUserMethod, { examples: [[AUTH_METHOD_EXAMPLE]] }), ...errors(401) },
-      detail: { operationId: 'authListMethods', summary: "The caller's sign-in methods", description: 'One entry per way the account signs in: `password` or an outside provider, with `providerId` (the provider’s subject; the e-mail for `password`). `hasCredential` says whether a password is set; the hash itself never leaves the server.' },
+      detail: {
+        operationId: 'authListMethods',
+        summary: "The caller's sign-in methods",
+        description:
+          'One entry per way the account signs in: `password` or an outside provider, with `providerId` (the provider’s subject; the e-mail for `password`). `hasCredential` says whether a password is set; the hash itself never leaves the server.',
+      },
     })
 }

@@ -20,7 +20,8 @@ export function refreshCookie(config: Pick<Config, 'corsOrigins' | 'publicUrl' |
     secure: crossSite || config.publicUrl.startsWith('https://'),
   }
   return {
-    keep: (cookie: unknown, refreshToken: string) => (cookie as CookieJar)[REFRESH_COOKIE]!.set({ value: refreshToken, maxAge: config.refreshTokenTtl, ...options }),
+    keep: (cookie: unknown, refreshToken: string) =>
+      (cookie as CookieJar)[REFRESH_COOKIE]!.set({ value: refreshToken, maxAge: config.refreshTokenTtl, ...options }),
     clear: (cookie: unknown) => (cookie as CookieJar)[REFRESH_COOKIE]!.set({ value: '', maxAge: 0, ...options }),
   }
 }

@@ -8,5 +8,11 @@ import { mfaAdminRoutes, mfaRoutes, passkeyRoutes } from './mfa'
 
 /** Every route of the accounts area, in mount order. */
 export function authRoutes(auth: AuthService, guards: Guards, config: Config): AnyElysia[] {
-  return [accountRoutes(auth, guards, { config }), mfaRoutes(auth, guards, config), passkeyRoutes(auth, guards, config), mfaAdminRoutes(auth, guards), accountEmailRoutes(auth.emails, guards, config.trustProxy)]
+  return [
+    accountRoutes(auth, guards, { config }),
+    mfaRoutes(auth, guards, config),
+    passkeyRoutes(auth, guards, config),
+    mfaAdminRoutes(auth, guards),
+    accountEmailRoutes(auth.emails, guards, config.trustProxy),
+  ]
 }

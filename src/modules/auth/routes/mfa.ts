@@ -3,7 +3,17 @@ import type { Guards } from '../../../platform/guards'
 import { IdParam } from '../../../platform/params'
 import { errors } from '../errors'
 import { requestInfo } from '../../../platform/http'
-import { AuthResult, CredentialResponse, MFA_FACTOR_EXAMPLE, MfaFactor, MfaVerifyBody, PasskeyRegistered, RecoveryCodes, TotpConfirmed, TotpEnrollment } from '../model'
+import {
+  AuthResult,
+  CredentialResponse,
+  MFA_FACTOR_EXAMPLE,
+  MfaFactor,
+  MfaVerifyBody,
+  PasskeyRegistered,
+  RecoveryCodes,
+  TotpConfirmed,
+  TotpEnrollment,
+} from '../model'
 import type { AuthService } from '../service'
 import type { Config } from '../../../config'
 import { refreshCookie } from './cookie'
@@ -21,7 +31,10 @@ export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config
     .use(guards.auth)
     .post('/totp', ({ principal, body }) => auth.mfa.enrollTotp(principal, body.name), {
       auth: true,
-      body: t.Object({ name: t.String({ minLength: 1, maxLength: 100, description: 'What the user calls the device' }) }, { title: 'TotpEnroll', examples: [{ name: 'Phone' }] }),
+      body: t.Object(
+        { name: t.String({ minLength: 1, maxLength: 100, description: 'What the user calls the device' }) },
+        { title: 'TotpEnroll', examples: [{ name: 'Phone' }] },
+      ),
       response: { 200: TotpEnrollment, ...errors(400, 401, CREDENTIAL_403) },
       detail: {
         operationId: 'authMfaTotpEnroll',
@@ -33,17 +46,22 @@ export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config
       auth: true,
       params: IdParam,
       body: t.Object({ code: t.String({ pattern: '^[0-9]{6}$' }) }, { title: 'TotpConfirm', examples: [{ code: '492039' }] }),
-      response: { 200: TotpConfirmed, ...errors(401, 404, CREDENTIAL_403, { 400: ['validation_failed', 'invalid_code'], 409: ['conflict'], 429: ['rate_limited'] }) },
+      response: {
+        200: TotpConfirmed,
+        ...errors(401, 404, CREDENTIAL_403, { 400: ['validation_failed', 'invalid_code'], 409: ['conflict'], 429: ['rate_limited'] }),
+      },
       detail: {
         operationId: 'authMfaTotpConfirm',
         summary: 'Confirm a TOTP factor with a code from it',
-        description:
-          `On the account’s first factor, ten recovery codes come back (shown once, stored hashed) and every other session of the account ends (the e-mail says so). The session that confirms it is \`aal2\` from its next refresh: refresh now, since until then its access token is \`aal1\` of an account with a factor. From now on a password sign-in is \`aal1\` until a factor is verified. Each 30-second step is accepted once (±1 step for clock drift). Wrong codes count toward the account's throttle (429). ${CREDENTIAL}`,
+        description: `On the account’s first factor, ten recovery codes come back (shown once, stored hashed) and every other session of the account ends (the e-mail says so). The session that confirms it is \`aal2\` from its next refresh: refresh now, since until then its access token is \`aal1\` of an account with a factor. From now on a password sign-in is \`aal1\` until a factor is verified. Each 30-second step is accepted once (±1 step for clock drift). Wrong codes count toward the account's throttle (429). ${CREDENTIAL}`,
       },
     })
     .post('/verify/options', async ({ principal, headers }) => ({ ...(await auth.passkeys.stepUpOptions(principal, headers.origin)) }), {
       auth: true,
-      response: { 200: PasskeyOptions(STEP_UP_OPTIONS_EXAMPLE), ...errors(401, { 400: ['passkey_origin_mismatch'], 403: ['interactive_session_required'], 409: ['conflict'] }) },
+      response: {
+        200: PasskeyOptions(STEP_UP_OPTIONS_EXAMPLE),
+        ...errors(401, { 400: ['passkey_origin_mismatch'], 403: ['interactive_session_required'], 409: ['conflict'] }),
+      },
       detail: {
         operationId: 'authMfaVerifyOptions',
         summary: 'Request options for verifying with a passkey',
@@ -51,21 +69,28 @@ export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config
           'For a session at `aal1` (a password sign-in of an account with a factor): WebAuthn request options allowing the account’s passkeys (challenge valid 5 minutes, once). Hand `navigator.credentials.get()`’s answer to POST /auth/mfa/verify as `{ passkey }`. 409 `conflict` when the account has no passkey; 400 `passkey_origin_mismatch` when the page’s origin cannot use passkeys here (the message says which address to open).',
       },
     })
-    .post('/verify', async ({ principal, body, cookie }) => {
-      const result = 'passkey' in body ? await auth.passkeys.stepUp(principal, body.passkey as never) : await auth.mfa.verify(principal, body)
-      refresh.keep(cookie, result.refreshToken)
-      return result
-    }, {
-      auth: true,
-      body: MfaVerifyBody,
-      response: { 200: AuthResult, ...errors(401, { 400: ['validation_failed', 'invalid_code'], 403: ['interactive_session_required'], 429: ['rate_limited'] }) },
-      detail: {
-        operationId: 'authMfaVerify',
-        summary: 'Step up to aal2 with a code, a recovery code or a passkey',
-        description:
-          'New tokens for the same session at `aal2` (refreshes keep it); its refresh tokens not used yet stop working, and the `ecobase_refresh` cookie gets the new one (as at sign-in). A recovery code works once; a passkey answers the options of POST /auth/mfa/verify/options. Every step-up is an audit event and an “account security” e-mail. Wrong answers are counted per account over a sliding window, whichever session gave them (LOGIN_MAX_FAILURES_PER_EMAIL in LOGIN_FAILURE_WINDOW_SECONDS, then 429; a success does not reset the count), each is an audit event, and the owner gets one e-mail per window with their count. A session only: API tokens get 403 `interactive_session_required`.',
+    .post(
+      '/verify',
+      async ({ principal, body, cookie }) => {
+        const result = 'passkey' in body ? await auth.passkeys.stepUp(principal, body.passkey as never) : await auth.mfa.verify(principal, body)
+        refresh.keep(cookie, result.refreshToken)
+        return result
       },
-    })
+      {
+        auth: true,
+        body: MfaVerifyBody,
+        response: {
+          200: AuthResult,
+          ...errors(401, { 400: ['validation_failed', 'invalid_code'], 403: ['interactive_session_required'], 429: ['rate_limited'] }),
+        },
+        detail: {
+          operationId: 'authMfaVerify',
+          summary: 'Step up to aal2 with a code, a recovery code or a passkey',
+          description:
+            'New tokens for the same session at `aal2` (refreshes keep it); its refresh tokens not used yet stop working, and the `ecobase_refresh` cookie gets the new one (as at sign-in). A recovery code works once; a passkey answers the options of POST /auth/mfa/verify/options. Every step-up is an audit event and an “account security” e-mail. Wrong answers are counted per account over a sliding window, whichever session gave them (LOGIN_MAX_FAILURES_PER_EMAIL in LOGIN_FAILURE_WINDOW_SECONDS, then 429; a success does not reset the count), each is an audit event, and the owner gets one e-mail per window with their count. A session only: API tokens get 403 `interactive_session_required`.',
+        },
+      },
+    )
     .post('/recovery-codes', ({ principal }) => auth.mfa.regenerateRecoveryCodes(principal), {
       auth: true,
       response: { 200: RecoveryCodes, ...errors(401, CREDENTIAL_403, { 409: ['conflict'] }) },
@@ -81,18 +106,30 @@ export function mfaRoutes(auth: AuthService, guards: Guards, config: Pick<Config
         auth: true,
         params: IdParam,
         response: { 204: t.Void({ description: 'Removed' }), ...errors(401, 404, CREDENTIAL_403) },
-        detail: { operationId: 'authMfaRemoveFactor', summary: 'Remove a second factor', description: `With the last one the recovery codes go too. ${CREDENTIAL}` },
+        detail: {
+          operationId: 'authMfaRemoveFactor',
+          summary: 'Remove a second factor',
+          description: `With the last one the recovery codes go too. ${CREDENTIAL}`,
+        },
       },
     )
 }
 
-const PasskeyOptions = (example: Record<string, unknown>) => t.Record(t.String(), t.Unknown(), { description: 'WebAuthn options as JSON, for `navigator.credentials` (through @simplewebauthn/browser’s helpers, say)', examples: [example] })
+const PasskeyOptions = (example: Record<string, unknown>) =>
+  t.Record(t.String(), t.Unknown(), {
+    description: 'WebAuthn options as JSON, for `navigator.credentials` (through @simplewebauthn/browser’s helpers, say)',
+    examples: [example],
+  })
 /** What browsers' `credential.toJSON()` gives (buffers as base64url), shortened: the shapes of a registration and a sign-in. */
 const ATTESTATION_EXAMPLE = {
   id: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE',
   rawId: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE',
   type: 'public-key',
-  response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0', attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVjF', transports: ['internal', 'hybrid'] },
+  response: {
+    clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uY3JlYXRlIn0',
+    attestationObject: 'o2NmbXRkbm9uZWdhdHRTdG10oGhhdXRoRGF0YVjF',
+    transports: ['internal', 'hybrid'],
+  },
   clientExtensionResults: {},
   authenticatorAttachment: 'platform',
 }
@@ -100,7 +137,12 @@ const ASSERTION_EXAMPLE = {
   id: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE',
   rawId: 'KEbWNCc7NgaYnUyrNeFGX9_3Y-8oJ3KwzjnaiD1d1LE',
   type: 'public-key',
-  response: { clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0', authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ', signature: 'MEUCIQDbRq3vNF', userHandle: 'NmYxYzBhM2U' },
+  response: {
+    clientDataJSON: 'eyJ0eXBlIjoid2ViYXV0aG4uZ2V0In0',
+    authenticatorData: 'SZYN5YgOjGh0NBcPZHZgW4_krrmihjLHmVzzuoMdl2MFAAAAAQ',
+    signature: 'MEUCIQDbRq3vNF',
+    userHandle: 'NmYxYzBhM2U',
+  },
   clientExtensionResults: {},
   authenticatorAttachment: 'platform',
 }
@@ -110,7 +152,12 @@ const REGISTRATION_OPTIONS_EXAMPLE = {
   challenge: 'ZMkRJxULfrDpHlbo_mmZSBnljNg-TcxyBMD6vTamYxw',
   rp: { name: 'Ecobase', id: 'app.example.com' },
   user: { id: 'NmYxYzBhM2UtMmI3ZC00YzFhLTllNWYtM2QyYjFhMGM5ZThm', name: 'ada@example.com', displayName: 'Ada Lovelace' },
-  pubKeyCredParams: [{ alg: -48, type: 'public-key' }, { alg: -8, type: 'public-key' }, { alg: -7, type: 'public-key' }, { alg: -257, type: 'public-key' }],
+  pubKeyCredParams: [
+    { alg: -48, type: 'public-key' },
+    { alg: -8, type: 'public-key' },
+    { alg: -7, type: 'public-key' },
+    { alg: -257, type: 'public-key' },
+  ],
   timeout: 60000,
   attestation: 'none',
   excludeCredentials: [],
@@ -138,8 +185,17 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
     .use(guards.auth)
     .get('', ({ principal }) => auth.passkeys.list(principal), {
       auth: true,
-      response: { 200: t.Array(MfaFactor, { examples: [[{ ...MFA_FACTOR_EXAMPLE, id: '8c7b6a59-4e3d-4c2b-a190-f8e7d6c5b4a3', type: 'passkey', name: 'MacBook Touch ID' }]] }), ...errors(401, { 403: ['interactive_session_required'] }) },
-      detail: { operationId: 'authPasskeys', summary: 'Your passkeys', description: `The account’s registered passkeys (WebAuthn credentials) as second factors: id, name, when added and last used. Reachable at \`aal1\`. Add one with /auth/passkeys/register/*, remove one with DELETE /auth/passkeys/{id}. ${INTERACTIVE}` },
+      response: {
+        200: t.Array(MfaFactor, {
+          examples: [[{ ...MFA_FACTOR_EXAMPLE, id: '8c7b6a59-4e3d-4c2b-a190-f8e7d6c5b4a3', type: 'passkey', name: 'MacBook Touch ID' }]],
+        }),
+        ...errors(401, { 403: ['interactive_session_required'] }),
+      },
+      detail: {
+        operationId: 'authPasskeys',
+        summary: 'Your passkeys',
+        description: `The account’s registered passkeys (WebAuthn credentials) as second factors: id, name, when added and last used. Reachable at \`aal1\`. Add one with /auth/passkeys/register/*, remove one with DELETE /auth/passkeys/{id}. ${INTERACTIVE}`,
+      },
     })
     .post('/register/options', async ({ principal, headers }) => ({ ...(await auth.passkeys.registrationOptions(principal, headers.origin)) }), {
       auth: true,
@@ -152,7 +208,10 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
     })
     .post('/register/verify', ({ principal, body }) => auth.passkeys.register(principal, body.response as never, body.name), {
       auth: true,
-      body: t.Object({ response: CredentialResponse, name: t.String({ minLength: 1, maxLength: 100 }) }, { title: 'PasskeyRegister', examples: [{ response: ATTESTATION_EXAMPLE, name: 'MacBook Touch ID' }] }),
+      body: t.Object(
+        { response: CredentialResponse, name: t.String({ minLength: 1, maxLength: 100 }) },
+        { title: 'PasskeyRegister', examples: [{ response: ATTESTATION_EXAMPLE, name: 'MacBook Touch ID' }] },
+      ),
       response: { 200: PasskeyRegistered, ...errors(400, 401, CREDENTIAL_403) },
       detail: {
         operationId: 'authPasskeyRegister',
@@ -161,7 +220,12 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
       },
     })
     .post('/login/options', async ({ headers }) => ({ ...(await auth.passkeys.loginOptions(headers.origin)) }), {
-      body: t.Optional(t.Object({ email: t.Optional(t.String({ maxLength: 320, description: 'Accepted and not used: the answer is the same for every address' })) }, { title: 'PasskeyLoginStart', examples: [{}] })),
+      body: t.Optional(
+        t.Object(
+          { email: t.Optional(t.String({ maxLength: 320, description: 'Accepted and not used: the answer is the same for every address' })) },
+          { title: 'PasskeyLoginStart', examples: [{}] },
+        ),
+      ),
       response: { 200: PasskeyOptions(DISCOVERABLE_OPTIONS_EXAMPLE), ...errors({ 400: ['validation_failed', 'passkey_origin_mismatch'] }) },
       detail: {
         operationId: 'authPasskeyLoginOptions',
@@ -171,20 +235,25 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
         security: [],
       },
     })
-    .post('/login/verify', async ({ body, request, server, cookie }) => {
-      const result = await auth.passkeys.login(body.response as never, requestInfo(request, server, config.trustProxy))
-      refresh.keep(cookie, result.refreshToken)
-      return result
-    }, {
-      body: t.Object({ response: CredentialResponse }, { title: 'PasskeyLogin', examples: [{ response: ASSERTION_EXAMPLE }] }),
-      response: { 200: AuthResult, ...errors(400, { 401: ['invalid_credentials'] }) },
-      detail: {
-        operationId: 'authPasskeyLogin',
-        summary: 'Sign in with a passkey',
-        description: 'The spec’s AuthResult, at `aal2` when the authenticator verified the user (PIN, biometrics), else `aal1`, and the `ecobase_refresh` cookie, as at sign-in. The sign counter must grow (a cloned authenticator is refused: 401).',
-        security: [],
+    .post(
+      '/login/verify',
+      async ({ body, request, server, cookie }) => {
+        const result = await auth.passkeys.login(body.response as never, requestInfo(request, server, config.trustProxy))
+        refresh.keep(cookie, result.refreshToken)
+        return result
       },
-    })
+      {
+        body: t.Object({ response: CredentialResponse }, { title: 'PasskeyLogin', examples: [{ response: ASSERTION_EXAMPLE }] }),
+        response: { 200: AuthResult, ...errors(400, { 401: ['invalid_credentials'] }) },
+        detail: {
+          operationId: 'authPasskeyLogin',
+          summary: 'Sign in with a passkey',
+          description:
+            'The spec’s AuthResult, at `aal2` when the authenticator verified the user (PIN, biometrics), else `aal1`, and the `ecobase_refresh` cookie, as at sign-in. The sign counter must grow (a cloned authenticator is refused: 401).',
+          security: [],
+        },
+      },
+    )
     .delete(
       '/:id',
       async ({ principal, params, status }) => {
@@ -202,24 +271,25 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
 
 /** What platform admins do about other accounts' second factors (tag `auth`). */
 export function mfaAdminRoutes(auth: AuthService, guards: Guards) {
-  return new Elysia({ name: 'auth-mfa-admin', prefix: '/auth/admin', detail: { tags: ['auth'] } })
-    .use(guards.auth)
-    .delete(
-      '/users/:id/factors',
-      async ({ principal, params, status }) => {
-        await auth.mfa.resetByAdmin(principal, params.id)
-        return status(204, undefined)
+  return new Elysia({ name: 'auth-mfa-admin', prefix: '/auth/admin', detail: { tags: ['auth'] } }).use(guards.auth).delete(
+    '/users/:id/factors',
+    async ({ principal, params, status }) => {
+      await auth.mfa.resetByAdmin(principal, params.id)
+      return status(204, undefined)
+    },
+    {
+      admin: true,
+      params: IdParam,
+      response: {
+        204: t.Void({ description: 'Every factor, passkey and recovery code removed; every session ended' }),
+        ...errors(400, 401, 404, { 403: ['forbidden', 'mfa_required', 'interactive_session_required'] }),
       },
-      {
-        admin: true,
-        params: IdParam,
-        response: { 204: t.Void({ description: 'Every factor, passkey and recovery code removed; every session ended' }), ...errors(400, 401, 404, { 403: ['forbidden', 'mfa_required', 'interactive_session_required'] }) },
-        detail: {
-          operationId: 'authAdminResetFactors',
-          summary: 'Reset an account’s second factors (platform admins)',
-          description:
-            'For an owner who lost both the device and the recovery codes: removes every second factor, passkey and recovery code of the account and ends its sessions (it signs in with the password and enrolls anew). Platform admins only (403 `forbidden`), from a signed-in session (403 `interactive_session_required` for API tokens) at `aal2` while the admin’s account has a factor (403 `mfa_required`). Recorded in the audit log (`auth.mfa.reset`, by the admin); the account’s address gets an “account security” e-mail. Unknown account: 404. From the command line: `npx ecobase admin reset-mfa --email E`.',
-        },
+      detail: {
+        operationId: 'authAdminResetFactors',
+        summary: 'Reset an account’s second factors (platform admins)',
+        description:
+          'For an owner who lost both the device and the recovery codes: removes every second factor, passkey and recovery code of the account and ends its sessions (it signs in with the password and enrolls anew). Platform admins only (403 `forbidden`), from a signed-in session (403 `interactive_session_required` for API tokens) at `aal2` while the admin’s account has a factor (403 `mfa_required`). Recorded in the audit log (`auth.mfa.reset`, by the admin); the account’s address gets an “account security” e-mail. Unknown account: 404. From the command line: `npx ecobase admin reset-mfa --email E`.',
       },
-    )
+    },
+  )
 }

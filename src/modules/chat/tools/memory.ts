@@ -42,7 +42,9 @@ export function memoryTools(memory: MemoryTools): ChatTool[] {
       available: withPersona,
       async run(args, context) {
         const matches = await memory.recall(context.tenant, context.personaId!, args.query, args.limit ?? 5)
-        return { memories: matches.map((m) => ({ slug: m.slug, memoryType: m.memoryType, description: m.description, body: m.body, similarity: m.similarity })) }
+        return {
+          memories: matches.map((m) => ({ slug: m.slug, memoryType: m.memoryType, description: m.description, body: m.body, similarity: m.similarity })),
+        }
       },
     }),
     defineTool({

@@ -37,7 +37,7 @@ export function searchTool(search: ConversationSearch) {
   return defineTool({
     name: 'search',
     description:
-      "Full-text search of this user's earlier conversations with you (not the current one), or with in=\"community\" of the community's discussion threads where you are allowed to. Use it when the user refers to something discussed before. Returns matching excerpts, best first.",
+      'Full-text search of this user\'s earlier conversations with you (not the current one), or with in="community" of the community\'s discussion threads where you are allowed to. Use it when the user refers to something discussed before. Returns matching excerpts, best first.',
     parameters: T.Object({
       query: T.String({ minLength: 1, maxLength: 200, description: 'Keywords to look for; every word must occur (prefixes match)' }),
       limit: T.Optional(T.Integer({ minimum: 1, maximum: 20, description: 'At most this many excerpts (default 5)' })),

@@ -82,7 +82,12 @@ export function authorizeRoutes(oauth: OauthService, guards: Guards, consentUrl:
     .post(OAUTH_PATHS.authorize, ({ principal, body }) => oauth.authorizations.approve(principal.userId, body), {
       auth: true,
       body: AuthorizeBody,
-      response: { 200: AuthorizeResult, ...errors(401, { 400: ['validation_failed', 'invalid_request', 'invalid_client', 'invalid_redirect_uri', 'invalid_scope', 'unsupported_response_type'] }) },
+      response: {
+        200: AuthorizeResult,
+        ...errors(401, {
+          400: ['validation_failed', 'invalid_request', 'invalid_client', 'invalid_redirect_uri', 'invalid_scope', 'unsupported_response_type'],
+        }),
+      },
       detail: {
         operationId: 'oauthAuthorize',
         summary: 'Approve an authorization request for the signed-in user (issues the code)',

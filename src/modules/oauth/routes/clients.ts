@@ -6,7 +6,6 @@ import { CreateClientBody, OAuthClient, OAuthClientCreated, UpdateClientBody } f
 import type { OauthService } from '../service'
 import { IdParam } from '../../../platform/params'
 
-
 /** Client applications, managed by the account that registered them (account credentials only). */
 export function clientRoutes(oauth: OauthService, guards: Guards) {
   const clients = oauth.clients
@@ -27,13 +26,22 @@ export function clientRoutes(oauth: OauthService, guards: Guards) {
       auth: true,
       query: PageQuery,
       response: { 200: paged(OAuthClient, 'OAuthClientPage'), ...errors(400, 401) },
-      detail: { operationId: 'oauthListClients', summary: "The caller's client applications (newest first; never the secret)", description: 'The OAuth client applications the signed-in account registered, with their redirect URIs and allowed scopes. The client secret was shown once, at creation.' },
+      detail: {
+        operationId: 'oauthListClients',
+        summary: "The caller's client applications (newest first; never the secret)",
+        description:
+          'The OAuth client applications the signed-in account registered, with their redirect URIs and allowed scopes. The client secret was shown once, at creation.',
+      },
     })
     .get('/:id', ({ principal, params }) => clients.get(principal.userId, params.id), {
       auth: true,
       params: IdParam,
       response: { 200: OAuthClient, ...errors(400, 401, 404) },
-      detail: { operationId: 'oauthGetClient', summary: 'One of the caller’s client applications', description: 'Another account’s client or an unknown id: 404.' },
+      detail: {
+        operationId: 'oauthGetClient',
+        summary: 'One of the caller’s client applications',
+        description: 'Another account’s client or an unknown id: 404.',
+      },
     })
     .patch('/:id', ({ principal, params, body }) => clients.update(principal, params.id, body), {
       auth: true,
@@ -56,7 +64,12 @@ export function clientRoutes(oauth: OauthService, guards: Guards) {
         auth: true,
         params: IdParam,
         response: { 204: t.Void({ description: 'Deleted, with every grant and token issued to it' }), ...errors(400, 401, 404) },
-        detail: { operationId: 'oauthDeleteClient', summary: 'Delete a client application and end all its grants', description: 'Every grant users gave it ends with it: its access tokens are refused at their next use and its refresh tokens stop working. Another account’s client or an unknown id: 404. Recorded in the audit log.' },
+        detail: {
+          operationId: 'oauthDeleteClient',
+          summary: 'Delete a client application and end all its grants',
+          description:
+            'Every grant users gave it ends with it: its access tokens are refused at their next use and its refresh tokens stop working. Another account’s client or an unknown id: 404. Recorded in the audit log.',
+        },
       },
     )
     .post('/:id/secret', ({ principal, params }) => clients.rotateSecret(principal, params.id), {

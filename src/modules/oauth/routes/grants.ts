@@ -14,7 +14,12 @@ export function grantRoutes(oauth: OauthService, guards: Guards) {
       auth: true,
       query: PageQuery,
       response: { 200: paged(OAuthGrant, 'OAuthGrantPage'), ...errors(400, 401) },
-      detail: { operationId: 'oauthListGrants', summary: 'Applications the caller has authorized (live grants, newest first)', description: 'Each live grant: the client application, the scopes granted and when. Revoking one (DELETE /oauth/grants/{id}) ends its tokens. Account credentials only: an OAuth access token cannot list grants.' },
+      detail: {
+        operationId: 'oauthListGrants',
+        summary: 'Applications the caller has authorized (live grants, newest first)',
+        description:
+          'Each live grant: the client application, the scopes granted and when. Revoking one (DELETE /oauth/grants/{id}) ends its tokens. Account credentials only: an OAuth access token cannot list grants.',
+      },
     })
     .delete(
       '/:id',

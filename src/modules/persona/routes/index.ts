@@ -7,8 +7,5 @@ import { serviceRoutes } from './services'
 
 /** Every route of the persona area. */
 export function personaAreaRoutes(area: PersonaService, guards: Guards) {
-  return new Elysia({ name: 'persona' })
-    .use(serviceRoutes(area, guards))
-    .use(personaRoutes(area, guards))
-    .use(publicRoutes(area))
+  return new Elysia({ name: 'persona' }).use(serviceRoutes(area, guards)).use(personaRoutes(area, guards)).use(publicRoutes(area))
 }

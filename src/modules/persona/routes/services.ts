@@ -28,7 +28,13 @@ export function serviceRoutes(area: PersonaService, guards: Guards) {
     .use(
       adminResource(guards, {
         path: '/services',
-        schemas: { page: paged(PersonaServiceModel, 'PersonaServicePage'), create: PersonaServiceCreate, item: PersonaServiceModel, detail: PersonaServiceModel, patch: PersonaServicePatch },
+        schemas: {
+          page: paged(PersonaServiceModel, 'PersonaServicePage'),
+          create: PersonaServiceCreate,
+          item: PersonaServiceModel,
+          detail: PersonaServiceModel,
+          patch: PersonaServicePatch,
+        },
         service: services,
         operations: {
           list: { operationId: 'personaServiceList', summary: 'Persona services of the ecosystem, newest first', description: KEY },
@@ -45,7 +51,12 @@ export function serviceRoutes(area: PersonaService, guards: Guards) {
             description: `\`apiKey: null\` removes the key. A new base URL or key resets \`connectStatus\` to \`never\`. A new base URL is checked as on create (400 \`invalid_base_url\`). ${NOT_ALLOWED} ${KEY}`,
             errors: errors({ 400: ['validation_failed', 'invalid_base_url', 'base_url_not_allowed'] }),
           },
-          remove: { operationId: 'personaServiceDelete', summary: 'Delete a persona service', description: 'Personas that used it fall back to the default service.', deleted: 'Deleted' },
+          remove: {
+            operationId: 'personaServiceDelete',
+            summary: 'Delete a persona service',
+            description: 'Personas that used it fall back to the default service.',
+            deleted: 'Deleted',
+          },
         },
       }),
     )

@@ -25,13 +25,35 @@ export const SiteFeedItem = t.Object(
   },
   {
     title: 'SiteFeedItem',
-    examples: [{ id: 'f0e1d2c3-b4a5-4968-8776-655443322110', customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d', source: 'community', entityType: 'reply', entityId: '4f3e2d1c-0b9a-4c8d-b7e6-a5f4c3b2d1e0', action: 'created', summary: 'New reply to your thread “Best cafés near the river?”', actorId: '7b6a5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2e', metadata: '{"threadId":"8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908"}', isRead: false, createdAt: '2026-11-26T09:30:00.000Z', deletedAt: null }],
+    examples: [
+      {
+        id: 'f0e1d2c3-b4a5-4968-8776-655443322110',
+        customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+        ownerId: '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d',
+        source: 'community',
+        entityType: 'reply',
+        entityId: '4f3e2d1c-0b9a-4c8d-b7e6-a5f4c3b2d1e0',
+        action: 'created',
+        summary: 'New reply to your thread “Best cafés near the river?”',
+        actorId: '7b6a5c4d-3e2f-4a1b-9c8d-7e6f5a4b3c2e',
+        metadata: '{"threadId":"8d7c6b5a-4938-4271-8f6e-5d4c3b2a1908"}',
+        isRead: false,
+        createdAt: '2026-11-26T09:30:00.000Z',
+        deletedAt: null,
+      },
+    ],
   },
 )
 const SiteFeedEvent = t.Union(
   [
-    t.Object({ event: t.Literal('item'), id: t.String({ description: 'Send it back as Last-Event-ID to resume' }), data: SiteFeedItem }, { description: 'A new item' }),
-    t.Object({ event: t.Literal('ping'), data: t.Object({}) }, { description: 'On connecting, then every 25 s while nothing happens, so proxies keep the connection' }),
+    t.Object(
+      { event: t.Literal('item'), id: t.String({ description: 'Send it back as Last-Event-ID to resume' }), data: SiteFeedItem },
+      { description: 'A new item' },
+    ),
+    t.Object(
+      { event: t.Literal('ping'), data: t.Object({}) },
+      { description: 'On connecting, then every 25 s while nothing happens, so proxies keep the connection' },
+    ),
     ShutdownEvent,
   ],
   { title: 'SiteFeedStreamEvent', description: 'Server-sent events (text/event-stream)', [MEDIA_TYPE]: 'text/event-stream' },

@@ -37,7 +37,12 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
         tenant: 'customer',
         body: UploadBody,
         transform: metadataIsObject,
-        response: { 200: StorageDeduplicated, 201: StoragePresignedUpload, 413: StorageQuotaExceeded, ...errors({ 400: ['validation_failed', 'file_too_large'], 402: ['entitlement_exceeded'] }) },
+        response: {
+          200: StorageDeduplicated,
+          201: StoragePresignedUpload,
+          413: StorageQuotaExceeded,
+          ...errors({ 400: ['validation_failed', 'file_too_large'], 402: ['entitlement_exceeded'] }),
+        },
         detail: {
           operationId: 'storageUploadCreate',
           summary: 'Start an upload: a pending attachment and a presigned PUT URL',

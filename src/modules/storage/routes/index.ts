@@ -9,8 +9,5 @@ import { usageRoutes } from './usage'
 export { LOCAL_OBJECTS_PATH } from '../../../providers/storage'
 
 export function storageRoutes(storage: StorageService, guards: Guards, objects: ObjectStore) {
-  return new Elysia({ name: 'storage' })
-    .use(attachmentRoutes(storage, guards))
-    .use(usageRoutes(storage, guards))
-    .use(objectRoutes(objects))
+  return new Elysia({ name: 'storage' }).use(attachmentRoutes(storage, guards)).use(usageRoutes(storage, guards)).use(objectRoutes(objects))
 }

@@ -13,8 +13,5 @@ export function objectRoutes(store: ObjectStore) {
     return store.serve(request)
   }
   const hook = { parse: 'none' as const, detail: { hide: true } }
-  return new Elysia({ name: 'storage-objects', prefix: LOCAL_OBJECTS_PATH })
-    .put('/*', serve, hook)
-    .get('/*', serve, hook)
-    .head('/*', serve, hook)
+  return new Elysia({ name: 'storage-objects', prefix: LOCAL_OBJECTS_PATH }).put('/*', serve, hook).get('/*', serve, hook).head('/*', serve, hook)
 }

@@ -25,7 +25,11 @@ export function usageRoutes(storage: StorageService, guards: Guards) {
       tenant: 'admin',
       params: UserId,
       response: { 200: UsageStorageQuota },
-      detail: { operationId: 'usageStorageCustomerGet', summary: "A customer's storage quota and usage", description: `As GET /usage/storage shows it to the customer. 404 when the customer is not in the ecosystem. ${ADMIN}` },
+      detail: {
+        operationId: 'usageStorageCustomerGet',
+        summary: "A customer's storage quota and usage",
+        description: `As GET /usage/storage shows it to the customer. 404 when the customer is not in the ecosystem. ${ADMIN}`,
+      },
     })
     .get('/storage/quotas', ({ tenant, query }) => quotas.list(tenant, pageParams(query)), {
       tenant: 'admin',
