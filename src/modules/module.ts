@@ -149,6 +149,7 @@ export interface ModuleDefinition<Name extends string = string, Errors extends E
   setup?(ctx: ModuleContext): ModuleParts<Name>
 }
 
+// biome-ignore lint/complexity/noBannedTypes: `{}` is the empty catalogue of a module that declares no errors, as TypeScript infers it
 export function defineModule<const Name extends string, const Errors extends ErrorCatalogue = {}, const Actions extends string = never>(
   definition: ModuleDefinition<Name, Errors, Actions>,
 ): ModuleDefinition<Name, Errors, Actions> {

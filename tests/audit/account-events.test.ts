@@ -83,15 +83,13 @@ describe('audit events of accounts (no ecosystem)', () => {
     // A reset token as the mailer would have stored it.
     const token = randomToken(32)
     planted.push(user.password, 'a-new-password-5', 'a-reset-password-6', token)
-    await h.db
-      .insert(emailTokens)
-      .values({
-        tokenHash: sha256Hex(token),
-        userId: user.user.id,
-        purpose: 'password_reset',
-        emailKey: user.email.toLowerCase(),
-        expiresAt: new Date(Date.now() + 600_000),
-      })
+    await h.db.insert(emailTokens).values({
+      tokenHash: sha256Hex(token),
+      userId: user.user.id,
+      purpose: 'password_reset',
+      emailKey: user.email.toLowerCase(),
+      expiresAt: new Date(Date.now() + 600_000),
+    })
     expect((await h.call('POST', '/auth/password-reset/confirm', { ...from(6), body: { token, newPassword: 'a-reset-password-6' } })).status).toBe(204)
     const reset = await only(h, 'auth.password.reset', user.user.id)
     expect(reset).toMatchObject({ actorType: 'user', actorId: user.user.id, targetType: 'user', ...account })

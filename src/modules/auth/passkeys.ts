@@ -112,16 +112,14 @@ export class Passkeys {
     const { credential } = verification.registrationInfo
     return this.deps.db.transaction(async (tx) => {
       const [factor] = await tx.insert(mfaFactors).values({ userId: principal.userId, type: 'passkey', name, verifiedAt: this.deps.now() }).returning()
-      await tx
-        .insert(passkeys)
-        .values({
-          factorId: factor!.id,
-          userId: principal.userId,
-          credentialId: credential.id,
-          publicKey: b64url(credential.publicKey),
-          counter: credential.counter,
-          transports: credential.transports ?? [],
-        })
+      await tx.insert(passkeys).values({
+        factorId: factor!.id,
+        userId: principal.userId,
+        credentialId: credential.id,
+        publicKey: b64url(credential.publicKey),
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+      })
       return this.mfa.enrolled(tx, principal, factor!, first, 'webauthn')
     })
   }

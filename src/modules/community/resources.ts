@@ -1,4 +1,5 @@
 import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
+import type { TObject } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
 import type { ResourceHooks, ResourceSpec } from '../../platform/crud/resource'
@@ -119,7 +120,7 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     example: () => ({ name: 'Probe', slug: `probe-${crypto.randomUUID().slice(0, 8)}` }),
     description:
       'Thread categories. Every ecosystem has `general` (the default of new threads), which cannot be deleted; a category with threads cannot be deleted (409 `category_not_empty`).',
-  } as const satisfies ResourceSpec<'community', 'categories', typeof CommunityCategory, any, any>
+  } as const satisfies ResourceSpec<'community', 'categories', typeof CommunityCategory, TObject, TObject>
 
   const threadsResource = {
     schema: 'community',
@@ -152,7 +153,7 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     errors: { create: errors({ 404: ['not_found', 'category_not_found'] }), update: errors({ 404: ['not_found', 'category_not_found'] }) },
     example: () => ({ title: 'Probe thread', body: 'probe' }),
     description: `Discussion threads; \`customerId\` is the author. \`title\` is required. \`locked\` and \`pinned\` are set by admins only (403 otherwise). Deleting a thread hides its replies. ${MENTIONS}`,
-  } as const satisfies ResourceSpec<'community', 'threads', typeof CommunityThread, any, any>
+  } as const satisfies ResourceSpec<'community', 'threads', typeof CommunityThread, TObject, TObject>
 
   const repliesResource = {
     schema: 'community',
@@ -174,7 +175,7 @@ export function communityResources(hooks: { categories: ResourceHooks; threads: 
     errors: { create: errors({ 404: ['not_found', 'thread_not_found'], 409: ['thread_locked'] }) },
     example: (ids) => ({ threadId: ids.threads, body: 'probe reply' }),
     description: `Replies to a thread (\`threadId\`: a live thread of the ecosystem, 404 \`thread_not_found\`; a locked one is 409 \`thread_locked\`); \`customerId\` is the author. The thread's author gets a \`community_reply\` notification (not for their own replies). ${MENTIONS}`,
-  } as const satisfies ResourceSpec<'community', 'replies', typeof CommunityReply, any, any>
+  } as const satisfies ResourceSpec<'community', 'replies', typeof CommunityReply, TObject, TObject>
 
   return [categoriesResource, threadsResource, repliesResource] as const
 }

@@ -68,7 +68,7 @@ export function checkValues(columns: readonly ContractColumn[], input: Record<st
 }
 
 /** A column's value in SQL, typed for comparison; the column name is a bound parameter. */
-function valueOf(name: string, kind: ColumnKind): SQL {
+function columnValue(name: string, kind: ColumnKind): SQL {
   const text = sql`(${contractRows.data} ->> ${name}::text)`
   switch (kind) {
     case 'integer':
@@ -90,7 +90,7 @@ const SYSTEM = new Map<string, SQL>([
   ['createdAt', sql`${contractRows.createdAt}`],
   ['updatedAt', sql`${contractRows.updatedAt}`],
 ])
-const expression = (f: { column: string; kind: ColumnKind }) => SYSTEM.get(f.column) ?? valueOf(f.column, f.kind)
+const expression = (f: { column: string; kind: ColumnKind }) => SYSTEM.get(f.column) ?? columnValue(f.column, f.kind)
 /** A value for comparison with `expression`: timestamps of values are compared as timestamptz. */
 const param = (value: unknown) => (value instanceof Date ? sql`${value.toISOString()}::timestamptz` : sql`${value}`)
 

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
+import type { TObject } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
 import { AUDIENCE, type ResourceSpec, topicOf } from '../../platform/crud/resource'
@@ -54,7 +55,7 @@ export const documentsResource = {
   },
   example: () => ({ title: 'Probe document' }),
   description: "A customer's documents, made of blocks (`/data/document_blocks`); deleting one deletes its blocks.",
-} as const satisfies ResourceSpec<'data', 'documents', typeof DataDocument, any, any>
+} as const satisfies ResourceSpec<'data', 'documents', typeof DataDocument, TObject, TObject>
 
 const Position = t.String({
   pattern: '^[0-9A-Za-z]{1,64}$',
@@ -122,7 +123,7 @@ export const documentBlocksResource = {
   },
   example: (ids) => ({ documentId: ids.documents, blockType: 'paragraph', position: 'a0', content: 'probe' }),
   description: 'Blocks of a document, listed in `position` order (byte-wise). `documentId` must name a document of yours (404 `document_not_found`).',
-} as const satisfies ResourceSpec<'data', 'document_blocks', typeof DataDocumentBlock, any, any>
+} as const satisfies ResourceSpec<'data', 'document_blocks', typeof DataDocumentBlock, TObject, TObject>
 
 /** Derived resources of the `data` schema, in the order their examples depend on each other. */
 export const DATA_RESOURCES = [documentsResource, documentBlocksResource] as const

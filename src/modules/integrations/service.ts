@@ -292,7 +292,7 @@ export class IntegrationsService {
   /** The job: one attempt. A failure throws so the queue retries, until the last attempt marks it failed. */
   async deliver(deliveryId: string): Promise<void> {
     const [row] = await this.deps.db.select().from(deliveries).innerJoin(webhooks, eq(webhooks.id, deliveries.webhookId)).where(eq(deliveries.id, deliveryId))
-    if (!row || row.deliveries.status !== 'pending') return
+    if (row?.deliveries.status !== 'pending') return
     const { deliveries: delivery, webhooks: webhook } = row
     if (!webhook.enabled && delivery.eventType !== TEST_EVENT)
       return this.finish(delivery, webhook, { ok: false, error: `endpoint disabled${webhook.disabledReason ? `: ${webhook.disabledReason}` : ''}` }, true)

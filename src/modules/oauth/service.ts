@@ -56,7 +56,7 @@ export class OauthService {
       revocation_endpoint_auth_methods_supported: auth,
       code_challenge_methods_supported: ['S256'],
       authorization_response_iss_parameter_supported: true,
-      service_documentation: base + '/openapi',
+      service_documentation: `${base}/openapi`,
     }
   }
 }

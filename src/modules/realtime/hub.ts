@@ -366,7 +366,10 @@ export class RealtimeHub {
       let rows = await this.rowsAfter(this.reader, this.head, sql``)
       if (gapIn(this.head, rows)) {
         if (!(await this.awaitCommits(this.reader))) {
-          this.retry ??= setTimeout(() => ((this.retry = null), this.poke()), DEFERRED_MS)
+          this.retry ??= setTimeout(() => {
+            this.retry = null
+            this.poke()
+          }, DEFERRED_MS)
           return
         }
         rows = await this.rowsAfter(this.reader, this.head, sql``)

@@ -12,5 +12,5 @@ export const organizationRdid = (slug: string) => `organization.${slug}`
 
 /** True when `rdid` lies strictly under `prefix` (`org.acme.x` is under `org.acme`). */
 export function isUnder(rdid: string, prefix: string): boolean {
-  return rdid.startsWith(prefix + '.')
+  return rdid.startsWith(`${prefix}.`)
 }

@@ -146,7 +146,7 @@ export class RegistryService {
     await this.team.require(userId, input.organizationId, 'admin')
     const prefix = await this.prefixOf(input.organizationId)
     const rdid = input.rdid ?? `${prefix}.${input.slug}`
-    if (!rdid.startsWith(prefix + '.')) {
+    if (!rdid.startsWith(`${prefix}.`)) {
       throw registryError(403, 'forbidden', `An ecosystem rdid must lie under the namespace prefix ${prefix}`)
     }
     try {

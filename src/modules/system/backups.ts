@@ -210,7 +210,7 @@ export class Backups {
   /** The job: writes the archive (streamed from a snapshot of the database on disk), then records how it went. */
   private async make(id: string): Promise<void> {
     const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
-    if (!row || row.status !== 'running') return
+    if (row?.status !== 'running') return
     const work = join(this.dir(), `.work-${id}`)
     try {
       const snapshot = await snapshotDatabase(this.deps.database, this.deps.config.databaseUrl, work)

@@ -1,4 +1,5 @@
 import { createInsertSchema, createSelectSchema } from 'drizzle-typebox'
+import type { TObject } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { NullableTimestamp, Timestamp } from '../../platform/crud/model'
 import type { ResourceSpec } from '../../platform/crud/resource'
@@ -69,6 +70,6 @@ export const notesResource = {
   example: () => ({ title: 'Probe note', body: 'probe' }),
   description:
     "A customer's notes, optionally about a subject (`subjectTable` + `subjectId`); e.g. `?subjectTable=eq.data.documents&subjectId=eq.<id>`, `?occurredAt=gte.2026-01-01&occurredAt=lt.2026-02-01`.",
-} as const satisfies ResourceSpec<'userdata', 'notes', typeof UserdataNote, any, any>
+} as const satisfies ResourceSpec<'userdata', 'notes', typeof UserdataNote, TObject, TObject>
 
 export const USERDATA_RESOURCES = [notesResource] as const
