@@ -188,6 +188,7 @@ function foreignTableReads(): string[] {
  */
 const FOREIGN_TABLE_READS_TO_REMOVE = [
   'billing/entitlements.ts → storage/schema',
+  'billing/mirror.ts → customer/schema',
   'billing/service.ts → customer/schema',
   'community/points.ts → customer/schema',
   'community/service.ts → customer/schema',

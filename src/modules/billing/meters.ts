@@ -3,7 +3,7 @@ import { and, asc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
-import type { FeatureDef } from './entitlements'
+import type { FeatureDef } from './features'
 import { meterOutbox, settings, stripeCustomers, subscriptions } from './schema'
 import type { StripeGateway } from './stripe'
 

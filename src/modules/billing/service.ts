@@ -3,7 +3,6 @@ import { requireAal2 } from '../../platform/auth'
 import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
-import type { Db } from '../../platform/db'
 import { STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/events'
@@ -12,9 +11,10 @@ import { isAdmin, type Tenant } from '../../platform/tenancy'
 import { customers } from '../customer/schema'
 import { featureNotFound, Features, planOf, Plans } from './catalogue'
 import { MeterReporter } from './meters'
-import { type Entitlements, periodOf, resetsAt, type Standing } from './entitlements'
+import { BillingMirror } from './mirror'
+import type { Entitlements } from './entitlements'
+import { periodOf, resetsAt, type Standing } from './features'
 import { billingError } from './errors'
-import { entitlementsUpdated, subscriptionUnmatched, subscriptionUpdated } from './events'
 import type { BillingSettingsUpdate, CheckoutRequest, CheckRequest, UsageBatch } from './model'
 import { assignments, invoices, plans, settings, stripeCustomers, stripeEvents, subscriptions, usageCounters, usageEvents } from './schema'
 import type { InvoiceFacts, StripeGateway, SubscriptionFacts } from './stripe'
@@ -35,6 +35,7 @@ export class BillingService {
   readonly features: Features
   readonly plans: Plans
   readonly meters: MeterReporter
+  private readonly mirror: BillingMirror
 
   constructor(
     private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'queue' | 'secret'>,
@@ -48,6 +49,7 @@ export class BillingService {
   ) {
     this.features = new Features(deps, entitlements)
     this.plans = new Plans(deps, entitlements)
+    this.mirror = new BillingMirror(deps, entitlements, events)
     this.meters = new MeterReporter(deps, stripe, async (ecosystemId) => (await this.stripeKeys(ecosystemId).catch(() => null))?.stripeSecretKey ?? null)
   }
 
@@ -145,7 +147,7 @@ export class BillingService {
     await this.customers.get(tenant, customerId)
     await this.deps.db.transaction(async (tx) => {
       await planOf(tx, tenant.ecosystemId, plan)
-      await this.restanding(tx, tenant.ecosystemId, customerId, () =>
+      await this.mirror.restanding(tx, tenant.ecosystemId, customerId, () =>
         tx
           .insert(assignments)
           .values({ ecosystemId: tenant.ecosystemId, customerId, plan })
@@ -158,7 +160,7 @@ export class BillingService {
   async unassign(tenant: Tenant, customerId: string) {
     await this.customers.get(tenant, customerId)
     await this.deps.db.transaction((tx) =>
-      this.restanding(tx, tenant.ecosystemId, customerId, () =>
+      this.mirror.restanding(tx, tenant.ecosystemId, customerId, () =>
         tx.delete(assignments).where(and(eq(assignments.ecosystemId, tenant.ecosystemId), eq(assignments.customerId, customerId))),
       ),
     )
@@ -344,99 +346,10 @@ export class BillingService {
     await this.deps.db.transaction(async (tx) => {
       const [fresh] = await tx.insert(stripeEvents).values({ ecosystemId, eventId: event.id }).onConflictDoNothing().returning({ id: stripeEvents.eventId })
       if (!fresh) return
-      if (subscription) await this.mirrorSubscription(tx, ecosystemId, subscription)
-      if (invoice) await this.mirrorInvoice(tx, ecosystemId, invoice)
+      if (subscription) await this.mirror.subscription(tx, ecosystemId, subscription)
+      if (invoice) await this.mirror.invoice(tx, ecosystemId, invoice)
     })
     return { received: true, duplicate: false }
-  }
-
-  /**
-   * Writes Stripe's subscription over the mirror. One bound by its metadata (made outside Checkout)
-   * records its Stripe customer, so that customer's invoices are kept and the portal opens on it.
-   * Its plan is the one selling its price, else the existing plan its metadata names; else none,
-   * so the default plan applies, and the admins are told (`billing.subscription.unmatched`).
-   */
-  private async mirrorSubscription(tx: Db, ecosystemId: string, s: SubscriptionFacts): Promise<void> {
-    const customerId = await this.customerOfStripe(tx, ecosystemId, s.stripeCustomerId, s.metadata.customerId)
-    if (!customerId) return
-    await tx.insert(stripeCustomers).values({ ecosystemId, customerId, stripeCustomerId: s.stripeCustomerId }).onConflictDoNothing()
-    const priced = await tx.select({ key: plans.key, prices: plans.prices }).from(plans).where(eq(plans.ecosystemId, ecosystemId))
-    const named = s.metadata.plan && priced.some((p) => p.key === s.metadata.plan) ? s.metadata.plan : null
-    const plan = priced.find((p) => p.prices.some((price) => price.stripePriceId && s.priceIds.includes(price.stripePriceId)))?.key ?? named
-    const [before] = await tx.select({ plan: subscriptions.plan }).from(subscriptions).where(eq(subscriptions.stripeSubscriptionId, s.id))
-    const values = {
-      ecosystemId,
-      customerId,
-      stripeCustomerId: s.stripeCustomerId,
-      plan,
-      status: s.status,
-      currentPeriodStart: s.currentPeriodStart,
-      currentPeriodEnd: s.currentPeriodEnd,
-      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-      trialEnd: s.trialEnd,
-      createdAt: s.createdAt,
-      updatedAt: this.deps.now(),
-    }
-    await this.restanding(tx, ecosystemId, customerId, () =>
-      tx
-        .insert(subscriptions)
-        .values({ stripeSubscriptionId: s.id, ...values })
-        .onConflictDoUpdate({ target: subscriptions.stripeSubscriptionId, set: values }),
-    )
-    await this.events.emit(tx, subscriptionUpdated, ecosystemId, {
-      customerId,
-      subscriptionId: s.id,
-      plan,
-      status: s.status,
-      cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-      currentPeriodEnd: iso(s.currentPeriodEnd),
-    })
-    // Told once, when the subscription starts selling an unknown price.
-    if (plan === null && (!before || before.plan !== null)) {
-      await this.events.emit(tx, subscriptionUnmatched, ecosystemId, { customerId, subscriptionId: s.id, priceIds: s.priceIds, status: s.status })
-    }
-  }
-
-  private async mirrorInvoice(tx: Db, ecosystemId: string, i: InvoiceFacts): Promise<void> {
-    const customerId = await this.customerOfStripe(tx, ecosystemId, i.stripeCustomerId)
-    if (!customerId) return
-    const values = {
-      ecosystemId,
-      customerId,
-      number: i.number,
-      status: i.status,
-      total: i.total,
-      currency: i.currency,
-      hostedInvoiceUrl: i.hostedInvoiceUrl,
-      periodStart: i.periodStart,
-      periodEnd: i.periodEnd,
-      createdAt: i.createdAt,
-    }
-    await tx
-      .insert(invoices)
-      .values({ stripeInvoiceId: i.id, ...values })
-      .onConflictDoUpdate({ target: invoices.stripeInvoiceId, set: values })
-  }
-
-  /** The Ecobase customer of a Stripe customer: by the mapping Checkout made, else by a subscription bound to it, else by the metadata it carries. */
-  private async customerOfStripe(tx: Db, ecosystemId: string, stripeCustomerId: string, fromMetadata?: string): Promise<string | null> {
-    const [mapped] = await tx
-      .select({ id: stripeCustomers.customerId })
-      .from(stripeCustomers)
-      .where(and(eq(stripeCustomers.ecosystemId, ecosystemId), eq(stripeCustomers.stripeCustomerId, stripeCustomerId)))
-    if (mapped) return mapped.id
-    const [bound] = await tx
-      .select({ id: subscriptions.customerId })
-      .from(subscriptions)
-      .where(and(eq(subscriptions.ecosystemId, ecosystemId), eq(subscriptions.stripeCustomerId, stripeCustomerId)))
-      .limit(1)
-    if (bound) return bound.id
-    if (!fromMetadata || !/^[0-9a-f-]{36}$/i.test(fromMetadata)) return null
-    const [row] = await tx
-      .select({ id: customers.id })
-      .from(customers)
-      .where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, fromMetadata)))
-    return row?.id ?? null
   }
 
   /** The caller's Stripe customer, made on first need: the idempotency key and the unique mapping keep it one. */
@@ -464,23 +377,6 @@ export class BillingService {
     const keys = row?.provider === 'stripe' && row.secretsSealed ? this.open(row.secretsSealed) : {}
     if (!keys.stripeSecretKey || !keys.stripeWebhookSecret) throw billingError(409, 'billing_not_configured', 'This ecosystem does not bill through Stripe')
     return keys as Required<Keys>
-  }
-
-  // ---- helpers
-
-  /**
-   * Runs a write that may change which plan is in force for a customer, in `tx`: the standing is
-   * read before and after, and a change is announced (`billing.entitlements.updated`) and clears
-   * the cached standings of the ecosystem on every replica.
-   */
-  private async restanding(tx: Db, ecosystemId: string, customerId: string, write: () => Promise<unknown>): Promise<void> {
-    const before = await this.entitlements.standing(ecosystemId, customerId, { db: tx, fresh: true })
-    await write()
-    const after = await this.entitlements.standing(ecosystemId, customerId, { db: tx, fresh: true })
-    await this.entitlements.changed(tx, ecosystemId)
-    if (before.plan !== after.plan || before.source !== after.source) {
-      await this.events.emit(tx, entitlementsUpdated, ecosystemId, { customerId, plan: after.plan, source: after.source })
-    }
   }
 
   private open(sealed: string): Keys {

@@ -6,28 +6,8 @@ import type { Condition } from '../../platform/crud/query'
 import { type Db, queryRows, sqlState } from '../../platform/db'
 import { lockInTransaction } from '../../platform/db/locks'
 import type { StreamCredential, Tenant } from '../../platform/tenancy'
+import { isAfter, ORIGIN, type Position } from './cursor'
 import { commits, changes, epoch, purged } from './schema'
-
-/**
- * A place in the outbox: `(pos, seq)`, the writing transaction's place in commit order and the row's
- * within it; rows are read and delivered in this order.
- */
-export type Position = readonly [pos: number, seq: number]
-const ORIGIN: Position = [0, 0]
-export const isAfter = (a: Position, b: Position) => a[0] > b[0] || (a[0] === b[0] && a[1] > b[1])
-
-/** A position as streams send it (`id:`) and take it back (`Last-Event-ID`, `?since=`): `<epoch>.<pos>.<seq>`. */
-export const cursorOf = (epoch: string, p: Position) => `${epoch}.${p[0]}.${p[1]}`
-
-/**
- * A cursor as sent back: this form with its epoch, or `legacy` for the form older versions sent
- * (`<tx>-<seq>`, a place this instance no longer numbers), or null for text no version sent.
- */
-export function parseCursor(text: string): { epoch: string; position: Position } | 'legacy' | null {
-  const match = /^([0-9a-f]{8})\.(\d{1,15})\.(\d{1,15})$/.exec(text)
-  if (match) return { epoch: match[1]!, position: [Number(match[2]), Number(match[3])] }
-  return /^\d{1,15}-\d{1,15}$/.test(text) ? 'legacy' : null
-}
 
 const CHANNEL = 'ecobase_realtime'
 /**

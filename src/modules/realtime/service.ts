@@ -7,7 +7,8 @@ import { UUID_PATTERN } from '../../platform/params'
 import type { Shutdown } from '../../platform/shutdown'
 import { isAdmin, meetsLevel, type StreamCredential, type Tenant } from '../../platform/tenancy'
 import { realtimeError } from './errors'
-import { type Frame, isAfter, parseCursor, type RealtimeHub, Subscription, type TopicSpec } from './hub'
+import { isAfter, parseCursor } from './cursor'
+import { type Frame, type RealtimeHub, Subscription, type TopicSpec } from './hub'
 import type { StreamTickets } from './tickets'
 
 export const MAX_TOPICS = 20
