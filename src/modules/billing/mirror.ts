@@ -3,13 +3,12 @@ import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import type { EventBus } from '../../platform/events'
 import { isUuid } from '../../platform/params'
+import { isoOrNull } from '../../platform/crud/model'
 import { customers } from '../customer/schema'
 import type { Entitlements } from './entitlements'
 import { entitlementsUpdated, subscriptionUnmatched, subscriptionUpdated } from './events'
 import { invoices, plans, stripeCustomers, subscriptions } from './schema'
 import type { InvoiceFacts, SubscriptionFacts } from './stripe'
-
-const iso = (d: Date | null | undefined) => d?.toISOString() ?? null
 
 /**
  * The local mirror of an ecosystem's Stripe subscriptions and invoices, written from what Stripe
@@ -62,7 +61,7 @@ export class BillingMirror {
       plan,
       status: s.status,
       cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-      currentPeriodEnd: iso(s.currentPeriodEnd),
+      currentPeriodEnd: isoOrNull(s.currentPeriodEnd),
     })
     // Told once, when the subscription starts selling an unknown price.
     if (plan === null && (!before || before.plan !== null)) {

@@ -8,6 +8,7 @@ import { AppError } from '../../platform/errors'
 import type { EventBus } from '../../platform/events'
 import { listPage, type PageParams } from '../../platform/paging'
 import { isAdmin, type Tenant } from '../../platform/tenancy'
+import { isoOrNull } from '../../platform/crud/model'
 import { customers } from '../customer/schema'
 import { featureNotFound, Features, planOf, Plans } from './catalogue'
 import { MeterReporter } from './meters'
@@ -22,8 +23,6 @@ import type { InvoiceFacts, StripeGateway, SubscriptionFacts } from './stripe'
 /** Labels sealed billing keys so they cannot be opened as any other kind of secret. */
 const PURPOSE = 'billing-settings'
 type Keys = { stripeSecretKey?: string; stripeWebhookSecret?: string }
-
-const iso = (d: Date | null | undefined) => d?.toISOString() ?? null
 
 /**
  * Billing of an ecosystem's own customers: its features and plans, who is on which (a manual
@@ -243,8 +242,8 @@ export class BillingService {
       total: i.total,
       currency: i.currency,
       hostedInvoiceUrl: i.hostedInvoiceUrl,
-      periodStart: iso(i.periodStart),
-      periodEnd: iso(i.periodEnd),
+      periodStart: isoOrNull(i.periodStart),
+      periodEnd: isoOrNull(i.periodEnd),
       createdAt: i.createdAt.toISOString(),
     }))
   }
@@ -391,9 +390,9 @@ function subscriptionView(standing: Standing) {
     id: s.stripeSubscriptionId,
     plan: s.plan,
     status: s.status as never,
-    currentPeriodStart: iso(s.currentPeriodStart),
-    currentPeriodEnd: iso(s.currentPeriodEnd),
+    currentPeriodStart: isoOrNull(s.currentPeriodStart),
+    currentPeriodEnd: isoOrNull(s.currentPeriodEnd),
     cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-    trialEnd: iso(s.trialEnd),
+    trialEnd: isoOrNull(s.trialEnd),
   }
 }
