@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { randomBytes, randomUUID } from 'node:crypto'
@@ -230,6 +230,39 @@ describe('failed backups are seen', () => {
       await until(async () => (await outbox()).filter((m) => m.subject === 'Ecobase: a backup failed').length === 3)
       expect((await outbox()).filter((m) => m.subject === 'Ecobase: a backup failed').every((m) => m.recipient === owner.email)).toBe(true)
       expect((await f.call('GET', '/system/backups/settings', { token: owner.token })).body.lastCompleteAt).toEqual(expect.any(String))
+    } finally {
+      await f.close()
+    }
+  }, 120_000)
+})
+
+describe('a backup the server’s stop interrupts', () => {
+  test('ends at once on the shutdown signal: nothing of it stays on disk, its row says failed, interrupted, an audit event, and no e-mail', async () => {
+    const f = await createHarness()
+    try {
+      const owner = await f.register()
+      // A gigabyte in the object store (sparse: cheap to make, read at full speed) keeps the backup writing long enough to be stopped.
+      const big = join(f.deps.config.dataDir, 'objects', 'eco', 'big.bin')
+      mkdirSync(join(big, '..'), { recursive: true })
+      writeFileSync(big, '')
+      truncateSync(big, 1 << 30)
+      const started = await f.call('POST', '/system/backups', { token: owner.token })
+      expect(started.status).toBe(202)
+      const dir = join(f.deps.config.dataDir, 'backups')
+      const partial = join(dir, `${started.body.id}.tar.gz.partial`)
+      await until(async () => existsSync(partial), 30_000)
+      f.deps.shutdown.begin()
+      // What the server's SIGTERM does next: a graceful stop of the queue, which waits for running jobs.
+      await f.deps.queue.stop(60_000)
+
+      const row = await finished(f, owner.token, started.body.id)
+      expect(row.status).toBe('failed')
+      expect(row.error).toMatch(/^interrupted: the server stopped/)
+      expect(readdirSync(dir)).toEqual([])
+      const audit = (await f.call('GET', '/audit/events?action=system.backup.failed', { token: owner.token })).body.items
+      expect(audit.map((e: { target: { id: string } }) => e.target.id)).toEqual([started.body.id])
+      const outbox = (await f.call('GET', '/messaging/outbox/instance', { token: owner.token })).body.items as { subject: string }[]
+      expect(outbox.filter((m) => m.subject === 'Ecobase: a backup failed')).toEqual([])
     } finally {
       await f.close()
     }

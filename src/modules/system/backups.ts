@@ -4,7 +4,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { type BackupManifest, writeBackup } from '../../platform/backup/archive'
-import { pgTool, snapshotDatabase } from '../../platform/backup/database'
+import { BackupInterrupted, pgTool, snapshotDatabase } from '../../platform/backup/database'
 import type { Db } from '../../platform/db'
 import { describeError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
@@ -55,7 +55,7 @@ export type AdminMailer = (to: string, content: { subject: string; text: string 
  */
 export class Backups {
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue' | 'storage'>,
+    private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'queue' | 'shutdown' | 'storage'>,
     private readonly audit: AuditService,
     /** Tells the platform admins a backup failed; absent where nothing runs jobs (the schedule's tick only queues). */
     private readonly mail?: AdminMailer,
@@ -207,17 +207,22 @@ export class Backups {
     return `backups/${archiveName(row.id, row.encrypted)}`
   }
 
-  /** The job: writes the archive (streamed from a snapshot of the database on disk), then records how it went. */
+  /**
+   * The job: writes the archive (streamed from a snapshot of the database on disk), then records how
+   * it went. The server stopping (SIGTERM) interrupts it at once rather than holding the exit for
+   * SHUTDOWN_TIMEOUT_SECONDS: nothing of it is kept, and its row says `failed`, interrupted.
+   */
   private async make(id: string): Promise<void> {
     const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
     if (row?.status !== 'running') return
     const work = join(this.dir(), `.work-${id}`)
+    const stop = this.deps.shutdown.signal
     try {
-      const snapshot = await snapshotDatabase(this.deps.database, this.deps.config.databaseUrl, work)
+      const snapshot = await snapshotDatabase(this.deps.database, this.deps.config.databaseUrl, work, stop)
       if (snapshot.heldMs !== undefined) this.deps.logger.info('backup: database copied', { backupId: id, statementsHeldMs: Math.round(snapshot.heldMs) })
       const keys = row.encrypted ? this.deps.config.backups.keys : []
       if (row.encrypted && keys.length === 0) throw new Error('the backup was asked for encrypted, and BACKUP_ENCRYPTION_KEY is no longer set')
-      await writeBackup(snapshot, this.deps.config.dataDir, this.path(row), { keys, backupId: id, progress: () => {} })
+      await writeBackup(snapshot, this.deps.config.dataDir, this.path(row), { keys, backupId: id, progress: () => {}, stop })
       rmSync(work, { recursive: true, force: true })
       const size = Bun.file(this.path(row)).size
       if (this.deps.config.backups.target === 's3') {
@@ -240,12 +245,15 @@ export class Backups {
   /**
    * A failed backup is seen: its row says why, an audit event, an e-mail to every platform admin,
    * and failed rows beyond BACKUP_KEEP go (counted apart from complete ones, so failures never
-   * push good backups out).
+   * push good backups out). One the server's stop interrupted is not e-mailed: whoever stopped the
+   * server did it, and the exit does not wait for a mail server.
    */
   private async failed(row: BackupRow, err: unknown): Promise<void> {
     discard(`${this.path(row)}.partial`)
     const reason = describeError(err)
-    this.deps.logger.error('backup failed', { backupId: row.id, ...reason })
+    const interrupted = err instanceof BackupInterrupted
+    if (interrupted) this.deps.logger.warn('backup interrupted by the server stopping', { backupId: row.id })
+    else this.deps.logger.error('backup failed', { backupId: row.id, ...reason })
     const pruned = await this.deps.db.transaction(async (tx) => {
       await tx.update(backups).set({ status: 'failed', error: reason.message, completedAt: this.deps.now() }).where(eq(backups.id, row.id))
       await this.audit.record(tx, systemActor(JOB), {
@@ -256,7 +264,7 @@ export class Backups {
       return this.prune(tx, 'failed', this.deps.config.backups.keep)
     })
     for (const old of pruned) await this.removeArchive(old)
-    if (!this.mail) return
+    if (!this.mail || interrupted) return
     const admins = await this.deps.db.select({ email: users.email }).from(users).where(eq(users.isAdmin, true))
     const content = {
       subject: 'Ecobase: a backup failed',

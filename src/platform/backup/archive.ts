@@ -21,7 +21,7 @@ import { createGunzip, createGzip } from 'node:zlib'
 import pkg from '../../../package.json'
 import { MIGRATIONS_DIR } from '../db'
 import { decrypt, DecryptError, encrypt, isEncrypted, MAGIC } from './crypt'
-import { BackupError, type DatabaseSnapshot } from './database'
+import { BackupError, checkStop, type DatabaseSnapshot } from './database'
 import { readTar, TarError, TarWriter } from './tar'
 
 export { BackupError }
@@ -109,8 +109,10 @@ async function* tapped(
   chunks: AsyncIterable<Buffer | Uint8Array>,
   hash: ReturnType<typeof createHash>,
   onBytes: (n: number) => void,
+  stop?: AbortSignal,
 ): AsyncGenerator<Buffer | Uint8Array> {
   for await (const chunk of chunks) {
+    checkStop(stop)
     hash.update(chunk)
     yield chunk
     onBytes(chunk.byteLength)
@@ -122,6 +124,8 @@ export interface WriteOptions {
   keys: readonly string[]
   backupId?: string
   progress: Progress
+  /** Ends the backup between chunks with BackupInterrupted (the server stopping); the `.partial` goes. */
+  stop?: AbortSignal
 }
 
 /**
@@ -169,7 +173,7 @@ export async function writeBackup(snapshot: DatabaseSnapshot, dataDir: string, o
     await tar.add(
       name,
       size,
-      tapped(stream, hash, (n) => options.progress({ part, done: (done += n), total, finished: false })),
+      tapped(stream, hash, (n) => options.progress({ part, done: (done += n), total, finished: false }), options.stop),
     )
     digests.get(part)!.add(rel, size, hash.digest('hex'))
   }

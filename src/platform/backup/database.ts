@@ -12,6 +12,18 @@ import { readTar } from './tar'
 /** A backup that cannot be made, read or restored, for a reason the operator can act on. */
 export class BackupError extends Error {}
 
+/** A backup cut short by its `stop` signal (the server stopping): what it had written is gone. */
+export class BackupInterrupted extends BackupError {
+  constructor() {
+    super('interrupted: the server stopped while the backup ran; nothing of it was kept')
+  }
+}
+
+/** Throws BackupInterrupted once `stop` is aborted: called between steps of long work. */
+export function checkStop(stop: AbortSignal | undefined): void {
+  if (stop?.aborted) throw new BackupInterrupted()
+}
+
 /**
  * The database as the archive takes it: the embedded database's files (`pglite`, a directory), a
  * PostgreSQL database as `pg_dump -Fc` writes it (`postgres.dump`), or nothing (PostgreSQL with no
@@ -41,9 +53,10 @@ export async function appliedMigrations(db: Database['db']): Promise<number> {
 /**
  * The database of a running instance, copied into `work` (a directory of its own, on the data
  * directory's disk): PGlite's files as a crash at one instant would leave them, which PostgreSQL
- * recovers from, or PostgreSQL's pg_dump (a consistent snapshot of its own).
+ * recovers from, or PostgreSQL's pg_dump (a consistent snapshot of its own). `stop` ends it between
+ * files (and kills pg_dump) with BackupInterrupted.
  */
-export async function snapshotDatabase(database: Database, databaseUrl: string | null, work: string): Promise<DatabaseSnapshot> {
+export async function snapshotDatabase(database: Database, databaseUrl: string | null, work: string, stop?: AbortSignal): Promise<DatabaseSnapshot> {
   const migrations = await appliedMigrations(database.db)
   if (database.kind === 'pglite') {
     const path = join(work, 'pglite')
@@ -51,13 +64,13 @@ export async function snapshotDatabase(database: Database, databaseUrl: string |
       await untar(await database.dump!(), path)
       return { kind: 'pglite', migrations, source: { path, name: 'pglite' } }
     }
-    const heldMs = await copyLive(database.directory, path, database.exclusive!)
+    const heldMs = await copyLive(database.directory, path, database.exclusive!, stop)
     return { kind: 'pglite', migrations, source: { path, name: 'pglite' }, heldMs }
   }
   if (!databaseUrl || !pgTool('pg_dump')) return { kind: 'none', migrations, source: null }
   const path = join(work, 'postgres.dump')
   mkdirSync(work, { recursive: true })
-  await pgDump(databaseUrl, path)
+  await pgDump(databaseUrl, path, stop)
   return { kind: 'postgres', migrations, source: { path, name: 'postgres.dump' } }
 }
 
@@ -84,18 +97,19 @@ const MAX_PASSES = 4
  * while the service runs; then again what changed meanwhile (by size or time), a few times while
  * that shrinks (the WAL written during a long first pass); last, inside `exclusive`, what changed
  * since, what appeared, and what went away. What is left is the directory at that instant.
- * Answers how long statements were held off.
+ * Answers how long statements were held off. `stop` ends it between files, before the last pass, with BackupInterrupted.
  */
-export async function copyLive(from: string, to: string, exclusive: NonNullable<Database['exclusive']>): Promise<number> {
+export async function copyLive(from: string, to: string, exclusive: NonNullable<Database['exclusive']>, stop?: AbortSignal): Promise<number> {
   const changedSince = (since: number) => (stat: Stat, copied: Stat | null) => !copied || copied.size !== stat.size || stat.mtimeMs >= since - MTIME_SLACK_MS
   let since = Date.now()
-  await copyTree(from, to, () => true)
+  await copyTree(from, to, () => true, stop)
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const started = Date.now()
-    const { bytes } = await copyTree(from, to, changedSince(since))
+    const { bytes } = await copyTree(from, to, changedSince(since), stop)
     since = started
     if (bytes < SETTLED_BYTES) break
   }
+  checkStop(stop)
   return exclusive(async () => {
     const held = performance.now()
     const { seen } = await copyTree(from, to, changedSince(since))
@@ -106,8 +120,13 @@ export async function copyLive(from: string, to: string, exclusive: NonNullable<
 
 type Stat = Awaited<ReturnType<typeof lstat>>
 
-/** Copies the files of `from` into `to` that `wanted` picks; answers every relative path seen, and the bytes copied. Files that vanish meanwhile are skipped. */
-async function copyTree(from: string, to: string, wanted: (stat: Stat, copied: Stat | null) => boolean): Promise<{ seen: Set<string>; bytes: number }> {
+/** Copies the files of `from` into `to` that `wanted` picks; answers every relative path seen, and the bytes copied. Files that vanish meanwhile are skipped; `stop` ends it before the next file. */
+async function copyTree(
+  from: string,
+  to: string,
+  wanted: (stat: Stat, copied: Stat | null) => boolean,
+  stop?: AbortSignal,
+): Promise<{ seen: Set<string>; bytes: number }> {
   const seen = new Set<string>()
   let bytes = 0
   const walk = async (rel: string) => {
@@ -118,6 +137,7 @@ async function copyTree(from: string, to: string, wanted: (stat: Stat, copied: S
       seen.add(path)
       if (entry.isDirectory()) await walk(path)
       else if (entry.isFile()) {
+        checkStop(stop)
         const stat = await lstat(join(from, path)).catch(gone)
         if (!stat) continue
         const copied = await lstat(join(to, path)).catch(gone)
@@ -171,17 +191,19 @@ function libpq(url: string): { url: string; env: Record<string, string> } {
   return { url: parsed.toString(), env: password ? { PGPASSWORD: password } : {} }
 }
 
-/** Runs a PostgreSQL client program; its last line of stderr is the error when it fails. */
-async function run(command: string[], env: Record<string, string>): Promise<void> {
-  const child = Bun.spawn(command, { env: { ...process.env, ...env }, stdout: 'ignore', stderr: 'pipe' })
+/** Runs a PostgreSQL client program; its last line of stderr is the error when it fails. `stop` kills it (BackupInterrupted). */
+async function run(command: string[], env: Record<string, string>, stop?: AbortSignal): Promise<void> {
+  checkStop(stop)
+  const child = Bun.spawn(command, { env: { ...process.env, ...env }, stdout: 'ignore', stderr: 'pipe', signal: stop })
   const [code, stderr] = await Promise.all([child.exited, new Response(child.stderr).text()])
+  checkStop(stop)
   if (code !== 0) throw new BackupError(`${command[0]!.split('/').pop()} failed: ${stderr.trim().split('\n').pop()?.slice(0, 300) ?? `exit ${code}`}`)
 }
 
 /** pg_dump's custom format of the database at `url`, streamed by pg_dump itself into `file`. */
-export async function pgDump(url: string, file: string): Promise<void> {
+export async function pgDump(url: string, file: string, stop?: AbortSignal): Promise<void> {
   const { url: target, env } = libpq(url)
-  await run([pgTool('pg_dump')!, '--format=custom', `--file=${file}`, `--dbname=${target}`], env)
+  await run([pgTool('pg_dump')!, '--format=custom', `--file=${file}`, `--dbname=${target}`], env, stop)
 }
 
 /** Whether `file` is a dump pg_restore can read (its table of contents), or at least starts like one. */
