@@ -5,7 +5,7 @@ import { type Db, queryRows } from '../../platform/db'
 import { type EntitlementGate, entitlementExceeded, type Hold, STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
 import { ReplicaCache } from '../../platform/replica-cache'
-import { attachments, storageUsage } from '../storage/schema'
+import { storageReadings } from '../storage/service'
 import { BUILT_IN, type FeatureDef, featureDef, grantsOf, periodOf, planInForce, type Standing, type SubscriptionRow } from './features'
 import { assignments, features, plans, subscriptions, usageCounters, usageLeases } from './schema'
 
@@ -115,13 +115,7 @@ export class Entitlements implements EntitlementGate {
 
   /** The use that counts against a grant now: storage's byte counter, or the feature's counter for this period. */
   async used(db: Db, ecosystemId: string, customerId: string, feature: FeatureDef): Promise<number> {
-    if (feature.key === STORAGE_BYTES) {
-      const [row] = await db
-        .select({ used: storageUsage.usedBytes })
-        .from(storageUsage)
-        .where(and(eq(storageUsage.ecosystemId, ecosystemId), eq(storageUsage.customerId, customerId)))
-      return row?.used ?? 0
-    }
+    if (feature.key === STORAGE_BYTES) return storageReadings.usedBytes(db, { ecosystemId, customerId })
     const period = periodOf(feature.reset, this.deps.now())
     const [row] = await db
       .select({ used: usageCounters.used })
@@ -136,15 +130,9 @@ export class Entitlements implements EntitlementGate {
    * (STORAGE_PENDING_TTL_SECONDS). A pending upload's row is its reservation, so an upload that
    * expires or is deleted gives its bytes back by itself.
    */
-  async bytesTaken(db: Db, ecosystemId: string, customerId: string): Promise<number> {
-    const since = new Date(this.deps.now().getTime() - this.deps.config.storage.pendingTtl * 1000).toISOString()
-    const [row] = await queryRows<{ taken: number | string }>(
-      db,
-      sql`select coalesce((select used_bytes from ${storageUsage} where ecosystem_id = ${ecosystemId} and customer_id = ${customerId}), 0)
-            + coalesce((select sum(size_bytes) from ${attachments}
-                         where ecosystem_id = ${ecosystemId} and customer_id = ${customerId} and status = 'pending' and deleted_at is null and created_at > ${since}::timestamptz), 0) as taken`,
-    )
-    return Number(row!.taken)
+  bytesTaken(db: Db, ecosystemId: string, customerId: string): Promise<number> {
+    const since = new Date(this.deps.now().getTime() - this.deps.config.storage.pendingTtl * 1000)
+    return storageReadings.bytesTaken(db, { ecosystemId, customerId }, since)
   }
 
   /**

@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db'
 import type { EventBus } from '../../platform/events'
 import { isUuid } from '../../platform/params'
 import { isoOrNull } from '../../platform/crud/model'
-import { customers } from '../customer/schema'
+import { customerDirectory } from '../customer/directory'
 import type { Entitlements } from './entitlements'
 import { entitlementsUpdated, subscriptionUnmatched, subscriptionUpdated } from './events'
 import { invoices, plans, stripeCustomers, subscriptions } from './schema'
@@ -104,11 +104,7 @@ export class BillingMirror {
       .limit(1)
     if (bound) return bound.id
     if (!fromMetadata || !isUuid(fromMetadata)) return null
-    const [row] = await tx
-      .select({ id: customers.id })
-      .from(customers)
-      .where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, fromMetadata)))
-    return row?.id ?? null
+    return (await customerDirectory.existing(tx, ecosystemId, [fromMetadata])).has(fromMetadata) ? fromMetadata : null
   }
 
   /**

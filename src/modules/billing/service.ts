@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox'
 import { requireAal2 } from '../../platform/auth'
-import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm'
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import { STORAGE_BYTES } from '../../platform/entitlements'
@@ -9,7 +9,7 @@ import type { EventBus } from '../../platform/events'
 import { listPage, type PageParams } from '../../platform/paging'
 import { isAdmin, type Tenant } from '../../platform/tenancy'
 import { isoOrNull } from '../../platform/crud/model'
-import { customers } from '../customer/schema'
+import { customerDirectory } from '../customer/directory'
 import { featureNotFound, Features, planOf, Plans } from './catalogue'
 import { MeterReporter } from './meters'
 import { BillingMirror } from './mirror'
@@ -180,11 +180,8 @@ export class BillingService {
         throw new AppError(400, 'validation_failed', `events.${i}.value: ${e.feature} takes no negative usage (its allowNegative is false)`)
     })
     const ids = [...new Set(batch.events.map((e) => e.customerId))]
-    const known = await this.deps.db
-      .select({ id: customers.id })
-      .from(customers)
-      .where(and(eq(customers.ecosystemId, tenant.ecosystemId), inArray(customers.id, ids)))
-    const missing = ids.find((id) => !known.some((k) => k.id === id))
+    const known = await customerDirectory.existing(this.deps.db, tenant.ecosystemId, ids)
+    const missing = ids.find((id) => !known.has(id))
     if (missing) throw new AppError(404, 'not_found', `No customer ${missing} in this ecosystem`)
     const now = this.deps.now()
     return this.deps.db.transaction(async (tx) => {
@@ -356,7 +353,7 @@ export class BillingService {
     const where = and(eq(stripeCustomers.ecosystemId, tenant.ecosystemId), eq(stripeCustomers.customerId, tenant.customerId))
     const [known] = await this.deps.db.select({ id: stripeCustomers.stripeCustomerId }).from(stripeCustomers).where(where)
     if (known) return known.id
-    const [who] = await this.deps.db.select({ email: customers.email, name: customers.name }).from(customers).where(eq(customers.id, tenant.customerId))
+    const who = await customerDirectory.contact(this.deps.db, tenant.ecosystemId, tenant.customerId)
     const id = await this.stripe.createCustomer(secretKey, {
       ecosystemId: tenant.ecosystemId,
       customerId: tenant.customerId,

@@ -3,7 +3,7 @@ import type { Deps } from '../../deps'
 import { type Db, queryRows } from '../../platform/db'
 import { AppError } from '../../platform/errors'
 import { listPage, pageOf, type PageParams } from '../../platform/paging'
-import { customers } from '../customer/schema'
+import { customerDirectory } from '../customer/directory'
 import type { EventBus } from '../../platform/events'
 import { badgeEarned } from './events'
 import { badges, type Criteria, levels, memberStats, pointBoards, pointRules, points, pointTotals, userBadges } from './schema'
@@ -167,17 +167,17 @@ export class PointsLedger {
   /**
    * The period's ranking: totals desc, then customer id (stable); `total` counts the ranked customers.
    * `desc nulls last` is the board index's own order (plain `desc` means nulls first and would sort).
+   * Names and avatars come from the customer area's directory, for the page's customers only.
    */
   async leaderboard(ecosystemId: string, period: Period, page: PageParams, now: Date) {
     const bucket = bucketOf(period, now)
     const scope = and(eq(pointTotals.ecosystemId, ecosystemId), eq(pointTotals.period, period), eq(pointTotals.bucket, bucket))
     const [rows, [total], ladder] = await Promise.all([
-      queryRows<{ customer_id: string; total: number; all_time: number; name: string | null; avatar_url: string | null }>(
+      queryRows<{ customer_id: string; total: number; all_time: number }>(
         this.deps.db,
-        sql`select t.customer_id, t.total, coalesce(a.total, 0) as all_time, c.name, c.avatar_url
+        sql`select t.customer_id, t.total, coalesce(a.total, 0) as all_time
             from (select ${pointTotals.customerId} as customer_id, ${pointTotals.total} as total from ${pointTotals} where ${scope}
                   order by ${pointTotals.total} desc nulls last, ${pointTotals.customerId} limit ${page.pageSize} offset ${page.offset}) t
-            join ${customers} c on c.id = t.customer_id
             left join ${pointTotals} a on a.customer_id = t.customer_id and a.period = 'all_time' and a.bucket = ${at(bucketOf('all_time', now))}
             order by t.total desc, t.customer_id`,
       ),
@@ -187,13 +187,15 @@ export class PointsLedger {
         .where(and(eq(pointBoards.ecosystemId, ecosystemId), eq(pointBoards.period, period), eq(pointBoards.bucket, bucket))),
       this.levels(this.deps.db, ecosystemId),
     ])
-    const items = rows.map((r) => ({
-      userId: r.customer_id,
-      name: r.name,
-      avatarUrl: r.avatar_url ?? '',
-      totalPoints: r.total,
-      level: levelFor(ladder, r.all_time),
-    }))
+    const profiles = await customerDirectory.profiles(
+      this.deps.db,
+      ecosystemId,
+      rows.map((r) => r.customer_id),
+    )
+    const items = rows.flatMap((r) => {
+      const who = profiles.get(r.customer_id)
+      return who ? [{ userId: r.customer_id, name: who.name, avatarUrl: who.avatarUrl ?? '', totalPoints: r.total, level: levelFor(ladder, r.all_time) }] : []
+    })
     return pageOf(items, total?.n ?? 0, page)
   }
 

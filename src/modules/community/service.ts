@@ -7,7 +7,7 @@ import { mentionCreated, replyCreated, replyReceived, threadCreated } from './ev
 import type { ResourceHooks } from '../../platform/crud/resource'
 import { listPage, pageOf, pageOfAll, type PageParams } from '../../platform/paging'
 import { isAdmin, type Tenant } from '../../platform/tenancy'
-import { customers } from '../customer/schema'
+import { customerDirectory } from '../customer/directory'
 import type { AuditService } from '../audit/service'
 import { type Award, type DEFAULT_RULES, type Period, PointsLedger, pointsView } from './points'
 import { badges, categories, type Criteria, replies, threads, userBadges } from './schema'
@@ -16,8 +16,6 @@ type BadgeInput = { name: string; description?: string; icon?: string; criteriaT
 
 const GENERAL = { name: 'General', slug: 'general', description: 'Everything else', position: 0 }
 const MENTION = /(?:^|[^\w@])@([A-Za-z0-9][A-Za-z0-9_.:-]{0,254})/g
-/** A customer's name as a mention: lowercased, every run of other characters than letters and digits one `-`. */
-const NAME_SLUG = sql`trim(both '-' from lower(regexp_replace(${customers.name}, '[^A-Za-z0-9]+', '-', 'g')))`
 
 const badgeView = (r: typeof badges.$inferSelect) => ({
   id: r.id,
@@ -320,19 +318,7 @@ export class CommunityService {
   private async mention(tx: Db, tenant: Tenant, text: string, about: { threadId: string; replyId: string | null; skip: string[] }) {
     const names = [...new Set([...text.matchAll(MENTION)].map((m) => m[1]!.replace(/[.:-]+$/, '')))].slice(0, 20)
     if (names.length === 0) return
-    const lowered = names.map((n) => n.toLowerCase())
-    const found = await tx
-      .select({ id: customers.id })
-      .from(customers)
-      .where(
-        and(
-          eq(customers.ecosystemId, tenant.ecosystemId),
-          sql`(${customers.externalId} in ${names} or ${NAME_SLUG} in ${lowered})`,
-          sql`coalesce(${customers.externalId}, '') not like 'user:%'`,
-        ),
-      )
-      .limit(20)
-    for (const { id } of found) {
+    for (const id of await customerDirectory.named(tx, tenant.ecosystemId, names, 20)) {
       if (id === tenant.customerId || about.skip.includes(id)) continue
       await this.events.emit(tx, mentionCreated, tenant.ecosystemId, {
         customerId: id,
@@ -365,10 +351,7 @@ export class CommunityService {
   }
 
   private async customer(tenant: Tenant, id: string) {
-    const [row] = await this.deps.db
-      .select({ name: customers.name, avatarUrl: customers.avatarUrl })
-      .from(customers)
-      .where(and(eq(customers.ecosystemId, tenant.ecosystemId), eq(customers.id, id)))
+    const row = await customerDirectory.contact(this.deps.db, tenant.ecosystemId, id)
     if (!row) throw communityError(404, 'not_found', 'No such customer in this ecosystem')
     return row
   }

@@ -27,7 +27,7 @@ const notFound = () => customerError(404, 'not_found', 'No such customer in this
  * them, and nobody gets a customer token for them or renames them: otherwise an ecosystem admin
  * could act as a fellow member and read that member's conversations and memories.
  */
-const MEMBER_PREFIX = 'user:'
+export const MEMBER_PREFIX = 'user:'
 /** External ids of alert contacts' records (`alert:<address>`): outside addresses the service e-mails. */
 const CONTACT_PREFIX = 'alert:'
 const SERVICE_PREFIXES = [MEMBER_PREFIX, CONTACT_PREFIX]

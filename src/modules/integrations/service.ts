@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { requireAal2 } from '../../platform/auth'
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, sql, count, gte } from 'drizzle-orm'
+import { dayOf } from '../../platform/db/daily'
 import type { Deps } from '../../deps'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { openSecret, sealSecret } from '../../platform/crypto'
@@ -430,4 +431,13 @@ export class IntegrationsService {
     if (unknown) throw integrationsError(400, 'validation_failed', `events: ${unknown} is not an event (known: ${this.types.join(', ')})`)
     return [...new Set(events)]
   }
+}
+
+/** For the overview: webhook deliveries that failed for good, per UTC day since `since`. */
+export function failedDeliveriesPerDay(db: Db, ecosystemId: string, since: Date) {
+  return db
+    .select({ day: dayOf(deliveries.createdAt), n: count() })
+    .from(deliveries)
+    .where(and(eq(deliveries.ecosystemId, ecosystemId), eq(deliveries.status, 'failed'), gte(deliveries.createdAt, since)))
+    .groupBy(dayOf(deliveries.createdAt))
 }

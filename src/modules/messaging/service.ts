@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gte, isNull, lt, sql, type SQL, count, inArray } from 'drizzle-orm'
+import type { Db } from '../../platform/db'
+import { dayOf } from '../../platform/db/daily'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { messagingError } from './errors'
@@ -8,7 +10,7 @@ import { messageFailed, messageSent } from './events'
 import { listPage, type PageParams } from '../../platform/paging'
 import { queryInstant } from '../../platform/params'
 import type { Tenant } from '../../platform/tenancy'
-import { customers } from '../customer/schema'
+import { customerDirectory } from '../customer/directory'
 import type { SiteServices } from '../site/service'
 import { MESSAGE_CATEGORIES, type MessageCategory, type PreferenceCategory } from './model'
 import { oneLine, render, renderTemplate } from './render'
@@ -353,12 +355,8 @@ export class MessagingService {
   }
 
   /** A customer's contact details, for queued deliveries; null when the customer is gone. */
-  async contact(ecosystemId: string, customerId: string) {
-    const [row] = await this.deps.db
-      .select({ id: customers.id, email: customers.email, phone: customers.phone, name: customers.name })
-      .from(customers)
-      .where(and(eq(customers.ecosystemId, ecosystemId), eq(customers.id, customerId)))
-    return row ?? null
+  contact(ecosystemId: string, customerId: string) {
+    return customerDirectory.contact(this.deps.db, ecosystemId, customerId)
   }
 
   /** Sends through the provider; an e-mail's Message-ID is made from `messageId`. */
@@ -481,4 +479,13 @@ function logConditions(filter: LogFilter): SQL[] {
   if (filter.since) where.push(gte(sendLog.createdAt, queryInstant('since', filter.since)))
   if (filter.until) where.push(lt(sendLog.createdAt, queryInstant('until', filter.until)))
   return where
+}
+
+/** For the overview: messages sent (or delivered) per UTC day since `since`. */
+export function sentPerDay(db: Db, ecosystemId: string, since: Date) {
+  return db
+    .select({ day: dayOf(sendLog.createdAt), n: count() })
+    .from(sendLog)
+    .where(and(eq(sendLog.ecosystemId, ecosystemId), inArray(sendLog.status, ['sent', 'delivered']), isNull(sendLog.deletedAt), gte(sendLog.createdAt, since)))
+    .groupBy(dayOf(sendLog.createdAt))
 }

@@ -318,3 +318,12 @@ export async function dispatchDueChecks(deps: Pick<Deps, 'queue' | 'now'>, tx: D
   for (const site of due) await deps.queue.send(tx, JOB, { siteId: site.id }, { singletonKey: site.id })
   return due.length
 }
+
+/** For the overview: the ecosystem's enabled sites that are down, longest down first. */
+export function sitesDown(db: Db, ecosystemId: string) {
+  return db
+    .select({ id: sites.id, name: sites.name, url: sites.url, since: sites.stateChangedAt })
+    .from(sites)
+    .where(and(eq(sites.ecosystemId, ecosystemId), eq(sites.state, 'down'), eq(sites.enabled, true)))
+    .orderBy(asc(sites.stateChangedAt))
+}

@@ -7,7 +7,7 @@ import { safeEqual, signValue } from '../../platform/crypto'
 import { notificationError } from './errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
-import { customers } from '../customer/schema'
+import { customerDirectory } from '../customer/directory'
 import { escapeHtml } from '../../platform/html'
 import type { Channel, MessagingService } from '../messaging/service'
 import { announcements, CATEGORIES, type Category, notifications, preferences, replyEmails } from './schema'
@@ -266,8 +266,7 @@ export class NotificationsService {
       (CATEGORIES as readonly string[]).includes(category) &&
       safeEqual(mac, signValue(this.deps.secret, UNSUBSCRIBE, `${customerId}.${category}`))
     if (!valid) throw notificationError(400, 'invalid_token', 'This unsubscribe link is not valid')
-    const [customer] = await this.deps.db.select({ id: customers.id }).from(customers).where(eq(customers.id, customerId))
-    if (!customer) throw notificationError(404, 'not_found', 'The recipient no longer exists')
+    if (!(await customerDirectory.stillThere(this.deps.db, customerId))) throw notificationError(404, 'not_found', 'The recipient no longer exists')
     const current = await this.preferenceOf(this.deps.db, customerId, category as Category)
     const choice = { email: false, sms: current.sms }
     await this.save(this.deps.db, customerId, category as Category, choice)
@@ -280,7 +279,7 @@ export class NotificationsService {
    */
   async announce(tenant: Tenant, input: { subject: string; body: string; channels?: Channel[] }) {
     return this.deps.db.transaction(async (tx) => {
-      const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(customers).where(announceable(tenant.ecosystemId))
+      const n = await customerDirectory.announceableCount(tx, tenant.ecosystemId)
       const [row] = await tx
         .insert(announcements)
         .values({
@@ -313,11 +312,7 @@ export class NotificationsService {
       // One statement: the batch, its notifications, and which of them want an e-mail or SMS; only ids come back.
       const [batch] = await queryRows<{ last: string | null; n: number; created: string[] | null; email: string[] | null; sms: string[] | null }>(
         tx,
-        sql`with batch as (
-              select ${customers.id} as id from ${customers}
-              where ${announceable(a.ecosystemId)} ${a.cursor ? sql`and ${customers.id} > ${a.cursor}` : sql``}
-              order by ${customers.id} limit ${size}
-            ), created as (
+        sql`with batch as (${customerDirectory.announceableIds(a.ecosystemId, a.cursor, size)}), created as (
               insert into ${notifications} (ecosystem_id, customer_id, type, thread_id, actor_id, subject, body)
               select ${a.ecosystemId}, id, 'admin_announcement', ${a.id}, ${a.createdBy}, ${a.subject}, ${a.body} from batch
               on conflict (thread_id, customer_id) where type = 'admin_announcement' do nothing
@@ -382,9 +377,4 @@ export class NotificationsService {
       .values({ customerId, category, ...values })
       .onConflictDoUpdate({ target: [preferences.customerId, preferences.category], set: values })
   }
-}
-
-/** Customers an announcement reaches: the ecosystem's own, not team members' `user:` records. */
-function announceable(ecosystemId: string) {
-  return sql`${customers.ecosystemId} = ${ecosystemId} and (${customers.externalId} is null or ${customers.externalId} not like 'user:%')`
 }

@@ -208,3 +208,20 @@ export class FeedService implements FeedWriter {
       .limit(REPLAY_LIMIT)
   }
 }
+
+/** For the overview: the ecosystem's newest `limit` feed items, across its customers. */
+export function recentActivity(db: Db, ecosystemId: string, limit: number) {
+  return db
+    .select({
+      id: feedItems.id,
+      customerId: feedItems.customerId,
+      source: feedItems.source,
+      action: feedItems.action,
+      summary: feedItems.summary,
+      createdAt: feedItems.createdAt,
+    })
+    .from(feedItems)
+    .where(eq(feedItems.ecosystemId, ecosystemId))
+    .orderBy(desc(feedItems.createdAt), desc(feedItems.id))
+    .limit(limit)
+}

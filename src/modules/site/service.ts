@@ -11,6 +11,7 @@ import { siteError } from './errors'
 
 import { FeedService } from './feed'
 export type { FeedWriter } from './feed'
+export { recentActivity } from './feed'
 import type { AuditService } from '../audit/service'
 import { KINDS } from './model'
 import { siteServices } from './schema'

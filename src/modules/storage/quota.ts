@@ -1,11 +1,11 @@
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq, type SQL, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import type { Db } from '../../platform/db'
+import { type Db, queryRows } from '../../platform/db'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import type { AuditService } from '../audit/service'
 import { storageErrors } from './errors'
-import { storageQuotas, storageUsage } from './schema'
+import { attachments, storageQuotas, storageUsage } from './schema'
 
 /** What quotas need from the customer area: that a customer id belongs to the tenant's ecosystem (404 otherwise). */
 export interface CustomerLookup {
@@ -19,6 +19,43 @@ interface Scope {
 
 const usageOf = (s: Scope) => and(eq(storageUsage.ecosystemId, s.ecosystemId), eq(storageUsage.customerId, s.customerId))
 const overrideOf = (s: Scope) => and(eq(storageQuotas.ecosystemId, s.ecosystemId), eq(storageQuotas.customerId, s.customerId))
+
+/** What other areas read of storage's counters (billing's `storage.bytes` gate, the overview), in the caller's `db`. */
+export const storageReadings = {
+  /** Bytes of the customer's ready files: the counter. */
+  async usedBytes(db: Db, scope: Scope): Promise<number> {
+    const [row] = await db.select({ used: storageUsage.usedBytes }).from(storageUsage).where(usageOf(scope))
+    return row?.used ?? 0
+  },
+
+  /** The counter, and the bytes reserved by the customer's uploads presigned since `pendingSince` and not yet completed or deleted. */
+  async bytesTaken(db: Db, scope: Scope, pendingSince: Date): Promise<number> {
+    const [row] = await queryRows<{ taken: number | string }>(
+      db,
+      sql`select coalesce((select used_bytes from ${storageUsage} where ecosystem_id = ${scope.ecosystemId} and customer_id = ${scope.customerId}), 0)
+            + coalesce((select sum(size_bytes) from ${attachments}
+                         where ecosystem_id = ${scope.ecosystemId} and customer_id = ${scope.customerId} and status = 'pending' and deleted_at is null and created_at > ${pendingSince.toISOString()}::timestamptz), 0) as taken`,
+    )
+    return Number(row!.taken)
+  },
+
+  /**
+   * Over the customers `customerIds` selects (SQL with an `id` column): how many, their bytes used,
+   * their quotas summed (`defaultQuotaBytes` where none is set), and how many are at 90 % or more.
+   */
+  async totals(db: Db, ecosystemId: string, customerIds: SQL, defaultQuotaBytes: number) {
+    const quota = sql`coalesce(q.quota_bytes, ${defaultQuotaBytes})`
+    const [row] = await queryRows<{ customers: number | string; used: number | string; quota: number | string; near: number | string }>(
+      db,
+      sql`select count(*) as customers, coalesce(sum(u.used_bytes), 0) as used, coalesce(sum(${quota}), 0) as quota,
+                 count(*) filter (where coalesce(u.used_bytes, 0) >= 0.9 * ${quota}) as near
+          from (${customerIds}) c
+          left join ${storageUsage} u on u.ecosystem_id = ${ecosystemId} and u.customer_id = c.id
+          left join ${storageQuotas} q on q.ecosystem_id = ${ecosystemId} and q.customer_id = c.id`,
+    )
+    return { customers: Number(row!.customers), usedBytes: Number(row!.used), quotaBytes: Number(row!.quota), customersNearQuota: Number(row!.near) }
+  },
+}
 
 /**
  * Quotas and the usage counter. Usage is a maintained counter row per (ecosystem, customer):
@@ -38,9 +75,8 @@ export class StorageQuotas {
     return { quotaBytes: quota, usageBytes: used, availableBytes: Math.max(0, quota - used) }
   }
 
-  async used(db: Db, scope: Scope): Promise<number> {
-    const [row] = await db.select({ used: storageUsage.usedBytes }).from(storageUsage).where(usageOf(scope))
-    return row?.used ?? 0
+  used(db: Db, scope: Scope): Promise<number> {
+    return storageReadings.usedBytes(db, scope)
   }
 
   async quotaOf(db: Db, scope: Scope): Promise<number> {

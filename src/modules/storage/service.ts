@@ -5,6 +5,8 @@ import type { AuditService } from '../audit/service'
 import { Attachments } from './attachments'
 import { StorageQuotas, type CustomerLookup } from './quota'
 
+export { storageReadings } from './quota'
+
 /** The storage area: attachments (presigned uploads and downloads) and per-customer quotas. */
 export class StorageService {
   readonly quotas: StorageQuotas

@@ -11,7 +11,7 @@ import { listPage, type PageParams } from '../../platform/paging'
 import { UUID_PATTERN } from '../../platform/params'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { type AuditBy, AuditService, systemActor } from '../audit/service'
-import { users } from '../auth/schema'
+import { accountDirectory } from '../auth/directory'
 import { systemError } from './errors'
 import { backups } from './schema'
 
@@ -265,12 +265,12 @@ export class Backups {
     })
     for (const old of pruned) await this.removeArchive(old)
     if (!this.mail || interrupted) return
-    const admins = await this.deps.db.select({ email: users.email }).from(users).where(eq(users.isAdmin, true))
+    const admins = await accountDirectory.platformAdminEmails(this.deps.db, this.deps.config.adminEmails)
     const content = {
       subject: 'Ecobase: a backup failed',
       text: `The backup ${row.id}, started ${row.createdAt.toISOString()} ${row.createdBy ? 'by a platform admin' : 'by the schedule'}, failed at ${this.deps.now().toISOString()}:\n\n${reason.message}\n\nThe console's Backups page lists it, and the age of the last complete backup.`,
     }
-    for (const { email } of admins) {
+    for (const email of admins) {
       const sent = await this.mail(email, content)
       if (!sent.ok) this.deps.logger.warn('backup failure e-mail not sent', { backupId: row.id, error: sent.error })
     }

@@ -8,7 +8,7 @@ import { pageOf, type PageParams } from '../../platform/paging'
 import type { Role } from '../../platform/tenancy'
 import type { Accounts } from '../auth/service'
 import type { AuditService } from '../audit/service'
-import { users } from '../auth/schema'
+import { accountDirectory } from '../auth/directory'
 import { members, teams } from './schema'
 
 const RANK: Record<Role, number> = { member: 1, admin: 2, owner: 3 }
@@ -41,15 +41,21 @@ export class TeamService {
     return row?.role ?? null
   }
 
-  /** Users who hold admin or owner in the organization. */
   /** The organization's admins and owners with their account e-mail, for what the service tells them (admin alerts). */
   async adminContacts(organizationId: string, db: Db = this.deps.db): Promise<{ userId: string; email: string }[]> {
-    return db
-      .select({ userId: members.userId, email: users.email })
+    const held = await db
+      .select({ userId: members.userId })
       .from(members)
       .innerJoin(teams, eq(teams.id, members.teamId))
-      .innerJoin(users, eq(users.id, members.userId))
       .where(and(eq(teams.organizationId, organizationId), inArray(members.role, ['admin', 'owner'])))
+    const emails = await accountDirectory.emails(
+      db,
+      held.map((m) => m.userId),
+    )
+    return held.flatMap(({ userId }) => {
+      const email = emails.get(userId)
+      return email ? [{ userId, email }] : []
+    })
   }
 
   /** Organizations the user belongs to, with the role held in each. */
