@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, statSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { and, desc, eq, inArray } from 'drizzle-orm'
 import type { Deps } from '../../deps'
@@ -35,11 +36,13 @@ const backupView = (b: BackupRow) => ({
   restoredAt: b.restoredAt?.toISOString() ?? null,
 })
 
-/** Removes what a failed backup left, if it can (the failure may be the disk itself). */
-function discard(path: string): void {
-  try {
-    rmSync(path, { recursive: true, force: true })
-  } catch {}
+/**
+ * Removes a backup's files (what a failed one left, or an archive pruned), if it can (the failure
+ * may be the disk itself). Off the event loop: deleting gigabytes of files with rmSync held every
+ * request of the server for as long as it took (P16).
+ */
+async function discard(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true }).catch(() => {})
 }
 
 const notFound = () => systemError(404, 'not_found', 'No such backup')
@@ -197,8 +200,8 @@ export class Backups {
   }
 
   private async removeArchive(row: Pick<BackupRow, 'id' | 'encrypted'>): Promise<void> {
-    discard(this.path(row))
-    discard(`${this.path(row)}.partial`)
+    await discard(this.path(row))
+    await discard(`${this.path(row)}.partial`)
     if (this.deps.config.backups.target === 's3') await this.deps.storage.delete(this.key(row))
   }
 
@@ -223,11 +226,11 @@ export class Backups {
       const keys = row.encrypted ? this.deps.config.backups.keys : []
       if (row.encrypted && keys.length === 0) throw new Error('the backup was asked for encrypted, and BACKUP_ENCRYPTION_KEY is no longer set')
       await writeBackup(snapshot, this.deps.config.dataDir, this.path(row), { keys, backupId: id, progress: () => {}, stop })
-      rmSync(work, { recursive: true, force: true })
+      await rm(work, { recursive: true, force: true })
       const size = Bun.file(this.path(row)).size
       if (this.deps.config.backups.target === 's3') {
         await this.deps.storage.putFile!(this.key(row), this.path(row), size, row.encrypted ? 'application/octet-stream' : 'application/gzip')
-        rmSync(this.path(row), { force: true })
+        await rm(this.path(row), { force: true })
       }
       // Complete, and with a schedule the oldest beyond BACKUP_KEEP gone (manual ones count too), in one transaction.
       const pruned = await this.deps.db.transaction(async (tx) => {
@@ -237,7 +240,7 @@ export class Backups {
       })
       for (const old of pruned) await this.removeArchive(old)
     } catch (err) {
-      discard(work)
+      await discard(work)
       await this.failed(row, err)
     }
   }
@@ -249,7 +252,7 @@ export class Backups {
    * server did it, and the exit does not wait for a mail server.
    */
   private async failed(row: BackupRow, err: unknown): Promise<void> {
-    discard(`${this.path(row)}.partial`)
+    await discard(`${this.path(row)}.partial`)
     const reason = describeError(err)
     const interrupted = err instanceof BackupInterrupted
     if (interrupted) this.deps.logger.warn('backup interrupted by the server stopping', { backupId: row.id })

@@ -10,10 +10,10 @@ import {
   readFileSync,
   readSync,
   renameSync,
-  rmSync,
   statSync,
 } from 'node:fs'
 import { once } from 'node:events'
+import { rm } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -104,6 +104,15 @@ class PartDigest {
   }
 }
 
+/**
+ * Bytes streamed between two hints to the garbage collector. Every chunk read, compressed and
+ * written is a new buffer; in a server whose heap holds a few hundred MB the collector lets that
+ * garbage reach about the heap's size before it runs, so a backup grew the server by +183 MB
+ * (P16, 1 GB). An asynchronous collection asked for every 8 MiB kept it to +46–61 MB (a 250 MB heap
+ * streaming 1 GB: +148 MB without) at no measurable cost in time.
+ */
+const GC_HINT_BYTES = 8 << 20
+
 /** The bytes of `chunks`, hashed into `hash` and counted on the way. */
 async function* tapped(
   chunks: AsyncIterable<Buffer | Uint8Array>,
@@ -111,8 +120,14 @@ async function* tapped(
   onBytes: (n: number) => void,
   stop?: AbortSignal,
 ): AsyncGenerator<Buffer | Uint8Array> {
+  let sinceHint = 0
   for await (const chunk of chunks) {
     checkStop(stop)
+    sinceHint += chunk.byteLength
+    if (sinceHint >= GC_HINT_BYTES) {
+      sinceHint = 0
+      Bun.gc(false)
+    }
     hash.update(chunk)
     yield chunk
     onBytes(chunk.byteLength)
@@ -208,7 +223,7 @@ export async function writeBackup(snapshot: DatabaseSnapshot, dataDir: string, o
   } catch (err) {
     gzip.destroy()
     await written.catch(() => {})
-    rmSync(partial, { force: true })
+    await rm(partial, { force: true })
     throw err
   }
 }
