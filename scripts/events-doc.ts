@@ -53,7 +53,10 @@ export function renderEvents(modules: readonly ModuleDefinition[]): string {
           `| \`${e.name}\` | ${module} | in the emitter's transaction | ${cell(subscription.does)}${'each' in subscription.event ? ` (${cell(subscription.event.which)})` : ''} |`,
       ),
   )
-  const actions = modules.flatMap((m) => (m.audit ?? []).map((a) => `| \`${a.name}\` | ${m.name} | ${cell(a.description)} |`))
+  const actions = modules.flatMap((m) => [
+    ...(m.audit ?? []).map((a) => `| \`${a.name}\` | ${m.name} | ${cell(a.description)} |`),
+    ...(m.events ?? []).filter((e) => e.audit).map((e) => `| \`${e.name}\` | ${m.name} | ${cell(e.description)} (an audited event) |`),
+  ])
   return `<!-- Generated from the modules' events.ts and subscriptions.ts by \`npm run openapi\` (scripts/events-doc.ts). Do not edit. -->
 # Domain events
 
@@ -83,7 +86,9 @@ ${subscribers.join('\n')}
 ## Audit actions
 
 What the audit log (\`GET /audit/events\`) records, each declared by its area beside its events and
-named \`<area>.<noun>.<verb>\` like them.
+named \`<area>.<noun>.<verb>\` like them; an audited event is also an action, of its name, so one
+\`emit\` writes both (a password reset is \`auth.password.changed\`'s, recorded as
+\`auth.password.reset\`).
 
 | Action | Area | Meaning |
 | --- | --- | --- |

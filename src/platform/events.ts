@@ -21,9 +21,13 @@ export interface EventDefinition<Name extends string = string, Payload extends T
   audit?: EventAudit
 }
 
-/** How an audited event is recorded: what it is about (the audit row's target). */
+/** How an audited event is recorded: what it is about (the audit row's target), and what else the row keeps. */
 export interface EventAudit<Payload = never> {
   target: (payload: Payload) => { type: string; id: string | null }
+  /** The row's metadata; absent: none. */
+  metadata?: (payload: Payload) => Record<string, unknown>
+  /** One event for facts audited apart (a password changed, or reset): the action, one its module declares. Absent: the event's name. */
+  action?: (payload: Payload) => string
 }
 
 /** An event whose every emit is also an audit row: `emit` then takes who acted. */

@@ -229,12 +229,7 @@ export class Accounts {
       .values({ userId, provider: 'password', passwordHash })
       .onConflictDoUpdate({ target: [userMethods.userId, userMethods.provider], set: { passwordHash, updatedAt: now } })
     await this.sessions.revoke(tx, { subjectId: userId }, reason)
-    await this.audit.record(tx, by, {
-      action: reason === 'password_changed' ? 'auth.password.changed' : 'auth.password.reset',
-      target: { type: 'user', id: userId },
-      metadata: { sessionsRevoked: true },
-    })
-    await this.events.emit(tx, passwordChanged, null, { userId, reason })
+    await this.events.emit(tx, passwordChanged, null, { userId, reason }, by)
   }
 
   /** The account, its e-mail state (`emailVerified`, only here: User itself is as the spec lists it) and its second factors, from memory when unchanged. */

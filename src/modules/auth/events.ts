@@ -1,10 +1,16 @@
 import { t } from 'elysia'
-import { defineAuditActions, defineEvent } from '../../platform/events'
+import { defineAuditActions, defineAuditedEvent, defineEvent } from '../../platform/events'
 
-export const passwordChanged = defineEvent('auth.password.changed', {
+export const passwordChanged = defineAuditedEvent('auth.password.changed', {
   description: 'An account’s password was changed (by its owner) or reset (by e-mailed link); every session of the account is revoked in the same transaction.',
   payload: t.Object({ userId: t.String(), reason: t.Union([t.Literal('password_changed'), t.Literal('password_reset')]) }),
   scope: 'account',
+  // A reset is audited as auth.password.reset: who may change a password differs from who may reset one.
+  audit: {
+    target: ({ userId }) => ({ type: 'user', id: userId }),
+    metadata: () => ({ sessionsRevoked: true }),
+    action: ({ reason }) => (reason === 'password_reset' ? 'auth.password.reset' : 'auth.password.changed'),
+  },
 })
 
 export const SECURITY_CHANGES = ['mfa_enrolled', 'mfa_removed', 'mfa_verified', 'mfa_failed', 'recovery_used', 'recovery_regenerated', 'mfa_reset'] as const
@@ -40,7 +46,6 @@ export const AUTH_AUDIT = defineAuditActions('auth', {
   'auth.session.signed_in': 'An account signed in (password or passkey)',
   'auth.sign_in.failed': 'A sign-in with e-mail and password failed',
   'auth.session.revoked_all': 'An account signed out everywhere',
-  'auth.password.changed': 'An account changed its password; its sessions ended',
   'auth.password.reset': 'An account reset its password by e-mailed link; its sessions ended',
   'auth.api_token.created': 'An API token was made',
   'auth.api_token.revoked': 'An API token was revoked',

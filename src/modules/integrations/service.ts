@@ -380,14 +380,14 @@ export class IntegrationsService {
           .update(webhooks)
           .set({ enabled: false, disabledReason: `every delivery failed since ${since.toISOString()}`, updatedAt: now })
           .where(eq(webhooks.id, webhook.id))
-        await this.audit.record(tx, systemActor(JOB), {
-          action: 'integrations.webhook.disabled',
-          target: { type: 'webhook', id: webhook.id },
-          ecosystemId: webhook.ecosystemId,
-          metadata: { ...webhookFacts(webhook), enabled: false, failingSince: since.toISOString() },
-        })
         this.deps.logger.warn('webhook disabled', { ecosystemId: webhook.ecosystemId, webhookId: webhook.id, failingSince: since.toISOString() })
-        await this.events.emit(tx, webhookDisabled, webhook.ecosystemId, { webhookId: webhook.id, url: webhook.url, failingSince: since.toISOString() })
+        await this.events.emit(
+          tx,
+          webhookDisabled,
+          webhook.ecosystemId,
+          { webhookId: webhook.id, url: webhook.url, failingSince: since.toISOString() },
+          systemActor(JOB),
+        )
       } else if (!webhook.failingSince) {
         await tx.update(webhooks).set({ failingSince: now }).where(eq(webhooks.id, webhook.id))
       }
