@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -13,6 +13,7 @@ import { provision, type Provisioned } from '../support/tenancy'
 import { until } from '../support/wait'
 
 const TOKEN = 'metrics-token-for-the-tests-0123'
+const root = join(import.meta.dir, '..', '..')
 const promtool = Bun.which('promtool')
 const receiver = startReceiver()
 
@@ -47,6 +48,10 @@ async function runPromtool(args: string[], input?: string) {
   const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   return { code, output: out + err }
 }
+
+/** Metric names an expression file uses (histogram series named by their metric). */
+const metricNames = (text: string) =>
+  new Set([...text.matchAll(/\b((?:ecobase|process|nodejs)_[a-z_]+)/g)].map((m) => m[1]!.replace(/_(bucket|count|sum)$/, '')))
 
 describe('liveness and readiness', () => {
   test('a running server is live and ready, every check ok', async () => {
@@ -183,5 +188,23 @@ describe('metrics', () => {
     } finally {
       await idle.close()
     }
+  })
+})
+
+describe('dashboards and alerts (docs/operations)', () => {
+  test('the alert rules pass promtool, and they and the Grafana dashboard use only metrics the service exposes', async () => {
+    const exposed = metricNames((await scrape()).text)
+    const rules = readFileSync(join(root, 'docs/operations/prometheus-alerts.yml'), 'utf8')
+    const dashboard = readFileSync(join(root, 'docs/operations/grafana-dashboard.json'), 'utf8')
+    JSON.parse(dashboard)
+    const used = [...metricNames(rules), ...metricNames(dashboard)]
+    expect(used.length).toBeGreaterThan(5)
+    expect(used.filter((name) => !exposed.has(name))).toEqual([])
+    if (!promtool) {
+      console.warn('promtool not found (apt-get install prometheus): the alert rules are not checked')
+      return
+    }
+    const checked = await runPromtool(['check', 'rules', join(root, 'docs/operations/prometheus-alerts.yml')])
+    expect(checked.code).toBe(0)
   })
 })
