@@ -5,6 +5,7 @@ import { copySeed } from './platform/db/seed'
 import { AccessTokens } from './platform/jwt'
 import { resolveAuthSecret } from './platform/keys'
 import { createLogger, type Logger } from './platform/logger'
+import { Metrics } from './platform/metrics'
 import { JobQueue } from './platform/queue'
 import { memoryRateLimitStore, redisRateLimitStore } from './platform/rate-limit'
 import { Shutdown } from './platform/shutdown'
@@ -47,6 +48,7 @@ export function buildDeps(config: Readonly<Config>, database: Database, options:
   const secret = resolveAuthSecret(config)
   const now = options.now ?? (() => new Date())
   const logger = options.logger ?? createLogger(config.logLevel)
+  const metrics = new Metrics(database, { process: config.metricsToken !== null })
   return {
     config,
     database,
@@ -59,8 +61,9 @@ export function buildDeps(config: Readonly<Config>, database: Database, options:
     storage: createObjectStore(config, { secret, now }),
     llm: createLlmProviders(config),
     embeddings: createEmbeddings(config),
-    queue: new JobQueue(database, { workers: config.jobs, logger, pollingIntervalSeconds: config.queuePollSeconds }),
+    queue: new JobQueue(database, { workers: config.jobs, logger, pollingIntervalSeconds: config.queuePollSeconds, metrics }),
     shutdown: new Shutdown(),
+    metrics,
   }
 }
 

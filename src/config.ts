@@ -101,6 +101,7 @@ export const EnvSchema = T.Object({
   QUEUE_POLL_SECONDS: T.Optional(T.Number({ minimum: 0.5, maximum: 60 })),
   NOTIFICATION_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
+  METRICS_TOKEN: T.Optional(T.String({ minLength: 16, maxLength: 1024 })),
   LOG_LEVEL: T.Optional(T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')])),
 })
 export type Env = Static<typeof EnvSchema>
@@ -195,6 +196,8 @@ export interface Config {
   accountEmailLinks: { passwordReset: string | null; verifyEmail: string | null }
   /** Build commit for /site/version (images have no .git to read it from). */
   gitCommit: string | null
+  /** The bearer token Prometheus sends to GET /metrics; null: /metrics is off (404). */
+  metricsToken: string | null
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }
 
@@ -313,6 +316,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       batchSize: e.NOTIFICATION_BATCH_SIZE ?? 1000,
     },
     gitCommit: e.GIT_COMMIT ?? null,
+    metricsToken: e.METRICS_TOKEN ?? null,
     logLevel: e.LOG_LEVEL ?? 'info',
   })
 }

@@ -2,6 +2,7 @@ import type { Config } from './config'
 import type { Database, Db } from './platform/db'
 import type { AccessTokens } from './platform/jwt'
 import type { Logger } from './platform/logger'
+import type { Metrics } from './platform/metrics'
 import type { JobQueue } from './platform/queue'
 import type { EmbeddingProvider } from './providers/embeddings'
 import type { LlmProviders } from './providers/llm'
@@ -30,4 +31,6 @@ export interface Deps {
   queue: JobQueue
   /** The process's shutdown: streams end when it begins (SIGTERM). */
   shutdown: Shutdown
+  /** This app's Prometheus metrics (its own registry); GET /metrics exposes them when METRICS_TOKEN is set. */
+  metrics: Metrics
 }

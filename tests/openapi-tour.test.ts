@@ -96,6 +96,8 @@ const STEPS: Step[] = [
 
   // The instance and the account.
   { op: 'GET /health', as: 'none' },
+  { op: 'GET /health/live', as: 'none' },
+  { op: 'GET /health/ready', as: 'none' },
   { op: 'GET /site/version', as: 'none' },
   { op: 'GET /auth/first-run', as: 'none' },
   {

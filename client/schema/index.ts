@@ -38,7 +38,7 @@ import type { NotificationsRoutes } from './notifications'
 import type { OauthRoutes, ApiRoutes, WellKnownRoutes } from './oauth'
 import type { PersonaRoutes } from './persona'
 import type { PersonaMemoryRoutes } from './persona_memory'
-import type { HealthRoutes, PublicRoutes } from './public'
+import type { HealthRoutes, MetricsRoutes, PublicRoutes } from './public'
 import type { RealtimeRoutes } from './realtime'
 import type { RegistryRoutes } from './registry'
 import type { SearchRoutes } from './search'
@@ -52,6 +52,7 @@ import type { UserdataRoutes } from './userdata'
 /** Every route of the API as Eden treaty calls it: path segments are properties, `{param}` segments are calls. */
 export interface Api {
   health: HealthRoutes
+  metrics: MetricsRoutes
   site: SiteRoutes
   system: SystemRoutes
   auth: AuthRoutes

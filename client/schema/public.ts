@@ -12,6 +12,25 @@ export interface SystemHealth {
   }
 }
 
+export interface SystemLiveness {
+  status: "ok"
+}
+
+export interface SystemReadiness {
+  status: "ready" | "not_ready"
+  checks: {
+    database: "ok" | "down" | "stalled"
+    migrations: "ok" | "pending" | "unknown"
+    queue: "ok" | "stopped"
+    shutdown: "running" | "draining"
+  }
+  /** Present when not ready, in the shape of every error answer: the first check that failed */
+  error?: {
+    code: "draining" | "database_unavailable" | "database_stalled" | "migrations_pending" | "queue_stopped"
+    message: string
+  }
+}
+
 /** The account that created the persona; null when it has no public profile (no slug) */
 export interface PublicOwner {
   slug: string
@@ -68,6 +87,20 @@ export interface PublicUserProfile {
 export interface HealthRoutes {
   /** Liveness probe with a database check (503 when the database is down) */
   get(options?: RequestOptions<never>): Promise<Result<{ 200: SystemHealth; 400: ErrorBody; 503: SystemHealth }>>
+  live: {
+    /** Liveness: the process answers */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: SystemLiveness; 400: ErrorBody }>>
+  }
+  ready: {
+    /** Readiness: send this replica traffic (503 when not) */
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: SystemReadiness; 400: ErrorBody; 503: SystemReadiness }>>
+  }
+}
+
+/** The routes under /metrics. */
+export interface MetricsRoutes {
+  /** Prometheus metrics (with METRICS_TOKEN) */
+  get(options?: RequestOptions<never>): Promise<Result<{ 200: string; 400: ErrorBody; 401: ErrorBody; 404: ErrorBody }>>
 }
 
 /** The routes under /public. */

@@ -2,9 +2,16 @@ import type { Server } from 'bun'
 import { Elysia } from 'elysia'
 import { AppError } from './errors'
 import type { Logger } from './logger'
+import type { Metrics } from './metrics'
 import { clientIp, MAX_JSON_DEPTH, refusedJson, urlHasLoneSurrogate } from './request'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/**
+ * Polled every few seconds by load balancers, orchestrators and Prometheus: logged at debug level,
+ * since at info they would drown the real traffic.
+ */
+const PROBE_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics'])
 
 /** Who a request acted as, noted by the auth and tenancy guards for its log line. */
 export interface Caller {
@@ -50,7 +57,8 @@ export function noteCaller(request: Request, caller: Caller): void {
 }
 
 /**
- * Request id (echoed as X-Request-Id), the body-size limit, and one JSON log line per request.
+ * Request id (echoed as X-Request-Id), the body-size limit, one JSON log line per request, and its
+ * count and duration in the metrics, by route template (platform/metrics.ts).
  * The path is logged without its query string, which may carry credentials.
  * `rawBodyPaths` (path prefixes) take raw uploads that check their own (signed) length; Bun's
  * maxRequestBodySize is raised for them, so elsewhere a body without Content-Length is refused
@@ -69,7 +77,7 @@ export function noteCaller(request: Request, caller: Caller): void {
  * `validation_failed` before any recursive code (validation, cleaning, the database) sees it.
  */
 export function requestContext(
-  deps: { config: { maxBodyBytes: number }; logger: Pick<Logger, 'debug' | 'info'> },
+  deps: { config: { maxBodyBytes: number }; logger: Pick<Logger, 'debug' | 'info'>; metrics: Pick<Metrics, 'request'> },
   options: { rawBodyPaths?: string[]; formBodyPaths?: string[]; verbatimBodyPaths?: string[] } = {},
 ) {
   const rawBodyPaths = options.rawBodyPaths ?? []
@@ -132,18 +140,20 @@ export function requestContext(
       if (text === 'nul') throw nulRefused('the request body')
       if (text === 'lone_surrogate') throw surrogateRefused('the request body')
     })
-    .onAfterResponse({ as: 'global' }, ({ request, set }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, set, route }) => {
       const info = started.get(request)
       const path = new URL(request.url).pathname
-      // Load balancers poll /health every few seconds: at info level it would drown the real traffic.
-      const log = path === '/health' ? deps.logger.debug : deps.logger.info
+      const status = typeof set.status === 'number' ? set.status : 200
+      const ms = info ? performance.now() - info.at : undefined
+      if (ms !== undefined) deps.metrics.request(request.method, route, status, ms / 1000)
+      const log = PROBE_PATHS.has(path) ? deps.logger.debug : deps.logger.info
       log('request', {
         requestId: info?.id,
         method: request.method,
         path,
         ...callers.get(request),
-        status: typeof set.status === 'number' ? set.status : 200,
-        durationMs: info ? Math.round((performance.now() - info.at) * 10) / 10 : undefined,
+        status,
+        durationMs: ms === undefined ? undefined : Math.round(ms * 10) / 10,
       })
     })
 }

@@ -3,6 +3,7 @@ import { fromDrizzle, type JobResult, PgBoss, type Queue, type SendOptions } fro
 import type { Database, Db } from './db'
 import { describeError } from './errors'
 import type { Logger } from './logger'
+import type { Metrics } from './metrics'
 
 /** The PostgreSQL schema pg-boss keeps its tables in (it creates and migrates them itself at start). */
 export const QUEUE_SCHEMA = 'pgboss'
@@ -15,6 +16,15 @@ export const QUEUE_SCHEMA = 'pgboss'
  */
 const HEARTBEAT_SECONDS = 10
 const SUPERVISE_SECONDS = 10
+
+/** One queue's jobs now: ready to run, deferred (a retry or a delayed send not yet due), running; and how long the oldest ready one has waited. */
+export interface QueueLoad {
+  name: string
+  ready: number
+  deferred: number
+  active: number
+  oldestReadySeconds: number
+}
 
 /** A job kind with its handler, as a module's setup hands it to the app (which defines it on the queue). */
 export type QueueHandler = JobDefinition<object>
@@ -47,10 +57,12 @@ export interface JobDefinition<T extends object> {
 export class JobQueue {
   private readonly boss: PgBoss
   private readonly definitions = new Map<string, JobDefinition<object>>()
+  private prepared = false
 
+  /** `metrics`: this app's, given the queues' depth and oldest waiting job, read at each scrape. */
   constructor(
-    database: Database,
-    private readonly options: { workers: boolean; logger: Logger; pollingIntervalSeconds?: number },
+    private readonly database: Database,
+    private readonly options: { workers: boolean; logger: Logger; pollingIntervalSeconds?: number; metrics?: Metrics },
   ) {
     this.boss = new PgBoss({
       db: {
@@ -71,6 +83,12 @@ export class JobQueue {
       monitorIntervalSeconds: SUPERVISE_SECONDS,
     })
     this.boss.on('error', (err) => options.logger.error('queue error', describeError(err)))
+    if (options.metrics) this.expose(options.metrics)
+  }
+
+  /** Jobs can be sent: `prepare` has run and `stop` has not (GET /health/ready). */
+  get running(): boolean {
+    return this.prepared
   }
 
   /** Declares a job kind and its handler; areas call it while the app is built, before `start`. */
@@ -113,6 +131,7 @@ export class JobQueue {
       // moment): an empty insert outside any transaction caches it before any send needs it.
       await this.boss.insert(definition.name, [])
     }
+    this.prepared = true
   }
 
   /** Starts the workers of every declared kind (none with JOBS=off); `prepare` first. */
@@ -167,6 +186,52 @@ export class JobQueue {
 
   /** Stops taking jobs and waits up to `timeoutMs` for running ones; unfinished ones run again later. */
   stop(timeoutMs = 10_000): Promise<void> {
+    this.prepared = false
     return this.boss.stop({ graceful: true, timeout: timeoutMs, close: false })
+  }
+
+  /**
+   * Every declared queue's load, in one statement over pg-boss's live jobs (finished ones are
+   * outside the scan): a queue without jobs answers zeros, so its series exist before its first job.
+   */
+  async load(): Promise<QueueLoad[]> {
+    const { rows } = await this.database.unsafe(
+      `select name,
+         count(*) filter (where state < 'active' and start_after <= now())::int as ready,
+         count(*) filter (where state < 'active' and start_after > now())::int as deferred,
+         count(*) filter (where state = 'active')::int as active,
+         coalesce(extract(epoch from now() - min(start_after) filter (where state < 'active' and start_after <= now())), 0)::float8 as oldest
+       from ${QUEUE_SCHEMA}.job where state <= 'active' and name = any($1::text[]) group by name`,
+      [[...this.definitions.keys()]],
+    )
+    const found = new Map((rows as { name: string; ready: number; deferred: number; active: number; oldest: number }[]).map((r) => [r.name, r]))
+    return [...this.definitions.keys()].sort().map((name) => {
+      const row = found.get(name)
+      return { name, ready: row?.ready ?? 0, deferred: row?.deferred ?? 0, active: row?.active ?? 0, oldestReadySeconds: row?.oldest ?? 0 }
+    })
+  }
+
+  /** The queues' depth by state and their oldest ready job's wait: one query per scrape, shared by both gauges. */
+  private expose(metrics: Metrics): void {
+    let reading: Promise<QueueLoad[]> | null = null
+    const load = () => {
+      reading ??= this.load().finally(() => {
+        reading = null
+      })
+      return reading
+    }
+    metrics.sampled(
+      { name: 'ecobase_queue_jobs', help: 'Jobs in the durable queue, by queue and state (ready, deferred, active)', labelNames: ['queue', 'state'] },
+      async () =>
+        (await load()).flatMap((q) => (['ready', 'deferred', 'active'] as const).map((state) => ({ labels: { queue: q.name, state }, value: q[state] }))),
+    )
+    metrics.sampled(
+      {
+        name: 'ecobase_queue_oldest_ready_job_age_seconds',
+        help: 'How long the oldest job ready to run has waited, by queue (0: none waits)',
+        labelNames: ['queue'],
+      },
+      async () => (await load()).map((q) => ({ labels: { queue: q.name }, value: q.oldestReadySeconds })),
+    )
   }
 }

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { openSecret, sealSecret } from '../../platform/crypto'
 import type { Db } from '../../platform/db'
+import type { Metrics } from '../../platform/metrics'
 import { hostAddress } from '../../platform/ip-ranges'
 import { assertTenantHost, guardedFetch, OutboundRefused, tenantUrl } from '../../platform/outbound'
 import { listPage, type PageParams } from '../../platform/paging'
@@ -109,9 +110,10 @@ export interface WebhookInput {
  */
 export class IntegrationsService {
   private readonly fetch: ReturnType<typeof guardedFetch>
+  private readonly attempts: ReturnType<Metrics['counter']>
 
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'queue' | 'secret'>,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'queue' | 'secret' | 'metrics'>,
     /** The types endpoints may subscribe to. */
     private readonly types: readonly string[],
     private readonly events: Pick<EventBus, 'emit'>,
@@ -119,6 +121,11 @@ export class IntegrationsService {
   ) {
     const { privateAddresses } = deps.config.webhooks
     this.fetch = guardedFetch(privateAddresses)
+    this.attempts = deps.metrics.counter({
+      name: 'ecobase_webhook_deliveries_total',
+      help: 'Webhook delivery attempts, by outcome: delivered (2xx), rejected (another status), failed (no answer, address refused, endpoint disabled)',
+      labelNames: ['outcome'],
+    })
   }
 
   /** The queue job that makes delivery attempts (the module's manifest registers it). */
@@ -345,6 +352,7 @@ export class IntegrationsService {
   }
 
   private async finish(delivery: Delivery, webhook: Webhook, outcome: Outcome, last: boolean) {
+    this.attempts.inc({ outcome: outcome.ok ? 'delivered' : outcome.code === undefined ? 'failed' : 'rejected' })
     const now = this.deps.now()
     await this.deps.db.transaction(async (tx) => {
       await tx

@@ -6,6 +6,7 @@ import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { messagingError } from './errors'
 import type { EventBus } from '../../platform/events'
+import type { Metrics } from '../../platform/metrics'
 import { messageFailed, messageSent } from './events'
 import { listPage, type PageParams } from '../../platform/paging'
 import { queryInstant } from '../../platform/params'
@@ -136,9 +137,10 @@ const textOf = (html: string) =>
  */
 export class MessagingService {
   private readonly transports: Transports
+  private readonly sends: ReturnType<Metrics['counter']>
 
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now'>,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'metrics'>,
     private readonly site: SiteServices,
     private readonly events: Pick<EventBus, 'emit'>,
     /** Who answers for customers' choices: the modules' `extends.consent` (the notifications area), read on first use. */
@@ -148,6 +150,11 @@ export class MessagingService {
       timeoutMs: deps.config.messaging.timeoutSeconds * 1000,
       twilioApiUrl: deps.config.messaging.twilioApiUrl,
       smsStatusCallback: `${deps.config.publicUrl}${SMS_STATUS_PATH}`,
+    })
+    this.sends = deps.metrics.counter({
+      name: 'ecobase_messages_sent_total',
+      help: 'E-mail and SMS sends, by channel, transport (smtp, twilio, or outbox: no provider configured) and outcome (sent, failed: the provider refused or did not answer)',
+      labelNames: ['channel', 'transport', 'outcome'],
     })
   }
 
@@ -359,7 +366,7 @@ export class MessagingService {
     return customerDirectory.contact(this.deps.db, ecosystemId, customerId)
   }
 
-  /** Sends through the provider; an e-mail's Message-ID is made from `messageId`. */
+  /** Sends through the ecosystem's provider (else to the outbox), counted in the metrics by outcome. */
   private async transmit(
     ecosystemId: string | null,
     channel: Channel,
@@ -369,10 +376,22 @@ export class MessagingService {
   ): Promise<Delivery> {
     const kind = channel === 'email' ? 'smtp' : 'twilio'
     const provider = await this.site.effectiveProvider(ecosystemId, kind)
-    if (!provider) return this.toOutbox(ecosystemId, channel, to.to, content)
-    if (channel === 'sms') return this.transports.sendSms(provider.config, { to: to.to, body: content.text })
-    return this.transports.sendEmail(provider.config, {
-      from: String(provider.config.from ?? this.deps.config.providers.smtp?.from ?? defaultFrom(this.deps.config.publicUrl)),
+    const delivery = await (provider ? this.send(channel, provider.config, to, content, messageId) : this.toOutbox(ecosystemId, channel, to.to, content))
+    this.sends.inc({ channel, transport: provider ? kind : 'outbox', outcome: delivery.ok ? 'sent' : 'failed' })
+    return delivery
+  }
+
+  /** Hands the message to the provider's transport; an e-mail's Message-ID is made from `messageId`. */
+  private send(
+    channel: Channel,
+    config: Record<string, unknown>,
+    to: { to: string; toName: string | null },
+    content: Content,
+    messageId: string,
+  ): Promise<Delivery> {
+    if (channel === 'sms') return this.transports.sendSms(config, { to: to.to, body: content.text })
+    return this.transports.sendEmail(config, {
+      from: String(config.from ?? this.deps.config.providers.smtp?.from ?? defaultFrom(this.deps.config.publicUrl)),
       to: to.to,
       toName: to.toName,
       subject: content.subject ?? '',

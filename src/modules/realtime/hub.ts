@@ -264,6 +264,11 @@ export class RealtimeHub {
     return row ? positionOf(row) : null
   }
 
+  /** Streams open on this replica. */
+  get subscribers(): number {
+    return this.streams.size
+  }
+
   /** Registers a stream: from now on the reader offers it every change of its topics. */
   add(sub: Subscription): void {
     if (sub.backlog) sub.held = []

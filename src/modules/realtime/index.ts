@@ -36,7 +36,7 @@ export default defineModule({
     }
     const hub = new RealtimeHub({ ...ctx.deps, alive })
     const tickets = new StreamTickets(ctx.deps, { alive, roleOf: (userId, organizationId) => customers.roleOf(userId, organizationId) })
-    const realtime = new RealtimeService(hub, tickets, ctx.topics, ctx.deps.shutdown)
+    const realtime = new RealtimeService(hub, tickets, ctx.topics, ctx.deps.shutdown, ctx.deps.metrics)
     return { services: realtime, listen: () => hub.start(), routes: () => [realtimeRoutes(realtime, ctx.guards, ctx.deps.tokens, ctx.topics())] }
   },
 })

@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db'
 import { splitList } from '../../platform/crud/grammar'
 import { parseListQuery, rawQuery, RESERVED_KEYS } from '../../platform/crud/query'
 import { AppError } from '../../platform/errors'
+import type { Metrics } from '../../platform/metrics'
 import { UUID_PATTERN } from '../../platform/params'
 import type { Shutdown } from '../../platform/shutdown'
 import { isAdmin, meetsLevel, type StreamCredential, type Tenant } from '../../platform/tenancy'
@@ -22,7 +23,10 @@ export class RealtimeService {
     /** Every module's topics (asked when a stream subscribes: complete once the app is built). */
     private readonly topics: () => TopicDefinition[],
     private readonly shutdown: Shutdown,
-  ) {}
+    metrics: Metrics,
+  ) {
+    metrics.sampled({ name: 'ecobase_realtime_subscribers', help: 'Realtime change streams open on this replica' }, () => [{ value: hub.subscribers }])
+  }
 
   /** This instance's epoch: the first part of every cursor. */
   get epoch(): string {

@@ -77,13 +77,7 @@ export class Backups {
   /** How this instance backs up, and how old its last complete backup is. */
   async settings() {
     const { schedule, keep, target, keys } = this.deps.config.backups
-    const [last] = await this.deps.db
-      .select({ at: backups.completedAt })
-      .from(backups)
-      .where(eq(backups.status, 'complete'))
-      .orderBy(desc(backups.completedAt))
-      .limit(1)
-    const at = last?.at ?? null
+    const at = await this.lastCompleteAt()
     return {
       available: this.available(),
       schedule,
@@ -91,8 +85,27 @@ export class Backups {
       target,
       encrypted: keys.length > 0,
       lastCompleteAt: at?.toISOString() ?? null,
-      lastCompleteAgeSeconds: at ? Math.max(0, Math.floor((this.deps.now().getTime() - at.getTime()) / 1000)) : null,
+      lastCompleteAgeSeconds: this.ageSeconds(at),
     }
+  }
+
+  /** How long ago the newest complete backup finished, in whole seconds; null: none has. */
+  async lastCompleteAgeSeconds(): Promise<number | null> {
+    return this.ageSeconds(await this.lastCompleteAt())
+  }
+
+  private async lastCompleteAt(): Promise<Date | null> {
+    const [last] = await this.deps.db
+      .select({ at: backups.completedAt })
+      .from(backups)
+      .where(eq(backups.status, 'complete'))
+      .orderBy(desc(backups.completedAt))
+      .limit(1)
+    return last?.at ?? null
+  }
+
+  private ageSeconds(at: Date | null): number | null {
+    return at ? Math.max(0, Math.floor((this.deps.now().getTime() - at.getTime()) / 1000)) : null
   }
 
   /** Queues a backup: asked by a platform admin, or by the schedule (BACKUP_SCHEDULE) with no principal. */

@@ -9,3 +9,13 @@ export const SYSTEM_ERRORS = {
 
 /** `systemError(status, code, message)` throws only platform or system codes; `errors(...)` lists them on routes. */
 export const { error: systemError, errors } = errorCatalogue(SYSTEM_ERRORS)
+
+/** Why `GET /health/ready` answers 503 (code → meaning): its body's `error.code`, the first failing check in this order. */
+export const NOT_READY = {
+  draining: 'the server is stopping (SIGTERM): it finishes what it has and takes nothing new',
+  database_unavailable: 'the database does not answer',
+  database_stalled: 'a database statement has waited longer than DB_STALL_SECONDS (the server log names what holds the connection)',
+  migrations_pending: 'the database lacks migrations this version needs (`npx ecobase migrate`)',
+  queue_stopped: 'the job queue is not running: jobs cannot be enqueued',
+} as const
+export type NotReadyCode = keyof typeof NOT_READY

@@ -22,9 +22,9 @@ export default defineModule({
   jobs: [scheduledBackup],
   setup: (ctx) => {
     const { deps } = ctx
-    const system = new SystemService(deps)
     const messaging = ctx.use('messaging')
     const backups = new Backups(deps, ctx.use('audit'), (to, content) => messaging.sendInstanceEmail(to, content))
+    const system = new SystemService(deps, backups)
     return { services: system, queues: backups.queueHandlers(), routes: () => [systemRoutes(system), backupRoutes(backups, ctx.guards)] }
   },
 })

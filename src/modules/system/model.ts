@@ -1,4 +1,7 @@
+import type { TLiteral } from '@sinclair/typebox'
 import { t } from 'elysia'
+import { codesDescription } from '../../platform/errors'
+import { NOT_READY, type NotReadyCode } from './errors'
 
 export const Health = t.Object(
   {
@@ -16,6 +19,41 @@ export const Health = t.Object(
   },
   { title: 'SystemHealth', examples: [{ status: 'ok', database: 'ok' }] },
 )
+export const Liveness = t.Object({ status: t.Literal('ok') }, { title: 'SystemLiveness', examples: [{ status: 'ok' }] })
+
+const notReadyCodes = Object.keys(NOT_READY) as NotReadyCode[]
+
+export const Readiness = t.Object(
+  {
+    status: t.Union([t.Literal('ready'), t.Literal('not_ready')]),
+    checks: t.Object({
+      database: t.Union([t.Literal('ok'), t.Literal('down'), t.Literal('stalled')], { description: 'A statement answers within DB_STALL_SECONDS' }),
+      migrations: t.Union([t.Literal('ok'), t.Literal('pending'), t.Literal('unknown')], {
+        description: 'Every migration this version ships is applied (`unknown`: the database did not answer)',
+      }),
+      queue: t.Union([t.Literal('ok'), t.Literal('stopped')], { description: 'The job queue is started (with JOBS=off too: jobs are enqueued)' }),
+      shutdown: t.Union([t.Literal('running'), t.Literal('draining')], { description: '`draining` from SIGTERM on' }),
+    }),
+    error: t.Optional(
+      t.Object(
+        {
+          // Typed as the union of the codes: TypeBox types a union built from a list as `never`.
+          code: t.Union(
+            notReadyCodes.map((code) => t.Literal(code)),
+            { description: codesDescription(NOT_READY, notReadyCodes) },
+          ) as unknown as TLiteral<NotReadyCode>,
+          message: t.String(),
+        },
+        { description: 'Present when not ready, in the shape of every error answer: the first check that failed' },
+      ),
+    ),
+  },
+  {
+    title: 'SystemReadiness',
+    examples: [{ status: 'ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok', shutdown: 'running' } }],
+  },
+)
+
 export const Version = t.Object(
   {
     name: t.String(),

@@ -1,11 +1,12 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../platform/guards'
+import { METRICS_CONTENT_TYPE } from '../../platform/metrics'
 import { MEDIA_TYPE } from '../../platform/openapi'
 import { pageParams, PageQuery, paged } from '../../platform/paging'
 import { IdParam } from '../../platform/params'
 import type { Backups } from './backups'
 import { errors } from './errors'
-import { Backup, Health, Version } from './model'
+import { Backup, Health, Liveness, Readiness, Version } from './model'
 import type { SystemService } from './service'
 
 export function systemRoutes(system: SystemService) {
@@ -24,6 +25,54 @@ export function systemRoutes(system: SystemService) {
           summary: 'Liveness probe with a database check (503 when the database is down)',
           description:
             'Public, for load balancers and orchestrators: `{ status: "ok", database: "ok" }` while a `select 1` answers. Else 503 with `status: "degraded"` and `error.code`: `database_unavailable` (`database: "down"`) when the statement fails, or `database_stalled` (`database: "stalled"`, answered at once) while a database statement has waited longer than DB_STALL_SECONDS; the server log then names what holds the connection. Not written to the request log at info level.',
+        },
+      },
+    )
+    .get('/health/live', () => ({ status: 'ok' as const }), {
+      response: { 200: Liveness },
+      detail: {
+        tags: ['public'],
+        operationId: 'healthLive',
+        summary: 'Liveness: the process answers',
+        description:
+          'Public, for an orchestrator’s liveness probe (restart the process when it fails): `{ status: "ok" }` whenever the process answers HTTP. Touches no database, so a database outage does not get healthy replicas restarted; that is what `GET /health/ready` is for. Not written to the request log at info level.',
+      },
+    })
+    .get(
+      '/health/ready',
+      async ({ status }) => {
+        const readiness = await system.readiness()
+        return readiness.status === 'ready' ? readiness : status(503, readiness)
+      },
+      {
+        response: { 200: Readiness, 503: Readiness },
+        detail: {
+          tags: ['public'],
+          operationId: 'healthReady',
+          summary: 'Readiness: send this replica traffic (503 when not)',
+          description:
+            'Public, for a load balancer’s or orchestrator’s readiness probe: 200 `{ status: "ready", checks }` while the server is not draining, the database answers within DB_STALL_SECONDS, every migration this version ships is applied and the job queue is started. Else 503 `{ status: "not_ready", checks, error: { code, message } }` naming the first check that failed: from SIGTERM on a draining server answers `draining` while it finishes what it has, so the balancer takes it out before it closes. Not written to the request log at info level.',
+        },
+      },
+    )
+    .get(
+      '/metrics',
+      async ({ headers, set }) => {
+        const text = await system.metrics(headers.authorization)
+        set.headers['content-type'] = METRICS_CONTENT_TYPE
+        return text
+      },
+      {
+        response: {
+          200: t.String({ description: 'Every metric in Prometheus’s text exposition format (version 0.0.4)', [MEDIA_TYPE]: 'text/plain; version=0.0.4' }),
+          ...errors(401, 404),
+        },
+        detail: {
+          tags: ['public'],
+          operationId: 'metrics',
+          summary: 'Prometheus metrics (with METRICS_TOKEN)',
+          description:
+            'For Prometheus, off unless METRICS_TOKEN is set: then the scraper sends `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time; 401 otherwise), and without it the route answers 404 like an unknown path. Exposes this replica’s HTTP requests by method, route template and status, and their durations; database statement durations, transactions’ waits for a connection, statements in flight and open transactions; job-queue depth by queue and state, and the oldest ready job’s wait; open realtime streams; webhook delivery attempts and e-mail/SMS sends by outcome; the age of the last complete backup; and the process’s CPU, memory, file descriptors, event-loop lag and heap. The list, with types and labels: docs/operations/observability.md. Not written to the request log at info level.',
         },
       },
     )

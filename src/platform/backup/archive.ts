@@ -1,17 +1,5 @@
 import { createHash } from 'node:crypto'
-import {
-  closeSync,
-  createReadStream,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  readSync,
-  renameSync,
-  statSync,
-} from 'node:fs'
+import { closeSync, createReadStream, createWriteStream, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync } from 'node:fs'
 import { once } from 'node:events'
 import { rm } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
@@ -19,7 +7,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip } from 'node:zlib'
 import pkg from '../../../package.json'
-import { MIGRATIONS_DIR } from '../db'
+import { knownMigrations } from '../db'
 import { decrypt, DecryptError, encrypt, isEncrypted, MAGIC } from './crypt'
 import { BackupError, checkStop, type DatabaseSnapshot } from './database'
 import { readTar, TarError, TarWriter } from './tar'
@@ -59,11 +47,6 @@ export interface BackupManifest {
    * `<sha256 of the file> <size> <name within the part>\n` (so a repacked archive, in any order, checks).
    */
   parts: { name: PartName; files: number; size: number; sha256: string }[]
-}
-
-/** Migrations this Ecobase knows (drizzle's journal). */
-function knownMigrations(): number {
-  return (JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length
 }
 
 /** Files and directories under `root` (relative paths, sorted), leaving out dot-entries (uploads in flight) when `hidden` is false. */

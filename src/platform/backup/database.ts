@@ -4,9 +4,8 @@ import { once } from 'node:events'
 import { dirname, join, relative } from 'node:path'
 import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
-import { sql } from 'drizzle-orm'
 import postgres from 'postgres'
-import { type Database, openPglite, pgliteDir, queryRows } from '../db'
+import { appliedMigrations, type Database, openPglite, pgliteDir } from '../db'
 import { readTar } from './tar'
 
 /** A backup that cannot be made, read or restored, for a reason the operator can act on. */
@@ -42,12 +41,6 @@ export interface DatabaseSnapshot {
 /** Where a PostgreSQL client program is on the PATH (read now: it may change while the server runs), or null. */
 export function pgTool(name: 'pg_dump' | 'pg_restore'): string | null {
   return Bun.which(name, { PATH: process.env.PATH ?? '' })
-}
-
-/** Migrations applied to `db` (drizzle's table). */
-export async function appliedMigrations(db: Database['db']): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)
-  return row!.n
 }
 
 /**

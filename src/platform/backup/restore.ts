@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 import { openPglite } from '../db'
 import { type BackupManifest, checkArchiveFile, type Progress, readBackup, SECRET } from './archive'
-import { appliedMigrations, BackupError, checkPgDump, pgRestore } from './database'
+import { appliedMigrations } from '../db'
+import { BackupError, checkPgDump, pgRestore } from './database'
 
 /** What an instance is made of in its data directory (what a restore replaces). */
 const INSTANCE = ['pglite', 'objects', SECRET] as const

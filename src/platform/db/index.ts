@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite-pgvector'
@@ -184,6 +184,17 @@ export async function migrate(database: Database, url?: string): Promise<void> {
     await lockClient`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {})
     await lockClient.end({ timeout: 5 })
   }
+}
+
+/** Migrations this Ecobase knows (drizzle's journal). */
+export function knownMigrations(): number {
+  return (JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length
+}
+
+/** Migrations applied to `db` (drizzle's table). */
+export async function appliedMigrations(db: Db): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)
+  return row!.n
 }
 
 export function pgliteDir(dataDir: string): string {

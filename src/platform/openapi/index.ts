@@ -17,7 +17,8 @@ export const OPENAPI_JSON_PATH = '/openapi/json'
 
 /**
  * Put on a response schema whose body is not JSON, e.g. `{ [MEDIA_TYPE]: 'text/event-stream' }`:
- * the generator files every object schema under application/json; the tidy step moves it.
+ * the generator files every object schema under application/json (a string under text/plain); the
+ * tidy step moves it.
  */
 export const MEDIA_TYPE = 'x-media-type'
 
@@ -200,13 +201,15 @@ function operations(section: Doc['paths']): Operation[] {
   return Object.values(section ?? {}).flatMap((ops) => Object.values(ops))
 }
 
+/** Files a body under its MEDIA_TYPE, wherever the generator put it (`application/json`; `text/plain` for a string). */
 function moveMediaType(content: Record<string, unknown>): void {
-  const json = content['application/json'] as { schema?: Record<string, unknown> } | undefined
-  const mediaType = json?.schema?.[MEDIA_TYPE]
-  if (typeof mediaType !== 'string') return
-  delete json!.schema![MEDIA_TYPE]
-  delete content['application/json']
-  content[mediaType] = json
+  for (const [generated, body] of Object.entries(content) as [string, { schema?: Record<string, unknown> } | undefined][]) {
+    const mediaType = body?.schema?.[MEDIA_TYPE]
+    if (typeof mediaType !== 'string') continue
+    delete body!.schema![MEDIA_TYPE]
+    delete content[generated]
+    content[mediaType] = body
+  }
 }
 
 /** The media types the generator lists for a body whose route declares none; the first is the one kept. */
