@@ -5,6 +5,7 @@ import type { Database, Db } from './db'
 import { AppError } from './errors'
 import type { AccessTokens } from './jwt'
 import type { Logger } from './logger'
+import { ReplicaCache } from './replica-cache'
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
 
@@ -183,7 +184,8 @@ function prepareRotation(db: Db, { sessions, refreshTokens }: SessionTables, cla
  */
 export class RotatingSessions {
   readonly channel: string
-  private readonly alive = new Map<string, { subjectId: string; until: number; endsAt: Date }>()
+  /** Live sessions by id, with whose they are and when they end; a revocation (`s:<id>`, `u:<subject>`) forgets them on every replica. */
+  private readonly alive: ReplicaCache<{ subjectId: string; endsAt: Date }>
   /** The rotation, prepared once: PostgreSQL then skips parsing and planning it. */
   private readonly rotation: ReturnType<typeof prepareRotation>
 
@@ -193,6 +195,12 @@ export class RotatingSessions {
     private readonly options: RotatingSessionsOptions,
   ) {
     this.channel = `ecobase_revoked_${options.kind}`
+    this.alive = new ReplicaCache(deps, {
+      channel: this.channel,
+      limit: ALIVE_CACHE_LIMIT,
+      ttlMs: ALIVE_CACHE_MS,
+      concerns: (revoked, sessionId, live) => revoked === `s:${sessionId}` || revoked === `u:${live.subjectId}`,
+    })
     this.rotation = prepareRotation(deps.db, tables, options.claimColumns, `${options.kind}_session_rotation`)
   }
 
@@ -283,47 +291,37 @@ export class RotatingSessions {
       .update(sessions)
       .set({ revokedAt: this.deps.now(), revokedReason: reason })
       .where(and(where, isNull(sessions.revokedAt)))
-    const payload = 'sessionId' in target ? `s:${target.sessionId}` : `u:${target.subjectId}`
-    await db.execute(sql`select pg_notify(${this.channel}, ${payload})`)
-    this.forget(payload)
+    const revoked = 'sessionId' in target ? `s:${target.sessionId}` : `u:${target.subjectId}`
+    // Forgotten here at once, not only at commit: a revocation is never served from the cache while it commits.
+    this.alive.forget(revoked)
+    await this.alive.changed(db, revoked)
   }
 
   /** True while the session exists, is not revoked, has not expired and is younger than its maximum age. */
   async isAlive(sessionId: string, subjectId: string): Promise<boolean> {
-    const { sessions } = this.tables
-    const now = Date.now()
     const clock = this.deps.now()
-    const cached = this.alive.get(sessionId)
-    if (cached && cached.until > now && cached.subjectId === subjectId && cached.endsAt > clock) return true
-    const maxAgeMs = this.options.maxAgeSeconds * 1000
-    const [row] = await this.deps.db
-      .select({ subjectId: sessions.subjectId, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
-      .from(sessions)
-      .where(
-        and(
-          eq(sessions.id, sessionId),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, clock),
-          gt(sessions.createdAt, new Date(clock.getTime() - maxAgeMs)),
-        ),
-      )
-    if (!row || row.subjectId !== subjectId) return false
-    if (this.alive.size >= ALIVE_CACHE_LIMIT) this.alive.clear()
-    const endsAt = new Date(Math.min(row.expiresAt.getTime(), row.createdAt.getTime() + maxAgeMs))
-    this.alive.set(sessionId, { subjectId, until: now + ALIVE_CACHE_MS, endsAt })
-    return true
+    const live = await this.alive.get(sessionId, async () => {
+      const { sessions } = this.tables
+      const maxAgeMs = this.options.maxAgeSeconds * 1000
+      const [row] = await this.deps.db
+        .select({ subjectId: sessions.subjectId, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.id, sessionId),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, clock),
+            gt(sessions.createdAt, new Date(clock.getTime() - maxAgeMs)),
+          ),
+        )
+      return row && { subjectId: row.subjectId, endsAt: new Date(Math.min(row.expiresAt.getTime(), row.createdAt.getTime() + maxAgeMs)) }
+    })
+    return live !== undefined && live.subjectId === subjectId && live.endsAt > clock
   }
 
   /** Follows revocations made by other replicas. */
   listen(): Promise<() => Promise<void>> {
-    return this.deps.database.listen(this.channel, (payload) => this.forget(payload))
-  }
-
-  /** Drops cached liveness named by a revocation payload (`s:<sessionId>` or `u:<subjectId>`). */
-  forget(payload: string): void {
-    const [kind, id] = [payload.slice(0, 2), payload.slice(2)]
-    if (kind === 's:') this.alive.delete(id)
-    else if (kind === 'u:') for (const [sid, entry] of this.alive) if (entry.subjectId === id) this.alive.delete(sid)
+    return this.alive.listen()
   }
 
   private async issue(tx: Db, subjectId: string, sessionId: string): Promise<IssuedSession> {
