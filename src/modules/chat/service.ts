@@ -1,6 +1,6 @@
 import { CHAT_MESSAGES, type EntitlementGate, OPEN_GATE } from '../../platform/entitlements'
-import { and, asc, desc, eq, gt, count, gte } from 'drizzle-orm'
-import { dayOf } from '../../platform/db/daily'
+import { and, asc, desc, eq, gt, gte } from 'drizzle-orm'
+import { countPerDay } from '../../platform/db/daily'
 import type { Deps } from '../../deps'
 import type { Db } from '../../platform/db'
 import { chatError } from './errors'
@@ -257,9 +257,5 @@ export class ChatService {
 
 /** For the overview: customers' chat messages (their own turns, not the replies) per UTC day since `since`. */
 export function userMessagesPerDay(db: Db, ecosystemId: string, since: Date) {
-  return db
-    .select({ day: dayOf(messages.createdAt), n: count() })
-    .from(messages)
-    .where(and(eq(messages.ownerId, ecosystemId), eq(messages.role, 'user'), gte(messages.createdAt, since)))
-    .groupBy(dayOf(messages.createdAt))
+  return countPerDay(db, messages, messages.createdAt, and(eq(messages.ownerId, ecosystemId), eq(messages.role, 'user'), gte(messages.createdAt, since)))
 }

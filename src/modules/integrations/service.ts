@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto'
 import { requireAal2 } from '../../platform/auth'
-import { and, asc, desc, eq, sql, count, gte } from 'drizzle-orm'
-import { dayOf } from '../../platform/db/daily'
+import { and, asc, desc, eq, sql, gte } from 'drizzle-orm'
+import { countPerDay } from '../../platform/db/daily'
 import type { Deps } from '../../deps'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
 import { openSecret, sealSecret } from '../../platform/crypto'
@@ -443,9 +443,10 @@ export class IntegrationsService {
 
 /** For the overview: webhook deliveries that failed for good, per UTC day since `since`. */
 export function failedDeliveriesPerDay(db: Db, ecosystemId: string, since: Date) {
-  return db
-    .select({ day: dayOf(deliveries.createdAt), n: count() })
-    .from(deliveries)
-    .where(and(eq(deliveries.ecosystemId, ecosystemId), eq(deliveries.status, 'failed'), gte(deliveries.createdAt, since)))
-    .groupBy(dayOf(deliveries.createdAt))
+  return countPerDay(
+    db,
+    deliveries,
+    deliveries.createdAt,
+    and(eq(deliveries.ecosystemId, ecosystemId), eq(deliveries.status, 'failed'), gte(deliveries.createdAt, since)),
+  )
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { and, desc, eq, gte, isNull, lt, sql, type SQL, count, inArray } from 'drizzle-orm'
+import { and, desc, eq, gte, isNull, lt, sql, type SQL, inArray } from 'drizzle-orm'
 import type { Db } from '../../platform/db'
-import { dayOf } from '../../platform/db/daily'
+import { countPerDay } from '../../platform/db/daily'
 import type { Deps } from '../../deps'
 import { isUniqueViolation } from '../../platform/db'
 import { messagingError } from './errors'
@@ -502,9 +502,10 @@ function logConditions(filter: LogFilter): SQL[] {
 
 /** For the overview: messages sent (or delivered) per UTC day since `since`. */
 export function sentPerDay(db: Db, ecosystemId: string, since: Date) {
-  return db
-    .select({ day: dayOf(sendLog.createdAt), n: count() })
-    .from(sendLog)
-    .where(and(eq(sendLog.ecosystemId, ecosystemId), inArray(sendLog.status, ['sent', 'delivered']), isNull(sendLog.deletedAt), gte(sendLog.createdAt, since)))
-    .groupBy(dayOf(sendLog.createdAt))
+  return countPerDay(
+    db,
+    sendLog,
+    sendLog.createdAt,
+    and(eq(sendLog.ecosystemId, ecosystemId), inArray(sendLog.status, ['sent', 'delivered']), isNull(sendLog.deletedAt), gte(sendLog.createdAt, since)),
+  )
 }
