@@ -55,7 +55,7 @@ export function renderEvents(modules: readonly ModuleDefinition[]): string {
   )
   const actions = modules.flatMap((m) => [
     ...(m.audit ?? []).map((a) => `| \`${a.name}\` | ${m.name} | ${cell(a.description)} |`),
-    ...(m.events ?? []).filter((e) => e.audit).map((e) => `| \`${e.name}\` | ${m.name} | ${cell(e.description)} (an audited event) |`),
+    ...(m.events ?? []).filter((e) => e.audit && !e.audit.action).map((e) => `| \`${e.name}\` | ${m.name} | ${cell(e.description)} (an audited event) |`),
   ])
   return `<!-- Generated from the modules' events.ts and subscriptions.ts by \`npm run openapi\` (scripts/events-doc.ts). Do not edit. -->
 # Domain events
@@ -86,9 +86,10 @@ ${subscribers.join('\n')}
 ## Audit actions
 
 What the audit log (\`GET /audit/events\`) records, each declared by its area beside its events and
-named \`<area>.<noun>.<verb>\` like them; an audited event is also an action, of its name, so one
-\`emit\` writes both (a password reset is \`auth.password.changed\`'s, recorded as
-\`auth.password.reset\`).
+named \`<area>.<noun>.<verb>\` like them. One \`emit\` of an audited event writes the audit row too:
+as the action of its name, or as one of its area's declared actions when the event stands for
+several facts (\`auth.password.changed\` is recorded as \`auth.password.changed\` or
+\`auth.password.reset\`; \`auth.security.changed\` as \`auth.mfa.enrolled\`, \`auth.mfa.failed\`, …).
 
 | Action | Area | Meaning |
 | --- | --- | --- |

@@ -90,7 +90,7 @@ export const EVENTS = MODULES.flatMap((m) => m.events ?? [])
 /** Every audit action, in module order: each module's declared ones, then its audited events. */
 export const AUDIT_ACTIONS = MODULES.flatMap((m): AuditActionDefinition<AuditAction>[] => [
   ...(m.audit ?? []),
-  ...(m.events ?? []).filter((e) => e.audit).map((e) => ({ name: e.name as AuditAction, description: e.description })),
+  ...(m.events ?? []).filter((e) => e.audit && !e.audit.action).map((e) => ({ name: e.name as AuditAction, description: e.description })),
 ])
 
 /** The OpenAPI tags with their descriptions, in module order. */

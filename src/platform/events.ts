@@ -26,7 +26,10 @@ export interface EventAudit<Payload = never> {
   target: (payload: Payload) => { type: string; id: string | null }
   /** The row's metadata; absent: none. */
   metadata?: (payload: Payload) => Record<string, unknown>
-  /** One event for facts audited apart (a password changed, or reset): the action, one its module declares. Absent: the event's name. */
+  /**
+   * One event for facts audited apart (a password changed or reset; each change to second factors):
+   * the action, one its module declares. Absent: the event's name, which is then an audit action.
+   */
   action?: (payload: Payload) => string
 }
 

@@ -10,7 +10,7 @@ import type { RotatingSessions } from '../../platform/sessions'
 import type { AuditBy, AuditService } from '../audit/service'
 import type { Accounts, AuthResultView } from './accounts'
 import { authError } from './errors'
-import { SECURITY_AUDIT_ACTIONS, securityChanged } from './events'
+import { securityChanged } from './events'
 import { requireCredentialChange, requireInteractive } from './interactive'
 import { limited, LoginLimiter } from './login-limiter'
 import { mfaFactors, mfaFailures, recoveryCodes, users } from './schema'
@@ -338,8 +338,9 @@ export class Mfa {
       if (value !== null) return { kind: 'accepted' as const, value }
       const opensNotice = !recent.some((f) => f.opensNotice)
       await tx.insert(mfaFailures).values({ userId, at: now, opensNotice })
-      await this.audit.record(tx, principal, { action: 'auth.mfa.failed', target: { type: 'user', id: userId }, metadata: {} })
-      if (opensNotice) await this.events.emit(tx, securityChanged, null, { userId, change: 'mfa_failed', since: now.toISOString() })
+      // Every wrong answer is audited; the first of a window is also the event that e-mails the owner as it closes.
+      if (opensNotice) await this.events.emit(tx, securityChanged, null, { userId, change: 'mfa_failed', since: now.toISOString() }, principal)
+      else await this.audit.record(tx, principal, { action: 'auth.mfa.failed', target: { type: 'user', id: userId }, metadata: {} })
       return { kind: 'wrong' as const }
     })
     if (outcome.kind === 'wrong') throw authError(400, 'invalid_code', refusal)
@@ -354,7 +355,6 @@ export class Mfa {
    */
   private async record(tx: Db, by: AuditBy, userId: string, change: SecurityChange, metadata: Record<string, unknown>, sessionsRevoked = false): Promise<void> {
     await this.accounts.changed(tx, userId)
-    await this.audit.record(tx, by, { action: SECURITY_AUDIT_ACTIONS[change], target: { type: 'user', id: userId }, metadata })
-    await this.events.emit(tx, securityChanged, null, { userId, change, ...(sessionsRevoked ? { sessionsRevoked } : {}) })
+    await this.events.emit(tx, securityChanged, null, { userId, change, ...(sessionsRevoked ? { sessionsRevoked } : {}), details: metadata }, by)
   }
 }
