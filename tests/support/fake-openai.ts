@@ -106,6 +106,19 @@ function streamReply(req: Request, body: any, onAbort: () => void): Response {
           return gone()
         }
       }
+      // As OpenAI reports usage when asked: one last chunk without choices.
+      if (body.stream_options?.include_usage) {
+        const usage = {
+          prompt_tokens: (body.messages ?? []).length,
+          completion_tokens: steps.length,
+          total_tokens: (body.messages ?? []).length + steps.length,
+        }
+        controller.enqueue(
+          encoder.encode(
+            `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1700000000, model: body.model, choices: [], usage })}\n\n`,
+          ),
+        )
+      }
       controller.enqueue(encoder.encode('data: [DONE]\n\n'))
       done = true
       controller.close()
