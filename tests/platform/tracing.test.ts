@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { chatActor, type ChatActor, newConversation, parseFrames } from '../chat/support'
+import { chatActor, type ChatActor, newConversation, parseFrames, send } from '../chat/support'
+import { startFakeOpenAi } from '../support/fake-openai'
 import { createHarness, type Harness } from '../support/harness'
 import { startReceiver } from '../support/receiver'
 import { until } from '../support/wait'
@@ -142,9 +143,47 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(attr(unmatched, 'http.route')).toBeUndefined()
   })
 
+  test('a caller’s unsampled traceparent is followed: nothing of the request is exported, yet its log line carries the caller’s trace id', async () => {
+    const callerTrace = crypto.randomUUID().replaceAll('-', '')
+    const res = await h.app.handle(
+      new Request('http://localhost/auth/me', {
+        headers: { authorization: `Bearer ${a.owner.token}`, traceparent: `00-${callerTrace}-${callerTrace.slice(16)}-00` },
+      }),
+    )
+    expect(res.status).toBe(200)
+    // The log line is written once the request's span has ended: a flush then exports whatever of it was kept.
+    await until(() => h.logLines.some((l) => l.includes(`"traceId":"${callerTrace}"`) && l.includes('"msg":"request"')))
+    await h.deps.tracing.flush()
+    expect(collector.spans().some((s) => s.traceId === callerTrace)).toBe(false)
+  })
+
   test('the resource names the service', async () => {
     const resource = JSON.parse(collector.bodies[0]!).resourceSpans[0].resource
     expect(resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'ecobase-test' } })
+  })
+})
+
+describe('a traced chat turn on an OpenAI-compatible service', () => {
+  test('the model call carries the token counts the service reports, which Ecobase asks for', async () => {
+    const fake = startFakeOpenAi()
+    const h = await createHarness({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OPENAI_BASE_URL: fake.url })
+    try {
+      const a = await chatActor(h)
+      const conversation = await newConversation(h, a)
+      const turn = await send(h, a, conversation.id, { message: 'Bonjour' })
+      expect(turn.events.at(-1)?.event).toBe('done')
+      const [request] = fake.requests.filter((r) => r.path === '/v1/chat/completions')
+      expect(request!.body.stream_options).toEqual({ include_usage: true })
+      const model = (await exportedOnce(h, 'chat gpt-4o-mini')).find((s) => s.name === 'chat gpt-4o-mini')!
+      expect(attr(model, 'gen_ai.provider.name')).toBe('openai')
+      expect(attr(model, 'gen_ai.request.model')).toBe('gpt-4o-mini')
+      // The fake reports the messages it got as input tokens and its chunks as output tokens.
+      expect(attr(model, 'gen_ai.usage.input_tokens')).toBe(request!.body.messages.length)
+      expect(attr(model, 'gen_ai.usage.output_tokens')).toBeGreaterThan(0)
+    } finally {
+      await h.close()
+      await fake.stop()
+    }
   })
 })
 
