@@ -163,27 +163,49 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
   })
 })
 
-describe('a traced chat turn on an OpenAI-compatible service', () => {
-  test('the model call carries the token counts the service reports, which Ecobase asks for', async () => {
-    const fake = startFakeOpenAi()
-    const h = await createHarness({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OPENAI_BASE_URL: fake.url })
-    try {
-      const a = await chatActor(h)
-      const conversation = await newConversation(h, a)
-      const turn = await send(h, a, conversation.id, { message: 'Bonjour' })
-      expect(turn.events.at(-1)?.event).toBe('done')
-      const [request] = fake.requests.filter((r) => r.path === '/v1/chat/completions')
-      expect(request!.body.stream_options).toEqual({ include_usage: true })
-      const model = (await exportedOnce(h, 'chat gpt-4o-mini')).find((s) => s.name === 'chat gpt-4o-mini')!
-      expect(attr(model, 'gen_ai.provider.name')).toBe('openai')
-      expect(attr(model, 'gen_ai.request.model')).toBe('gpt-4o-mini')
-      // The fake reports the messages it got as input tokens and its chunks as output tokens.
-      expect(attr(model, 'gen_ai.usage.input_tokens')).toBe(request!.body.messages.length)
-      expect(attr(model, 'gen_ai.usage.output_tokens')).toBeGreaterThan(0)
-    } finally {
-      await h.close()
-      await fake.stop()
-    }
+describe('model services, traced', () => {
+  const fake = startFakeOpenAi()
+  let h: Harness
+  let a: ChatActor
+  beforeAll(async () => {
+    h = await createHarness({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OPENAI_BASE_URL: fake.url, PERSONA_SERVICE_PRIVATE_ADDRESSES: 'allow' })
+    a = await chatActor(h)
+  })
+  afterAll(async () => {
+    await h.close()
+    await fake.stop()
+  })
+
+  test('a chat turn’s model call carries the token counts the service reports, which Ecobase asks for', async () => {
+    const conversation = await newConversation(h, a)
+    const turn = await send(h, a, conversation.id, { message: 'Bonjour' })
+    expect(turn.events.at(-1)?.event).toBe('done')
+    const [request] = fake.requests.filter((r) => r.path === '/v1/chat/completions')
+    expect(request!.body.stream_options).toEqual({ include_usage: true })
+    const model = (await exportedOnce(h, 'chat gpt-4o-mini')).find((s) => s.name === 'chat gpt-4o-mini')!
+    expect(attr(model, 'gen_ai.provider.name')).toBe('openai')
+    expect(attr(model, 'gen_ai.request.model')).toBe('gpt-4o-mini')
+    // The fake reports the messages it got as input tokens and its chunks as output tokens.
+    expect(attr(model, 'gen_ai.usage.input_tokens')).toBe(request!.body.messages.length)
+    expect(attr(model, 'gen_ai.usage.output_tokens')).toBeGreaterThan(0)
+  })
+
+  test('a persona service’s call (through the gate) sends traceparent: the service continues the request’s trace', async () => {
+    const admin = a.org.as(a.owner)
+    const created = await h.call('POST', '/persona/services', { ...admin, body: { name: 'Local', baseUrl: fake.url } })
+    expect(created.status).toBe(201)
+    const callerTrace = crypto.randomUUID().replaceAll('-', '')
+    const connect = await h.call('POST', `/persona/services/${created.body.id}/connect`, {
+      ...admin,
+      headers: { ...admin.headers, traceparent: `00-${callerTrace}-${callerTrace.slice(0, 16)}-01` },
+    })
+    expect(connect.body.connectStatus).toBe('connected')
+    const sent = fake.requests.findLast((r) => r.path === '/v1/models')!.traceparent
+    expect(sent).toMatch(new RegExp(`^00-${callerTrace}-[0-9a-f]{16}-01$`))
+    const spans = await exportedOnce(h, 'POST /persona/services/:id/connect')
+    const call = spans.find((s) => s.spanId === sent!.split('-')[2])!
+    expect(call.name).toBe('GET')
+    expect(spans.find((s) => s.spanId === call.parentSpanId)!.name).toBe('POST /persona/services/:id/connect')
   })
 })
 
