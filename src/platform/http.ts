@@ -107,7 +107,13 @@ export function requestContext(
   const started = new WeakMap<Request, { at: number; id: string }>()
   const plugin = new Elysia({ name: 'request-context' })
   // Wrapping the whole handling (hooks, handler, a stream's generator) is what puts them in the request's span; without tracing, nothing wraps.
-  if (deps.tracing.enabled) plugin.wrap((handle, request) => ((...args: unknown[]) => deps.tracing.request(request, () => handle(...args))) as never)
+  // Probes are not traced: polled every few seconds, they would bury the traces that matter.
+  const traced = (request: Request) => !PROBE_PATHS.has(new URL(request.url).pathname)
+  if (deps.tracing.enabled) {
+    plugin.wrap(
+      (handle, request) => ((...args: unknown[]) => (traced(request) ? deps.tracing.request(request, () => handle(...args)) : handle(...args))) as never,
+    )
+  }
   return plugin
     .onRequest(async ({ request, set }) => {
       const incoming = request.headers.get('x-request-id')

@@ -143,6 +143,14 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(attr(unmatched, 'http.route')).toBeUndefined()
   })
 
+  test('probes are not traced', async () => {
+    expect((await h.call('GET', '/health/live')).status).toBe(200)
+    expect((await h.call('GET', '/health')).status).toBe(200)
+    await until(() => h.logLines.some((l) => l.includes('"path":"/health"') && l.includes('"msg":"request"')))
+    await h.deps.tracing.flush()
+    expect(collector.spans().some((s) => s.name.startsWith('GET /health'))).toBe(false)
+  })
+
   test('a caller’s unsampled traceparent is followed: nothing of the request is exported, yet its log line carries the caller’s trace id', async () => {
     const callerTrace = crypto.randomUUID().replaceAll('-', '')
     const res = await h.app.handle(
