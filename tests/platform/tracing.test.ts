@@ -14,6 +14,7 @@ interface OtlpSpan {
   traceId: string
   spanId: string
   parentSpanId?: string
+  traceState?: string
   name: string
   kind: number
   attributes: { key: string; value: OtlpValue }[]
@@ -75,7 +76,12 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     const res = await h.app.handle(
       new Request(`http://localhost/chat/conversations/${conversation.id}/messages`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${a.auth.token}`, 'content-type': 'application/json', traceparent: `00-${callerTrace}-${callerSpan}-01` },
+        headers: {
+          authorization: `Bearer ${a.auth.token}`,
+          'content-type': 'application/json',
+          traceparent: `00-${callerTrace}-${callerSpan}-01`,
+          tracestate: 'caller=blue',
+        },
         body: JSON.stringify({ message: secret }),
       }),
     )
@@ -89,6 +95,7 @@ describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
     expect(request).toBeDefined()
     expect(request.traceId).toBe(callerTrace)
     expect(request.parentSpanId).toBe(callerSpan)
+    expect(request.traceState).toBe('caller=blue')
     expect(attr(request, 'http.route')).toBe('/chat/conversations/:id/messages')
     expect(attr(request, 'http.request.method')).toBe('POST')
     expect(attr(request, 'http.response.status_code')).toBe(200)
