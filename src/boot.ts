@@ -9,10 +9,12 @@ import { Metrics } from './platform/metrics'
 import { JobQueue } from './platform/queue'
 import { memoryRateLimitStore, redisRateLimitStore } from './platform/rate-limit'
 import { Shutdown } from './platform/shutdown'
+import { Tracing } from './platform/tracing'
 import { prepareMemoryVectors } from './modules/persona_memory/vectors'
 import { createEmbeddings } from './providers/embeddings'
 import { createLlmProviders } from './providers/llm'
 import { createObjectStore } from './providers/storage'
+import pkg from '../package.json'
 
 export class BootError extends Error {}
 
@@ -49,6 +51,8 @@ export function buildDeps(config: Readonly<Config>, database: Database, options:
   const now = options.now ?? (() => new Date())
   const logger = options.logger ?? createLogger(config.logLevel)
   const metrics = new Metrics(database, { process: config.metricsToken !== null })
+  const tracing = new Tracing(config.tracing, pkg.version)
+  if (tracing.enabled) database.watch.trace()
   return {
     config,
     database,
@@ -61,9 +65,10 @@ export function buildDeps(config: Readonly<Config>, database: Database, options:
     storage: createObjectStore(config, { secret, now }),
     llm: createLlmProviders(config),
     embeddings: createEmbeddings(config),
-    queue: new JobQueue(database, { workers: config.jobs, logger, pollingIntervalSeconds: config.queuePollSeconds, metrics }),
+    queue: new JobQueue(database, { workers: config.jobs, logger, pollingIntervalSeconds: config.queuePollSeconds, metrics, tracing }),
     shutdown: new Shutdown(),
     metrics,
+    tracing,
   }
 }
 

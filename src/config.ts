@@ -16,6 +16,17 @@ const Flag = T.Union([T.Literal('on'), T.Literal('off')])
  */
 export const DEFAULT_SHARED_BUFFERS = '16MB'
 
+/** OpenTelemetry's standard sampler names (OTEL_TRACES_SAMPLER); `parentbased_always_on` is its default. */
+export const TRACES_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const
+export type TracesSampler = (typeof TRACES_SAMPLERS)[number]
+
 /**
  * Every environment variable Ecobase reads, with its default. `.env.example` and the configuration
  * table (docs/operations/configuration.md) list the same names; a test keeps the three in step.
@@ -102,6 +113,12 @@ export const EnvSchema = T.Object({
   NOTIFICATION_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 10_000 })),
   GIT_COMMIT: T.Optional(T.String({ maxLength: 64 })),
   METRICS_TOKEN: T.Optional(T.String({ minLength: 16, maxLength: 1024 })),
+  OTEL_EXPORTER_OTLP_ENDPOINT: T.Optional(T.String({ pattern: '^https?://' })),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: T.Optional(T.String({ pattern: '^https?://' })),
+  OTEL_EXPORTER_OTLP_HEADERS: T.Optional(T.String({ maxLength: 8192 })),
+  OTEL_SERVICE_NAME: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
+  OTEL_TRACES_SAMPLER: T.Optional(T.Union(TRACES_SAMPLERS.map((name) => T.Literal(name)))),
+  OTEL_TRACES_SAMPLER_ARG: T.Optional(T.Number({ minimum: 0, maximum: 1 })),
   LOG_LEVEL: T.Optional(T.Union([T.Literal('debug'), T.Literal('info'), T.Literal('warn'), T.Literal('error'), T.Literal('silent')])),
 })
 export type Env = Static<typeof EnvSchema>
@@ -198,6 +215,12 @@ export interface Config {
   gitCommit: string | null
   /** The bearer token Prometheus sends to GET /metrics; null: /metrics is off (404). */
   metricsToken: string | null
+  /**
+   * OpenTelemetry traces (platform/tracing.ts): where the OTLP/HTTP exporter posts them (null:
+   * tracing off), the headers it sends (a collector's credentials), the service's name on every
+   * span, and the sampler with its ratio.
+   */
+  tracing: { url: string | null; headers: Record<string, string>; serviceName: string; sampler: TracesSampler; ratio: number }
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
 }
 
@@ -317,13 +340,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     gitCommit: e.GIT_COMMIT ?? null,
     metricsToken: e.METRICS_TOKEN ?? null,
+    tracing: {
+      url: tracesUrl(e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, e.OTEL_EXPORTER_OTLP_ENDPOINT),
+      headers: otlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS),
+      serviceName: e.OTEL_SERVICE_NAME ?? 'ecobase',
+      sampler: e.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on',
+      ratio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
+    },
     logLevel: e.LOG_LEVEL ?? 'info',
   })
 }
 
 /** Settings whose values are credentials, or URLs that carry them, are never echoed in an error. */
 function isSecret(name: string, value: string): boolean {
-  return /SECRET|KEY|TOKEN|PASSWORD|PASS$/.test(name) || (name.endsWith('_URL') && /\/\/[^/]*@/.test(value))
+  return /SECRET|KEY|TOKEN|PASSWORD|PASS$|HEADERS$/.test(name) || (name.endsWith('_URL') && /\/\/[^/]*@/.test(value))
 }
 
 /** `expected one of a, b, c` for settings that take one of a few words. */
@@ -386,6 +416,34 @@ function storageConfig(e: Env): StorageConfig {
     purgeAfter: e.STORAGE_PURGE_AFTER_SECONDS ?? 24 * 3600,
     s3,
   }
+}
+
+/**
+ * Where traces go, as OpenTelemetry's exporters read it: the signal's own endpoint as given, else
+ * the general endpoint with `v1/traces` appended. Null: neither is set, tracing is off.
+ */
+function tracesUrl(traces: string | undefined, general: string | undefined): string | null {
+  if (traces) return traces
+  if (!general) return null
+  return `${general.replace(/\/+$/, '')}/v1/traces`
+}
+
+/** OTEL_EXPORTER_OTLP_HEADERS: `key=value` pairs separated by commas, each part URL-encoded (the W3C Baggage format the specification names). */
+function otlpHeaders(value: string | undefined): Record<string, string> {
+  const invalid = () =>
+    new ConfigError('invalid OTEL_EXPORTER_OTLP_HEADERS (value not shown: it may be a secret): expected URL-encoded key=value pairs separated by commas')
+  const headers: Record<string, string> = {}
+  for (const pair of (value ?? '').split(',')) {
+    if (!pair.trim()) continue
+    const at = pair.indexOf('=')
+    if (at <= 0) throw invalid()
+    try {
+      headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim())
+    } catch {
+      throw invalid()
+    }
+  }
+  return headers
 }
 
 /** A cron pattern croner accepts (5 or 6 fields), or null when none is set. */

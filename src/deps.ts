@@ -4,6 +4,7 @@ import type { AccessTokens } from './platform/jwt'
 import type { Logger } from './platform/logger'
 import type { Metrics } from './platform/metrics'
 import type { JobQueue } from './platform/queue'
+import type { Tracing } from './platform/tracing'
 import type { EmbeddingProvider } from './providers/embeddings'
 import type { LlmProviders } from './providers/llm'
 import type { ObjectStore } from './providers/storage'
@@ -33,4 +34,6 @@ export interface Deps {
   shutdown: Shutdown
   /** This app's Prometheus metrics (its own registry); GET /metrics exposes them when METRICS_TOKEN is set. */
   metrics: Metrics
+  /** This app's OpenTelemetry traces (its own provider); off unless an OTLP endpoint is configured. */
+  tracing: Tracing
 }

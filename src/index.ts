@@ -73,6 +73,8 @@ try {
         app.close()
         await deps.rateLimits.close()
         await database.close()
+        // The spans of the last requests and jobs, exported before the process ends.
+        await deps.tracing.shutdown()
         return true
       })(),
       CLOSE_MS / 2,

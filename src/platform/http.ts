@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import { AppError } from './errors'
 import type { Logger } from './logger'
 import type { Metrics } from './metrics'
+import type { Tracing } from './tracing'
 import { clientIp, MAX_JSON_DEPTH, refusedJson, urlHasLoneSurrogate } from './request'
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -57,8 +58,9 @@ export function noteCaller(request: Request, caller: Caller): void {
 }
 
 /**
- * Request id (echoed as X-Request-Id), the body-size limit, one JSON log line per request, and its
- * count and duration in the metrics, by route template (platform/metrics.ts).
+ * Request id (echoed as X-Request-Id), the body-size limit, one JSON log line per request, its
+ * count and duration in the metrics, by route template (platform/metrics.ts), and, with tracing on,
+ * its span (platform/tracing.ts), in which everything the request does runs.
  * The path is logged without its query string, which may carry credentials.
  * `rawBodyPaths` (path prefixes) take raw uploads that check their own (signed) length; Bun's
  * maxRequestBodySize is raised for them, so elsewhere a body without Content-Length is refused
@@ -77,7 +79,12 @@ export function noteCaller(request: Request, caller: Caller): void {
  * `validation_failed` before any recursive code (validation, cleaning, the database) sees it.
  */
 export function requestContext(
-  deps: { config: { maxBodyBytes: number }; logger: Pick<Logger, 'debug' | 'info'>; metrics: Pick<Metrics, 'request'> },
+  deps: {
+    config: { maxBodyBytes: number }
+    logger: Pick<Logger, 'debug' | 'info'>
+    metrics: Pick<Metrics, 'request'>
+    tracing: Pick<Tracing, 'enabled' | 'request' | 'endRequest'>
+  },
   options: { rawBodyPaths?: string[]; formBodyPaths?: string[]; verbatimBodyPaths?: string[] } = {},
 ) {
   const rawBodyPaths = options.rawBodyPaths ?? []
@@ -98,7 +105,16 @@ export function requestContext(
     return path >= 0 && formBodyPaths.has(url.slice(path, query < 0 ? undefined : query))
   }
   const started = new WeakMap<Request, { at: number; id: string }>()
-  return new Elysia({ name: 'request-context' })
+  const plugin = new Elysia({ name: 'request-context' })
+  // Wrapping the whole handling (hooks, handler, a stream's generator) is what puts them in the request's span; without tracing, nothing wraps.
+  // Probes are not traced: polled every few seconds, they would bury the traces that matter.
+  const traced = (request: Request) => !PROBE_PATHS.has(new URL(request.url).pathname)
+  if (deps.tracing.enabled) {
+    plugin.wrap(
+      (handle, request) => ((...args: unknown[]) => (traced(request) ? deps.tracing.request(request, () => handle(...args)) : handle(...args))) as never,
+    )
+  }
+  return plugin
     .onRequest(async ({ request, set }) => {
       const incoming = request.headers.get('x-request-id')
       const id = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
@@ -146,6 +162,7 @@ export function requestContext(
       const status = typeof set.status === 'number' ? set.status : 200
       const ms = info ? performance.now() - info.at : undefined
       if (ms !== undefined) deps.metrics.request(request.method, route, status, ms / 1000)
+      deps.tracing.endRequest(request, route, status)
       const log = PROBE_PATHS.has(path) ? deps.logger.debug : deps.logger.info
       log('request', {
         requestId: info?.id,

@@ -1,3 +1,5 @@
+import { activeTraceId } from './tracing'
+
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const
 export type LogLevel = keyof typeof LEVELS
 
@@ -8,12 +10,13 @@ export interface Logger {
   error(msg: string, fields?: Record<string, unknown>): void
 }
 
-/** One JSON object per line on stdout. Callers pass only non-secret fields. */
+/** One JSON object per line on stdout. Callers pass only non-secret fields. A line written inside a traced request or job carries its `traceId`. */
 export function createLogger(level: LogLevel, write: (line: string) => void = (l) => process.stdout.write(l)): Logger {
   const min = LEVELS[level]
   const log = (lvl: Exclude<LogLevel, 'silent'>) => (msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return
-    write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), msg, ...fields })}\n`)
+    const traceId = activeTraceId()
+    write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), msg, ...(traceId ? { traceId } : {}), ...fields })}\n`)
   }
   return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }
 }

@@ -1,7 +1,10 @@
 import { lookup } from 'node:dns/promises'
 import { isIPv4 } from 'node:net'
+import { SpanKind } from '@opentelemetry/api'
+import { ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions'
 import { AppError } from './errors'
 import { addressAllowed, classifyAddress, hostAddress, type PrivateAddressPolicy } from './ip-ranges'
+import { inChildSpan, injectTraceHeaders, outboundAttributes } from './tracing'
 
 /**
  * The one gate for connections the server makes on a tenant's behalf (webhooks, monitored sites,
@@ -117,20 +120,28 @@ function hideInError(err: unknown, pinned: PinnedHost): unknown {
 /**
  * One request for `url`, sent to the pinned address: the URL's host becomes the address, the Host
  * header keeps the name (and port), and for https the TLS server name (SNI and the certificate
- * check) is the name. Redirects are answers here, never followed.
+ * check) is the name. Redirects are answers here, never followed. Inside a traced request or job
+ * the call is a client span (method, host and port: never the path or query, which may carry
+ * tokens) and the receiver gets `traceparent` to continue the trace.
  */
 export async function fetchPinned(url: URL, pinned: PinnedHost, init: RequestInit = {}): Promise<Response> {
   const target = new URL(url)
   target.hostname = pinned.address.includes(':') ? `[${pinned.address}]` : pinned.address
-  const headers = new Headers(init.headers)
-  headers.set('host', url.host)
-  const given = (init as BunFetchRequestInit).tls
-  const tls = url.protocol === 'https:' && !pinned.literal ? { tls: { ...given, serverName: pinned.hostname } } : {}
-  try {
-    return await fetch(target, { ...init, headers, redirect: 'manual', ...tls } as BunFetchRequestInit)
-  } catch (err) {
-    throw hideInError(err, pinned)
-  }
+  const method = (init.method ?? 'GET').toUpperCase()
+  return inChildSpan(method, SpanKind.CLIENT, outboundAttributes(method, url), async (span) => {
+    const headers = new Headers(init.headers)
+    headers.set('host', url.host)
+    injectTraceHeaders(headers)
+    const given = (init as BunFetchRequestInit).tls
+    const tls = url.protocol === 'https:' && !pinned.literal ? { tls: { ...given, serverName: pinned.hostname } } : {}
+    try {
+      const response = await fetch(target, { ...init, headers, redirect: 'manual', ...tls } as BunFetchRequestInit)
+      span?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, response.status)
+      return response
+    } catch (err) {
+      throw hideInError(err, pinned)
+    }
+  })
 }
 
 /**

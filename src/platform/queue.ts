@@ -4,6 +4,7 @@ import type { Database, Db } from './db'
 import { describeError } from './errors'
 import type { Logger } from './logger'
 import type { Metrics } from './metrics'
+import { type TraceCarrier, type Tracing, traceCarrier } from './tracing'
 
 /** The PostgreSQL schema pg-boss keeps its tables in (it creates and migrates them itself at start). */
 export const QUEUE_SCHEMA = 'pgboss'
@@ -16,6 +17,13 @@ export const QUEUE_SCHEMA = 'pgboss'
  */
 const HEARTBEAT_SECONDS = 10
 const SUPERVISE_SECONDS = 10
+
+/**
+ * Where a job's data carries the trace context of the span that sent it (with tracing on), taken
+ * off again before its handler sees the data. pg-boss's own telemetry is off: it would trace each
+ * fetched batch of ten as one span, where a job run is what an operator follows.
+ */
+const TRACE_FIELD = '__trace'
 
 /** One queue's jobs now: ready to run, deferred (a retry or a delayed send not yet due), running; and how long the oldest ready one has waited. */
 export interface QueueLoad {
@@ -59,10 +67,13 @@ export class JobQueue {
   private readonly definitions = new Map<string, JobDefinition<object>>()
   private prepared = false
 
-  /** `metrics`: this app's, given the queues' depth and oldest waiting job, read at each scrape. */
+  /**
+   * `metrics`: this app's, given the queues' depth and oldest waiting job, read at each scrape.
+   * `tracing`: each job run is a span linked to the one that sent the job.
+   */
   constructor(
     private readonly database: Database,
-    private readonly options: { workers: boolean; logger: Logger; pollingIntervalSeconds?: number; metrics?: Metrics },
+    private readonly options: { workers: boolean; logger: Logger; pollingIntervalSeconds?: number; metrics?: Metrics; tracing?: Tracing },
   ) {
     this.boss = new PgBoss({
       db: {
@@ -81,6 +92,7 @@ export class JobQueue {
       // hands them back for a retry; pg-boss's default of a minute would add up to a minute to that.
       superviseIntervalSeconds: SUPERVISE_SECONDS,
       monitorIntervalSeconds: SUPERVISE_SECONDS,
+      openTelemetry: { enabled: false },
     })
     this.boss.on('error', (err) => options.logger.error('queue error', describeError(err)))
     if (options.metrics) this.expose(options.metrics)
@@ -153,7 +165,9 @@ export class JobQueue {
       await this.boss.work<object, unknown, typeof options>(definition.name, options, async (jobs) => {
         const settle = async (job: { id: string; data: object }): Promise<JobResult> => {
           try {
-            await definition.handle(job.data)
+            const { [TRACE_FIELD]: carrier, ...data } = job.data as { [TRACE_FIELD]?: TraceCarrier }
+            const run = () => definition.handle(carrier ? data : job.data)
+            await (this.options.tracing ? this.options.tracing.job(definition.name, job.id, carrier, run) : run())
             return { id: job.id, status: 'completed' }
           } catch (err) {
             return { id: job.id, status: 'failed', output: describeError(err) }
@@ -170,7 +184,7 @@ export class JobQueue {
   /** Enqueues a job in the caller's transaction: nothing is sent for a change that rolls back. */
   send<T extends object>(tx: Db, name: string, data: T, options: SendOptions = {}): Promise<string | null> {
     if (!this.definitions.has(name)) throw new Error(`no job kind ${name} is defined`)
-    return this.boss.send(name, data, { ...options, db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) })
+    return this.boss.send(name, traced(data), { ...options, db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) })
   }
 
   /** Enqueues many jobs of one kind in one statement, in the caller's transaction. */
@@ -179,7 +193,7 @@ export class JobQueue {
     if (data.length === 0) return
     await this.boss.insert(
       name,
-      data.map((d) => ({ data: d })),
+      data.map((d) => ({ data: traced(d) })),
       { db: fromDrizzle(tx as Parameters<typeof fromDrizzle>[0], sql) },
     )
   }
@@ -234,4 +248,10 @@ export class JobQueue {
       async () => (await load()).map((q) => ({ labels: { queue: q.name }, value: q.oldestReadySeconds })),
     )
   }
+}
+
+/** A job's data with the trace context of the active span, when a traced request or job sends it. */
+function traced<T extends object>(data: T): T {
+  const carrier = traceCarrier()
+  return carrier ? { ...data, [TRACE_FIELD]: carrier } : data
 }

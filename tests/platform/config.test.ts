@@ -48,6 +48,9 @@ describe('loadConfig', () => {
     ['EMBEDDING_BASE_URL', 'ftp://models.example.com'],
     ['PERSONA_SERVICE_PRIVATE_ADDRESSES', 'yes'],
     ['SITE_SERVICE_PRIVATE_ADDRESSES', 'yes'],
+    ['OTEL_EXPORTER_OTLP_ENDPOINT', 'collector:4318'],
+    ['OTEL_TRACES_SAMPLER', 'sometimes'],
+    ['OTEL_TRACES_SAMPLER_ARG', '1.5'],
   ])('%s=%s is refused with a message naming the variable', (name, value) => {
     let error: unknown
     try {
@@ -63,6 +66,7 @@ describe('loadConfig', () => {
     ['AUTH_SECRET', 'a-secret-hunter2-too-short'],
     ['DATABASE_URL', 'mysql://admin:hunter2-password@db.internal/app'],
     ['REDIS_URL', 'http://user:hunter2-password@cache.internal'],
+    ['OTEL_EXPORTER_OTLP_HEADERS', 'authorization=Bearer%20hunter2-token,broken'],
   ])('the value of %s is never echoed, though the variable is named', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(`invalid ${name} (value not shown`)
     try {
@@ -70,6 +74,26 @@ describe('loadConfig', () => {
     } catch (err) {
       expect((err as Error).message).not.toContain('hunter2')
     }
+  })
+
+  test('tracing is off without an OTLP endpoint; the traces endpoint is taken as given, the general one gets /v1/traces', () => {
+    expect(loadConfig({}).tracing).toEqual({ url: null, headers: {}, serviceName: 'ecobase', sampler: 'parentbased_always_on', ratio: 1 })
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).tracing.url).toBe('http://collector:4318/v1/traces')
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/in' }).tracing.url).toBe(
+      'https://x.example/in',
+    )
+    const tracing = loadConfig({
+      OTEL_EXPORTER_OTLP_HEADERS: 'authorization=Bearer%20abc, x-team = eu ',
+      OTEL_SERVICE_NAME: 'ecobase-eu',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    }).tracing
+    expect(tracing).toMatchObject({
+      headers: { authorization: 'Bearer abc', 'x-team': 'eu' },
+      serviceName: 'ecobase-eu',
+      sampler: 'parentbased_traceidratio',
+      ratio: 0.25,
+    })
   })
 
   test('settings that take one of a few words list them', () => {

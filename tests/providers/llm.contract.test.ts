@@ -40,11 +40,11 @@ const text = (events: LlmEvent[]) => events.map((e) => (e.type === 'text' ? e.te
 
 for (const s of subjects) {
   describe(`LLM contract: ${s.name}`, () => {
-    test('streams the reply in several text pieces, then exactly one finish (stop)', async () => {
+    test('streams the reply in several text pieces, then exactly one finish (stop; with the usage where the service reports it)', async () => {
       const events = await collect(s.model, { model: s.modelName, messages: [{ role: 'user', content: 'hello there, model' }] })
       expect(events.filter((e) => e.type === 'text').length).toBeGreaterThan(1)
       expect(text(events)).toContain('hello there, model')
-      expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop' })
+      expect(events.at(-1)).toMatchObject({ type: 'finish', reason: 'stop' })
       expect(events.filter((e) => e.type === 'finish')).toHaveLength(1)
     })
 
@@ -59,7 +59,7 @@ for (const s of subjects) {
       expect(calls[0]!.name).toBe('current_time')
       expect(calls[0]!.id).toBeString()
       expect(JSON.parse(calls[0]!.arguments)).toEqual({ timezone: 'Europe/Paris' })
-      expect(events.at(-1)).toEqual({ type: 'finish', reason: 'tool_calls' })
+      expect(events.at(-1)).toMatchObject({ type: 'finish', reason: 'tool_calls' })
     })
 
     test('answers from the tool result it is given back', async () => {

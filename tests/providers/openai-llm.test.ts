@@ -66,7 +66,8 @@ describe('OpenAI adapter: streamed chunks', () => {
     })
     expect(events).toEqual([
       { type: 'tool_call', call: { id: 'call_fake_1', name: 'current_time', arguments: args } },
-      { type: 'finish', reason: 'tool_calls' },
+      // The usage chunk the service sends last (asked for with stream_options): 1 message in, 5 chunks out.
+      { type: 'finish', reason: 'tool_calls', usage: { inputTokens: 1, outputTokens: 5 } },
     ])
   })
 

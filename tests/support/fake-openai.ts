@@ -19,6 +19,8 @@ export interface RecordedRequest {
   path: string
   authorization: string | null
   body: any
+  /** The W3C trace context sent along (with tracing on); absent otherwise. */
+  traceparent?: string
 }
 
 export interface FakeOpenAi {
@@ -44,7 +46,7 @@ export function startFakeOpenAi(options: { apiKey?: string; models?: string[] } 
       const path = new URL(req.url).pathname
       const authorization = req.headers.get('authorization')
       const body = req.method === 'POST' ? await req.json().catch(() => null) : null
-      state.requests.push({ path, authorization, body })
+      state.requests.push({ path, authorization, body, traceparent: req.headers.get('traceparent') ?? undefined })
       if (options.apiKey && authorization !== `Bearer ${options.apiKey}`) {
         // As OpenAI does: the message quotes the presented key, partly masked.
         const presented = authorization?.replace(/^Bearer /, '') ?? ''
@@ -105,6 +107,19 @@ function streamReply(req: Request, body: any, onAbort: () => void): Response {
         } catch {
           return gone()
         }
+      }
+      // As OpenAI reports usage when asked: one last chunk without choices.
+      if (body.stream_options?.include_usage) {
+        const usage = {
+          prompt_tokens: (body.messages ?? []).length,
+          completion_tokens: steps.length,
+          total_tokens: (body.messages ?? []).length + steps.length,
+        }
+        controller.enqueue(
+          encoder.encode(
+            `data: ${JSON.stringify({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1700000000, model: body.model, choices: [], usage })}\n\n`,
+          ),
+        )
       }
       controller.enqueue(encoder.encode('data: [DONE]\n\n'))
       done = true

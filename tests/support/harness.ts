@@ -137,6 +137,7 @@ export async function createHarness(env: Record<string, string> = {}, options: {
       app.services.messaging.close()
       await unlisten()
       await deps.rateLimits.close()
+      await deps.tracing.shutdown()
       await db.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },

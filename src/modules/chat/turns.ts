@@ -1,8 +1,10 @@
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import { and, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { EventBus } from '../../platform/events'
 import { chatMessageCompleted } from './events'
-import { type ChatModel, type LlmToolCall, LlmError } from '../../providers/llm'
+import { ATTR, startChildSpan } from '../../platform/tracing'
+import { type ChatModel, type LlmEvent, type LlmRequest, type LlmToolCall, LlmError } from '../../providers/llm'
 import { type ConversationRow, type MessageRow, toLlmMessages } from './history'
 import type { ChatEvent } from './model'
 import { conversations, type MessageStatus, messages } from './schema'
@@ -81,7 +83,7 @@ export class TurnRunner {
         const calls: LlmToolCall[] = []
         let roundText = ''
         const tools = round < MAX_TOOL_ROUNDS ? this.tools.specs(context) : []
-        for await (const event of target.client.stream({ model: target.model, messages: input, tools, signal: upstream.signal })) {
+        for await (const event of modelCall(target, { model: target.model, messages: input, tools, signal: upstream.signal })) {
           if (event.type === 'text') {
             text += event.text
             roundText += event.text
@@ -196,5 +198,30 @@ export class TurnRunner {
     } catch (err) {
       this.deps.logger.warn('chat heartbeat failed', { error: String((err as Error)?.message ?? err) })
     }
+  }
+}
+
+/**
+ * One call of the model, traced (inside a traced request) as a GenAI client span: the model's name
+ * and, when the service reports them, the tokens in and out; never the messages.
+ */
+async function* modelCall(target: TurnTarget, request: LlmRequest): AsyncGenerator<LlmEvent> {
+  const span = startChildSpan(`chat ${target.model}`, SpanKind.CLIENT, {
+    [ATTR.genAiOperation]: 'chat',
+    [ATTR.genAiProvider]: target.client.kind,
+    [ATTR.genAiRequestModel]: target.model,
+  })
+  try {
+    for await (const event of target.client.stream(request)) {
+      if (event.type === 'finish' && event.usage) {
+        span?.setAttributes({ [ATTR.genAiInputTokens]: event.usage.inputTokens, [ATTR.genAiOutputTokens]: event.usage.outputTokens })
+      }
+      yield event
+    }
+  } catch (err) {
+    span?.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof LlmError ? err.kind : 'error' })
+    throw err
+  } finally {
+    span?.end()
   }
 }

@@ -1,4 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
+import { SpanKind } from '@opentelemetry/api'
+import { startChildSpan, statementSpan } from '../tracing'
 
 /**
  * An open transaction: the connection it holds is its own until it ends. `origin` is captured
@@ -73,6 +75,7 @@ export class ConnectionWatch {
   private readonly holders = new Set<Holder>()
   private readonly calls = new Set<Call>()
   private readonly timings = new Set<WatchTimings>()
+  private traced = false
   private guard = false
   private stallMs = 30_000
   private log: NonNullable<WatchOptions['log']> = () => {}
@@ -133,7 +136,9 @@ export class ConnectionWatch {
   begin(text: string, kind: 'statement' | 'connection' = 'statement'): () => void {
     const call: Call = { since: performance.now(), text }
     this.calls.add(call)
+    const span = this.traced && kind === 'statement' ? this.statementSpan(text) : undefined
     return () => {
+      span?.end()
       if (!this.calls.delete(call) || this.timings.size === 0) return
       const seconds = (performance.now() - call.since) / 1000
       for (const timings of this.timings) {
@@ -146,6 +151,19 @@ export class ConnectionWatch {
   /** From now on, tells `timings` how long each statement and each wait for a connection took (≈ 0.3 µs a statement, measured). */
   time(timings: WatchTimings): void {
     this.timings.add(timings)
+  }
+
+  /**
+   * From now on, each statement sent inside a traced request or job is a child span of it, named by
+   * its first keyword (platform/tracing.ts): never its text, which may hold values.
+   */
+  trace(): void {
+    this.traced = true
+  }
+
+  private statementSpan(text: string) {
+    const { name, attributes } = statementSpan(text)
+    return startChildSpan(name, SpanKind.CLIENT, attributes)
   }
 
   /** Statements (and transactions) waiting now, and transactions holding a connection. */

@@ -1,7 +1,7 @@
 import OpenAI from 'openai'
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { type Fetch, OutboundRefused, OutboundUnresolved } from '../../platform/outbound'
-import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, LlmError } from './types'
+import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, type LlmUsage, LlmError } from './types'
 
 /**
  * Provider messages reach admins (connectError) and end users (the SSE `error` event). Some quote
@@ -46,16 +46,20 @@ export class OpenAiChatModel implements ChatModel {
           model: request.model,
           messages: request.messages.map(toOpenAi),
           stream: true,
+          // The token counts come as a last chunk without choices (traced as the model call's usage).
+          stream_options: { include_usage: true },
           ...(request.tools?.length ? { tools: request.tools.map((t) => ({ type: 'function' as const, function: t })) } : {}),
         },
         { signal: watch.signal },
       )
       const calls = new ToolCallAssembler()
       let reason: string | null = null
+      let usage: LlmUsage | undefined
       for await (const chunk of stream) {
         // Chunks already received still come out of the SDK after an abort.
         if (watch.signal.aborted) break
         watch.kick()
+        if (chunk?.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens }
         const choice = firstChoice(chunk)
         if (!choice) continue
         const content = choice.delta?.content
@@ -68,7 +72,7 @@ export class OpenAiChatModel implements ChatModel {
       if (!reason) throw new LlmError('upstream', 'The model service ended the reply before finishing')
       for (const call of calls.complete()) yield { type: 'tool_call', call }
       finished = true
-      yield { type: 'finish', reason }
+      yield { type: 'finish', reason, usage }
     } catch (err) {
       throw watch.explain(err)
     } finally {

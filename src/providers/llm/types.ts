@@ -19,8 +19,14 @@ export interface LlmToolSpec {
   parameters: Record<string, unknown>
 }
 
-/** What a streamed completion produces: text pieces, then complete tool calls, then one `finish`. */
-export type LlmEvent = { type: 'text'; text: string } | { type: 'tool_call'; call: LlmToolCall } | { type: 'finish'; reason: string }
+/** Tokens a completion took, when the service reports them. */
+export interface LlmUsage {
+  inputTokens: number
+  outputTokens: number
+}
+
+/** What a streamed completion produces: text pieces, then complete tool calls, then one `finish` (with the usage, when reported). */
+export type LlmEvent = { type: 'text'; text: string } | { type: 'tool_call'; call: LlmToolCall } | { type: 'finish'; reason: string; usage?: LlmUsage }
 
 export interface LlmRequest {
   model: string
