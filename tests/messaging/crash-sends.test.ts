@@ -70,7 +70,10 @@ test('an e-mail in flight at kill -9 is sent again after the restart, once more 
 
 test('a queued send that went out is not sent again when its job runs again; one that failed is', async () => {
   const smtp = await startSmtp()
-  const h = await createHarness({ SMTP_URL: smtp.url })
+  // No workers: the notification's own queued job would deliver it too, at a time of its choosing, and
+  // a run beside one of the test's (a loaded machine: it sent twice once) sends twice by design (at
+  // least once, the same Message-ID). What is tested is a job that runs again after a send.
+  const h = await createHarness({ SMTP_URL: smtp.url, JOBS: 'off' })
   try {
     const owner = await h.register()
     const org = await provision(h, owner)
@@ -88,11 +91,10 @@ test('a queued send that went out is not sent again when its job runs again; one
     await notifications.deliver(id, 'email')
 
     expect(smtp.received.map((m) => m.parsed.subject)).toEqual(['Your plan'])
-    // (The notification's own queued job may also have run meanwhile: failed while refused, skipped after.)
     const log: { status: string }[] = (await h.call('GET', '/messaging/log', org.as(owner))).body.items
     expect(log[0]!.status).toBe('sent')
     expect(log.filter((entry) => entry.status === 'sent')).toHaveLength(1)
-    expect(log.filter((entry) => entry.status === 'failed').length).toBeGreaterThan(0)
+    expect(log.filter((entry) => entry.status === 'failed')).toHaveLength(1)
   } finally {
     await h.close()
     await smtp.close()
