@@ -99,8 +99,8 @@ describe('API rate limits per principal', () => {
     expectLimited(await guess(), 'anonymous')
   })
 
-  test('the expensive class: an upload presign counts apart from other writes', async () => {
-    const h = await harness({ RATE_LIMIT_EXPENSIVE: '1' })
+  test('the expensive class: chat replies and upload presigns share a budget apart from other writes; a stream is counted once, when it opens', async () => {
+    const h = await harness({ RATE_LIMIT_EXPENSIVE: '2' })
     const owner = await h.register()
     const org = await provision(h, owner)
     const customer = await customerOf(h, org, owner)
@@ -109,9 +109,14 @@ describe('API rate limits per principal', () => {
         token: customer.token,
         body: { filename: 'a.txt', contentType: 'text/plain', sizeBytes: 3, contentHash: crypto.randomUUID().replaceAll('-', '').repeat(2) },
       })
+    const conversation = await h.call('POST', '/chat/conversations', { token: customer.token, body: {} })
     const first = await upload()
     expect(first.status).toBe(201)
-    expect(first.headers.get('ratelimit-policy')).toBe('"expensive";q=1;w=60')
+    expect(first.headers.get('ratelimit-policy')).toBe('"expensive";q=2;w=60')
+    const reply = await h.call('POST', `/chat/conversations/${conversation.body.id}/messages`, { token: customer.token, body: { message: 'hello' } })
+    expect(reply.status).toBe(200)
+    expect(reply.headers.get('content-type')).toContain('text/event-stream')
+    expect(reply.headers.get('ratelimit')).toMatch(/^"expensive";r=0;t=\d+$/)
     expectLimited(await upload(), 'expensive')
     expect((await h.call('POST', '/chat/conversations', { token: customer.token, body: {} })).status).toBe(201)
   })
