@@ -1,7 +1,8 @@
 import type { Server } from 'bun'
 import { Elysia } from 'elysia'
-import { AppError } from './errors'
+import { AppError, describeError } from './errors'
 import { rateLimitExempt } from './http'
+import { type Logger, throttledLog } from './logger'
 import { ACCOUNT_GUARD, TENANT_LEVEL } from './openapi'
 import type { RateLimitStore } from './rate-limit'
 import { clientIp } from './request'
@@ -24,7 +25,7 @@ export interface ApiLimitsConfig {
 export type EcosystemLimits = Partial<Record<PrincipalClass, number>>
 
 /**
- * Who a budget belongs to: `u` an account session, `t` an API token, `o` an OAuth client (all its
+ * Who a budget belongs to: `u` an account (its sessions together), `t` an API token, `o` an OAuth client (all its
  * users' tokens together), `c` a customer, `a` a client address; with the ecosystem acted in.
  */
 export interface LimitSubject {
@@ -62,27 +63,29 @@ export class ApiLimits {
   private readonly expensive: Set<string>
   /** `METHOD /route` of the routes behind a guard, which counts them per principal. */
   private readonly guarded = new Set<string>()
+  private readonly logStoreError: ReturnType<typeof throttledLog>
 
   constructor(
-    private readonly deps: { config: { apiLimits: ApiLimitsConfig; trustProxy: boolean }; rateLimits: RateLimitStore },
+    private readonly deps: { config: { apiLimits: ApiLimitsConfig; trustProxy: boolean }; rateLimits: RateLimitStore; logger: Pick<Logger, 'error'> },
     /** The ecosystem's own quotas, read through the replica cache (registry's findEcosystem). */
     private readonly ecosystemLimits: (ecosystemId: string) => Promise<EcosystemLimits | null>,
     /** `METHOD /route/:template` of the routes in the `expensive` class. */
     expensiveRoutes: readonly string[],
   ) {
     this.expensive = new Set(expensiveRoutes)
+    this.logStoreError = throttledLog(deps.logger.error, 1)
   }
 
-  get enabled(): boolean {
+  private get enabled(): boolean {
     return this.deps.config.apiLimits.enabled
   }
 
   /** Whether a route is counted at all (not a probe, documentation, console page or preflight). */
-  applies(method: string, route: string): boolean {
+  private applies(method: string, route: string): boolean {
     return this.enabled && method !== 'OPTIONS' && !rateLimitExempt(route)
   }
 
-  classOf(method: string, route: string): PrincipalClass {
+  private classOf(method: string, route: string): PrincipalClass {
     if (this.expensive.has(`${method} ${route}`)) return 'expensive'
     return method === 'GET' || method === 'HEAD' ? 'read' : 'write'
   }
@@ -126,13 +129,24 @@ export class ApiLimits {
     return { kind: 'a', id: clientIp(request, server, this.deps.config.trustProxy) }
   }
 
-  /** Counts a request of `subject`; sets the RateLimit fields on `headers`, or throws 429 past the quota. */
+  /**
+   * Counts a request of `subject`; sets the RateLimit fields on `headers`, or throws 429 past the
+   * quota. Should the store fail (Redis unreachable), the request passes uncounted and the failure
+   * is logged once a minute: a limit is no reason to refuse every request.
+   */
   async admit(subject: LimitSubject, method: string, route: string, headers: Headers): Promise<void> {
     const limitClass: LimitClass = subject.kind === 'a' ? 'anonymous' : this.classOf(method, route)
     const quota = await this.quota(limitClass, subject.ecosystemId)
     const { windowSeconds } = this.deps.config.apiLimits
     const key = `api:${limitClass}:${subject.ecosystemId ?? '-'}:${subject.kind}:${subject.id}`
-    const { count, resetMs } = await this.deps.rateLimits.hit(key, windowSeconds)
+    let hit: { count: number; resetMs: number }
+    try {
+      hit = await this.deps.rateLimits.hit(key, windowSeconds)
+    } catch (err) {
+      this.logStoreError('store', 'rate-limit store failed: requests pass uncounted', describeError(err))
+      return
+    }
+    const { count, resetMs } = hit
     const reset = Math.max(1, Math.ceil(resetMs / 1000))
     const fields = {
       'ratelimit-policy': `"${limitClass}";q=${quota};w=${windowSeconds}`,

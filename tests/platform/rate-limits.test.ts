@@ -1,4 +1,7 @@
 import { afterEach, describe, expect, test } from 'bun:test'
+import { loadConfig } from '../../src/config'
+import { ApiLimits } from '../../src/platform/api-limits'
+import { memoryRateLimitStore } from '../../src/platform/rate-limit'
 import { createHarness, type Harness, type Reply } from '../support/harness'
 import { customerOf, provision } from '../support/tenancy'
 import { authorizedTokens, createClient } from '../oauth/support'
@@ -185,6 +188,18 @@ describe('API rate limits per principal', () => {
       expect(res.status).toBe(200)
       expect(res.headers.get('ratelimit')).toBeNull()
     }
+  })
+})
+
+describe('a failing store', () => {
+  test('lets requests pass uncounted and says so in the log, once a minute', async () => {
+    const logged: string[] = []
+    const failing = { ...memoryRateLimitStore(), hit: () => Promise.reject(new Error('connection refused')) }
+    const limits = new ApiLimits({ config: loadConfig({}), rateLimits: failing, logger: { error: (msg) => logged.push(msg) } }, async () => null, [])
+    const headers: Record<string, string> = {}
+    for (let i = 0; i < 3; i++) await limits.admit({ kind: 'u', id: 'someone' }, 'GET', '/auth/me', headers)
+    expect(headers).toEqual({})
+    expect(logged).toEqual(['rate-limit store failed: requests pass uncounted'])
   })
 })
 
