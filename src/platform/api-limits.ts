@@ -102,7 +102,8 @@ export class ApiLimits {
   plugin() {
     return new Elysia({ name: 'api-limits' }).onBeforeHandle({ as: 'global' }, async ({ request, route, server, set }) => {
       const { method } = request
-      if (!this.applies(method, route) || this.guarded.has(`${method} ${route}`)) return
+      // A HEAD is served by its GET route, guard included.
+      if (!this.applies(method, route) || this.guarded.has(`${method === 'HEAD' ? 'GET' : method} ${route}`)) return
       await this.admit(this.address(request, server), method, route, set.headers)
     })
   }

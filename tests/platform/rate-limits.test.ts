@@ -41,12 +41,16 @@ describe('API rate limits per principal', () => {
     expect(read.status).toBe(200)
     expect(read.headers.get('ratelimit-policy')).toBe('"read";q=5;w=60')
     expect(read.headers.get('ratelimit')).toMatch(/^"read";r=4;t=([1-9]|[1-5]\d|60)$/)
+    // A HEAD is a read, counted once (by the guard of its GET route, not also per address).
+    const head = await h.call('HEAD', '/auth/me', { token: user.token, ...address('198.51.100.10') })
+    expect(head.headers.get('ratelimit')).toMatch(/^"read";r=3;t=\d+$/)
     const write = await h.call('PATCH', '/auth/me', { token: user.token, body: { name: 'Renamed' } })
     expect(write.status).toBe(200)
     expect(write.headers.get('ratelimit-policy')).toBe('"write";q=3;w=60')
     expect(write.headers.get('ratelimit')).toMatch(/^"write";r=2;t=\d+$/)
     const anonymous = await h.call('GET', '/site/version', address('198.51.100.10'))
     expect(anonymous.headers.get('ratelimit-policy')).toBe('"anonymous";q=1000000;w=60')
+    expect(anonymous.headers.get('ratelimit')).toMatch(/^"anonymous";r=999999;t=\d+$/)
   })
 
   test('a spent budget is 429 rate_limited with Retry-After, for that principal only: other users, its API token, customers, OAuth clients and addresses go on', async () => {
