@@ -26,6 +26,7 @@ import { command as entitlementCheck } from './entitlement-check'
 import { command as feedFanout } from './feed-fanout'
 import { command as fuzz } from './fuzz'
 import { command as memoryRecall } from './memory-recall'
+import { command as rateLimit } from './rate-limit'
 import { command as realtimeFanout } from './realtime-fanout'
 import { command as refresh } from './refresh'
 import { command as search } from './search'
@@ -147,6 +148,11 @@ export const BENCHES: Bench[] = [
     ...entitlementCheck,
     id: 'B1',
     what: 'billing: what the entitlement check adds to an upload presign and a chat send, p50 (target ≤ 0.2 ms)',
+  },
+  {
+    ...rateLimit,
+    id: 'RL1',
+    what: 'API rate limits: what they add to GET /auth/me and an anonymous GET, limits on vs RATE_LIMITS=off in one process, and the limiter alone (target ≤ 50 µs p50)',
   },
   {
     ...fuzz,

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Deps } from './deps'
+import { ApiLimits } from './platform/api-limits'
 import { cors } from './platform/cors'
 import { AppError, describeError, errorBody } from './platform/errors'
 import { EventBus } from './platform/events'
@@ -19,6 +20,7 @@ Errors answer \`{ "error": { "message", "code" } }\` with a stable snake_case co
 Request bodies are JSON objects (\`Content-Type: application/json\`); other media types get 415 before anything runs, so no HTML form can post to the API. Invalid JSON is 400 \`invalid_json\` and any other JSON value than an object 400 \`validation_failed\`, also on routes whose body is optional. A NUL character (\`\\u0000\`) or a lone surrogate (an unpaired \`\\ud800\`–\`\\udfff\`, in a URL \`%ED%A0%80\`–\`%ED%BF%BF\`) anywhere in a body, path or query string is 400 \`validation_failed\`: text columns cannot store them. A JSON body nested deeper than ${MAX_JSON_DEPTH} levels of arrays and objects is 400 \`validation_failed\`, refused before it is parsed. The OAuth token endpoints also take form-encoded bodies, as OAuth clients send them.
 Lists answer \`{ items, total, page, pageSize }\`; \`page\` starts at 1 and is at most 10,000 (narrow deeper lists with their filters), \`pageSize\` defaults to 20 and is at most 100.
 Every response carries \`X-Request-Id\` (the caller's, when it sends a well-formed one).
+Requests are rate limited per principal (account, API token, OAuth client, customer) and class of route (\`read\`, \`write\`, \`expensive\`), and per client address without credentials: answers carry \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers), and a spent budget is 429 \`rate_limited\` with Retry-After. The probes and \`/metrics\` are never limited; an ecosystem may set its own budgets (\`rateLimits\` of PATCH /registry/ecosystems/{id}).
 Account access tokens live ACCESS_TOKEN_TTL_SECONDS (default 900 s).`
 
 type Parts = ModuleParts<string>
@@ -35,6 +37,12 @@ export function createApp(deps: Deps) {
   const parts = new Map<string, Parts>()
   const settingUp: string[] = []
   let guards: Guards | undefined
+  const http = MODULES.map((m) => ('http' in m ? m.http : undefined) ?? {})
+  const limits = new ApiLimits(
+    deps,
+    async (ecosystemId) => (await context.use('registry').findEcosystem(ecosystemId))?.rateLimits ?? null,
+    http.flatMap((h) => h.expensiveRoutes ?? []),
+  )
   const setUp = (name: string): Parts => {
     const done = parts.get(name)
     if (done) return done
@@ -64,6 +72,7 @@ export function createApp(deps: Deps) {
         tokens: deps.tokens,
         users: context.use('auth'),
         tenancy: context.use('customer'),
+        limits,
         tickets: context.use('realtime').tickets,
         trustProxy: deps.config.trustProxy,
       })
@@ -80,7 +89,6 @@ export function createApp(deps: Deps) {
     }
   }
   for (const handler of built.flatMap((p) => p.queues ?? [])) deps.queue.define(handler)
-  const http = MODULES.map((m) => ('http' in m ? m.http : undefined) ?? {})
 
   const logUnhandled = throttledLog(deps.logger.error, 10)
   const app = new Elysia()
@@ -110,6 +118,7 @@ export function createApp(deps: Deps) {
         verbatimBodyPaths: http.flatMap((h) => h.verbatimBodyPaths ?? []),
       }),
     )
+    .use(limits.plugin())
     .onError({ as: 'global' }, ({ code, error, request, set, status }) => {
       if (error instanceof AppError) {
         if (error.headers) Object.assign(set.headers, error.headers)
@@ -136,6 +145,7 @@ export function createApp(deps: Deps) {
       return status(500, errorBody('internal_error', 'Internal server error'))
     })
   for (const routes of built.flatMap((p) => p.routes?.() ?? [])) app.use(routes)
+  limits.mounted(app.routes)
 
   /** Subscribes every session kind to revocations, the ecosystem cache to renames and deletions, and feed streams to new items, from any replica (PostgreSQL NOTIFY). */
   async function followRevocations(): Promise<() => Promise<void>> {

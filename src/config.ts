@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { Cron } from 'croner'
 import { Type as T, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import type { ApiLimitsConfig } from './platform/api-limits'
 import type { PrivateAddressPolicy } from './platform/ip-ranges'
 
 const Port = T.Integer({ minimum: 0, maximum: 65535 })
@@ -55,6 +56,12 @@ export const EnvSchema = T.Object({
   LOGIN_FAILURE_WINDOW_SECONDS: T.Optional(Seconds),
   LOGIN_MAX_ATTEMPTS_PER_IP: T.Optional(Positive),
   LOGIN_IP_WINDOW_SECONDS: T.Optional(Seconds),
+  RATE_LIMITS: T.Optional(Flag),
+  RATE_LIMIT_WINDOW_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
+  RATE_LIMIT_READ: T.Optional(Positive),
+  RATE_LIMIT_WRITE: T.Optional(Positive),
+  RATE_LIMIT_EXPENSIVE: T.Optional(Positive),
+  RATE_LIMIT_ANONYMOUS: T.Optional(Positive),
   TRUST_PROXY: T.Optional(Flag),
   CORS_ORIGINS: T.Optional(T.String()),
   REDIS_URL: T.Optional(T.String({ pattern: '^rediss?://' })),
@@ -150,6 +157,8 @@ export interface Config {
   adminEmails: string[]
   password: { memoryCost: number; timeCost: number }
   loginLimits: { failuresPerEmail: number; failureWindow: number; attemptsPerIp: number; ipWindow: number }
+  /** API rate limits (platform/api-limits.ts): requests per window by class of route, per principal; anonymous calls per client address. */
+  apiLimits: ApiLimitsConfig
   trustProxy: boolean
   /** Exact origins (scheme://host[:port]) whose browsers may call the API with credentials; empty = same-origin only. */
   corsOrigins: string[]
@@ -293,6 +302,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       failureWindow: e.LOGIN_FAILURE_WINDOW_SECONDS ?? 900,
       attemptsPerIp: e.LOGIN_MAX_ATTEMPTS_PER_IP ?? 300,
       ipWindow: e.LOGIN_IP_WINDOW_SECONDS ?? 60,
+    },
+    apiLimits: {
+      enabled: (e.RATE_LIMITS ?? 'on') === 'on',
+      windowSeconds: e.RATE_LIMIT_WINDOW_SECONDS ?? 60,
+      quotas: {
+        read: e.RATE_LIMIT_READ ?? 600,
+        write: e.RATE_LIMIT_WRITE ?? 120,
+        expensive: e.RATE_LIMIT_EXPENSIVE ?? 20,
+        anonymous: e.RATE_LIMIT_ANONYMOUS ?? 120,
+      },
     },
     trustProxy: e.TRUST_PROXY === 'on',
     corsOrigins: corsOrigins(e.CORS_ORIGINS),

@@ -10,6 +10,7 @@ import { openPglite, openPostgres, pgliteDir, type Database } from '../../src/pl
 import { createLogger } from '../../src/platform/logger'
 import { createTempDatabase } from './postgres'
 import type { Backend } from './backends'
+import { UNREACHED_RATE_LIMITS } from './server'
 
 export interface BenchApp {
   app: ReturnType<typeof createApp>
@@ -37,7 +38,7 @@ export async function inProcessApp(backend: Backend, options: { pgliteOnDisk?: b
     rmSync(dataDir, { recursive: true, force: true })
   }
   try {
-    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', JOBS: 'off', ...options.env })
+    const config = loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir, PUBLIC_URL: 'http://localhost', JOBS: 'off', ...UNREACHED_RATE_LIMITS, ...options.env })
     await prepareDatabase(database, config, temp?.url)
     const deps = buildDeps(config, database, { logger: createLogger('silent') })
     const app = createApp(deps)

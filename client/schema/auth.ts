@@ -237,11 +237,11 @@ export interface AuthEmailVerified {
 export interface AuthRoutes {
   "first-run": {
     /** Whether this instance has an account yet (public) */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthFirstRun; 400: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthFirstRun; 400: ErrorBody; 429: ErrorBody }>>
   }
   register: {
     /** Create an account and sign in */
-    post(body: AuthRegister, options?: RequestOptions<never>): Promise<Result<{ 201: AuthResult; 400: ErrorBody; 403: ErrorBody; 409: ErrorBody; 413: ErrorBody }>>
+    post(body: AuthRegister, options?: RequestOptions<never>): Promise<Result<{ 201: AuthResult; 400: ErrorBody; 403: ErrorBody; 409: ErrorBody; 413: ErrorBody; 429: ErrorBody }>>
   }
   login: {
     /** Sign in with e-mail and password */
@@ -249,42 +249,42 @@ export interface AuthRoutes {
   }
   refresh: {
     /** Rotate the refresh token */
-    post(body?: AuthRefresh, options?: RequestOptions<never>): Promise<Result<{ 200: RefreshResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    post(body?: AuthRefresh, options?: RequestOptions<never>): Promise<Result<{ 200: RefreshResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   revoke: {
     /** Sign out (revoke the session of a refresh token) */
-    post(body?: AuthRefresh, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 403: ErrorBody }>>
+    post(body?: AuthRefresh, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   me: {
     /** The signed-in user */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: UserSelf; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: UserSelf; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     /** Update name and/or slug */
-    patch(body?: AuthProfilePatch, options?: RequestOptions<never>): Promise<Result<{ 200: User; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: AuthProfilePatch, options?: RequestOptions<never>): Promise<Result<{ 200: User; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
   "slug-available": ((params: { slug: string | number }) => {
     /** Whether a slug is free and well-formed */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthSlugAvailability; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthSlugAvailability; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   })
   "revoke-all": {
     /** Sign out everywhere (revoke every session) */
-    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   "change-password": {
     /** Change the password */
-    post(body: AuthChangePassword, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    post(body: AuthChangePassword, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   tokens: ((params: { id: string | number }) => {
     /** Delete an API token */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** List API tokens (newest first; never the secret) */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ApiTokenPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ApiTokenPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     /** Create an API token */
-    post(body: AuthCreateApiToken, options?: RequestOptions<never>): Promise<Result<{ 201: ApiTokenCreated; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    post(body: AuthCreateApiToken, options?: RequestOptions<never>): Promise<Result<{ 201: ApiTokenCreated; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   methods: {
     /** The caller's sign-in methods */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthUserMethod[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthUserMethod[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   mfa: {
     totp: ((params: { id: string | number }) => {
@@ -294,7 +294,7 @@ export interface AuthRoutes {
       }
     }) & {
       /** Start a TOTP factor: its secret and QR code */
-      post(body: TotpEnroll, options?: RequestOptions<never>): Promise<Result<{ 200: TotpEnrollment; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+      post(body: TotpEnroll, options?: RequestOptions<never>): Promise<Result<{ 200: TotpEnrollment; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     }
     verify: {
       /** Step up to aal2 with a code, a recovery code or a passkey */
@@ -303,34 +303,34 @@ export interface AuthRoutes {
         /** Request options for verifying with a passkey */
         post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: {
   [key: string]: unknown
-}; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody }>>
+}; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
       }
     }
     "recovery-codes": {
       /** Replace the ten recovery codes */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: RecoveryCodes; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: RecoveryCodes; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     }
     factors: ((params: { id: string | number }) => {
       /** Remove a second factor */
-      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     })
   }
   passkeys: ((params: { id: string | number }) => {
     /** Remove a passkey */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Your passkeys */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: MfaFactor[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: MfaFactor[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     register: {
       options: {
         /** Creation options for a new passkey */
         post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: {
   [key: string]: unknown
-}; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+}; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
       }
       verify: {
         /** Keep the new passkey */
-        post(body: PasskeyRegister, options?: RequestOptions<never>): Promise<Result<{ 200: PasskeyRegistered; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+        post(body: PasskeyRegister, options?: RequestOptions<never>): Promise<Result<{ 200: PasskeyRegistered; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
       }
     }
     login: {
@@ -338,11 +338,11 @@ export interface AuthRoutes {
         /** Request options for signing in with a passkey */
         post(body?: PasskeyLoginStart, options?: RequestOptions<never>): Promise<Result<{ 200: {
   [key: string]: unknown
-}; 400: ErrorBody }>>
+}; 400: ErrorBody; 429: ErrorBody }>>
       }
       verify: {
         /** Sign in with a passkey */
-        post(body: PasskeyLogin, options?: RequestOptions<never>): Promise<Result<{ 200: AuthResult; 400: ErrorBody; 401: ErrorBody }>>
+        post(body: PasskeyLogin, options?: RequestOptions<never>): Promise<Result<{ 200: AuthResult; 400: ErrorBody; 401: ErrorBody; 429: ErrorBody }>>
       }
     }
   }
@@ -350,7 +350,7 @@ export interface AuthRoutes {
     users: ((params: { id: string | number }) => {
       factors: {
         /** Reset an account’s second factors (platform admins) */
-        delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+        delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
       }
     })
   }
@@ -361,7 +361,7 @@ export interface AuthRoutes {
     }
     confirm: {
       /** Set a new password with a reset token */
-      post(body: AuthPasswordResetConfirm, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody }>>
+      post(body: AuthPasswordResetConfirm, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 429: ErrorBody }>>
     }
   }
   "verify-email": {
@@ -371,7 +371,7 @@ export interface AuthRoutes {
     }
     confirm: {
       /** Confirm the address with a verification token */
-      post(body: AuthVerifyEmailConfirm, options?: RequestOptions<never>): Promise<Result<{ 200: AuthEmailVerified; 400: ErrorBody }>>
+      post(body: AuthVerifyEmailConfirm, options?: RequestOptions<never>): Promise<Result<{ 200: AuthEmailVerified; 400: ErrorBody; 429: ErrorBody }>>
     }
   }
 }

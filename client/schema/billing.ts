@@ -300,82 +300,82 @@ export interface BillingWebhookResult {
 export interface BillingRoutes {
   settings: {
     /** The ecosystem’s billing provider */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Choose the billing provider */
-    put(body: BillingSettingsUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: BillingSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    put(body: BillingSettingsUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: BillingSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
   catalogue: {
     /** The price list: plans marked public, with prices and what they grant */
-    get(options?: RequestOptions<{ ecosystem?: string }>): Promise<Result<{ 200: BillingCatalogue; 400: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ ecosystem?: string }>): Promise<Result<{ 200: BillingCatalogue; 400: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   features: ((params: { key: string | number }) => {
     /** One feature */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingFeature; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingFeature; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Rename a feature, change its unit or reset */
-    patch(body?: BillingFeaturePatch, options?: RequestOptions<never>): Promise<Result<{ 200: BillingFeature; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: BillingFeaturePatch, options?: RequestOptions<never>): Promise<Result<{ 200: BillingFeature; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Delete a feature no plan grants */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Features plans can grant */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: BillingFeaturePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: BillingFeaturePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Define a feature */
-    post(body: BillingFeatureCreate, options?: RequestOptions<never>): Promise<Result<{ 201: BillingFeature; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: BillingFeatureCreate, options?: RequestOptions<never>): Promise<Result<{ 201: BillingFeature; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
   plans: ((params: { key: string | number }) => {
     /** One plan */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingPlan; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingPlan; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change a plan (its customers’ entitlements follow at once) */
-    patch(body?: BillingPlanPatch, options?: RequestOptions<never>): Promise<Result<{ 200: BillingPlan; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body?: BillingPlanPatch, options?: RequestOptions<never>): Promise<Result<{ 200: BillingPlan; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete a plan nobody is on */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Plans, by key */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: BillingPlanPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: BillingPlanPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Define a plan */
-    post(body: BillingPlanCreate, options?: RequestOptions<never>): Promise<Result<{ 201: BillingPlan; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: BillingPlanCreate, options?: RequestOptions<never>): Promise<Result<{ 201: BillingPlan; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
   me: {
     /** Your plan, subscription and entitlements with their use */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingAccount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingAccount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     invoices: {
       /** Your invoices, newest first (mirrored from Stripe) */
-      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: BillingInvoicePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: BillingInvoicePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }
   customers: ((params: { customerId: string | number }) => {
     /** A customer’s plan, subscription and entitlements with their use */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingAccount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: BillingAccount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     invoices: {
       /** A customer’s invoices, newest first (mirrored from Stripe) */
-      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: BillingInvoicePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: BillingInvoicePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
     plan: {
       /** Put a customer on a plan by hand */
-      put(body: BillingPlanAssignment, options?: RequestOptions<never>): Promise<Result<{ 200: BillingAccount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      put(body: BillingPlanAssignment, options?: RequestOptions<never>): Promise<Result<{ 200: BillingAccount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
       /** Remove a manual assignment */
-      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: BillingAccount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: BillingAccount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   })
   usage: {
     /** Report usage of metered and limit features */
-    post(body: BillingUsageBatch, options?: RequestOptions<never>): Promise<Result<{ 200: BillingUsageResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: BillingUsageBatch, options?: RequestOptions<never>): Promise<Result<{ 200: BillingUsageResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   check: {
     /** May this customer use this much of a feature? */
-    post(body: BillingCheck, options?: RequestOptions<never>): Promise<Result<{ 200: BillingCheckResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: BillingCheck, options?: RequestOptions<never>): Promise<Result<{ 200: BillingCheckResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   checkout: {
     /** A Stripe Checkout page for a plan */
-    post(body: BillingCheckout, options?: RequestOptions<never>): Promise<Result<{ 200: BillingRedirect; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 502: ErrorBody }>>
+    post(body: BillingCheckout, options?: RequestOptions<never>): Promise<Result<{ 200: BillingRedirect; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody; 502: ErrorBody }>>
   }
   portal: {
     /** The Stripe customer portal (change plan, payment method, cancel) */
-    post(body: BillingPortal, options?: RequestOptions<never>): Promise<Result<{ 200: BillingRedirect; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 502: ErrorBody }>>
+    post(body: BillingPortal, options?: RequestOptions<never>): Promise<Result<{ 200: BillingRedirect; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody; 502: ErrorBody }>>
   }
   stripe: {
     webhook: ((params: { ecosystemId: string | number }) => {
       /** Where Stripe posts the ecosystem’s events */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: BillingWebhookResult; 400: ErrorBody; 409: ErrorBody; 502: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: BillingWebhookResult; 400: ErrorBody; 409: ErrorBody; 429: ErrorBody; 502: ErrorBody }>>
     })
   }
 }

@@ -105,26 +105,26 @@ export type ChatStreamEvent = {
 export interface ChatRoutes {
   conversations: ((params: { id: string | number }) => {
     /** A conversation with its messages */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: ChatConversationDetail; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: ChatConversationDetail; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Rename a conversation */
-    patch(body: ChatConversationRename, options?: RequestOptions<never>): Promise<Result<{ 200: ChatConversation; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body: ChatConversationRename, options?: RequestOptions<never>): Promise<Result<{ 200: ChatConversation; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete a conversation */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     messages: ((params: { messageId: string | number }) => {
       /** Edit a user message */
-      patch(body: ChatMessageEdit, options?: RequestOptions<never>): Promise<Result<{ 200: ChatMessage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      patch(body: ChatMessageEdit, options?: RequestOptions<never>): Promise<Result<{ 200: ChatMessage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     }) & {
       /** Send a message and stream the reply */
-      post(body: ChatSendMessage, options?: RequestOptions<never>): Promise<Result<{ 200: AsyncGenerator<ChatStreamEvent>; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      post(body: ChatSendMessage, options?: RequestOptions<never>): Promise<Result<{ 200: AsyncGenerator<ChatStreamEvent>; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     }
     regenerate: {
       /** Stream a new reply to the last user message */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: AsyncGenerator<ChatStreamEvent>; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: AsyncGenerator<ChatStreamEvent>; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** Start a conversation */
-    post(body?: ChatConversationCreate, options?: RequestOptions<never>): Promise<Result<{ 201: ChatConversation; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body?: ChatConversationCreate, options?: RequestOptions<never>): Promise<Result<{ 201: ChatConversation; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Conversations, newest first */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ChatConversationPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ChatConversationPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

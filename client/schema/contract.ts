@@ -95,28 +95,28 @@ export interface ContractValues {
 export interface ContractRoutes {
   contracts: ((params: { name: string | number }) => {
     /** One contract */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: Contract; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: Contract; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Add or drop columns, change access */
-    patch(body?: ContractPatch, options?: RequestOptions<never>): Promise<Result<{ 200: Contract; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: ContractPatch, options?: RequestOptions<never>): Promise<Result<{ 200: Contract; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Delete a contract and its rows */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     rows: ((params: { id: string | number }) => {
       /** One row */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: ContractRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: ContractRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
       /** Change values of a row */
-      patch(body?: ContractValues, options?: RequestOptions<never>): Promise<Result<{ 200: ContractRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      patch(body?: ContractValues, options?: RequestOptions<never>): Promise<Result<{ 200: ContractRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
       /** Delete a row */
-      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }) & {
       /** A contract's rows */
-      get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: ContractRowList; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean }>): Promise<Result<{ 200: ContractRowList; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
       /** Add a row */
-      post(body?: ContractValues, options?: RequestOptions<never>): Promise<Result<{ 201: ContractRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      post(body?: ContractValues, options?: RequestOptions<never>): Promise<Result<{ 201: ContractRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** The ecosystem's contracts */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ContractPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: ContractPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Define a contract (a run-time table) */
-    post(body: ContractCreate, options?: RequestOptions<never>): Promise<Result<{ 201: Contract; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: ContractCreate, options?: RequestOptions<never>): Promise<Result<{ 201: Contract; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
 }

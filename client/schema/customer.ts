@@ -84,37 +84,37 @@ export interface CustomerPatch {
 export interface CustomerRoutes {
   resolve: {
     /** The customer id for an external id, created on first use */
-    post(body: CustomerResolve, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerResolveResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: CustomerResolve, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerResolveResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   register: {
     /** Provision a new customer */
-    post(body?: CustomerRegister, options?: RequestOptions<never>): Promise<Result<{ 201: CustomerRegisterResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body?: CustomerRegister, options?: RequestOptions<never>): Promise<Result<{ 201: CustomerRegisterResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
   token: {
     /** Issue tokens for a customer (from your backend) */
-    post(body: CustomerToken, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerAuthResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: CustomerToken, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerAuthResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   refresh: {
     /** Rotate a customer refresh token */
-    post(body: CustomerRefresh, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerAuthResult; 400: ErrorBody; 401: ErrorBody }>>
+    post(body: CustomerRefresh, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerAuthResult; 400: ErrorBody; 401: ErrorBody; 429: ErrorBody }>>
   }
   revoke: {
     /** Sign a customer out (unknown tokens are ignored) */
-    post(body: CustomerRefresh, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody }>>
+    post(body: CustomerRefresh, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 429: ErrorBody }>>
   }
   me: {
     /** The calling customer */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: Customer; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: Customer; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   customers: ((params: { id: string | number }) => {
     /** One customer */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: Customer; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: Customer; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change a customer */
-    patch(body?: CustomerPatch, options?: RequestOptions<never>): Promise<Result<{ 200: Customer; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: CustomerPatch, options?: RequestOptions<never>): Promise<Result<{ 200: Customer; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Delete a customer with its sessions and data */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Customers of the ecosystem, newest first */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; q?: string; includeServiceRecords?: boolean }>): Promise<Result<{ 200: CustomerPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; q?: string; includeServiceRecords?: boolean }>): Promise<Result<{ 200: CustomerPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

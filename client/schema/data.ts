@@ -70,28 +70,28 @@ export interface DataDocumentBlockPatch {
 export interface DataRoutes {
   documents: ((params: { id: string | number }) => {
     /** One of documents */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: DataDocument; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: DataDocument; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change one of documents */
-    patch(body?: DataDocumentPatch, options?: RequestOptions<never>): Promise<Result<{ 200: DataDocument; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body?: DataDocumentPatch, options?: RequestOptions<never>): Promise<Result<{ 200: DataDocument; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete one of documents */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** List documents */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; title?: string; createdAt?: string; updatedAt?: string }>): Promise<Result<{ 200: DataDocumentsPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; title?: string; createdAt?: string; updatedAt?: string }>): Promise<Result<{ 200: DataDocumentsPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Create one of documents */
-    post(body: DataDocumentCreate, options?: RequestOptions<never>): Promise<Result<{ 201: DataDocument; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: DataDocumentCreate, options?: RequestOptions<never>): Promise<Result<{ 201: DataDocument; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   document_blocks: ((params: { id: string | number }) => {
     /** One of document blocks */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: DataDocumentBlock; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: DataDocumentBlock; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change one of document blocks */
-    patch(body?: DataDocumentBlockPatch, options?: RequestOptions<never>): Promise<Result<{ 200: DataDocumentBlock; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body?: DataDocumentBlockPatch, options?: RequestOptions<never>): Promise<Result<{ 200: DataDocumentBlock; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete one of document blocks */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** List document blocks */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; documentId?: string; blockType?: string; createdAt?: string }>): Promise<Result<{ 200: DataDocumentBlocksPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; documentId?: string; blockType?: string; createdAt?: string }>): Promise<Result<{ 200: DataDocumentBlocksPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Create one of document blocks */
-    post(body: DataDocumentBlockCreate, options?: RequestOptions<never>): Promise<Result<{ 201: DataDocumentBlock; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: DataDocumentBlockCreate, options?: RequestOptions<never>): Promise<Result<{ 201: DataDocumentBlock; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

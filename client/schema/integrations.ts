@@ -292,38 +292,38 @@ export interface WebhookEventWebhookTest {
 export interface IntegrationsRoutes {
   events: {
     /** The event types an endpoint can subscribe to */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: WebhookEventTypes; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: WebhookEventTypes; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   webhooks: ((params: { id: string | number }) => {
     /** One endpoint (never its secret) */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: Webhook; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: Webhook; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change an endpoint */
-    patch(body?: WebhookPatch, options?: RequestOptions<never>): Promise<Result<{ 200: Webhook; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body?: WebhookPatch, options?: RequestOptions<never>): Promise<Result<{ 200: Webhook; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete an endpoint */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     "rotate-secret": {
       /** A new signing secret */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: WebhookWithSecret; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: WebhookWithSecret; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
     test: {
       /** Queue a `webhook.test` event to this endpoint */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: WebhookDelivery; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: WebhookDelivery; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
     deliveries: ((params: { deliveryId: string | number }) => {
       /** One delivery with its payload and every attempt */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: WebhookDeliveryDetail; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: WebhookDeliveryDetail; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
       retry: {
         /** Send a delivery again */
-        post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: WebhookDelivery; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+        post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: WebhookDelivery; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
       }
     }) & {
       /** Deliveries to this endpoint, newest first */
-      get(options?: RequestOptions<{ page?: number; pageSize?: number; status?: "pending" | "succeeded" | "failed" }>): Promise<Result<{ 200: WebhookDeliveryPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number; status?: "pending" | "succeeded" | "failed" }>): Promise<Result<{ 200: WebhookDeliveryPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** The ecosystem’s webhook endpoints */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: WebhookPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: WebhookPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Add an endpoint */
-    post(body: WebhookCreate, options?: RequestOptions<never>): Promise<Result<{ 201: WebhookWithSecret; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: WebhookCreate, options?: RequestOptions<never>): Promise<Result<{ 201: WebhookWithSecret; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

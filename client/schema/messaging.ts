@@ -169,47 +169,47 @@ export interface MessagingOutboxPage {
 export interface MessagingRoutes {
   templates: ((params: { id: string | number }) => {
     /** One template */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: MessagingTemplate; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: MessagingTemplate; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change a template */
-    patch(body?: MessagingTemplatePatch, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingTemplate; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: MessagingTemplatePatch, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingTemplate; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Delete a template */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     preview: {
       /** Render a template without sending it */
-      post(body?: MessagingPreviewRequest, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingPreview; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body?: MessagingPreviewRequest, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingPreview; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** Message templates, by name */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingTemplatePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingTemplatePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Create a template */
-    post(body: MessagingTemplateCreate, options?: RequestOptions<never>): Promise<Result<{ 201: MessagingTemplate; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: MessagingTemplateCreate, options?: RequestOptions<never>): Promise<Result<{ 201: MessagingTemplate; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
   status: {
     /** Whether real e-mail and SMS providers are configured */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: MessagingStatus; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: MessagingStatus; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   email: {
     /** E-mail a customer */
-    post(body: MessagingEmailSend, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingSendResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: MessagingEmailSend, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingSendResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
   sms: {
     /** Text a customer */
-    post(body: MessagingSmsSend, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingSendResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: MessagingSmsSend, options?: RequestOptions<never>): Promise<Result<{ 200: MessagingSendResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     status: {
       /** Twilio’s status callback for an SMS */
-      post(body: MessagingSmsStatusCallback, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 403: ErrorBody }>>
+      post(body: MessagingSmsStatusCallback, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     }
   }
   log: {
     /** Send attempts, newest first */
-    get(options?: RequestOptions<{ channel?: "email" | "sms"; status?: "sent" | "failed" | "delivered" | "undelivered"; customerId?: string; since?: string; until?: string; page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingLogPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ channel?: "email" | "sms"; status?: "sent" | "failed" | "delivered" | "undelivered"; customerId?: string; since?: string; until?: string; page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingLogPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   outbox: {
     /** Messages kept locally because no provider is configured */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingOutboxPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingOutboxPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     instance: {
       /** The instance’s own e-mails kept locally (platform admins) */
-      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingOutboxPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MessagingOutboxPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     }
   }
 }

@@ -150,23 +150,23 @@ export interface MonitoredSiteCheckPage {
 export interface MonitoredSitesRoutes {
   sites: ((params: { id: string | number }) => {
     /** One site, with uptime % and p95 latency over 24 h, 7 and 30 days */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: MonitoredSiteDetail; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: MonitoredSiteDetail; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change a site */
-    patch(body?: MonitoredSitePatch, options?: RequestOptions<never>): Promise<Result<{ 200: MonitoredSite; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body?: MonitoredSitePatch, options?: RequestOptions<never>): Promise<Result<{ 200: MonitoredSite; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Stop watching a site */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     checks: {
       /** Checks of a site, newest first (kept 31 days) */
-      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MonitoredSiteCheckPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MonitoredSiteCheckPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
     check: {
       /** Check a site now */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: MonitoredSiteCheck; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: MonitoredSiteCheck; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** The ecosystem’s monitored sites, oldest first */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MonitoredSitePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: MonitoredSitePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Watch a URL */
-    post(body: MonitoredSiteCreate, options?: RequestOptions<never>): Promise<Result<{ 201: MonitoredSite; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: MonitoredSiteCreate, options?: RequestOptions<never>): Promise<Result<{ 201: MonitoredSite; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

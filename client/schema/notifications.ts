@@ -62,34 +62,34 @@ export interface NotificationAnnouncementResult {
 /** The routes under /notifications. */
 export interface NotificationsRoutes {
   /** Notifications, newest first */
-  get(options?: RequestOptions<{ unread?: boolean; type?: "account" | "community_reply" | "community_mention" | "admin_announcement"; page?: number; pageSize?: number }>): Promise<Result<{ 200: NotificationPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+  get(options?: RequestOptions<{ unread?: boolean; type?: "account" | "community_reply" | "community_mention" | "admin_announcement"; page?: number; pageSize?: number }>): Promise<Result<{ 200: NotificationPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   "unread-count": {
     /** How many notifications are unread (for a badge) */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: NotificationUnreadCount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: NotificationUnreadCount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   "read-all": {
     /** Mark every notification read */
-    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: NotificationsReadAllResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: NotificationsReadAllResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   preferences: ((params: { category: string | number }) => {
     /** Choose e-mail and SMS for a category */
-    put(body: NotificationPreferenceUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: NotificationPreference; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    put(body: NotificationPreferenceUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: NotificationPreference; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** E-mail and SMS choices per category */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: NotificationPreference[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: NotificationPreference[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   announcements: {
     /** Notify every customer of the ecosystem */
-    post(body: NotificationAnnouncement, options?: RequestOptions<never>): Promise<Result<{ 202: NotificationAnnouncementResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: NotificationAnnouncement, options?: RequestOptions<never>): Promise<Result<{ 202: NotificationAnnouncementResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   read: ((params: { id: string | number }) => {
     /** Mark a notification read */
-    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: Notification; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: Notification; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   })
   unsubscribe: {
     /** One-click unsubscribe (RFC 8058) */
-    post(body: undefined, options: RequestOptions<{ token: string }> & { query: { token: string } }): Promise<Result<{ 200: NotificationPreference; 400: ErrorBody; 404: ErrorBody }>>
+    post(body: undefined, options: RequestOptions<{ token: string }> & { query: { token: string } }): Promise<Result<{ 200: NotificationPreference; 400: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** The page behind the unsubscribe link */
-    get(options: RequestOptions<{ token: string }> & { query: { token: string } }): Promise<Result<{ 200: string; 400: ErrorBody }>>
+    get(options: RequestOptions<{ token: string }> & { query: { token: string } }): Promise<Result<{ 200: string; 400: ErrorBody; 429: ErrorBody }>>
   }
 }

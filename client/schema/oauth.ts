@@ -197,27 +197,27 @@ export interface OAuthUser {
 export interface OauthRoutes {
   clients: ((params: { id: string | number }) => {
     /** One of the caller’s client applications */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: OAuthClient; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: OAuthClient; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Rename a client or change its redirect URIs or scopes */
-    patch(body?: OAuthUpdateClient, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthClient; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body?: OAuthUpdateClient, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthClient; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete a client application and end all its grants */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     secret: {
       /** Replace the client secret */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthClientCreated; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthClientCreated; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** Register a client application */
-    post(body: OAuthCreateClient, options?: RequestOptions<never>): Promise<Result<{ 201: OAuthClientCreated; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    post(body: OAuthCreateClient, options?: RequestOptions<never>): Promise<Result<{ 201: OAuthClientCreated; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     /** The caller's client applications (newest first; never the secret) */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: OAuthClientPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: OAuthClientPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   grants: ((params: { id: string | number }) => {
     /** Revoke an authorized application */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Applications the caller has authorized (live grants, newest first) */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: OAuthGrantPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: OAuthGrantPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
 }
 
@@ -226,29 +226,29 @@ export interface ApiRoutes {
   oauth: {
     authorize: {
       /** Start authorization: the page a client application sends the browser to */
-      get(options: RequestOptions<{ response_type: string; client_id: string; redirect_uri: string; scope?: string; state?: string; code_challenge: string; code_challenge_method: string }> & { query: { response_type: string; client_id: string; redirect_uri: string; scope?: string; state?: string; code_challenge: string; code_challenge_method: string } }): Promise<Result<{ 200: string; 302: void; 400: string }>>
+      get(options: RequestOptions<{ response_type: string; client_id: string; redirect_uri: string; scope?: string; state?: string; code_challenge: string; code_challenge_method: string }> & { query: { response_type: string; client_id: string; redirect_uri: string; scope?: string; state?: string; code_challenge: string; code_challenge_method: string } }): Promise<Result<{ 200: string; 302: void; 400: string; 429: ErrorBody }>>
       /** Approve an authorization request for the signed-in user (issues the code) */
-      post(body: OAuthAuthorize, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthAuthorizeResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+      post(body: OAuthAuthorize, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthAuthorizeResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     }
     signin: {
       exchange: {
         /** Exchange an authorization code for tokens (the token endpoint) */
-        post(body: OAuthExchangeRequest, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthTokenResponse; 400: OAuthError; 401: OAuthError }>>
+        post(body: OAuthExchangeRequest, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthTokenResponse; 400: OAuthError; 401: OAuthError; 429: ErrorBody }>>
       }
     }
   }
   auth: {
     refresh: {
       /** Refresh an OAuth grant (rotates the refresh token) */
-      post(body: OAuthRefreshRequest, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthTokenResponse; 400: OAuthError; 401: OAuthError }>>
+      post(body: OAuthRefreshRequest, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthTokenResponse; 400: OAuthError; 401: OAuthError; 429: ErrorBody }>>
     }
     revoke: {
       /** Revoke a grant by its refresh token (RFC 7009) */
-      post(body: OAuthRevokeRequest, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthRevokeResult; 400: OAuthError; 401: OAuthError }>>
+      post(body: OAuthRevokeRequest, options?: RequestOptions<never>): Promise<Result<{ 200: OAuthRevokeResult; 400: OAuthError; 401: OAuthError; 429: ErrorBody }>>
     }
     me: {
       /** The user behind an access token (check a token) */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: OAuthUser; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: OAuthUser; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     }
   }
 }
@@ -257,6 +257,6 @@ export interface ApiRoutes {
 export interface WellKnownRoutes {
   "oauth-authorization-server": {
     /** Authorization server metadata (RFC 8414) */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: OAuthAuthorizationServerMetadata; 400: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: OAuthAuthorizationServerMetadata; 400: ErrorBody; 429: ErrorBody }>>
   }
 }

@@ -142,36 +142,36 @@ export interface PersonaPatch {
 export interface PersonaRoutes {
   "service-templates": {
     /** Built-in persona service templates */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: PersonaServiceTemplate[]; 400: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: PersonaServiceTemplate[]; 400: ErrorBody; 429: ErrorBody }>>
   }
   services: ((params: { id: string | number }) => {
     /** One persona service */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: PersonaService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: PersonaService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Rename a persona service, or change its base URL or key */
-    patch(body?: PersonaServicePatch, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body?: PersonaServicePatch, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete a persona service */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     connect: {
       /** Connect: list the provider's models */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** Persona services of the ecosystem, newest first */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: PersonaServicePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: PersonaServicePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Add a persona service */
-    post(body?: PersonaServiceCreate, options?: RequestOptions<never>): Promise<Result<{ 201: PersonaService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body?: PersonaServiceCreate, options?: RequestOptions<never>): Promise<Result<{ 201: PersonaService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   personas: ((params: { id: string | number }) => {
     /** One persona */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: Persona; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: Persona; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change a persona */
-    patch(body?: PersonaPatch, options?: RequestOptions<never>): Promise<Result<{ 200: Persona; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: PersonaPatch, options?: RequestOptions<never>): Promise<Result<{ 200: Persona; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Delete a persona */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Personas of the ecosystem, newest first */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: PersonaPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: PersonaPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Create a persona */
-    post(body: PersonaCreate, options?: RequestOptions<never>): Promise<Result<{ 201: Persona; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: PersonaCreate, options?: RequestOptions<never>): Promise<Result<{ 201: Persona; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
 }

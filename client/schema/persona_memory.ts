@@ -142,31 +142,31 @@ export interface PersonaMemoryEmbedResult {
 export interface PersonaMemoryRoutes {
   memories: ((params: { id: string | number }) => {
     /** One memory */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Edit a memory */
-    patch(body?: PersonaMemoryPatch, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: PersonaMemoryPatch, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Delete a memory (soft delete) */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     archive: {
       /** Archive a memory (no longer recalled) */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     }
     restore: {
       /** Restore an archived memory */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** Memories the caller sees, newest first */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; personaId?: string; scope?: "user" | "persona"; status?: "active" | "superseded" | "archived"; memoryType?: "user" | "feedback" | "project" | "reference"; tag?: string; subjectTable?: string; subjectId?: string }>): Promise<Result<{ 200: PersonaMemoryPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; personaId?: string; scope?: "user" | "persona"; status?: "active" | "superseded" | "archived"; memoryType?: "user" | "feedback" | "project" | "reference"; tag?: string; subjectTable?: string; subjectId?: string }>): Promise<Result<{ 200: PersonaMemoryPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Remember something */
-    post(body: PersonaMemoryCreate, options?: RequestOptions<never>): Promise<Result<{ 201: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: PersonaMemoryCreate, options?: RequestOptions<never>): Promise<Result<{ 201: PersonaMemory; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
   recall: {
     /** The memories most similar to a query */
-    post(body: PersonaMemoryRecall, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemoryRecallResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 503: ErrorBody }>>
+    post(body: PersonaMemoryRecall, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemoryRecallResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody; 503: ErrorBody }>>
   }
   embed: {
     /** Embed memories waiting for an embedding */
-    post(body?: PersonaMemoryEmbed, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemoryEmbedResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body?: PersonaMemoryEmbed, options?: RequestOptions<never>): Promise<Result<{ 200: PersonaMemoryEmbedResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

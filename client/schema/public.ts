@@ -107,13 +107,13 @@ export interface MetricsRoutes {
 export interface PublicRoutes {
   personas: ((params: { slug: string | number }) => {
     /** A public or unlisted persona by slug */
-    get(options?: RequestOptions<{ ecosystem?: string }>): Promise<Result<{ 200: PublicPersona; 400: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    get(options?: RequestOptions<{ ecosystem?: string }>): Promise<Result<{ 200: PublicPersona; 400: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Public personas, newest first */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; ecosystem?: string }>): Promise<Result<{ 200: PublicPersonaPage; 400: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; ecosystem?: string }>): Promise<Result<{ 200: PublicPersonaPage; 400: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   users: ((params: { slug: string | number }) => {
     /** The public profile of a user, by login slug */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: PublicUserProfile; 400: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: PublicUserProfile; 400: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   })
 }

@@ -62,10 +62,10 @@ export type RealtimeStreamEvent = {
 export interface RealtimeRoutes {
   tickets: {
     /** A single-use ticket to open one stream without a header */
-    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: RealtimeTicket; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: RealtimeTicket; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   stream: {
     /** Changes to lists, live */
-    get(options: RequestOptions<{ topics: string; since?: string; ticket?: string }> & { query: { topics: string; since?: string; ticket?: string } }): Promise<Result<{ 200: AsyncGenerator<RealtimeStreamEvent>; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options: RequestOptions<{ topics: string; since?: string; ticket?: string }> & { query: { topics: string; since?: string; ticket?: string } }): Promise<Result<{ 200: AsyncGenerator<RealtimeStreamEvent>; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

@@ -30,6 +30,13 @@ export interface RegistryNamespace {
   rdid: string | null
 }
 
+/** The ecosystem’s own API rate limits. Requests each principal (account, API token, customer) may make in the ecosystem per RATE_LIMIT_WINDOW_SECONDS, by class of route: `read` (GET, HEAD), `write` (other methods), `expensive` (chat replies, upload presigns); a class left out keeps the instance default (RATE_LIMIT_READ, RATE_LIMIT_WRITE, RATE_LIMIT_EXPENSIVE). See docs/operations/rate-limits.md. */
+export interface RegistryEcosystemRateLimits {
+  read?: number
+  write?: number
+  expensive?: number
+}
+
 export interface RegistryEcosystem {
   id: string
   slug: string
@@ -37,6 +44,7 @@ export interface RegistryEcosystem {
   rdid: string
   name: string | null
   organizationId: string
+  rateLimits: RegistryEcosystemRateLimits | null
 }
 
 export interface RegistryProvisionedOrganization {
@@ -93,10 +101,18 @@ export interface RegistryEcosystemPage {
   pageSize: number
 }
 
+/** Replaces the ecosystem’s own API rate limits; `{}` goes back to the instance defaults. Requests each principal (account, API token, customer) may make in the ecosystem per RATE_LIMIT_WINDOW_SECONDS, by class of route: `read` (GET, HEAD), `write` (other methods), `expensive` (chat replies, upload presigns); a class left out keeps the instance default (RATE_LIMIT_READ, RATE_LIMIT_WRITE, RATE_LIMIT_EXPENSIVE). See docs/operations/rate-limits.md. */
+export interface RegistryEcosystemRateLimitsUpdate {
+  read?: number
+  write?: number
+  expensive?: number
+}
+
 export interface RegistryEcosystemPatch {
   /** New slug; an rdid in its default form follows it */
   slug?: string
   name?: string
+  rateLimits?: RegistryEcosystemRateLimitsUpdate
 }
 
 export interface RegistryIdentifier {
@@ -127,45 +143,45 @@ export interface RegistryIdentifierPage {
 export interface RegistryRoutes {
   organizations: ((params: { id: string | number }) => {
     /** One organization (members only; 404 otherwise) */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     policy: {
       /** Require a second factor of every member */
-      patch(body: RegistryOrganizationPolicy, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      patch(body: RegistryOrganizationPolicy, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** Create an organization with its namespace, admin team and first ecosystem */
-    post(body: RegistryProvision, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryProvisionedOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody }>>
+    post(body: RegistryProvision, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryProvisionedOrganization; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Organizations the caller is a member of */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryOrganizationPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryOrganizationPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   namespaces: ((params: { id: string | number }) => {
     /** Rename a namespace (its rdid prefix never changes) */
-    patch(body?: RegistryNamespacePatch, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryNamespaceUpdate; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: RegistryNamespacePatch, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryNamespaceUpdate; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** The caller's namespaces */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryNamespacePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryNamespacePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   ecosystems: ((params: { id: string | number }) => {
     /** One ecosystem (members of its organization only) */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Rename an ecosystem (admin or owner) */
-    patch(body?: RegistryEcosystemPatch, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body?: RegistryEcosystemPatch, options?: RequestOptions<never>): Promise<Result<{ 200: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Delete an ecosystem and everything in it (owner only) */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Add an ecosystem to an organization (admin or owner) */
-    post(body: RegistryEcosystemCreate, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: RegistryEcosystemCreate, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryEcosystem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Ecosystems the caller can reach */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryEcosystemPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: RegistryEcosystemPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
   resolve: ((params: { rdid: string | number }) => {
     /** Resolve a reverse-domain identifier (public) */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryIdentifier; 400: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: RegistryIdentifier; 400: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   })
   identifiers: {
     /** Map an rdid to an entity */
-    post(body: RegistryIdentifierCreate, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryIdentifier; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: RegistryIdentifierCreate, options?: RequestOptions<never>): Promise<Result<{ 201: RegistryIdentifier; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Identifiers that resolve to an entity */
-    get(options: RequestOptions<{ page?: number; pageSize?: number; entityId: string }> & { query: { page?: number; pageSize?: number; entityId: string } }): Promise<Result<{ 200: RegistryIdentifierPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options: RequestOptions<{ page?: number; pageSize?: number; entityId: string }> & { query: { page?: number; pageSize?: number; entityId: string } }): Promise<Result<{ 200: RegistryIdentifierPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
 }

@@ -107,29 +107,29 @@ export interface SearchRoutes {
   chat: {
     messages: {
       /** Full-text search of the caller's chat messages */
-      get(options: RequestOptions<{ q: string; page?: number; pageSize?: number }> & { query: { q: string; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchChatMessagePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options: RequestOptions<{ q: string; page?: number; pageSize?: number }> & { query: { q: string; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchChatMessagePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }
   settings: {
     /** The ecosystem’s search defaults */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: SearchSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: SearchSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change the ecosystem’s search defaults */
-    put(body: SearchSettings, options?: RequestOptions<never>): Promise<Result<{ 200: SearchSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    put(body: SearchSettings, options?: RequestOptions<never>): Promise<Result<{ 200: SearchSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   threads: {
     /** Full-text search of community threads (title and body) */
-    get(options: RequestOptions<{ q: string; language?: "english" | "simple"; page?: number; pageSize?: number }> & { query: { q: string; language?: "english" | "simple"; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchDiscussionThreadPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options: RequestOptions<{ q: string; language?: "english" | "simple"; page?: number; pageSize?: number }> & { query: { q: string; language?: "english" | "simple"; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchDiscussionThreadPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   replies: {
     /** Full-text search of community replies */
-    get(options: RequestOptions<{ q: string; language?: "english" | "simple"; page?: number; pageSize?: number }> & { query: { q: string; language?: "english" | "simple"; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchDiscussionReplyPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options: RequestOptions<{ q: string; language?: "english" | "simple"; page?: number; pageSize?: number }> & { query: { q: string; language?: "english" | "simple"; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchDiscussionReplyPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   documents: {
     /** Full-text search of document blocks */
-    get(options: RequestOptions<{ q: string; language?: "english" | "simple"; page?: number; pageSize?: number }> & { query: { q: string; language?: "english" | "simple"; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchDocumentPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options: RequestOptions<{ q: string; language?: "english" | "simple"; page?: number; pageSize?: number }> & { query: { q: string; language?: "english" | "simple"; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchDocumentPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   notes: {
     /** Full-text search of the caller's notes (title and body) */
-    get(options: RequestOptions<{ q: string; language?: "english" | "simple"; page?: number; pageSize?: number }> & { query: { q: string; language?: "english" | "simple"; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchNotePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options: RequestOptions<{ q: string; language?: "english" | "simple"; page?: number; pageSize?: number }> & { query: { q: string; language?: "english" | "simple"; page?: number; pageSize?: number } }): Promise<Result<{ 200: SearchNotePage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

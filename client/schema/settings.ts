@@ -99,19 +99,19 @@ export interface AuditEventPage {
 export interface SystemRoutes {
   backups: ((params: { id: string | number }) => {
     /** Delete a backup */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     download: {
       /** Download a complete backup */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: string; 302: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 410: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: string; 302: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 410: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** Back up this instance now */
-    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 202: SystemBackup; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody }>>
+    post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 202: SystemBackup; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Backups, newest first */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: SystemBackupPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: SystemBackupPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     settings: {
       /** How this instance backs up */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: SystemBackupSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: SystemBackupSettings; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
     }
   }
 }
@@ -120,10 +120,10 @@ export interface SystemRoutes {
 export interface SettingsRoutes {
   "auth-methods": ((params: { method: string | number }) => {
     /** Enable or disable a sign-in method (admin) */
-    put(body: AuthMethodSettingUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: AuthMethodSetting; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    put(body: AuthMethodSettingUpdate, options?: RequestOptions<never>): Promise<Result<{ 200: AuthMethodSetting; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Platform sign-in methods and whether each is enabled */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthMethodSetting[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: AuthMethodSetting[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
   }
 }
 
@@ -131,6 +131,6 @@ export interface SettingsRoutes {
 export interface AuditRoutes {
   events: {
     /** The audit log: administrative changes and security events */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; actor?: string; action?: string; targetType?: string; targetId?: string; from?: string; to?: string }>): Promise<Result<{ 200: AuditEventPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; actor?: string; action?: string; targetType?: string; targetId?: string; from?: string; to?: string }>): Promise<Result<{ 200: AuditEventPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

@@ -93,38 +93,38 @@ export type SiteFeedStreamEvent = {
 export interface SiteRoutes {
   version: {
     /** Build and version information */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: SystemVersion; 400: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: SystemVersion; 400: ErrorBody; 429: ErrorBody }>>
   }
   services: ((params: { slug: string | number }) => {
     /** One provider setting */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: SiteService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: SiteService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Create or replace a provider setting */
-    put(body: SiteServiceUpsert, options?: RequestOptions<never>): Promise<Result<{ 200: SiteService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    put(body: SiteServiceUpsert, options?: RequestOptions<never>): Promise<Result<{ 200: SiteService; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete a provider setting */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** The ecosystem's provider settings */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: SiteService[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: SiteService[]; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   feed: ((params: { id: string | number }) => {
     read: {
       /** Mark an item read */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: SiteFeedItem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: SiteFeedItem; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** Activity items, newest first */
-    get(options?: RequestOptions<{ unread?: boolean; source?: string; page?: number; pageSize?: number }>): Promise<Result<{ 200: SiteFeedPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ unread?: boolean; source?: string; page?: number; pageSize?: number }>): Promise<Result<{ 200: SiteFeedPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     "unread-count": {
       /** How many items are unread */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: SiteFeedUnreadCount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: SiteFeedUnreadCount; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
     "read-all": {
       /** Mark every item read */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: SiteFeedReadAllResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: SiteFeedReadAllResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
     stream: {
       /** New items, live */
-      get(options?: RequestOptions<{ ticket?: string }>): Promise<Result<{ 200: AsyncGenerator<SiteFeedStreamEvent>; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ ticket?: string }>): Promise<Result<{ 200: AsyncGenerator<SiteFeedStreamEvent>; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }
 }

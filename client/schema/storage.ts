@@ -125,25 +125,25 @@ export interface StorageDownload {
 export interface StorageRoutes {
   uploads: {
     /** Start an upload: a pending attachment and a presigned PUT URL */
-    post(body: StorageUpload, options?: RequestOptions<never>): Promise<Result<{ 200: StorageDeduplicated; 201: StoragePresignedUpload; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 413: StorageQuotaExceeded }>>
+    post(body: StorageUpload, options?: RequestOptions<never>): Promise<Result<{ 200: StorageDeduplicated; 201: StoragePresignedUpload; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 413: StorageQuotaExceeded; 429: ErrorBody }>>
   }
   attachments: ((params: { id: string | number }) => {
     /** One attachment */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: StorageAttachmentEnvelope; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: StorageAttachmentEnvelope; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Rename, re-attach (ownerType/ownerId) or change metadata */
-    patch(body?: StorageAttachmentPatch, options?: RequestOptions<never>): Promise<Result<{ 200: StorageAttachmentEnvelope; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body?: StorageAttachmentPatch, options?: RequestOptions<never>): Promise<Result<{ 200: StorageAttachmentEnvelope; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete an attachment */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     complete: {
       /** Confirm the bytes arrived: pending → ready */
-      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: StorageAttachmentEnvelope; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 413: StorageQuotaExceeded }>>
+      post(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 200: StorageAttachmentEnvelope; 400: ErrorBody; 401: ErrorBody; 402: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 413: StorageQuotaExceeded; 429: ErrorBody }>>
     }
     download: {
       /** A presigned download URL */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: StorageDownload; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: StorageDownload; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     }
   }) & {
     /** Your attachments, newest first (deleted ones excluded) */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; ownerType?: string; ownerId?: string; status?: "pending" | "ready" }>): Promise<Result<{ 200: StorageAttachmentPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; ownerType?: string; ownerId?: string; status?: "pending" | "ready" }>): Promise<Result<{ 200: StorageAttachmentPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

@@ -36,13 +36,13 @@ export interface TeamMemberPatch {
 export interface TeamRoutes {
   members: ((params: { id: string | number }) => {
     /** Change a member's role (admin or owner) */
-    patch(body: TeamMemberPatch, options?: RequestOptions<never>): Promise<Result<{ 200: TeamMember; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    patch(body: TeamMemberPatch, options?: RequestOptions<never>): Promise<Result<{ 200: TeamMember; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
     /** Remove a member, or leave */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** Members of an organization's team (members only) */
-    get(options: RequestOptions<{ page?: number; pageSize?: number; organizationId: string }> & { query: { page?: number; pageSize?: number; organizationId: string } }): Promise<Result<{ 200: TeamMemberPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options: RequestOptions<{ page?: number; pageSize?: number; organizationId: string }> & { query: { page?: number; pageSize?: number; organizationId: string } }): Promise<Result<{ 200: TeamMemberPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Add an existing account to the team (admin or owner) */
-    post(body: TeamMemberAdd, options?: RequestOptions<never>): Promise<Result<{ 201: TeamMember; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody }>>
+    post(body: TeamMemberAdd, options?: RequestOptions<never>): Promise<Result<{ 201: TeamMember; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
   }
 }

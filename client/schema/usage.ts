@@ -88,23 +88,23 @@ export interface UsageOverview {
 export interface UsageRoutes {
   storage: {
     /** Your storage quota and usage */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: UsageStorageQuota; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: UsageStorageQuota; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     customers: ((params: { userId: string | number }) => {
       /** A customer's storage quota and usage */
-      get(options?: RequestOptions<never>): Promise<Result<{ 200: UsageStorageQuota; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<never>): Promise<Result<{ 200: UsageStorageQuota; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     })
     quotas: ((params: { userId: string | number }) => {
       /** Set a customer's quota in this ecosystem */
-      put(body: StorageQuota, options?: RequestOptions<never>): Promise<Result<{ 200: UsageStorageQuotaRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      put(body: StorageQuota, options?: RequestOptions<never>): Promise<Result<{ 200: UsageStorageQuotaRow; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
       /** Remove a customer's quota override */
-      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }) & {
       /** Quota overrides in the ecosystem, latest first */
-      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: UsageStorageQuotaPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+      get(options?: RequestOptions<{ page?: number; pageSize?: number }>): Promise<Result<{ 200: UsageStorageQuotaPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     }
   }
   overview: {
     /** The ecosystem at a glance */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: UsageOverview; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: UsageOverview; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

@@ -49,15 +49,15 @@ export interface UserdataNotePatch {
 export interface UserdataRoutes {
   notes: ((params: { id: string | number }) => {
     /** One of notes */
-    get(options?: RequestOptions<never>): Promise<Result<{ 200: UserdataNote; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<never>): Promise<Result<{ 200: UserdataNote; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Change one of notes */
-    patch(body?: UserdataNotePatch, options?: RequestOptions<never>): Promise<Result<{ 200: UserdataNote; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    patch(body?: UserdataNotePatch, options?: RequestOptions<never>): Promise<Result<{ 200: UserdataNote; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Delete one of notes */
-    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }) & {
     /** List notes */
-    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; subjectTable?: string; subjectId?: string; occurredAt?: string; createdAt?: string; title?: string }>): Promise<Result<{ 200: UserdataNotesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    get(options?: RequestOptions<{ page?: number; pageSize?: number; sort?: string; order?: string; select?: string; or?: string; and?: string; includeDeleted?: boolean; subjectTable?: string; subjectId?: string; occurredAt?: string; createdAt?: string; title?: string }>): Promise<Result<{ 200: UserdataNotesPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
     /** Create one of notes */
-    post(body: UserdataNoteCreate, options?: RequestOptions<never>): Promise<Result<{ 201: UserdataNote; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody }>>
+    post(body: UserdataNoteCreate, options?: RequestOptions<never>): Promise<Result<{ 201: UserdataNote; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
 }

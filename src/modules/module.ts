@@ -140,6 +140,8 @@ export interface ModuleDefinition<Name extends string = string, Errors extends E
     formBodyPaths?: readonly string[]
     /** Path prefixes whose JSON bodies are checked as any but read by the route as text (a signature covers the bytes). */
     verbatimBodyPaths?: readonly string[]
+    /** `METHOD /route/:template` of its routes in the `expensive` rate-limit class (platform/api-limits.ts). */
+    expensiveRoutes?: readonly string[]
     /** OpenAPI security schemes its routes name. */
     securitySchemes?: Readonly<Record<string, unknown>>
     /** The document's `webhooks` section it publishes, from every declared event. */

@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import type { ApiLimits, LimitSubject } from './api-limits'
 import { AppError } from './errors'
 import { noteCaller, requestInfo, type RequestInfo } from './http'
 import { ACCOUNT_GUARD } from './openapi'
@@ -100,30 +101,44 @@ const pathOf = (url: string) => {
   return url.slice(start, query < 0 ? undefined : query)
 }
 
+/** Whose budget an account principal's requests count against: its OAuth client, its API token, or the account. */
+export function principalSubject(principal: Principal): LimitSubject {
+  if (principal.oauth) return { kind: 'o', id: principal.oauth.clientId }
+  return principal.apiTokenId ? { kind: 't', id: principal.apiTokenId } : { kind: 'u', id: principal.userId }
+}
+
 /**
  * `auth: true` on a route resolves `principal` or answers 401;
  * `admin: true` additionally requires the platform `admin` capability (403 otherwise);
  * `scope: 'name'` is `auth: true` that also admits OAuth access tokens granted that scope.
- * Without `scope`, OAuth access tokens get 401.
+ * Without `scope`, OAuth access tokens get 401. Each request counts against the principal's rate
+ * limit (platform/api-limits.ts).
  */
-export function authGuard(source: PrincipalSource, trustProxy = false) {
+export function authGuard(source: PrincipalSource, limits: ApiLimits, trustProxy = false) {
+  type Context = Parameters<ApiLimits['guard']>[0] & { headers: Record<string, string | undefined> }
+  const principalOf = (ctx: Context, check: (principal: Principal) => Principal) =>
+    limits.guard(
+      ctx,
+      async () => noted(ctx.request, ctx.server, trustProxy, check(await source.resolveBearer(bearerToken(ctx.headers.authorization)))),
+      principalSubject,
+    )
   return new Elysia({ name: 'auth-guard' }).macro({
     auth: {
       detail: { security: bearerSecurity, [ACCOUNT_GUARD]: true },
-      async resolve({ headers, request, server }) {
-        return { principal: noted(request, server, trustProxy, accountOnly(await source.resolveBearer(bearerToken(headers.authorization)))) }
+      async resolve(ctx) {
+        return { principal: await principalOf(ctx, accountOnly) }
       },
     },
     scope: (scope: string) => ({
       detail: { security: [...bearerSecurity, { oauth2: [scope] }], [ACCOUNT_GUARD]: true },
-      async resolve({ headers, request, server }: { headers: Record<string, string | undefined>; request: Request; server: Server }) {
-        return { principal: noted(request, server, trustProxy, requireScope(await source.resolveBearer(bearerToken(headers.authorization)), scope)) }
+      async resolve(ctx: Context) {
+        return { principal: await principalOf(ctx, (principal) => requireScope(principal, scope)) }
       },
     }),
     admin: {
       detail: { security: bearerSecurity, [ACCOUNT_GUARD]: true },
-      async resolve({ headers, request, server }) {
-        const principal = noted(request, server, trustProxy, accountOnly(await source.resolveBearer(bearerToken(headers.authorization))))
+      async resolve(ctx) {
+        const principal = await principalOf(ctx, accountOnly)
         if (!(await source.capabilities(principal)).includes('admin')) {
           throw new AppError(403, 'forbidden', 'This operation needs the admin capability')
         }

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE'
 const ALLOW_HEADERS = 'authorization, content-type, x-ecosystem-id, x-request-id, last-event-id, idempotency-key'
-const EXPOSE_HEADERS = 'x-request-id, retry-after, location'
+const EXPOSE_HEADERS = 'x-request-id, retry-after, location, ratelimit, ratelimit-policy'
 /** How long a browser may reuse a preflight answer, in seconds. */
 const PREFLIGHT_MAX_AGE = '600'
 

@@ -24,6 +24,7 @@ export const PLATFORM_ERRORS = {
   ecosystem_required: 'account credentials must name the ecosystem (X-Ecosystem-Id)',
   not_found: 'no such resource (or not visible to the caller)',
   conflict: 'the change conflicts with existing data',
+  rate_limited: 'too many requests: retry after the seconds in Retry-After (API rate limits per principal and class of route, sign-in and e-mail throttles)',
   entitlement_exceeded: 'the customer’s billing plan does not allow this (402; the message names the feature, its limit and the use)',
   internal_error: 'an unexpected server error',
 } as const satisfies ErrorCatalogue

@@ -1,6 +1,5 @@
-import type { AccessTokens } from './jwt'
-import { authGuard, type PrincipalSource } from './auth'
-import { tenancyGuard, type TenancySource, type TicketSource } from './tenancy'
+import { authGuard } from './auth'
+import { type GuardSources, tenancyGuard } from './tenancy'
 
 /**
  * The guard plugins, built once per app (createApp) and handed to every area's routes, which
@@ -20,13 +19,6 @@ export interface Guards {
   tenancy: ReturnType<typeof tenancyGuard>
 }
 
-/** `trustProxy` (TRUST_PROXY): whether the client address the guards attach for the audit log comes from X-Forwarded-For. */
-export function createGuards(sources: {
-  tokens: AccessTokens
-  users: PrincipalSource
-  tenancy: TenancySource
-  tickets?: TicketSource
-  trustProxy?: boolean
-}): Guards {
-  return { auth: authGuard(sources.users, sources.trustProxy), tenancy: tenancyGuard(sources) }
+export function createGuards(sources: GuardSources): Guards {
+  return { auth: authGuard(sources.users, sources.limits, sources.trustProxy), tenancy: tenancyGuard(sources) }
 }

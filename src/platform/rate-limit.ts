@@ -41,15 +41,20 @@ export function memoryRateLimitStore(now: () => number = Date.now): RateLimitSto
   }
 }
 
+/**
+ * A hit in one round trip (every API request makes one): the count, the window's expiry set with
+ * the first hit in the same atomic step (apart, a crash between them would leave a key that never
+ * resets), and the milliseconds left.
+ */
+const HIT = "local c = redis.call('INCR', KEYS[1]) if c == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return {c, redis.call('PTTL', KEYS[1])}"
+
 export function redisRateLimitStore(url: string, prefix = 'ecobase:rl:'): RateLimitStore {
   const client = new RedisClient(url)
   const ttl = async (key: string) => Math.max(0, Number(await client.send('PTTL', [key])))
   return {
     async hit(key, windowSeconds) {
-      const k = prefix + key
-      const count = Number(await client.send('INCR', [k]))
-      if (count === 1) await client.send('PEXPIRE', [k, String(windowSeconds * 1000)])
-      return { count, resetMs: await ttl(k) }
+      const [count, resetMs] = (await client.send('EVAL', [HIT, '1', prefix + key, String(windowSeconds * 1000)])) as [number, number]
+      return { count: Number(count), resetMs: Math.max(0, Number(resetMs)) }
     },
     async peek(key) {
       const k = prefix + key

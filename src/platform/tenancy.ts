@@ -1,4 +1,5 @@
 import { Elysia } from 'elysia'
+import type { ApiLimits, GuardContext, LimitSubject } from './api-limits'
 import type { AccessTokens } from './jwt'
 import { accountOnly, type Assurance, assured, bearerSecurity, bearerToken, type PrincipalSource, type UserPrincipal } from './auth'
 import { AppError } from './errors'
@@ -197,13 +198,36 @@ export async function resolveTenantOrAdmin(
   return { tenant: null, userId: principal.userId }
 }
 
+/** Whose budget a tenant's requests count against, in its ecosystem: the customer, the API token, or the account. */
+export function tenantSubject(tenant: Tenant): LimitSubject {
+  const { actor, ecosystemId } = tenant
+  if (actor.kind === 'customer') return { kind: 'c', id: tenant.customerId, ecosystemId }
+  return actor.apiTokenId ? { kind: 't', id: actor.apiTokenId, ecosystemId } : { kind: 'u', id: actor.userId, ecosystemId }
+}
+
+/** What the guards are built from (platform/guards.ts). */
+export interface GuardSources {
+  tokens: AccessTokens
+  users: PrincipalSource
+  tenancy: TenancySource
+  /** The API rate limits each request counts against, once its principal is known. */
+  limits: ApiLimits
+  tickets?: TicketSource
+  /** TRUST_PROXY: whether the client address attached for the audit log comes from X-Forwarded-For. */
+  trustProxy?: boolean
+}
+
 /**
  * `tenant: 'customer' | 'member' | 'admin' | 'owner'` on a route resolves `tenant` or answers 400/401/403/404;
  * `tenantOrAdmin: 'admin' | 'owner'` resolves `tenant` as that, or null for a platform admin without X-Ecosystem-Id (resolveTenantOrAdmin).
- * Either tenant carries where the request came from (`request`), for the audit log.
+ * Either tenant carries where the request came from (`request`), for the audit log. Each request
+ * counts against the rate limit of its principal in that ecosystem (platform/api-limits.ts; a
+ * platform admin without X-Ecosystem-Id, as an account).
  */
-export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSource; tenancy: TenancySource; tickets?: TicketSource; trustProxy?: boolean }) {
+export function tenancyGuard(deps: GuardSources) {
   const trustProxy = deps.trustProxy ?? false
+  const limited = <T extends { tenant: Tenant }>(ctx: GuardContext, resolve: () => Promise<T>) =>
+    deps.limits.guard(ctx, resolve, (r) => tenantSubject(r.tenant))
   const headerStream = async (level: TenantLevel, headers: Record<string, string | undefined>) => {
     const tenant = await resolveTenant(level, headers, deps)
     return { tenant, credential: await streamCredential(tenant, headers, deps.tokens) }
@@ -211,10 +235,12 @@ export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSourc
   return new Elysia({ name: 'tenancy-guard' }).macro({
     tenant: (level: TenantLevel) => ({
       detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }], [TENANT_LEVEL]: level },
-      async resolve({ headers, request, server }) {
-        const tenant = await resolveTenant(level, headers, deps)
-        noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
-        return { tenant: { ...tenant, request: requestInfo(request, server, trustProxy) } }
+      resolve(ctx) {
+        return limited(ctx, async () => {
+          const tenant = await resolveTenant(level, ctx.headers, deps)
+          noteCaller(ctx.request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
+          return { tenant: { ...tenant, request: requestInfo(ctx.request, ctx.server, trustProxy) } }
+        })
       },
     }),
     /**
@@ -238,19 +264,28 @@ export function tenancyGuard(deps: { tokens: AccessTokens; users: PrincipalSourc
      */
     stream: (level: TenantLevel) => ({
       detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }, TICKET_PARAMETER], [TENANT_LEVEL]: level },
-      async resolve({ headers, request, server }) {
-        const ticket = headers.authorization ? null : new URL(request.url).searchParams.get('ticket')
-        if (ticket !== null && !deps.tickets) throw new AppError(401, 'unauthorized', 'Stream tickets are not accepted here')
-        const { tenant, credential } = ticket !== null ? await deps.tickets!.redeem(ticket, level) : await headerStream(level, headers)
-        noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
-        return { tenant: { ...tenant, request: requestInfo(request, server, trustProxy) }, credential }
+      resolve(ctx) {
+        return limited(ctx, async () => {
+          const ticket = ctx.headers.authorization ? null : new URL(ctx.request.url).searchParams.get('ticket')
+          if (ticket !== null && !deps.tickets) throw new AppError(401, 'unauthorized', 'Stream tickets are not accepted here')
+          const { tenant, credential } = ticket !== null ? await deps.tickets!.redeem(ticket, level) : await headerStream(level, ctx.headers)
+          noteCaller(ctx.request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
+          return { tenant: { ...tenant, request: requestInfo(ctx.request, ctx.server, trustProxy) }, credential }
+        })
       },
     }),
     tenantOrAdmin: (level: Role) => ({
       detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }], [TENANT_LEVEL]: `${level}-or-platform` },
-      async resolve({ headers, request }) {
-        const { tenant, userId } = await resolveTenantOrAdmin(level, headers, deps)
-        noteCaller(request, { principalId: userId, ...(tenant ? { ecosystemId: tenant.ecosystemId } : {}) })
+      async resolve(ctx) {
+        const { tenant } = await deps.limits.guard(
+          ctx,
+          async () => {
+            const { tenant, userId } = await resolveTenantOrAdmin(level, ctx.headers, deps)
+            noteCaller(ctx.request, { principalId: userId, ...(tenant ? { ecosystemId: tenant.ecosystemId } : {}) })
+            return { tenant, userId }
+          },
+          (r): LimitSubject => (r.tenant ? tenantSubject(r.tenant) : { kind: 'u', id: r.userId }),
+        )
         return { tenant }
       },
     }),

@@ -44,6 +44,7 @@ describe('CORS_ORIGINS set', () => {
     expect(me.headers.get('access-control-allow-origin')).toBe(APP)
     expect(me.headers.get('access-control-allow-credentials')).toBe('true')
     expect(me.headers.get('access-control-expose-headers')).toContain('x-request-id')
+    expect(me.headers.get('access-control-expose-headers')).toContain('ratelimit, ratelimit-policy')
     const denied = await h.call('GET', '/auth/me', { headers: { origin: APP } })
     expect(denied.status).toBe(401)
     expect(denied.headers.get('access-control-allow-origin')).toBe(APP)

@@ -25,7 +25,14 @@ describe('ecosystems', () => {
       body: { organizationId: org.organization.id, slug: 'staging', name: 'Staging' },
     })
     expect(res.status).toBe(201)
-    expect(res.body).toEqual({ id: expect.any(String), slug: 'staging', rdid: 'org.eco-org.staging', name: 'Staging', organizationId: org.organization.id })
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      slug: 'staging',
+      rdid: 'org.eco-org.staging',
+      name: 'Staging',
+      organizationId: org.organization.id,
+      rateLimits: null,
+    })
     expect((await h.call('GET', '/registry/resolve/org.eco-org.staging')).body.entityId).toBe(res.body.id)
   })
 

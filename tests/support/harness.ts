@@ -50,6 +50,8 @@ export interface RegisteredUser {
   email: string
 }
 
+const TEST_RATE_LIMITS = { RATE_LIMIT_READ: '1000000', RATE_LIMIT_WRITE: '1000000', RATE_LIMIT_EXPENSIVE: '1000000', RATE_LIMIT_ANONYMOUS: '1000000' }
+
 /**
  * One app on a fresh database, built exactly as boot builds it. `env` overrides configuration
  * the way the environment would.
@@ -67,6 +69,8 @@ export async function createHarness(env: Record<string, string> = {}, options: {
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://localhost',
     QUEUE_POLL_SECONDS: '0.5',
+    // Limits stay on, as in production, with budgets no suite that hammers a route reaches; tests of the limits set their own.
+    ...TEST_RATE_LIMITS,
     ...(fresh?.url ? { DATABASE_URL: fresh.url } : {}),
     ...env,
   })

@@ -7,7 +7,6 @@ export const AUTH_ERRORS = {
   invalid_credentials: 'the e-mail or password is wrong',
   slug_taken: 'another account has this handle',
   invalid_token: 'the e-mailed link is invalid, expired or already used',
-  rate_limited: 'too many attempts: retry after the seconds in Retry-After',
   origin_not_allowed: 'this origin may not use the refresh cookie (CORS_ORIGINS)',
   invalid_code: 'the second-factor code, recovery code or passkey answer does not match, or was used already (400)',
   passkey_origin_mismatch:

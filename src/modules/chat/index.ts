@@ -10,6 +10,7 @@ export default defineModule({
     chat: 'Conversations with a persona: messages, streamed replies (server-sent events), regeneration, edits.',
   },
   errors: CHAT_ERRORS,
+  http: { expensiveRoutes: ['POST /chat/conversations/:id/messages', 'POST /chat/conversations/:id/regenerate'] },
   events: CHAT_EVENTS,
   setup: (ctx) => {
     const chat = new ChatService(ctx.deps, ctx.use('persona'), ctx.bus, {

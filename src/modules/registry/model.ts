@@ -1,4 +1,5 @@
 import { t } from 'elysia'
+import { Int } from '../../platform/numbers'
 import { LABEL_PATTERN, RDID_PATTERN } from './rdid'
 
 const Label = (description: string) => t.String({ pattern: LABEL_PATTERN, maxLength: 63, description })
@@ -64,6 +65,22 @@ export const RegistryOrganization = t.Object(
   },
   { title: 'RegistryOrganization', examples: [{ id: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d', slug: 'acme', name: 'Acme', requireMfa: false }] },
 )
+const Quota = Int({ minimum: 1, maximum: 1_000_000 })
+/** An ecosystem's own rate limits, as answered and (a separate schema: request bodies are normalised in place) as set. */
+const rateLimits = (title: string, description: string) =>
+  t.Object(
+    { read: t.Optional(Quota), write: t.Optional(Quota), expensive: t.Optional(Quota) },
+    {
+      title,
+      description: `${description} Requests each principal (account, API token, customer) may make in the ecosystem per RATE_LIMIT_WINDOW_SECONDS, by class of route: \`read\` (GET, HEAD), \`write\` (other methods), \`expensive\` (chat replies, upload presigns); a class left out keeps the instance default (RATE_LIMIT_READ, RATE_LIMIT_WRITE, RATE_LIMIT_EXPENSIVE). See docs/operations/rate-limits.md.`,
+      examples: [{ read: 1200, write: 240 }],
+    },
+  )
+const RegistryEcosystemRateLimits = rateLimits('RegistryEcosystemRateLimits', 'The ecosystem’s own API rate limits.')
+const RateLimitsUpdate = rateLimits(
+  'RegistryEcosystemRateLimitsUpdate',
+  'Replaces the ecosystem’s own API rate limits; `{}` goes back to the instance defaults.',
+)
 export const RegistryEcosystem = t.Object(
   {
     id: t.String(),
@@ -71,6 +88,7 @@ export const RegistryEcosystem = t.Object(
     rdid: t.String({ description: 'Defaults to the namespace prefix, a dot, then the slug' }),
     name: t.Nullable(t.String()),
     organizationId: t.String(),
+    rateLimits: t.Nullable(RegistryEcosystemRateLimits, { description: 'Its own API rate limits; null: the instance defaults' }),
   },
   {
     title: 'RegistryEcosystem',
@@ -81,6 +99,7 @@ export const RegistryEcosystem = t.Object(
         rdid: 'org.acme.staging',
         name: 'Staging',
         organizationId: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d',
+        rateLimits: null,
       },
     ],
   },
@@ -112,6 +131,7 @@ export const RegistryProvisionedOrganization = t.Object(
           rdid: 'org.acme.main',
           name: 'Main',
           organizationId: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d',
+          rateLimits: null,
         },
       },
     ],
@@ -141,8 +161,12 @@ export const EcosystemCreate = t.Object(
   { title: 'RegistryEcosystemCreate', examples: [{ organizationId: '0b8e4c2a-5d6f-4a1b-8c3d-2e1f0a9b8c7d', slug: 'staging', name: 'Staging' }] },
 )
 export const EcosystemPatch = t.Object(
-  { slug: t.Optional(Label('New slug; an rdid in its default form follows it')), name: t.Optional(t.String({ minLength: 1, maxLength: 255 })) },
-  { title: 'RegistryEcosystemPatch', examples: [{ name: 'Staging (EU)' }], minProperties: 1 },
+  {
+    slug: t.Optional(Label('New slug; an rdid in its default form follows it')),
+    name: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
+    rateLimits: t.Optional(RateLimitsUpdate),
+  },
+  { title: 'RegistryEcosystemPatch', examples: [{ name: 'Staging (EU)' }, { rateLimits: { read: 1200, write: 240 } }, { rateLimits: {} }], minProperties: 1 },
 )
 export const IdentifierCreate = t.Object(
   {

@@ -1,4 +1,5 @@
-import { boolean, index, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import { boolean, index, jsonb, pgSchema, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core'
+import type { EcosystemLimits } from '../../platform/api-limits'
 
 export const registrySchema = pgSchema('registry')
 
@@ -64,6 +65,8 @@ export const ecosystems = registrySchema.table(
     slug: text('slug').notNull(),
     name: text('name'),
     rdid: text('rdid').notNull(),
+    /** Its own API rate limits per principal, raising or lowering the instance's (RATE_LIMIT_*); null: the instance's. */
+    rateLimits: jsonb('rate_limits').$type<EcosystemLimits>(),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { EcosystemLimits } from '../../platform/api-limits'
 import { type Principal, requireAal2 } from '../../platform/auth'
 import { isUniqueViolation, type Db } from '../../platform/db'
 import { ReplicaCache } from '../../platform/replica-cache'
@@ -17,7 +18,7 @@ export type { EntityOwnerLookup } from './identifiers'
 type EcosystemRow = typeof ecosystems.$inferSelect
 type OrganizationRow = typeof organizations.$inferSelect
 /** What tenancy needs of an ecosystem. */
-type TenantEcosystem = { id: string; organizationId: string; requireMfa: boolean }
+type TenantEcosystem = { id: string; organizationId: string; requireMfa: boolean; rateLimits: EcosystemLimits | null }
 
 const notFound = (what: string) => registryError(404, 'not_found', `No such ${what}`)
 /**
@@ -38,6 +39,7 @@ export const ecosystemView = (e: EcosystemRow) => ({
   rdid: e.rdid,
   name: e.name,
   organizationId: e.organizationId,
+  rateLimits: e.rateLimits,
 })
 
 /** Organizations and their ecosystems (the tenants), provisioned in one transaction. */
@@ -184,8 +186,12 @@ export class RegistryService {
     return ecosystemView(row)
   }
 
-  /** Renames; a new slug moves an rdid that still has its default form along with it. */
-  async updateEcosystem(by: Principal, id: string, patch: { slug?: string; name?: string }) {
+  /**
+   * Renames (a new slug moves an rdid that still has its default form along with it), or sets the
+   * ecosystem's own rate limits (`{}`: back to the instance's, stored as null).
+   */
+  async updateEcosystem(by: Principal, id: string, patch: { slug?: string; name?: string; rateLimits?: EcosystemLimits }) {
+    const { rateLimits, ...names } = patch
     const userId = by.userId
     const current = await this.ecosystemRow(id)
     await this.memberOrNotFound(userId, current.organizationId)
@@ -197,7 +203,7 @@ export class RegistryService {
       const row = await this.deps.db.transaction(async (tx) => {
         const [row] = await tx
           .update(ecosystems)
-          .set({ ...patch, rdid, updatedAt: this.deps.now() })
+          .set({ ...names, ...(rateLimits && { rateLimits: Object.keys(rateLimits).length ? rateLimits : null }), rdid, updatedAt: this.deps.now() })
           .where(eq(ecosystems.id, id))
           .returning()
         if (rdid !== current.rdid) await tx.update(identifiers).set({ rdid }).where(eq(identifiers.rdid, current.rdid))
@@ -251,7 +257,7 @@ export class RegistryService {
     const where = isUuid(key) ? or(eq(ecosystems.id, key), eq(ecosystems.rdid, key)) : eq(ecosystems.rdid, key)
     const load = async () => {
       const [row] = await db
-        .select({ id: ecosystems.id, organizationId: ecosystems.organizationId, requireMfa: organizations.requireMfa })
+        .select({ id: ecosystems.id, organizationId: ecosystems.organizationId, requireMfa: organizations.requireMfa, rateLimits: ecosystems.rateLimits })
         .from(ecosystems)
         .innerJoin(organizations, eq(organizations.id, ecosystems.organizationId))
         .where(where)

@@ -21,7 +21,7 @@ export default defineModule({
   events: STORAGE_EVENTS,
   audit: STORAGE_AUDIT,
   jobs: [expireUploads, purgeAttachments, deleteOrphanedObjects],
-  http: { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`] },
+  http: { rawBodyPaths: [`${LOCAL_OBJECTS_PATH}/`], expensiveRoutes: ['POST /storage/uploads'] },
   setup: (ctx) => {
     const storage = new StorageService(ctx.deps, ctx.use('customer'), ctx.bus, ctx.use('billing').entitlements, ctx.use('audit'))
     return { services: storage, routes: () => [storageRoutes(storage, ctx.guards, ctx.deps.storage)] }

@@ -3,6 +3,7 @@ import { FormatRegistry } from '@sinclair/typebox'
 import { Elysia } from 'elysia'
 import { fullFormats } from 'elysia/type-system/format'
 import { codesDescription, ERROR_CODE_SCHEMA, ERROR_DESCRIPTION, PLATFORM_ERRORS } from '../errors'
+import { rateLimitExempt } from '../http'
 import { hoistNamedSchemas } from './components'
 import { docsPage } from './docs-page'
 
@@ -87,6 +88,22 @@ const EVERY_OPERATION_400 = {
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 }
 
+/** What every rate-limited operation may answer (platform/api-limits.ts; docs/operations/rate-limits.md). */
+const RATE_LIMITED_429 = { description: codesDescription(PLATFORM_ERRORS, ['rate_limited']), content: ERROR_SCHEMA }
+
+const RATE_LIMIT_HEADERS = {
+  RateLimitPolicy: {
+    description:
+      'The rate-limit policy that counted this request (draft-ietf-httpapi-ratelimit-headers): its class (`read`, `write`, `expensive`, `anonymous`), `q` the requests allowed per window, `w` the window in seconds, e.g. `"read";q=600;w=60`. Absent with RATE_LIMITS=off.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left of that policy: `r` requests remaining in the window, `t` seconds until it resets, e.g. `"read";r=599;t=42`.',
+    schema: { type: 'string' },
+  },
+  RetryAfter: { description: 'Seconds until the budget that was spent resets', schema: { type: 'integer', minimum: 1 } },
+}
+
 const REQUEST_ID_HEADER = {
   description: 'The request id: the caller’s X-Request-Id when it sent a well-formed one (1–128 of A–Z a–z 0–9 . _ : -), else a new one. Logs carry it.',
   schema: { type: 'string' },
@@ -106,7 +123,8 @@ const REQUEST_ID_HEADER = {
  * Then: an operation that declares no `security` is public (`security: []`), one that declares no
  * 400 gets the NUL-character 400 every operation can answer, one that needs a tenant role
  * (TENANT_LEVEL) gets the guard's 400/401/403/404 where it declares none and its role sentence, every response
- * declares the X-Request-Id header (a redirect its Location too), EXTRA_PARAMETERS join the parameters, tags no operation uses
+ * declares the X-Request-Id header (a redirect its Location too), one that is rate limited (all but the probes, metrics and pages)
+ * answers 429 and declares the RateLimit fields (a 429 Retry-After too), EXTRA_PARAMETERS join the parameters, tags no operation uses
  * are not published, an error response that lists its codes (`errors(...)`) says them as its
  * description, titled schemas become named components (see hoistNamedSchemas), and the Error
  * schema lists `errorCodes` (every code of every catalogue).
@@ -122,7 +140,8 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
     for (const tag of op.tags ?? []) used.add(tag)
   }
   doc.tags = doc.tags?.filter((tag) => used.has(tag.name))
-  for (const op of operations(doc.paths)) {
+  for (const [path, op] of Object.entries(doc.paths ?? {}).flatMap(([path, ops]) => Object.values(ops).map((op) => [path, op] as const))) {
+    const limited = !rateLimitExempt(path)
     const extra = op[EXTRA_PARAMETERS]
     delete op[EXTRA_PARAMETERS]
     for (const parameter of extra ?? []) {
@@ -137,12 +156,18 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
       '400': EVERY_OPERATION_400,
       ...(level ? structuredClone(TENANCY_RESPONSES) : {}),
       ...(account ? { '403': structuredClone(ACCOUNT_403) } : {}),
+      ...(limited ? { '429': structuredClone(RATE_LIMITED_429) } : {}),
       ...op.responses,
     }
     const sentence = level ? ROLE_SENTENCES[level] : undefined
     if (sentence && !op.description?.includes(sentence.slice(0, -1))) op.description = op.description ? `${op.description} ${sentence}` : sentence
     for (const [status, response] of Object.entries(op.responses)) {
       response.headers = { ...response.headers, 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
+      if (limited) {
+        response.headers['RateLimit-Policy'] = { $ref: '#/components/headers/RateLimitPolicy' }
+        response.headers.RateLimit = { $ref: '#/components/headers/RateLimit' }
+        if (status === '429') response.headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' }
+      }
       // A typed response map leaves no room for headers; a redirect always says where it goes.
       if (/^3\d\d$/.test(status) && !response.headers.Location)
         response.headers.Location = { description: 'Where the redirect goes', schema: { type: 'string' } }
@@ -166,7 +191,7 @@ export function tidyOpenApi<T>(generated: T, errorCodes: readonly string[] = [])
     if (body && schema && !schema.required?.length) body.required = false
     for (const media of Object.values(body?.content ?? {})) liftExample(media)
   }
-  doc.components = { ...doc.components, headers: { ...doc.components?.headers, RequestId: REQUEST_ID_HEADER } }
+  doc.components = { ...doc.components, headers: { ...doc.components?.headers, RequestId: REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS } }
   hoistNamedSchemas(doc)
   listErrorCodes(doc, errorCodes)
   return doc as T

@@ -1,0 +1,1 @@
+ALTER TABLE "registry"."ecosystems" ADD COLUMN "rate_limits" jsonb;
