@@ -4,6 +4,7 @@ import { Type as T, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 import type { ApiLimitsConfig } from './platform/api-limits'
 import type { PrivateAddressPolicy } from './platform/ip-ranges'
+import { otlpHeaders, TRACES_SAMPLERS, type TracesSampler, tracesUrl } from './platform/tracing-config'
 
 const Port = T.Integer({ minimum: 0, maximum: 65535 })
 const Seconds = T.Integer({ minimum: 1 })
@@ -16,17 +17,6 @@ const Flag = T.Union([T.Literal('on'), T.Literal('off')])
  * want more (P5: the HNSW index read from the buffers).
  */
 export const DEFAULT_SHARED_BUFFERS = '16MB'
-
-/** OpenTelemetry's standard sampler names (OTEL_TRACES_SAMPLER); `parentbased_always_on` is its default. */
-export const TRACES_SAMPLERS = [
-  'always_on',
-  'always_off',
-  'traceidratio',
-  'parentbased_always_on',
-  'parentbased_always_off',
-  'parentbased_traceidratio',
-] as const
-export type TracesSampler = (typeof TRACES_SAMPLERS)[number]
 
 /**
  * Every environment variable Ecobase reads, with its default. `.env.example` and the configuration
@@ -361,7 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN ?? null,
     tracing: {
       url: tracesUrl(e.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, e.OTEL_EXPORTER_OTLP_ENDPOINT),
-      headers: otlpHeaders(e.OTEL_EXPORTER_OTLP_HEADERS),
+      headers: tracesHeaders(e.OTEL_EXPORTER_OTLP_HEADERS),
       serviceName: e.OTEL_SERVICE_NAME ?? 'ecobase',
       sampler: e.OTEL_TRACES_SAMPLER ?? 'parentbased_always_on',
       ratio: e.OTEL_TRACES_SAMPLER_ARG ?? 1,
@@ -437,31 +427,10 @@ function storageConfig(e: Env): StorageConfig {
   }
 }
 
-/**
- * Where traces go, as OpenTelemetry's exporters read it: the signal's own endpoint as given, else
- * the general endpoint with `v1/traces` appended. Null: neither is set, tracing is off.
- */
-function tracesUrl(traces: string | undefined, general: string | undefined): string | null {
-  if (traces) return traces
-  if (!general) return null
-  return `${general.replace(/\/+$/, '')}/v1/traces`
-}
-
-/** OTEL_EXPORTER_OTLP_HEADERS: `key=value` pairs separated by commas, each part URL-encoded (the W3C Baggage format the specification names). */
-function otlpHeaders(value: string | undefined): Record<string, string> {
-  const invalid = () =>
-    new ConfigError('invalid OTEL_EXPORTER_OTLP_HEADERS (value not shown: it may be a secret): expected URL-encoded key=value pairs separated by commas')
-  const headers: Record<string, string> = {}
-  for (const pair of (value ?? '').split(',')) {
-    if (!pair.trim()) continue
-    const at = pair.indexOf('=')
-    if (at <= 0) throw invalid()
-    try {
-      headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim())
-    } catch {
-      throw invalid()
-    }
-  }
+function tracesHeaders(value: string | undefined): Record<string, string> {
+  const headers = otlpHeaders(value)
+  if (!headers)
+    throw new ConfigError('invalid OTEL_EXPORTER_OTLP_HEADERS (value not shown: it may be a secret): expected URL-encoded key=value pairs separated by commas')
   return headers
 }
 

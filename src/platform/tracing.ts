@@ -38,7 +38,8 @@ import {
   ATTR_SERVICE_VERSION,
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions'
-import type { Config, TracesSampler } from '../config'
+import type { Config } from '../config'
+import type { TracesSampler } from './tracing-config'
 
 /**
  * Attributes still in OpenTelemetry's incubating conventions, written out rather than imported from

@@ -17,10 +17,9 @@ import { MESSAGE_CATEGORIES, type MessageCategory, type PreferenceCategory } fro
 import { oneLine, render, renderTemplate } from './render'
 import { outbox, sendClaims, sendLog, templates } from './schema'
 import { type Delivery, Transports } from './transports'
+import { logView, outboxView, templateView } from './views'
 
 type TemplateRow = typeof templates.$inferSelect
-type LogRow = typeof sendLog.$inferSelect
-type OutboxRow = typeof outbox.$inferSelect
 export type Channel = 'email' | 'sms'
 
 export interface TemplateInput {
@@ -72,46 +71,6 @@ export interface LogFilter {
   since?: string
   until?: string
 }
-
-const templateView = (r: TemplateRow) => ({
-  id: r.id,
-  name: r.name,
-  subject: r.subject,
-  htmlBody: r.htmlBody,
-  textBody: r.textBody,
-  category: r.category,
-  ...(r.smsBody === null ? {} : { smsBody: r.smsBody }),
-  createdAt: r.createdAt.toISOString(),
-  updatedAt: r.updatedAt.toISOString(),
-})
-
-const logView = (r: LogRow) => ({
-  id: r.id,
-  customerId: r.customerId,
-  deletedAt: r.deletedAt?.toISOString() ?? null,
-  ownerId: r.ecosystemId,
-  channel: r.channel,
-  recipient: r.recipient,
-  subject: r.subject,
-  body: r.body,
-  templateId: r.templateId,
-  status: r.status,
-  providerId: r.providerId,
-  errorMessage: r.errorMessage,
-  sentBy: r.sentBy,
-  createdAt: r.createdAt.toISOString(),
-})
-
-const outboxView = (r: OutboxRow) => ({
-  id: r.id,
-  channel: r.channel,
-  recipient: r.recipient,
-  subject: r.subject,
-  text: r.text,
-  html: r.html,
-  headers: r.headers,
-  createdAt: r.createdAt.toISOString(),
-})
 
 const templateNotFound = () => messagingError(404, 'not_found', 'No such template in this ecosystem')
 const nameTaken = (name: string) => messagingError(409, 'template_name_taken', `A template named ${name} already exists`)
