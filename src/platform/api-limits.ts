@@ -100,11 +100,12 @@ export class ApiLimits {
    * guarded route is counted by its guard (`guard`), which knows the principal.
    */
   plugin() {
-    return new Elysia({ name: 'api-limits' }).onBeforeHandle({ as: 'global' }, async ({ request, route, server, set }) => {
+    // Not async: a guarded route (most requests) returns at once, without a promise to await.
+    return new Elysia({ name: 'api-limits' }).onBeforeHandle({ as: 'global' }, ({ request, route, server, set }) => {
       const { method } = request
       // A HEAD is served by its GET route, guard included.
       if (!this.applies(method, route) || this.guarded.has(`${method === 'HEAD' ? 'GET' : method} ${route}`)) return
-      await this.admit(this.address(request, server), method, route, set.headers)
+      return this.admit(this.address(request, server), method, route, set.headers)
     })
   }
 
