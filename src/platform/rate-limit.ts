@@ -9,6 +9,14 @@ export interface RateLimitStore {
   close(): Promise<void>
 }
 
+const MAX_KEYS = 100_000
+
+/**
+ * At MAX_KEYS windows the store makes room, without forgiving anyone near a quota: expired
+ * windows go first, then the ones with the fewest hits (a flood of new keys, one hit each, makes
+ * room for itself and never resets a budget somebody has spent). It frees a tenth at once, so the
+ * sweep over every key is rare.
+ */
 export function memoryRateLimitStore(now: () => number = Date.now): RateLimitStore {
   const windows = new Map<string, { count: number; resetAt: number }>()
   const live = (key: string) => {
@@ -19,11 +27,22 @@ export function memoryRateLimitStore(now: () => number = Date.now): RateLimitSto
     }
     return w
   }
+  const makeRoom = () => {
+    const t = now()
+    for (const [key, w] of windows) if (w.resetAt <= t) windows.delete(key)
+    const target = Math.floor(MAX_KEYS * 0.9)
+    for (let fewest = 1; windows.size > target; fewest++) {
+      for (const [key, w] of windows) {
+        if (w.count <= fewest) windows.delete(key)
+        if (windows.size <= target) break
+      }
+    }
+  }
   return {
     async hit(key, windowSeconds) {
       let w = live(key)
       if (!w) {
-        if (windows.size > 100_000) windows.clear()
+        if (windows.size >= MAX_KEYS) makeRoom()
         w = { count: 0, resetAt: now() + windowSeconds * 1000 }
         windows.set(key, w)
       }

@@ -207,6 +207,19 @@ describe('a failing store', () => {
   })
 })
 
+describe('the memory store at its key limit', () => {
+  test('a flood of new keys never resets a budget somebody has spent: expired windows go first, then the least used', async () => {
+    let clock = 0
+    const store = memoryRateLimitStore(() => clock)
+    for (let i = 0; i < 50; i++) await store.hit('spender', 60)
+    for (let i = 0; i < 30; i++) await store.hit(`old:${i}`, 1)
+    clock = 5_000
+    for (let i = 0; i < 150_000; i++) await store.hit(`flood:${i}`, 60)
+    expect((await store.hit('spender', 60)).count).toBe(51)
+    expect((await store.peek('old:0')).count).toBe(0)
+  })
+})
+
 describe('shared through Redis (REDIS_URL)', () => {
   test("two replicas count one principal's requests together", async () => {
     const h = await harness({ RATE_LIMIT_READ: '4', REDIS_URL: 'redis://127.0.0.1:6379' })
