@@ -196,10 +196,11 @@ describe('a backup of an instance with uploaded files, through the API', () => {
 })
 
 describe('failed backups are seen', () => {
-  test('the row says why, an audit event, an e-mail to each platform admin; failed ones are pruned by their own count, and never push complete ones out', async () => {
-    const f = await createHarness({ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_KEEP: '2' })
+  test('the row says why, an audit event, an e-mail to each platform admin (those ADMIN_EMAILS names); failed ones are pruned by their own count, and never push complete ones out', async () => {
+    const f = await createHarness({ BACKUP_SCHEDULE: '0 3 * * *', BACKUP_KEEP: '2', ADMIN_EMAILS: 'ops@backups.example' })
     try {
-      const owner = await f.register()
+      await f.register()
+      const owner = await f.register({ email: 'ops@backups.example' })
       const good = await f.call('POST', '/system/backups', { token: owner.token })
       expect((await finished(f, owner.token, good.body.id)).status).toBe('complete')
       // A disk that cannot take the archive: DATA_DIR/backups is a file.
