@@ -16,6 +16,8 @@ export const QUEUE_SCHEMA = 'pgboss'
  * of after pg-boss's 15-minute expiry (the retry's own delay comes on top, 5 s at first).
  */
 const HEARTBEAT_SECONDS = 10
+/** A queue younger than this at start may have been made after pg-boss read its cache (the clocks of replicas and database may differ a little). */
+const RECENT_QUEUE_MS = 60_000
 const SUPERVISE_SECONDS = 10
 
 /**
@@ -136,7 +138,8 @@ export class JobQueue {
       if (!current) await this.boss.createQueue(definition.name, { policy, ...settings })
       // createQueue leaves an existing queue as it was: an upgraded instance gets today's settings here.
       else if (Object.entries(settings).some(([key, value]) => current[key] !== value)) await this.boss.updateQueue(definition.name, settings)
-      else continue
+      // Made by another replica starting beside this one, after pg-boss filled its cache in start().
+      else if (new Date(current.createdOn as string).getTime() < Date.now() - RECENT_QUEUE_MS) continue
       // pg-boss reads a queue it has not cached through its own pool, also from inside a caller's
       // transaction, where on PGlite that read would wait for the transaction forever. A queue made
       // or changed now may be missing from its cache (another replica creating it at the same
