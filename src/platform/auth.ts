@@ -125,20 +125,20 @@ export function authGuard(source: PrincipalSource, limits: ApiLimits, trustProxy
   return new Elysia({ name: 'auth-guard' }).macro({
     auth: {
       detail: { security: bearerSecurity, [ACCOUNT_GUARD]: true },
-      async resolve(ctx) {
-        return { principal: await principalOf(ctx, accountOnly) }
+      async resolve({ headers, request, route, server, set }) {
+        return { principal: await principalOf({ headers, request, route, server, set }, accountOnly) }
       },
     },
     scope: (scope: string) => ({
       detail: { security: [...bearerSecurity, { oauth2: [scope] }], [ACCOUNT_GUARD]: true },
-      async resolve(ctx: Context) {
-        return { principal: await principalOf(ctx, (principal) => requireScope(principal, scope)) }
+      async resolve({ headers, request, route, server, set }: Context) {
+        return { principal: await principalOf({ headers, request, route, server, set }, (principal) => requireScope(principal, scope)) }
       },
     }),
     admin: {
       detail: { security: bearerSecurity, [ACCOUNT_GUARD]: true },
-      async resolve(ctx) {
-        const principal = await principalOf(ctx, accountOnly)
+      async resolve({ headers, request, route, server, set }) {
+        const principal = await principalOf({ headers, request, route, server, set }, accountOnly)
         if (!(await source.capabilities(principal)).includes('admin')) {
           throw new AppError(403, 'forbidden', 'This operation needs the admin capability')
         }

@@ -235,11 +235,11 @@ export function tenancyGuard(deps: GuardSources) {
   return new Elysia({ name: 'tenancy-guard' }).macro({
     tenant: (level: TenantLevel) => ({
       detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }], [TENANT_LEVEL]: level },
-      resolve(ctx) {
-        return limited(ctx, async () => {
-          const tenant = await resolveTenant(level, ctx.headers, deps)
-          noteCaller(ctx.request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
-          return { tenant: { ...tenant, request: requestInfo(ctx.request, ctx.server, trustProxy) } }
+      resolve({ headers, request, route, server, set }) {
+        return limited({ request, route, server, set }, async () => {
+          const tenant = await resolveTenant(level, headers, deps)
+          noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
+          return { tenant: { ...tenant, request: requestInfo(request, server, trustProxy) } }
         })
       },
     }),
@@ -264,24 +264,24 @@ export function tenancyGuard(deps: GuardSources) {
      */
     stream: (level: TenantLevel) => ({
       detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }, TICKET_PARAMETER], [TENANT_LEVEL]: level },
-      resolve(ctx) {
-        return limited(ctx, async () => {
-          const ticket = ctx.headers.authorization ? null : new URL(ctx.request.url).searchParams.get('ticket')
+      resolve({ headers, request, route, server, set }) {
+        return limited({ request, route, server, set }, async () => {
+          const ticket = headers.authorization ? null : new URL(request.url).searchParams.get('ticket')
           if (ticket !== null && !deps.tickets) throw new AppError(401, 'unauthorized', 'Stream tickets are not accepted here')
-          const { tenant, credential } = ticket !== null ? await deps.tickets!.redeem(ticket, level) : await headerStream(level, ctx.headers)
-          noteCaller(ctx.request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
-          return { tenant: { ...tenant, request: requestInfo(ctx.request, ctx.server, trustProxy) }, credential }
+          const { tenant, credential } = ticket !== null ? await deps.tickets!.redeem(ticket, level) : await headerStream(level, headers)
+          noteCaller(request, { ecosystemId: tenant.ecosystemId, principalId: tenant.actor.kind === 'user' ? tenant.actor.userId : tenant.customerId })
+          return { tenant: { ...tenant, request: requestInfo(request, server, trustProxy) }, credential }
         })
       },
     }),
     tenantOrAdmin: (level: Role) => ({
       detail: { security: bearerSecurity, [EXTRA_PARAMETERS]: [{ $ref: '#/components/parameters/EcosystemId' }], [TENANT_LEVEL]: `${level}-or-platform` },
-      async resolve(ctx) {
+      async resolve({ headers, request, route, server, set }) {
         const { tenant } = await deps.limits.guard(
-          ctx,
+          { request, route, server, set },
           async () => {
-            const { tenant, userId } = await resolveTenantOrAdmin(level, ctx.headers, deps)
-            noteCaller(ctx.request, { principalId: userId, ...(tenant ? { ecosystemId: tenant.ecosystemId } : {}) })
+            const { tenant, userId } = await resolveTenantOrAdmin(level, headers, deps)
+            noteCaller(request, { principalId: userId, ...(tenant ? { ecosystemId: tenant.ecosystemId } : {}) })
             return { tenant, userId }
           },
           (r): LimitSubject => (r.tenant ? tenantSubject(r.tenant) : { kind: 'u', id: r.userId }),
