@@ -40,7 +40,7 @@ export function createApp(deps: Deps) {
   const http = MODULES.map((m) => ('http' in m ? m.http : undefined) ?? {})
   const limits = new ApiLimits(
     deps,
-    async (ecosystemId) => (await context.use('registry').findEcosystem(ecosystemId))?.rateLimits ?? null,
+    (ecosystemId) => context.use('registry').rateLimitsOf(ecosystemId),
     http.flatMap((h) => h.expensiveRoutes ?? []),
   )
   const setUp = (name: string): Parts => {

@@ -4,7 +4,7 @@ import { AppError, describeError } from './errors'
 import { rateLimitExempt } from './http'
 import { type Logger, throttledLog } from './logger'
 import { ACCOUNT_GUARD, TENANT_LEVEL } from './openapi'
-import type { RateLimitStore } from './rate-limit'
+import type { RateLimitHit, RateLimitStore } from './rate-limit'
 import { clientIp } from './request'
 
 /**
@@ -67,8 +67,8 @@ export class ApiLimits {
 
   constructor(
     private readonly deps: { config: { apiLimits: ApiLimitsConfig; trustProxy: boolean }; rateLimits: RateLimitStore; logger: Pick<Logger, 'error'> },
-    /** The ecosystem's own quotas, read through the replica cache (registry's findEcosystem). */
-    private readonly ecosystemLimits: (ecosystemId: string) => Promise<EcosystemLimits | null>,
+    /** The ecosystem's own quotas, from the registry's replica cache (at once when cached). */
+    private readonly ecosystemLimits: (ecosystemId: string) => EcosystemLimits | null | Promise<EcosystemLimits | null>,
     /** `METHOD /route/:template` of the routes in the `expensive` class. */
     expensiveRoutes: readonly string[],
   ) {
@@ -123,7 +123,8 @@ export class ApiLimits {
       if (err instanceof AppError && err.status === 401) await this.admit(this.address(ctx.request, ctx.server), method, ctx.route, ctx.set.headers)
       throw err
     }
-    await this.admit(subject(resolved), method, ctx.route, ctx.set.headers)
+    const admitted = this.admit(subject(resolved), method, ctx.route, ctx.set.headers)
+    if (admitted) await admitted
     return resolved
   }
 
@@ -133,39 +134,55 @@ export class ApiLimits {
 
   /**
    * Counts a request of `subject`; sets the RateLimit fields on `headers`, or throws 429 past the
-   * quota. Should the store fail (Redis unreachable), the request passes uncounted and the failure
-   * is logged once a minute: a limit is no reason to refuse every request.
+   * quota. Synchronous when the store and the quota answer at once (memory, a cached ecosystem): most
+   * requests then await nothing here. Should the store fail (Redis unreachable), the request passes
+   * uncounted and the failure is logged once a minute: a limit is no reason to refuse every request.
    */
-  async admit(subject: LimitSubject, method: string, route: string, headers: Headers): Promise<void> {
+  admit(subject: LimitSubject, method: string, route: string, headers: Headers): void | Promise<void> {
     const limitClass: LimitClass = subject.kind === 'a' ? 'anonymous' : this.classOf(method, route)
-    const quota = await this.quota(limitClass, subject.ecosystemId)
-    const { windowSeconds } = this.deps.config.apiLimits
-    const key = `api:${limitClass}:${subject.ecosystemId ?? '-'}:${subject.kind}:${subject.id}`
-    let hit: { count: number; resetMs: number }
-    try {
-      hit = await this.deps.rateLimits.hit(key, windowSeconds)
-    } catch (err) {
+    const quota = this.quota(limitClass, subject.ecosystemId)
+    const hit = this.hit(`api:${limitClass}:${subject.ecosystemId ?? '-'}:${subject.kind}:${subject.id}`)
+    if (quota instanceof Promise || hit instanceof Promise) {
+      return Promise.all([quota, hit]).then(([q, h]) => this.answer(limitClass, q, h, headers))
+    }
+    this.answer(limitClass, quota, hit, headers)
+  }
+
+  /** The store's count, or undefined when the store failed. */
+  private hit(key: string): RateLimitHit | undefined | Promise<RateLimitHit | undefined> {
+    const failed = (err: unknown) => {
       this.logStoreError('store', 'rate-limit store failed: requests pass uncounted', describeError(err))
-      return
+      return undefined
     }
-    const { count, resetMs } = hit
-    const reset = Math.max(1, Math.ceil(resetMs / 1000))
-    const fields = {
-      'ratelimit-policy': `"${limitClass}";q=${quota};w=${windowSeconds}`,
-      ratelimit: `"${limitClass}";r=${Math.max(0, quota - count)};t=${reset}`,
+    try {
+      const hit = this.deps.rateLimits.hit(key, this.deps.config.apiLimits.windowSeconds)
+      return hit instanceof Promise ? hit.catch(failed) : hit
+    } catch (err) {
+      return failed(err)
     }
-    if (count > quota) {
+  }
+
+  private answer(limitClass: LimitClass, quota: number, hit: RateLimitHit | undefined, headers: Headers): void {
+    if (!hit) return
+    const { windowSeconds } = this.deps.config.apiLimits
+    const reset = Math.max(1, Math.ceil(hit.resetMs / 1000))
+    const policy = `"${limitClass}";q=${quota};w=${windowSeconds}`
+    const left = `"${limitClass}";r=${Math.max(0, quota - hit.count)};t=${reset}`
+    if (hit.count > quota) {
       throw new AppError(429, 'rate_limited', `Too many ${limitClass} requests: ${quota} per ${windowSeconds} s; retry in ${reset} s`, undefined, {
-        ...fields,
+        'ratelimit-policy': policy,
+        ratelimit: left,
         'retry-after': String(reset),
       })
     }
-    Object.assign(headers, fields)
+    headers['ratelimit-policy'] = policy
+    headers.ratelimit = left
   }
 
-  private async quota(limitClass: LimitClass, ecosystemId: string | null | undefined): Promise<number> {
+  private quota(limitClass: LimitClass, ecosystemId: string | null | undefined): number | Promise<number> {
     const byDefault = this.deps.config.apiLimits.quotas[limitClass]
     if (limitClass === 'anonymous' || !ecosystemId) return byDefault
-    return (await this.ecosystemLimits(ecosystemId))?.[limitClass] ?? byDefault
+    const own = this.ecosystemLimits(ecosystemId)
+    return own instanceof Promise ? own.then((limits) => limits?.[limitClass] ?? byDefault) : (own?.[limitClass] ?? byDefault)
   }
 }

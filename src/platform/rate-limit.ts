@@ -1,9 +1,14 @@
 import { RedisClient } from 'bun'
 
 /** Fixed-window counters. The memory store serves one process; Redis shares limits across replicas. */
+export interface RateLimitHit {
+  count: number
+  resetMs: number
+}
+
 export interface RateLimitStore {
-  /** Adds one to `key` and returns the count in the current window and ms until it resets. */
-  hit(key: string, windowSeconds: number): Promise<{ count: number; resetMs: number }>
+  /** Adds one to `key` and returns the count in the current window and ms until it resets (the memory store at once, without a promise). */
+  hit(key: string, windowSeconds: number): RateLimitHit | Promise<RateLimitHit>
   peek(key: string): Promise<{ count: number; resetMs: number }>
   reset(key: string): Promise<void>
   close(): Promise<void>
@@ -39,7 +44,7 @@ export function memoryRateLimitStore(now: () => number = Date.now): RateLimitSto
     }
   }
   return {
-    async hit(key, windowSeconds) {
+    hit(key, windowSeconds) {
       let w = live(key)
       if (!w) {
         if (windows.size >= MAX_KEYS) makeRoom()

@@ -63,12 +63,8 @@ export class ReplicaCache<V> {
    */
   get(key: string, load: () => Promise<V | undefined>, options: { shared?: boolean } = {}): Promise<V | undefined> {
     const shared = options.shared ?? true
-    const entry = this.entries.get(key)
-    if (entry && entry.until > Date.now()) {
-      this.entries.delete(key)
-      this.entries.set(key, entry)
-      return Promise.resolve(entry.value)
-    }
+    const hit = this.cached(key)
+    if (hit !== undefined) return Promise.resolve(hit)
     const running = shared ? this.loads.get(key) : undefined
     if (running) return running.promise
     const started: Load<V> = { changes: [], promise: Promise.resolve(undefined) }
@@ -90,6 +86,18 @@ export class ReplicaCache<V> {
     this.running.add(started)
     if (shared) this.loads.set(key, started)
     return started.promise
+  }
+
+  /**
+   * The value kept for `key` while it is trusted, else undefined, without a promise: for the paths
+   * every request takes (a session's liveness, an account's factors), which then await only a miss.
+   */
+  cached(key: string): V | undefined {
+    const entry = this.entries.get(key)
+    if (!entry || entry.until <= Date.now()) return undefined
+    this.entries.delete(key)
+    this.entries.set(key, entry)
+    return entry.value
   }
 
   /** `key` changed in `tx`: every replica forgets it when `tx` commits (this one as the commit returns). */

@@ -300,23 +300,25 @@ export class RotatingSessions {
   /** True while the session exists, is not revoked, has not expired and is younger than its maximum age. */
   async isAlive(sessionId: string, subjectId: string): Promise<boolean> {
     const clock = this.deps.now()
-    const live = await this.alive.get(sessionId, async () => {
-      const { sessions } = this.tables
-      const maxAgeMs = this.options.maxAgeSeconds * 1000
-      const [row] = await this.deps.db
-        .select({ subjectId: sessions.subjectId, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
-        .from(sessions)
-        .where(
-          and(
-            eq(sessions.id, sessionId),
-            isNull(sessions.revokedAt),
-            gt(sessions.expiresAt, clock),
-            gt(sessions.createdAt, new Date(clock.getTime() - maxAgeMs)),
-          ),
-        )
-      return row && { subjectId: row.subjectId, endsAt: new Date(Math.min(row.expiresAt.getTime(), row.createdAt.getTime() + maxAgeMs)) }
-    })
+    const live = this.alive.cached(sessionId) ?? (await this.alive.get(sessionId, () => this.liveness(sessionId, clock)))
     return live !== undefined && live.subjectId === subjectId && live.endsAt > clock
+  }
+
+  private async liveness(sessionId: string, clock: Date): Promise<{ subjectId: string; endsAt: Date } | undefined> {
+    const { sessions } = this.tables
+    const maxAgeMs = this.options.maxAgeSeconds * 1000
+    const [row] = await this.deps.db
+      .select({ subjectId: sessions.subjectId, expiresAt: sessions.expiresAt, createdAt: sessions.createdAt })
+      .from(sessions)
+      .where(
+        and(
+          eq(sessions.id, sessionId),
+          isNull(sessions.revokedAt),
+          gt(sessions.expiresAt, clock),
+          gt(sessions.createdAt, new Date(clock.getTime() - maxAgeMs)),
+        ),
+      )
+    return row && { subjectId: row.subjectId, endsAt: new Date(Math.min(row.expiresAt.getTime(), row.createdAt.getTime() + maxAgeMs)) }
   }
 
   /** Follows revocations made by other replicas. */

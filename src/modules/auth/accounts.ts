@@ -285,7 +285,7 @@ export class Accounts {
   }
 
   async capabilities(userId: string): Promise<string[]> {
-    const user = await this.cache.get(userId, () => this.fetch(userId))
+    const user = this.cache.cached(userId) ?? (await this.cache.get(userId, () => this.fetch(userId)))
     return user ? this.capabilitiesOf(user) : []
   }
 
@@ -341,7 +341,7 @@ export class Accounts {
   }
 
   private async load(userId: string): Promise<LoadedUser> {
-    const user = await this.cache.get(userId, () => this.fetch(userId))
+    const user = this.cache.cached(userId) ?? (await this.cache.get(userId, () => this.fetch(userId)))
     if (!user) throw authError(401, 'unauthorized', 'The account no longer exists')
     return user
   }

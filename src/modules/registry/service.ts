@@ -266,6 +266,12 @@ export class RegistryService {
     return (await this.ecosystemCache.get(key, load, { shared: db === this.deps.db })) ?? null
   }
 
+  /** An ecosystem's own API rate limits: at once while its row is cached, as it is for every request its principals make. */
+  rateLimitsOf(id: string): EcosystemLimits | null | Promise<EcosystemLimits | null> {
+    const cached = this.ecosystemCache.cached(id.toLowerCase())
+    return cached ? cached.rateLimits : this.findEcosystem(id).then((e) => e?.rateLimits ?? null)
+  }
+
   private async ecosystemRow(id: string, db: Db = this.deps.db): Promise<EcosystemRow> {
     const [row] = await db.select().from(ecosystems).where(eq(ecosystems.id, id))
     if (!row) throw notFound('ecosystem')
