@@ -42,7 +42,7 @@ afterAll(() => {
 describe('guardedFetch: one lookup, and the connection goes to the address checked', () => {
   test('a name answering 127.0.0.1 to the check and 127.0.0.2 afterwards (rebinding) is connected to at 127.0.0.1, looked up once', async () => {
     const resolve = stubResolver(['127.0.0.1'], ['127.0.0.2'])
-    const res = await guardedFetch('allow', { resolve })(`http://rebind.example.test:${plain.port}/first`)
+    const res = await guardedFetch('allow', { kind: 'webhook', resolve })(`http://rebind.example.test:${plain.port}/first`)
     expect(await res.text()).toBe('here')
     expect(resolve.calls).toEqual(['rebind.example.test'])
     expect(seen.at(-1)).toEqual({ host: `rebind.example.test:${plain.port}`, path: '/first' })
@@ -51,7 +51,9 @@ describe('guardedFetch: one lookup, and the connection goes to the address check
   test('under deny, a name answering a public address to the check and loopback afterwards never reaches loopback', async () => {
     const resolve = stubResolver(['93.184.216.34'], ['127.0.0.1'])
     const before = seen.length
-    const outcome = await guardedFetch('deny', { resolve })(`http://rebind.example.test:${plain.port}/inside`, { signal: AbortSignal.timeout(500) }).then(
+    const outcome = await guardedFetch('deny', { kind: 'webhook', resolve })(`http://rebind.example.test:${plain.port}/inside`, {
+      signal: AbortSignal.timeout(500),
+    }).then(
       (res) => res.status,
       (err: Error) => err.name,
     )
@@ -79,7 +81,7 @@ describe('guardedFetch: one lookup, and the connection goes to the address check
   test('every address of a name must be allowed; the refusal never says which address it was', async () => {
     for (const answer of [['10.1.2.3'], ['93.184.216.34', '10.1.2.3'], ['::ffff:10.1.2.3'], ['169.254.169.254'], ['not-an-address']]) {
       const resolve = stubResolver(answer)
-      const err = await guardedFetch('deny', { resolve })('https://inside.example.test/').then(
+      const err = await guardedFetch('deny', { kind: 'webhook', resolve })('https://inside.example.test/').then(
         () => null,
         (e: Error) => e,
       )
@@ -99,10 +101,10 @@ describe('guardedFetch: one lookup, and the connection goes to the address check
     })
     try {
       const before = seen.length
-      const err = await guardedFetch('allow')(`http://127.0.0.1:${hop.port}/`).catch((e: Error) => e)
+      const err = await guardedFetch('allow', { kind: 'webhook' })(`http://127.0.0.1:${hop.port}/`).catch((e: Error) => e)
       expect(err).toBeInstanceOf(OutboundRefused)
       expect(seen.length).toBe(before)
-      expect((await guardedFetch('allow', { redirects: 'return' })(`http://127.0.0.1:${hop.port}/`)).status).toBe(302)
+      expect((await guardedFetch('allow', { kind: 'webhook', redirects: 'return' })(`http://127.0.0.1:${hop.port}/`)).status).toBe(302)
     } finally {
       hop.stop(true)
     }
