@@ -35,9 +35,10 @@ const DATABASE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 const OUTBOUND_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
 /**
- * Each label set's series of one metric, found once and kept: prom-client hashes a label object on
- * every `inc`/`observe` and checks it on `labels`, which cost GET /auth/me about a tenth of its time
- * (P19). For label sets drawn from fixed unions only: entries are never dropped.
+ * Each label set's series of one metric, found (and its labels checked) once and kept, as requests'
+ * are (byRequest). prom-client still hashes the labels on each `inc`/`observe`: a count costs about
+ * 0.2 to 0.35 µs either way (2 million counts, Bun 1.4), nothing beside the gate or a stream write it
+ * is made on. For label sets drawn from fixed unions only: entries are never dropped.
  */
 export class Series<L extends string, T> {
   private readonly found = new Map<string, T>()
