@@ -34,9 +34,11 @@ export type OutboundKind = 'webhook' | 'monitored_site' | 'persona_service'
 /**
  * How a call ended: `success` (an answer below 400), `http_error` (an answer of 400 or more),
  * `blocked` (the gate refused it: an address not allowed, a redirect not followed), `timeout` (its
- * deadline passed), `network_error` (no answer: the name did not resolve, the connection failed).
+ * deadline passed), `cancelled` (its caller gave up first: the openai SDK cancels this way when a
+ * model service stays silent past CHAT_TIMEOUT_SECONDS, or when the chat's client went away),
+ * `network_error` (no answer: the name did not resolve, the connection failed or was cut).
  */
-export type OutboundOutcome = 'success' | 'http_error' | 'network_error' | 'blocked' | 'timeout'
+export type OutboundOutcome = 'success' | 'http_error' | 'network_error' | 'blocked' | 'timeout' | 'cancelled'
 
 /** Where calls through the gate are counted: the app's Metrics. */
 export interface OutboundMeter {
@@ -46,8 +48,9 @@ export interface OutboundMeter {
 /** The outcome of a call that failed with `err` (its `signal` says whether a deadline passed). */
 export function failureOutcome(err: unknown, signal?: AbortSignal | null): OutboundOutcome {
   if (err instanceof OutboundRefused) return 'blocked'
-  const reason = signal?.aborted ? signal.reason : err
-  return (reason as Error | undefined)?.name === 'TimeoutError' ? 'timeout' : 'network_error'
+  const reason = (signal?.aborted ? signal.reason : err) as Error | undefined
+  if (reason?.name === 'TimeoutError') return 'timeout'
+  return reason?.name === 'AbortError' ? 'cancelled' : 'network_error'
 }
 
 export const answerOutcome = (status: number): OutboundOutcome => (status < 400 ? 'success' : 'http_error')

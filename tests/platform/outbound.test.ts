@@ -5,6 +5,8 @@ import {
   canonicalHost,
   fetchPinned,
   guardedFetch,
+  type OutboundKind,
+  type OutboundOutcome,
   OutboundRefused,
   OutboundUnresolved,
   pinHost,
@@ -37,6 +39,50 @@ const secure = Bun.serve({ hostname: '127.0.0.1', port: 0, tls: { cert, key }, f
 afterAll(() => {
   plain.stop(true)
   secure.stop(true)
+})
+
+describe('guardedFetch counts each call under its kind with its outcome', () => {
+  test('an answer, a refusal, a deadline, a cancellation and a connection refused each count as what they are', async () => {
+    const counted: [OutboundKind, OutboundOutcome][] = []
+    const meter = { outbound: (kind: OutboundKind, outcome: OutboundOutcome, seconds: number) => void (seconds >= 0 && counted.push([kind, outcome])) }
+    const slow = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      async fetch(req) {
+        if (new URL(req.url).pathname === '/slow') await Bun.sleep(2000)
+        return new Response(null, { status: 404 })
+      },
+    })
+    const call = guardedFetch('allow', { kind: 'persona_service', meter })
+    const failure = (url: string, init?: RequestInit) =>
+      call(url, init).then(
+        () => null,
+        (err: Error) => err.name,
+      )
+    try {
+      expect((await call(`http://127.0.0.1:${plain.port}/`)).status).toBe(200)
+      expect((await call(`http://127.0.0.1:${slow.port}/missing`)).status).toBe(404)
+      expect(await failure('http://169.254.169.254/')).toBe('Error')
+      expect(await failure(`http://127.0.0.1:${slow.port}/slow`, { signal: AbortSignal.timeout(100) })).toBe('TimeoutError')
+      const cancel = new AbortController()
+      setTimeout(() => cancel.abort(), 100)
+      expect(await failure(`http://127.0.0.1:${slow.port}/slow`, { signal: cancel.signal })).toBe('AbortError')
+      const closed = Bun.serve({ port: 0, fetch: () => new Response() })
+      const port = closed.port
+      closed.stop(true)
+      expect(await failure(`http://127.0.0.1:${port}/`)).not.toBeNull()
+    } finally {
+      slow.stop(true)
+    }
+    expect(counted).toEqual([
+      ['persona_service', 'success'],
+      ['persona_service', 'http_error'],
+      ['persona_service', 'blocked'],
+      ['persona_service', 'timeout'],
+      ['persona_service', 'cancelled'],
+      ['persona_service', 'network_error'],
+    ])
+  })
 })
 
 describe('guardedFetch: one lookup, and the connection goes to the address checked', () => {
