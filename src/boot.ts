@@ -63,7 +63,7 @@ export function buildDeps(config: Readonly<Config>, database: Database, options:
     tokens: new AccessTokens(secret, config.publicUrl, now),
     rateLimits: config.redisUrl ? redisRateLimitStore(config.redisUrl) : memoryRateLimitStore(),
     storage: createObjectStore(config, { secret, now }),
-    llm: createLlmProviders(config),
+    llm: createLlmProviders(config, { meter: metrics }),
     embeddings: createEmbeddings(config),
     queue: new JobQueue(database, { workers: config.jobs, logger, pollingIntervalSeconds: config.queuePollSeconds, metrics, tracing }),
     shutdown: new Shutdown(),

@@ -28,6 +28,40 @@ export class OutboundRefused extends Error {}
 /** A host whose name did not resolve at use; the message names the host only. */
 export class OutboundUnresolved extends Error {}
 
+/** Who makes a call through the gate, as the metrics count it: a fixed set, never a URL or a tenant. */
+export type OutboundKind = 'webhook' | 'monitored_site' | 'persona_service'
+
+/**
+ * How a call ended: `success` (an answer below 400), `http_error` (an answer of 400 or more),
+ * `blocked` (the gate refused it: an address not allowed, a redirect not followed), `timeout` (its
+ * deadline passed), `cancelled` (its caller gave up first: the openai SDK cancels this way when a
+ * model service stays silent past CHAT_TIMEOUT_SECONDS, or when the chat's client went away),
+ * `network_error` (no answer: the name did not resolve, the connection failed or was cut).
+ */
+export type OutboundOutcome = 'success' | 'http_error' | 'network_error' | 'blocked' | 'timeout' | 'cancelled'
+
+/** Where calls through the gate are counted: the app's Metrics. */
+export interface OutboundMeter {
+  outbound(kind: OutboundKind, outcome: OutboundOutcome, seconds: number): void
+}
+
+/** The outcome of a call that failed with `err` (its `signal` says whether a deadline passed). */
+export function failureOutcome(err: unknown, signal?: AbortSignal | null): OutboundOutcome {
+  if (err instanceof OutboundRefused) return 'blocked'
+  const reason = (signal?.aborted ? signal.reason : err) as Error | undefined
+  if (reason?.name === 'TimeoutError') return 'timeout'
+  return reason?.name === 'AbortError' ? 'cancelled' : 'network_error'
+}
+
+export const answerOutcome = (status: number): OutboundOutcome => (status < 400 ? 'success' : 'http_error')
+
+/** Starts timing one call of `kind`: the function returned counts it with its outcome (nothing without a meter). */
+export function outboundTimer(meter: OutboundMeter | undefined, kind: OutboundKind): (outcome: OutboundOutcome) => void {
+  if (!meter) return () => {}
+  const started = performance.now()
+  return (outcome) => meter.outbound(kind, outcome, (performance.now() - started) / 1000)
+}
+
 /** A host checked and fixed to one address: connect to `address`, speak to `hostname`. */
 export interface PinnedHost {
   /** The host as given, normalised (lower case; IP addresses in canonical form, without brackets). */
@@ -149,21 +183,32 @@ export async function fetchPinned(url: URL, pinned: PinnedHost, init: RequestIni
  * refused when any address is not allowed under `policy`, and goes to the checked address. It never
  * follows a redirect, which could bounce the request from an allowed host to a forbidden one (with
  * `redirects: 'return'` the 3xx answer itself is returned, e.g. for a monitor that expects it).
+ * With a `meter`, each call is counted under its `kind` with its outcome and duration.
  */
-export function guardedFetch(policy: PrivateAddressPolicy, options: { redirects?: 'refuse' | 'return'; resolve?: Resolver } = {}): Fetch {
+export function guardedFetch(
+  policy: PrivateAddressPolicy,
+  options: { kind: OutboundKind; meter?: OutboundMeter; redirects?: 'refuse' | 'return'; resolve?: Resolver },
+): Fetch {
   return async (input, init) => {
     const request = input instanceof Request ? input : null
     const url = new URL(input instanceof Request ? input.url : input)
     const merged: RequestInit = request
       ? { method: request.method, headers: request.headers, body: request.body, signal: request.signal, ...init }
       : { ...init }
-    const pinned = await pinHost(url.hostname, policy, { resolve: options.resolve, signal: merged.signal })
-    const response = await fetchPinned(url, pinned, merged)
-    if (options.redirects !== 'return' && response.status >= 300 && response.status < 400 && response.headers.has('location')) {
-      await response.body?.cancel()
-      throw new OutboundRefused(`Refused to follow the redirect (${response.status}) the service answered: use its final address`)
+    const done = outboundTimer(options.meter, options.kind)
+    try {
+      const pinned = await pinHost(url.hostname, policy, { resolve: options.resolve, signal: merged.signal })
+      const response = await fetchPinned(url, pinned, merged)
+      if (options.redirects !== 'return' && response.status >= 300 && response.status < 400 && response.headers.has('location')) {
+        await response.body?.cancel()
+        throw new OutboundRefused(`Refused to follow the redirect (${response.status}) the service answered: use its final address`)
+      }
+      done(answerOutcome(response.status))
+      return response
+    } catch (err) {
+      done(failureOutcome(err, merged.signal))
+      throw err
     }
-    return response
   }
 }
 

@@ -5,6 +5,8 @@ import {
   canonicalHost,
   fetchPinned,
   guardedFetch,
+  type OutboundKind,
+  type OutboundOutcome,
   OutboundRefused,
   OutboundUnresolved,
   pinHost,
@@ -39,10 +41,54 @@ afterAll(() => {
   secure.stop(true)
 })
 
+describe('guardedFetch counts each call under its kind with its outcome', () => {
+  test('an answer, a refusal, a deadline, a cancellation and a connection refused each count as what they are', async () => {
+    const counted: [OutboundKind, OutboundOutcome][] = []
+    const meter = { outbound: (kind: OutboundKind, outcome: OutboundOutcome, seconds: number) => void (seconds >= 0 && counted.push([kind, outcome])) }
+    const slow = Bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      async fetch(req) {
+        if (new URL(req.url).pathname === '/slow') await Bun.sleep(2000)
+        return new Response(null, { status: 404 })
+      },
+    })
+    const call = guardedFetch('allow', { kind: 'persona_service', meter })
+    const failure = (url: string, init?: RequestInit) =>
+      call(url, init).then(
+        () => null,
+        (err: Error) => err.name,
+      )
+    try {
+      expect((await call(`http://127.0.0.1:${plain.port}/`)).status).toBe(200)
+      expect((await call(`http://127.0.0.1:${slow.port}/missing`)).status).toBe(404)
+      expect(await failure('http://169.254.169.254/')).toBe('Error')
+      expect(await failure(`http://127.0.0.1:${slow.port}/slow`, { signal: AbortSignal.timeout(100) })).toBe('TimeoutError')
+      const cancel = new AbortController()
+      setTimeout(() => cancel.abort(), 100)
+      expect(await failure(`http://127.0.0.1:${slow.port}/slow`, { signal: cancel.signal })).toBe('AbortError')
+      const closed = Bun.serve({ port: 0, fetch: () => new Response() })
+      const port = closed.port
+      closed.stop(true)
+      expect(await failure(`http://127.0.0.1:${port}/`)).not.toBeNull()
+    } finally {
+      slow.stop(true)
+    }
+    expect(counted).toEqual([
+      ['persona_service', 'success'],
+      ['persona_service', 'http_error'],
+      ['persona_service', 'blocked'],
+      ['persona_service', 'timeout'],
+      ['persona_service', 'cancelled'],
+      ['persona_service', 'network_error'],
+    ])
+  })
+})
+
 describe('guardedFetch: one lookup, and the connection goes to the address checked', () => {
   test('a name answering 127.0.0.1 to the check and 127.0.0.2 afterwards (rebinding) is connected to at 127.0.0.1, looked up once', async () => {
     const resolve = stubResolver(['127.0.0.1'], ['127.0.0.2'])
-    const res = await guardedFetch('allow', { resolve })(`http://rebind.example.test:${plain.port}/first`)
+    const res = await guardedFetch('allow', { kind: 'webhook', resolve })(`http://rebind.example.test:${plain.port}/first`)
     expect(await res.text()).toBe('here')
     expect(resolve.calls).toEqual(['rebind.example.test'])
     expect(seen.at(-1)).toEqual({ host: `rebind.example.test:${plain.port}`, path: '/first' })
@@ -51,7 +97,9 @@ describe('guardedFetch: one lookup, and the connection goes to the address check
   test('under deny, a name answering a public address to the check and loopback afterwards never reaches loopback', async () => {
     const resolve = stubResolver(['93.184.216.34'], ['127.0.0.1'])
     const before = seen.length
-    const outcome = await guardedFetch('deny', { resolve })(`http://rebind.example.test:${plain.port}/inside`, { signal: AbortSignal.timeout(500) }).then(
+    const outcome = await guardedFetch('deny', { kind: 'webhook', resolve })(`http://rebind.example.test:${plain.port}/inside`, {
+      signal: AbortSignal.timeout(500),
+    }).then(
       (res) => res.status,
       (err: Error) => err.name,
     )
@@ -79,7 +127,7 @@ describe('guardedFetch: one lookup, and the connection goes to the address check
   test('every address of a name must be allowed; the refusal never says which address it was', async () => {
     for (const answer of [['10.1.2.3'], ['93.184.216.34', '10.1.2.3'], ['::ffff:10.1.2.3'], ['169.254.169.254'], ['not-an-address']]) {
       const resolve = stubResolver(answer)
-      const err = await guardedFetch('deny', { resolve })('https://inside.example.test/').then(
+      const err = await guardedFetch('deny', { kind: 'webhook', resolve })('https://inside.example.test/').then(
         () => null,
         (e: Error) => e,
       )
@@ -99,10 +147,10 @@ describe('guardedFetch: one lookup, and the connection goes to the address check
     })
     try {
       const before = seen.length
-      const err = await guardedFetch('allow')(`http://127.0.0.1:${hop.port}/`).catch((e: Error) => e)
+      const err = await guardedFetch('allow', { kind: 'webhook' })(`http://127.0.0.1:${hop.port}/`).catch((e: Error) => e)
       expect(err).toBeInstanceOf(OutboundRefused)
       expect(seen.length).toBe(before)
-      expect((await guardedFetch('allow', { redirects: 'return' })(`http://127.0.0.1:${hop.port}/`)).status).toBe(302)
+      expect((await guardedFetch('allow', { kind: 'webhook', redirects: 'return' })(`http://127.0.0.1:${hop.port}/`)).status).toBe(302)
     } finally {
       hop.stop(true)
     }

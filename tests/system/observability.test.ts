@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm'
 import { createApp } from '../../src/app'
 import { buildDeps, loadConfig } from '../../src/boot'
 import { freshDatabase } from '../support/database'
+import { sample } from '../support/metrics'
 import { caller, createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { startReceiver } from '../support/receiver'
 import { realtimeStream } from '../support/sse'
@@ -34,12 +35,6 @@ const scrape = async () => {
   const res = await h.app.handle(new Request('http://localhost/metrics', { headers: { authorization: `Bearer ${TOKEN}` } }))
   expect(res.status).toBe(200)
   return { text: await res.text(), contentType: res.headers.get('content-type') }
-}
-
-/** The value of one sample (`name{labels}` exactly as exposed, labels in their order), or undefined when absent. */
-function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `))
-  return line === undefined ? undefined : Number(line.slice(series.length + 1))
 }
 
 /** Runs promtool with `args`, `input` on its stdin: its exit code and what it printed. */

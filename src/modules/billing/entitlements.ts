@@ -4,9 +4,10 @@ import { afterCommit, afterRollback } from '../../platform/db/commit'
 import { type Db, queryRows } from '../../platform/db'
 import { type EntitlementGate, entitlementExceeded, type Hold, STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
+import type { Series } from '../../platform/metrics'
 import { ReplicaCache } from '../../platform/replica-cache'
 import { storageReadings } from '../storage/service'
-import { BUILT_IN, type FeatureDef, featureDef, grantsOf, periodOf, planInForce, type Standing, type SubscriptionRow } from './features'
+import { BUILT_IN, type FeatureDef, featureDef, grantsOf, isBuiltIn, periodOf, planInForce, type Standing, type SubscriptionRow } from './features'
 import { assignments, features, plans, subscriptions, usageCounters, usageLeases } from './schema'
 
 /** The key of one counter: a customer's use of a feature in a period. */
@@ -29,6 +30,13 @@ const LEASE_USE_MS = 5000
 const LEASE_TTL_S = 15
 /** At most this many units ahead, and never more than a tenth of what is left (the last tenth is counted one reserve at a time). */
 const LEASE_MAX = 50
+
+/**
+ * How a lease asked for ended: `taken` (units taken ahead, once its transaction committed),
+ * `refused` (none: too little left, as in a limit's last tenth, or the reserve itself did not fit),
+ * `busy` (another reserve is taking the counter's lease: this one is counted exactly).
+ */
+type LeaseOutcome = 'taken' | 'refused' | 'busy'
 
 /** Units taken ahead by this replica for one customer, feature and period (see usageLeases). */
 interface Lease {
@@ -55,9 +63,30 @@ export class Entitlements implements EntitlementGate {
   private readonly leasing = new Set<string>()
   /** Lease units spent by committed sends, not written yet, by lease id (written with `metered`). */
   private readonly spent = new Map<string, number>()
+  /** The metrics' series: a feature is a built-in's key or `custom` (an ecosystem's own keys would be unbounded). */
+  private readonly decisions: Series<'feature' | 'decision', { inc(): void }>
+  private readonly leaseTakes: Series<'outcome', { inc(): void }>
 
-  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now'>) {
+  constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'metrics'>) {
     this.standings = new ReplicaCache(deps, STANDING_CACHE)
+    this.decisions = deps.metrics.counterSeries({
+      name: 'ecobase_billing_gate_decisions_total',
+      help: 'Entitlement decisions (storage and chat’s gate, POST /billing/check), by feature (a built-in’s key, or custom) and decision (allowed, denied)',
+      labelNames: ['feature', 'decision'],
+    })
+    this.leaseTakes = deps.metrics.counterSeries({
+      name: 'ecobase_billing_lease_takes_total',
+      help: 'Leases (units taken ahead under a hard limit) asked for by this replica, by outcome: taken, refused (too little left), busy (another being taken)',
+      labelNames: ['outcome'],
+    })
+  }
+
+  private decided(feature: string, allowed: boolean): void {
+    this.decisions.of({ feature: isBuiltIn(feature) ? feature : 'custom', decision: allowed ? 'allowed' : 'denied' }).inc()
+  }
+
+  private leaseTaken(outcome: LeaseOutcome): void {
+    this.leaseTakes.of({ outcome }).inc()
   }
 
   /**
@@ -137,9 +166,15 @@ export class Entitlements implements EntitlementGate {
 
   /**
    * Whether `amount` more is allowed; with `reserve`, the use is added under the counter row's lock
-   * (reserveBounded), so of two concurrent reserves of the last unit one succeeds.
+   * (reserveBounded), so of two concurrent reserves of the last unit one succeeds. Counted as a decision.
    */
   async check(input: { ecosystemId: string; customerId: string; feature: string; amount: number; used?: number; reserve?: boolean; tx?: Db }) {
+    const result = await this.evaluate(input)
+    this.decided(input.feature, result.allowed)
+    return result
+  }
+
+  private async evaluate(input: { ecosystemId: string; customerId: string; feature: string; amount: number; used?: number; reserve?: boolean; tx?: Db }) {
     const db = input.tx ?? this.deps.db
     const grant = (await this.standing(input.ecosystemId, input.customerId, { db })).grants.get(input.feature)
     if (!grant) throw new AppError(404, 'not_found', `No feature ${input.feature}`)
@@ -211,7 +246,10 @@ export class Entitlements implements EntitlementGate {
     const storage = t.feature.key === STORAGE_BYTES
     const used = storage ? await this.bytesTaken(db, t.ecosystemId, t.customerId) : Number(counter!.used)
     const free = t.limit - used - Number(leased!.held)
-    if (t.amount > free) return null
+    if (t.amount > free) {
+      if (lease.ahead) this.leaseTaken('refused')
+      return null
+    }
     if (!storage) await db.execute(sql`update ${usageCounters} set used = used + ${t.amount} where ${key}`)
     const ahead = lease.ahead ? Math.min(storage ? Number.MAX_SAFE_INTEGER : LEASE_MAX, Math.floor((free - t.amount) / 10)) : 0
     if (ahead > 0) {
@@ -222,10 +260,11 @@ export class Entitlements implements EntitlementGate {
             values (${t.ecosystemId}, ${t.customerId}, ${t.feature.key}, ${t.period}, ${ahead}, clock_timestamp() + make_interval(secs => ${LEASE_TTL_S}))
             returning id`,
       )
-      afterCommit(db, () =>
-        this.leases.set(leaseKey(t.customerId, t.feature.key, t.period), { id: row!.id, limit: t.limit, left: ahead, until: takenAt + LEASE_USE_MS }),
-      )
-    }
+      afterCommit(db, () => {
+        this.leases.set(leaseKey(t.customerId, t.feature.key, t.period), { id: row!.id, limit: t.limit, left: ahead, until: takenAt + LEASE_USE_MS })
+        this.leaseTaken('taken')
+      })
+    } else if (lease.ahead) this.leaseTaken('refused')
     return used + t.amount
   }
 
@@ -250,7 +289,10 @@ export class Entitlements implements EntitlementGate {
     }
     // One lease at a time per counter, until its transaction ends: sends that arrive meanwhile are counted exactly.
     const leasing = !this.leasing.has(key)
-    if (!leasing) return (await this.reserveBounded(tx, { ...t, period }, { ahead: false })) !== null
+    if (!leasing) {
+      this.leaseTaken('busy')
+      return (await this.reserveBounded(tx, { ...t, period }, { ahead: false })) !== null
+    }
     this.leasing.add(key)
     const done = () => this.leasing.delete(key)
     // What is left of the lease it replaces goes back (restored here if this transaction rolls back).
@@ -303,11 +345,14 @@ export class Entitlements implements EntitlementGate {
   async hold(input: { ecosystemId: string; customerId: string; feature: string; amount: number }): Promise<Hold | null> {
     const grant = (await this.standing(input.ecosystemId, input.customerId)).grants.get(input.feature)
     if (!grant?.enabled || grant.feature.type === 'boolean') return null
+    let hold: Hold | null
     if (grant.limit === null || grant.overage === 'allow') {
       const metered = grant.feature.key !== STORAGE_BYTES
-      return { commit: () => metered && this.meter(input.ecosystemId, input.customerId, grant.feature, input.amount), release: () => {} }
-    }
-    return this.fromLease({ ...input, feature: grant.feature, limit: grant.limit })
+      hold = { commit: () => metered && this.meter(input.ecosystemId, input.customerId, grant.feature, input.amount), release: () => {} }
+    } else hold = this.fromLease({ ...input, feature: grant.feature, limit: grant.limit })
+    // Null decides nothing: the caller's require does.
+    if (hold) this.decided(input.feature, true)
+    return hold
   }
 
   /**
@@ -319,6 +364,16 @@ export class Entitlements implements EntitlementGate {
    * is metered.
    */
   async require(input: { ecosystemId: string; customerId: string; feature: string; amount: number; used?: number; reserve?: boolean; tx?: Db }): Promise<void> {
+    try {
+      await this.enforce(input)
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'entitlement_exceeded') this.decided(input.feature, false)
+      throw err
+    }
+    this.decided(input.feature, true)
+  }
+
+  private async enforce(input: { ecosystemId: string; customerId: string; feature: string; amount: number; used?: number; reserve?: boolean; tx?: Db }) {
     if (input.reserve) {
       const grant = (await this.standing(input.ecosystemId, input.customerId, { db: input.tx })).grants.get(input.feature)
       if (grant?.enabled && grant.feature.type !== 'boolean' && (grant.limit === null || grant.overage === 'allow')) {
@@ -337,7 +392,7 @@ export class Entitlements implements EntitlementGate {
         throw entitlementExceeded(input.feature, grant.limit, used, input.amount)
       }
     }
-    const result = await this.check(input)
+    const result = await this.evaluate(input)
     if (!result.allowed) throw entitlementExceeded(input.feature, result.limit ?? 0, result.used, input.amount)
   }
 

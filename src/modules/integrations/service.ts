@@ -120,7 +120,7 @@ export class IntegrationsService {
     private readonly audit: AuditService,
   ) {
     const { privateAddresses } = deps.config.webhooks
-    this.fetch = guardedFetch(privateAddresses)
+    this.fetch = guardedFetch(privateAddresses, { kind: 'webhook', meter: deps.metrics })
     this.attempts = deps.metrics.counter({
       name: 'ecobase_webhook_deliveries_total',
       help: 'Webhook delivery attempts, by outcome: delivered (2xx), rejected (another status), failed (no answer, address refused, endpoint disabled)',

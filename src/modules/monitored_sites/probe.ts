@@ -1,6 +1,16 @@
 import { connect, type PeerCertificate } from 'node:tls'
 import type { PrivateAddressPolicy } from '../../platform/ip-ranges'
-import { fetchPinned, OutboundRefused, pinHost, type PinnedHost, type Resolver } from '../../platform/outbound'
+import {
+  answerOutcome,
+  failureOutcome,
+  fetchPinned,
+  type OutboundMeter,
+  OutboundRefused,
+  outboundTimer,
+  pinHost,
+  type PinnedHost,
+  type Resolver,
+} from '../../platform/outbound'
 
 /** At most this much of a body is read, to look for the keyword. */
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -39,6 +49,8 @@ export class Prober {
     private readonly policy: PrivateAddressPolicy,
     private readonly now: () => Date,
     private readonly resolve?: Resolver,
+    /** Where each check's request is counted (kind `monitored_site`). */
+    private readonly meter?: OutboundMeter,
   ) {}
 
   /** Probes `target`; `stop` (the server stopping) ends it at once with ProbeStopped instead of a result. */
@@ -53,10 +65,12 @@ export class Prober {
   }
 
   private async probeWith(target: ProbeTarget, url: URL, started: number, signal: AbortSignal): Promise<ProbeResult> {
+    const done = outboundTimer(this.meter, 'monitored_site')
     let pinned: PinnedHost
     try {
       pinned = await pinHost(url.hostname, this.policy, { resolve: this.resolve, signal })
     } catch (err) {
+      done(failureOutcome(err, signal))
       const latencyMs = Math.round(performance.now() - started)
       const error =
         err instanceof OutboundRefused
@@ -67,15 +81,31 @@ export class Prober {
       return { ok: false, statusCode: null, latencyMs: err instanceof OutboundRefused ? null : latencyMs, error, tlsDaysLeft: null }
     }
     const [http, tlsDaysLeft] = await Promise.all([
-      this.get(target, url, pinned, started, signal),
+      this.get(target, url, pinned, started, signal, done),
       url.protocol === 'https:' ? this.certificateDaysLeft(url, pinned, target.timeoutMs) : null,
     ])
     return { ...http, tlsDaysLeft }
   }
 
-  private async get(target: ProbeTarget, url: URL, pinned: PinnedHost, started: number, signal: AbortSignal): Promise<Omit<ProbeResult, 'tlsDaysLeft'>> {
+  private async get(
+    target: ProbeTarget,
+    url: URL,
+    pinned: PinnedHost,
+    started: number,
+    signal: AbortSignal,
+    done: ReturnType<typeof outboundTimer>,
+  ): Promise<Omit<ProbeResult, 'tlsDaysLeft'>> {
     try {
-      const res = await fetchPinned(url, pinned, { method: 'GET', headers: { 'user-agent': 'Ecobase-Monitor' }, signal })
+      const res = await fetchPinned(url, pinned, { method: 'GET', headers: { 'user-agent': 'Ecobase-Monitor' }, signal }).then(
+        (answer) => {
+          done(answerOutcome(answer.status))
+          return answer
+        },
+        (err) => {
+          done(failureOutcome(err, signal))
+          throw err
+        },
+      )
       const latencyMs = Math.round(performance.now() - started)
       const statusCode = res.status
       if (statusCode !== target.expectedStatus) {

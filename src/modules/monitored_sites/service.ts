@@ -81,10 +81,10 @@ export class MonitoredSitesService {
   private readonly prober: Prober
 
   constructor(
-    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue' | 'shutdown'>,
+    private readonly deps: Pick<Deps, 'config' | 'db' | 'now' | 'queue' | 'shutdown' | 'metrics'>,
     private readonly events: Pick<EventBus, 'emit'>,
   ) {
-    this.prober = new Prober(deps.config.monitoredSites.privateAddresses, deps.now)
+    this.prober = new Prober(deps.config.monitoredSites.privateAddresses, deps.now, undefined, deps.metrics)
   }
 
   /** The queue job that runs a check (the module's manifest registers it). */

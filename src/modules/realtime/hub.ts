@@ -42,7 +42,8 @@ export interface ChangeData {
 }
 
 export type Frame =
-  | { kind: 'change'; position: Position; data: ChangeData }
+  /** `committedAt` (ms, the database's clock): set on changes read live, for the delivery lag; a backlog's are old by design. */
+  | { kind: 'change'; position: Position; data: ChangeData; committedAt?: number }
   | { kind: 'ready'; position: Position }
   | { kind: 'reset'; position: Position; reason: 'expired' | 'overflow' | 'unknown_cursor' }
   | { kind: 'closed'; code: 'unauthorized' | 'token_expired'; message: string }
@@ -60,6 +61,8 @@ interface ChangeRow {
   row_id: string
   record: Record<string, unknown> | string | null
   at: string | Date
+  /** When its transaction took its place in commit order, in ms since the epoch. */
+  committed_ms: number | string
 }
 
 const positionOf = (row: { pos: number | string; seq: number | string }): Position => [Number(row.pos), Number(row.seq)]
@@ -382,7 +385,7 @@ export class RealtimeHub {
   }
 
   private dispatch(row: ChangeRow): void {
-    const frame = { kind: 'change' as const, position: positionOf(row), data: dataOf(row) }
+    const frame = { kind: 'change' as const, position: positionOf(row), data: dataOf(row), committedAt: Number(row.committed_ms) }
     const exact = this.byTopic.get(`${row.ecosystem_id} ${row.topic}`)
     const keyed = row.key === null ? undefined : `${row.topic}:${row.key}`
     const narrow = keyed === undefined ? undefined : this.byTopic.get(`${row.ecosystem_id} ${keyed}`)
@@ -393,7 +396,8 @@ export class RealtimeHub {
   private rowsAfter(db: Db, after: Position, where: SQL): Promise<ChangeRow[]> {
     return queryRows<ChangeRow>(
       db,
-      sql`select k.pos, c.seq, c.topic, c.key, c.ecosystem_id, c.customer_id, c.audience, c.op, c.row_id, c.record, c.at
+      sql`select k.pos, c.seq, c.topic, c.key, c.ecosystem_id, c.customer_id, c.audience, c.op, c.row_id, c.record, c.at,
+                 (extract(epoch from k.committed_at) * 1000)::float8 as committed_ms
           from ${commits} k join ${changes} c on c.tx = k.tx
           where (k.pos, c.seq) > (${after[0]}, ${after[1]}) ${where}
           order by k.pos, c.seq limit ${BATCH}`,

@@ -14,9 +14,13 @@ import type { StreamTickets } from './tickets'
 
 export const MAX_TOPICS = 20
 const HEARTBEAT_MS = 15_000
+/** NOTIFY brings a change in milliseconds; the reader's poll, a commit wait or a slow client in seconds. */
+const LAG_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
 /** Streams of changes to the topics modules offer (platform/changes), and the tickets that open them. */
 export class RealtimeService {
+  private readonly lag: ReturnType<Metrics['histogram']>
+
   constructor(
     private readonly hub: RealtimeHub,
     readonly tickets: StreamTickets,
@@ -26,6 +30,11 @@ export class RealtimeService {
     metrics: Metrics,
   ) {
     metrics.sampled({ name: 'ecobase_realtime_subscribers', help: 'Realtime change streams open on this replica' }, () => [{ value: hub.subscribers }])
+    this.lag = metrics.histogram({
+      name: 'ecobase_realtime_delivery_lag_seconds',
+      help: 'From a change’s commit (the database’s clock) to its frame handed to a live stream (a resumed stream’s backlog left out)',
+      buckets: LAG_BUCKETS,
+    })
   }
 
   /** This instance's epoch: the first part of every cursor. */
@@ -84,10 +93,15 @@ export class RealtimeService {
     const signal = this.shutdown.streamSignal(request)
     try {
       yield { kind: 'ready', position: sub.cursor }
-      if (sub.backlog) for await (const frame of this.hub.backlog(sub)) yield frame
+      if (sub.backlog)
+        for await (const frame of this.hub.backlog(sub)) {
+          this.delivered(frame)
+          yield frame
+        }
       while (!signal.aborted) {
         const next = sub.queue.shift()
         if (next) {
+          this.delivered(next)
           yield next
           if (next.kind === 'closed' || (next.kind === 'reset' && next.reason === 'overflow')) return
           continue
@@ -99,6 +113,11 @@ export class RealtimeService {
     } finally {
       this.hub.remove(sub)
     }
+  }
+
+  /** Times a frame handed to its stream from its change's commit: changes read live only (see Frame). */
+  private delivered(frame: Frame): void {
+    if (frame.kind === 'change' && frame.committedAt !== undefined) this.lag.observe(Math.max(0, Date.now() - frame.committedAt) / 1000)
   }
 
   /**

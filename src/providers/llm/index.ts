@@ -1,5 +1,5 @@
 import type { Config } from '../../config'
-import { guardedFetch, type Resolver } from '../../platform/outbound'
+import { guardedFetch, type OutboundMeter, type Resolver } from '../../platform/outbound'
 import { DevChatModel } from './dev'
 import { OpenAiChatModel } from './openai'
 import type { ChatModel } from './types'
@@ -31,9 +31,12 @@ export const OPENAI_BASE_URL = 'https://api.openai.com/v1'
  * OPENAI_API_KEY is set, otherwise the built-in dev model. The operator's own service is trusted
  * (it may well be Ollama on localhost); persona services are not.
  */
-export function createLlmProviders(config: Pick<Config, 'openai' | 'chat' | 'personaServices'>, options: { resolve?: Resolver } = {}): LlmProviders {
+export function createLlmProviders(
+  config: Pick<Config, 'openai' | 'chat' | 'personaServices'>,
+  options: { resolve?: Resolver; meter?: OutboundMeter } = {},
+): LlmProviders {
   const idleTimeoutMs = config.chat.timeoutSeconds * 1000
-  const tenantFetch = guardedFetch(config.personaServices.privateAddresses, { resolve: options.resolve })
+  const tenantFetch = guardedFetch(config.personaServices.privateAddresses, { kind: 'persona_service', meter: options.meter, resolve: options.resolve })
   const { baseUrl, apiKey } = config.openai
   return {
     fallback: baseUrl || apiKey ? new OpenAiChatModel({ baseUrl: baseUrl ?? OPENAI_BASE_URL, apiKey, idleTimeoutMs }) : new DevChatModel(),
