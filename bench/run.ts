@@ -20,6 +20,7 @@ import { command as chatLatency } from './chat-latency'
 import { compareMain } from './compare'
 import { command as contractInsert } from './contract-insert'
 import { command as crashSends } from './crash-sends'
+import { command as docsPaint } from './docs-paint'
 import { command as derivedList } from './derived-list'
 import { command as emailSend } from './email-send'
 import { command as entitlementCheck } from './entitlement-check'
@@ -153,6 +154,11 @@ export const BENCHES: Bench[] = [
     ...rateLimit,
     id: 'RL1',
     what: 'API rate limits: what they add to GET /auth/me and an anonymous GET, limits on vs RATE_LIMITS=off in one process, and the limiter alone (target ≤ 50 µs p50)',
+  },
+  {
+    ...docsPaint,
+    id: 'P20',
+    what: 'the API reference (/openapi) in Chromium: first contentful paint on a cold cache (target ≤ 1 s), first operation listed, bytes transferred',
   },
   {
     ...fuzz,

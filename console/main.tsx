@@ -287,6 +287,9 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
     pickEcosystem(null)
     onSignedOut()
   }
+  // Phones: the sections are behind the Menu button, closed again on every move to a page.
+  const [menu, setMenu] = useState(false)
+  useEffect(() => setMenu(false), [hash])
   const inOrg = ecosystems.filter((e) => e.organizationId === organization)
   const page = PAGES.find((p) => hash.startsWith(p.path)) ?? PAGES[0]!
   const detail = /^#\/customers\/([\w-]+)/.exec(hash)?.[1]
@@ -294,6 +297,9 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
     <>
       <header>
         <strong class="brand">Ecobase Console</strong>
+        <button type="button" class="menu" aria-expanded={menu} aria-controls="sections" onClick={() => setMenu(!menu)}>
+          Menu
+        </button>
         <label>
           Organization{' '}
           <select
@@ -328,7 +334,7 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
         </button>
       </header>
       <div class="layout">
-        <nav class="sidebar" aria-label="Sections">
+        <nav id="sections" class={menu ? 'sidebar open' : 'sidebar'} aria-label="Sections">
           {GROUPS.map((group) => {
             const entries = PAGES.filter((p) => p.group === group)
             return entries.length === 0 ? null : (
@@ -337,7 +343,7 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
                 <ul aria-labelledby={`nav-${group}`}>
                   {entries.map((p) => (
                     <li key={p.path}>
-                      <a href={p.path} aria-current={p === page ? 'page' : undefined}>
+                      <a href={p.path} aria-current={p === page ? 'page' : undefined} onClick={() => setMenu(false)}>
                         {p.label}
                       </a>
                     </li>

@@ -74,6 +74,7 @@ export const EnvSchema = T.Object({
   OPENAI_API_KEY: T.Optional(T.String({ minLength: 1 })),
   CHAT_MODEL: T.Optional(T.String({ minLength: 1, maxLength: 200 })),
   CHAT_TIMEOUT_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),
+  ALLOW_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('true'), T.Literal('false')])),
   PERSONA_SERVICE_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
   WEBHOOK_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
   MONITORED_SITES_PRIVATE_ADDRESSES: T.Optional(T.Union([T.Literal('deny'), T.Literal('allow')])),
@@ -183,6 +184,8 @@ export interface Config {
    * private networks, unique-local. Link-local and cloud-metadata addresses are refused either way.
    */
   personaServices: { privateAddresses: PrivateAddressPolicy }
+  /** ALLOW_PRIVATE_ADDRESSES=true: the default of every `*_PRIVATE_ADDRESSES` becomes `allow` (a laptop); boot logs a warning. */
+  allowPrivateAddresses: boolean
   /**
    * Outbound webhooks: the same address policy (with `allow`, `http://` too, for loopback receivers);
    * how long a receiver has to answer; the first retry's delay (doubling, at most 6 h, 13 attempts).
@@ -263,6 +266,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = converted as Env
   const port = e.PORT ?? 3000
   const host = e.HOST ?? '0.0.0.0'
+  // Each specific setting wins over the one for all kinds; link-local and metadata stay refused (platform/ip-ranges.ts).
+  const privateAddresses: PrivateAddressPolicy = e.ALLOW_PRIVATE_ADDRESSES === 'true' ? 'allow' : 'deny'
   return Object.freeze({
     port,
     host,
@@ -326,11 +331,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       model: e.CHAT_MODEL ?? (e.OPENAI_BASE_URL || e.OPENAI_API_KEY ? 'gpt-4o-mini' : 'dev'),
       timeoutSeconds: e.CHAT_TIMEOUT_SECONDS ?? 60,
     },
-    personaServices: { privateAddresses: e.PERSONA_SERVICE_PRIVATE_ADDRESSES ?? 'deny' },
-    monitoredSites: { privateAddresses: e.MONITORED_SITES_PRIVATE_ADDRESSES ?? 'deny' },
-    siteServices: { privateAddresses: e.SITE_SERVICE_PRIVATE_ADDRESSES ?? 'deny' },
+    allowPrivateAddresses: privateAddresses === 'allow',
+    personaServices: { privateAddresses: e.PERSONA_SERVICE_PRIVATE_ADDRESSES ?? privateAddresses },
+    monitoredSites: { privateAddresses: e.MONITORED_SITES_PRIVATE_ADDRESSES ?? privateAddresses },
+    siteServices: { privateAddresses: e.SITE_SERVICE_PRIVATE_ADDRESSES ?? privateAddresses },
     webhooks: {
-      privateAddresses: e.WEBHOOK_PRIVATE_ADDRESSES ?? 'deny',
+      privateAddresses: e.WEBHOOK_PRIVATE_ADDRESSES ?? privateAddresses,
       timeoutSeconds: e.WEBHOOK_TIMEOUT_SECONDS ?? 10,
       retrySeconds: e.WEBHOOK_RETRY_SECONDS ?? 60,
     },

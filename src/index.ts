@@ -14,6 +14,10 @@ try {
   const config = loadConfig()
   const logger = createLogger(config.logLevel)
   const started = performance.now()
+  if (config.allowPrivateAddresses)
+    logger.warn(
+      'ALLOW_PRIVATE_ADDRESSES=true: webhooks, monitored sites, site services and persona services may reach loopback and private networks (never link-local or cloud metadata); for a laptop, not a shared server',
+    )
   ensureWritableDir(config.dataDir)
   // Held until the process ends: the kernel releases it, also on kill -9.
   if (!config.databaseUrl) lockDataDir(config.dataDir, logger.warn)

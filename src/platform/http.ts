@@ -15,7 +15,7 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 const PROBE_PATHS = new Set(['/health', '/health/live', '/health/ready', '/metrics'])
 
 /** Path prefixes of pages a browser loads many of at once: the served API documentation and the console. */
-const PAGE_PREFIXES = ['/openapi', '/console']
+const PAGE_PREFIXES = ['/openapi', '/console', '/favicon.ico']
 
 /** Never rate limited nor counted (platform/api-limits.ts): the probes, the metrics scrape, documentation and console pages. */
 export function rateLimitExempt(path: string): boolean {

@@ -111,8 +111,10 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     expect(await background()).toBe(light)
     expect(await page.getByRole('button', { name: 'Dark mode' }).getAttribute('aria-pressed')).toBe('false')
 
-    // Phone width: the sidebar sits above the page, every section reachable without scrolling sideways.
+    // Phone width: the sidebar waits behind the Menu button, then every section is reachable without scrolling sideways.
     await page.setViewportSize(PHONE)
+    await sidebar.waitFor({ state: 'hidden' })
+    await page.getByRole('button', { name: 'Menu', exact: true }).click()
     const box = await sidebar.getByRole('link', { name: 'Site services' }).boundingBox()
     expect(box && box.x >= 0 && box.x + box.width <= PHONE.width).toBe(true)
     await page.screenshot({ path: join(SCREENSHOTS, 'console-layout-phone.png'), fullPage: true })

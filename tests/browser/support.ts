@@ -153,5 +153,14 @@ export async function confirmDialog(page: Page, action: string, thing: string) {
   await dialog.waitFor({ state: 'detached' })
 }
 
-/** A link of the console's section navigation. */
-export const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true })
+/**
+ * A link of the console's section navigation; `click` first opens the sections with the Menu button
+ * where they are behind it (phone width).
+ */
+export const tab = (page: Page, name: string) => ({
+  async click() {
+    const menu = page.getByRole('button', { name: 'Menu', exact: true })
+    if ((await menu.isVisible()) && (await menu.getAttribute('aria-expanded')) === 'false') await menu.click()
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click()
+  },
+})

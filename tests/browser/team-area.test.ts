@@ -41,8 +41,12 @@ const alert = (page: Page, code: string) =>
     .filter({ hasText: `(${code})` })
     .waitFor({ timeout: 10_000 })
 
-/** Whether the element is on screen without scrolling sideways at phone width. */
+/**
+ * Whether the element can be brought on screen at phone width: a wide table scrolls inside its
+ * section (the page itself never scrolls sideways, tests/browser/phone.test.ts), so it is scrolled there first.
+ */
 async function inView(locator: Locator): Promise<boolean> {
+  await locator.scrollIntoViewIfNeeded()
   const box = await locator.boundingBox()
   return !!box && box.x >= 0 && box.x + box.width <= PHONE.width
 }

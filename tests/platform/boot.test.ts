@@ -41,6 +41,7 @@ describe('boot', () => {
       expect(statSync(join(dataDir, 'auth-secret')).mode & 0o777).toBe(0o600)
       proc.kill('SIGTERM')
       expect(await proc.exited).toBe(0)
+      expect(await new Response(proc.stdout).text()).not.toContain('ALLOW_PRIVATE_ADDRESSES')
 
       proc = start({ DATA_DIR: dataDir, PORT: String(port) })
       await untilHealthy(port, proc)
@@ -51,5 +52,20 @@ describe('boot', () => {
       proc.kill()
       await proc.exited
     }
+  }, 60_000)
+
+  test('ALLOW_PRIVATE_ADDRESSES=true is said once at boot, as a warning', async () => {
+    const port = freePort()
+    const proc = start({ DATA_DIR: tempDir(), PORT: String(port), ALLOW_PRIVATE_ADDRESSES: 'true' })
+    try {
+      await untilHealthy(port, proc)
+    } finally {
+      proc.kill('SIGTERM')
+      await proc.exited
+    }
+    const lines = (await new Response(proc.stdout).text()).split('\n').filter((line) => line.includes('ALLOW_PRIVATE_ADDRESSES'))
+    expect(lines).toHaveLength(1)
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'warn' })
+    expect(lines[0]).toContain('never link-local')
   }, 60_000)
 })

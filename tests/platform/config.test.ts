@@ -96,6 +96,20 @@ describe('loadConfig', () => {
     })
   })
 
+  test('ALLOW_PRIVATE_ADDRESSES=true allows every outbound kind at once; a specific setting still wins', () => {
+    const policies = (env: Record<string, string>) => {
+      const c = loadConfig(env)
+      return [c.webhooks, c.monitoredSites, c.siteServices, c.personaServices].map((kind) => kind.privateAddresses)
+    }
+    expect(policies({})).toEqual(['deny', 'deny', 'deny', 'deny'])
+    expect(policies({ ALLOW_PRIVATE_ADDRESSES: 'false' })).toEqual(['deny', 'deny', 'deny', 'deny'])
+    expect(policies({ ALLOW_PRIVATE_ADDRESSES: 'true' })).toEqual(['allow', 'allow', 'allow', 'allow'])
+    expect(policies({ ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_PRIVATE_ADDRESSES: 'deny' })).toEqual(['deny', 'allow', 'allow', 'allow'])
+    expect(policies({ MONITORED_SITES_PRIVATE_ADDRESSES: 'allow' })).toEqual(['deny', 'allow', 'deny', 'deny'])
+    expect(loadConfig({ ALLOW_PRIVATE_ADDRESSES: 'true' }).allowPrivateAddresses).toBe(true)
+    expect(() => loadConfig({ ALLOW_PRIVATE_ADDRESSES: 'yes' })).toThrow('invalid ALLOW_PRIVATE_ADDRESSES="yes": expected one of true, false')
+  })
+
   test('settings that take one of a few words list them', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow('invalid LOG_LEVEL="loud": expected one of debug, info, warn, error, silent')
     expect(() => loadConfig({ STORAGE_DRIVER: 's4' })).toThrow('invalid STORAGE_DRIVER="s4": expected one of local, s3')

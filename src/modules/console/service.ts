@@ -38,6 +38,7 @@ function page(manifest: ConsoleManifest): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Ecobase Console</title>
+  <link rel="icon" href="/favicon.ico">
   ${styles}
 </head>
 <body>

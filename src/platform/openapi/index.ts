@@ -6,6 +6,8 @@ import { codesDescription, ERROR_CODE_SCHEMA, ERROR_DESCRIPTION, PLATFORM_ERRORS
 import { rateLimitExempt } from '../http'
 import { hoistNamedSchemas } from './components'
 import { docsPage } from './docs-page'
+import { swaggerUiView } from './swagger-ui-view'
+import { serveWebAsset, type WebAsset, webAsset } from '../web-assets'
 
 // Importing @elysiajs/openapi replaces TypeBox's string formats (email, uuid, url, ...) with
 // valibot-based checks that build a schema on every call: measurably slower on every response
@@ -271,12 +273,22 @@ function dropKeywords(node: unknown): void {
  * from the modules, which platform/ does not import).
  */
 export function openApiPlugin(documentation: ElysiaOpenAPIConfig['documentation'], errorCodes: readonly string[] = []) {
+  // Tidied and compressed once (the routes of an app do not change after it is built); the
+  // reference page asks for `?for=swagger-ui`, the view of it Swagger UI reads quickly.
+  let tidied: object | undefined
+  const documents: Partial<Record<'full' | 'swagger-ui', WebAsset>> = {}
   return (
     new Elysia({ name: 'openapi-docs' })
-      .onAfterHandle(({ path, response }) => (path === OPENAPI_JSON_PATH ? tidyOpenApi(response, errorCodes) : undefined))
+      .onAfterHandle(({ path, query, request, response }) => {
+        if (path !== OPENAPI_JSON_PATH) return
+        tidied ??= tidyOpenApi(response as object, errorCodes)
+        const which = query.for === 'swagger-ui' ? 'swagger-ui' : 'full'
+        documents[which] ??= webAsset(JSON.stringify(which === 'full' ? tidied : swaggerUiView(tidied)), 'application/json; charset=utf-8')
+        return serveWebAsset(request, documents[which], 'no-cache')
+      })
       // staticFile: false keeps routes with a dot in their path, e.g. /.well-known/oauth-authorization-server.
       .use(openapi({ path: '/openapi', specPath: OPENAPI_JSON_PATH, provider: null, documentation, exclude: { staticFile: false } }))
-      .use(docsPage(documentation?.info?.title ?? 'API', OPENAPI_JSON_PATH))
+      .use(docsPage(documentation?.info?.title ?? 'API', `${OPENAPI_JSON_PATH}?for=swagger-ui`))
   )
 }
 
