@@ -1,15 +1,7 @@
-import {
-  type CounterConfiguration,
-  collectDefaultMetrics,
-  Counter,
-  Gauge,
-  Histogram,
-  type HistogramConfiguration,
-  type LabelValues,
-  Registry,
-} from 'prom-client'
+import { collectDefaultMetrics, Gauge, type LabelValues, Registry } from 'prom-client'
 import type { Database } from './db'
 import type { OutboundKind, OutboundMeter, OutboundOutcome } from './outbound'
+import { CounterTally, HistogramTally } from './tally'
 
 /** What `GET /metrics` answers: Prometheus's text exposition format. */
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'
@@ -34,32 +26,6 @@ const DATABASE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 /** Outbound calls take from milliseconds (a local receiver) to a webhook's or a model service's deadline. */
 const OUTBOUND_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
-/**
- * Each label set's series of one metric, found (and its labels checked) once and kept, as requests'
- * are (byRequest). prom-client still hashes the labels on each `inc`/`observe`: a count costs about
- * 0.2 to 0.35 µs either way (2 million counts, Bun 1.4), nothing beside the gate or a stream write it
- * is made on. For label sets drawn from fixed unions only: entries are never dropped.
- */
-export class Series<L extends string, T> {
-  private readonly found = new Map<string, T>()
-
-  constructor(
-    private readonly names: readonly L[],
-    private readonly make: (labels: LabelValues<L>) => T,
-  ) {}
-
-  of(labels: Record<L, string>): T {
-    let key = ''
-    for (const name of this.names) key += `${labels[name]}\u0000`
-    let series = this.found.get(key)
-    if (!series) {
-      series = this.make(labels)
-      this.found.set(key, series)
-    }
-    return series
-  }
-}
-
 /** One sample of a gauge read at scrape time. */
 export interface Sample<L extends string> {
   labels?: LabelValues<L>
@@ -75,16 +41,12 @@ export interface Sample<L extends string> {
  */
 export class Metrics implements OutboundMeter {
   readonly registry = new Registry()
-  private readonly requests: Counter<'method' | 'route' | 'status'>
-  private readonly requestSeconds: Histogram<'method' | 'route'>
-  /**
-   * Each label set's counter and histogram, found once: prom-client hashes a label object on every
-   * `inc`/`observe`, which cost GET /auth/me about a tenth of its time (P19). The sets are bounded
-   * (methods, route templates, statuses).
-   */
-  private readonly byRequest = new Map<string, { count: Counter.Internal; seconds: Histogram.Internal<'method' | 'route'> }>()
-  private readonly outboundCalls: Series<'kind' | 'outcome', Counter.Internal>
-  private readonly outboundSeconds: Series<'kind', Histogram.Internal<'kind'>>
+  private readonly requests: CounterTally<'method' | 'route' | 'status'>
+  private readonly requestSeconds: HistogramTally<'method' | 'route'>
+  /** Each method, status and route's count and duration series, found with one lookup (the sets are bounded). */
+  private readonly byRequest = new Map<string, { count: { inc(): void }; seconds: { observe(seconds: number): void } }>()
+  private readonly outboundCalls: CounterTally<'kind' | 'outcome'>
+  private readonly outboundSeconds: HistogramTally<'kind'>
 
   /**
    * `process`: also prom-client's process and runtime metrics (CPU, memory, file descriptors, event
@@ -109,12 +71,12 @@ export class Metrics implements OutboundMeter {
       name: 'ecobase_db_statement_duration_seconds',
       help: 'Database statements, from sent (a wait for a pooled connection included) to answered',
       buckets: DATABASE_BUCKETS,
-    })
+    }).of({})
     const waits = this.histogram({
       name: 'ecobase_db_connection_wait_seconds',
       help: 'How long each transaction waited for its connection (embedded: the one connection; PostgreSQL: a pooled one, and BEGIN)',
       buckets: DATABASE_BUCKETS,
-    })
+    }).of({})
     database.watch.time({ statement: (seconds) => statements.observe(seconds), connectionWait: (seconds) => waits.observe(seconds) })
     this.sampled({ name: 'ecobase_db_statements_in_flight', help: 'Database statements sent and not yet answered (waits for a connection included)' }, () => [
       { value: database.watch.load().statements },
@@ -122,12 +84,12 @@ export class Metrics implements OutboundMeter {
     this.sampled({ name: 'ecobase_db_transactions_open', help: 'Transactions holding a database connection' }, () => [
       { value: database.watch.load().transactions },
     ])
-    this.outboundCalls = this.counterSeries({
+    this.outboundCalls = this.counter({
       name: 'ecobase_outbound_requests_total',
       help: 'Requests made through the outbound gate on a tenant’s behalf, by kind (webhook, monitored_site, persona_service) and outcome',
       labelNames: ['kind', 'outcome'],
     })
-    this.outboundSeconds = this.histogramSeries({
+    this.outboundSeconds = this.histogram({
       name: 'ecobase_outbound_request_duration_seconds',
       help: 'Outbound requests through the gate, from the host’s lookup to the answer’s headers (or the failure), by kind',
       labelNames: ['kind'],
@@ -135,28 +97,14 @@ export class Metrics implements OutboundMeter {
     })
   }
 
-  counter<L extends string>(config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L> {
-    return new Counter({ ...config, registers: [this.registry] })
+  /** A counter whose label sets come from fixed unions (platform/tally.ts): `of(labels)` once, then `inc()`. */
+  counter<L extends string = never>(config: { name: string; help: string; labelNames?: readonly L[] }): CounterTally<L> {
+    return new CounterTally(this.registry, config)
   }
 
-  histogram<L extends string>(config: Omit<HistogramConfiguration<L>, 'registers'>): Histogram<L> {
-    return new Histogram({ ...config, registers: [this.registry] })
-  }
-
-  /** A counter whose label sets come from fixed unions, each set's series found once (see Series). */
-  counterSeries<L extends string>(
-    config: Omit<CounterConfiguration<L>, 'registers' | 'labelNames'> & { labelNames: readonly L[] },
-  ): Series<L, Counter.Internal> {
-    const counter = this.counter(config)
-    return new Series(config.labelNames, (labels) => counter.labels(labels))
-  }
-
-  /** A histogram whose label sets come from fixed unions, each set's series found once (see Series). */
-  histogramSeries<L extends string>(
-    config: Omit<HistogramConfiguration<L>, 'registers' | 'labelNames'> & { labelNames: readonly L[] },
-  ): Series<L, Histogram.Internal<L>> {
-    const histogram = this.histogram(config)
-    return new Series(config.labelNames, (labels) => histogram.labels(labels))
+  /** A histogram whose label sets come from fixed unions (platform/tally.ts): `of(labels)` once, then `observe(value)`. */
+  histogram<L extends string = never>(config: { name: string; help: string; labelNames?: readonly L[]; buckets?: readonly number[] }): HistogramTally<L> {
+    return new HistogramTally(this.registry, config)
   }
 
   /** Counts one call through the outbound gate (platform/outbound.ts) and its duration. */
@@ -193,7 +141,7 @@ export class Metrics implements OutboundMeter {
     let series = this.byRequest.get(key)
     if (!series) {
       const labels = { method: METHODS.has(method) ? method : OTHER_METHOD, route: route || UNMATCHED_ROUTE }
-      series = { count: this.requests.labels({ ...labels, status }), seconds: this.requestSeconds.labels(labels) }
+      series = { count: this.requests.of({ ...labels, status }), seconds: this.requestSeconds.of(labels) }
       // Methods are the client's to invent: those outside the known set share one entry per route and status.
       if (METHODS.has(method)) this.byRequest.set(key, series)
     }

@@ -4,7 +4,7 @@ import { afterCommit, afterRollback } from '../../platform/db/commit'
 import { type Db, queryRows } from '../../platform/db'
 import { type EntitlementGate, entitlementExceeded, type Hold, STORAGE_BYTES } from '../../platform/entitlements'
 import { AppError } from '../../platform/errors'
-import type { Series } from '../../platform/metrics'
+import type { CounterTally } from '../../platform/tally'
 import { ReplicaCache } from '../../platform/replica-cache'
 import { storageReadings } from '../storage/service'
 import { BUILT_IN, type FeatureDef, featureDef, grantsOf, isBuiltIn, periodOf, planInForce, type Standing, type SubscriptionRow } from './features'
@@ -64,17 +64,17 @@ export class Entitlements implements EntitlementGate {
   /** Lease units spent by committed sends, not written yet, by lease id (written with `metered`). */
   private readonly spent = new Map<string, number>()
   /** The metrics' series: a feature is a built-in's key or `custom` (an ecosystem's own keys would be unbounded). */
-  private readonly decisions: Series<'feature' | 'decision', { inc(): void }>
-  private readonly leaseTakes: Series<'outcome', { inc(): void }>
+  private readonly decisions: CounterTally<'feature' | 'decision'>
+  private readonly leaseTakes: CounterTally<'outcome'>
 
   constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'metrics'>) {
     this.standings = new ReplicaCache(deps, STANDING_CACHE)
-    this.decisions = deps.metrics.counterSeries({
+    this.decisions = deps.metrics.counter({
       name: 'ecobase_billing_gate_decisions_total',
       help: 'Entitlement decisions (storage and chat’s gate, POST /billing/check), by feature (a built-in’s key, or custom) and decision (allowed, denied)',
       labelNames: ['feature', 'decision'],
     })
-    this.leaseTakes = deps.metrics.counterSeries({
+    this.leaseTakes = deps.metrics.counter({
       name: 'ecobase_billing_lease_takes_total',
       help: 'Leases (units taken ahead under a hard limit) asked for by this replica, by outcome: taken, refused (too little left), busy (another being taken)',
       labelNames: ['outcome'],

@@ -352,7 +352,7 @@ export class IntegrationsService {
   }
 
   private async finish(delivery: Delivery, webhook: Webhook, outcome: Outcome, last: boolean) {
-    this.attempts.inc({ outcome: outcome.ok ? 'delivered' : outcome.code === undefined ? 'failed' : 'rejected' })
+    this.attempts.of({ outcome: outcome.ok ? 'delivered' : outcome.code === undefined ? 'failed' : 'rejected' }).inc()
     const now = this.deps.now()
     await this.deps.db.transaction(async (tx) => {
       await tx

@@ -336,7 +336,7 @@ export class MessagingService {
     const kind = channel === 'email' ? 'smtp' : 'twilio'
     const provider = await this.site.effectiveProvider(ecosystemId, kind)
     const delivery = await (provider ? this.send(channel, provider.config, to, content, messageId) : this.toOutbox(ecosystemId, channel, to.to, content))
-    this.sends.inc({ channel, transport: provider ? kind : 'outbox', outcome: delivery.ok ? 'sent' : 'failed' })
+    this.sends.of({ channel, transport: provider ? kind : 'outbox', outcome: delivery.ok ? 'sent' : 'failed' }).inc()
     return delivery
   }
 

@@ -19,7 +19,7 @@ const LAG_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1,
 
 /** Streams of changes to the topics modules offer (platform/changes), and the tickets that open them. */
 export class RealtimeService {
-  private readonly lag: ReturnType<Metrics['histogram']>
+  private readonly lag: { observe(seconds: number): void }
 
   constructor(
     private readonly hub: RealtimeHub,
@@ -34,7 +34,7 @@ export class RealtimeService {
       name: 'ecobase_realtime_delivery_lag_seconds',
       help: 'From a change’s commit (the database’s clock) to its frame handed to a live stream (a resumed stream’s backlog left out)',
       buckets: LAG_BUCKETS,
-    })
+    }).of({})
   }
 
   /** This instance's epoch: the first part of every cursor. */
