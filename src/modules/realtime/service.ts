@@ -30,11 +30,13 @@ export class RealtimeService {
     metrics: Metrics,
   ) {
     metrics.sampled({ name: 'ecobase_realtime_subscribers', help: 'Realtime change streams open on this replica' }, () => [{ value: hub.subscribers }])
-    this.lag = metrics.histogram({
-      name: 'ecobase_realtime_delivery_lag_seconds',
-      help: 'From a change’s commit (the database’s clock) to its frame handed to a live stream (a resumed stream’s backlog left out)',
-      buckets: LAG_BUCKETS,
-    }).of({})
+    this.lag = metrics
+      .histogram({
+        name: 'ecobase_realtime_delivery_lag_seconds',
+        help: 'From a change’s commit (the database’s clock) to its frame handed to a live stream (a resumed stream’s backlog left out)',
+        buckets: LAG_BUCKETS,
+      })
+      .of({})
   }
 
   /** This instance's epoch: the first part of every cursor. */
