@@ -58,6 +58,7 @@ export function Playground() {
   const [customerId, setCustomerId] = useState('')
   const [acting, setActing] = useState<Acting | null>(null)
   const { error, busy, run } = useAction()
+  const picked = customers.data?.items.find((c) => c.id === customerId)
 
   useEffect(() => {
     const first = customers.data?.items[0]
@@ -66,13 +67,12 @@ export function Playground() {
 
   const start = () =>
     run(async () => {
-      const customer = customers.data?.items.find((c) => c.id === customerId)
-      if (!customer) throw new Error('Pick a customer first')
-      const granted = await data(client.api.customer['support-sessions'].post({ customerId }))
+      if (!picked) throw new Error('Pick a customer first')
+      const granted = await data(client.api.customer['support-sessions'].post({ customerId: picked.id }))
       const session = createClient({ baseUrl: '', tokens: { token: granted.token } })
       const conversation = await data(session.api.chat.conversations.post({ title: 'Playground', ...(persona ? { personaSlug: persona } : {}) }))
       const personaName = personas.data?.items.find((p) => p.slug === persona)?.name ?? null
-      setActing({ customer, persona: personaName, session, expiresAt: granted.expiresAt, conversationId: conversation.id })
+      setActing({ customer: picked, persona: personaName, session, expiresAt: granted.expiresAt, conversationId: conversation.id })
     })
 
   return (
@@ -116,7 +116,7 @@ export function Playground() {
               ))}
             </select>
           </label>
-          <button type="button" onClick={start} disabled={busy || !customerId}>
+          <button type="button" onClick={start} disabled={busy || !picked}>
             Start conversation
           </button>
         </div>

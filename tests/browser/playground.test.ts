@@ -93,7 +93,7 @@ describe.skipIf(!!browserMissing)('the console’s chat playground in a browser'
     await phone.page.close()
   })
 
-  test('without customers or personas the page says so; a refused start is shown in the page', async () => {
+  test('without customers or personas, or with none matching, the page says so; a refused start is shown in the page', async () => {
     const owner = await app.h.register({ password: PASSWORD })
     const org = await provision(app.h, owner)
     const { page } = await app.open('/console#/playground')
@@ -112,6 +112,10 @@ describe.skipIf(!!browserMissing)('the console’s chat playground in a browser'
     await page.getByRole('button', { name: 'Start conversation' }).click()
     await page.getByRole('alert').getByText('(not_found)').waitFor()
     expect(await page.getByRole('log', { name: 'Conversation' }).count()).toBe(0)
+    await page.getByLabel('Find a customer').fill('nobody')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByText('No customer matches “nobody”.').waitFor()
+    expect(await page.getByRole('button', { name: 'Start conversation' }).isDisabled()).toBe(true)
     await page.close()
   })
 })
