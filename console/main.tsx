@@ -8,6 +8,7 @@ import { CustomerDetail, Customers } from './pages/customers'
 import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
 import { Backups } from './pages/backups'
 import { OVERVIEW_PATH, Overview } from './pages/overview'
+import { PLAYGROUND_PATH, Playground } from './pages/playground'
 import { Billing } from './pages/billing'
 import { LOGS_PAGES } from './pages/logs'
 import { Realtime } from './pages/realtime'
@@ -29,6 +30,7 @@ const PAGES: PageEntry[] = [
   { path: '#/storage', label: 'Storage', group: 'Data', ecosystem: true, page: Storage },
   { path: '#/realtime', label: 'Realtime', group: 'Data', ecosystem: true, page: Realtime },
   ...TEAM_AREA_PAGES,
+  { path: PLAYGROUND_PATH, label: 'Chat playground', group: 'AI', ecosystem: true, page: Playground },
   ...ENGAGEMENT_AREA_PAGES,
   { path: '#/billing', label: 'Plans and features', group: 'Billing', ecosystem: true, page: Billing },
   { path: '#/security', label: 'Second factors', group: 'Security and settings', ecosystem: false, page: Security },

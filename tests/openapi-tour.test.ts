@@ -167,6 +167,7 @@ const STEPS: Step[] = [
     }),
   },
   { op: 'GET /customer/me', as: 'customer' },
+  { op: 'POST /customer/support-sessions', as: 'admin', body: (ex, c) => ({ ...ex, customerId: c.customerId }) },
   { op: 'GET /customer/customers', as: 'admin' },
   { op: 'GET /customer/customers/{id}', as: 'admin', params: (c) => ({ id: c.customerId }) },
   { op: 'PATCH /customer/customers/{id}', as: 'admin', params: (c) => ({ id: c.customerId }) },

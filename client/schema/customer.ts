@@ -46,6 +46,14 @@ export interface CustomerAuthResult {
   customerId: string
 }
 
+export interface CustomerSupportSession {
+  /** A customer JWT (`typ` `customer`) for this session only; there is no refresh token */
+  token: string
+  customerId: string
+  /** When the token and its session end (ISO 8601 UTC) */
+  expiresAt: string
+}
+
 export interface CustomerRefresh {
   refreshToken: string
 }
@@ -93,6 +101,10 @@ export interface CustomerRoutes {
   token: {
     /** Issue tokens for a customer (from your backend) */
     post(body: CustomerToken, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerAuthResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
+  }
+  "support-sessions": {
+    /** Act as a customer for a short while (support) */
+    post(body: CustomerToken, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerSupportSession; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
   refresh: {
     /** Rotate a customer refresh token */

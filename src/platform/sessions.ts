@@ -211,14 +211,36 @@ export class RotatingSessions {
     userAgent: string | null,
     assurance: { aal: 'aal1' | 'aal2'; amr: string[] } = { aal: 'aal1', amr: [] },
   ): Promise<IssuedSession> {
-    const { sessions } = this.tables
     const now = this.deps.now()
     const expiresAt = new Date(Math.min(this.expiry().getTime(), now.getTime() + this.options.maxAgeSeconds * 1000))
+    const sessionId = await this.insert(tx, subjectId, userAgent, now, expiresAt, assurance)
+    return this.issue(tx, subjectId, sessionId)
+  }
+
+  /**
+   * Starts a session that cannot be refreshed: an access token and no refresh token, the session
+   * ending with the token after `ttlSeconds` (at most the access-token lifetime).
+   */
+  async startFixed(
+    tx: Db,
+    subjectId: string,
+    userAgent: string | null,
+    ttlSeconds: number,
+  ): Promise<Omit<IssuedSession, 'refreshToken'> & { expiresAt: Date }> {
+    const now = this.deps.now()
+    const seconds = Math.min(ttlSeconds, this.options.accessTtlSeconds)
+    const expiresAt = new Date(now.getTime() + seconds * 1000)
+    const sessionId = await this.insert(tx, subjectId, userAgent, now, expiresAt, { aal: 'aal1', amr: [] })
+    return { sessionId, subjectId, token: await this.sign(tx, subjectId, sessionId, seconds), expiresAt }
+  }
+
+  private async insert(tx: Db, subjectId: string, userAgent: string | null, now: Date, expiresAt: Date, assurance: { aal: 'aal1' | 'aal2'; amr: string[] }) {
+    const { sessions } = this.tables
     const [session] = await tx
       .insert(sessions)
       .values({ subjectId, userAgent: userAgent?.slice(0, 500) ?? null, createdAt: now, expiresAt, ...assurance })
       .returning({ id: sessions.id })
-    return this.issue(tx, subjectId, session!.id)
+    return session!.id
   }
 
   /**
@@ -327,13 +349,18 @@ export class RotatingSessions {
   }
 
   private async issue(tx: Db, subjectId: string, sessionId: string): Promise<IssuedSession> {
+    const token = await this.sign(tx, subjectId, sessionId, this.options.accessTtlSeconds)
+    const raw = randomToken(32)
+    await tx.insert(this.tables.refreshTokens).values({ sessionId, tokenHash: sha256Hex(raw) })
+    return { sessionId, subjectId, refreshToken: raw, token }
+  }
+
+  /** An access token for the session, with the claims its row gives. */
+  private async sign(tx: Db, subjectId: string, sessionId: string, ttlSeconds: number): Promise<string> {
     const [values] = await tx.select(this.options.claimColumns).from(this.tables.sessions).where(eq(this.tables.sessions.id, sessionId))
     const claims = values && this.options.claims(subjectId, values)
     if (!claims) throw invalidRefresh()
-    const raw = randomToken(32)
-    await tx.insert(this.tables.refreshTokens).values({ sessionId, tokenHash: sha256Hex(raw) })
-    const token = await this.deps.tokens.sign({ ...claims, sid: sessionId }, this.options.accessTtlSeconds)
-    return { sessionId, subjectId, refreshToken: raw, token }
+    return this.deps.tokens.sign({ ...claims, sid: sessionId }, ttlSeconds)
   }
 
   private expiry(): Date {

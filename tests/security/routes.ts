@@ -45,6 +45,7 @@ export const ecosystemScopedRoutes: ((b: VictimFixture) => ScopedRoute)[] = [
   () => ({ method: 'POST', path: '/customer/resolve', body: { externalId: 'probe' } }),
   () => ({ method: 'POST', path: '/customer/register', body: { externalId: 'probe-2' } }),
   (b) => ({ method: 'POST', path: '/customer/token', body: { customerId: b.customerId } }),
+  (b) => ({ method: 'POST', path: '/customer/support-sessions', body: { customerId: b.customerId } }),
   () => ({ method: 'GET', path: '/customer/customers' }),
   (b) => ({ method: 'GET', path: `/customer/customers/${b.customerId}` }),
   (b) => ({ method: 'PATCH', path: `/customer/customers/${b.customerId}`, body: { name: 'pwned' } }),

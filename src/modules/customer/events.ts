@@ -22,4 +22,5 @@ export const CUSTOMER_EVENTS = [customerCreated, customerDeleted]
 /** The audit actions customer records (GET /audit/events). */
 export const CUSTOMER_AUDIT = defineAuditActions('customer', {
   'customer.session.issued': 'A customer token was issued',
+  'customer.support_session.started': 'An admin started a support session as a customer (one short token, not refreshable)',
 })

@@ -25,6 +25,23 @@ export const CustomerAuthResult = t.Object(
     ],
   },
 )
+export const CustomerSupportSession = t.Object(
+  {
+    token: t.String({ description: 'A customer JWT (`typ` `customer`) for this session only; there is no refresh token' }),
+    customerId: t.String(),
+    expiresAt: t.String({ description: 'When the token and its session end (ISO 8601 UTC)' }),
+  },
+  {
+    title: 'CustomerSupportSession',
+    examples: [
+      {
+        token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6ImN1c3RvbWVyIn0.eyJzdWIiOiI1ZTRkM2MyYiIsImVjbyI6IjlhOGI3YzZkIn0.x7Qe',
+        customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+        expiresAt: '2026-11-26T09:15:00.000Z',
+      },
+    ],
+  },
+)
 export const CustomerResolveResult = t.Object(
   { customerId: t.String({ description: 'The stable customer id for the external id' }) },
   { title: 'CustomerResolveResult', examples: [{ customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170' }] },

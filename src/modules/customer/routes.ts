@@ -9,6 +9,7 @@ import {
   CustomerPatch,
   CustomerRegisterResult,
   CustomerResolveResult,
+  CustomerSupportSession,
   RefreshBody,
   RegisterBody,
   ResolveBody,
@@ -52,6 +53,16 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
         operationId: 'customerToken',
         summary: 'Issue tokens for a customer (from your backend)',
         description: `Starts a customer session: a short-lived JWT (\`typ\` \`customer\`) and a single-use refresh token. 403 \`forbidden\` for a team member's own customer record (\`user:<id>\`): members act with their own credentials, and no admin can act as them. ${ADMIN}`,
+      },
+    })
+    .post('/support-sessions', ({ tenant, body, headers }) => customers.startSupportSession(tenant, body.customerId, headers['user-agent'] ?? null), {
+      tenant: 'admin',
+      body: TokenBody,
+      response: { 200: CustomerSupportSession },
+      detail: {
+        operationId: 'customerStartSupportSession',
+        summary: 'Act as a customer for a short while (support)',
+        description: `For an operator who needs to see what a customer sees (the console's chat playground): one customer JWT, valid for 15 minutes (or the access-token lifetime if shorter) and never refreshable, so the session ends by itself. Recorded in the audit log as \`customer.support_session.started\` (actor: you, target: the customer). 404 \`not_found\` for a customer of another ecosystem; 403 \`forbidden\` for a team member's own customer record (\`user:<id>\`), which nobody may act as. ${ADMIN}`,
       },
     })
     .post('/refresh', ({ body }) => customers.refresh(body.refreshToken), {

@@ -20,6 +20,9 @@ export interface CustomerProfile {
   avatarUrl?: string
 }
 
+/** How long a support session lasts (capped by the access-token lifetime); it is never extended. */
+export const SUPPORT_SESSION_SECONDS = 15 * 60
+
 const notFound = () => customerError(404, 'not_found', 'No such customer in this ecosystem')
 
 /**
@@ -145,6 +148,25 @@ export class CustomerService implements TenancySource {
       return issued
     })
     return { token: issued.token, refreshToken: issued.refreshToken, customerId }
+  }
+
+  /**
+   * A support session: the admin acts as the customer (the console's chat playground) with one
+   * access token that cannot be refreshed, so the session ends by itself after SUPPORT_SESSION_SECONDS.
+   */
+  async startSupportSession(tenant: Tenant, customerId: string, userAgent: string | null) {
+    const customer = await this.row(tenant, customerId)
+    if (isMemberRecord(customer.externalId)) throw memberRecord('be acted as')
+    const started = await this.deps.db.transaction(async (tx) => {
+      const started = await this.sessions.startFixed(tx, customerId, userAgent, SUPPORT_SESSION_SECONDS)
+      await this.audit.record(tx, tenant, {
+        action: 'customer.support_session.started',
+        target: { type: 'customer', id: customerId },
+        metadata: { sessionId: started.sessionId, expiresAt: started.expiresAt.toISOString() },
+      })
+      return started
+    })
+    return { token: started.token, customerId, expiresAt: started.expiresAt.toISOString() }
   }
 
   async refresh(refreshToken: string) {
