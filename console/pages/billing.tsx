@@ -181,7 +181,7 @@ function Features({ features, error, reload }: { features: BillingFeature[]; err
           Feature key{' '}
           <input
             required
-            pattern="[a-z0-9]+([._-][a-z0-9]+)*"
+            pattern="[a-z0-9]+([._\-][a-z0-9]+)*"
             value={form.key}
             onInput={(e) => setForm({ ...form, key: e.currentTarget.value })}
             placeholder="api.calls"
@@ -358,7 +358,7 @@ function PlanEditor({
         <input
           required
           disabled={existing}
-          pattern="[a-z0-9]+([._-][a-z0-9]+)*"
+          pattern="[a-z0-9]+([._\-][a-z0-9]+)*"
           value={form.key}
           onInput={(e) => onChange({ ...form, key: e.currentTarget.value })}
           placeholder="pro"

@@ -508,7 +508,7 @@ function RowEditor({ contract: c, row, onDone }: { contract: Contract; row: Cont
                 {label}{' '}
                 <input
                   type="text"
-                  pattern={col.type === 'uuid' ? '[0-9a-fA-F-]{36}' : undefined}
+                  pattern={col.type === 'uuid' ? '[0-9a-fA-F\\-]{36}' : undefined}
                   value={value}
                   onInput={(e) => set(col.name, e.currentTarget.value)}
                 />
