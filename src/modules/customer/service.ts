@@ -29,7 +29,7 @@ const notFound = () => customerError(404, 'not_found', 'No such customer in this
  */
 export const MEMBER_PREFIX = 'user:'
 /** External ids of alert contacts' records (`alert:<address>`): outside addresses the service e-mails. */
-const CONTACT_PREFIX = 'alert:'
+export const CONTACT_PREFIX = 'alert:'
 const SERVICE_PREFIXES = [MEMBER_PREFIX, CONTACT_PREFIX]
 /** A record the service keeps for itself: a team member's own, or an alert contact's. */
 /**
