@@ -102,7 +102,8 @@ export function EmptyState({ children }: { children: ComponentChildren }) {
  * when it has no item (`count` 0), else nothing. A failed load is left to the page's ErrorNote.
  */
 export function ListState({ load, count, empty }: { load: { data?: unknown; error?: string }; count: number | undefined; empty: ComponentChildren }) {
-  if (load.data === undefined) return load.error ? null : <Loading />
+  // A loader that waits on another (null until then) is loading too.
+  if (load.data == null) return load.error ? null : <Loading />
   return count === 0 ? <EmptyState>{empty}</EmptyState> : null
 }
 

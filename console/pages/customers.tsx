@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { createClient, type ChatConversationDetail, type Customer } from '../../client/index'
 import { bytes, client, data } from '../api'
 import { ask, ErrorNote, ListState, Pager, Section, UsageBar, useAction, useLoad } from '../ui'
-import { CustomerPlan } from './billing'
+import { CustomerPlan } from './customer-plan'
 
 const PAGE_SIZE = 20
 

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { DataDocumentBlock, DataDocumentBlockCreate, UserdataNote } from '../../client/index'
 import { client, data } from '../api'
 import { positionAfter } from '../positions'
-import { ask, ErrorNote, Pager, Section, useAction, useLoad, useSubpath, when } from '../ui'
+import { ask, ErrorNote, ListState, Pager, Section, useAction, useLoad, useSubpath, when } from '../ui'
 
 export const DOCUMENTS_PATH = '#/documents'
 export const NOTES_PATH = '#/notes'
@@ -68,13 +68,13 @@ function DocumentList() {
                 <td>{when(d.updatedAt)}</td>
               </tr>
             ))}
-            {list.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={3}>{q ? 'No document matches.' : 'No documents yet.'}</td>
-              </tr>
-            )}
           </tbody>
         </table>
+        <ListState
+          load={list}
+          count={list.data?.items.length}
+          empty={q ? 'No document matches.' : 'No documents yet: create one below, or your customers’ apps add theirs.'}
+        />
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
       </Section>
       <Section title="New document">
@@ -156,7 +156,7 @@ function DocumentDetail({ id }: { id: string }) {
             <BlockItem key={`${b.id}:${b.updatedAt}`} block={b} onChanged={blocks.reload} />
           ))}
         </ol>
-        {blocks.data?.items.length === 0 && <p>No blocks yet.</p>}
+        <ListState load={blocks} count={blocks.data?.items.length} empty="No blocks yet: write the first one below." />
         <form class="stack" aria-label="Add a block" onSubmit={add}>
           <p class="muted">A block belongs to the document’s customer, like the rest of the document.</p>
           <label>
@@ -312,13 +312,9 @@ export function Notes() {
                 </td>
               </tr>
             ))}
-            {list.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={4}>{q ? 'No note matches.' : 'No notes yet.'}</td>
-              </tr>
-            )}
           </tbody>
         </table>
+        <ListState load={list} count={list.data?.items.length} empty={q ? 'No note matches.' : 'No notes yet: press New note to write one.'} />
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
         {editing ? (
           <NoteEditor
