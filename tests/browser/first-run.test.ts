@@ -142,7 +142,7 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     await reloadConsole(page)
     await page.getByRole('region', { name: 'Figures' }).waitFor()
     await tab(page, 'Customers').click()
-    await page.getByText('No customers yet.').waitFor()
+    await page.getByText('No customers yet: create the first one').waitFor()
     expect(elsewhere).toEqual([])
   }, 60_000)
 
