@@ -73,7 +73,10 @@ describe.skipIf(!!browserMissing)('the console’s list pages in a browser', () 
     await page.getByRole('row').filter({ hasText: 'Team Plus' }).waitFor()
     expect(await page.getByText('No plans yet').count()).toBe(0)
     await page.goto(`${app.origin}/console#/customers/${ada}`)
-    await until(async () => (await page.getByTestId('customer-plan').textContent()) ?? '', (text) => text.startsWith('Plan Team Plus'))
+    await until(
+      async () => (await page.getByTestId('customer-plan').textContent()) ?? '',
+      (text) => text.startsWith('Plan Team Plus'),
+    )
     expect(problems).toEqual([])
     await page.close()
   })
