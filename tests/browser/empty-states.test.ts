@@ -39,12 +39,12 @@ describe.skipIf(!!browserMissing)('the console’s list pages in a browser', () 
     expect(await page.getByText('No documents yet').count()).toBe(0)
     release()
     await page.getByText('No documents yet').waitFor()
-    expect(await page.getByText('Loading…').count()).toBe(0)
+    await until(() => page.getByText('Loading…').count(), 0)
 
     for (const [section, empty] of EMPTY) {
       await tab(page, section).click()
       await page.getByRole('status').filter({ hasText: empty }).waitFor()
-      expect(await page.getByText('Loading…').count()).toBe(0)
+      await until(() => page.getByText('Loading…').count(), 0)
     }
     // A new ecosystem's audit log has its creation in it: a filter that matches nothing says what to do.
     await tab(page, 'Audit log').click()
@@ -54,7 +54,7 @@ describe.skipIf(!!browserMissing)('the console’s list pages in a browser', () 
     await page.getByRole('status').filter({ hasText: 'Nothing logged that matches: widen the time range or clear the filters.' }).waitFor()
     await tab(page, 'Sign-in settings').click()
     await page.getByTestId('method-password').waitFor()
-    expect(await page.getByText('Loading…').count()).toBe(0)
+    await until(() => page.getByText('Loading…').count(), 0)
     expect(problems).toEqual([])
     expect(elsewhere).toEqual([])
     await page.close()
