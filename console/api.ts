@@ -1,4 +1,4 @@
-import { apiError, createClient, type EcobaseClient, EcobaseError } from '../client/index'
+import { apiError, createClient, EcobaseError } from '../client/index'
 
 const PICKED = 'ecobase.console.ecosystem'
 
@@ -18,20 +18,6 @@ export function pickEcosystem(id: string | null): void {
 }
 
 export const currentEcosystem = (): string | null => ecosystem
-
-/**
- * Runs `fn` as the customer, through a short support session (POST /customer/token, in the audit
- * log) ended afterwards: what an admin adds to a customer's data is then the customer's own.
- */
-export async function asCustomer<T>(customerId: string, fn: (customer: EcobaseClient) => Promise<T>): Promise<T> {
-  const tokens = await data(client.api.customer.token.post({ customerId }))
-  const session = createClient({ baseUrl: '', tokens: { token: tokens.token, refreshToken: tokens.refreshToken } })
-  try {
-    return await fn(session)
-  } finally {
-    void session.logout()
-  }
-}
 
 /** The data of a typed call, or throws its EcobaseError (pages show the API's message). */
 export async function data<T>(call: Promise<{ data: T; error: null } | { data: null; error: { status: unknown; value: unknown } }>): Promise<NonNullable<T>> {

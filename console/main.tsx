@@ -219,7 +219,7 @@ function FirstOrganization({ onCreated }: { onCreated: (organization: RegistryOr
       </label>
       <label>
         Slug{' '}
-        <input required pattern="[a-z0-9][a-z0-9_-]{1,63}" title="2–64 of a–z, 0–9, _ and -" value={slug} onInput={(e) => setSlug(e.currentTarget.value)} />
+        <input required pattern="[a-z0-9][a-z0-9_\-]{1,63}" title="2–64 of a–z, 0–9, _ and -" value={slug} onInput={(e) => setSlug(e.currentTarget.value)} />
       </label>
       <button type="submit" disabled={busy}>
         {busy ? 'Creating…' : 'Create organization'}

@@ -79,6 +79,34 @@ export function SecretOnce({ label, value, testId, onDone }: { label: string; va
   )
 }
 
+/** "Loading…" while a page's data is on its way. */
+export function Loading() {
+  return (
+    <p class="muted" role="status">
+      Loading…
+    </p>
+  )
+}
+
+/** A list with nothing in it: says so, and what to do next (`children`: a sentence with a link or a button). */
+export function EmptyState({ children }: { children: ComponentChildren }) {
+  return (
+    <div class="empty" role="status">
+      {children}
+    </div>
+  )
+}
+
+/**
+ * A list's state beside its table: Loading until its data first arrives, the empty state (`empty`)
+ * when it has no item (`count` 0), else nothing. A failed load is left to the page's ErrorNote.
+ */
+export function ListState({ load, count, empty }: { load: { data?: unknown; error?: string }; count: number | undefined; empty: ComponentChildren }) {
+  // A loader that waits on another (null until then) is loading too.
+  if (load.data == null) return load.error ? null : <Loading />
+  return count === 0 ? <EmptyState>{empty}</EmptyState> : null
+}
+
 export function ErrorNote({ error }: { error?: string | null }) {
   return error ? (
     <p class="error" role="alert">

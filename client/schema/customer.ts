@@ -77,15 +77,16 @@ export interface CustomerPage {
   pageSize: number
 }
 
+/** The fields to change; null clears one. The customer keeps a name, an e-mail or an external id. */
 export interface CustomerPatch {
   /** Your own id for this customer; unique per ecosystem */
-  externalId?: string
-  email?: string
+  externalId?: string | null
+  email?: string | null
   /** Phone number, E.164 preferred */
-  phone?: string
-  name?: string
+  phone?: string | null
+  name?: string | null
   /** Picture URL (shown on leaderboards and profiles) */
-  avatarUrl?: string
+  avatarUrl?: string | null
 }
 
 /** The routes under /customer. */

@@ -33,11 +33,11 @@ export interface StorageQuota {
 }
 
 export interface UsageOverviewStorage {
-  /** Bytes of ready, non-deleted attachments of every customer */
+  /** Bytes of ready, non-deleted attachments of every customer and team member in the ecosystem (a member’s own uploads, e.g. from the console, count) */
   usedBytes: number
-  /** The sum of every customer’s quota (their override, else STORAGE_DEFAULT_QUOTA_BYTES) */
+  /** The sum of the quotas of every customer and team member in the ecosystem (their override, else STORAGE_DEFAULT_QUOTA_BYTES) */
   quotaBytes: number
-  /** Customers using 90 % of their quota or more */
+  /** Customers and team members using 90 % of their quota or more */
   customersNearQuota: number
 }
 
@@ -46,6 +46,8 @@ export interface UsageOverviewDay {
   day: string
   /** Customer sessions started (sign-ins, refresh-token sign-ups, support sessions) */
   signIns: number
+  /** Sign-ins of the organization's team members (account sessions begun: the console, the API with a password); a member's sign-in counts in each ecosystem of the organization */
+  memberSignIns: number
   /** Messages customers sent in chat */
   chatMessages: number
   /** E-mails and texts that left (sent or delivered) */

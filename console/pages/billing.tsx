@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { BillingFeature, BillingPlan, BillingPlanCreate, BillingPlanEntitlement, BillingPrice } from '../../client/index'
 import { client, data } from '../api'
-import { ask, ErrorNote, Section, useAction, useLoad, UsageBar, when } from '../ui'
+import { ask, ErrorNote, ListState, Section, useAction, useLoad } from '../ui'
 
 /**
  * The ecosystem's billing: provider and currency (Stripe keys write-only), features, and plans with
@@ -21,7 +21,7 @@ export function Billing() {
           plans.reload()
         }}
       />
-      <Plans plans={plans.data?.items ?? []} features={features.data?.items ?? []} error={plans.error} reload={plans.reload} />
+      <Plans load={plans} features={features.data?.items ?? []} />
     </div>
   )
 }
@@ -181,7 +181,7 @@ function Features({ features, error, reload }: { features: BillingFeature[]; err
           Feature key{' '}
           <input
             required
-            pattern="[a-z0-9]+([._-][a-z0-9]+)*"
+            pattern="[a-z0-9]+([._\-][a-z0-9]+)*"
             value={form.key}
             onInput={(e) => setForm({ ...form, key: e.currentTarget.value })}
             placeholder="api.calls"
@@ -237,7 +237,9 @@ const planForm = (p?: BillingPlan): PlanForm =>
 const grantText = (e: BillingPlanEntitlement) =>
   `${e.feature}${e.enabled === false ? ' off' : e.limit == null ? '' : ` ${e.limit}`}${e.overage === 'allow' ? ' (overage allowed)' : ''}`
 
-function Plans({ plans, features, error, reload }: { plans: BillingPlan[]; features: BillingFeature[]; error?: string; reload: () => void }) {
+function Plans({ load, features }: { load: { data?: { items: BillingPlan[] }; error?: string; reload: () => void }; features: BillingFeature[] }) {
+  const { error, reload } = load
+  const plans = load.data?.items ?? []
   const [editing, setEditing] = useState<{ form: PlanForm; existing: boolean } | null>(null)
   const act = useAction()
   const save = async (e: Event) => {
@@ -300,13 +302,13 @@ function Plans({ plans, features, error, reload }: { plans: BillingPlan[]; featu
               </td>
             </tr>
           ))}
-          {plans.length === 0 && (
-            <tr>
-              <td colSpan={4}>No plans yet: every customer has the built-in features without limit.</td>
-            </tr>
-          )}
         </tbody>
       </table>
+      <ListState
+        load={load}
+        count={plans.length}
+        empty="No plans yet: every customer has the built-in features without limit. Press New plan to limit or sell them."
+      />
       {editing ? (
         <PlanEditor
           key={editing.form.key || 'new'}
@@ -358,7 +360,7 @@ function PlanEditor({
         <input
           required
           disabled={existing}
-          pattern="[a-z0-9]+([._-][a-z0-9]+)*"
+          pattern="[a-z0-9]+([._\-][a-z0-9]+)*"
           value={form.key}
           onInput={(e) => onChange({ ...form, key: e.currentTarget.value })}
           placeholder="pro"
@@ -480,118 +482,5 @@ function PlanEditor({
         </button>
       </div>
     </form>
-  )
-}
-
-/** A customer's plan in force (and why), their use of each feature, and a manual assignment that wins over any subscription. */
-export function CustomerPlan({ customerId }: { customerId: string }) {
-  const account = useLoad(() => data(client.api.billing.customers({ customerId }).get()), [customerId])
-  const plans = useLoad(() => data(client.api.billing.plans.get({ query: { pageSize: 100 } })), [])
-  const [picked, setPicked] = useState('')
-  const act = useAction()
-  const assign = async (e: Event) => {
-    e.preventDefault()
-    if (await act.run(() => data(client.api.billing.customers({ customerId }).plan.put({ plan: picked })))) account.reload()
-  }
-  const unassign = async () => {
-    if (!(await ask('Remove the manual plan? The subscription or the default plan applies again.', 'Remove assignment'))) return
-    if (await act.run(() => data(client.api.billing.customers({ customerId }).plan.delete()))) account.reload()
-  }
-  const a = account.data
-  return (
-    <Section title="Plan and use">
-      <ErrorNote error={account.error ?? act.error} />
-      {a && (
-        <>
-          <p data-testid="customer-plan">
-            {a.plan ? (
-              <>
-                Plan <strong>{a.plan}</strong>
-              </>
-            ) : (
-              'No plan'
-            )}{' '}
-            ({a.source === 'manual' ? 'assigned here' : a.source === 'stripe' ? 'Stripe subscription' : 'the default'})
-            {a.subscription && (
-              <>
-                {' '}
-                · subscription {a.subscription.status}
-                {a.subscription.currentPeriodEnd && `, period ends ${when(a.subscription.currentPeriodEnd)}`}
-                {a.subscription.cancelAtPeriodEnd && ', cancels then'}
-              </>
-            )}
-          </p>
-          <table>
-            <thead>
-              <tr>
-                <th>Feature</th>
-                <th>Use</th>
-                <th>Resets</th>
-                <th>Reported to Stripe</th>
-              </tr>
-            </thead>
-            <tbody>
-              {a.entitlements.map((e) => (
-                <tr key={e.feature}>
-                  <td>
-                    <code>{e.feature}</code>
-                  </td>
-                  <td>
-                    {e.type === 'boolean' ? (
-                      e.enabled ? (
-                        'granted'
-                      ) : (
-                        'not granted'
-                      )
-                    ) : !e.enabled ? (
-                      'not granted'
-                    ) : e.limit === null ? (
-                      `${e.used} (no limit)`
-                    ) : (
-                      <>
-                        <UsageBar used={e.used} total={e.limit} label={`${e.feature} used`} />
-                        {e.used} of {e.limit}
-                      </>
-                    )}
-                  </td>
-                  <td>{e.resetsAt ? when(e.resetsAt) : '—'}</td>
-                  <td>
-                    {e.reported ? (
-                      <>
-                        <code>{e.reported.meter}</code>: {e.reported.sent} sent{e.reported.pending > 0 && `, ${e.reported.pending} pending`}
-                        {e.reported.failed > 0 && `, ${e.reported.failed} refused`}
-                      </>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <form class="inline" onSubmit={assign}>
-            <label>
-              Assign plan{' '}
-              <select required value={picked} onChange={(e) => setPicked(e.currentTarget.value)}>
-                <option value="">Choose…</option>
-                {plans.data?.items.map((p) => (
-                  <option key={p.key} value={p.key}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="submit" disabled={act.busy || !picked}>
-              Assign
-            </button>
-            {a.source === 'manual' && (
-              <button type="button" class="secondary" onClick={() => void unassign()}>
-                Remove assignment
-              </button>
-            )}
-          </form>
-        </>
-      )}
-    </Section>
   )
 }

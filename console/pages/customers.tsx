@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'preact/hooks'
 import { createClient, type ChatConversationDetail, type Customer } from '../../client/index'
 import { bytes, client, data } from '../api'
-import { ask, ErrorNote, Pager, Section, UsageBar, useAction, useLoad } from '../ui'
-import { CustomerPlan } from './billing'
+import { ask, ErrorNote, ListState, Pager, Section, UsageBar, useAction, useLoad } from '../ui'
+import { CustomerPlan } from './customer-plan'
 
 const PAGE_SIZE = 20
 
@@ -75,10 +75,16 @@ export function Customers() {
             ))}
           </tbody>
         </table>
+        <ListState
+          load={list}
+          count={list.data?.items.length}
+          empty={q ? 'No customer matches.' : 'No customers yet: create the first one below, or let your app resolve them by external id.'}
+        />
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
       </Section>
       <Section title="New customer">
-        <form onSubmit={create} class="inline">
+        <p class="muted">A customer needs at least a name, an e-mail or an external id.</p>
+        <form onSubmit={create} class="inline" aria-label="New customer">
           <label>
             External id <input value={form.externalId} onInput={(e) => setForm({ ...form, externalId: e.currentTarget.value })} />
           </label>
@@ -92,7 +98,6 @@ export function Customers() {
         </form>
         <ErrorNote error={error} />
       </Section>
-      {list.data?.items.length === 0 && !q && <p>No customers yet.</p>}
     </>
   )
 }
@@ -135,12 +140,6 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
             <dd>
               <code>{c.id}</code>
             </dd>
-            <dt>E-mail</dt>
-            <dd>{c.email ?? '—'}</dd>
-            <dt>Phone</dt>
-            <dd>{c.phone ?? '—'}</dd>
-            <dt>External id</dt>
-            <dd>{c.externalId ?? '—'}</dd>
             <dt>Created</dt>
             <dd>{new Date(c.createdAt).toLocaleString()}</dd>
           </dl>
@@ -152,6 +151,7 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
               </p>
             </>
           )}
+          <CustomerEdit customer={c} onSaved={customer.reload} />
           <button type="button" class="danger" onClick={remove}>
             Delete customer
           </button>
@@ -192,5 +192,62 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
         )}
       </Section>
     </>
+  )
+}
+
+type Editable = 'name' | 'email' | 'phone' | 'externalId'
+const EDITABLE: { field: Editable; label: string; type: 'text' | 'email' | 'tel' }[] = [
+  { field: 'name', label: 'Name', type: 'text' },
+  { field: 'email', label: 'E-mail', type: 'email' },
+  { field: 'phone', label: 'Phone', type: 'tel' },
+  { field: 'externalId', label: 'External id', type: 'text' },
+]
+const isServiceRecord = (c: Customer) => /^(user|alert):/.test(c.externalId ?? '')
+
+/** The customer's name, e-mail, phone and external id, changed in place: only what changed is sent, an emptied field is cleared. */
+function CustomerEdit({ customer: c, onSaved }: { customer: Customer; onSaved: () => void }) {
+  const [draft, setDraft] = useState<Record<Editable, string>>({
+    name: c.name ?? '',
+    email: c.email ?? '',
+    phone: c.phone ?? '',
+    externalId: c.externalId ?? '',
+  })
+  const act = useAction()
+  const [saved, setSaved] = useState(false)
+  const changes = Object.fromEntries(
+    EDITABLE.filter(({ field }) => draft[field].trim() !== (c[field] ?? '')).map(({ field }) => [field, draft[field].trim() || null]),
+  )
+  const save = (e: Event) => {
+    e.preventDefault()
+    void act.run(async () => {
+      await data(client.api.customer.customers({ id: c.id }).patch(changes))
+      setSaved(true)
+      onSaved()
+    })
+  }
+  return (
+    <form class="stack" aria-label="Edit customer" onSubmit={save}>
+      {EDITABLE.map(({ field, label, type }) => (
+        <label key={field}>
+          {label}{' '}
+          <input
+            type={type as 'text'}
+            value={draft[field]}
+            readOnly={field === 'externalId' && isServiceRecord(c)}
+            onInput={(e) => {
+              setDraft({ ...draft, [field]: e.currentTarget.value })
+              setSaved(false)
+            }}
+          />
+        </label>
+      ))}
+      <div>
+        <button type="submit" disabled={act.busy || Object.keys(changes).length === 0}>
+          Save customer
+        </button>{' '}
+        {saved && <span role="status">Saved.</span>}
+      </div>
+      <ErrorNote error={act.error} />
+    </form>
   )
 }

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { AuditEvent } from '../../client/index'
 import { client, data } from '../api'
 import type { PageEntry } from '../nav'
-import { ErrorNote, isoFromLocal, Pager, Section, TimeRange, useLoad, when } from '../ui'
+import { ErrorNote, isoFromLocal, ListState, Pager, Section, TimeRange, useLoad, when } from '../ui'
 import { SendLog } from './messaging'
 import { MONITORED_SITES_PATH } from './monitored-sites'
 import { DeliveryCells, WEBHOOKS_PATH } from './webhooks'
@@ -141,13 +141,17 @@ function AuditLog() {
               </td>
             </tr>
           ))}
-          {log.data?.items.length === 0 && (
-            <tr>
-              <td colSpan={5}>Nothing logged{filter.from || filter.to || filter.actor || filter.action ? ' that matches' : ' yet'}.</td>
-            </tr>
-          )}
         </tbody>
       </table>
+      <ListState
+        load={log}
+        count={log.data?.items.length}
+        empty={
+          filter.from || filter.to || filter.actor || filter.action
+            ? 'Nothing logged that matches: widen the time range or clear the filters.'
+            : 'Nothing logged yet: sign-ins, team changes and settings changes appear here as they happen.'
+        }
+      />
       {log.data && <Pager page={page} pageSize={PAGE_SIZE} total={log.data.total} onPage={setPage} />}
     </Section>
   )
@@ -248,13 +252,9 @@ function Deliveries() {
                   <DeliveryCells delivery={d} />
                 </tr>
               ))}
-              {list.data?.items.length === 0 && (
-                <tr>
-                  <td colSpan={5}>No deliveries{status ? ` ${status}` : ''}.</td>
-                </tr>
-              )}
             </tbody>
           </table>
+          <ListState load={list} count={list.data?.items.length} empty={`No deliveries${status ? ` ${status}` : ''}.`} />
           {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
         </>
       )}

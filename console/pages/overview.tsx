@@ -29,7 +29,7 @@ export function Overview() {
       {o && (
         <Section title="Last 7 days">
           <div class="charts">
-            <DailyBars days={o.days} pick={(d) => d.signIns} title="Sign-ins per day" />
+            <DailyBars days={o.days} pick={(d) => d.signIns + d.memberSignIns} title="Sign-ins per day (customers and team)" />
             <DailyBars days={o.days} pick={(d) => d.chatMessages} title="Chat messages per day" />
           </div>
         </Section>
@@ -65,7 +65,7 @@ function Figures({ o }: { o: UsageOverview }) {
         </span>
       </div>
       <div class="figure">
-        <strong>{bytes(o.storage.usedBytes)}</strong>
+        <strong data-testid="overview-storage">{bytes(o.storage.usedBytes)}</strong>
         <span>
           of {bytes(o.storage.quotaBytes)} quota
           {o.storage.customersNearQuota > 0 && (

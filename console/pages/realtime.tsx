@@ -73,7 +73,7 @@ export function Realtime() {
             </label>
           ))}
           <label>
-            Contract table <input value={contract} onInput={(e) => setContract(e.currentTarget.value)} placeholder="name" />
+            Table <input value={contract} onInput={(e) => setContract(e.currentTarget.value)} placeholder="name" />
           </label>
         </fieldset>
         {watching ? (

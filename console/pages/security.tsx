@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { MfaFactor } from '../../client/index'
 import { client, data } from '../api'
 import { createPasskey, passkeysSupported } from '../passkeys'
-import { ask, ErrorNote, SecretOnce, Section, useAction, useLoad, when } from '../ui'
+import { ask, EmptyState, ErrorNote, SecretOnce, Section, useAction, useLoad, when } from '../ui'
 
 interface Enrolment {
   factorId: string
@@ -72,8 +72,10 @@ export function Security() {
       <Section title="Second factors">
         <ErrorNote error={error ?? me.error} />
         <p>
-          {me.data?.mfa.enabled ? 'Signing in to this account asks for a second factor.' : 'This account signs in with its password alone.'} This session:{' '}
-          {me.data?.aal ?? '…'}.
+          {me.data?.mfa.enabled ? 'Signing in to this account asks for a second factor.' : 'This account signs in with its password alone.'}{' '}
+          <span data-testid="session-assurance">
+            Two-step verification in this session: {me.data ? (me.data.aal === 'aal2' ? 'verified' : 'password only') : '…'}.
+          </span>
         </p>
         {codes && (
           <SecretOnce
@@ -84,7 +86,7 @@ export function Security() {
           />
         )}
         {factors.length === 0 ? (
-          <p>No second factor yet.</p>
+          <EmptyState>No second factor yet: add an authenticator app or a passkey below.</EmptyState>
         ) : (
           <table>
             <thead>

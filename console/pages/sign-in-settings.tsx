@@ -1,6 +1,6 @@
 import type { AuthMethodSetting } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, Section, useAction, useLoad } from '../ui'
+import { ErrorNote, ListState, Section, useAction, useLoad } from '../ui'
 
 const ABOUT: Record<string, string> = {
   password: 'E-mail and password. Disabled: no new registrations; existing accounts still sign in, so administrators cannot lock themselves out.',
@@ -57,6 +57,7 @@ export function SignInSettings() {
             ))}
           </tbody>
         </table>
+        <ListState load={list} count={list.data?.length} empty="This instance offers no sign-in method to turn on or off." />
       </Section>
     </div>
   )

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks'
 import { bytes, client, data, message } from '../api'
-import { ErrorNote, Section, UsageBar, useLoad } from '../ui'
+import { ErrorNote, ListState, Section, UsageBar, useLoad } from '../ui'
 
 /** Your files in the ecosystem (as its team member's customer record), usage against quota, and uploads with progress. */
 export function Storage() {
@@ -78,6 +78,7 @@ export function Storage() {
             ))}
           </tbody>
         </table>
+        <ListState load={files} count={files.data?.items.length} empty="No files yet: upload one above." />
       </Section>
       <Section title="Quota overrides">
         <ErrorNote error={overrides.error} />
@@ -101,13 +102,9 @@ export function Storage() {
                 <td>{new Date(o.updatedAt).toLocaleString()}</td>
               </tr>
             ))}
-            {overrides.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={3}>Every customer has the default quota.</td>
-              </tr>
-            )}
           </tbody>
         </table>
+        <ListState load={overrides} count={overrides.data?.items.length} empty="Every customer has the default quota." />
       </Section>
     </>
   )

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { TeamMember } from '../../client/index'
 import { client, currentEcosystem, data } from '../api'
-import { ask, ErrorNote, Pager, Section, useAction, useLoad, when } from '../ui'
+import { ask, EmptyState, ErrorNote, ListState, Pager, Section, useAction, useLoad, when } from '../ui'
 
 const PAGE_SIZE = 20
 const ROLES: TeamMember['role'][] = ['owner', 'admin', 'member']
@@ -74,6 +74,8 @@ export function Team() {
             ))}
           </tbody>
         </table>
+        <ListState load={list} count={list.data?.items.length} empty="No members." />
+        {list.data?.total === 1 && <EmptyState>Only you so far: add a member below, by the e-mail of their Ecobase account.</EmptyState>}
         {list.data && <Pager page={page} pageSize={PAGE_SIZE} total={list.data.total} onPage={setPage} />}
       </Section>
       <Section title="Add a member">

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { Webhook, WebhookDelivery, WebhookWithSecret } from '../../client/index'
 import { client, data } from '../api'
-import { ask, ErrorNote, Pager, SecretOnce, Section, useAction, useLoad, useSubpath, when } from '../ui'
+import { ask, ErrorNote, ListState, Pager, SecretOnce, Section, useAction, useLoad, useSubpath, when } from '../ui'
 import { Badge, ms } from './engagement-ui'
 
 export const WEBHOOKS_PATH = '#/webhooks'
@@ -72,13 +72,9 @@ function WebhookList() {
                 <td>{when(w.createdAt)}</td>
               </tr>
             ))}
-            {list.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={4}>No endpoints yet.</td>
-              </tr>
-            )}
           </tbody>
         </table>
+        <ListState load={list} count={list.data?.items.length} empty="No endpoints yet: add the URL that should receive events under New endpoint." />
       </Section>
       <Section title="New endpoint">
         <form onSubmit={submit} class="stack">
@@ -307,13 +303,9 @@ function WebhookDetail({ id }: { id: string }) {
                 </td>
               </tr>
             ))}
-            {deliveries.data?.items.length === 0 && (
-              <tr>
-                <td colSpan={6}>No deliveries yet.</td>
-              </tr>
-            )}
           </tbody>
         </table>
+        <ListState load={deliveries} count={deliveries.data?.items.length} empty="No deliveries yet: send a test event to see one." />
         {deliveries.data && <Pager page={page} pageSize={PAGE_SIZE} total={deliveries.data.total} onPage={setPage} />}
       </Section>
     </>

@@ -78,21 +78,21 @@ describe.skipIf(!!browserMissing)('the console’s billing page in a browser', (
     const plan = page.getByTestId('customer-plan')
     await until(
       async () => (await plan.textContent()) ?? '',
-      (text) => text.includes('Plan free (the default)'),
+      (text) => text.includes('Plan Free (the default)'),
     )
     await page.getByRole('meter', { name: 'chat.messages used' }).waitFor()
     await page.getByLabel('Assign plan').selectOption('pro')
     await page.getByRole('button', { name: 'Assign', exact: true }).click()
     await until(
       async () => (await plan.textContent()) ?? '',
-      (text) => text.includes('Plan pro (assigned here)'),
+      (text) => text.includes('Plan Pro (assigned here)'),
     )
     expect((await entitlements()).plan).toBe('pro')
     await page.getByRole('button', { name: 'Remove assignment' }).click()
     await confirmDialog(page, 'Remove assignment', 'manual plan')
     await until(
       async () => (await plan.textContent()) ?? '',
-      (text) => text.includes('Plan free (the default)'),
+      (text) => text.includes('Plan Free (the default)'),
     )
     expect(elsewhere).toEqual([])
     await page.close()

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { positionAfter } from '../../console/positions'
 import { customerOf, provision } from '../support/tenancy'
-import { browserMissing, confirmDialog, consoleServerForFile, PHONE, SCREENSHOTS, signIn, tab, until } from './support'
+import { browserMissing, confirmDialog, consoleServerForFile, PHONE, SCREENSHOTS, signIn, tab, until, watchProblems } from './support'
 
 // The console's documents (with their blocks) and notes in a real Chromium: a customer's data
 // browsed and edited by an admin, the changes checked through the API.
@@ -65,7 +65,7 @@ describe.skipIf(!!browserMissing)('the console’s documents and notes in a brow
     expect((await app.h.call('GET', `/data/documents/${doc.id}`, { token: ada.token })).body.title).toBe('Porto trip')
 
     await tab(page, 'Notes').click()
-    await page.getByText('No notes yet.').waitFor()
+    await page.getByText('No notes yet: press New note').waitFor()
     await page.getByRole('button', { name: 'New note' }).click()
     await page.getByLabel('Note title').fill('Called Ada')
     await page.getByLabel('Note text').fill('About her trip')
@@ -77,7 +77,7 @@ describe.skipIf(!!browserMissing)('the console’s documents and notes in a brow
     expect((await app.h.call('GET', '/userdata/notes', as)).body.items.map((n: { title: string }) => n.title)).toEqual(['Called Ada back'])
     await page.getByRole('button', { name: 'Delete note Called Ada back' }).click()
     await confirmDialog(page, 'Delete note', 'Called Ada back')
-    await page.getByText('No notes yet.').waitFor()
+    await page.getByText('No notes yet: press New note').waitFor()
     expect(elsewhere).toEqual([])
     await page.close()
 
@@ -87,5 +87,28 @@ describe.skipIf(!!browserMissing)('the console’s documents and notes in a brow
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
     await phone.page.screenshot({ path: join(SCREENSHOTS, 'console-document-phone.png'), fullPage: true })
     await phone.page.close()
+  })
+
+  test('a document made in the console gets blocks, which belong to the document', async () => {
+    const owner = await app.h.register({ password: PASSWORD })
+    const org = await provision(app.h, owner)
+    const { page } = await app.open()
+    const problems = watchProblems(page)
+    await signIn(page, owner.email, PASSWORD, org.ecosystem.name)
+    await tab(page, 'Documents').click()
+    await page.getByText('No documents yet: create one').waitFor()
+    await page.getByLabel('Document title').fill('Release notes')
+    await page.getByRole('button', { name: 'Create document' }).click()
+    await page.getByRole('heading', { name: 'Release notes' }).waitFor()
+    await page.getByText('No blocks yet: write the first one below.').waitFor()
+    await page.getByLabel('Block text').fill('Version one ships')
+    await page.getByRole('button', { name: 'Add block' }).click()
+    await page.getByRole('listitem').filter({ hasText: 'Version one ships' }).waitFor()
+    expect(await page.getByRole('alert').count()).toBe(0)
+    const [doc] = (await app.h.call('GET', '/data/documents', org.as(owner))).body.items
+    const blocks = (await app.h.call('GET', `/data/document_blocks?documentId=eq.${doc.id}`, org.as(owner))).body.items
+    expect(blocks.map((b: { content: string; customerId: string }) => [b.content, b.customerId])).toEqual([['Version one ships', doc.customerId]])
+    expect(problems).toEqual([])
+    await page.close()
   })
 })

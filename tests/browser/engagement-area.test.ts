@@ -167,7 +167,7 @@ describe.skipIf(!!browserMissing)('the console’s engagement pages in a browser
     expect(await page.content()).not.toContain(secret)
 
     await page.getByRole('link', { name: `${receiver.url}/console-hook` }).click()
-    await page.getByText('No deliveries yet.').waitFor()
+    await page.getByText('No deliveries yet: send a test event').waitFor()
     await page.getByRole('button', { name: 'Send test event' }).click()
     await page.getByRole('row', { name: /webhook\.test/ }).waitFor()
     const status = () =>

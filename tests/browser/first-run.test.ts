@@ -144,7 +144,7 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     await reloadConsole(page)
     await page.getByRole('region', { name: 'Figures' }).waitFor()
     await tab(page, 'Customers').click()
-    await page.getByText('No customers yet.').waitFor()
+    await page.getByText('No customers yet: create the first one').waitFor()
     expect(elsewhere).toEqual([])
   }, 60_000)
 
@@ -153,7 +153,7 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     const { page, elsewhere } = await app.open()
     await signIn(page, user.email, 'security-password-1')
     await tab(page, 'Second factors').click()
-    await page.getByText('No second factor yet.').waitFor()
+    await page.getByText('No second factor yet', { exact: false }).waitFor()
     await page.getByLabel('Name', { exact: true }).fill('Phone')
     await page.getByRole('button', { name: 'Start' }).click()
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor()
@@ -169,11 +169,11 @@ describe.skipIf(!!browserMissing)('the console: first run, layout, dark mode, se
     expect((await app.h.call('GET', '/auth/me', { token: user.token })).status).toBe(401)
     const fresh = (await app.h.call('POST', '/auth/login', { body: { email: user.email, password: 'security-password-1' } })).body.token
     expect((await app.h.call('GET', '/auth/me', { token: fresh })).body.mfa.enabled).toBe(true)
-    await page.getByText('This session: aal2.').waitFor()
+    await page.getByText('Two-step verification in this session: verified.').waitFor()
 
     await page.getByRole('button', { name: 'Remove Phone' }).click()
     await confirmDialog(page, 'Remove factor', 'Phone')
-    await page.getByText('No second factor yet.').waitFor()
+    await page.getByText('No second factor yet', { exact: false }).waitFor()
     expect(elsewhere).toEqual([])
   }, 60_000)
 })

@@ -39,7 +39,7 @@ describe.skipIf(!!browserMissing)('the console’s logs in a browser', () => {
 
     // A time range in the future matches nothing; cleared, the rows come back.
     await page.getByLabel('From').fill('2999-01-01T00:00')
-    await page.getByText('Nothing logged that matches.').waitFor()
+    await page.getByText('Nothing logged that matches: widen the time range').waitFor()
     await page.getByLabel('From').fill('')
     await row.waitFor()
 

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { post } from '../chat/support'
 import { customerOf, provision } from '../support/tenancy'
-import { browserMissing, consoleServerForFile, PHONE, SCREENSHOTS, signIn, tab, until } from './support'
+import { browserMissing, consoleServerForFile, PHONE, SCREENSHOTS, signIn, tab, until, watchProblems } from './support'
 
 // The console's Overview in a real Chromium: the first page after signing in, its figures, the two
 // daily charts and the recent activity, each from GET /usage/overview.
@@ -45,7 +45,8 @@ describe.skipIf(!!browserMissing)('the console’s overview in a browser', () =>
     const chats = page.getByRole('img', { name: /^Chat messages per day/ })
     expect(await chats.getAttribute('aria-label')).toContain(`${today} 3`)
     expect((await chats.getAttribute('data-values'))!.split(',')).toEqual(['0', '0', '0', '0', '0', '0', '3'])
-    expect(await page.getByRole('img', { name: /^Sign-ins per day/ }).getAttribute('aria-label')).toContain(`${today} 2`)
+    // Two customer sessions, and the owner's two sign-ins: at registration and in this console.
+    expect(await page.getByRole('img', { name: /^Sign-ins per day/ }).getAttribute('aria-label')).toContain(`${today} 4`)
     await page.getByText('Ada replied to your thread').waitFor()
     await page.screenshot({ path: join(SCREENSHOTS, 'console-overview.png'), fullPage: true })
     await page.getByRole('link', { name: 'Shop' }).click()
@@ -61,5 +62,27 @@ describe.skipIf(!!browserMissing)('the console’s overview in a browser', () =>
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
     await phone.page.screenshot({ path: join(SCREENSHOTS, 'console-overview-phone.png'), fullPage: true })
     await phone.page.close()
+  })
+
+  test('after an upload on the Storage page, the overview shows the same bytes, and a new sign-in adds to the chart', async () => {
+    const owner = await app.h.register({ password: PASSWORD })
+    const org = await provision(app.h, owner)
+    const { page, elsewhere } = await app.open()
+    const problems = watchProblems(page)
+    await signIn(page, owner.email, PASSWORD, org.ecosystem.name)
+    await until(() => page.getByTestId('overview-storage').textContent(), '0 B')
+    const signIns = page.getByRole('img', { name: /^Sign-ins per day/ })
+    const lastDay = async () => Number((await signIns.getAttribute('data-values'))!.split(',').at(-1))
+    expect(await lastDay()).toBe(2)
+    await tab(page, 'Storage').click()
+    await page.getByLabel('Upload a file').setInputFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('y'.repeat(83_558)) })
+    await until(() => page.getByTestId('usage').textContent(), '81.6 KB')
+    expect((await app.h.call('POST', '/auth/login', { body: { email: owner.email, password: PASSWORD } })).status).toBe(200)
+    await tab(page, 'Overview').click()
+    await until(() => page.getByTestId('overview-storage').textContent(), '81.6 KB')
+    await until(lastDay, 3)
+    expect(problems).toEqual([])
+    expect(elsewhere).toEqual([])
+    await page.close()
   })
 })

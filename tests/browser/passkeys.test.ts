@@ -100,8 +100,8 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).waitFor()
     await tab(page, 'Second factors').click()
     await until(
-      async () => (await page.getByText('This session:').textContent())?.trim(),
-      (text) => text?.includes('aal2') ?? false,
+      async () => (await page.getByTestId('session-assurance').textContent())?.trim(),
+      (text) => text === 'Two-step verification in this session: verified.',
     )
 
     // The aal2 session sets the organization's policy; a member's aal1 session is then refused there.
@@ -143,15 +143,15 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).waitFor()
     await tab(page, 'Second factors').click()
     await until(
-      async () => (await page.getByText('This session:').textContent())?.trim(),
-      (text) => text?.includes('aal2') ?? false,
+      async () => (await page.getByTestId('session-assurance').textContent())?.trim(),
+      (text) => text === 'Two-step verification in this session: verified.',
     )
     // A reload restores the same aal2 session from the refresh cookie the step-up set.
     await reloadConsole(page)
     await tab(page, 'Second factors').click()
     await until(
-      async () => (await page.getByText('This session:').textContent())?.trim(),
-      (text) => text?.includes('aal2') ?? false,
+      async () => (await page.getByTestId('session-assurance').textContent())?.trim(),
+      (text) => text === 'Two-step verification in this session: verified.',
     )
     const events = (
       await app.h.call('GET', '/auth/me', { token: (await app.h.call('POST', '/auth/login', { body: { email: owner.email, password } })).body.token })

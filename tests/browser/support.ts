@@ -164,3 +164,21 @@ export const tab = (page: Page, name: string) => ({
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click()
   },
 })
+
+/**
+ * What went wrong on `page` while a test drove it: uncaught errors, errors the page logged (an invalid
+ * `pattern` is one), requests that failed and answers of 500 or more. A 4xx the page shows is not
+ * here: Chromium logs it as "Failed to load resource", which a form that reports a 400 expects.
+ */
+export function watchProblems(page: Page): string[] {
+  const problems: string[] = []
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`))
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && !msg.text().startsWith('Failed to load resource')) problems.push(`console: ${msg.text()}`)
+  })
+  page.on('requestfailed', (request) => problems.push(`failed: ${request.method()} ${request.url()} ${request.failure()?.errorText}`))
+  page.on('response', (response) => {
+    if (response.status() >= 500) problems.push(`${response.status()}: ${response.request().method()} ${response.url()}`)
+  })
+  return problems
+}

@@ -17,7 +17,7 @@ describe.skipIf(!!browserMissing)('the console’s contract tables in a browser'
     const { page, elsewhere } = await app.open()
     await signIn(page, owner.email, PASSWORD, org.ecosystem.name)
     await tab(page, 'Tables').click()
-    await page.getByText('No tables yet.').waitFor()
+    await page.getByText('No tables yet: define the first one').waitFor()
 
     // Define: orders(item text required, total number, paid boolean).
     await page.getByLabel('Table name').fill('orders')

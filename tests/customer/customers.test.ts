@@ -59,15 +59,21 @@ describe('POST /customer/resolve', () => {
 })
 
 describe('POST /customer/register', () => {
-  test('creates a customer (201); a taken externalId is 409 customer_exists', async () => {
+  test('creates a customer (201) with a name, an e-mail or an external id, 400 with none; a taken externalId is 409 customer_exists', async () => {
     const res = await h.call('POST', '/customer/register', { ...org.as(owner), body: { externalId: 'reg-1', name: 'Reg', phone: '+15551234567' } })
     expect(res.status).toBe(201)
     expect(typeof res.body.customerId).toBe('string')
     const dup = await h.call('POST', '/customer/register', { ...org.as(owner), body: { externalId: 'reg-1' } })
     expect(dup.status).toBe(409)
     expect(dup.body.error.code).toBe('customer_exists')
-    const anonymous = await h.call('POST', '/customer/register', { ...org.as(owner), body: {} })
-    expect(anonymous.status).toBe(201)
+    for (const body of [{}, { name: '   ' }, { externalId: ' ', phone: '+15551234567' }]) {
+      const anonymous = await h.call('POST', '/customer/register', { ...org.as(owner), body })
+      expect(anonymous.status).toBe(400)
+      expect(anonymous.body).toEqual({ error: { code: 'validation_failed', message: 'A customer needs a name, an e-mail or an external id' } })
+    }
+    for (const body of [{ name: 'Only a name' }, { email: 'only@example.test' }, { externalId: 'only-an-id' }]) {
+      expect((await h.call('POST', '/customer/register', { ...org.as(owner), body })).status).toBe(201)
+    }
     expect((await h.call('POST', '/customer/register', { ...org.as(owner), body: { email: 'not-an-email' } })).status).toBe(400)
   })
 })
@@ -202,6 +208,19 @@ describe('customer administration', () => {
     expect(patched.body).toMatchObject({ name: 'Renamed', phone: '+4930123456' })
     expect((await h.call('PATCH', `/customer/customers/${ids[0]}`, { ...org.as(owner), body: { externalId: 'adm-2' } })).status).toBe(409)
     expect((await h.call('PATCH', `/customer/customers/${ids[0]}`, { ...org.as(owner), body: {} })).status).toBe(400)
+  })
+
+  test('a patch clears fields with null, but never the last of name, e-mail and external id (400, nothing changed)', async () => {
+    const id = (await h.call('POST', '/customer/register', { ...org.as(owner), body: { externalId: 'clear-1', name: 'Clara', phone: '+4930999' } })).body
+      .customerId
+    const patch = (body: Record<string, unknown>) => h.call('PATCH', `/customer/customers/${id}`, { ...org.as(owner), body })
+    expect((await patch({ phone: null, externalId: null })).body).toMatchObject({ externalId: null, name: 'Clara', phone: null })
+    const nameless = await patch({ name: null })
+    expect(nameless.status).toBe(400)
+    expect(nameless.body).toEqual({ error: { code: 'validation_failed', message: 'A customer needs a name, an e-mail or an external id' } })
+    expect((await h.call('GET', `/customer/customers/${id}`, org.as(owner))).body.name).toBe('Clara')
+    expect((await patch({ name: null, email: 'clara@example.test' })).body).toMatchObject({ name: null, email: 'clara@example.test' })
+    expect((await patch({ email: '' })).status).toBe(400)
   })
 
   test('deleting a customer ends its sessions at once and frees its externalId', async () => {

@@ -148,6 +148,27 @@ describe('/data/document_blocks', () => {
     expect(moved.body).toMatchObject({ position: 'n', blockType: 'quote', content: 'moved', documentId: doc.body.id })
   })
 
+  test("a block is its document's customer's, whoever writes it: an admin adds blocks to a customer's document and to one it made itself", async () => {
+    const admin = org.as(owner)
+    const adminBlock = (documentId: string, position: string) =>
+      h.call('POST', '/data/document_blocks', { ...admin, body: { documentId, blockType: 'paragraph', position, content: `admin at ${position}` } })
+    const doc = await create(alice, 'Shared with support')
+    const added = await adminBlock(doc.body.id, 'a')
+    expect(added.status).toBe(201)
+    expect(added.body.customerId).toBe(alice.customerId)
+    const seen = await h.call('GET', `/data/document_blocks?documentId=eq.${doc.body.id}`, { token: alice.token })
+    expect(seen.body.items.map((b: { content: string }) => b.content)).toEqual(['admin at a'])
+    expect((await h.call('PATCH', `/data/document_blocks/${added.body.id}`, { token: alice.token, body: { content: 'mine now' } })).status).toBe(200)
+
+    const own = await h.call('POST', '/data/documents', { ...admin, body: { title: 'Made in the console' } })
+    expect(own.status).toBe(201)
+    const onOwn = await adminBlock(own.body.id, 'a')
+    expect(onOwn.status).toBe(201)
+    expect(onOwn.body.customerId).toBe(own.body.customerId)
+    expect(onOwn.body.customerId).not.toBe(alice.customerId)
+    expect((await block(alice, own.body.id, 'b')).status).toBe(404)
+  })
+
   test('deleting a document deletes its blocks in the same transaction', async () => {
     const doc = await create(alice, 'With blocks')
     await block(alice, doc.body.id, 'a')

@@ -50,17 +50,18 @@ describe('GET /usage/overview', () => {
       sql`insert into site.feed_items (ecosystem_id, customer_id, source, entity_type, action, summary) values (${org.ecosystem.id}, ${bob.customerId}, 'community', 'reply', 'created', 'Ada replied to your thread')`,
     )
 
-    // Acting on customer data makes the owner a record of its own in the ecosystem: not a customer.
+    // Acting on customer data makes the owner a record of its own in the ecosystem: not a customer,
+    // but its files and quota count in the storage figure, its sign-in (at registration) in the team's.
     expect((await h.call('POST', '/data/documents', { ...as, body: { title: 'Owner notes' } })).status).toBe(201)
     expect(await queryRows(h.db, sql`select id from customer.customers where ecosystem_id = ${org.ecosystem.id}`)).toHaveLength(3)
     const res = await h.call('GET', '/usage/overview', as)
     expect(res.status).toBe(200)
     const o = res.body
     expect(o.customers).toBe(2)
-    expect(o.storage).toEqual({ usedBytes: 950, quotaBytes: 1000 + 5 * 1024 ** 3, customersNearQuota: 1 })
+    expect(o.storage).toEqual({ usedBytes: 950, quotaBytes: 1000 + 2 * 5 * 1024 ** 3, customersNearQuota: 1 })
     expect(o.days.map((d: { day: string }) => d.day)).toEqual([-6, -5, -4, -3, -2, -1, 0].map(day))
-    expect(o.days.at(-1)).toEqual({ day: day(0), signIns: 2, chatMessages: 2, messagesSent: 1, webhookFailures: 0 })
-    expect(o.days.at(-2)).toEqual({ day: day(-1), signIns: 0, chatMessages: 0, messagesSent: 0, webhookFailures: 1 })
+    expect(o.days.at(-1)).toEqual({ day: day(0), signIns: 2, memberSignIns: 1, chatMessages: 2, messagesSent: 1, webhookFailures: 0 })
+    expect(o.days.at(-2)).toEqual({ day: day(-1), signIns: 0, memberSignIns: 0, chatMessages: 0, messagesSent: 0, webhookFailures: 1 })
     expect(o.sitesDown).toEqual([{ id: site.id, name: 'Shop', url: 'https://shop.example.test', since: expect.any(String) }])
     expect(o.recent).toEqual([expect.objectContaining({ customerId: bob.customerId, summary: 'Ada replied to your thread' })])
   })

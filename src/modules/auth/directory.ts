@@ -1,6 +1,7 @@
-import { eq, inArray, or } from 'drizzle-orm'
+import { and, count, eq, gte, inArray, or, type SQL, sql } from 'drizzle-orm'
 import type { Db } from '../../platform/db'
-import { users } from './schema'
+import { dayOf } from '../../platform/db/daily'
+import { sessions, users } from './schema'
 
 /**
  * What the other areas read of accounts: the auth area's read model, so that only it knows its
@@ -26,5 +27,14 @@ export const accountDirectory = {
       .from(users)
       .where(or(eq(users.isAdmin, true), ...named))
     return rows.map((r) => r.email)
+  },
+
+  /** Account sign-ins (sessions begun: password, second factor, passkey) of the accounts `userIds` selects (SQL, one column), per UTC day since `since`. */
+  signInsPerDay(db: Db, userIds: SQL, since: Date) {
+    return db
+      .select({ day: dayOf(sessions.createdAt), n: count() })
+      .from(sessions)
+      .where(and(inArray(sessions.subjectId, sql`(${userIds})`), gte(sessions.createdAt, since)))
+      .groupBy(dayOf(sessions.createdAt))
   },
 }

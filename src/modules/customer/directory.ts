@@ -2,7 +2,7 @@ import { and, count, eq, gte, inArray, sql } from 'drizzle-orm'
 import type { Db } from '../../platform/db'
 import { dayOf } from '../../platform/db/daily'
 import { customerSessions, customers } from './schema'
-import { MEMBER_PREFIX, realCustomers } from './service'
+import { CONTACT_PREFIX, MEMBER_PREFIX, realCustomers } from './service'
 
 /** A customer's name as a mention: lowercased, every run of other characters than letters and digits one `-`. */
 const NAME_SLUG = sql`trim(both '-' from lower(regexp_replace(${customers.name}, '[^A-Za-z0-9]+', '-', 'g')))`
@@ -79,9 +79,19 @@ export const customerDirectory = {
                order by ${customers.id} limit ${limit}`
   },
 
-  /** SQL: the ids (column `id`) of the ecosystem's customers as lists count them (the service's own records left out). */
-  realIds(ecosystemId: string) {
-    return sql`select ${customers.id} as id from ${customers} where ${realCustomers(ecosystemId)}`
+  /** How many customers the ecosystem has, as lists count them (the service's own records left out). */
+  async realCount(db: Db, ecosystemId: string): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(customers).where(realCustomers(ecosystemId))
+    return row?.n ?? 0
+  },
+
+  /**
+   * SQL: the ids (column `id`) of every record of the ecosystem that can store files: its customers
+   * and its team members' own records (what a member uploads in the console is theirs), not alert contacts.
+   */
+  storingIds(ecosystemId: string) {
+    return sql`select ${customers.id} as id from ${customers}
+               where ${customers.ecosystemId} = ${ecosystemId} and coalesce(${customers.externalId}, '') not like ${`${CONTACT_PREFIX}%`}`
   },
 
   /** Customer sign-ins (sessions begun) per UTC day since `since`. */

@@ -1,10 +1,16 @@
 import { t } from 'elysia'
 
-const Profile = {
-  email: t.Optional(t.String({ format: 'email', maxLength: 254 })),
-  phone: t.Optional(t.String({ pattern: '^\\+?[0-9 ()-]{3,32}$', description: 'Phone number, E.164 preferred' })),
-  name: t.Optional(t.String({ minLength: 1, maxLength: 255 })),
-  avatarUrl: t.Optional(t.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000, description: 'Picture URL (shown on leaderboards and profiles)' })),
+const Email = t.String({ format: 'email', maxLength: 254 })
+const Phone = t.String({ pattern: '^\\+?[0-9 ()-]{3,32}$', description: 'Phone number, E.164 preferred' })
+const Name = t.String({ minLength: 1, maxLength: 255 })
+const AvatarUrl = t.String({ pattern: '^https?://[^\\s]+$', maxLength: 2000, description: 'Picture URL (shown on leaderboards and profiles)' })
+const Profile = { email: t.Optional(Email), phone: t.Optional(Phone), name: t.Optional(Name), avatarUrl: t.Optional(AvatarUrl) }
+/** A patch's profile: null clears a field. */
+const ClearableProfile = {
+  email: t.Optional(t.Nullable(Email)),
+  phone: t.Optional(t.Nullable(Phone)),
+  name: t.Optional(t.Nullable(Name)),
+  avatarUrl: t.Optional(t.Nullable(AvatarUrl)),
 }
 const ExternalId = t.String({ minLength: 1, maxLength: 255, description: 'Your own id for this customer; unique per ecosystem' })
 
@@ -97,8 +103,13 @@ export const RefreshBody = t.Object(
   { title: 'CustomerRefresh', examples: [{ refreshToken: 'crt_4hT8nW2qL6vB0xM3kP9sD1fG7' }] },
 )
 export const CustomerPatch = t.Object(
-  { externalId: t.Optional(ExternalId), ...Profile },
-  { title: 'CustomerPatch', examples: [{ name: 'Grace Hopper', email: 'grace@example.com', phone: '+1 555 0100' }], minProperties: 1 },
+  { externalId: t.Optional(t.Nullable(ExternalId)), ...ClearableProfile },
+  {
+    title: 'CustomerPatch',
+    description: 'The fields to change; null clears one. The customer keeps a name, an e-mail or an external id.',
+    examples: [{ name: 'Grace Hopper', email: 'grace@example.com', phone: '+1 555 0100', avatarUrl: null }],
+    minProperties: 1,
+  },
 )
 export const CustomerListQuery = t.Object({
   q: t.Optional(t.String({ maxLength: 255, description: 'Matches e-mail, external id or name (case-insensitive substring)' })),

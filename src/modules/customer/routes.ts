@@ -42,7 +42,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
       detail: {
         operationId: 'customerRegister',
         summary: 'Provision a new customer',
-        description: `409 \`customer_exists\` when the externalId is taken. ${RESERVED} ${ADMIN}`,
+        description: `At least one of \`name\`, \`email\` and \`externalId\` (not blank): 400 \`validation_failed\` without any. 409 \`customer_exists\` when the externalId is taken. ${RESERVED} ${ADMIN}`,
       },
     })
     .post('/token', ({ tenant, body, headers }) => customers.issueToken(tenant, body.customerId, headers['user-agent'] ?? null), {
@@ -124,7 +124,7 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
       detail: {
         operationId: 'customerUpdate',
         summary: 'Change a customer',
-        description: `${RESERVED} The external id of a member's own record cannot change (403 \`forbidden\`). ${ADMIN}`,
+        description: `Sends only the fields to change; null clears one. 400 \`validation_failed\` when the customer would be left without a name, an e-mail and an external id. ${RESERVED} The external id of a member's own record cannot change (403 \`forbidden\`). ${ADMIN}`,
       },
     })
     .delete(

@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
+import { AppError } from '../../platform/errors'
 import { customerError } from './errors'
 import type { EventBus } from '../../platform/events'
 import { listPage, type PageParams } from '../../platform/paging'
@@ -32,7 +33,7 @@ const notFound = () => customerError(404, 'not_found', 'No such customer in this
  */
 export const MEMBER_PREFIX = 'user:'
 /** External ids of alert contacts' records (`alert:<address>`): outside addresses the service e-mails. */
-const CONTACT_PREFIX = 'alert:'
+export const CONTACT_PREFIX = 'alert:'
 const SERVICE_PREFIXES = [MEMBER_PREFIX, CONTACT_PREFIX]
 /** A record the service keeps for itself: a team member's own, or an alert contact's. */
 /**
@@ -51,6 +52,11 @@ function assertNotReserved(externalId: string | undefined): void {
       `External ids starting with "${MEMBER_PREFIX}" or "${CONTACT_PREFIX}" are reserved for the records the service keeps (team members, alert contacts)`,
     )
   }
+}
+/** A record with nothing to find it by, name it or reach it with is no one: a customer keeps one of these. */
+function assertIdentifiable(c: { externalId?: string | null; name?: string | null; email?: string | null }): void {
+  if (![c.externalId, c.name, c.email].some((v) => v?.trim()))
+    throw new AppError(400, 'validation_failed', 'A customer needs a name, an e-mail or an external id')
 }
 const memberRecord = (what: string) =>
   customerError(403, 'forbidden', `This is a team member's own customer record: it cannot ${what}; the member acts with its own credentials and X-Ecosystem-Id`)
@@ -119,6 +125,7 @@ export class CustomerService implements TenancySource {
 
   async register(tenant: Tenant, input: { externalId?: string } & CustomerProfile): Promise<string> {
     assertNotReserved(input.externalId)
+    assertIdentifiable(input)
     try {
       return await this.deps.db.transaction(async (tx) => {
         const [row] = await tx
@@ -193,8 +200,8 @@ export class CustomerService implements TenancySource {
     return customerView(await this.row(tenant, id))
   }
 
-  async update(tenant: Tenant, id: string, patch: { externalId?: string } & CustomerProfile) {
-    assertNotReserved(patch.externalId)
+  async update(tenant: Tenant, id: string, patch: { [K in 'externalId' | keyof CustomerProfile]?: string | null }) {
+    assertNotReserved(patch.externalId ?? undefined)
     try {
       const row = await this.deps.db.transaction(async (tx) => {
         if (patch.externalId !== undefined && isMemberRecord((await this.row(tenant, id, tx, true)).externalId)) throw memberRecord('change its external id')
@@ -203,6 +210,7 @@ export class CustomerService implements TenancySource {
           .set({ ...patch, updatedAt: this.deps.now() })
           .where(and(eq(customers.id, id), eq(customers.ecosystemId, tenant.ecosystemId)))
           .returning()
+        if (updated) assertIdentifiable(updated)
         return updated
       })
       if (!row) throw notFound()

@@ -108,21 +108,25 @@ export const documentBlocksResource = {
   softDelete: false,
   errors: { create: errors({ 404: ['not_found', 'document_not_found'] }) },
   hooks: {
-    // A block belongs to a live document the caller may write (its own, or any of the ecosystem for admins).
+    // A block belongs to a live document the caller may write (its own, or any of the ecosystem for
+    // admins), and to that document's customer: an admin's block in a customer's document is the
+    // customer's, seen in their lists like the rest of the document.
     beforeWrite: async (tx, tenant, values) => {
-      if (typeof values.documentId !== 'string') return
+      if (typeof values.documentId !== 'string') return undefined
       const scope = [eq(documents.id, values.documentId), eq(documents.ownerId, tenant.ecosystemId), isNull(documents.deletedAt)]
       if (!isAdmin(tenant)) scope.push(eq(documents.customerId, tenant.customerId))
       const [doc] = await tx
-        .select({ id: documents.id })
+        .select({ customerId: documents.customerId })
         .from(documents)
         .where(and(...scope))
         .for('key share')
       if (!doc) throw dataError(404, 'document_not_found', 'documentId names no document of yours')
+      return { customerId: doc.customerId }
     },
   },
   example: (ids) => ({ documentId: ids.documents, blockType: 'paragraph', position: 'a0', content: 'probe' }),
-  description: 'Blocks of a document, listed in `position` order (byte-wise). `documentId` must name a document of yours (404 `document_not_found`).',
+  description:
+    "Blocks of a document, listed in `position` order (byte-wise). `documentId` must name a document of yours (404 `document_not_found`); ecosystem admins may write blocks in any document of the ecosystem, and a block always belongs to its document's customer (`customerId`), whoever writes it.",
 } as const satisfies ResourceSpec<'data', 'document_blocks', typeof DataDocumentBlock, TObject, TObject>
 
 /** Derived resources of the `data` schema, in the order their examples depend on each other. */

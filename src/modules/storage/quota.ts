@@ -40,20 +40,20 @@ export const storageReadings = {
   },
 
   /**
-   * Over the customers `customerIds` selects (SQL with an `id` column): how many, their bytes used,
-   * their quotas summed (`defaultQuotaBytes` where none is set), and how many are at 90 % or more.
+   * Over the records `customerIds` selects (SQL with an `id` column): their bytes used, their quotas
+   * summed (`defaultQuotaBytes` where none is set), and how many are at 90 % or more of theirs.
    */
   async totals(db: Db, ecosystemId: string, customerIds: SQL, defaultQuotaBytes: number) {
     const quota = sql`coalesce(q.quota_bytes, ${defaultQuotaBytes})`
-    const [row] = await queryRows<{ customers: number | string; used: number | string; quota: number | string; near: number | string }>(
+    const [row] = await queryRows<{ used: number | string; quota: number | string; near: number | string }>(
       db,
-      sql`select count(*) as customers, coalesce(sum(u.used_bytes), 0) as used, coalesce(sum(${quota}), 0) as quota,
+      sql`select coalesce(sum(u.used_bytes), 0) as used, coalesce(sum(${quota}), 0) as quota,
                  count(*) filter (where coalesce(u.used_bytes, 0) >= 0.9 * ${quota}) as near
           from (${customerIds}) c
           left join ${storageUsage} u on u.ecosystem_id = ${ecosystemId} and u.customer_id = c.id
           left join ${storageQuotas} q on q.ecosystem_id = ${ecosystemId} and q.customer_id = c.id`,
     )
-    return { customers: Number(row!.customers), usedBytes: Number(row!.used), quotaBytes: Number(row!.quota), customersNearQuota: Number(row!.near) }
+    return { usedBytes: Number(row!.used), quotaBytes: Number(row!.quota), customersNearQuota: Number(row!.near) }
   },
 }
 

@@ -191,3 +191,7 @@ export class TeamService {
     }))
   }
 }
+
+/** SQL: the account ids (one column) of the organization's team members, for another area's read (the overview's sign-ins). */
+export const memberIdsOf = (organizationId: string) =>
+  sql`select ${members.userId} from ${members} inner join ${teams} on ${teams.id} = ${members.teamId} where ${teams.organizationId} = ${organizationId}`

@@ -30,8 +30,12 @@ export type OwnedTable = PgTable & {
 export interface ResourceHooks {
   /** Runs before a list or a read (e.g. to make a default row exist). */
   beforeRead?(tenant: Tenant): Promise<void>
-  /** Runs in the writing transaction before a create or update, with the values the client sent (it may add to them). */
-  beforeWrite?(tx: Db, tenant: Tenant, values: Record<string, unknown>, op: 'create' | 'update'): Promise<void>
+  /**
+   * Runs in the writing transaction before a create or update, with the values the client sent (it
+   * may add to them). On a create it may name the customer the new row belongs to, when that is not
+   * the caller (a document's block is its document's customer's, whoever writes it).
+   */
+  beforeWrite?(tx: Db, tenant: Tenant, values: Record<string, unknown>, op: 'create' | 'update'): Promise<{ customerId: string } | undefined>
   /** Runs in the deleting transaction before the delete; throws to refuse it. */
   beforeDelete?(tx: Db, tenant: Tenant, id: string): Promise<void>
   /** Runs in the creating transaction after the insert, with the row as stored. */
@@ -136,10 +140,10 @@ export class ResourceService {
     if (this.spec.access === 'shared-admin' && !isAdmin(tenant)) throw adminsOnly()
     return this.unique(() =>
       this.deps.db.transaction(async (tx) => {
-        await this.spec.hooks?.beforeWrite?.(tx, tenant, body, 'create')
+        const owner = await this.spec.hooks?.beforeWrite?.(tx, tenant, body, 'create')
         const [row] = await tx
           .insert(this.spec.table)
-          .values({ ...this.values(body), ownerId: tenant.ecosystemId, customerId: tenant.customerId } as never)
+          .values({ ...this.values(body), ownerId: tenant.ecosystemId, customerId: owner?.customerId ?? tenant.customerId } as never)
           .returning()
         await this.spec.hooks?.afterCreate?.(tx, tenant, row!)
         await this.announce(tx, tenant, 'insert', row!)
