@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from 'bun:test'
 import { connect } from 'node:net'
+import { emptyDatabase, testDatabaseUrl } from '../support/database'
 import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
 
 // Readiness while draining, through the real process (`src/index.ts`) and real TCP connections:
@@ -7,7 +8,11 @@ import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/serv
 // decides what can be seen: an idle keep-alive connection is closed at once, new connections are
 // refused, and a request already begun on a connection is still answered, here 503 `draining`.
 
-afterAll(cleanUp)
+let dropAfter: (() => Promise<void>) | undefined
+afterAll(async () => {
+  await cleanUp()
+  await dropAfter?.()
+})
 
 /** One raw HTTP/1.1 connection: what is written goes as is; `response()` reads one answer, or null once the server closed it. */
 function connection(port: number) {
@@ -60,7 +65,10 @@ const READY = 'GET /health/ready HTTP/1.1\r\nHost: ecobase\r\n'
 
 test('after SIGTERM: new connections are refused, an idle keep-alive one is closed, a probe begun on an open one answers 503 draining; then the process exits 0', async () => {
   const port = freePort()
-  const proc = start({ PORT: String(port), DATA_DIR: tempDir(), SHUTDOWN_TIMEOUT_SECONDS: '10' })
+  // On PostgreSQL when the suite runs there: the readiness checks read the database's own state.
+  const database = testDatabaseUrl ? await emptyDatabase() : null
+  dropAfter = database?.drop
+  const proc = start({ PORT: String(port), DATA_DIR: tempDir(), SHUTDOWN_TIMEOUT_SECONDS: '10', ...(database ? { DATABASE_URL: database.url } : {}) })
   await untilHealthy(port, proc)
 
   const idle = connection(port)
