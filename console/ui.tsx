@@ -115,6 +115,23 @@ export function ErrorNote({ error }: { error?: string | null }) {
   ) : null
 }
 
+/** A form's save and cancel buttons, and the error its last save got. */
+export function FormActions({ busy, save, onCancel, error }: { busy: boolean; save: string; onCancel: () => void; error?: string | null }) {
+  return (
+    <>
+      <div class="row-actions">
+        <button type="submit" disabled={busy}>
+          {save}
+        </button>{' '}
+        <button type="button" class="secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+      <ErrorNote error={error} />
+    </>
+  )
+}
+
 export function Pager({ page, pageSize, total, onPage }: { page: number; pageSize: number; total: number; onPage: (page: number) => void }) {
   const last = Math.max(1, Math.ceil(total / pageSize))
   return (

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { DataDocumentBlock, DataDocumentBlockCreate, UserdataNote } from '../../client/index'
 import { client, data } from '../api'
 import { positionAfter } from '../positions'
-import { ask, ErrorNote, ListState, Pager, Section, useAction, useLoad, useSubpath, when } from '../ui'
+import { ask, ErrorNote, FormActions, ListState, Pager, Section, useAction, useLoad, useSubpath, when } from '../ui'
 
 export const DOCUMENTS_PATH = '#/documents'
 export const NOTES_PATH = '#/notes'
@@ -356,15 +356,7 @@ function NoteEditor({ note, onDone }: { note: UserdataNote | null; onDone: (save
       <label>
         Note text <textarea rows={4} value={form.body} onInput={(e) => setForm({ ...form, body: e.currentTarget.value })} />
       </label>
-      <div class="row-actions">
-        <button type="submit" disabled={busy}>
-          {note ? 'Save note' : 'Create note'}
-        </button>
-        <button type="button" class="secondary" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-      </div>
-      <ErrorNote error={error} />
+      <FormActions busy={busy} save={note ? 'Save note' : 'Create note'} onCancel={() => onDone(false)} error={error} />
     </form>
   )
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { Contract, ContractColumn, ContractRow } from '../../client/index'
 import { client, data } from '../api'
-import { ErrorNote, useAction, when } from '../ui'
+import { FormActions, useAction, when } from '../ui'
 
 /** A value as the grid shows it. */
 export function shown(value: unknown, type: ContractColumn['type']): string {
@@ -110,15 +110,7 @@ export function RowEditor({ contract: c, row, onDone }: { contract: Contract; ro
             )
         }
       })}
-      <div class="row-actions">
-        <button type="submit" disabled={busy}>
-          {row ? 'Save row' : 'Create row'}
-        </button>{' '}
-        <button type="button" class="secondary" onClick={() => onDone(false)}>
-          Cancel
-        </button>
-      </div>
-      <ErrorNote error={error} />
+      <FormActions busy={busy} save={row ? 'Save row' : 'Create row'} onCancel={() => onDone(false)} error={error} />
     </form>
   )
 }
