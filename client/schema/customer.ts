@@ -50,6 +50,8 @@ export interface CustomerSupportSession {
   /** A customer JWT (`typ` `customer`) for this session only; there is no refresh token */
   token: string
   customerId: string
+  /** The session, to end it early (DELETE /customer/support-sessions/{id}) */
+  sessionId: string
   /** When the token and its session end (ISO 8601 UTC) */
   expiresAt: string
 }
@@ -103,7 +105,10 @@ export interface CustomerRoutes {
     /** Issue tokens for a customer (from your backend) */
     post(body: CustomerToken, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerAuthResult; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
-  "support-sessions": {
+  "support-sessions": ((params: { id: string | number }) => {
+    /** End a support session before its time */
+    delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
+  }) & {
     /** Act as a customer for a short while (support) */
     post(body: CustomerToken, options?: RequestOptions<never>): Promise<Result<{ 200: CustomerSupportSession; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'preact/hooks'
-import { createClient, type ChatConversationDetail, type Customer } from '../../client/index'
+import { useState } from 'preact/hooks'
+import type { ChatConversationDetail, Customer } from '../../client/index'
 import { bytes, client, data } from '../api'
+import { useSupportSession } from '../support'
 import { ask, ErrorNote, ListState, Pager, Section, UsageBar, useAction, useLoad } from '../ui'
 import { CustomerPlan } from './customer-plan'
 
@@ -102,23 +103,22 @@ export function Customers() {
   )
 }
 
-/** One customer, their conversations (read through a short customer session, for support) and delete. */
+/** One customer, their conversations (read through a support session, audited, ended when the page is left) and delete. */
 export function CustomerDetail({ id, go }: { id: string; go: (path: string) => void }) {
   const customer = useLoad(() => data(client.api.customer.customers({ id }).get()), [id])
   const usage = useLoad(() => data(client.api.usage.storage.customers({ userId: id }).get()), [id])
-  const [support, setSupport] = useState<ReturnType<typeof createClient> | null>(null)
+  const supportSession = useSupportSession()
+  const support = supportSession.session?.client ?? null
   const [open, setOpen] = useState<ChatConversationDetail | null>(null)
   const { error, run } = useAction()
-  // The support session ends when the page does.
-  useEffect(() => () => void support?.logout(), [support])
 
   const conversations = useLoad(async () => (support ? data(support.api.chat.conversations.get({ query: { pageSize: 50 } })) : null), [support])
 
-  const readAsCustomer = () =>
-    run(async () => {
-      const tokens = await data(client.api.customer.token.post({ customerId: id }))
-      setSupport(createClient({ baseUrl: '', tokens: { token: tokens.token, refreshToken: tokens.refreshToken } }))
-    })
+  const readAsCustomer = () => run(() => supportSession.start(id))
+  const endSupport = () => {
+    supportSession.end()
+    setOpen(null)
+  }
   const remove = async () => {
     if (!(await ask(`Delete the customer ${customer.data?.name ?? customer.data?.externalId ?? id} and everything they own?`, 'Delete customer'))) return
     void run(async () => {
@@ -159,7 +159,14 @@ export function CustomerDetail({ id, go }: { id: string; go: (path: string) => v
       )}
       <CustomerPlan customerId={id} />
       <Section title="Conversations">
-        {!support && (
+        {support ? (
+          <p class="muted">
+            Reading as the customer: a support session in the audit log, until {new Date(supportSession.session!.expiresAt).toLocaleTimeString()}.{' '}
+            <button type="button" class="secondary" onClick={endSupport}>
+              End support session
+            </button>
+          </p>
+        ) : (
           <button type="button" onClick={readAsCustomer}>
             Read conversations (support session)
           </button>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { type ChatEvent, createClient, type Customer } from '../../client/index'
+import type { ChatEvent, Customer } from '../../client/index'
 import { client, data, message } from '../api'
+import { type SupportSession, useSupportSession } from '../support'
 import { ErrorNote, Section, useAction, useLoad } from '../ui'
 import './playground.css'
 
@@ -12,13 +13,12 @@ type Line =
   | { kind: 'tool'; name: string; args: string; ok?: boolean; result?: string }
   | { kind: 'error'; text: string }
 
-/** A support session (POST /customer/support-sessions): a client acting as the customer until it ends, and the conversation started with it. */
+/** A support session acting as the customer, and the conversation started with it. */
 interface Acting {
   customer: Customer
   /** The persona's name; null for none. */
   persona: string | null
-  session: ReturnType<typeof createClient>
-  expiresAt: string
+  support: SupportSession
   conversationId: string
 }
 
@@ -57,6 +57,8 @@ export function Playground() {
   const [persona, setPersona] = useState('')
   const [customerId, setCustomerId] = useState('')
   const [acting, setActing] = useState<Acting | null>(null)
+  const support = useSupportSession()
+  const [ended, setEnded] = useState(false)
   const { error, busy, run } = useAction()
   const picked = customers.data?.items.find((c) => c.id === customerId)
 
@@ -68,12 +70,17 @@ export function Playground() {
   const start = () =>
     run(async () => {
       if (!picked) throw new Error('Pick a customer first')
-      const granted = await data(client.api.customer['support-sessions'].post({ customerId: picked.id }))
-      const session = createClient({ baseUrl: '', tokens: { token: granted.token } })
-      const conversation = await data(session.api.chat.conversations.post({ title: 'Playground', ...(persona ? { personaSlug: persona } : {}) }))
+      setEnded(false)
+      const started = await support.start(picked.id)
+      const conversation = await data(started.client.api.chat.conversations.post({ title: 'Playground', ...(persona ? { personaSlug: persona } : {}) }))
       const personaName = personas.data?.items.find((p) => p.slug === persona)?.name ?? null
-      setActing({ customer: picked, persona: personaName, session, expiresAt: granted.expiresAt, conversationId: conversation.id })
+      setActing({ customer: picked, persona: personaName, support: started, conversationId: conversation.id })
     })
+  const end = () => {
+    support.end()
+    setActing(null)
+    setEnded(true)
+  }
 
   return (
     <div class="playground">
@@ -125,15 +132,16 @@ export function Playground() {
         {customers.data?.items.length === 0 && (
           <p>{q ? `No customer matches “${q}”.` : 'No customers yet: create one under Customers, then talk as them here.'}</p>
         )}
+        {ended && <p role="status">Support session ended: its token no longer works.</p>}
         <ErrorNote error={personas.error ?? customers.error ?? error} />
       </Section>
-      {acting && <Conversation key={acting.conversationId} acting={acting} />}
+      {acting && support.session === acting.support && <Conversation key={acting.conversationId} acting={acting} onEnd={end} />}
     </div>
   )
 }
 
-/** The conversation of one support session: send, watch the reply and its tool calls stream in, stop. */
-function Conversation({ acting }: { acting: Acting }) {
+/** The conversation of one support session: send, watch the reply and its tool calls stream in, stop; end the session. */
+function Conversation({ acting, onEnd }: { acting: Acting; onEnd: () => void }) {
   const [lines, setLines] = useState<Line[]>([])
   const [text, setText] = useState('')
   const [streaming, setStreaming] = useState(false)
@@ -145,7 +153,7 @@ function Conversation({ acting }: { acting: Acting }) {
     e.preventDefault()
     const said = text.trim()
     if (!said || streaming) return
-    if (Date.parse(acting.expiresAt) <= Date.now()) {
+    if (Date.parse(acting.support.expiresAt) <= Date.now()) {
       setError('The support session has ended: start a new conversation.')
       return
     }
@@ -156,7 +164,7 @@ function Conversation({ acting }: { acting: Acting }) {
     const controller = new AbortController()
     stop.current = controller
     try {
-      for await (const ev of acting.session.chat.send(acting.conversationId, { message: said }, { signal: controller.signal })) {
+      for await (const ev of acting.support.client.chat.send(acting.conversationId, { message: said }, { signal: controller.signal })) {
         setLines((l) => applyEvent(l, ev))
       }
     } catch (err) {
@@ -167,11 +175,14 @@ function Conversation({ acting }: { acting: Acting }) {
     }
   }
 
-  const until = new Date(acting.expiresAt).toLocaleTimeString()
+  const until = new Date(acting.support.expiresAt).toLocaleTimeString()
   return (
     <Section title={`Talking as ${who(acting.customer)}`}>
       <p class="muted">
-        {acting.persona ? `Persona ${acting.persona}` : 'No persona'}; support session until {until}.
+        {acting.persona ? `Persona ${acting.persona}` : 'No persona'}; support session until {until}.{' '}
+        <button type="button" class="secondary" onClick={onEnd}>
+          End session
+        </button>
       </p>
       <div class="messages playground-log" role="log" aria-label="Conversation" aria-live="polite" aria-busy={streaming}>
         {lines.length === 0 && <p class="muted">No messages yet: say something below.</p>}

@@ -81,9 +81,17 @@ describe.skipIf(!!browserMissing)('the console in a browser', () => {
     await page.getByRole('button', { name: 'Engines' }).click()
     expect(await page.getByLabel('Messages of Engines').textContent()).toContain('Can the engine compose music?')
     await page.screenshot({ path: join(SCREENSHOTS, 'console-customer.png') })
+    // That was a support session (audited, not refreshable), and leaving the page ends it.
+    const supportLog = (action: string) => h.call('GET', `/audit/events?action=customer.support_session.${action}`, org.as(owner))
+    const [started] = (await supportLog('started')).body.items
+    expect(started.target).toMatchObject({ type: 'customer', id: ada.customerId })
 
     // Storage: an upload moves the usage bar.
     await page.getByRole('link', { name: 'Storage' }).first().click()
+    await until(
+      async () => (await supportLog('ended')).body.items.map((e: { metadata: { sessionId: string } }) => e.metadata.sessionId).join(),
+      started.metadata.sessionId,
+    )
     expect(await page.getByTestId('usage').textContent()).toBe('0 B')
     await page.getByLabel('Upload a file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('x'.repeat(2048)) })
     await until(() => page.getByTestId('usage').textContent(), '2.0 KB')

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { createPersona } from '../support/personas'
 import { provision } from '../support/tenancy'
-import { browserMissing, consoleServerForFile, PHONE, SCREENSHOTS, signIn, tab } from './support'
+import { browserMissing, consoleServerForFile, PHONE, SCREENSHOTS, signIn, tab, until } from './support'
 
 // The chat playground in a real Chromium: an admin picks a persona and a customer, and talks as the
 // customer to the built-in dev model over the chat stream, tool calls shown as they happen.
@@ -73,6 +73,17 @@ describe.skipIf(!!browserMissing)('the console’s chat playground in a browser'
     expect(stored.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content)).toEqual([
       'Hello from support',
       'What time is it? current_time {"timezone":"Europe/Paris"}',
+    ])
+
+    // Ending the session early: the page says so, its token is refused, and the end is audited.
+    const pageSession = audit[0].metadata.sessionId
+    await page.getByRole('button', { name: 'End session' }).click()
+    await page.getByRole('status').getByText('Support session ended').waitFor()
+    expect(await page.getByRole('log', { name: 'Conversation' }).count()).toBe(0)
+    const endedLog = () => app.h.call('GET', '/audit/events?action=customer.support_session.ended', as)
+    await until(async () => (await endedLog()).body.total, 1)
+    expect((await endedLog()).body.items).toMatchObject([
+      { actor: { id: owner.user.id }, target: { type: 'customer', id: grace }, metadata: { sessionId: pageSession } },
     ])
     expect(problems).toEqual([])
     expect(elsewhere).toEqual([])

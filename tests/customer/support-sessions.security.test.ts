@@ -33,7 +33,7 @@ describe('POST /customer/support-sessions', () => {
       const customerId = await customer()
       const res = await start(who, customerId)
       expect(res.status).toBe(200)
-      expect(Object.keys(res.body).sort()).toEqual(['customerId', 'expiresAt', 'token'])
+      expect(Object.keys(res.body).sort()).toEqual(['customerId', 'expiresAt', 'sessionId', 'token'])
       const claims = decodeJwt(res.body.token)
       expect(claims).toMatchObject({ typ: 'customer', sub: customerId, eco: org.ecosystem.id })
       expect(claims.exp! - claims.iat!).toBe(900)

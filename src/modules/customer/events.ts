@@ -23,4 +23,5 @@ export const CUSTOMER_EVENTS = [customerCreated, customerDeleted]
 export const CUSTOMER_AUDIT = defineAuditActions('customer', {
   'customer.session.issued': 'A customer token was issued',
   'customer.support_session.started': 'An admin started a support session as a customer (one short token, not refreshable)',
+  'customer.support_session.ended': 'An admin ended a support session before its time',
 })

@@ -35,6 +35,7 @@ export const CustomerSupportSession = t.Object(
   {
     token: t.String({ description: 'A customer JWT (`typ` `customer`) for this session only; there is no refresh token' }),
     customerId: t.String(),
+    sessionId: t.String({ description: 'The session, to end it early (DELETE /customer/support-sessions/{id})' }),
     expiresAt: t.String({ description: 'When the token and its session end (ISO 8601 UTC)' }),
   },
   {
@@ -43,6 +44,7 @@ export const CustomerSupportSession = t.Object(
       {
         token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6ImN1c3RvbWVyIn0.eyJzdWIiOiI1ZTRkM2MyYiIsImVjbyI6IjlhOGI3YzZkIn0.x7Qe',
         customerId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170',
+        sessionId: '0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9',
         expiresAt: '2026-11-26T09:15:00.000Z',
       },
     ],

@@ -65,6 +65,23 @@ export function customerRoutes(customers: CustomerService, guards: Guards) {
         description: `For an operator who needs to see what a customer sees (the console's chat playground): one customer JWT, valid for 15 minutes (or the access-token lifetime if shorter) and never refreshable, so the session ends by itself. Recorded in the audit log as \`customer.support_session.started\` (actor: you, target: the customer). 404 \`not_found\` for a customer of another ecosystem; 403 \`forbidden\` for a team member's own customer record (\`user:<id>\`), which nobody may act as. ${ADMIN}`,
       },
     })
+    .delete(
+      '/support-sessions/:id',
+      async ({ tenant, params, status }) => {
+        await customers.endSupportSession(tenant, params.id)
+        return status(204, undefined)
+      },
+      {
+        tenant: 'admin',
+        params: IdParam,
+        response: { 204: t.Void({ description: 'Ended (or had already ended)' }), ...errors(404) },
+        detail: {
+          operationId: 'customerEndSupportSession',
+          summary: 'End a support session before its time',
+          description: `The id is the \`sessionId\` POST /customer/support-sessions answered. Its token is refused from its next request, on every replica. Recorded in the audit log as \`customer.support_session.ended\` (actor: you, target: the customer); a session that already ended or expired answers 204 again and is not recorded twice. 404 \`not_found\` for anything else: another ecosystem's session, or a customer's own (refreshable) session, which the customer signs out of. ${ADMIN}`,
+        },
+      },
+    )
     .post('/refresh', ({ body }) => customers.refresh(body.refreshToken), {
       body: RefreshBody,
       response: { 200: CustomerAuthResult, ...errors(400, 401) },

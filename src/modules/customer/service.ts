@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, or, sql } from 'drizzle-orm'
+import { and, desc, eq, ilike, notExists, or, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import { type Db, isUniqueViolation } from '../../platform/db'
 import { AppError } from '../../platform/errors'
@@ -173,7 +173,36 @@ export class CustomerService implements TenancySource {
       })
       return started
     })
-    return { token: started.token, customerId, expiresAt: started.expiresAt.toISOString() }
+    return { token: started.token, customerId, sessionId: started.sessionId, expiresAt: started.expiresAt.toISOString() }
+  }
+
+  /**
+   * Ends a support session before its time (the console's "End session"): its token is refused from
+   * the next request, on every replica. Only a support session (one that never had a refresh token)
+   * of this ecosystem's customer; an ended or expired one answers as done, recorded once.
+   */
+  async endSupportSession(tenant: Tenant, sessionId: string): Promise<void> {
+    await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .select({ customerId: customerSessions.subjectId, revokedAt: customerSessions.revokedAt, expiresAt: customerSessions.expiresAt })
+        .from(customerSessions)
+        .innerJoin(customers, eq(customers.id, customerSessions.subjectId))
+        .where(
+          and(
+            eq(customerSessions.id, sessionId),
+            eq(customers.ecosystemId, tenant.ecosystemId),
+            notExists(tx.select({ one: sql`1` }).from(customerRefreshTokens).where(eq(customerRefreshTokens.sessionId, customerSessions.id))),
+          ),
+        )
+      if (!row) throw customerError(404, 'not_found', 'No such support session in this ecosystem')
+      if (row.revokedAt || row.expiresAt <= this.deps.now()) return
+      await this.sessions.revoke(tx, { sessionId }, 'support_session_ended')
+      await this.audit.record(tx, tenant, {
+        action: 'customer.support_session.ended',
+        target: { type: 'customer', id: row.customerId },
+        metadata: { sessionId },
+      })
+    })
   }
 
   async refresh(refreshToken: string) {
