@@ -22,6 +22,7 @@ import { drizzle } from 'drizzle-orm/postgres-js'
 import { trackCommits } from '../src/platform/db/commit'
 import type { Database, Db } from '../src/platform/db'
 import { RealtimeHub } from '../src/modules/realtime/hub'
+import { Metrics } from '../src/platform/metrics'
 import {
   benchFlags,
   benchMain,
@@ -51,6 +52,9 @@ export interface RealtimeFanoutOptions {
   filter?: number
 }
 
+/** The server's METRICS_TOKEN, to read its gap-wait counts at the end. */
+const METRICS_TOKEN = 'bench-realtime-fanout-metrics'
+
 export interface RealtimeFanoutResult {
   pass: boolean
   failed?: boolean
@@ -74,6 +78,9 @@ export interface RealtimeFanoutResult {
   rssAfterMb?: number
   serverCpuPct?: number
   connectSec?: number
+  /** Reads that met a commit under way: waited for its NOTIFY, and waited on the commit lock (the server's ecobase_realtime_gap_waits_total). */
+  gapWaitsNotify?: number
+  gapWaitsLock?: number
 }
 
 const TARGET_P95_MS = 100
@@ -168,7 +175,7 @@ export async function benchRealtimeFanout(options: RealtimeFanoutOptions = {}): 
   if (!(await postgresAvailable())) return { ...base, pass: false, skipped: 'PostgreSQL not reachable' }
 
   const db = await createTempDatabase()
-  const server = await startServer({ databaseUrl: db.url, label: 'postgres', env: { ACCESS_TOKEN_TTL_SECONDS: '7200' } })
+  const server = await startServer({ databaseUrl: db.url, label: 'postgres', env: { ACCESS_TOKEN_TTL_SECONDS: '7200', METRICS_TOKEN } })
   const client = postgres(db.url, { max: 16, onnotice: () => {} })
   const streams: { end(): void }[] = []
   try {
@@ -233,7 +240,13 @@ export async function benchRealtimeFanout(options: RealtimeFanoutOptions = {}): 
 
     // The server's own outbox writer, on this process's connections.
     const writerDb = trackCommits(drizzle(client) as unknown as Db)
-    const hub = new RealtimeHub({ database: {} as Database, db: writerDb, logger: { error: log } as never, alive: async () => true })
+    const hub = new RealtimeHub({
+      database: {} as Database,
+      db: writerDb,
+      logger: { error: log } as never,
+      metrics: new Metrics({} as Database, { process: false }),
+      alive: async () => true,
+    })
     const committed = new Map<number, number>()
     const expected = new Map<number, number>()
     const cpuBefore = cpuTimeMs(server.pid)
@@ -278,6 +291,8 @@ export async function benchRealtimeFanout(options: RealtimeFanoutOptions = {}): 
     const latencies: number[] = []
     const warm = Math.floor(rate * 2)
     for (const [i, times] of arrivals) if (i >= warm) for (const t of times) latencies.push(Math.max(0, t - committed.get(i)!))
+    const exposition = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text()
+    const gapWaits = (wait: string) => Number(new RegExp(`^ecobase_realtime_gap_waits_total\\{wait="${wait}"\\} (\\S+)$`, 'm').exec(exposition)?.[1] ?? 0)
     const result: RealtimeFanoutResult = {
       ...base,
       pass: false,
@@ -293,6 +308,8 @@ export async function benchRealtimeFanout(options: RealtimeFanoutOptions = {}): 
       rssAfterMb,
       serverCpuPct: (cpuMs / elapsedMs) * 100,
       connectSec,
+      gapWaitsNotify: gapWaits('notify'),
+      gapWaitsLock: gapWaits('lock'),
     }
     result.pass = result.p95Ms! <= TARGET_P95_MS && rssAfterMb - rssBeforeMb <= TARGET_RSS_MB && misdelivered === 0 && result.deliveries === expectedDeliveries
     log(
@@ -321,6 +338,7 @@ export function realtimeFanoutTable(r: RealtimeFanoutResult): string {
       `| server RSS before → after | ${fmt(r.rssBeforeMb!)} → ${fmt(r.rssAfterMb!)} MB (**+${fmt(r.rssAfterMb! - r.rssBeforeMb!)} MB**) | ≤ +${TARGET_RSS_MB} MB |`,
       `| server CPU during the load | ${fmt(r.serverCpuPct!)} % of one core | |`,
       `| opening the streams | ${fmt(r.connectSec!, 1)} s | |`,
+      `| reads that met a commit under way: waited for its NOTIFY / on the commit lock | ${fmt(r.gapWaitsNotify ?? 0)} / ${fmt(r.gapWaitsLock ?? 0)} | |`,
     ],
   )
 }

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import { dataRowsChanged } from '../../src/modules/data/events'
 import { testDatabaseUrl } from '../support/database'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
+import { sample, scrapeText } from '../support/metrics'
 import { realtimeStream } from '../support/sse'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
 
@@ -11,12 +13,13 @@ import { customerOf, provision, type Provisioned } from '../support/tenancy'
 // idle-in-transaction session in another database stalled every stream. PGlite has one connection:
 // an open transaction there holds everything by design, so these run on PostgreSQL.
 
+const METRICS_TOKEN = 'metrics-token-for-the-tests-0123'
 let h: Harness
 let owner: RegisteredUser
 let org: Provisioned
 beforeAll(async () => {
   if (!testDatabaseUrl) return
-  h = await createHarness()
+  h = await createHarness({ METRICS_TOKEN })
   owner = await h.register()
   org = await provision(h, owner)
 })
@@ -76,5 +79,46 @@ describe.skipIf(!testDatabaseUrl)('open transactions elsewhere', () => {
     expect((await s.sse.next(3000)).data).toMatchObject({ op: 'insert', id: later.id })
     expect(await s.sse.none(300)).toBe(true)
     await s.sse.close()
+  })
+
+  test('a commit still under way after taking its place holds the later ones back until it lands: both arrive, in commit order, once', async () => {
+    // A deferred trigger that runs after the one taking the place (triggers fire by name) makes the
+    // commit of a transaction that set ecobase.slow_commit take 400 ms after taking its place.
+    const admin = postgres(h.databaseUrl!, { max: 1, onnotice: () => {} })
+    await admin.unsafe(`
+      create function realtime.zz_slow_commit() returns trigger language plpgsql as $$
+      begin
+        if current_setting('ecobase.slow_commit', true) = 'on' then perform pg_sleep(0.4); end if;
+        return null;
+      end $$;
+      create constraint trigger zz_slow_commit after insert on realtime.changes
+        deferrable initially deferred for each row execute function realtime.zz_slow_commit();`)
+    const waits = async (wait: string) => sample(await scrapeText(h, METRICS_TOKEN), `ecobase_realtime_gap_waits_total{wait="${wait}"}`) ?? 0
+    const before = { notify: await waits('notify'), lock: await waits('lock') }
+    const ada = await customerOf(h, org, owner)
+    const s = await realtimeStream(h.app, ada.token, 'data/documents')
+    await s.sse.next()
+    try {
+      const slow = h.db.transaction(async (tx) => {
+        await tx.execute(sql`set local ecobase.slow_commit = 'on'`)
+        await h.app.bus.emit(tx, dataRowsChanged, org.ecosystem.id, {
+          topic: 'data/documents',
+          changes: [{ op: 'insert', id: 'slow-commit', customerId: ada.customerId, audience: 'own', record: { title: 'slow' } }],
+        })
+      })
+      await Bun.sleep(100)
+      const { body: quick } = await h.call('POST', '/data/documents', { token: ada.token, body: { title: 'quick' } })
+      await slow
+      expect((await s.sse.next(3000)).data).toMatchObject({ op: 'insert', id: 'slow-commit' })
+      expect((await s.sse.next(3000)).data).toMatchObject({ op: 'insert', id: quick.id })
+      expect(await s.sse.none(300)).toBe(true)
+      // The reader met the gap, waited for the missing place's NOTIFY first, then on the commit lock.
+      expect(await waits('notify')).toBeGreaterThan(before.notify)
+      expect(await waits('lock')).toBeGreaterThan(before.lock)
+    } finally {
+      await s.sse.close()
+      await admin.unsafe('drop trigger zz_slow_commit on realtime.changes; drop function realtime.zz_slow_commit()')
+      await admin.end({ timeout: 5 })
+    }
   })
 })

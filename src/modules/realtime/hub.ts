@@ -1,12 +1,12 @@
 import { type SQL, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import { type Audience, type RowChange, visibleTo } from '../../platform/changes'
-import { matches } from '../../platform/crud/match'
-import type { Condition } from '../../platform/crud/query'
+import type { Audience, RowChange } from '../../platform/changes'
 import { type Db, queryRows, sqlState } from '../../platform/db'
 import { lockInTransaction } from '../../platform/db/locks'
+import type { CounterTally } from '../../platform/tally'
 import type { StreamCredential, Tenant } from '../../platform/tenancy'
 import { isAfter, ORIGIN, type Position } from './cursor'
+import type { ChangeData, Frame, Subscription } from './subscription'
 import { commits, changes, epoch, purged } from './schema'
 
 const CHANNEL = 'ecobase_realtime'
@@ -20,34 +20,15 @@ const COMMIT_LOCK = 'ecobase:realtime-commit'
 const BATCH = 500
 /** The safety net under NOTIFY: a reader looks for new rows this often anyway. */
 const POLL_MS = 1000
+/** How long a reader waits for a missing place's own NOTIFY before it waits on the commit lock. */
+const GAP_PATIENCE_MS = 25
 /** How soon a reader looks again when a commit under way held it up for longer than it waits. */
 const DEFERRED_MS = 20
 /** How long a reader waits for the commits under way behind a missing position before it looks again. */
 const COMMIT_WAIT = sql`'1s'`
-/** Frames a stream may hold unsent; one more closes it with `reset` instead of growing memory. */
-export const MAX_BUFFER = 1000
-/** Rows a filtered subscription remembers having sent `leave` for (so each leaves once). */
-const MAX_LEFT = 10_000
 /** How often expiry is checked, and how often each credential is asked whether it still holds. */
 const SWEEP_MS = 1000
 const CHECK_MS = 3000
-
-export interface ChangeData {
-  topic: string
-  /** `leave`: an update moved the row out of a filtered subscription (its record is then absent). */
-  op: RowChange['op'] | 'leave'
-  id: string
-  record?: Record<string, unknown>
-  at: string
-}
-
-export type Frame =
-  /** `committedAt` (ms, the database's clock): set on changes read live, for the delivery lag; a backlog's are old by design. */
-  | { kind: 'change'; position: Position; data: ChangeData; committedAt?: number }
-  | { kind: 'ready'; position: Position }
-  | { kind: 'reset'; position: Position; reason: 'expired' | 'overflow' | 'unknown_cursor' }
-  | { kind: 'closed'; code: 'unauthorized' | 'token_expired'; message: string }
-  | { kind: 'shutdown' }
 
 interface ChangeRow {
   pos: number | string
@@ -73,126 +54,7 @@ function dataOf(row: ChangeRow): ChangeData {
   return data
 }
 
-/** What a stream's subscriber may see, decided once when it subscribes. */
-interface Reader {
-  ecosystemId: string
-  customerId: string
-  admin: boolean
-  member: boolean
-}
-
-/**
- * One subscribed topic as the hub routes it: `route` is the topic or `topic:<key>` the outbox rows
- * name; `id` narrows it to one row (`data/documents/<id>`); `filter` to the rows the list grammar's
- * conditions match, decided on the change's record.
- */
-export interface TopicSpec {
-  route: string
-  id?: string
-  filter?: readonly Condition[]
-}
-
-/** One open stream: its topics, what it has been sent, and the frames waiting for it. */
-export class Subscription {
-  readonly queue: Frame[] = []
-  /** Live frames that arrive while the stream still reads its backlog from the outbox. */
-  held: Frame[] | null = null
-  ended = false
-  private wake: () => void = () => {}
-  private readonly specs = new Map<string, TopicSpec[]>()
-  /** Rows a filtered topic has sent `leave` for, until they match again. */
-  private readonly left = new Set<string>()
-
-  constructor(
-    readonly tenant: Tenant,
-    readonly credential: StreamCredential,
-    topics: readonly TopicSpec[],
-    readonly reader: Reader,
-    /** The last position sent (or skipped as not this stream's). */
-    public cursor: Position,
-    /** Set when the stream resumes from a cursor: read the outbox from there first. */
-    readonly backlog: boolean,
-  ) {
-    for (const spec of topics) this.specs.set(spec.route, [...(this.specs.get(spec.route) ?? []), spec])
-  }
-
-  /** The routes (`topic` or `topic:<key>`) the hub offers this stream's changes under. */
-  get routes(): string[] {
-    return [...this.specs.keys()]
-  }
-
-  /**
-   * What this stream is sent of a change that came under `route`: the change, a `leave` for an
-   * update that moved a row it was shown out of a filter, or nothing.
-   */
-  decide(data: ChangeData, route: string, audience: Audience, owner: string | null): ChangeData | null {
-    if (!visibleTo(audience, this.reader, owner)) return null
-    const specs = (this.specs.get(route) ?? []).filter((s) => s.id === undefined || s.id === data.id)
-    if (!specs.length) return null
-    if (data.op === 'delete') {
-      this.left.delete(data.id)
-      return data
-    }
-    if (specs.some((s) => !s.filter || (data.record && matches(s.filter, data.record)))) {
-      this.left.delete(data.id)
-      return data
-    }
-    if (data.op !== 'update' || this.left.has(data.id)) return null
-    this.left.add(data.id)
-    if (this.left.size > MAX_LEFT) this.left.delete(this.left.values().next().value!)
-    return { topic: data.topic, op: 'leave', id: data.id, at: data.at }
-  }
-
-  /** A change read by the replica's reader, under one of this stream's routes: kept if this stream may see it and has not had it. */
-  offer(frame: Extract<Frame, { kind: 'change' }>, route: string, audience: Audience, owner: string | null): void {
-    if (this.ended) return
-    if (!this.held && !isAfter(frame.position, this.cursor)) return
-    const data = this.decide(frame.data, route, audience, owner)
-    if (!data) return
-    const kept = data === frame.data ? frame : { ...frame, data }
-    if (this.held) {
-      this.held.push(kept)
-      if (this.held.length > MAX_BUFFER) this.overflow()
-      return
-    }
-    this.cursor = frame.position
-    this.queue.push(kept)
-    if (this.queue.length > MAX_BUFFER) this.overflow()
-    this.wake()
-  }
-
-  /** Ends the stream after `frame` (and whatever is queued before it). */
-  close(frame: Frame): void {
-    if (this.ended) return
-    this.ended = true
-    this.queue.push(frame)
-    this.wake()
-  }
-
-  /** Resolves true after `ms` with nothing new (time for a heartbeat), false as soon as a frame or the end arrives. */
-  waitFor(ms: number, signal: AbortSignal): Promise<boolean> {
-    return new Promise((resolve) => {
-      const done = (beat: boolean) => {
-        clearTimeout(timer)
-        signal.removeEventListener('abort', aborted)
-        this.wake = () => {}
-        resolve(beat)
-      }
-      const aborted = () => done(false)
-      const timer = setTimeout(() => done(true), ms)
-      signal.addEventListener('abort', aborted)
-      this.wake = () => done(false)
-    })
-  }
-
-  private overflow(): void {
-    this.queue.length = 0
-    this.held = null
-    this.close({ kind: 'reset', position: this.cursor, reason: 'overflow' })
-  }
-}
-
-export interface HubDeps extends Pick<Deps, 'database' | 'db' | 'logger'> {
+export interface HubDeps extends Pick<Deps, 'database' | 'db' | 'logger' | 'metrics'> {
   /** Whether a stream's credential still holds (session not revoked, API token not deleted, still a member). */
   alive(credential: StreamCredential, tenant: Tenant): Promise<boolean>
 }
@@ -215,6 +77,10 @@ export class RealtimeHub {
   private reading: Promise<void> | null = null
   private again = false
   private retry: ReturnType<typeof setTimeout> | null = null
+  /** Since when the reader has seen a missing place it has not waited out yet. */
+  private gapSince: number | null = null
+  /** Reads that met a missing place: waited for its NOTIFY (`notify`), or on the commit lock (`lock`). */
+  private readonly gapWaits: CounterTally<'wait'>
   private sweeping = false
   /** Where the reader reads: a connection of its own once started. */
   private reader: Db
@@ -223,6 +89,11 @@ export class RealtimeHub {
 
   constructor(private readonly deps: HubDeps) {
     this.reader = deps.db
+    this.gapWaits = deps.metrics.counter({
+      name: 'ecobase_realtime_gap_waits_total',
+      help: 'Reads of the realtime outbox that met a commit still under way: waited for its NOTIFY (wait="notify"), or on the commit lock, holding every committing writer (wait="lock")',
+      labelNames: ['wait'],
+    })
   }
 
   /**
@@ -343,31 +214,54 @@ export class RealtimeHub {
   }
 
   /**
-   * Reads the rows after the head in commit order. A place missing before the last row read is a
-   * commit under way or a rollback: the reader waits for the commits under way (the commit lock,
-   * at most a second before it looks again) and reads once more; what is still missing then never
-   * comes, and the head moves past it.
+   * Reads the rows after the head in commit order and hands on those before the first missing place.
+   * A missing place is a commit under way (almost always: its NOTIFY wakes the reader again within a
+   * millisecond or two, so the reader first just waits for that, up to GAP_PATIENCE_MS) or a
+   * rollback. A place still missing after that: the reader waits for the commits under way (the
+   * commit lock, which holds every committing writer while it waits, so only then; at most a second
+   * before it looks again) and reads once more; what is still missing then never comes, and the head
+   * moves past it.
    */
   private async read(): Promise<void> {
     do {
       this.again = false
       let rows = await this.rowsAfter(this.reader, this.head, sql``)
-      if (gapIn(this.head, rows)) {
+      const gap = gapAt(this.head, rows)
+      if (gap >= 0) {
+        this.deliver(rows.slice(0, gap))
+        this.gapSince ??= Date.now()
+        const waited = Date.now() - this.gapSince
+        if (waited < GAP_PATIENCE_MS) {
+          this.gapWaits.of({ wait: 'notify' }).inc()
+          this.later(GAP_PATIENCE_MS - waited)
+          return
+        }
+        this.gapWaits.of({ wait: 'lock' }).inc()
         if (!(await this.awaitCommits(this.reader))) {
-          this.retry ??= setTimeout(() => {
-            this.retry = null
-            this.poke()
-          }, DEFERRED_MS)
+          this.later(DEFERRED_MS)
           return
         }
         rows = await this.rowsAfter(this.reader, this.head, sql``)
       }
-      for (const row of rows) {
-        this.head = positionOf(row)
-        this.dispatch(row)
-      }
+      this.gapSince = null
+      this.deliver(rows)
       if (rows.length === BATCH) this.again = true
     } while (this.again)
+  }
+
+  private deliver(rows: ChangeRow[]): void {
+    for (const row of rows) {
+      this.head = positionOf(row)
+      this.dispatch(row)
+    }
+  }
+
+  /** Reads again in `ms`, unless a read is already due (a NOTIFY reads at once anyway). */
+  private later(ms: number): void {
+    this.retry ??= setTimeout(() => {
+      this.retry = null
+      this.poke()
+    }, ms)
   }
 
   /** Waits until every commit under way has ended (true), or a second has passed (false). */
@@ -472,17 +366,17 @@ export class RealtimeHub {
 }
 
 /**
- * Whether the rows read after `head` skip a place in commit order (a commit under way, or a rollback).
- * Places are consecutive numbers; a transaction's rows share one.
+ * The index of the first row read after `head` that skips a place in commit order (a commit under way,
+ * or a rollback), or -1. Places are consecutive numbers; a transaction's rows share one.
  */
-function gapIn(head: Position, rows: ChangeRow[]): boolean {
+function gapAt(head: Position, rows: ChangeRow[]): number {
   let last = head[0]
-  for (const row of rows) {
+  for (const [i, row] of rows.entries()) {
     const pos = Number(row.pos)
-    if (pos > last + 1 && !(last === 0 && head[1] === 0 && pos === 1)) return true
+    if (pos > last + 1 && !(last === 0 && head[1] === 0 && pos === 1)) return i
     last = pos
   }
-  return false
+  return -1
 }
 
 /**

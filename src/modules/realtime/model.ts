@@ -1,7 +1,7 @@
 import { t } from 'elysia'
 import { MEDIA_TYPE } from '../../platform/openapi'
 import { ShutdownEvent } from '../../platform/shutdown'
-import { MAX_BUFFER } from './hub'
+import { MAX_BUFFER } from './subscription'
 import { TICKET_TTL_SECONDS } from './tickets'
 
 export const Cursor = t.String({ description: 'The cursor: send it back as Last-Event-ID (or `since`) to resume from here' })

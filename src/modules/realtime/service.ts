@@ -9,7 +9,8 @@ import type { Shutdown } from '../../platform/shutdown'
 import { isAdmin, meetsLevel, type StreamCredential, type Tenant } from '../../platform/tenancy'
 import { realtimeError } from './errors'
 import { isAfter, parseCursor } from './cursor'
-import { type Frame, type RealtimeHub, Subscription, type TopicSpec } from './hub'
+import type { RealtimeHub } from './hub'
+import { type Frame, Subscription, type TopicSpec } from './subscription'
 import type { StreamTickets } from './tickets'
 
 export const MAX_TOPICS = 20
