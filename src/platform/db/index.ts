@@ -57,7 +57,9 @@ const MIGRATION_LOCK = 0x65636f62 // 'ecob': one migrator at a time across repli
  * Opens PGlite in memory or in `dataDir`. `loadDataDir` fills a memory database, or a data
  * directory that does not exist yet (a seed: much faster than initdb); an existing one is opened.
  */
-export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob; sharedBuffers?: string; watch?: WatchOptions } = {}): Promise<Database> {
+export async function openPglite(
+  options: { dataDir?: string; loadDataDir?: Blob; sharedBuffers?: string; watch?: WatchOptions; initdb?: string[] } = {},
+): Promise<Database> {
   let load = options.loadDataDir
   if (options.dataDir) {
     mkdirSync(dirname(resolve(options.dataDir)), { recursive: true })
@@ -67,6 +69,7 @@ export async function openPglite(options: { dataDir?: string; loadDataDir?: Blob
     extensions: { vector },
     postgresqlconf: [`shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`],
     ...(load ? { loadDataDir: load } : {}),
+    ...(options.initdb ? { initDbStartParams: options.initdb } : {}),
   })
   const watch = new ConnectionWatch(options.watch)
   watchPglite(client as never, watch)

@@ -41,12 +41,14 @@ export async function buildSeed(): Promise<boolean> {
   const building = `${SEED_DIR}.tmp`
   rmSync(building, { recursive: true, force: true })
   mkdirSync(dirname(SEED_DIR), { recursive: true })
-  const database = await openPglite({ dataDir: building })
+  const database = await openPglite({ dataDir: building, initdb: ['--wal-segsize=1'] })
   try {
     await migrate(database)
     const queue = new JobQueue(database, { workers: false, logger: createLogger('silent') })
     await queue.prepare()
     await queue.stop(1000)
+    // Nothing here creates databases from template0: 7 MB less to copy at every first start.
+    for (const statement of ['alter database template0 is_template false', 'drop database template0', 'checkpoint']) await database.unsafe(statement)
   } finally {
     await database.close()
   }
