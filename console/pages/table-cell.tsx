@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import type { Contract, ContractColumn, ContractRow } from '../../client/index'
 import { client, data } from '../api'
 import { useAction } from '../ui'
@@ -38,7 +38,7 @@ export function Cell({
 }) {
   const button = useRef<HTMLButtonElement>(null)
   const refocus = useRef(false)
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (editing || !refocus.current) return
     refocus.current = false
     button.current?.focus()
@@ -91,7 +91,8 @@ function CellEditor({
   const [value, setValue] = useState(initial)
   const { error, busy, run } = useAction()
   const form = useRef<HTMLFormElement>(null)
-  useEffect(() => {
+  // Before the browser paints: no key pressed after the editor shows may land elsewhere.
+  useLayoutEffect(() => {
     const input = form.current?.querySelector<HTMLElement>('input, select, textarea')
     input?.focus()
     if (input instanceof HTMLInputElement && input.type !== 'datetime-local') input.select()

@@ -184,7 +184,7 @@ describe.skipIf(!!browserMissing)('the console’s contract tables in a browser'
     await page.keyboard.press('ArrowRight')
     await until(() => page.evaluate(() => document.activeElement?.getAttribute('title')), 'Edit done')
     await page.keyboard.press('F2')
-    await cell(alpha.id, 3).getByLabel('done', { exact: true }).waitFor()
+    await until(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'done')
     await page.keyboard.press('Escape')
     await cell(alpha.id, 3).getByRole('button', { name: 'false', exact: true }).waitFor()
 
