@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks'
-import type { Contract, ContractColumn } from '../../client/index'
+import { type Contract, type ContractColumn, EcobaseError } from '../../client/index'
 import { client, data } from '../api'
 import { FormActions, useAction, when } from '../ui'
 
@@ -36,7 +36,8 @@ export function fromInput(text: string, col: ContractColumn): unknown {
       try {
         return JSON.parse(text)
       } catch {
-        throw new Error(`${col.name}: not valid JSON`)
+        // Refused before it is sent, in the shape the API's own refusals have.
+        throw new EcobaseError(0, 'validation_failed', `body.${col.name}: not valid JSON`)
       }
     default:
       return text

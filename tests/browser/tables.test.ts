@@ -129,6 +129,7 @@ describe.skipIf(!!browserMissing)('the console’s contract tables in a browser'
       { name: 'qty', type: 'integer' },
       { name: 'done', type: 'boolean' },
       { name: 'due', type: 'timestamp' },
+      { name: 'tags', type: 'json' },
     ]
     expect((await app.h.call('POST', '/contract/contracts', { ...as, body: { name: 'tasks', columns } })).status).toBe(201)
     const add = async (body: Record<string, unknown>) => (await app.h.call('POST', '/contract/contracts/tasks/rows', { ...as, body })).body
@@ -242,7 +243,21 @@ describe.skipIf(!!browserMissing)('the console’s contract tables in a browser'
     await cell(alpha.id, 1).getByLabel('title', { exact: true }).waitFor()
     expect(await cell(alpha.id, 1).getByRole('button', { name: 'Set null' }).count()).toBe(0)
     await page.keyboard.press('Escape')
-    expect(patches).toEqual([{ qty: 7 }, { qty: Number('12345678901234567890') }, { done: true }, { due: dueIso }, { due: null }])
+
+    // Json: a textarea, Shift+Enter a new line in it; what is not JSON is refused at the cell before anything is sent.
+    await cell(alpha.id, 5).getByRole('button', { name: '—', exact: true }).click()
+    const tags = cell(alpha.id, 5).getByLabel('tags', { exact: true })
+    expect(await tags.evaluate((e) => e.tagName)).toBe('TEXTAREA')
+    await tags.fill('["a",')
+    await tags.press('Enter')
+    expect(await cell(alpha.id, 5).getByRole('alert').textContent()).toBe('body.tags: not valid JSON (validation_failed)')
+    await tags.press('Shift+Enter')
+    await tags.pressSequentially(' "b"]')
+    expect(await tags.inputValue()).toBe('["a",\n "b"]')
+    await tags.press('Enter')
+    await cell(alpha.id, 5).getByRole('button', { name: '["a","b"]', exact: true }).waitFor()
+    expect((await stored(alpha.id)).tags).toEqual(['a', 'b'])
+    expect(patches).toEqual([{ qty: 7 }, { qty: Number('12345678901234567890') }, { done: true }, { due: dueIso }, { due: null }, { tags: ['a', 'b'] }])
 
     // Read-only fields (the id, when it was created) are not editable; a row is still added in the form.
     expect(await cell(alpha.id, 0).getByRole('button').count()).toBe(0)
