@@ -19,6 +19,8 @@ export function People() {
   const [q, setQ] = useState('')
   const [page, setPage] = useState(1)
   const list = useLoad(() => data(client.api.auth.admin.users.get({ query: { q: q.trim() || undefined, page, pageSize: PAGE_SIZE } })), [q, page])
+  // Your own factors are managed on the Second factors page: a reset here would also end this session.
+  const me = useLoad(() => data(client.api.auth.me.get()), [])
   const act = useAction()
 
   const reset = async (account: AdminUser) => {
@@ -81,16 +83,20 @@ export function People() {
                 <td class="phone-hide">{when(a.lastSignInAt)}</td>
                 <td class="phone-hide">{when(a.createdAt)}</td>
                 <td class="keep actions">
-                  {a.secondFactor.verified && (
-                    <button
-                      type="button"
-                      class="danger"
-                      disabled={act.busy}
-                      onClick={() => void reset(a)}
-                      aria-label={`Reset two-step verification of ${a.email}`}
-                    >
-                      Reset
-                    </button>
+                  {a.id === me.data?.id ? (
+                    <a href="#/security">Yours: Second factors</a>
+                  ) : (
+                    a.secondFactor.verified && (
+                      <button
+                        type="button"
+                        class="danger"
+                        disabled={act.busy}
+                        onClick={() => void reset(a)}
+                        aria-label={`Reset two-step verification of ${a.email}`}
+                      >
+                        Reset
+                      </button>
+                    )
                   )}
                 </td>
               </tr>

@@ -11,7 +11,8 @@ import { browserMissing, confirmDialog, consoleServerForFile, PHONE, SCREENSHOTS
 // it); others do not get the page; at phone width it fits.
 
 const ADMIN = `people-admin-${crypto.randomUUID().slice(0, 8)}@example.test`
-const app = consoleServerForFile({ ADMIN_EMAILS: ADMIN })
+const STRONG_ADMIN = `people-strong-admin-${crypto.randomUUID().slice(0, 8)}@example.test`
+const app = consoleServerForFile({ ADMIN_EMAILS: `${ADMIN},${STRONG_ADMIN}` })
 const PASSWORD = 'people-page-password'
 
 const register = (name: string, email?: string) => app.h.register({ password: PASSWORD, name, ...(email ? { email } : {}) })
@@ -41,7 +42,10 @@ describe.skipIf(!!browserMissing)('the console’s People page in a browser', ()
     await tab(page, 'People').click()
     await page.getByRole('heading', { name: 'People', level: 2 }).waitFor()
 
-    await until(async () => (await row(page, enrolled).textContent()) ?? '', (text) => text.includes('Verified'))
+    await until(
+      async () => (await row(page, enrolled).textContent()) ?? '',
+      (text) => text.includes('Verified'),
+    )
     expect(await row(page, enrolled).textContent()).toContain('authenticator app; 10 recovery codes left')
     expect(await row(page, plain).textContent()).toContain('Password only')
     expect(await resetButton(page, plain).count()).toBe(0)
@@ -67,10 +71,46 @@ describe.skipIf(!!browserMissing)('the console’s People page in a browser', ()
 
     await resetButton(page, enrolled).click()
     await confirmDialog(page, 'Reset', enrolled.email)
-    await until(async () => (await row(page, enrolled).textContent()) ?? '', (text) => text.includes('Password only'))
+    await until(
+      async () => (await row(page, enrolled).textContent()) ?? '',
+      (text) => text.includes('Password only'),
+    )
     expect(await resetButton(page, enrolled).count()).toBe(0)
     expect(await listed(admin, enrolled)).toBe(false)
     expect(await page.getByRole('alert').count()).toBe(0)
+    expect(problems).toEqual([])
+    expect(elsewhere).toEqual([])
+    await page.close()
+  })
+
+  test('an admin with a second factor verifies it at sign-in, then resets another account; their own row points to Second factors', async () => {
+    const kit = mfaKit(app.h)
+    const strong = await register('Sam Strong', STRONG_ADMIN)
+    const { secret } = await kit.enrol(strong)
+    const target = await register('Tia Target')
+    await kit.enrol(target)
+    const { page, elsewhere } = await app.open()
+    const problems = watchProblems(page)
+    await page.getByLabel('E-mail').fill(strong.email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.getByLabel('Code').fill(kit.code(secret))
+    await page.getByRole('button', { name: 'Verify' }).click()
+    await tab(page, 'People').click()
+
+    await until(
+      async () => (await row(page, strong).textContent()) ?? '',
+      (text) => text.includes('Verified'),
+    )
+    expect(await row(page, strong).getByRole('link', { name: 'Yours: Second factors' }).count()).toBe(1)
+    expect(await resetButton(page, strong).count()).toBe(0)
+    await resetButton(page, target).click()
+    await confirmDialog(page, 'Reset', target.email)
+    await until(
+      async () => (await row(page, target).textContent()) ?? '',
+      (text) => text.includes('Password only'),
+    )
+    expect(await listed(await theAdmin(), target)).toBe(false)
     expect(problems).toEqual([])
     expect(elsewhere).toEqual([])
     await page.close()
