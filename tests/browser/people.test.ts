@@ -145,7 +145,7 @@ describe.skipIf(!!browserMissing)('the console’s People page in a browser', ()
     await resetButton(page, enrolled).waitFor()
     const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }))
     expect(widths.scroll).toBeLessThanOrEqual(widths.inner)
-    await page.screenshot({ path: join(SCREENSHOTS, 'console-phone-people.png'), fullPage: true })
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-people-phone.png'), fullPage: true })
     // The columns a phone leaves out are the dates: the account, its two-step verification and the reset fit without scrolling.
     const box = (await resetButton(page, enrolled).boundingBox())!
     expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width)
