@@ -8,6 +8,7 @@ import { CustomerDetail, Customers } from './pages/customers'
 import { ENGAGEMENT_AREA_PAGES } from './pages/engagement-area'
 import { Backups } from './pages/backups'
 import { OVERVIEW_PATH, Overview } from './pages/overview'
+import { PEOPLE_PATH, People } from './pages/people'
 import { PLAYGROUND_PATH, Playground } from './pages/playground'
 import { Billing } from './pages/billing'
 import { LOGS_PAGES } from './pages/logs'
@@ -30,6 +31,7 @@ const PAGES: PageEntry[] = [
   { path: '#/storage', label: 'Storage', group: 'Data', ecosystem: true, page: Storage },
   { path: '#/realtime', label: 'Realtime', group: 'Data', ecosystem: true, page: Realtime },
   ...TEAM_AREA_PAGES,
+  { path: PEOPLE_PATH, label: 'People', group: 'People', ecosystem: false, admin: true, page: People },
   { path: PLAYGROUND_PATH, label: 'Chat playground', group: 'AI', ecosystem: true, page: Playground },
   ...ENGAGEMENT_AREA_PAGES,
   { path: '#/billing', label: 'Plans and features', group: 'Billing', ecosystem: true, page: Billing },
@@ -293,7 +295,8 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
   const [menu, setMenu] = useState(false)
   useEffect(() => setMenu(false), [hash])
   const inOrg = ecosystems.filter((e) => e.organizationId === organization)
-  const page = PAGES.find((p) => hash.startsWith(p.path)) ?? PAGES[0]!
+  const pages = user.capabilities.includes('admin') ? PAGES : PAGES.filter((p) => !p.admin)
+  const page = pages.find((p) => hash.startsWith(p.path)) ?? pages[0]!
   const detail = /^#\/customers\/([\w-]+)/.exec(hash)?.[1]
   return (
     <>
@@ -338,7 +341,7 @@ function Shell({ user, onSignedOut }: { user: User; onSignedOut: () => void }) {
       <div class="layout">
         <nav id="sections" class={menu ? 'sidebar open' : 'sidebar'} aria-label="Sections">
           {GROUPS.map((group) => {
-            const entries = PAGES.filter((p) => p.group === group)
+            const entries = pages.filter((p) => p.group === group)
             return entries.length === 0 ? null : (
               <div key={group}>
                 <h3 id={`nav-${group}`}>{group}</h3>

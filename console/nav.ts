@@ -9,5 +9,7 @@ export interface PageEntry {
   label: string
   group: (typeof GROUPS)[number]
   ecosystem: boolean
+  /** Shown to platform admins only (the account's `admin` capability); the API refuses the others anyway. */
+  admin?: boolean
   page: ComponentType
 }

@@ -468,6 +468,9 @@ const STEPS: Step[] = [
   { op: 'GET /system/backups', as: 'user' },
   { op: 'GET /system/backups/settings', as: 'user' },
 
+  // The instance's accounts, as platform admins see them (Ada, the first account, is one).
+  { op: 'GET /auth/admin/users', as: 'user' },
+
   // Second factors, and the account's password: last, since they change how Ada signs in.
   { op: 'POST /auth/mfa/totp', as: 'user', then: (a, c) => Object.assign(c, { factorId: a.factorId, secret: a.secret }) },
   { op: 'POST /auth/mfa/totp/{id}/confirm', as: 'user', params: (c) => ({ id: c.factorId }), body: (ex, c) => ({ ...ex, code: totp(c.secret) }) },

@@ -211,6 +211,34 @@ export interface PasskeyLogin {
   response: WebAuthnCredentialResponse
 }
 
+export interface AdminUserSecondFactor {
+  /** The account has a verified second factor: a password sign-in must verify it */
+  verified: boolean
+  /** The kinds of its verified factors: `totp` (an authenticator app), `passkey` */
+  methods: ("totp" | "passkey")[]
+  /** Recovery codes not used yet (0–10; none without a factor) */
+  recoveryCodesLeft: number
+}
+
+export interface AdminUser {
+  id: string
+  email: string
+  name: string
+  createdAt: string
+  /** The account holds the `admin` capability (marked admin, or named in ADMIN_EMAILS) */
+  platformAdmin: boolean
+  secondFactor: AdminUserSecondFactor
+  /** When its newest session on record began (sign-in by password, second factor or passkey); null: none on record */
+  lastSignInAt: string | null
+}
+
+export interface AdminUserPage {
+  items: AdminUser[]
+  total: number
+  page: number
+  pageSize: number
+}
+
 export interface AuthPasswordResetRequest {
   /** E-mail address; unique regardless of case */
   email: string
@@ -352,7 +380,10 @@ export interface AuthRoutes {
         /** Reset an account’s second factors (platform admins) */
         delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
       }
-    })
+    }) & {
+      /** Accounts and their second factors (platform admins) */
+      get(options?: RequestOptions<{ page?: number; pageSize?: number; q?: string }>): Promise<Result<{ 200: AdminUserPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 429: ErrorBody }>>
+    }
   }
   "password-reset": {
     request: {

@@ -2,12 +2,13 @@ import { useState } from 'preact/hooks'
 import type { TeamMember } from '../../client/index'
 import { client, currentEcosystem, data } from '../api'
 import { ask, EmptyState, ErrorNote, ListState, Pager, Section, useAction, useLoad, when } from '../ui'
+import { twoStep } from './people'
 
 const PAGE_SIZE = 20
 const ROLES: TeamMember['role'][] = ['owner', 'admin', 'member']
 
 /**
- * The team of the picked ecosystem's organization: list (with each member's second factor), add by
+ * The team of the picked ecosystem's organization: list (with each member's two-step verification), add by
  * e-mail with a role, change a role, remove; and the second factor policy, with who does not meet it.
  */
 export function Team() {
@@ -61,7 +62,7 @@ export function Team() {
             <tr>
               <th>Member</th>
               <th class="keep">Role</th>
-              <th>Second factor</th>
+              <th>Two-step verification</th>
               <th>Since</th>
               <th class="keep actions">
                 <span class="sr">Actions</span>
@@ -159,7 +160,7 @@ function MemberRow({
           </button>
         )}
       </td>
-      <td>{m.mfa ? 'Yes' : 'None'}</td>
+      <td>{twoStep(m.mfa)}</td>
       <td>{when(m.createdAt)}</td>
       <td class="keep actions">
         <button type="button" class="danger" disabled={busy} onClick={() => onRemove(m)} aria-label={`Remove ${m.email}`}>

@@ -112,9 +112,9 @@ describe.skipIf(!!browserMissing)('passkeys in a browser', () => {
     const refused = await app.h.call('GET', '/customer/customers', org.as(member))
     expect(refused.status).toBe(403)
     expect(refused.body.error.code).toBe('mfa_required')
-    // The Team page shows each member's second factor and who is out of compliance.
-    expect(await page.getByRole('row').filter({ hasText: member.email }).textContent()).toContain('None')
-    expect(await page.getByRole('row').filter({ hasText: owner.email }).textContent()).toContain('Yes')
+    // The Team page shows each member's two-step verification and who is out of compliance.
+    expect(await page.getByRole('row').filter({ hasText: member.email }).textContent()).toContain('Password only')
+    expect(await page.getByRole('row').filter({ hasText: owner.email }).textContent()).toContain('Verified')
     const compliance = page.getByTestId('mfa-compliance')
     await until(
       async () => (await compliance.textContent()) ?? '',

@@ -326,7 +326,7 @@ export class Accounts {
   }
 
   private capabilitiesOf(user: { isAdmin: boolean; emailKey: string }): string[] {
-    return user.isAdmin || this.deps.config.adminEmails.includes(user.emailKey) ? ['admin'] : []
+    return isPlatformAdmin(user, this.deps.config.adminEmails) ? ['admin'] : []
   }
 
   private view(user: UserRow): UserView {
@@ -357,6 +357,11 @@ export class Accounts {
     this.decoyHash ??= this.passwords.hash(crypto.randomUUID())
     return this.decoyHash
   }
+}
+
+/** A platform admin: the account is marked admin, or ADMIN_EMAILS (`adminEmails`, normalised) names its address. */
+export function isPlatformAdmin(user: { isAdmin: boolean; emailKey: string }, adminEmails: readonly string[]): boolean {
+  return user.isAdmin || adminEmails.includes(user.emailKey)
 }
 
 /** Writes an account with the password method (its hash made by `Passwords`), in the caller's transaction: registration and `npx ecobase admin create`. */

@@ -9,7 +9,8 @@ const Slug = t.String({ pattern: SLUG_PATTERN, description: 'Public login slug' 
 export const NewPassword = t.String({ minLength: 8, maxLength: 1024, description: 'At least 8 characters' })
 
 /** The account the request examples sign up (the quick start's first step), as answers show it. */
-const USER_EXAMPLE = { id: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', email: 'ada@example.com', name: 'Ada Lovelace', avatarUrl: '', slug: null, capabilities: [] }
+const USER_EXAMPLE_IDENTITY = { id: '6f1c0a3e-2b7d-4c1a-9e5f-3d2b1a0c9e8f', email: 'ada@example.com', name: 'Ada Lovelace' }
+const USER_EXAMPLE = { ...USER_EXAMPLE_IDENTITY, avatarUrl: '', slug: null, capabilities: [] }
 
 export const User = t.Object(
   {
@@ -246,4 +247,42 @@ export const MfaVerifyBody = t.Union(
     ),
   ],
   { title: 'MfaVerify', examples: [{ code: '492039' }] },
+)
+
+export const AdminUserQuery = t.Object({
+  q: t.Optional(t.String({ maxLength: 255, description: 'Matches e-mail or name (case-insensitive substring)' })),
+})
+export const AdminUser = t.Object(
+  {
+    id: t.String({ format: 'uuid' }),
+    email: t.String(),
+    name: t.String(),
+    createdAt: t.String(),
+    platformAdmin: t.Boolean({ description: 'The account holds the `admin` capability (marked admin, or named in ADMIN_EMAILS)' }),
+    secondFactor: t.Object(
+      {
+        verified: t.Boolean({ description: 'The account has a verified second factor: a password sign-in must verify it' }),
+        methods: t.Array(t.Union([t.Literal('totp'), t.Literal('passkey')]), {
+          description: 'The kinds of its verified factors: `totp` (an authenticator app), `passkey`',
+        }),
+        recoveryCodesLeft: t.Integer({ description: 'Recovery codes not used yet (0–10; none without a factor)' }),
+      },
+      { title: 'AdminUserSecondFactor' },
+    ),
+    lastSignInAt: t.Nullable(
+      t.String({ description: 'When its newest session on record began (sign-in by password, second factor or passkey); null: none on record' }),
+    ),
+  },
+  {
+    title: 'AdminUser',
+    examples: [
+      {
+        ...USER_EXAMPLE_IDENTITY,
+        createdAt: '2026-11-26T09:00:00.000Z',
+        platformAdmin: false,
+        secondFactor: { verified: true, methods: ['totp'], recoveryCodesLeft: 9 },
+        lastSignInAt: '2026-11-28T08:15:00.000Z',
+      },
+    ],
+  },
 )

@@ -6,6 +6,7 @@ import type { EventBus } from '../../platform/events'
 import type { SettingsService } from '../settings/service'
 import { AccountEmails, type InstanceMailer } from './account-emails'
 import { Accounts } from './accounts'
+import { AdminAccounts } from './admin-accounts'
 import { requireCredentialChange } from './interactive'
 
 export { insertPasswordAccount, USER_CACHE, type Accounts, type PublicProfile } from './accounts'
@@ -28,6 +29,7 @@ export class AuthService implements PrincipalSource {
   readonly mfa: Mfa
   readonly passkeys: Passkeys
   readonly emails: AccountEmails
+  readonly admin: AdminAccounts
   private kinds: Map<string, (claims: AccessClaims) => Promise<Principal>> | undefined
 
   constructor(
@@ -56,6 +58,7 @@ export class AuthService implements PrincipalSource {
     this.mfa = new Mfa(deps, this.sessions, this.accounts, events, audit)
     this.passkeys = new Passkeys(deps, this.sessions, this.accounts, this.mfa, audit)
     this.emails = new AccountEmails(deps, this.accounts, this.mfa, mail)
+    this.admin = new AdminAccounts(deps)
   }
 
   /**

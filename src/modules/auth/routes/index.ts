@@ -4,7 +4,8 @@ import type { Guards } from '../../../platform/guards'
 import type { AuthService } from '../service'
 import { accountEmailRoutes } from './account-emails'
 import { accountRoutes } from './accounts'
-import { mfaAdminRoutes, mfaRoutes, passkeyRoutes } from './mfa'
+import { adminRoutes } from './admin'
+import { mfaRoutes, passkeyRoutes } from './mfa'
 
 /** Every route of the accounts area, in mount order. */
 export function authRoutes(auth: AuthService, guards: Guards, config: Config): AnyElysia[] {
@@ -12,7 +13,7 @@ export function authRoutes(auth: AuthService, guards: Guards, config: Config): A
     accountRoutes(auth, guards, { config }),
     mfaRoutes(auth, guards, config),
     passkeyRoutes(auth, guards, config),
-    mfaAdminRoutes(auth, guards),
+    adminRoutes(auth, guards),
     accountEmailRoutes(auth.emails, guards, config.trustProxy),
   ]
 }

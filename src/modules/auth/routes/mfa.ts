@@ -268,28 +268,3 @@ export function passkeyRoutes(auth: AuthService, guards: Guards, config: Pick<Co
       },
     )
 }
-
-/** What platform admins do about other accounts' second factors (tag `auth`). */
-export function mfaAdminRoutes(auth: AuthService, guards: Guards) {
-  return new Elysia({ name: 'auth-mfa-admin', prefix: '/auth/admin', detail: { tags: ['auth'] } }).use(guards.auth).delete(
-    '/users/:id/factors',
-    async ({ principal, params, status }) => {
-      await auth.mfa.resetByAdmin(principal, params.id)
-      return status(204, undefined)
-    },
-    {
-      admin: true,
-      params: IdParam,
-      response: {
-        204: t.Void({ description: 'Every factor, passkey and recovery code removed; every session ended' }),
-        ...errors(400, 401, 404, { 403: ['forbidden', 'mfa_required', 'interactive_session_required'] }),
-      },
-      detail: {
-        operationId: 'authAdminResetFactors',
-        summary: 'Reset an account’s second factors (platform admins)',
-        description:
-          'For an owner who lost both the device and the recovery codes: removes every second factor, passkey and recovery code of the account and ends its sessions (it signs in with the password and enrolls anew). Platform admins only (403 `forbidden`), from a signed-in session (403 `interactive_session_required` for API tokens) at `aal2` while the admin’s account has a factor (403 `mfa_required`). Recorded in the audit log (`auth.mfa.reset`, by the admin); the account’s address gets an “account security” e-mail. Unknown account: 404. From the command line: `npx ecobase admin reset-mfa --email E`.',
-      },
-    },
-  )
-}
