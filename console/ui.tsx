@@ -115,6 +115,15 @@ export function ErrorNote({ error }: { error?: string | null }) {
   ) : null
 }
 
+/** A list's search box: `onSearch` gets each change as it is typed (lists go back to their first page with it). */
+export function SearchBox({ value, placeholder, onSearch }: { value: string; placeholder: string; onSearch: (q: string) => void }) {
+  return (
+    <label class="search">
+      Search <input type="search" value={value} onInput={(e) => onSearch(e.currentTarget.value)} placeholder={placeholder} />
+    </label>
+  )
+}
+
 /** A form's save and cancel buttons, and the error its last save got. */
 export function FormActions({ busy, save, onCancel, error }: { busy: boolean; save: string; onCancel: () => void; error?: string | null }) {
   return (

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks'
 import type { ChatConversationDetail, Customer } from '../../client/index'
 import { bytes, client, data } from '../api'
 import { useSupportSession } from '../support'
-import { ask, ErrorNote, ListState, Pager, Section, UsageBar, useAction, useLoad } from '../ui'
+import { ask, ErrorNote, ListState, Pager, Section, UsageBar, useAction, useLoad, SearchBox } from '../ui'
 import { CustomerPlan } from './customer-plan'
 
 const PAGE_SIZE = 20
@@ -30,18 +30,14 @@ export function Customers() {
   return (
     <>
       <Section title="Customers">
-        <label class="search">
-          Search{' '}
-          <input
-            type="search"
-            value={q}
-            onInput={(e) => {
-              setQ(e.currentTarget.value)
-              setPage(1)
-            }}
-            placeholder="e-mail, external id or name"
-          />
-        </label>{' '}
+        <SearchBox
+          value={q}
+          placeholder="e-mail, external id or name"
+          onSearch={(next) => {
+            setQ(next)
+            setPage(1)
+          }}
+        />{' '}
         <label>
           <input
             type="checkbox"

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { AdminUser } from '../../client/index'
 import { client, data } from '../api'
-import { ask, ErrorNote, ListState, Pager, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, ListState, Pager, Section, useAction, useLoad, when, SearchBox } from '../ui'
 
 export const PEOPLE_PATH = '#/people'
 const PAGE_SIZE = 20
@@ -35,18 +35,14 @@ export function People() {
     <div class="team-page">
       <Section title="People">
         <p class="muted">Every account of this instance. Reset two-step verification for someone who lost both their device and their recovery codes.</p>
-        <label class="search">
-          Search{' '}
-          <input
-            type="search"
-            value={q}
-            onInput={(e) => {
-              setQ(e.currentTarget.value)
-              setPage(1)
-            }}
-            placeholder="e-mail or name"
-          />
-        </label>
+        <SearchBox
+          value={q}
+          placeholder="e-mail or name"
+          onSearch={(next) => {
+            setQ(next)
+            setPage(1)
+          }}
+        />
         <ErrorNote error={list.error} />
         <ErrorNote error={act.error} />
         <table>
