@@ -31,7 +31,8 @@ async function firstText(url: string): Promise<string> {
  */
 export function CustomerFiles() {
   const [q, setQ] = useState('')
-  const [customerId, setCustomerId] = useState('')
+  const [picked, setPicked] = useState<Customer | null>(null)
+  const customerId = picked?.id ?? ''
   const [page, setPage] = useState(1)
   const [preview, setPreview] = useState<{ id: string; filename: string; text?: string; error?: string } | null>(null)
   const customers = useLoad(() => data(client.api.customer.customers.get({ query: { q: q || undefined, pageSize: 50 } })), [q])
@@ -41,10 +42,12 @@ export function CustomerFiles() {
     [customerId, page],
   )
   const { error, run } = useAction()
-  const picked = customers.data?.items.find((c) => c.id === customerId)
+  // The picked customer stays in the list while a search that leaves them out is typed.
+  const found = customers.data?.items ?? []
+  const choices = picked && !found.some((c) => c.id === picked.id) ? [picked, ...found] : found
 
   const pick = (id: string) => {
-    setCustomerId(id)
+    setPicked(choices.find((c) => c.id === id) ?? null)
     setPage(1)
     setPreview(null)
   }
@@ -57,8 +60,8 @@ export function CustomerFiles() {
     }
   }
   const remove = async (file: StorageAttachment) => {
-    const owner = picked ? nameOf(picked) : customerId
-    if (!(await ask(`Delete ${file.filename} (${bytes(file.sizeBytes)}) of ${owner}? It stops counting toward their quota at once.`, 'Delete file'))) return
+    const question = `Delete ${file.filename} (${bytes(file.sizeBytes)}) of ${picked ? nameOf(picked) : customerId}? It stops counting toward their quota at once.`
+    if (!(await ask(question, 'Delete file'))) return
     const done = await run(() => data(client.api.storage.customers({ customerId }).attachments({ id: file.id }).delete()))
     if (!done) return
     if (preview?.id === file.id) setPreview(null)
@@ -76,7 +79,7 @@ export function CustomerFiles() {
           <label for="storage-customer">Customer</label>{' '}
           <select id="storage-customer" value={customerId} onChange={(e) => pick(e.currentTarget.value)}>
             <option value="">Pick a customer…</option>
-            {customers.data?.items.map((c) => (
+            {choices.map((c) => (
               <option key={c.id} value={c.id}>
                 {nameOf(c)}
               </option>

@@ -36,7 +36,7 @@ describe.skipIf(!!browserMissing)('the console’s storage browser', () => {
     const org = await provision(app.h, owner)
     const as = org.as(owner)
     const ada = (await app.h.call('POST', '/customer/register', { ...as, body: { name: 'Ada Lovelace' } })).body.customerId
-    await app.h.call('POST', '/customer/register', { ...as, body: { name: 'Bob Nofiles' } })
+    for (const name of ['Bob Nofiles', 'Cy Other']) await app.h.call('POST', '/customer/register', { ...as, body: { name } })
     const token = (await app.h.call('POST', '/customer/token', { ...as, body: { customerId: ada } })).body.token
     const photo = await uploadAs(app.h, token, 'photo.png', 'image/png', PNG)
     const notes = await uploadAs(app.h, token, 'notes.txt', 'text/plain', TEXT)
@@ -86,7 +86,11 @@ describe.skipIf(!!browserMissing)('the console’s storage browser', () => {
     const log = (await app.h.call('GET', '/audit/events?action=storage.attachment.deleted', as)).body.items
     expect(log.map((e: { target: { id: string } }) => e.target.id)).toEqual([photo.id])
 
-    // A customer with no files says so.
+    // A search that leaves the picked customer out keeps them picked; a customer with no files says so.
+    await page.getByLabel('Find a customer').fill('Bob')
+    const options = () => page.getByLabel('Customer', { exact: true }).locator('option').allTextContents()
+    await until(options, (names) => names.join() === ['Pick a customer…', 'Ada Lovelace', 'Bob Nofiles'].join())
+    expect(await page.getByLabel('Customer', { exact: true }).inputValue()).toBe(ada)
     await page.getByLabel('Customer', { exact: true }).selectOption({ label: 'Bob Nofiles' })
     await page.getByRole('status').filter({ hasText: 'This customer has no files.' }).waitFor()
     expect(problems).toEqual([])
