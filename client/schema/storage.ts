@@ -146,4 +146,17 @@ export interface StorageRoutes {
     /** Your attachments, newest first (deleted ones excluded) */
     get(options?: RequestOptions<{ page?: number; pageSize?: number; ownerType?: string; ownerId?: string; status?: "pending" | "ready" }>): Promise<Result<{ 200: StorageAttachmentPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
   }
+  customers: ((params: { customerId: string | number }) => {
+    attachments: ((params: { id: string | number }) => {
+      /** Delete a customer's attachment */
+      delete(body?: undefined, options?: RequestOptions<never>): Promise<Result<{ 204: void; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
+      download: {
+        /** A presigned download URL for a customer's attachment */
+        get(options?: RequestOptions<never>): Promise<Result<{ 200: StorageDownload; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 409: ErrorBody; 429: ErrorBody }>>
+      }
+    }) & {
+      /** A customer's attachments, newest first (deleted ones excluded) */
+      get(options?: RequestOptions<{ page?: number; pageSize?: number; ownerType?: string; ownerId?: string; status?: "pending" | "ready" }>): Promise<Result<{ 200: StorageAttachmentPage; 400: ErrorBody; 401: ErrorBody; 403: ErrorBody; 404: ErrorBody; 429: ErrorBody }>>
+    }
+  })
 }

@@ -1,8 +1,12 @@
 import { useState } from 'preact/hooks'
 import { bytes, client, data, message } from '../api'
 import { ErrorNote, ListState, Section, UsageBar, useLoad } from '../ui'
+import { CustomerFiles } from './customer-files'
 
-/** Your files in the ecosystem (as its team member's customer record), usage against quota, and uploads with progress. */
+/**
+ * Your files in the ecosystem (as its team member's customer record), usage against quota, and uploads
+ * with progress; a customer's files for the ecosystem's admins; the quota overrides.
+ */
 export function Storage() {
   const usage = useLoad(() => data(client.api.usage.storage.get()), [])
   const files = useLoad(() => data(client.api.storage.attachments.get({ query: { pageSize: 50 } })), [])
@@ -80,6 +84,7 @@ export function Storage() {
         </table>
         <ListState load={files} count={files.data?.items.length} empty="No files yet: upload one above." />
       </Section>
+      <CustomerFiles />
       <Section title="Quota overrides">
         <ErrorNote error={overrides.error} />
         <table>

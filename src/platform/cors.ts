@@ -52,10 +52,12 @@ export function originMayUseCookie(headers: Record<string, string | undefined>, 
  * The origin of a same-origin request (a page served by this service at the address it was
  * reached by, e.g. the console opened at 127.0.0.1 while PUBLIC_URL names localhost), else null.
  * URLs the service hands back for its own endpoints (the local store's signed URLs) can then point
- * where the page can reach them; cross-origin callers keep PUBLIC_URL's.
+ * where the page can reach them; cross-origin callers keep PUBLIC_URL's. A browser sends no Origin
+ * on a same-origin GET (a download URL the console shows as an image): then the Referer's origin
+ * stands in, compared the same way.
  */
 export function sameOrigin(request: Request): string | null {
-  const origin = request.headers.get('origin')
+  const origin = request.headers.get('origin') ?? request.headers.get('referer')
   if (!origin) return null
   try {
     return new URL(request.url).origin === new URL(origin).origin ? new URL(origin).origin : null

@@ -84,6 +84,21 @@ for (const [kind, start] of Object.entries(subjects)) {
       expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true)
     })
 
+    test('a presigned GET with a Range of the first bytes answers 206 with those bytes only (a preview reads no further)', async () => {
+      const key = newKey()
+      const bytes = randomBytes(10_000)
+      expect((await putBytes(key, bytes, 'text/plain')).status).toBe(200)
+      const get = await store.presignGet({ key, filename: 'long.txt', contentType: 'text/plain', expiresIn: 60 })
+      const head = await fetch(get.url, { headers: { range: 'bytes=0-4095' } })
+      expect(head.status).toBe(206)
+      expect(head.headers.get('content-range')).toBe(`bytes 0-4095/${bytes.byteLength}`)
+      expect(Buffer.from(await head.arrayBuffer()).equals(bytes.subarray(0, 4096))).toBe(true)
+      const tail = await fetch(get.url, { headers: { range: 'bytes=9000-20000' } })
+      expect(tail.status).toBe(206)
+      expect(tail.headers.get('content-range')).toBe(`bytes 9000-9999/${bytes.byteLength}`)
+      expect(Buffer.from(await tail.arrayBuffer()).equals(bytes.subarray(9000))).toBe(true)
+    })
+
     test('an empty object is an object', async () => {
       const key = newKey()
       expect((await putBytes(key, new Uint8Array(0))).status).toBe(200)

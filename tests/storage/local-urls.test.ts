@@ -55,6 +55,17 @@ describe('local store: signed object URLs', () => {
       }),
     )
     expect(((await download.json()) as { url: string }).url).toStartWith('http://127.0.0.1:4321/storage/objects/')
+    // A browser's same-origin GET carries no Origin, only the page as Referer: that address, or PUBLIC_URL for another page's.
+    const downloadFrom = async (referer: string) => {
+      const res = await s.h.app.handle(
+        new Request(`http://127.0.0.1:4321/storage/attachments/${here.attachment.id}/download`, {
+          headers: { authorization: `Bearer ${s.creds.token}`, referer },
+        }),
+      )
+      return ((await res.json()) as { url: string }).url
+    }
+    expect(await downloadFrom('http://127.0.0.1:4321/console')).toStartWith('http://127.0.0.1:4321/storage/objects/')
+    expect(await downloadFrom('http://evil.example/page')).toStartWith('http://localhost/storage/objects/')
   })
 
   test('an upload larger than MAX_BODY_BYTES goes through; JSON routes keep the limit', async () => {

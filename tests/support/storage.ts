@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { deflateSync } from 'node:zlib'
 import { createHarness, type Harness, type RegisteredUser } from './harness'
 import { startS3, type S3Peer } from './s3'
 import { customerOf, provision, type Provisioned } from './tenancy'
@@ -9,6 +10,37 @@ export const STORE_KINDS: StoreKind[] = ['local', 's3']
 
 export const sha256 = (bytes: Uint8Array | string) => createHash('sha256').update(bytes).digest('hex')
 export const bytesOf = (text: string) => new TextEncoder().encode(text)
+
+/** A real PNG of `width` × `height` (a colour gradient), so the browser has something to draw. */
+export function png(width: number, height: number): Buffer {
+  const chunk = (type: string, body: Buffer) => {
+    const typed = Buffer.concat([Buffer.from(type, 'latin1'), body])
+    const frame = Buffer.alloc(8 + typed.byteLength)
+    frame.writeUInt32BE(body.byteLength, 0)
+    frame.set(typed, 4)
+    frame.writeUInt32BE(Bun.hash.crc32(typed), 4 + typed.byteLength)
+    return frame
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header.set([8, 2, 0, 0, 0], 8) // 8-bit RGB, no interlace
+  const stride = 1 + width * 3
+  const rows = Buffer.alloc(height * stride)
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) rows.set([(x * 255) / width, (y * 255) / height, 160], y * stride + 1 + x * 3)
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))])
+}
+/** presign → PUT → complete as the customer `token`, on `h`'s app; the ready attachment. */
+export async function uploadAs(h: Harness, token: string, filename: string, contentType: string, bytes: Uint8Array) {
+  const p = await h.call('POST', '/storage/uploads', { token, body: { filename, contentType, sizeBytes: bytes.byteLength, contentHash: sha256(bytes) } })
+  if (p.status !== 201) throw new Error(`presign: ${p.status} ${JSON.stringify(p.body)}`)
+  const put = await h.app.handle(new Request(p.body.uploadUrl, { method: 'PUT', headers: p.body.uploadHeaders, body: new Uint8Array(bytes) }))
+  if (put.status !== 200) throw new Error(`PUT: ${put.status} ${await put.text()}`)
+  const done = await h.call('POST', `/storage/attachments/${p.body.attachment.id}/complete`, { token })
+  if (done.status !== 200) throw new Error(`complete: ${done.status} ${JSON.stringify(done.body)}`)
+  return done.body.attachment as { id: string; sizeBytes: number }
+}
 
 export interface Creds {
   token: string

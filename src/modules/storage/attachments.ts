@@ -215,8 +215,11 @@ export class Attachments {
     return attachmentView(row)
   }
 
-  /** Soft delete: the attachment disappears and stops counting toward the quota at once. */
-  async remove(scope: Scope, id: string): Promise<void> {
+  /**
+   * Soft delete: the attachment disappears and stops counting toward the quota at once. `then`
+   * runs in the same transaction with the deleted row (an admin's delete records it in the audit log).
+   */
+  async remove(scope: Scope, id: string, then?: (tx: Db, deleted: Row) => Promise<void>): Promise<void> {
     await this.deps.db.transaction(async (tx) => {
       // Counter first, then the attachment: the same lock order as complete, so the two cannot deadlock.
       await this.quotas.lock(tx, scope)
@@ -224,9 +227,10 @@ export class Attachments {
         .update(attachments)
         .set({ deletedAt: this.deps.now(), updatedAt: this.deps.now() })
         .where(and(live(scope), eq(attachments.id, id)))
-        .returning({ status: attachments.status, sizeBytes: attachments.sizeBytes })
+        .returning()
       if (!row) throw storageErrors.notFound()
       if (row.status === 'ready') await this.quotas.add(tx, scope, -row.sizeBytes)
+      await then?.(tx, row)
     })
   }
 

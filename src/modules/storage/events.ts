@@ -13,4 +13,5 @@ export const STORAGE_EVENTS = [attachmentReady]
 export const STORAGE_AUDIT = defineAuditActions('storage', {
   'storage.quota.set': 'A customer’s storage quota was set',
   'storage.quota.removed': 'A customer’s storage quota was removed (the default applies)',
+  'storage.attachment.deleted': 'An ecosystem admin deleted a customer’s file (its bytes stop counting toward the customer’s quota at once)',
 })

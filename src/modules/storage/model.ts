@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { AppError, ErrorBody } from '../../platform/errors'
+import { paged } from '../../platform/paging'
 
 /**
  * A plain JSON integer. Elysia's `t.Integer` also accepts numeric strings (for query strings) and
@@ -72,6 +73,9 @@ export const StorageAttachment = t.Object(
   },
   { title: 'StorageAttachment', examples: [attachmentExample] },
 )
+
+/** A page of attachments: the customer's own list and an admin's list of a customer's. */
+export const StorageAttachmentPage = paged(StorageAttachment, 'StorageAttachmentPage')
 
 export const StoragePresignedUpload = t.Object(
   {

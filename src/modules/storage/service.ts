@@ -3,14 +3,17 @@ import type { EntitlementGate } from '../../platform/entitlements'
 import type { EventBus } from '../../platform/events'
 import type { AuditService } from '../audit/service'
 import { Attachments } from './attachments'
+import { CustomerFiles } from './customer-files'
 import { StorageQuotas, type CustomerLookup } from './quota'
 
 export { storageReadings } from './quota'
 
-/** The storage area: attachments (presigned uploads and downloads) and per-customer quotas. */
+/** The storage area: attachments (presigned uploads and downloads), admins' access to customers' files, and per-customer quotas. */
 export class StorageService {
   readonly quotas: StorageQuotas
   readonly attachments: Attachments
+  /** Ecosystem admins' view of a customer's files. */
+  readonly customerFiles: CustomerFiles
 
   constructor(
     deps: Pick<Deps, 'config' | 'db' | 'logger' | 'now' | 'storage'>,
@@ -21,5 +24,6 @@ export class StorageService {
   ) {
     this.quotas = new StorageQuotas(deps, customers, audit)
     this.attachments = new Attachments(deps, this.quotas, events, gate)
+    this.customerFiles = new CustomerFiles(this.attachments, customers, audit)
   }
 }

@@ -27,6 +27,18 @@ const TEMP_DIR = '.uploads'
 const FIELDS = { PUT: ['expires', 'length', 'sha256', 'type'], GET: ['expires', 'filename', 'type'] } as const
 type Method = keyof typeof FIELDS
 
+/**
+ * The one range of `bytes=start-` or `bytes=start-end` within `size` bytes, else null: anything else
+ * (several ranges, a suffix, a start past the end) is answered with the whole object, as HTTP allows.
+ */
+function byteRange(header: string | null, size: number): { start: number; end: number } | null {
+  const match = header && /^bytes=(\d{1,15})-(\d{0,15})$/.exec(header.trim())
+  if (!match) return null
+  const start = Number(match[1])
+  const end = Math.min(match[2] ? Number(match[2]) : size - 1, size - 1)
+  return start <= end ? { start, end } : null
+}
+
 class Refusal extends Error {
   constructor(
     readonly status: number,
@@ -106,7 +118,8 @@ export class LocalObjectStore implements ObjectStore {
       const method: Method | null = request.method === 'PUT' ? 'PUT' : request.method === 'GET' || request.method === 'HEAD' ? 'GET' : null
       if (!method) throw new Refusal(405, 'method_not_allowed', 'Objects accept PUT and GET only')
       const params = this.verify(method, key, url.searchParams)
-      return method === 'PUT' ? await this.receive(key, params, request) : await this.send(key, params, request.method === 'HEAD')
+      if (method === 'PUT') return await this.receive(key, params, request)
+      return await this.send(key, params, request.method === 'HEAD', request.headers.get('range'))
     } catch (err) {
       if (!(err instanceof Refusal)) throw err
       if (request.body && !request.bodyUsed) request.body.cancel().catch(() => {})
@@ -154,20 +167,26 @@ export class LocalObjectStore implements ObjectStore {
     return new Response(null, { status: 200, headers: { etag: `"${params.sha256}"` } })
   }
 
-  private async send(key: string, params: Record<string, string>, headOnly: boolean): Promise<Response> {
+  /** The object, or the one byte range `range` asks for (a preview's first bytes), as S3 answers it. */
+  private async send(key: string, params: Record<string, string>, headOnly: boolean, range: string | null): Promise<Response> {
     const path = this.pathOf(key)
     const found = await this.head(key)
     if (!found) throw new Refusal(404, 'not_found', 'No such object')
-    const headers = {
+    const headers: Record<string, string> = {
       'content-type': params.type!,
       'content-length': String(found.sizeBytes),
       'content-disposition': contentDisposition(params.filename!),
+      'accept-ranges': 'bytes',
       // Uploaded HTML must never run on the API's origin.
       'x-content-type-options': 'nosniff',
       'content-security-policy': "sandbox; default-src 'none'",
       'cache-control': 'private, no-cache',
     }
-    return new Response(headOnly ? null : Bun.file(path), { status: 200, headers })
+    const part = byteRange(range, found.sizeBytes)
+    if (!part) return new Response(headOnly ? null : Bun.file(path), { status: 200, headers })
+    headers['content-length'] = String(part.end - part.start + 1)
+    headers['content-range'] = `bytes ${part.start}-${part.end}/${found.sizeBytes}`
+    return new Response(headOnly ? null : Bun.file(path).slice(part.start, part.end + 1), { status: 206, headers })
   }
 
   /** The query's fields when its signature is ours and it has not expired; 403 otherwise. */

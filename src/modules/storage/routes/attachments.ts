@@ -1,12 +1,12 @@
 import { Elysia, t } from 'elysia'
 import type { Guards } from '../../../platform/guards'
 import { errors } from '../errors'
-import { PageQuery, pageParams, paged } from '../../../platform/paging'
+import { PageQuery, pageParams } from '../../../platform/paging'
 import {
   AttachmentListQuery,
   AttachmentPatch,
-  StorageAttachment,
   StorageAttachmentEnvelope,
+  StorageAttachmentPage,
   StorageDeduplicated,
   StorageDownload,
   StoragePresignedUpload,
@@ -71,7 +71,7 @@ export function attachmentRoutes(storage: StorageService, guards: Guards) {
     .get('/attachments', ({ tenant, query }) => attachments.list(tenant, query, pageParams(query)), {
       tenant: 'customer',
       query: t.Composite([PageQuery, AttachmentListQuery]),
-      response: { 200: paged(StorageAttachment, 'StorageAttachmentPage') },
+      response: { 200: StorageAttachmentPage },
       detail: { operationId: 'storageAttachmentList', summary: 'Your attachments, newest first (deleted ones excluded)', description: WHO },
     })
     .get('/attachments/:id', async ({ tenant, params }) => ({ attachment: await attachments.get(tenant, params.id) }), {
