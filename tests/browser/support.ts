@@ -34,9 +34,10 @@ export interface ConsoleServer {
   browser: Browser
   /**
    * A new page at `to` (a path of the service, or a whole URL; the console by default) in which
-   * every request that leaves the service is refused; `elsewhere` collects those requests.
+   * every request that leaves the service is refused; `elsewhere` collects those requests. `also`:
+   * origins the page may reach besides (a bucket store's).
    */
-  open(to?: string, viewport?: { width: number; height: number }): Promise<{ page: Page; elsewhere: string[] }>
+  open(to?: string, viewport?: { width: number; height: number }, also?: readonly string[]): Promise<{ page: Page; elsewhere: string[] }>
   /** Stops the browser, the server and the harness. */
   close(): Promise<void>
 }
@@ -55,12 +56,13 @@ export async function startConsoleServer(env: Record<string, string> | ((port: n
   await consoleBuild()
   const browser = await launch()
 
-  const open = async (to = '/console', viewport = DESKTOP) => {
+  const open = async (to = '/console', viewport = DESKTOP, also: readonly string[] = []) => {
     const url = to.startsWith('/') ? `${origin}${to}` : to
     const page = await browser.newPage({ viewport })
     const elsewhere: string[] = []
     await page.route('**/*', (route) => {
-      if (route.request().url().startsWith(origin)) return route.continue()
+      const target = new URL(route.request().url()).origin
+      if (target === origin || also.includes(target)) return route.continue()
       elsewhere.push(route.request().url())
       return route.abort()
     })

@@ -6,5 +6,5 @@ import { ConsoleService } from './service'
 export default defineModule({
   name: 'console',
   errors: CONSOLE_ERRORS,
-  setup: () => ({ routes: () => [consoleRoutes(new ConsoleService())] }),
+  setup: (ctx) => ({ routes: () => [consoleRoutes(new ConsoleService(ctx.deps.storage))] }),
 })

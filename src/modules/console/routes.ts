@@ -9,11 +9,10 @@ export function consoleRoutes(console: ConsoleService) {
   return new Elysia({ name: 'console' })
     .get(
       '/console',
-      ({ set }) => {
+      async ({ set }) => {
         set.headers['content-type'] = 'text/html; charset=utf-8'
         set.headers['cache-control'] = 'no-cache'
-        set.headers['content-security-policy'] =
-          "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+        set.headers['content-security-policy'] = await console.contentPolicy()
         return console.page()
       },
       { detail: { hide: true } },

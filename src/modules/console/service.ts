@@ -1,4 +1,5 @@
 import { join } from 'node:path'
+import type { ObjectStore } from '../../providers/storage'
 import { CONSOLE_BUILD_DIR, consoleBuild, type ConsoleManifest } from './assets'
 import { consoleError } from './errors'
 
@@ -9,9 +10,20 @@ import { consoleError } from './errors'
 export class ConsoleService {
   private build: Promise<ConsoleManifest> | null = null
 
+  constructor(private readonly storage: Pick<ObjectStore, 'origin'>) {}
+
   /** The page that loads the console's script and styles. */
   async page(): Promise<string> {
     return page(await this.manifest())
+  }
+
+  /**
+   * The page's content security policy: everything from the service itself, and, with a bucket
+   * store, the bucket's origin for the images and fetches of presigned URLs (previews, uploads).
+   */
+  async contentPolicy(): Promise<string> {
+    const bucket = this.storage.origin ? ` ${await this.storage.origin()}` : ''
+    return `default-src 'self'; img-src 'self' data: blob:${bucket}; connect-src 'self'${bucket}; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`
   }
 
   /** The file of a built asset; 404 for any other name. */

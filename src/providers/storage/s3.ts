@@ -17,6 +17,7 @@ const loadSdk = async () => {
 export class S3ObjectStore implements ObjectStore {
   readonly kind = 's3' as const
   private sdk: Promise<{ sdk: Awaited<ReturnType<typeof loadSdk>>; client: S3Client }> | undefined
+  private probed: Promise<string> | undefined
   private readonly bucket: string
 
   constructor(
@@ -27,17 +28,34 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   private connect() {
-    this.sdk ??= loadSdk().then((sdk) => ({ sdk, client: this.createClient(sdk) }))
+    this.sdk ??= loadSdk().then((sdk) => ({ sdk, client: this.createClient(sdk, this.settings.credentials) }))
     return this.sdk
   }
 
-  private createClient(sdk: Awaited<ReturnType<typeof loadSdk>>): S3Client {
+  /**
+   * The origin the SDK presigns for (virtual-hosted or path style, the region's endpoint or
+   * S3_ENDPOINT), as its own URL building decides: one URL signed with a throwaway key, offline,
+   * so no credential is looked up or sent for it.
+   */
+  async origin(): Promise<string> {
+    this.probed ??= loadSdk().then(async (sdk) => {
+      const client = this.createClient(sdk, { accessKeyId: 'origin-probe', secretAccessKey: 'origin-probe' })
+      try {
+        return new URL(await sdk.getSignedUrl(client, new sdk.GetObjectCommand({ Bucket: this.bucket, Key: 'origin-probe' }), { expiresIn: 60 })).origin
+      } finally {
+        client.destroy()
+      }
+    })
+    return this.probed
+  }
+
+  private createClient(sdk: Awaited<ReturnType<typeof loadSdk>>, credentials: S3Settings['credentials']): S3Client {
     const settings = this.settings
     return new sdk.S3Client({
       ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
       region: settings.region,
       forcePathStyle: settings.forcePathStyle,
-      ...(settings.credentials ? { credentials: settings.credentials } : {}),
+      ...(credentials ? { credentials } : {}),
       // Otherwise presigned PUT URLs carry the SDK's checksum of an empty body, which no real upload matches.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',

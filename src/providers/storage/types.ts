@@ -40,6 +40,12 @@ export interface ObjectStore {
   putFile?(key: string, path: string, sizeBytes: number, contentType: string): Promise<void>
   /** Stores that the service serves itself (local) answer their signed URLs here. */
   serve?(request: Request): Promise<Response>
+  /**
+   * Where a bucket store's presigned URLs point (scheme, host and port), for pages of the service
+   * that load them (the console's previews and uploads: its content security policy names it).
+   * Absent for a store the service serves itself.
+   */
+  origin?(): Promise<string>
 }
 
 /** Path under which the local store's signed URLs are served (see modules/storage/routes). */
