@@ -233,6 +233,8 @@ const STEPS: Step[] = [
   { op: 'GET /usage/storage/quotas', as: 'admin' },
   { op: 'GET /usage/storage', as: 'admin' },
   { op: 'GET /usage/storage/customers/{userId}', as: 'admin', params: (c) => ({ userId: c.customerId }) },
+  { op: 'GET /storage/customers/{customerId}/attachments', as: 'admin', params: (c) => ({ customerId: c.customerId }) },
+  { op: 'GET /storage/customers/{customerId}/attachments/{id}/download', as: 'admin', params: (c) => ({ customerId: c.customerId, id: c.attachmentId }) },
 
   // Personas, chat and memory.
   { op: 'GET /persona/service-templates', as: 'none' },
