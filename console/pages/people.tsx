@@ -79,7 +79,8 @@ export function People() {
                 <td class="phone-hide">{when(a.lastSignInAt)}</td>
                 <td class="phone-hide">{when(a.createdAt)}</td>
                 <td class="keep actions">
-                  {a.id === me.data?.id ? (
+                  {/* Only once it is known whose row is yours: a Reset there would end your own session. */}
+                  {!me.data ? null : a.id === me.data.id ? (
                     <a href="#/security">Yours: Second factors</a>
                   ) : (
                     a.secondFactor.verified && (
