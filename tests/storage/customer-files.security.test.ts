@@ -109,6 +109,24 @@ for (const kind of STORE_KINDS) {
       expect((await usageOf(c.customerId)).body.usageBytes).toBe(a.sizeBytes)
     })
 
+    test('a fellow team member’s own files are not an admin’s to browse: 403 on every route, the file left alone', async () => {
+      const member = await s.h.register()
+      await addMember(s.h, s.org, s.owner, member, 'member')
+      const own = (await s.h.call('GET', '/customer/me', s.org.as(member))).body
+      expect(own.externalId).toBe(`user:${member.user.id}`)
+      const a = await s.upload(bytesOf('a member’s own upload'), {}, s.org.as(member))
+      for (const [method, path] of [
+        ['GET', `/storage/customers/${own.id}/attachments`],
+        ['GET', `/storage/customers/${own.id}/attachments/${a.id}/download`],
+        ['DELETE', `/storage/customers/${own.id}/attachments/${a.id}`],
+      ] as const) {
+        const res = await s.h.call(method, path, admin())
+        expect(res.status).toBe(403)
+        expect(res.body.error.code).toBe('forbidden')
+      }
+      expect((await s.h.call('GET', `/storage/attachments/${a.id}`, s.org.as(member))).status).toBe(200)
+    })
+
     test('another ecosystem’s customer, or an attachment of another customer, is 404 and left alone', async () => {
       const c = await customerOf(s.h, s.org, s.owner)
       const mine = await s.upload(bytesOf('mine, not theirs'), {}, { token: c.token })

@@ -141,9 +141,19 @@ export class CustomerService implements TenancySource {
     }
   }
 
-  async issueToken(tenant: Tenant, customerId: string, userAgent: string | null) {
+  /**
+   * A customer of the ecosystem an admin may act for (tokens, support sessions, their files): 404
+   * outside the ecosystem, 403 for a record the service keeps for itself, such as a team member's
+   * own, so no admin reaches a fellow member's data through it.
+   */
+  async actable(tenant: Tenant, customerId: string, what: string): Promise<CustomerRow> {
     const customer = await this.row(tenant, customerId)
-    if (isMemberRecord(customer.externalId)) throw memberRecord('get customer tokens')
+    if (isMemberRecord(customer.externalId)) throw memberRecord(what)
+    return customer
+  }
+
+  async issueToken(tenant: Tenant, customerId: string, userAgent: string | null) {
+    await this.actable(tenant, customerId, 'get customer tokens')
     const issued = await this.deps.db.transaction(async (tx) => {
       const issued = await this.sessions.start(tx, customerId, userAgent)
       // Whoever holds these tokens acts as the customer: who had them issued is on record.
@@ -162,8 +172,7 @@ export class CustomerService implements TenancySource {
    * access token that cannot be refreshed, so the session ends by itself after SUPPORT_SESSION_SECONDS.
    */
   async startSupportSession(tenant: Tenant, customerId: string, userAgent: string | null) {
-    const customer = await this.row(tenant, customerId)
-    if (isMemberRecord(customer.externalId)) throw memberRecord('be acted as')
+    await this.actable(tenant, customerId, 'be acted as')
     const started = await this.deps.db.transaction(async (tx) => {
       const started = await this.sessions.startFixed(tx, customerId, userAgent, SUPPORT_SESSION_SECONDS)
       await this.audit.record(tx, tenant, {

@@ -8,7 +8,8 @@ type ListFilter = Parameters<Attachments['list']>[1]
 
 /**
  * An ecosystem admin's hands on one customer's files: the customer's own list, download and delete
- * (the same quota accounting), once the customer is found in the admin's ecosystem (404 otherwise).
+ * (the same quota accounting), once the customer is found in the admin's ecosystem (404 otherwise)
+ * and is not a record the service keeps for itself (403).
  */
 export class CustomerFiles {
   constructor(
@@ -36,8 +37,9 @@ export class CustomerFiles {
     )
   }
 
+  /** A team member's own record is refused (403) as for tokens and support sessions: an admin never reads a fellow member's files. */
   private async scope(tenant: Tenant, customerId: string) {
-    await this.customers.get(tenant, customerId)
+    await this.customers.actable(tenant, customerId, 'have its files browsed')
     return { ecosystemId: tenant.ecosystemId, customerId }
   }
 }

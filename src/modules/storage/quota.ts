@@ -10,6 +10,8 @@ import { attachments, storageQuotas, storageUsage } from './schema'
 /** What quotas need from the customer area: that a customer id belongs to the tenant's ecosystem (404 otherwise). */
 export interface CustomerLookup {
   get(tenant: Tenant, customerId: string): Promise<unknown>
+  /** The customer, unless it is a record the service keeps for itself (a team member's own: 403). */
+  actable(tenant: Tenant, customerId: string, what: string): Promise<unknown>
 }
 
 interface Scope {

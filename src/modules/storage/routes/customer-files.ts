@@ -9,7 +9,7 @@ import type { StorageService } from '../service'
 const CustomerParam = t.Object({ customerId: t.String({ format: 'uuid', description: 'The customer id' }) })
 const FileParams = t.Object({ customerId: t.String({ format: 'uuid', description: 'The customer id' }), id: t.String({ format: 'uuid' }) })
 const ADMIN =
-  'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id); a customer token is 403. 404 when the customer is not in the ecosystem, or the attachment is not theirs (or is deleted).'
+  'Needs an account credential with the admin or owner role in the ecosystem (X-Ecosystem-Id); a customer token is 403, and so is a team member’s own record (`user:<id>`: no admin reads a fellow member’s files). 404 when the customer is not in the ecosystem, or the attachment is not theirs (or is deleted).'
 
 /** Ecosystem admins browsing a customer's files (the console's Storage page): list, download, delete. */
 export function customerFileRoutes(storage: StorageService, guards: Guards) {
