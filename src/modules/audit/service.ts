@@ -9,6 +9,7 @@ import type { Tenant } from '../../platform/tenancy'
 import type { AuditAction } from '..'
 import { auditEvents } from './schema'
 import { auditError } from './errors'
+import { escapeLike } from '../../platform/db/like'
 
 export type ActorType = 'user' | 'customer' | 'api_token' | 'system'
 export interface AuditActor {
@@ -84,8 +85,7 @@ const view = (r: Row) => ({
   metadata: r.metadata,
 })
 
-/** `%`, `_` and `\` taken literally in a LIKE pattern (PostgreSQL's default escape is `\`). */
-const likePrefix = (text: string) => `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+const likePrefix = (text: string) => `${escapeLike(text)}%`
 
 /**
  * The audit log. Areas call `record` in the transaction of the change it describes, so a change

@@ -3,6 +3,7 @@ import type { Deps } from '../../deps'
 import { listPage, type PageParams } from '../../platform/paging'
 import { isPlatformAdmin } from './accounts'
 import { mfaFactors, recoveryCodes, sessions, users } from './schema'
+import { containing } from '../../platform/db/like'
 
 type Method = 'totp' | 'passkey'
 
@@ -16,9 +17,6 @@ export interface AdminAccountView {
   secondFactor: { verified: boolean; methods: Method[]; recoveryCodesLeft: number }
   lastSignInAt: string | null
 }
-
-/** A case-insensitive substring pattern for `ilike`, the LIKE wildcards in `q` taken literally. */
-const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /**
  * What platform admins read of every account (GET /auth/admin/users): one page of accounts by

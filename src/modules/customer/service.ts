@@ -12,6 +12,7 @@ import type { TeamService } from '../team/service'
 import type { AuditService } from '../audit/service'
 import { customerCreated, customerDeleted } from './events'
 import { customerRefreshTokens, customers, customerSessions } from './schema'
+import { containing } from '../../platform/db/like'
 
 type CustomerRow = typeof customers.$inferSelect
 export interface CustomerProfile {
@@ -229,7 +230,7 @@ export class CustomerService implements TenancySource {
 
   async list(tenant: Tenant, filter: { q?: string; includeServiceRecords?: boolean }, page: PageParams) {
     const scope = filter.includeServiceRecords ? eq(customers.ecosystemId, tenant.ecosystemId) : realCustomers(tenant.ecosystemId)
-    const pattern = filter.q ? `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null
+    const pattern = filter.q ? containing(filter.q) : null
     const where = pattern ? and(scope, or(ilike(customers.email, pattern), ilike(customers.externalId, pattern), ilike(customers.name, pattern))) : scope
     return listPage(this.deps.db, customers, where, [desc(customers.createdAt), desc(customers.id)], page, customerView)
   }

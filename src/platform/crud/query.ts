@@ -1,6 +1,7 @@
 import { MAX_PAGE, type PageParams } from '../paging'
 import { isUuid } from '../params'
 import { invalid, splitList, unquote } from './grammar'
+import { escapeLike } from '../db/like'
 
 /**
  * The list query grammar every derived list (and contract rows) speaks, PostgREST's as it writes
@@ -230,7 +231,7 @@ function parseFilter(column: string, kind: ColumnKind, expression: string, where
     case 'like':
     case 'ilike':
       if (kind !== 'text') throw invalid(`${where}: ${op} matches text columns only`)
-      return filter(text.replace(/[\\%_]/g, (c) => `\\${c}`).replaceAll('*', '%'))
+      return filter(escapeLike(text).replaceAll('*', '%'))
   }
 }
 
