@@ -10,6 +10,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js'
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import { trackCommits } from './commit'
+import { drizzleView } from './pglite-parsers'
 import { ConnectionWatch, originHere, watchPglite, watchPostgres, type WatchOptions } from './watch'
 import { DEFAULT_SHARED_BUFFERS } from '../../config'
 
@@ -73,7 +74,8 @@ export async function openPglite(
   })
   const watch = new ConnectionWatch(options.watch)
   watchPglite(client as never, watch)
-  const db = trackCommits(drizzlePglite(client) as unknown as Db)
+  const view = drizzleView(client)
+  const db = trackCommits(drizzlePglite({ client: view.client }) as unknown as Db)
   // A PGlite data directory belongs to one process, so its locks need not leave the process.
   const held = new Set<string>()
   return {
@@ -88,8 +90,10 @@ export async function openPglite(
       return async () => void held.delete(name)
     },
     unsafe: async (text, values) => {
-      if (values?.length) return { rows: (await client.query(text, values)).rows }
-      const results = await client.exec(text)
+      // With PGlite's own parsers (Date objects), as the job queue's driver would answer.
+      const parsers = view.defaults
+      if (values?.length) return { rows: (await client.query(text, values, { parsers })).rows }
+      const results = await client.exec(text, { parsers })
       return { rows: results.flatMap((r) => r.rows ?? []) }
     },
     watch,
