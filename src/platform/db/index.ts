@@ -11,6 +11,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator'
 import postgres from 'postgres'
 import { trackCommits } from './commit'
 import { drizzleView } from './pglite-parsers'
+import { pgliteModule } from './wasm'
 import { ConnectionWatch, originHere, watchPglite, watchPostgres, type WatchOptions } from './watch'
 import { DEFAULT_SHARED_BUFFERS } from '../../config'
 
@@ -68,6 +69,7 @@ export async function openPglite(
   }
   const client = await PGlite.create(options.dataDir, {
     extensions: { vector },
+    pgliteWasmModule: await pgliteModule(),
     postgresqlconf: [`shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`],
     ...(load ? { loadDataDir: load } : {}),
     ...(options.initdb ? { initDbStartParams: options.initdb } : {}),
