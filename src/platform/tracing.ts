@@ -9,23 +9,9 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
-  type TextMapPropagator,
   type Tracer,
   trace,
 } from '@opentelemetry/api'
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
-import { W3CTraceContextPropagator } from '@opentelemetry/core'
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
-import { resourceFromAttributes } from '@opentelemetry/resources'
-import {
-  AlwaysOffSampler,
-  AlwaysOnSampler,
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  type Sampler,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace'
 import {
   ATTR_DB_OPERATION_NAME,
   ATTR_DB_SYSTEM_NAME,
@@ -34,12 +20,10 @@ import {
   ATTR_HTTP_ROUTE,
   ATTR_SERVER_ADDRESS,
   ATTR_SERVER_PORT,
-  ATTR_SERVICE_NAME,
-  ATTR_SERVICE_VERSION,
   DB_SYSTEM_NAME_VALUE_POSTGRESQL,
 } from '@opentelemetry/semantic-conventions'
 import type { Config } from '../config'
-import type { TracesSampler } from './tracing-config'
+import type * as TracingSdk from './tracing-sdk'
 
 /**
  * Attributes still in OpenTelemetry's incubating conventions, written out rather than imported from
@@ -65,10 +49,16 @@ export type TraceCarrier = Record<string, string>
 /** The app's tracer, kept in the context of every span it starts, so code deep in a request (a statement, an outbound call) starts children without being handed it. */
 const TRACER = createContextKey('ecobase tracer')
 
-/** Only trace ids cross the process boundary: W3C Trace Context, never Baggage (which could carry a caller's data into our spans' neighbours). */
-const propagator: TextMapPropagator = new W3CTraceContextPropagator()
+let sdk: typeof TracingSdk | undefined
 
-let contextManagerSet = false
+/**
+ * The OpenTelemetry SDK and its OTLP exporter (about 200 modules), loaded when an app with tracing
+ * configured is built, not at every start (bench/README.md, P7). Nothing is traced without it.
+ */
+function tracingSdk(): typeof TracingSdk {
+  sdk ??= require('./tracing-sdk') as typeof TracingSdk
+  return sdk
+}
 
 /** The tracer of the active trace, with its context; null outside a traced request or job (tracing off: always). */
 function active(): { tracer: Tracer; parent: Context } | null {
@@ -104,14 +94,14 @@ export async function inChildSpan<T>(name: string, kind: SpanKind, attributes: A
 /** Adds `traceparent` (and `tracestate`) of the active span to outgoing headers, so the receiver continues the trace. */
 export function injectTraceHeaders(headers: Headers): void {
   if (!active()) return
-  propagator.inject(context.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) })
+  tracingSdk().propagator.inject(context.active(), headers, { set: (carrier, key, value) => carrier.set(key, value) })
 }
 
 /** The active span's context for a job sent now, or null when nothing is traced. */
 export function traceCarrier(): TraceCarrier | null {
   if (!active()) return null
   const carrier: TraceCarrier = {}
-  propagator.inject(context.active(), carrier, defaultTextMapSetter)
+  tracingSdk().propagator.inject(context.active(), carrier, defaultTextMapSetter)
   return carrier.traceparent ? carrier : null
 }
 
@@ -180,21 +170,13 @@ export function outboundAttributes(method: string, url: URL): Attributes {
  * (platform/outbound.ts), job runs (platform/queue.ts) and model calls (chat's turns).
  */
 export class Tracing {
-  private readonly provider: TracerProvider | null = null
+  private readonly provider: TracingSdk.TracerProvider | null = null
   private readonly tracer: Tracer | null = null
   private readonly requests = new WeakMap<Request, Span>()
 
   constructor(config: Config['tracing'], version: string) {
     if (!config.url) return
-    if (!contextManagerSet) {
-      context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
-      contextManagerSet = true
-    }
-    this.provider = new TracerProvider({
-      resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.serviceName, [ATTR_SERVICE_VERSION]: version }),
-      sampler: sampler(config.sampler, config.ratio),
-      spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: config.url, headers: config.headers }) })],
-    })
+    this.provider = tracingSdk().tracerProvider({ ...config, url: config.url }, version)
     this.tracer = this.provider.getTracer('ecobase', version)
   }
 
@@ -205,7 +187,7 @@ export class Tracing {
   /** Runs a request's handling in its server span, continuing the caller's trace when it sends a `traceparent`. */
   request<T>(request: Request, handle: () => T): T {
     if (!this.tracer) return handle()
-    const parent = propagator.extract(ROOT_CONTEXT, request.headers, { get: (headers, key) => headers.get(key) ?? undefined, keys: () => [] })
+    const parent = tracingSdk().propagator.extract(ROOT_CONTEXT, request.headers, { get: (headers, key) => headers.get(key) ?? undefined, keys: () => [] })
     const span = this.tracer.startSpan(request.method, { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: request.method } }, parent)
     this.requests.set(request, span)
     return context.with(trace.setSpan(parent, span).setValue(TRACER, this.tracer), handle)
@@ -228,7 +210,7 @@ export class Tracing {
    */
   async job<T>(queue: string, id: string, carrier: TraceCarrier | undefined, run: () => Promise<T>): Promise<T> {
     if (!this.tracer) return run()
-    const sender = carrier ? trace.getSpanContext(propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter)) : undefined
+    const sender = carrier ? trace.getSpanContext(tracingSdk().propagator.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter)) : undefined
     const span = this.tracer.startSpan(
       `process ${queue}`,
       {
@@ -261,23 +243,5 @@ export class Tracing {
   /** Exports what is left and stops exporting. */
   async shutdown(): Promise<void> {
     await this.provider?.shutdown()
-  }
-}
-
-/** The standard samplers by their OTEL_TRACES_SAMPLER names; `ratio` is OTEL_TRACES_SAMPLER_ARG. */
-function sampler(name: TracesSampler, ratio: number): Sampler {
-  switch (name) {
-    case 'always_on':
-      return new AlwaysOnSampler()
-    case 'always_off':
-      return new AlwaysOffSampler()
-    case 'traceidratio':
-      return new TraceIdRatioBasedSampler(ratio)
-    case 'parentbased_always_on':
-      return new ParentBasedSampler({ root: new AlwaysOnSampler() })
-    case 'parentbased_always_off':
-      return new ParentBasedSampler({ root: new AlwaysOffSampler() })
-    case 'parentbased_traceidratio':
-      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) })
   }
 }

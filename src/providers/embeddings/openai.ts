@@ -1,4 +1,5 @@
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
+import { lazyOpenAiClient, loadedOpenAiSdk } from '../openai-sdk'
 import { EmbeddingError, type EmbeddingProvider, normalize } from './types'
 
 export interface OpenAiEmbeddingSettings {
@@ -16,12 +17,12 @@ const INPUT_STATUSES = new Set([400, 413, 422])
 export class OpenAiEmbeddings implements EmbeddingProvider {
   readonly model: string
   readonly dimensions: number
-  private readonly client: OpenAI
+  private readonly client: () => Promise<OpenAI>
 
   constructor(settings: OpenAiEmbeddingSettings) {
     this.model = settings.model
     this.dimensions = settings.dimensions
-    this.client = new OpenAI({
+    this.client = lazyOpenAiClient({
       baseURL: settings.baseUrl,
       // The SDK refuses to start without a key; keyless services ignore it.
       apiKey: settings.apiKey ?? 'none',
@@ -36,7 +37,7 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
     let data: OpenAI.Embeddings.Embedding[]
     try {
       // Without encoding_format the SDK asks for base64 and turns a float answer into [].
-      const res = await this.client.embeddings.create(
+      const res = await (await this.client()).embeddings.create(
         { model: this.model, input: texts, dimensions: this.dimensions, encoding_format: 'float' },
         { signal: options.signal },
       )
@@ -62,9 +63,10 @@ export class OpenAiEmbeddings implements EmbeddingProvider {
 }
 
 function explain(err: unknown): EmbeddingError {
-  if (err instanceof OpenAI.APIUserAbortError) return new EmbeddingError('unavailable', 'The embedding service did not answer in time')
-  if (err instanceof OpenAI.APIConnectionError) return new EmbeddingError('unavailable', `The embedding service cannot be reached: ${err.message}`)
-  if (err instanceof OpenAI.APIError && typeof err.status === 'number') {
+  const OpenAI = loadedOpenAiSdk()
+  if (OpenAI && err instanceof OpenAI.APIUserAbortError) return new EmbeddingError('unavailable', 'The embedding service did not answer in time')
+  if (OpenAI && err instanceof OpenAI.APIConnectionError) return new EmbeddingError('unavailable', `The embedding service cannot be reached: ${err.message}`)
+  if (OpenAI && err instanceof OpenAI.APIError && typeof err.status === 'number') {
     const kind = INPUT_STATUSES.has(err.status) ? 'input' : 'unavailable'
     return new EmbeddingError(kind, `The embedding service answered ${err.status}: ${err.message}`)
   }

@@ -1,6 +1,7 @@
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { type Fetch, OutboundRefused, OutboundUnresolved } from '../../platform/outbound'
+import { lazyOpenAiClient, loadedOpenAiSdk } from '../openai-sdk'
 import { type ChatModel, type LlmEvent, type LlmMessage, type LlmModelInfo, type LlmRequest, type LlmToolCall, type LlmUsage, LlmError } from './types'
 
 /**
@@ -23,10 +24,10 @@ export interface OpenAiSettings {
 /** Any OpenAI-compatible chat-completions service (OpenAI, Ollama, OpenRouter, vLLM, ...), through the `openai` SDK. */
 export class OpenAiChatModel implements ChatModel {
   readonly kind = 'openai' as const
-  private readonly client: OpenAI
+  private readonly client: () => Promise<OpenAI>
 
   constructor(private readonly settings: OpenAiSettings) {
-    this.client = new OpenAI({
+    this.client = lazyOpenAiClient({
       baseURL: settings.baseUrl,
       // The SDK refuses to start without a key; keyless services (Ollama) ignore it.
       apiKey: settings.apiKey ?? 'none',
@@ -41,7 +42,7 @@ export class OpenAiChatModel implements ChatModel {
     const watch = new Watchdog(this.settings.idleTimeoutMs, request.signal)
     let finished = false
     try {
-      const stream = await this.client.chat.completions.create(
+      const stream = await (await this.client()).chat.completions.create(
         {
           model: request.model,
           messages: request.messages.map(toOpenAi),
@@ -83,7 +84,7 @@ export class OpenAiChatModel implements ChatModel {
   async listModels(signal?: AbortSignal): Promise<LlmModelInfo[]> {
     const watch = new Watchdog(this.settings.idleTimeoutMs, signal)
     try {
-      const page = await this.client.models.list({ signal: watch.signal })
+      const page = await (await this.client()).models.list({ signal: watch.signal })
       return page.data.map((m) => ({ ...m }) as LlmModelInfo)
     } catch (err) {
       throw watch.explain(err)
@@ -131,12 +132,14 @@ class Watchdog {
     if (this.timedOut) return new LlmError('timeout', `The model service sent nothing for ${this.idleMs / 1000} s`)
     if (this.caller?.aborted) return new LlmError('aborted', 'The request was cancelled')
     if (err instanceof SyntaxError) return new LlmError('malformed', 'The model service sent a malformed chunk')
+    const OpenAI = loadedOpenAiSdk()
     // The SDK wraps whatever its fetch throws; a refusal says why, in words fit for the tenant.
-    if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundRefused) return new LlmError('upstream', err.cause.message)
-    if (err instanceof OpenAI.APIConnectionError && err.cause instanceof OutboundUnresolved)
-      return new LlmError('upstream', `The model service cannot be reached: ${err.cause.message}`)
-    if (err instanceof OpenAI.APIConnectionError) return new LlmError('upstream', 'The model service cannot be reached')
-    if (err instanceof OpenAI.APIError) {
+    if (OpenAI && err instanceof OpenAI.APIConnectionError) {
+      if (err.cause instanceof OutboundRefused) return new LlmError('upstream', err.cause.message)
+      if (err.cause instanceof OutboundUnresolved) return new LlmError('upstream', `The model service cannot be reached: ${err.cause.message}`)
+      return new LlmError('upstream', 'The model service cannot be reached')
+    }
+    if (OpenAI && err instanceof OpenAI.APIError) {
       const detail = err.error && typeof err.error === 'object' ? (err.error as { message?: unknown }).message : undefined
       const text = typeof detail === 'string' && detail ? redactKeys(detail) : 'no details'
       return new LlmError('upstream', err.status ? `The model service answered ${err.status}: ${text}` : `The model service failed: ${text}`)
