@@ -95,6 +95,10 @@ export class JobQueue {
       superviseIntervalSeconds: SUPERVISE_SECONDS,
       monitorIntervalSeconds: SUPERVISE_SECONDS,
       openTelemetry: { enabled: false },
+      // Recurring work is src/jobs' (croner, under advisory locks), never pg-boss's cron: without
+      // its timekeeper a start skips a clock reading and a worker on pg-boss's own queue, and no
+      // replica polls that queue every 5 s or runs a cron pass every 30 s for nothing.
+      schedule: false,
     })
     this.boss.on('error', (err) => options.logger.error('queue error', describeError(err)))
     if (options.metrics) this.expose(options.metrics)

@@ -153,3 +153,10 @@ test('a restart writes a queue only when its settings changed: an upgraded defin
   await upgraded.start()
   expect((await settings())[0]!.retry_limit).toBe(4)
 })
+
+test("pg-boss's own cron stays off (src/jobs schedules recurring work): a started queue makes no queue of its own for it", async () => {
+  // The harness's app queue has started, with workers: pg-boss's cron would have made `__pgboss__send-it` and polled it.
+  const own = await queryRows<{ name: string }>(h.db, sql`select name from pgboss.queue where name like '\_\_pgboss\_\_%'`)
+  expect(own).toEqual([])
+  expect((await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from pgboss.queue`))[0]!.n).toBeGreaterThan(5)
+})
