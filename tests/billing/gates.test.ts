@@ -83,6 +83,12 @@ const DRIVERS: Record<string, () => Promise<Reply>> = {
     expect((await stream(`/chat/conversations/${conversation.id}/messages`, creds.token, { message: 'one' })).events.at(-1)).toBe('done')
     const refused = await stream(`/chat/conversations/${conversation.id}/messages`, creds.token, { message: 'two' })
     expect(await use(CHAT_MESSAGES)).toMatchObject({ used: 1, limit: 1 })
+    // The refused message is not stored: the conversation holds the first turn only.
+    const { messages } = (await s.h.call('GET', `/chat/conversations/${conversation.id}`, creds)).body
+    expect(messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['user', 'one'],
+      ['assistant', expect.any(String)],
+    ])
     return refused
   },
   async 'POST /chat/conversations/{id}/regenerate'() {

@@ -130,6 +130,8 @@ describe('chatting with a persona', () => {
     const res = await send(h, a, c.id, { message: 'still there?' })
     expect(res.status).toBe(409)
     expect(res.json.error.code).toBe('persona_unavailable')
+    // Nothing of the refused send is stored.
+    expect((await h.call('GET', `/chat/conversations/${c.id}`, a.auth)).body.messages).toEqual([])
   })
 
   test('a persona of another ecosystem cannot be named', async () => {
