@@ -208,7 +208,7 @@ describe('failed backups are seen', () => {
       renameSync(dir, `${dir}.kept`)
       writeFileSync(dir, 'not a directory')
       for (let run = 0; run < 3; run++) {
-        expect(await runJob(f.deps, scheduledBackup)).toEqual({ started: 1 })
+        expect(await runJob(f.deps, scheduledBackup)).toEqual({ started: 1, stillRunning: 0 })
         await until(
           async () => (await f.call('GET', '/system/backups', { token: owner.token })).body.items.every((b: { status: string }) => b.status !== 'running'),
           30_000,
@@ -417,6 +417,27 @@ describe('scheduled backups', () => {
     expect(() => loadConfig({ BACKUP_ENCRYPTION_KEY_FILE: join(scratch, 'none') })).toThrow('cannot be read')
   })
 
+  test('a tick while a backup still runs queues none; one after that backup’s job time (an hour) is up queues the next', async () => {
+    // No worker takes the jobs (JOBS=off): a queued backup stays running.
+    const scheduled = await createHarness({ BACKUP_SCHEDULE: '*/5 * * * *', JOBS: 'off' })
+    try {
+      // Read from the table: the clock moves past any access token's life.
+      const statuses = async () => (await queryRows<{ status: string }>(scheduled.db, sql`select status from system.backups`)).map((b) => b.status)
+      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 1, stillRunning: 0 })
+      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 0, stillRunning: 1 })
+      scheduled.advanceClock(59 * 60_000)
+      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 0, stillRunning: 1 })
+      expect(await statuses()).toEqual(['running'])
+      expect(scheduled.logLines.some((l) => l.includes('scheduled backup skipped: a backup is still running'))).toBe(true)
+      // A replica killed mid-backup leaves its row running: the schedule does not stop for it.
+      scheduled.advanceClock(2 * 60_000)
+      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 1, stillRunning: 0 })
+      expect(await statuses()).toEqual(['running', 'running'])
+    } finally {
+      await scheduled.close()
+    }
+  })
+
   test('each scheduled run backs up an instance with a file, and exactly BACKUP_KEEP complete backups are kept; the newest restores', async () => {
     const scheduled = await storageApp('local', { BACKUP_SCHEDULE: '0 3 * * *', BACKUP_KEEP: '2' })
     try {
@@ -425,7 +446,7 @@ describe('scheduled backups', () => {
       const complete = async () =>
         (await scheduled.h.call('GET', '/system/backups', { token: owner.token })).body.items.filter((b: { status: string }) => b.status === 'complete')
       for (let run = 1; run <= 3; run++) {
-        expect(await runJob(scheduled.h.deps, scheduledBackup)).toEqual({ started: 1 })
+        expect(await runJob(scheduled.h.deps, scheduledBackup)).toEqual({ started: 1, stillRunning: 0 })
         await until(
           async () =>
             (await scheduled.h.call('GET', '/system/backups', { token: owner.token })).body.items.every((b: { status: string }) => b.status !== 'running'),

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { and, desc, eq, inArray } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { type BackupManifest, writeBackup } from '../../platform/backup/archive'
@@ -17,6 +17,8 @@ import { systemError } from './errors'
 import { backups } from './schema'
 
 const JOB = 'system-backup'
+/** How long a backup's job may run (its queue expiry): a `running` row older than that will not finish. */
+const JOB_EXPIRE_SECONDS = 3600
 /** The scheduled job's name (src/modules/system/jobs.ts), the actor of what the schedule does. */
 export const SCHEDULED_JOB = 'scheduled-backup'
 /** An archive of DATA_DIR/backups: `<id>.tar.gz`, or `<id>.tar.gz.enc` when encrypted. */
@@ -66,7 +68,9 @@ export class Backups {
 
   queueHandlers(): QueueHandler[] {
     // One attempt: a backup that failed is started again by an admin, not retried behind their back.
-    return [defineQueueHandler<{ id: string }>({ name: JOB, handle: (job) => this.make(job.id), options: { retryLimit: 0, expireInSeconds: 3600 } })]
+    return [
+      defineQueueHandler<{ id: string }>({ name: JOB, handle: (job) => this.make(job.id), options: { retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS } }),
+    ]
   }
 
   /** Whether the service can back itself up: always embedded; with PostgreSQL when pg_dump is on the PATH. */
@@ -126,6 +130,26 @@ export class Backups {
       await this.audit.record(tx, principal ?? systemActor(SCHEDULED_JOB), { action: 'system.backup.started', target: { type: 'backup', id: row!.id } })
       return backupView(row!)
     })
+  }
+
+  /**
+   * The schedule's tick: queues a backup unless one is still running (begun within its job's
+   * JOB_EXPIRE_SECONDS). Backups slower than the schedule's interval (a large instance, a busy
+   * disk) would otherwise queue up behind each other, each archiving everything again.
+   */
+  async startScheduled(): Promise<{ started: number; stillRunning: number }> {
+    const since = new Date(this.deps.now().getTime() - JOB_EXPIRE_SECONDS * 1000)
+    const [running] = await this.deps.db
+      .select({ id: backups.id })
+      .from(backups)
+      .where(and(eq(backups.status, 'running'), gt(backups.createdAt, since)))
+      .limit(1)
+    if (running) {
+      this.deps.logger.info('scheduled backup skipped: a backup is still running', { backupId: running.id })
+      return { started: 0, stillRunning: 1 }
+    }
+    await this.start(null)
+    return { started: 1, stillRunning: 0 }
   }
 
   /** Deletes the rows with `status` beyond the newest `keep`, in `tx`; answers them (the archives go after commit). */

@@ -4,16 +4,14 @@ import { AuditService } from '../audit/service'
 import { Backups, SCHEDULED_JOB } from './backups'
 
 /**
- * BACKUP_SCHEDULE (none by default): queues a backup, where the service can make one (embedded, or
- * PostgreSQL with pg_dump on the PATH); when it completes, the newest BACKUP_KEEP complete backups
- * are kept, and of failed ones as many (Backups.make).
+ * BACKUP_SCHEDULE (none by default): queues a backup where the service can make one (embedded, or
+ * PostgreSQL with pg_dump on the PATH) and none is still running (Backups.startScheduled); when it
+ * completes, the newest BACKUP_KEEP complete backups are kept, and of failed ones as many
+ * (Backups.make).
  */
 export const scheduledBackup: Job<Deps> = {
   name: SCHEDULED_JOB,
   schedule: (deps) => (new Backups(deps, new AuditService(deps)).available() ? deps.config.backups.schedule : null),
   lock: 'session',
-  async run(deps) {
-    await new Backups(deps, new AuditService(deps)).start(null)
-    return { started: 1 }
-  },
+  run: (deps) => new Backups(deps, new AuditService(deps)).startScheduled(),
 }
