@@ -1,8 +1,6 @@
 /** Phase 1: derived lists and contract rows, as admin and as customer. */
-import { DERIVED_RESOURCES } from '../../src/modules'
-import { communityResources } from '../../src/modules/community/resources'
 import type { ColumnKind } from '../../src/platform/crud/query'
-import { FUZZ_CONTRACT_COLUMNS } from '../../tests/support/fuzz'
+import { derivedListTargets, FUZZ_CONTRACT_ACCESS, FUZZ_CONTRACT_COLUMNS, fuzzContractList } from '../../tests/support/fuzz'
 import { fmt } from '../support'
 import type { FuzzSession } from './session'
 import { actorsOf, type Tenants } from './tenants'
@@ -13,7 +11,7 @@ interface Target {
   path: string
   filterable: Readonly<Record<string, ColumnKind>>
   sortable: readonly string[]
-  example(actor: 'admin' | 'customer'): Record<string, unknown>
+  example(actor: 'admin' | 'customer' | 'other'): Record<string, unknown>
   rows: Partial<Record<'admin' | 'customer', string>>
   otherRow?: string
 }
@@ -41,25 +39,17 @@ export async function lists(session: FuzzSession, tenants: Tenants, listRandom: 
 async function derivedTargets(session: FuzzSession, tenants: Tenants): Promise<Target[]> {
   const { actors } = tenants
   const targets: Target[] = []
-  const specs = [...DERIVED_RESOURCES, ...communityResources({ categories: {}, threads: {}, replies: {} })]
   const exampleIds: Record<string, Record<string, string>> = { admin: {}, customer: {}, other: {} }
-  for (const spec of specs) {
-    const target: Target = {
-      name: `${spec.schema}/${spec.resource}`,
-      path: `/${spec.schema}/${spec.resource}`,
-      filterable: spec.filterable,
-      sortable: spec.sortable,
-      example: (actor) => spec.example(exampleIds[actor]!),
-      rows: {},
-    }
+  for (const { resource, ...list } of derivedListTargets(exampleIds)) {
+    const target: Target = { ...list, rows: {} }
     for (const actor of ['admin', 'customer'] as const) {
       const res = await session.send('POST', target.path, actors[actor], JSON.stringify(target.example(actor)))
       if (res.status === 403) continue // only admins create community categories
       if (res.status !== 201) throw new Error(`create ${target.name} as ${actor}: ${res.status} ${res.text.slice(0, 200)}`)
-      target.rows[actor] = exampleIds[actor]![spec.resource] = res.json.id
+      target.rows[actor] = exampleIds[actor]![resource] = res.json.id
     }
-    const other = await session.send('POST', target.path, actorsOf(tenants.b, tenants.a).admin, JSON.stringify(spec.example(exampleIds.other!)))
-    if (other.status === 201) target.otherRow = exampleIds.other![spec.resource] = other.json.id
+    const other = await session.send('POST', target.path, actorsOf(tenants.b, tenants.a).admin, JSON.stringify(target.example('other')))
+    if (other.status === 201) target.otherRow = exampleIds.other![resource] = other.json.id
     targets.push(target)
   }
   return targets
@@ -69,34 +59,12 @@ async function derivedTargets(session: FuzzSession, tenants: Tenants): Promise<T
 async function contractTarget(session: FuzzSession, tenants: Tenants): Promise<Target> {
   const { rng } = session
   const { actors } = tenants
-  const columns = FUZZ_CONTRACT_COLUMNS
-  for (const name of ['fuzz', 'fuzzops']) {
-    await session.ok('POST', '/contract/contracts', actors.admin, { name, columns, access: { read: 'all', create: true, update: 'own', delete: 'own' } })
-  }
-  const kinds: Record<string, ColumnKind> = { id: 'uuid', customerId: 'uuid', createdAt: 'timestamp', updatedAt: 'timestamp' }
-  for (const c of columns) kinds[c.name] = c.type
-  const contractRow = () => ({
-    title: 'probe',
-    note: 'note',
-    n: 1,
-    score: 1.5,
-    done: true,
-    at: '2026-01-02T03:04:05.000Z',
-    meta: { a: [1, { b: null }] },
-    ref: rngUuid(rng),
-    constructor: `c-${rngUuid(rng)}`,
-    prototype: 7,
-  })
-  const contract: Target = {
-    name: 'contract rows',
-    path: '/contract/contracts/fuzz/rows',
-    filterable: kinds,
-    sortable: Object.keys(kinds).filter((k) => kinds[k] !== 'json'),
-    example: contractRow,
-    rows: {},
-  }
-  for (const actor of ['admin', 'customer'] as const) contract.rows[actor] = (await session.ok('POST', contract.path, actors[actor], contractRow())).id
-  for (const actor of ['admin', 'customer'] as const) await session.ok('POST', '/contract/contracts/fuzzops/rows', actors[actor], contractRow())
+  for (const name of ['fuzz', 'fuzzops'])
+    await session.ok('POST', '/contract/contracts', actors.admin, { name, columns: FUZZ_CONTRACT_COLUMNS, access: FUZZ_CONTRACT_ACCESS })
+  const list = fuzzContractList('fuzz', () => rngUuid(rng))
+  const contract: Target = { ...list, rows: {} }
+  for (const actor of ['admin', 'customer'] as const) contract.rows[actor] = (await session.ok('POST', contract.path, actors[actor], list.example())).id
+  for (const actor of ['admin', 'customer'] as const) await session.ok('POST', '/contract/contracts/fuzzops/rows', actors[actor], list.example())
   return contract
 }
 

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
-import { DERIVED_RESOURCES } from '../../src/modules'
-import { communityResources } from '../../src/modules/community/resources'
 import type { ColumnKind } from '../../src/platform/crud/query'
-import { FUZZ_CONTRACT_COLUMNS, nested } from '../support/fuzz'
+import { derivedListTargets, FUZZ_CONTRACT_ACCESS, FUZZ_CONTRACT_COLUMNS, fuzzContractList, nested } from '../support/fuzz'
 import { createHarness, type Harness, type Reply } from '../support/harness'
 import { customerOf, provision } from '../support/tenancy'
 
@@ -86,56 +84,25 @@ beforeAll(async () => {
   actors.admin = org.as(owner)
   actors.customer = await customerOf(h, org, owner)
 
-  const specs = [...DERIVED_RESOURCES, ...communityResources({ categories: {}, threads: {}, replies: {} })]
   const ids: Record<string, Record<string, string>> = { admin: {}, customer: {} }
-  for (const spec of specs) {
-    const target: Target = {
-      name: `${spec.schema}/${spec.resource}`,
-      path: `/${spec.schema}/${spec.resource}`,
-      filterable: spec.filterable,
-      sortable: spec.sortable,
-      example: (actor) => spec.example(ids[actor]!),
-      strictBody: true,
-      rows: {},
-    }
+  for (const { resource, ...list } of derivedListTargets(ids)) {
+    const target: Target = { ...list, strictBody: true, rows: {} }
     for (const [actor, creds] of Object.entries(actors)) {
       const res = await h.call('POST', target.path, { ...creds, body: target.example(actor) })
       // Only admins create community categories; a customer's list still has the admin's.
       if (res.status === 403) continue
       if (res.status !== 201) throw new Error(`create ${target.name} as ${actor}: ${res.status} ${JSON.stringify(res.body)}`)
-      target.rows[actor] = ids[actor]![spec.resource] = res.body.id
+      target.rows[actor] = ids[actor]![resource] = res.body.id
     }
     targets.push(target)
   }
 
-  const columns = FUZZ_CONTRACT_COLUMNS
   const defined = await h.call('POST', '/contract/contracts', {
     ...actors.admin,
-    body: { name: 'fuzz', columns, access: { read: 'all', create: true, update: 'own', delete: 'own' } },
+    body: { name: 'fuzz', columns: FUZZ_CONTRACT_COLUMNS, access: FUZZ_CONTRACT_ACCESS },
   })
   if (defined.status !== 201) throw new Error(`define contract: ${defined.status} ${JSON.stringify(defined.body)}`)
-  const kinds: Record<string, ColumnKind> = { id: 'uuid', customerId: 'uuid', createdAt: 'timestamp', updatedAt: 'timestamp' }
-  for (const c of columns) kinds[c.name] = c.type
-  const contract: Target = {
-    name: 'contract rows',
-    path: '/contract/contracts/fuzz/rows',
-    filterable: kinds,
-    sortable: Object.keys(kinds).filter((k) => kinds[k] !== 'json'),
-    example: () => ({
-      title: 'probe',
-      note: 'note',
-      n: 1,
-      score: 1.5,
-      done: true,
-      at: '2026-01-02T03:04:05.000Z',
-      meta: { a: [1, { b: null }] },
-      ref: crypto.randomUUID(),
-      constructor: `c-${crypto.randomUUID()}`,
-      prototype: 7,
-    }),
-    strictBody: false,
-    rows: {},
-  }
+  const contract: Target = { ...fuzzContractList('fuzz', () => crypto.randomUUID()), strictBody: false, rows: {} }
   for (const [actor, creds] of Object.entries(actors)) {
     const res = await h.call('POST', contract.path, { ...creds, body: contract.example(actor) })
     if (res.status !== 201) throw new Error(`contract row as ${actor}: ${res.status} ${JSON.stringify(res.body)}`)
