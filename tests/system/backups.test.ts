@@ -208,7 +208,7 @@ describe('failed backups are seen', () => {
       renameSync(dir, `${dir}.kept`)
       writeFileSync(dir, 'not a directory')
       for (let run = 0; run < 3; run++) {
-        expect(await runJob(f.deps, scheduledBackup)).toEqual({ started: 1, stillRunning: 0 })
+        expect(await runJob(f.deps, scheduledBackup)).toEqual({ started: 1 })
         await until(
           async () => (await f.call('GET', '/system/backups', { token: owner.token })).body.items.every((b: { status: string }) => b.status !== 'running'),
           30_000,
@@ -423,15 +423,15 @@ describe('scheduled backups', () => {
     try {
       // Read from the table: the clock moves past any access token's life.
       const statuses = async () => (await queryRows<{ status: string }>(scheduled.db, sql`select status from system.backups`)).map((b) => b.status)
-      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 1, stillRunning: 0 })
-      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 0, stillRunning: 1 })
+      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 1 })
+      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 0 })
       scheduled.advanceClock(59 * 60_000)
-      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 0, stillRunning: 1 })
+      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 0 })
       expect(await statuses()).toEqual(['running'])
       expect(scheduled.logLines.some((l) => l.includes('scheduled backup skipped: a backup is still running'))).toBe(true)
       // A replica killed mid-backup leaves its row running: the schedule does not stop for it.
       scheduled.advanceClock(2 * 60_000)
-      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 1, stillRunning: 0 })
+      expect(await runJob(scheduled.deps, scheduledBackup)).toEqual({ started: 1 })
       expect(await statuses()).toEqual(['running', 'running'])
     } finally {
       await scheduled.close()
@@ -446,7 +446,7 @@ describe('scheduled backups', () => {
       const complete = async () =>
         (await scheduled.h.call('GET', '/system/backups', { token: owner.token })).body.items.filter((b: { status: string }) => b.status === 'complete')
       for (let run = 1; run <= 3; run++) {
-        expect(await runJob(scheduled.h.deps, scheduledBackup)).toEqual({ started: 1, stillRunning: 0 })
+        expect(await runJob(scheduled.h.deps, scheduledBackup)).toEqual({ started: 1 })
         await until(
           async () =>
             (await scheduled.h.call('GET', '/system/backups', { token: owner.token })).body.items.every((b: { status: string }) => b.status !== 'running'),

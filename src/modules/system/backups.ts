@@ -137,7 +137,7 @@ export class Backups {
    * JOB_EXPIRE_SECONDS). Backups slower than the schedule's interval (a large instance, a busy
    * disk) would otherwise queue up behind each other, each archiving everything again.
    */
-  async startScheduled(): Promise<{ started: number; stillRunning: number }> {
+  async startScheduled(): Promise<{ started: number }> {
     const since = new Date(this.deps.now().getTime() - JOB_EXPIRE_SECONDS * 1000)
     const [running] = await this.deps.db
       .select({ id: backups.id })
@@ -146,10 +146,10 @@ export class Backups {
       .limit(1)
     if (running) {
       this.deps.logger.info('scheduled backup skipped: a backup is still running', { backupId: running.id })
-      return { started: 0, stillRunning: 1 }
+      return { started: 0 }
     }
     await this.start(null)
-    return { started: 1, stillRunning: 0 }
+    return { started: 1 }
   }
 
   /** Deletes the rows with `status` beyond the newest `keep`, in `tx`; answers them (the archives go after commit). */
