@@ -5,7 +5,7 @@ import { and, desc, eq, gt, inArray } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { type BackupManifest, writeBackup } from '../../platform/backup/archive'
-import { BackupInterrupted, pgTool, snapshotDatabase } from '../../platform/backup/database'
+import { BackupError, BackupInterrupted, pgTool, snapshotDatabase } from '../../platform/backup/database'
 import type { Db } from '../../platform/db'
 import { describeError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
@@ -19,6 +19,12 @@ import { backups } from './schema'
 const JOB = 'system-backup'
 /** How long a backup's job may run (its queue expiry): a `running` row older than that will not finish. */
 const JOB_EXPIRE_SECONDS = 3600
+/**
+ * Where pg-boss moves a backup's job that ended failed: the replica running it died mid-backup
+ * (kill -9, a lost machine: its heartbeat stopped), or it ran past JOB_EXPIRE_SECONDS. A backup
+ * that fails on its own is recorded by `make`, whose job then completes.
+ */
+const ABANDONED_JOB = 'system-backup-abandoned'
 /** The scheduled job's name (src/modules/system/jobs.ts), the actor of what the schedule does. */
 export const SCHEDULED_JOB = 'scheduled-backup'
 /** An archive of DATA_DIR/backups: `<id>.tar.gz`, or `<id>.tar.gz.enc` when encrypted. */
@@ -47,6 +53,13 @@ async function discard(path: string): Promise<void> {
   await rm(path, { recursive: true, force: true }).catch(() => {})
 }
 
+/** A backup whose job ended without finishing it: the replica running it died. */
+class BackupAbandoned extends BackupError {
+  constructor() {
+    super('interrupted: the backup’s job ended without finishing it (the server running it was killed, or its machine lost); nothing of it was kept')
+  }
+}
+
 const notFound = () => systemError(404, 'not_found', 'No such backup')
 const archiveName = (id: string, encrypted: boolean) => `${id}.tar.gz${encrypted ? '.enc' : ''}`
 
@@ -69,7 +82,12 @@ export class Backups {
   queueHandlers(): QueueHandler[] {
     // One attempt: a backup that failed is started again by an admin, not retried behind their back.
     return [
-      defineQueueHandler<{ id: string }>({ name: JOB, handle: (job) => this.make(job.id), options: { retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS } }),
+      defineQueueHandler<{ id: string }>({ name: ABANDONED_JOB, handle: (job) => this.abandoned(job.id) }),
+      defineQueueHandler<{ id: string }>({
+        name: JOB,
+        handle: (job) => this.make(job.id),
+        options: { retryLimit: 0, expireInSeconds: JOB_EXPIRE_SECONDS, deadLetter: ABANDONED_JOB },
+      }),
     ]
   }
 
@@ -255,7 +273,7 @@ export class Backups {
   private async make(id: string): Promise<void> {
     const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
     if (row?.status !== 'running') return
-    const work = join(this.dir(), `.work-${id}`)
+    const work = this.workDir(id)
     const stop = this.deps.shutdown.signal
     try {
       const snapshot = await snapshotDatabase(this.deps.database, this.deps.config.databaseUrl, work, stop)
@@ -277,25 +295,41 @@ export class Backups {
       })
       for (const old of pruned) await this.removeArchive(old)
     } catch (err) {
-      await discard(work)
       await this.failed(row, err)
     }
+  }
+
+  /**
+   * A backup whose job ended without it (ABANDONED_JOB): without this its row stayed `running` in
+   * the list for good, and the copy of the database it was making stayed on disk. It is failed as
+   * any failed backup is, e-mail included: nobody chose to stop it.
+   */
+  private async abandoned(id: string): Promise<void> {
+    const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
+    if (row?.status === 'running') await this.failed(row, new BackupAbandoned())
   }
 
   /**
    * A failed backup is seen: its row says why, an audit event, an e-mail to every platform admin,
    * and failed rows beyond BACKUP_KEEP go (counted apart from complete ones, so failures never
    * push good backups out). One the server's stop interrupted is not e-mailed: whoever stopped the
-   * server did it, and the exit does not wait for a mail server.
+   * server did it, and the exit does not wait for a mail server. Only a row still `running` is
+   * failed (a backup that completed, or was deleted, meanwhile is left as it is).
    */
   private async failed(row: BackupRow, err: unknown): Promise<void> {
+    await discard(this.workDir(row.id))
     await discard(`${this.path(row)}.partial`)
     const reason = describeError(err)
     const interrupted = err instanceof BackupInterrupted
     if (interrupted) this.deps.logger.warn('backup interrupted by the server stopping', { backupId: row.id })
     else this.deps.logger.error('backup failed', { backupId: row.id, ...reason })
     const pruned = await this.deps.db.transaction(async (tx) => {
-      await tx.update(backups).set({ status: 'failed', error: reason.message, completedAt: this.deps.now() }).where(eq(backups.id, row.id))
+      const [marked] = await tx
+        .update(backups)
+        .set({ status: 'failed', error: reason.message, completedAt: this.deps.now() })
+        .where(and(eq(backups.id, row.id), eq(backups.status, 'running')))
+        .returning({ id: backups.id })
+      if (!marked) return null
       await this.audit.record(tx, systemActor(JOB), {
         action: 'system.backup.failed',
         target: { type: 'backup', id: row.id },
@@ -303,6 +337,7 @@ export class Backups {
       })
       return this.prune(tx, 'failed', this.deps.config.backups.keep)
     })
+    if (!pruned) return
     for (const old of pruned) await this.removeArchive(old)
     if (!this.mail || interrupted) return
     const admins = await accountDirectory.platformAdminEmails(this.deps.db, this.deps.config.adminEmails)
@@ -318,6 +353,11 @@ export class Backups {
 
   private dir(): string {
     return join(this.deps.config.dataDir, 'backups')
+  }
+
+  /** Where a backup copies the embedded database's files before archiving them. */
+  private workDir(id: string): string {
+    return join(this.dir(), `.work-${id}`)
   }
 
   private path(row: Pick<BackupRow, 'id' | 'encrypted'>): string {
