@@ -15,6 +15,13 @@ const isText = (contentType: string) => {
 }
 const nameOf = (c: Customer) => c.name ?? c.email ?? c.externalId ?? c.id
 
+/**
+ * A new presigned GET of a customer's file. Asked for again at each Download and Show text: the one
+ * the list loaded stops working after STORAGE_URL_TTL_SECONDS (15 minutes by default), and a page
+ * left open that long answered 403 on both until it was reloaded.
+ */
+const downloadUrl = (customerId: string, id: string) => data(client.api.storage.customers({ customerId }).attachments({ id }).download.get()).then((d) => d.url)
+
 /** The first PREVIEW_BYTES of the file at `url` as text, asked for as a byte range (both stores answer 206). */
 async function firstText(url: string): Promise<string> {
   const res = await fetch(url, { headers: { range: `bytes=0-${PREVIEW_BYTES - 1}` } })
@@ -51,14 +58,21 @@ export function CustomerFiles() {
     setPage(1)
     setPreview(null)
   }
-  const showText = async (file: StorageAttachment, url: string) => {
+  const showText = async (file: StorageAttachment) => {
     setPreview({ id: file.id, filename: file.filename })
     try {
-      setPreview({ id: file.id, filename: file.filename, text: await firstText(url) })
+      setPreview({ id: file.id, filename: file.filename, text: await firstText(await downloadUrl(customerId, file.id)) })
     } catch (err) {
       setPreview({ id: file.id, filename: file.filename, error: String(err) })
     }
   }
+  const download = (file: StorageAttachment) =>
+    run(async () => {
+      const link = document.createElement('a')
+      link.href = await downloadUrl(customerId, file.id)
+      link.download = file.filename
+      link.click()
+    })
   const remove = async (file: StorageAttachment) => {
     const question = `Delete ${file.filename} (${bytes(file.sizeBytes)}) of ${picked ? nameOf(picked) : customerId}? It stops counting toward their quota at once.`
     if (!(await ask(question, 'Delete file'))) return
@@ -114,7 +128,7 @@ export function CustomerFiles() {
             </thead>
             <tbody>
               {files.data?.items.map((file) => (
-                <FileRow key={file.id} customerId={customerId} file={file} onText={showText} onDelete={remove} />
+                <FileRow key={file.id} customerId={customerId} file={file} onText={showText} onDownload={download} onDelete={remove} />
               ))}
             </tbody>
           </table>
@@ -138,30 +152,29 @@ export function CustomerFiles() {
   )
 }
 
-/** One file: its download URL (a presigned GET) feeds the thumbnail, the text preview and the Download link. */
+/** One file: the download URL loaded with it draws the thumbnail; Show text and Download ask for a new one. */
 function FileRow({
   customerId,
   file,
   onText,
+  onDownload,
   onDelete,
 }: {
   customerId: string
   file: StorageAttachment
-  onText: (file: StorageAttachment, url: string) => void
+  onText: (file: StorageAttachment) => void
+  onDownload: (file: StorageAttachment) => void
   onDelete: (file: StorageAttachment) => void
 }) {
   const ready = file.status === 'ready'
-  const url = useLoad(
-    () => (ready ? data(client.api.storage.customers({ customerId }).attachments({ id: file.id }).download.get()).then((d) => d.url) : Promise.resolve(null)),
-    [customerId, file.id, ready],
-  )
+  const url = useLoad(() => (ready ? downloadUrl(customerId, file.id) : Promise.resolve(null)), [customerId, file.id, ready])
   return (
     <tr>
       <td>{file.filename}</td>
       <td>
         {url.data && isImage(file.contentType) && <img class="thumb" src={url.data} alt={`Preview of ${file.filename}`} />}
         {url.data && isText(file.contentType) && (
-          <button type="button" class="secondary" onClick={() => onText(file, url.data!)}>
+          <button type="button" class="secondary" onClick={() => onText(file)}>
             Show text
           </button>
         )}
@@ -173,7 +186,14 @@ function FileRow({
       <td>{when(file.createdAt)}</td>
       <td class="row-actions">
         {url.data && (
-          <a href={url.data} download={file.filename}>
+          <a
+            href={url.data}
+            download={file.filename}
+            onClick={(e) => {
+              e.preventDefault()
+              onDownload(file)
+            }}
+          >
             Download
           </a>
         )}{' '}
