@@ -4,8 +4,9 @@
  * and refreshes, documents and blocks, contract rows, the list grammar as an admin and as a
  * customer (valid and invalid filters), realtime streams that reconnect by cursor, community
  * threads that fire webhooks to a receiver, announcements e-mailed through SMTP, monitored sites
- * checked every minute (one up, one refusing connections, one answering slowly) and a backup every
- * 5 minutes. A probe asks a database route (`GET /auth/first-run`) every second.
+ * checked every minute (one up, one refusing connections, one answering slowly) and a backup asked
+ * for every 5 minutes (409 while the last one still runs). A probe asks a database route
+ * (`GET /auth/first-run`) every second.
  *
  * Reported per database: probes over 5 s (target 0), the probe's p50/p99/max, answers ≥ 500,
  * stalls the server logged (DB_STALL_SECONDS), RSS over time, and the time from SIGTERM (with the

@@ -103,6 +103,26 @@ describe('backups from the running service', () => {
     expect((await h.call('POST', '/system/backups')).status).toBe(401)
   })
 
+  test('one at a time: while a backup runs, asking for another is 409 backup_in_progress naming it, also when both are asked for at once', async () => {
+    // No worker takes the jobs (JOBS=off): a queued backup stays running.
+    const f = await createHarness({ JOBS: 'off' })
+    try {
+      const owner = await f.register()
+      const both = await Promise.all([1, 2].map(() => f.call('POST', '/system/backups', { token: owner.token })))
+      expect(both.map((r) => r.status).sort()).toEqual([202, 409])
+      const started = both.find((r) => r.status === 202)!.body
+      const refused = both.find((r) => r.status === 409)!.body
+      expect(refused.error.code).toBe('backup_in_progress')
+      expect(refused.error.message).toContain(started.id)
+      expect((await f.call('POST', '/system/backups', { token: owner.token })).body.error.code).toBe('backup_in_progress')
+      expect((await f.call('GET', '/system/backups', { token: owner.token })).body.items.map((b: { id: string }) => b.id)).toEqual([started.id])
+      const audit = (await f.call('GET', '/audit/events?action=system.backup.started', { token: owner.token })).body.items
+      expect(audit.map((e: { target: { id: string } }) => e.target.id)).toEqual([started.id])
+    } finally {
+      await f.close()
+    }
+  })
+
   test('with PostgreSQL and no pg_dump on the PATH: 409 backup_unavailable, naming what to do', async () => {
     if (embedded()) return
     const path = process.env.PATH

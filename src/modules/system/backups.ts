@@ -7,7 +7,8 @@ import type { Principal } from '../../platform/auth'
 import { type BackupManifest, writeBackup } from '../../platform/backup/archive'
 import { BackupError, BackupInterrupted, pgTool, snapshotDatabase } from '../../platform/backup/database'
 import type { Db } from '../../platform/db'
-import { describeError } from '../../platform/errors'
+import { lockInTransaction } from '../../platform/db/locks'
+import { AppError, describeError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import { UUID_PATTERN } from '../../platform/params'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
@@ -140,6 +141,12 @@ export class Backups {
       )
     }
     return this.deps.db.transaction(async (tx) => {
+      // One backup at a time on every replica: the check and the insert hold one lock.
+      await lockInTransaction(tx, JOB)
+      const running = await this.stillRunning(tx)
+      if (running) {
+        throw systemError(409, 'backup_in_progress', `The backup ${running.id} is still running: follow it in the list, and start another once it is done`)
+      }
       const [row] = await tx
         .insert(backups)
         .values({ createdBy: principal?.userId ?? null, createdAt: this.deps.now(), encrypted: this.deps.config.backups.keys.length > 0 })
@@ -151,23 +158,30 @@ export class Backups {
   }
 
   /**
-   * The schedule's tick: queues a backup unless one is still running (begun within its job's
-   * JOB_EXPIRE_SECONDS). Backups slower than the schedule's interval (a large instance, a busy
-   * disk) would otherwise queue up behind each other, each archiving everything again.
+   * A backup still running, begun within its job's JOB_EXPIRE_SECONDS: backups slower than the
+   * schedule's interval, or asked for again, would otherwise queue up behind each other, each
+   * archiving everything again. An older `running` row will not finish, and holds nothing up.
    */
-  async startScheduled(): Promise<{ started: number }> {
+  private async stillRunning(db: Db): Promise<{ id: string } | undefined> {
     const since = new Date(this.deps.now().getTime() - JOB_EXPIRE_SECONDS * 1000)
-    const [running] = await this.deps.db
+    const [running] = await db
       .select({ id: backups.id })
       .from(backups)
       .where(and(eq(backups.status, 'running'), gt(backups.createdAt, since)))
       .limit(1)
-    if (running) {
-      this.deps.logger.info('scheduled backup skipped: a backup is still running', { backupId: running.id })
+    return running
+  }
+
+  /** The schedule's tick: queues a backup, or logs that it skipped one while a backup is still running. */
+  async startScheduled(): Promise<{ started: number }> {
+    try {
+      await this.start(null)
+      return { started: 1 }
+    } catch (err) {
+      if (!(err instanceof AppError) || err.code !== 'backup_in_progress') throw err
+      this.deps.logger.info('scheduled backup skipped: a backup is still running', { backupId: (await this.stillRunning(this.deps.db))?.id ?? null })
       return { started: 0 }
     }
-    await this.start(null)
-    return { started: 1 }
   }
 
   /** Deletes the rows with `status` beyond the newest `keep`, in `tx`; answers them (the archives go after commit). */

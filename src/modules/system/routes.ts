@@ -96,11 +96,11 @@ export function backupRoutes(backups: Backups, guards: Guards) {
     .use(guards.auth)
     .post('', async ({ principal, status }) => status(202, await backups.start(principal)), {
       admin: true,
-      response: { 202: Backup, ...errors(401, 403, { 409: ['backup_unavailable'] }) },
+      response: { 202: Backup, ...errors(401, 403, { 409: ['backup_unavailable', 'backup_in_progress'] }) },
       detail: {
         operationId: 'systemBackupStart',
         summary: 'Back up this instance now',
-        description: `A queued job writes the same archive as \`npx ecobase backup\` to DATA_DIR/backups (or the bucket), under a temporary name until complete; follow its status in the list. Embedded: the database's files as one instant left them (copied to disk first, statements held off only while what changed meanwhile is copied again); with DATABASE_URL: \`pg_dump -Fc\`, when it is on the server's PATH (else 409 \`backup_unavailable\`). Then the generated server key and the local object store, and a manifest of checksums. Encrypted (AES-256-GCM) when BACKUP_ENCRYPTION_KEY is set; otherwise the archive holds the server key in clear. A failure is in the list, the audit log and an e-mail to every platform admin. ${ADMINS}`,
+        description: `A queued job writes the same archive as \`npx ecobase backup\` to DATA_DIR/backups (or the bucket), under a temporary name until complete; follow its status in the list. One at a time: while a backup is still running (begun within the hour its job is given), 409 \`backup_in_progress\` naming it, and the schedule skips its tick. Embedded: the database's files as one instant left them (copied to disk first, statements held off only while what changed meanwhile is copied again); with DATABASE_URL: \`pg_dump -Fc\`, when it is on the server's PATH (else 409 \`backup_unavailable\`). Then the generated server key and the local object store, and a manifest of checksums. Encrypted (AES-256-GCM) when BACKUP_ENCRYPTION_KEY is set; otherwise the archive holds the server key in clear. A failure is in the list, the audit log and an e-mail to every platform admin. ${ADMINS}`,
       },
     })
     .get('/settings', async () => backups.settings(), {
