@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
-import { uploadAs } from '../support/storage'
-import { provision } from '../support/tenancy'
+import { ownerAndAda, uploadAs } from '../support/storage'
 import { browserMissing, consoleServerForFile, DESKTOP, signIn, tab, until, watchProblems } from './support'
 
 // The storage browser's download URLs are presigned, and stop working after STORAGE_URL_TTL_SECONDS
@@ -14,11 +13,7 @@ const TEXT = Buffer.from('Notes of Ada, read after the list’s links expired.\n
 
 describe.skipIf(!!browserMissing)('the console’s storage browser, left open', () => {
   test('after the URLs the list loaded expire, Show text and Download still work', async () => {
-    const owner = await app.h.register({ password: PASSWORD })
-    const org = await provision(app.h, owner)
-    const as = org.as(owner)
-    const ada = (await app.h.call('POST', '/customer/register', { ...as, body: { name: 'Ada Lovelace' } })).body.customerId
-    const token = (await app.h.call('POST', '/customer/token', { ...as, body: { customerId: ada } })).body.token
+    const { owner, org, token } = await ownerAndAda(app.h, PASSWORD)
     await uploadAs(app.h, token, 'notes.txt', 'text/plain', TEXT)
 
     const { page, elsewhere } = await app.open('/console', DESKTOP)

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import { PutBucketCorsCommand, S3Client } from '@aws-sdk/client-s3'
 import { S3_KEY, startS3, type S3Peer } from '../support/s3'
-import { png, uploadAs } from '../support/storage'
-import { provision } from '../support/tenancy'
+import { png, ownerAndAda, uploadAs } from '../support/storage'
 import { browserMissing, consoleServerForFile, SCREENSHOTS, signIn, tab, until, watchProblems } from './support'
 
 // The console on a bucket store (a real S3-compatible server, SigV4 checked): its presigned URLs are
@@ -35,11 +34,7 @@ describe.skipIf(!!browserMissing)('the console on a bucket store', () => {
       }),
     )
     admin.destroy()
-    const owner = await app.h.register({ password: PASSWORD })
-    const org = await provision(app.h, owner)
-    const as = org.as(owner)
-    const ada = (await app.h.call('POST', '/customer/register', { ...as, body: { name: 'Ada Lovelace' } })).body.customerId
-    const token = (await app.h.call('POST', '/customer/token', { ...as, body: { customerId: ada } })).body.token
+    const { owner, org, token } = await ownerAndAda(app.h, PASSWORD)
     await uploadAs(app.h, token, 'photo.png', 'image/png', PNG)
     await uploadAs(app.h, token, 'notes.txt', 'text/plain', TEXT)
 

@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { png, uploadAs } from '../support/storage'
-import { provision } from '../support/tenancy'
+import { png, ownerAndAda, uploadAs } from '../support/storage'
 import { browserMissing, confirmDialog, consoleServerForFile, DESKTOP, PHONE, SCREENSHOTS, signIn, tab, until, watchProblems } from './support'
 
 // The Storage page as an ecosystem admin's browser of a customer's files, in a real Chromium: the
@@ -32,12 +31,8 @@ async function openAdasFiles(email: string, ecosystem: string, viewport: typeof 
 
 describe.skipIf(!!browserMissing)('the console’s storage browser', () => {
   test('an admin picks a customer, previews an image and a text, downloads, and deletes after the in-page question', async () => {
-    const owner = await app.h.register({ password: PASSWORD })
-    const org = await provision(app.h, owner)
-    const as = org.as(owner)
-    const ada = (await app.h.call('POST', '/customer/register', { ...as, body: { name: 'Ada Lovelace' } })).body.customerId
+    const { owner, org, as, ada, token } = await ownerAndAda(app.h, PASSWORD)
     for (const name of ['Bob Nofiles', 'Cy Other']) await app.h.call('POST', '/customer/register', { ...as, body: { name } })
-    const token = (await app.h.call('POST', '/customer/token', { ...as, body: { customerId: ada } })).body.token
     const photo = await uploadAs(app.h, token, 'photo.png', 'image/png', PNG)
     const notes = await uploadAs(app.h, token, 'notes.txt', 'text/plain', TEXT)
     const usage = async () => (await app.h.call('GET', `/usage/storage/customers/${ada}`, as)).body.usageBytes
@@ -99,11 +94,7 @@ describe.skipIf(!!browserMissing)('the console’s storage browser', () => {
   }, 90_000)
 
   test('at 390 px the browser, its previews and the text fit the screen', async () => {
-    const owner = await app.h.register({ password: PASSWORD })
-    const org = await provision(app.h, owner)
-    const as = org.as(owner)
-    const ada = (await app.h.call('POST', '/customer/register', { ...as, body: { name: 'Ada Lovelace' } })).body.customerId
-    const token = (await app.h.call('POST', '/customer/token', { ...as, body: { customerId: ada } })).body.token
+    const { owner, org, token } = await ownerAndAda(app.h, PASSWORD)
     await uploadAs(app.h, token, 'photo.png', 'image/png', PNG)
     const long = Buffer.from(`${'a-very-long-line-without-any-space-'.repeat(40)}\n${'more text '.repeat(800)}`)
     await uploadAs(app.h, token, 'long-notes-with-a-rather-long-name.json', 'application/json', long)

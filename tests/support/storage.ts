@@ -44,6 +44,16 @@ export async function uploadAs(h: Harness, token: string, filename: string, cont
   return done.body.attachment as { id: string; sizeBytes: number }
 }
 
+/** An ecosystem owner who signs in with `password`, and their customer Ada Lovelace with a customer token: the console's storage browser tests. */
+export async function ownerAndAda(h: Harness, password: string) {
+  const owner = await h.register({ password })
+  const org = await provision(h, owner)
+  const as = org.as(owner)
+  const ada: string = (await h.call('POST', '/customer/register', { ...as, body: { name: 'Ada Lovelace' } })).body.customerId
+  const token: string = (await h.call('POST', '/customer/token', { ...as, body: { customerId: ada } })).body.token
+  return { owner, org, as, ada, token }
+}
+
 export interface Creds {
   token: string
   headers?: Record<string, string>
