@@ -25,8 +25,7 @@ describe.skipIf(!!browserMissing)('the console’s storage browser, left open', 
     const link = row.getByRole('link', { name: 'Download' })
     await link.waitFor()
     const loaded = (await link.getAttribute('href'))!
-    await Bun.sleep(3000)
-    expect((await fetch(loaded)).status).toBe(403)
+    await until(async () => (await fetch(loaded)).status, 403, 10_000)
 
     await row.getByRole('button', { name: 'Show text' }).click()
     await until(() => page.locator('figure.text-preview pre').textContent(), TEXT.toString())
