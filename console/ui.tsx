@@ -63,6 +63,14 @@ export function useAction() {
   return { error, busy, run }
 }
 
+/** Saves what `href` points at as `filename`, as clicking a download link would. */
+export function saveFile(href: string, filename: string): void {
+  const link = document.createElement('a')
+  link.href = href
+  link.download = filename
+  link.click()
+}
+
 /** A one-time secret (a webhook's signing secret, an OAuth client's), shown right after it is made: copy, then Done forgets it. */
 export function SecretOnce({ label, value, testId, onDone }: { label: string; value: string; testId: string; onDone: () => void }) {
   return (

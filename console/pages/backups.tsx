@@ -1,6 +1,6 @@
 import { useEffect } from 'preact/hooks'
 import { bytes, client, data } from '../api'
-import { ask, ErrorNote, Section, useAction, useLoad, when } from '../ui'
+import { ask, ErrorNote, Section, saveFile, useAction, useLoad, when } from '../ui'
 
 /**
  * The bytes of a backup archive. Not through the typed client: it reads a gzip answer as text.
@@ -48,11 +48,9 @@ export function Backups() {
     })
   const download = (id: string, encrypted: boolean) =>
     run(async () => {
-      const link = document.createElement('a')
-      link.href = URL.createObjectURL(await archive(id))
-      link.download = `ecobase-backup-${id}.tar.gz${encrypted ? '.enc' : ''}`
-      link.click()
-      setTimeout(() => URL.revokeObjectURL(link.href), 60_000)
+      const href = URL.createObjectURL(await archive(id))
+      saveFile(href, `ecobase-backup-${id}.tar.gz${encrypted ? '.enc' : ''}`)
+      setTimeout(() => URL.revokeObjectURL(href), 60_000)
     })
   const remove = async (id: string, createdAt: string) => {
     if (!(await ask(`Delete the backup of ${when(createdAt)} and its archive?`, 'Delete backup'))) return

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks'
 import type { Customer, StorageAttachment } from '../../client/index'
 import { bytes, client, data } from '../api'
-import { ask, EmptyState, ErrorNote, ListState, Pager, Section, UsageBar, useAction, useLoad, when } from '../ui'
+import { ask, EmptyState, ErrorNote, ListState, Pager, Section, saveFile, UsageBar, useAction, useLoad, when } from '../ui'
 
 const PAGE_SIZE = 20
 /** How much of a text file its preview shows. */
@@ -66,13 +66,7 @@ export function CustomerFiles() {
       setPreview({ id: file.id, filename: file.filename, error: String(err) })
     }
   }
-  const download = (file: StorageAttachment) =>
-    run(async () => {
-      const link = document.createElement('a')
-      link.href = await downloadUrl(customerId, file.id)
-      link.download = file.filename
-      link.click()
-    })
+  const download = (file: StorageAttachment) => run(async () => saveFile(await downloadUrl(customerId, file.id), file.filename))
   const remove = async (file: StorageAttachment) => {
     const question = `Delete ${file.filename} (${bytes(file.sizeBytes)}) of ${picked ? nameOf(picked) : customerId}? It stops counting toward their quota at once.`
     if (!(await ask(question, 'Delete file'))) return

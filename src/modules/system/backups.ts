@@ -8,7 +8,7 @@ import { type BackupManifest, writeBackup } from '../../platform/backup/archive'
 import { BackupError, BackupInterrupted, pgTool, snapshotDatabase } from '../../platform/backup/database'
 import type { Db } from '../../platform/db'
 import { lockInTransaction } from '../../platform/db/locks'
-import { AppError, describeError } from '../../platform/errors'
+import { describeError } from '../../platform/errors'
 import { listPage, type PageParams } from '../../platform/paging'
 import { UUID_PATTERN } from '../../platform/params'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
@@ -131,8 +131,30 @@ export class Backups {
     return at ? Math.max(0, Math.floor((this.deps.now().getTime() - at.getTime()) / 1000)) : null
   }
 
-  /** Queues a backup: asked by a platform admin, or by the schedule (BACKUP_SCHEDULE) with no principal. */
-  async start(principal: Principal | null) {
+  /** Queues a backup asked for by a platform admin; 409 while one is still running. */
+  async start(principal: Principal) {
+    const queued = await this.enqueue(principal)
+    if ('running' in queued) {
+      throw systemError(409, 'backup_in_progress', `The backup ${queued.running} is still running: follow it in the list, and start another once it is done`)
+    }
+    return queued.backup
+  }
+
+  /** The schedule's tick (BACKUP_SCHEDULE): queues a backup, or logs that it skipped one while a backup is still running. */
+  async startScheduled(): Promise<{ started: number }> {
+    const queued = await this.enqueue(null)
+    if ('backup' in queued) return { started: 1 }
+    this.deps.logger.info('scheduled backup skipped: a backup is still running', { backupId: queued.running })
+    return { started: 0 }
+  }
+
+  /**
+   * Queues a backup unless one is still running (begun within its job's JOB_EXPIRE_SECONDS):
+   * backups slower than the schedule's interval, or asked for again, would otherwise queue up
+   * behind each other, each archiving everything again. An older `running` row will not finish,
+   * and holds nothing up. The check and the insert hold one lock, on every replica.
+   */
+  private async enqueue(principal: Principal | null): Promise<{ backup: ReturnType<typeof backupView> } | { running: string }> {
     if (!this.available()) {
       throw systemError(
         409,
@@ -141,47 +163,22 @@ export class Backups {
       )
     }
     return this.deps.db.transaction(async (tx) => {
-      // One backup at a time on every replica: the check and the insert hold one lock.
       await lockInTransaction(tx, JOB)
-      const running = await this.stillRunning(tx)
-      if (running) {
-        throw systemError(409, 'backup_in_progress', `The backup ${running.id} is still running: follow it in the list, and start another once it is done`)
-      }
+      const since = new Date(this.deps.now().getTime() - JOB_EXPIRE_SECONDS * 1000)
+      const [running] = await tx
+        .select({ id: backups.id })
+        .from(backups)
+        .where(and(eq(backups.status, 'running'), gt(backups.createdAt, since)))
+        .limit(1)
+      if (running) return { running: running.id }
       const [row] = await tx
         .insert(backups)
         .values({ createdBy: principal?.userId ?? null, createdAt: this.deps.now(), encrypted: this.deps.config.backups.keys.length > 0 })
         .returning()
       await this.deps.queue.send(tx, JOB, { id: row!.id })
       await this.audit.record(tx, principal ?? systemActor(SCHEDULED_JOB), { action: 'system.backup.started', target: { type: 'backup', id: row!.id } })
-      return backupView(row!)
+      return { backup: backupView(row!) }
     })
-  }
-
-  /**
-   * A backup still running, begun within its job's JOB_EXPIRE_SECONDS: backups slower than the
-   * schedule's interval, or asked for again, would otherwise queue up behind each other, each
-   * archiving everything again. An older `running` row will not finish, and holds nothing up.
-   */
-  private async stillRunning(db: Db): Promise<{ id: string } | undefined> {
-    const since = new Date(this.deps.now().getTime() - JOB_EXPIRE_SECONDS * 1000)
-    const [running] = await db
-      .select({ id: backups.id })
-      .from(backups)
-      .where(and(eq(backups.status, 'running'), gt(backups.createdAt, since)))
-      .limit(1)
-    return running
-  }
-
-  /** The schedule's tick: queues a backup, or logs that it skipped one while a backup is still running. */
-  async startScheduled(): Promise<{ started: number }> {
-    try {
-      await this.start(null)
-      return { started: 1 }
-    } catch (err) {
-      if (!(err instanceof AppError) || err.code !== 'backup_in_progress') throw err
-      this.deps.logger.info('scheduled backup skipped: a backup is still running', { backupId: (await this.stillRunning(this.deps.db))?.id ?? null })
-      return { started: 0 }
-    }
   }
 
   /** Deletes the rows with `status` beyond the newest `keep`, in `tx`; answers them (the archives go after commit). */
