@@ -26,6 +26,8 @@ export const EnvSchema = T.Object({
   PORT: T.Optional(Port),
   HOST: T.Optional(T.String({ minLength: 1 })),
   DATA_DIR: T.Optional(T.String({ minLength: 1 })),
+  /** Read by src/index.ts before the configuration loads; here so that a bad value stops the boot. */
+  SERVER_BUNDLE: T.Optional(Flag),
   DATABASE_URL: T.Optional(T.String({ pattern: '^postgres(ql)?://' })),
   DB_DEBUG: T.Optional(T.Union([T.Literal('0'), T.Literal('1')])),
   DB_STALL_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 3600 })),

@@ -8,6 +8,7 @@ afterAll(cleanUp)
 describe('boot', () => {
   test.each([
     [{ PORT: 'abc' }, 'PORT'],
+    [{ SERVER_BUNDLE: 'yes' }, 'SERVER_BUNDLE'],
     [{ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, 'DATABASE_URL'],
     // A directory under a regular file cannot be made, even by root.
     [{ DATA_DIR: `${import.meta.path}/data` }, 'DATA_DIR'],

@@ -1,21 +1,9 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { join } from 'node:path'
+import { LOADED_AT_FIRST_USE } from '../support/lazy-packages'
 import { cleanUp, tempDir } from '../support/server-process'
 
 afterAll(cleanUp)
-
-/** SDKs a start does not load: each is loaded where it is first used (bench/README.md, P7). */
-const LOADED_AT_FIRST_USE = [
-  'openai',
-  '@opentelemetry/sdk-trace',
-  '@opentelemetry/exporter-trace-otlp-http',
-  '@aws-sdk/client-s3',
-  'stripe',
-  'nodemailer',
-  'twilio',
-  '@simplewebauthn/server',
-  'qrcode',
-]
 
 /** The packages a server built with `env` (embedded, in a fresh DATA_DIR) has loaded before it listens. */
 async function loadedAtStart(env: Record<string, string>): Promise<string[]> {

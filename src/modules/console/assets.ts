@@ -70,7 +70,5 @@ export async function consoleBuild(): Promise<ConsoleManifest> {
   return manifest
 }
 
-if (import.meta.main) {
-  const manifest = await consoleBuild()
-  console.log(`ecobase: console built (${manifest.files.length} files in ${CONSOLE_BUILD_DIR})`)
-}
+// No top-level await: the server bundle (src/bundle.ts) is CommonJS, which has none.
+if (import.meta.main) void consoleBuild().then((manifest) => console.log(`ecobase: console built (${manifest.files.length} files in ${CONSOLE_BUILD_DIR})`))

@@ -60,11 +60,11 @@ export async function buildSeed(): Promise<boolean> {
 
 if (import.meta.main) {
   // Run by `npm install` (postinstall) and the Dockerfile. Failing here must not fail the
-  // install: without a seed the first start runs initdb, which is only slower.
-  try {
-    const started = performance.now()
-    if (await buildSeed()) console.log(`ecobase: embedded database seed built in ${Math.round(performance.now() - started)} ms`)
-  } catch (err) {
-    console.warn(`ecobase: no embedded database seed (${(err as Error).message}); the first start will run initdb`)
-  }
+  // install: without a seed the first start runs initdb, which is only slower. No top-level
+  // await: the server bundle (src/bundle.ts) is CommonJS, which has none.
+  const started = performance.now()
+  buildSeed().then(
+    (built) => built && console.log(`ecobase: embedded database seed built in ${Math.round(performance.now() - started)} ms`),
+    (err) => console.warn(`ecobase: no embedded database seed (${(err as Error).message}); the first start will run initdb`),
+  )
 }

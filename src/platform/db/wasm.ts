@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 
-let compiled: Promise<WebAssembly.Module> | undefined
+// On globalThis: the server bundle (src/bundle.ts) holds its own copy of this module, and it must
+// use the compile that src/index.ts, which runs from the sources, started.
+const COMPILED = Symbol.for('ecobase.pgliteModule')
+const held = globalThis as { [COMPILED]?: Promise<WebAssembly.Module> }
 
 /**
  * PGlite's WebAssembly module (9 MB), compiled once for the process: each `PGlite.create` would
@@ -11,6 +14,6 @@ let compiled: Promise<WebAssembly.Module> | undefined
  */
 export function pgliteModule(): Promise<WebAssembly.Module> {
   // Read at once (a few ms): an asynchronous read would wait for the module loading to yield.
-  compiled ??= WebAssembly.compile(readFileSync(join(dirname(Bun.resolveSync('@electric-sql/pglite', import.meta.dir)), 'pglite.wasm')))
-  return compiled
+  held[COMPILED] ??= WebAssembly.compile(readFileSync(join(dirname(Bun.resolveSync('@electric-sql/pglite', import.meta.dir)), 'pglite.wasm')))
+  return held[COMPILED]
 }
