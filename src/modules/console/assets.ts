@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { replaceDirectory } from '../../platform/directories'
 
 /**
  * The console's static files: console/ (Preact pages on the typed client in client/) bundled by
@@ -63,10 +64,7 @@ export async function consoleBuild(): Promise<ConsoleManifest> {
     files: names,
   }
   writeFileSync(join(staging, 'manifest.json'), JSON.stringify(manifest))
-  const old = `${staging}.old`
-  if (existsSync(CONSOLE_BUILD_DIR)) renameSync(CONSOLE_BUILD_DIR, old)
-  renameSync(staging, CONSOLE_BUILD_DIR)
-  rmSync(old, { recursive: true, force: true })
+  replaceDirectory(staging, CONSOLE_BUILD_DIR)
   return manifest
 }
 

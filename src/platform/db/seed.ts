@@ -1,5 +1,6 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
+import { replaceDirectory } from '../directories'
 import { createLogger } from '../logger'
 import { JobQueue } from '../queue'
 import { migrate, MIGRATIONS_DIR, openPglite } from './index'
@@ -52,8 +53,7 @@ export async function buildSeed(): Promise<boolean> {
   } finally {
     await database.close()
   }
-  rmSync(SEED_DIR, { recursive: true, force: true })
-  renameSync(building, SEED_DIR)
+  replaceDirectory(building, SEED_DIR)
   writeFileSync(STAMP_FILE, current)
   return true
 }
