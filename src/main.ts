@@ -5,6 +5,7 @@ import { ConfigError } from './config'
 import { ensureWritableDir, LifecycleError, lockDataDir, portTaken } from './platform/lifecycle'
 import { createLogger } from './platform/logger'
 import { within } from './platform/shutdown'
+import { collectWhileBusy } from './platform/db/pglite-heap'
 
 /** After the in-flight requests, what closing the connections may take before the process exits anyway. */
 const CLOSE_MS = 4000
@@ -41,6 +42,8 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
       throw portTaken(err, config.host, config.port) ?? err
     }
     const server = app.server!
+    // Serving from here on: the embedded database inflates what the engine takes for the heap's size, so collect while busy (see there).
+    const stopCollecting = database.kind === 'pglite' ? collectWhileBusy() : () => {}
     await deps.queue.startWorkers()
     const stopJobs = startJobs(deps)
     logger.info('ecobase listening', {
@@ -69,6 +72,7 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
       }, timeoutMs + CLOSE_MS).unref()
       deps.shutdown.begin()
       stopJobs()
+      stopCollecting()
       const drained =
         (await within(
           server.stop(false).then(() => true),
