@@ -5,12 +5,15 @@
  * `npm install` builds the PGlite seed these starts copy (src/platform/db/seed.ts); without it the
  * first start runs initdb. Each round also reads the embedded database alone on the same data
  * directory (bench/support/pglite-alone.ts), so the memory figure has its calibration in the run.
+ * Then, reported without a target, memory under load: one more start, `GET /auth/me` at 50
+ * connections and a customer's `GET /chat/conversations` (a database read) at 20, 10 s each with wrk,
+ * each on a start of its own, and the server's peak RSS (VmHWM) after it.
  * Targets (issue 30): first start ≤ 1.0 s, restart ≤ 0.5 s, idle RSS ≤ 150 MB.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fmt, median, sleep, startServer } from './support'
+import { customerOf, fmt, hasWrk, median, registerUser, sleep, startServer, wrk } from './support'
 
 export interface EmbeddedBootResult {
   firstMs: number
@@ -18,10 +21,14 @@ export interface EmbeddedBootResult {
   idleRssMb: number
   /** The embedded database alone on the same data directory (bench/support/pglite-alone.ts), idle as long. */
   databaseAloneRssMb: number
+  /** Under load (none without wrk): requests per second and the peak RSS after each route's run. */
+  load?: { route: string; connections: number; rps: number; peakRssMb: number }[]
   pass: boolean
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+const statusMb = (pid: number, field: 'VmRSS' | 'VmHWM') =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+const rssMb = (pid: number) => statusMb(pid, 'VmRSS')
 
 export const TARGETS = { firstMs: 1000, restartMs: 500, idleRssMb: 150 }
 
@@ -31,6 +38,7 @@ export async function benchEmbeddedBoot(rounds = 5): Promise<EmbeddedBootResult>
   const rss: number[] = []
   const alone: number[] = []
   const dirs: string[] = []
+  let load: EmbeddedBootResult['load']
   try {
     for (let i = 0; i < rounds; i++) {
       const dataDir = join(mkdtempSync(join(tmpdir(), 'ecobase-boot-')), 'data')
@@ -49,12 +57,42 @@ export async function benchEmbeddedBoot(rounds = 5): Promise<EmbeddedBootResult>
       }
       alone.push(await databaseAloneRssMb(dataDir))
     }
+    load = hasWrk() ? await underLoad(dirs.at(-1)!) : undefined
   } finally {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
   }
-  const result = { firstMs: median(first), restartMs: median(restart), idleRssMb: median(rss), databaseAloneRssMb: median(alone), pass: false }
+  const result = { firstMs: median(first), restartMs: median(restart), idleRssMb: median(rss), databaseAloneRssMb: median(alone), load, pass: false }
   result.pass = result.firstMs <= TARGETS.firstMs && result.restartMs <= TARGETS.restartMs && result.idleRssMb <= TARGETS.idleRssMb
   return result
+}
+
+/** Memory under load: per route, a restart of the last round's data directory and 10 s of wrk. */
+async function underLoad(root: string): Promise<NonNullable<EmbeddedBootResult['load']>> {
+  const routes = [
+    { route: 'GET /auth/me', path: '/auth/me', as: 'account', connections: 50 },
+    { route: 'GET /chat/conversations', path: '/chat/conversations', as: 'customer', connections: 20 },
+  ] as const
+  const load: NonNullable<EmbeddedBootResult['load']> = []
+  for (const r of routes) {
+    const server = await startServer({ dataDir: join(root, 'data'), label: 'embedded, under load', env: { JOBS: 'on' } })
+    try {
+      const account = await registerUser(server.url)
+      const customer = await customerOf(server.url, account.token)
+      for (let i = 0; i < 5; i++) {
+        await fetch(`${server.url}/chat/conversations`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json' },
+          body: '{}',
+        })
+      }
+      const token = r.as === 'account' ? account.token : customer.token
+      const run = await wrk({ url: `${server.url}${r.path}`, connections: r.connections, durationSec: 10, headers: { authorization: `Bearer ${token}` } })
+      load.push({ route: r.route, connections: r.connections, rps: run.rps, peakRssMb: statusMb(server.pid, 'VmHWM') })
+    } finally {
+      await server.stop()
+    }
+  }
+  return load
 }
 
 /** The resident memory of the embedded database alone on `dataDir`, read 3 s after it opened, as the server's is. */
@@ -90,5 +128,8 @@ export function embeddedBootTable(r: EmbeddedBootResult): string {
     `| idle RSS | ${fmt(r.idleRssMb)} MB | ≤ ${TARGETS.idleRssMb} MB |`,
     `| the embedded database alone, idle (calibration) | ${fmt(r.databaseAloneRssMb)} MB | |`,
     `| the server's own share (idle RSS − the database alone) | ${fmt(r.idleRssMb - r.databaseAloneRssMb)} MB | |`,
+    ...(r.load ?? []).map(
+      (l) => `| peak RSS after ${l.route} at ${l.connections} connections for 10 s (${fmt(l.rps)} req/s) | ${fmt(l.peakRssMb)} MB | (report) |`,
+    ),
   ].join('\n')
 }
