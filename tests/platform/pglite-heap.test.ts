@@ -8,7 +8,7 @@ const ROOT = join(import.meta.dir, '../..')
 
 // The embedded server collects the young generation itself while it is busy, because the engine
 // counts PGlite's WebAssembly memory into the heap's size and so collects rarely (bench/README.md,
-// P7, session 58: 100–150 MB less RSS under load).
+// P7, session 58: 50–130 MB less peak RSS under load).
 
 test('the engine counts an open PGlite into the heap beyond the memory it holds (why the server collects itself)', () => {
   // In a process of its own (this one holds the suite's databases already), on disk as the server opens it.

@@ -4,8 +4,8 @@
  * (`heapStats()` of bun:jsc). The engine sizes the young generation it lets fill before collecting
  * from that size, so with PGlite open it collected about 20 times in 8 s of query building against
  * 380 times without, and the garbage of hundreds of requests piled up between collections: the
- * server's RSS rose 100–150 MB under load, and allocating code ran 2–3× slower on cold memory
- * (bench/README.md, P7, session 58).
+ * server's peak RSS under load was 50–130 MB higher, and allocating code ran 2–3× slower on cold
+ * memory (bench/README.md, P7, session 58).
  *
  * So the embedded server asks for a young-generation collection (`Bun.gc(false)`, ≈ 0.25 ms) every
  * INTERVAL_MS while it is busy. An idle process (the job queue's polls) is left alone.
