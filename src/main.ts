@@ -43,7 +43,7 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
     }
     const server = app.server!
     // Serving from here on: the embedded database inflates what the engine takes for the heap's size, so collect while busy (see there).
-    const stopCollecting = database.kind === 'pglite' ? collectWhileBusy() : () => {}
+    const stopCollecting = database.kind === 'pglite' ? collectWhileBusy(deps.metrics) : () => {}
     await deps.queue.startWorkers()
     const stopJobs = startJobs(deps)
     logger.info('ecobase listening', {

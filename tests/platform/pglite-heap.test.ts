@@ -1,8 +1,13 @@
-import { expect, test } from 'bun:test'
+import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { heapCollector } from '../../src/platform/db/pglite-heap'
+import { sample } from '../support/metrics'
+import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
+import { until } from '../support/wait'
+
+afterAll(cleanUp)
 
 const ROOT = join(import.meta.dir, '../..')
 
@@ -33,7 +38,7 @@ test('the engine counts an open PGlite into the heap beyond the memory it holds 
 test('collects when the process used CPU since the last check, and not when it was idle', () => {
   let cpu = 1_000
   let collected = 0
-  const collector = heapCollector({ busyMs: 10, cpuMs: () => cpu, collect: () => collected++ })
+  const collector = heapCollector({ cpuMs: () => cpu, collect: () => collected++ })
   cpu += 2
   expect(collector.tick()).toBe(false)
   cpu += 25
@@ -43,3 +48,25 @@ test('collects when the process used CPU since the last check, and not when it w
   expect(collector.tick()).toBe(true)
   expect(collected).toBe(2)
 })
+
+test('the embedded server collects while it serves, and counts it in ecobase_heap_collections_total', async () => {
+  const token = 'metrics-token-for-the-tests-0123'
+  const port = freePort()
+  const proc = start({ DATA_DIR: tempDir(), PORT: String(port), METRICS_TOKEN: token, RATE_LIMIT_ANONYMOUS: '1000000' })
+  try {
+    await untilHealthy(port, proc)
+    const base = `http://127.0.0.1:${port}`
+    let collections = 0
+    await until(async () => {
+      // Busy: a burst of database reads, then a look at the count.
+      await Promise.all(Array.from({ length: 200 }, () => fetch(`${base}/auth/first-run`).then((r) => r.arrayBuffer())))
+      const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text()
+      collections = sample(text, 'ecobase_heap_collections_total') ?? 0
+      return collections > 0
+    })
+    expect(collections).toBeGreaterThan(0)
+  } finally {
+    proc.kill()
+    await proc.exited
+  }
+}, 60_000)

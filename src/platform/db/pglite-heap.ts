@@ -11,39 +11,42 @@
  * INTERVAL_MS while it is busy. An idle process (the job queue's polls) is left alone.
  */
 
+import type { Metrics } from '../metrics'
+
 const INTERVAL_MS = 100
 /** CPU time in one interval (all threads) above which the process counts as busy. */
 const BUSY_MS = 10
 
-export interface HeapCollectorOptions {
-  intervalMs?: number
-  busyMs?: number
-  /** CPU time the process has used so far, ms. */
-  cpuMs?: () => number
-  collect?: () => void
-}
-
-/** One check: collects when the CPU time since the last check reached `busyMs`. */
-export function heapCollector(options: HeapCollectorOptions = {}): { tick(): boolean } {
-  const busyMs = options.busyMs ?? BUSY_MS
+/** One check: collects when the process used BUSY_MS of CPU time (ms, from `cpuMs`) since the last check. */
+export function heapCollector(options: { cpuMs?: () => number; collect: () => void }): { tick(): boolean } {
   const cpuMs = options.cpuMs ?? processCpuMs
-  const collect = options.collect ?? (() => Bun.gc(false))
   let last = cpuMs()
   return {
     tick() {
       const now = cpuMs()
-      const busy = now - last >= busyMs
+      const busy = now - last >= BUSY_MS
       last = now
-      if (busy) collect()
+      if (busy) options.collect()
       return busy
     },
   }
 }
 
-/** Runs the collector for the process (it does not keep the process alive); returns its stop. */
-export function collectWhileBusy(options: HeapCollectorOptions = {}): () => void {
-  const collector = heapCollector(options)
-  const timer = setInterval(() => collector.tick(), options.intervalMs ?? INTERVAL_MS)
+/**
+ * Runs the collector for the process (it does not keep the process alive), counting its
+ * collections in `ecobase_heap_collections_total`; returns its stop.
+ */
+export function collectWhileBusy(metrics: Pick<Metrics, 'counter'>): () => void {
+  const collections = metrics
+    .counter({ name: 'ecobase_heap_collections_total', help: 'Young-generation collections the embedded server asked for while busy (PGlite only)' })
+    .of({})
+  const collector = heapCollector({
+    collect: () => {
+      Bun.gc(false)
+      collections.inc()
+    },
+  })
+  const timer = setInterval(() => collector.tick(), INTERVAL_MS)
   timer.unref()
   return () => clearInterval(timer)
 }
