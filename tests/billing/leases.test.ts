@@ -28,21 +28,27 @@ async function limited(limit: number) {
   })
   const customer = await customerOf(h, eco, owner)
   const who = { ecosystemId: eco.ecosystem.id, customerId: customer.customerId }
-  /** A send's reserve through `gate`, in a transaction of its own as the chat send runs it; whether it was allowed. */
-  const send = (gate: Gate = h.app.services.billing.entitlements, rollBack = false) =>
-    h.db
+  /** A send's reserve through `gate`, in a transaction of its own as the chat send runs it: whether it was allowed, and whether it wrote anything (a transaction that wrote nothing was never given an id). */
+  const reserve = (gate: Gate = h.app.services.billing.entitlements, rollBack = false) => {
+    let wrote = false
+    return h.db
       .transaction(async (tx) => {
         await gate.require({ ...who, feature: CHAT_MESSAGES, amount: 1, reserve: true, tx })
+        const [xid] = await queryRows<{ wrote: boolean }>(tx, sql`select pg_current_xact_id_if_assigned() is not null as wrote`)
+        wrote = xid!.wrote
         if (rollBack) throw new Error('the send failed after its reserve')
       })
       .then(
-        () => true,
+        () => ({ allowed: true, wrote }),
         (err: { code?: string; message: string }) => {
-          if (rollBack && err.message === 'the send failed after its reserve') return false
+          if (rollBack && err.message === 'the send failed after its reserve') return { allowed: false, wrote }
           if (err.code !== 'entitlement_exceeded') throw err
-          return false
+          return { allowed: false, wrote }
         },
       )
+  }
+  /** As reserve: whether the send was allowed. */
+  const send = (gate: Gate = h.app.services.billing.entitlements, rollBack = false) => reserve(gate, rollBack).then((r) => r.allowed)
   const rows = async () => {
     const [counter] = await queryRows<{ used: string | number }>(
       h.db,
@@ -67,21 +73,37 @@ async function limited(limit: number) {
     expect((await h.call('PATCH', '/billing/plans/std', { ...eco.as(owner), body: { entitlements: [{ feature: CHAT_MESSAGES, limit: next }] } })).status).toBe(
       200,
     )
-  return { who, send, rows, shown, drain, setLimit }
+  return { who, send, reserve, rows, shown, drain, setLimit }
 }
 
 describe('hard limits taken ahead (leases)', () => {
   test('far from the limit a send takes up to a tenth of what is left ahead; the next sends write nothing, show at once, and are written within a flush', async () => {
     const c = await limited(1000)
-    expect(await c.send()).toBe(true)
+    expect(await c.reserve()).toEqual({ allowed: true, wrote: true })
     expect(await c.rows()).toEqual({ used: 1, leased: [50] })
-    for (let i = 0; i < 10; i++) expect(await c.send()).toBe(true)
-    // Not a statement was written for those ten; the customer's account counts them anyway.
-    expect(await c.rows()).toEqual({ used: 1, leased: [50] })
+    // Not a statement is written for the next ten; the customer's account counts them anyway.
+    for (let i = 0; i < 10; i++) expect(await c.reserve()).toEqual({ allowed: true, wrote: false })
     expect(await c.shown()).toMatchObject({ limit: 1000, used: 11, remaining: 989 })
+    // The replica's timer may have written some of them meanwhile: each unit counts once, as used or as the lease's.
+    const meanwhile = await c.rows()
+    expect(meanwhile.used + meanwhile.leased[0]!).toBe(51)
     await h.app.services.billing.entitlements.flush()
     expect(await c.rows()).toEqual({ used: 11, leased: [40] })
     expect(await c.shown()).toMatchObject({ used: 11, remaining: 989 })
+  })
+
+  test('a flush asked for while another writes waits for it and writes what was counted since (as the stop does)', async () => {
+    const c = await limited(1000)
+    const gate = h.app.services.billing.entitlements
+    expect(await c.send()).toBe(true)
+    const hold = () => gate.hold({ ...c.who, feature: CHAT_MESSAGES, amount: 1 })
+    const [first, second] = [await hold(), await hold()]
+    first!.commit()
+    const writing = gate.flush()
+    second!.commit()
+    await gate.flush()
+    expect(await c.rows()).toEqual({ used: 3, leased: [48] })
+    await writing
   })
 
   test('near the limit every send is counted exactly, and the limit is reached, not passed', async () => {

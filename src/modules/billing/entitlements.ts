@@ -56,7 +56,8 @@ export class Entitlements implements EntitlementGate {
   private readonly standings: ReplicaCache<Standing>
   /** Metered use not written yet, by customer, feature and period. */
   private readonly metered = new Map<string, { ecosystemId: string; customerId: string; feature: string; period: string; amount: number }>()
-  private flushing = false
+  /** The write of a batch under way, if any (see flush). */
+  private flushing: Promise<void> | null = null
   /** This replica's leases, by customer, feature and period. */
   private readonly leases = new Map<string, Lease>()
   /** Counters a lease is being taken for right now. */
@@ -404,7 +405,10 @@ export class Entitlements implements EntitlementGate {
   /** Follows changes made on other replicas, and writes metered use every METER_FLUSH_MS; resolves to its stop (which writes what is left). */
   async listen(): Promise<() => Promise<void>> {
     const unlisten = await this.standings.listen()
-    const timer = setInterval(() => void this.flush(), METER_FLUSH_MS)
+    // A tick while a write is under way (a slow database) leaves it be, rather than queueing behind it.
+    const timer = setInterval(() => {
+      if (!this.flushing) void this.flush()
+    }, METER_FLUSH_MS)
     return async () => {
       clearInterval(timer)
       await unlisten()
@@ -424,13 +428,23 @@ export class Entitlements implements EntitlementGate {
 
   /**
    * Writes the batched use, and takes the spent units off their leases, in one transaction (so a
-   * spent unit counts once, as a lease's or as used); on failure both stay for the next try.
+   * spent unit counts once, as a lease's or as used); on failure both stay for the next try. A
+   * flush asked for while another writes waits for it, then writes what was counted since: when it
+   * resolves, everything counted before the call has been tried (the stop relies on it).
    */
   async flush(): Promise<void> {
+    while (this.flushing) await this.flushing
     // Leases long past use (another period's, or replaced) are forgotten; their rows have expired.
     for (const [key, lease] of this.leases) if (Date.now() > lease.until + LEASE_TTL_S * 1000) this.leases.delete(key)
-    if (this.flushing || (this.metered.size === 0 && this.spent.size === 0)) return
-    this.flushing = true
+    if (this.metered.size === 0 && this.spent.size === 0) return
+    this.flushing = this.write().finally(() => {
+      this.flushing = null
+    })
+    await this.flushing
+  }
+
+  /** One write of everything counted so far (see flush). */
+  private async write(): Promise<void> {
     const batch = [...this.metered.values()].sort((a, b) => (a.customerId + a.feature + a.period).localeCompare(b.customerId + b.feature + b.period))
     const spent = [...this.spent]
     this.metered.clear()
@@ -467,8 +481,6 @@ export class Entitlements implements EntitlementGate {
       }
       for (const [id, n] of spent) this.spent.set(id, (this.spent.get(id) ?? 0) + n)
       this.deps.logger.warn('billing: metered use not written yet', { error: String(err) })
-    } finally {
-      this.flushing = false
     }
   }
 
