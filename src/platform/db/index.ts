@@ -12,6 +12,7 @@ import postgres from 'postgres'
 import { trackCommits } from './commit'
 import { drizzleView } from './pglite-parsers'
 import { pgliteModule } from './wasm'
+import { keepStatementsPrepared } from './pglite-statements'
 import { ConnectionWatch, originHere, watchPglite, watchPostgres, type WatchOptions } from './watch'
 import { DEFAULT_SHARED_BUFFERS } from '../../config'
 
@@ -74,6 +75,7 @@ export async function openPglite(
     ...(load ? { loadDataDir: load } : {}),
     ...(options.initdb ? { initDbStartParams: options.initdb } : {}),
   })
+  keepStatementsPrepared(client)
   const watch = new ConnectionWatch(options.watch)
   watchPglite(client as never, watch)
   const view = drizzleView(client)
