@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gt, inArray, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { ChangeSink, RowChange } from '../../platform/changes'
 import { defineQueueHandler, type QueueHandler } from '../../platform/queue'
-import { type Db, queryRows } from '../../platform/db'
+import { constant, type Db, queryRows } from '../../platform/db'
 import { safeEqual, signValue } from '../../platform/crypto'
 import { notificationError } from './errors'
 import { listPage, type PageParams } from '../../platform/paging'
@@ -192,7 +192,7 @@ export class NotificationsService {
   async list(tenant: Tenant, filter: { unread?: boolean; type?: Category }, page: PageParams) {
     const where = and(
       eq(notifications.customerId, tenant.customerId),
-      filter.unread ? eq(notifications.isRead, false) : undefined,
+      filter.unread ? eq(notifications.isRead, constant(false)) : undefined,
       filter.type ? eq(notifications.type, filter.type) : undefined,
     )
     return listPage(this.deps.db, notifications, where, [desc(notifications.createdAt), desc(notifications.id)], page, view)
@@ -202,7 +202,7 @@ export class NotificationsService {
     const [row] = await this.deps.db
       .select({ count: count() })
       .from(notifications)
-      .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.isRead, false)))
+      .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.isRead, constant(false))))
     return { count: row!.count }
   }
 
@@ -224,7 +224,7 @@ export class NotificationsService {
       const rows = await tx
         .update(notifications)
         .set({ isRead: true })
-        .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.isRead, false)))
+        .where(and(eq(notifications.customerId, tenant.customerId), eq(notifications.isRead, constant(false))))
         .returning()
       await this.changed(tx, 'update', rows)
       return { updated: rows.length }

@@ -4,6 +4,7 @@ import { personaError } from './errors'
 import { pageOf, type PageParams } from '../../platform/paging'
 import type { PublicProfile } from '../auth/service'
 import { personas } from './schema'
+import { constant } from '../../platform/db'
 
 type PersonaRow = typeof personas.$inferSelect
 
@@ -39,7 +40,7 @@ export class PublicPersonas {
 
   async list(query: { ecosystem?: string }, page: PageParams) {
     const scope = await this.scope(query.ecosystem)
-    const where = and(eq(personas.visibility, 'public'), scope)
+    const where = and(eq(personas.visibility, constant('public')), scope)
     const [rows, [count]] = await Promise.all([
       this.deps.db.select().from(personas).where(where).orderBy(desc(personas.createdAt), desc(personas.id)).limit(page.pageSize).offset(page.offset),
       this.deps.db.select({ n: sql<number>`count(*)::int` }).from(personas).where(where),
@@ -87,7 +88,7 @@ export class PublicPersonas {
     const rows = await this.deps.db
       .select()
       .from(personas)
-      .where(and(eq(personas.createdBy, profile.id), eq(personas.visibility, 'public')))
+      .where(and(eq(personas.createdBy, profile.id), eq(personas.visibility, constant('public'))))
       .orderBy(desc(personas.createdAt), desc(personas.id))
       .limit(PROFILE_PERSONAS)
     return {

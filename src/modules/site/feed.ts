@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import type { Db } from '../../platform/db'
+import { constant, type Db } from '../../platform/db'
 import { listPage, type PageParams } from '../../platform/paging'
 import type { Tenant } from '../../platform/tenancy'
 import { feedItems } from './schema'
@@ -87,7 +87,7 @@ export class FeedService implements FeedWriter {
   async list(tenant: Tenant, filter: { unread?: boolean; source?: string }, page: PageParams) {
     const where = and(
       eq(feedItems.customerId, tenant.customerId),
-      filter.unread ? eq(feedItems.isRead, false) : undefined,
+      filter.unread ? eq(feedItems.isRead, constant(false)) : undefined,
       filter.source ? eq(feedItems.source, filter.source) : undefined,
     )
     return listPage(this.deps.db, feedItems, where, [desc(feedItems.createdAt), desc(feedItems.seq)], page, feedView)
@@ -97,7 +97,7 @@ export class FeedService implements FeedWriter {
     const [row] = await this.deps.db
       .select({ n: count() })
       .from(feedItems)
-      .where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.isRead, false)))
+      .where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.isRead, constant(false))))
     return { count: row?.n ?? 0 }
   }
 
@@ -115,7 +115,7 @@ export class FeedService implements FeedWriter {
     const rows = await this.deps.db
       .update(feedItems)
       .set({ isRead: true, readAt: this.deps.now() })
-      .where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.isRead, false)))
+      .where(and(eq(feedItems.customerId, tenant.customerId), eq(feedItems.isRead, constant(false))))
       .returning({ id: feedItems.id })
     return { updated: rows.length }
   }

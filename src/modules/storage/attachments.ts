@@ -3,7 +3,7 @@ import type { EventBus } from '../../platform/events'
 import { attachmentReady } from './events'
 import { and, desc, eq, isNull, type SQL } from 'drizzle-orm'
 import type { Deps } from '../../deps'
-import type { Db } from '../../platform/db'
+import { constant, type Db } from '../../platform/db'
 import { listPage, type PageParams } from '../../platform/paging'
 import { storageErrors } from './errors'
 import type { StorageQuotas } from './quota'
@@ -75,7 +75,7 @@ export class Attachments {
     const [same] = await this.deps.db
       .select()
       .from(attachments)
-      .where(and(live(scope), eq(attachments.status, 'ready'), eq(attachments.contentHash, contentHash), eq(attachments.sizeBytes, input.sizeBytes)))
+      .where(and(live(scope), eq(attachments.status, constant('ready')), eq(attachments.contentHash, contentHash), eq(attachments.sizeBytes, input.sizeBytes)))
       .orderBy(attachments.createdAt)
       .limit(1)
     if (same) return { deduplicated: true as const, attachment: attachmentView(same) }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Job } from '../../platform/jobs'
 import { attachments, orphanedObjects } from './schema'
+import { constant } from '../../platform/db'
 
 /** Rows handled per run (or per round); a backlog drains over the next runs. */
 const BATCH = 500
@@ -20,12 +21,12 @@ export const expireUploads: Job<Pick<Deps, 'now' | 'config'>> = {
     const stale = tx
       .select({ id: attachments.id })
       .from(attachments)
-      .where(and(eq(attachments.status, 'pending'), isNull(attachments.deletedAt), lt(attachments.createdAt, before)))
+      .where(and(eq(attachments.status, constant('pending')), isNull(attachments.deletedAt), lt(attachments.createdAt, before)))
       .limit(BATCH)
     const expired = await tx
       .delete(attachments)
       // Re-checked on the row itself: a complete that committed meanwhile made it ready.
-      .where(and(inArray(attachments.id, stale), eq(attachments.status, 'pending')))
+      .where(and(inArray(attachments.id, stale), eq(attachments.status, constant('pending'))))
       .returning({ id: attachments.id })
     return { expired: expired.length }
   },

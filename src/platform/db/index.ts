@@ -212,6 +212,18 @@ export function pgliteDir(dataDir: string): string {
   return join(dataDir, 'pglite')
 }
 
+/**
+ * A value written into the statement instead of sent as a parameter, for a condition a partial
+ * index's predicate names (`status = 'ready'`, `not is_read`). A statement kept prepared is planned
+ * once for all parameters after five runs (postgres.js keeps them on PostgreSQL, pglite-statements.ts
+ * on PGlite), and that generic plan cannot tell that `status = $3` means `status = 'ready'`, so it
+ * leaves the partial index out: the presign's duplicate check read every file of the customer
+ * (bench/README.md, P19, session 59). Constants of the code only, never input.
+ */
+export function constant(value: string | boolean): SQL {
+  return sql.raw(typeof value === 'boolean' ? String(value) : `'${value.replaceAll("'", "''")}'`)
+}
+
 /** SQLSTATE of a failed query, looking through Drizzle's wrapper. */
 export function sqlState(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown } }
