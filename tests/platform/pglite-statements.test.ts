@@ -25,7 +25,12 @@ afterAll(() => client.close())
 describe('kept statements', () => {
   test('answer as PGlite does (rows, types, nulls, row mode, affected rows), and run again without being prepared again', async () => {
     const at = new Date('2026-01-02T03:04:05.678Z')
-    const inserted = await client.query(`insert into notes (owner, body, tags, at) values ($1, $2, $3, $4) returning *`, ['ann', { a: [1, 'x'] }, ['p', 'q'], at])
+    const inserted = await client.query(`insert into notes (owner, body, tags, at) values ($1, $2, $3, $4) returning *`, [
+      'ann',
+      { a: [1, 'x'] },
+      ['p', 'q'],
+      at,
+    ])
     expect(inserted.rows).toEqual([{ id: 1, owner: 'ann', body: { a: [1, 'x'] }, tags: ['p', 'q'], at }])
     expect(inserted.affectedRows).toBe(1)
     await client.query(`insert into notes (owner, body, tags, at) values ($1, $2, $3, $4) returning *`, ['bob', null, null, at])
@@ -126,5 +131,16 @@ describe.skipIf(Boolean(testDatabaseUrl))('the embedded database', () => {
     const statements = await keptNow()
     expect(statements).toContain(mine().toSQL().sql)
     expect(statements.some((s) => s.includes('"customer_id" = $1'))).toBe(true)
+  })
+
+  test('plans every run for its values: no plan made over a nearly empty table outlives the table’s growth', async () => {
+    const { db } = database.database
+    const mine = () => db.select({ id: conversations.id }).from(conversations).where(eq(conversations.ownerId, crypto.randomUUID()))
+    for (let i = 0; i < 10; i++) await mine()
+    const [plans] = await queryRows<{ generic_plans: number; custom_plans: number }>(
+      db,
+      sql`select generic_plans, custom_plans from pg_prepared_statements where statement = ${mine().toSQL().sql}`,
+    )
+    expect(plans).toEqual({ generic_plans: 0, custom_plans: 10 })
   })
 })

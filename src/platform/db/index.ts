@@ -12,7 +12,7 @@ import postgres from 'postgres'
 import { trackCommits } from './commit'
 import { drizzleView } from './pglite-parsers'
 import { pgliteModule } from './wasm'
-import { keepStatementsPrepared } from './pglite-statements'
+import { keepStatementsPrepared, PLAN_CACHE_MODE } from './pglite-statements'
 import { ConnectionWatch, originHere, watchPglite, watchPostgres, type WatchOptions } from './watch'
 import { DEFAULT_SHARED_BUFFERS } from '../../config'
 
@@ -71,7 +71,7 @@ export async function openPglite(
   const client = await PGlite.create(options.dataDir, {
     extensions: { vector },
     pgliteWasmModule: await pgliteModule(),
-    postgresqlconf: [`shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`],
+    postgresqlconf: [`shared_buffers=${options.sharedBuffers ?? DEFAULT_SHARED_BUFFERS}`, PLAN_CACHE_MODE],
     ...(load ? { loadDataDir: load } : {}),
     ...(options.initdb ? { initDbStartParams: options.initdb } : {}),
   })

@@ -1,9 +1,10 @@
 /**
  * PGlite runs every `query` as six protocol calls into its WebAssembly (parse, describe the
- * statement, bind, describe the portal, execute, sync), parsing and planning its text each time:
- * about 0.6 ms a statement on the 2-core machine, where the same statement kept prepared runs in
- * one call of bind, describe, execute and sync in about 0.2 ms (bench/README.md, P4, session 59).
- * The PostgreSQL server path has done the same all along: postgres.js keeps each connection's
+ * statement, bind, describe the portal, execute, sync), parsing its text each time. A statement
+ * kept prepared runs as one call of bind, describe, execute and sync: an update by primary key took
+ * about 0.2 ms instead of 0.6 in a scratch loop with its plan kept, and P19 measured the account
+ * refresh 1.23× and the OAuth refresh 1.31× with every run planned (bench/README.md, P4, session
+ * 59). The PostgreSQL server path has done the same all along: postgres.js keeps each connection's
  * statements prepared by their text.
  *
  * So the embedded client keeps the statements of queries (`select`, `insert`, `update`, `delete`,
@@ -19,6 +20,15 @@ import { type PGlite, parse, protocol, type Results, type Transaction } from '@e
 type Options = Parameters<PGlite['query']>[2]
 
 export const MAX_STATEMENTS = 200
+/**
+ * PostgreSQL would plan a kept statement once for all parameters after five runs, and keep that
+ * plan until a schema change or an ANALYZE, which the embedded database never runs by itself (no
+ * autovacuum): a plan made while a table was nearly empty stayed as it filled. The presign's
+ * duplicate check, planned over a few rows, walked every file of the customer 8,000 presigns later
+ * (1.5 ms a run and growing, against 0.2 ms replanned). So every run is planned for its values; what
+ * keeping saves is the parse and five of the six calls.
+ */
+export const PLAN_CACHE_MODE = 'plan_cache_mode=force_custom_plan'
 const QUERY = /^\s*(select|insert|update|delete|with)\b/i
 /** A text that starts (after comments) with create, alter or drop. */
 const SCHEMA_CHANGE = /^(?:\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)*(?:create|alter|drop)\b/i
