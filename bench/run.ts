@@ -36,6 +36,7 @@ import { command as searchBox } from './search-box'
 import { command as storageUsage } from './storage-usage'
 import { command as webhookDeliveries } from './webhook-deliveries'
 import { type BenchCommand, cleanup, hookSignals, printResult } from './support'
+import { BACKENDS } from './support/backends'
 
 interface Bench extends BenchCommand {
   id: string
@@ -167,8 +168,20 @@ export const BENCHES: Bench[] = [
   },
 ]
 
-/** Upper bound for a whole run; a stuck bench must not hold the machine. */
-const WATCHDOG_MS = Number(process.env.BENCH_TIMEOUT_MS ?? (process.argv[2] === 'compare' ? 45 : 20) * 60_000)
+/**
+ * Upper bound for a whole run; a stuck bench must not hold the machine. The soak (P17) runs for
+ * `--minutes` (30) on each database of `--db` (both), so a run with it gets that much more.
+ */
+function watchdogMs(argv: string[]): number {
+  if (process.env.BENCH_TIMEOUT_MS) return Number(process.env.BENCH_TIMEOUT_MS)
+  if (argv[0] === 'compare') return 45 * 60_000
+  const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]
+  const filters = argv.filter((a) => !a.startsWith('--')).map((f) => f.toLowerCase())
+  const soak = filters.length === 0 || filters.some((f) => 'soak-embedded'.includes(f) || f === 'p17')
+  const soakMinutes = soak ? Number(option('minutes') ?? 30) * (option('db')?.split(',').length ?? BACKENDS.length) : 0
+  return (20 + soakMinutes) * 60_000
+}
+const WATCHDOG_MS = watchdogMs(process.argv.slice(2))
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2)
