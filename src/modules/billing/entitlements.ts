@@ -9,9 +9,7 @@ import { ReplicaCache } from '../../platform/replica-cache'
 import { storageReadings } from '../storage/service'
 import { BUILT_IN, type FeatureDef, featureDef, grantsOf, isBuiltIn, periodOf, planInForce, type Standing, type SubscriptionRow } from './features'
 import { assignments, features, plans, subscriptions, usageCounters, usageLeases } from './schema'
-
-/** The key of one counter: a customer's use of a feature in a period. */
-const leaseKey = (customerId: string, feature: string, period: string) => `${customerId} ${feature} ${period}`
+import { leaseKey, UsageBatch } from './usage-batch'
 
 /** How often metered use with no limit to guard is written (see require). */
 const METER_FLUSH_MS = 1000
@@ -54,22 +52,19 @@ interface Lease {
  */
 export class Entitlements implements EntitlementGate {
   private readonly standings: ReplicaCache<Standing>
-  /** Metered use not written yet, by customer, feature and period. */
-  private readonly metered = new Map<string, { ecosystemId: string; customerId: string; feature: string; period: string; amount: number }>()
-  /** The write of a batch under way, if any (see flush). */
-  private flushing: Promise<void> | null = null
+  /** Metered use and spent lease units not written yet. */
+  private readonly batch: UsageBatch
   /** This replica's leases, by customer, feature and period. */
   private readonly leases = new Map<string, Lease>()
   /** Counters a lease is being taken for right now. */
   private readonly leasing = new Set<string>()
-  /** Lease units spent by committed sends, not written yet, by lease id (written with `metered`). */
-  private readonly spent = new Map<string, number>()
   /** The metrics' series: a feature is a built-in's key or `custom` (an ecosystem's own keys would be unbounded). */
   private readonly decisions: CounterTally<'feature' | 'decision'>
   private readonly leaseTakes: CounterTally<'outcome'>
 
   constructor(private readonly deps: Pick<Deps, 'config' | 'database' | 'db' | 'logger' | 'now' | 'metrics'>) {
     this.standings = new ReplicaCache(deps, STANDING_CACHE)
+    this.batch = new UsageBatch(deps)
     this.decisions = deps.metrics.counter({
       name: 'ecobase_billing_gate_decisions_total',
       help: 'Entitlement decisions (storage and chat’s gate, POST /billing/check), by feature (a built-in’s key, or custom) and decision (allowed, denied)',
@@ -151,7 +146,7 @@ export class Entitlements implements EntitlementGate {
       .select({ used: usageCounters.used })
       .from(usageCounters)
       .where(and(eq(usageCounters.customerId, customerId), eq(usageCounters.feature, feature.key), eq(usageCounters.period, period)))
-    return (row?.used ?? 0) + (this.metered.get(leaseKey(customerId, feature.key, period))?.amount ?? 0)
+    return (row?.used ?? 0) + this.batch.pending(customerId, feature.key, period)
   }
 
   /**
@@ -330,7 +325,7 @@ export class Entitlements implements EntitlementGate {
     return {
       commit: () => {
         if (t.feature.key !== STORAGE_BYTES) this.meter(t.ecosystemId, t.customerId, t.feature, t.amount)
-        this.spent.set(lease.id, (this.spent.get(lease.id) ?? 0) + t.amount)
+        this.batch.spend(lease.id, t.amount)
       },
       release: () => {
         lease.left += t.amount
@@ -407,7 +402,7 @@ export class Entitlements implements EntitlementGate {
     const unlisten = await this.standings.listen()
     // A tick while a write is under way (a slow database) leaves it be, rather than queueing behind it.
     const timer = setInterval(() => {
-      if (!this.flushing) void this.flush()
+      if (!this.batch.writing) void this.flush()
     }, METER_FLUSH_MS)
     return async () => {
       clearInterval(timer)
@@ -420,68 +415,14 @@ export class Entitlements implements EntitlementGate {
   /** Adds use to the next batch (the caller's transaction has committed). */
   private meter(ecosystemId: string, customerId: string, feature: FeatureDef, amount: number): void {
     const period = periodOf(feature.reset, this.deps.now())
-    const key = leaseKey(customerId, feature.key, period)
-    const entry = this.metered.get(key)
-    if (entry) entry.amount += amount
-    else this.metered.set(key, { ecosystemId, customerId, feature: feature.key, period, amount })
+    this.batch.add({ ecosystemId, customerId, feature: feature.key, period }, amount)
   }
 
-  /**
-   * Writes the batched use, and takes the spent units off their leases, in one transaction (so a
-   * spent unit counts once, as a lease's or as used); on failure both stay for the next try. A
-   * flush asked for while another writes waits for it, then writes what was counted since: when it
-   * resolves, everything counted before the call has been tried (the stop relies on it).
-   */
+  /** Writes the batched use and spent lease units (see UsageBatch.flush), after forgetting leases long past use. */
   async flush(): Promise<void> {
-    while (this.flushing) await this.flushing
     // Leases long past use (another period's, or replaced) are forgotten; their rows have expired.
     for (const [key, lease] of this.leases) if (Date.now() > lease.until + LEASE_TTL_S * 1000) this.leases.delete(key)
-    if (this.metered.size === 0 && this.spent.size === 0) return
-    this.flushing = this.write().finally(() => {
-      this.flushing = null
-    })
-    await this.flushing
-  }
-
-  /** One write of everything counted so far (see flush). */
-  private async write(): Promise<void> {
-    const batch = [...this.metered.values()].sort((a, b) => (a.customerId + a.feature + a.period).localeCompare(b.customerId + b.feature + b.period))
-    const spent = [...this.spent]
-    this.metered.clear()
-    this.spent.clear()
-    try {
-      await this.deps.db.transaction(async (tx) => {
-        if (batch.length > 0) {
-          await tx.execute(
-            sql`insert into ${usageCounters} (ecosystem_id, customer_id, feature, period, used)
-                values ${sql.join(
-                  batch.map((m) => sql`(${m.ecosystemId}, ${m.customerId}, ${m.feature}, ${m.period}, ${m.amount})`),
-                  sql`, `,
-                )}
-                on conflict (customer_id, feature, period) do update set used = ${usageCounters}.used + excluded.used`,
-          )
-        }
-        if (spent.length > 0) {
-          await tx.execute(
-            sql`update ${usageLeases} as l set units = l.units - v.spent
-                from (values ${sql.join(
-                  spent.map(([id, n]) => sql`(${id}::uuid, ${n}::bigint)`),
-                  sql`, `,
-                )}) as v(id, spent)
-                where l.id = v.id`,
-          )
-        }
-      })
-    } catch (err) {
-      for (const m of batch) {
-        const key = leaseKey(m.customerId, m.feature, m.period)
-        const entry = this.metered.get(key)
-        if (entry) entry.amount += m.amount
-        else this.metered.set(key, m)
-      }
-      for (const [id, n] of spent) this.spent.set(id, (this.spent.get(id) ?? 0) + n)
-      this.deps.logger.warn('billing: metered use not written yet', { error: String(err) })
-    }
+    await this.batch.flush()
   }
 
   /** On stop: the unspent units of this replica's leases go back at once (a crash leaves them to expire). */
