@@ -15,7 +15,7 @@ import { currentTime } from './tools/clock'
 import { memoryTools, type MemoryTools } from './tools/memory'
 import { ToolRegistry } from './tools/registry'
 import { type ConversationSearch, searchTool } from './tools/search'
-import { replyInProgress, type TurnTarget, TurnRunner } from './turns'
+import { replyInProgress, type TurnCall, type TurnTarget, TurnRunner } from './turns'
 
 export type { MemoryTools } from './tools/memory'
 export { CHAT_SEARCH_CANDIDATES, ChatMessageSearch } from './search'
@@ -121,7 +121,8 @@ export class ChatService {
    */
   async send(tenant: Tenant, id: string, input: { message: string; clientMessageId?: string }, signal: AbortSignal): Promise<AsyncGenerator<ChatEvent>> {
     const key = input.clientMessageId
-    const outcome = await this.deps.db.transaction(async (tx) => {
+    const call = this.turns.call()
+    const outcome = await this.stored(call, async (tx) => {
       const { conversation, history } = await this.lock(tx, tenant, id)
       const repeated = key === undefined ? undefined : history.find((m) => m.clientMessageId === key)
       if (repeated) return { kind: 'repeat' as const, conversation, repeated }
@@ -129,6 +130,7 @@ export class ChatService {
       const target = await this.target(tx, conversation)
       // Counted with the message it allows: a refused or rolled-back send counts nothing.
       await this.reserveReply(tx, conversation)
+      call.start(conversation, target, history, input.message)
       const [user] = await tx
         .insert(messages)
         .values({
@@ -142,15 +144,16 @@ export class ChatService {
           replyState: 'streaming',
         })
         .returning(messageColumns)
-      return { kind: 'turn' as const, start: { conversation, user: user!, history: [...history, user!], target } }
+      return { kind: 'turn' as const, user: user! }
     })
     if (outcome.kind === 'repeat') return this.repeat(outcome.conversation, outcome.repeated, input.message)
-    return this.turns.run(outcome.start, signal)
+    return this.turns.run(call, outcome.user, signal)
   }
 
   /** Drops the reply (and tool calls) after the last user message and streams a new one. */
   async regenerate(tenant: Tenant, id: string, signal: AbortSignal): Promise<AsyncGenerator<ChatEvent>> {
-    const start = await this.deps.db.transaction(async (tx) => {
+    const call = this.turns.call()
+    const user = await this.stored(call, async (tx) => {
       const { conversation, history } = await this.lock(tx, tenant, id)
       this.assertIdle(history)
       const last = history.findLast((m) => m.role === 'user')
@@ -158,11 +161,26 @@ export class ChatService {
       const target = await this.target(tx, conversation)
       // A new reply counts like a sent message's, so an edit and a regenerate cannot pass the plan.
       await this.reserveReply(tx, conversation)
+      call.start(
+        conversation,
+        target,
+        history.filter((m) => m.seq < last.seq),
+        last.content,
+      )
       await this.dropAfter(tx, conversation, last)
-      const user = await this.updateUser(tx, last, { replyId: crypto.randomUUID(), replyState: 'streaming' })
-      return { conversation, user, history: [...history.filter((m) => m.seq < last.seq), user], target }
+      return this.updateUser(tx, last, { replyId: crypto.randomUUID(), replyState: 'streaming' })
     })
-    return this.turns.run(start, signal)
+    return this.turns.run(call, user, signal)
+  }
+
+  /** Runs the transaction that stores a turn's user message; a model call it started stops when it fails. */
+  private async stored<T>(call: TurnCall, store: (tx: Db) => Promise<T>): Promise<T> {
+    try {
+      return await this.deps.db.transaction(store)
+    } catch (err) {
+      call.cancel()
+      throw err
+    }
   }
 
   private async repeat(conversation: ConversationRow, user: MessageRow, message: string): Promise<AsyncGenerator<ChatEvent>> {

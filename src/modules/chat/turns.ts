@@ -4,7 +4,7 @@ import type { Deps } from '../../deps'
 import type { EventBus } from '../../platform/events'
 import { chatMessageCompleted } from './events'
 import { ATTR, startChildSpan } from '../../platform/tracing'
-import { type ChatModel, type LlmEvent, type LlmRequest, type LlmToolCall, LlmError } from '../../providers/llm'
+import { type ChatModel, type LlmEvent, type LlmMessage, type LlmRequest, type LlmToolCall, type LlmToolSpec, LlmError } from '../../providers/llm'
 import { type ConversationRow, type MessageRow, toLlmMessages } from './history'
 import type { ChatEvent } from './model'
 import { conversations, type MessageStatus, messages } from './schema'
@@ -32,13 +32,71 @@ export interface TurnTarget {
   systemPrompt: string | null
 }
 
-export interface TurnStart {
+/** What a started turn runs on: the model's input and tools, and its first call's events. */
+interface StartedCall {
   conversation: ConversationRow
-  /** The user message the reply answers; its `replyId` is the reply's id. */
-  user: MessageRow
-  /** Every message up to and including `user`. */
-  history: MessageRow[]
   target: TurnTarget
+  input: LlmMessage[]
+  context: ToolContext
+  tools: LlmToolSpec[]
+  events: AsyncGenerator<LlmEvent>
+}
+
+/**
+ * A turn's first model call, started inside the transaction that stores its user message once
+ * nothing can refuse the turn any more: the upstream then works while that transaction writes and
+ * commits (bench/README.md, P4). Made before the transaction, so that a failed one can `cancel` it.
+ */
+export class TurnCall {
+  /** Aborted when the turn ends, the client goes away, or the transaction fails. */
+  readonly upstream = new AbortController()
+  private opened?: StartedCall
+  private source?: AsyncGenerator<LlmEvent>
+
+  constructor(
+    private readonly tools: ToolRegistry,
+    private readonly now: () => Date,
+  ) {}
+
+  /** Starts the model on `rows` (the messages before the user message) followed by the user's `text`. */
+  start(conversation: ConversationRow, target: TurnTarget, rows: MessageRow[], text: string): void {
+    const input = toLlmMessages(rows, target.systemPrompt)
+    input.push({ role: 'user', content: text })
+    const context: ToolContext = {
+      tenant: { ecosystemId: conversation.ownerId, customerId: conversation.customerId },
+      conversationId: conversation.id,
+      personaId: target.personaId,
+      now: this.now,
+      signal: this.upstream.signal,
+    }
+    const tools = this.tools.specs(context)
+    this.source = modelCall(target, { model: target.model, messages: input, tools, signal: this.upstream.signal })
+    this.opened = { conversation, target, input, context, tools, events: startNow(this.source) }
+  }
+
+  /** The started call; the turn runs only after `start`. */
+  get started(): StartedCall {
+    if (!this.opened) throw new Error('The turn was not started')
+    return this.opened
+  }
+
+  /** Stops the model call: its user message was not stored. */
+  cancel(): void {
+    this.upstream.abort()
+    void this.source?.return(undefined).catch(() => undefined)
+  }
+}
+
+/** Runs a generator's first step now (an upstream request under way), and returns the generator from there. */
+function startNow<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
+  const first = source.next()
+  first.catch(() => undefined)
+  return (async function* () {
+    const step = await first
+    if (step.done) return
+    yield step.value
+    yield* source
+  })()
 }
 
 export function replyInProgress(user: MessageRow, now: Date): boolean {
@@ -46,7 +104,6 @@ export function replyInProgress(user: MessageRow, now: Date): boolean {
 }
 
 /** Streams one chat turn: model output and tool calls out as events, the reply into the database. */
-/** What a finished turn stored: the assistant message and how it ended. */
 export class TurnRunner {
   constructor(
     private readonly deps: Pick<Deps, 'db' | 'logger' | 'now'>,
@@ -54,36 +111,35 @@ export class TurnRunner {
     private readonly events: Pick<EventBus, 'emit'>,
   ) {}
 
+  /** A turn to `start` in the transaction that stores its user message, then to `run`. */
+  call(): TurnCall {
+    return new TurnCall(this.tools, this.deps.now)
+  }
+
   /**
-   * The events of a turn. `signal` is the client's connection: when it goes away the upstream
-   * request is aborted and the text so far is stored as a `partial` reply. Never throws.
+   * The events of a started turn whose user message is stored. `signal` is the client's connection:
+   * when it goes away the upstream request is aborted and the text so far is stored as a `partial`
+   * reply. Never throws.
    */
-  async *run(start: TurnStart, signal: AbortSignal): AsyncGenerator<ChatEvent> {
-    const { conversation, user, target } = start
-    const upstream = new AbortController()
-    const stop = () => upstream.abort()
+  async *run(call: TurnCall, user: MessageRow, signal: AbortSignal): AsyncGenerator<ChatEvent> {
+    const { conversation, target, input, context } = call.started
+    const turn = { conversation, user }
+    const stop = () => call.upstream.abort()
     signal.addEventListener('abort', stop, { once: true })
     if (signal.aborted) stop()
     const heartbeat = setInterval(() => void this.touch(user), HEARTBEAT_MS)
-    const context: ToolContext = {
-      tenant: { ecosystemId: conversation.ownerId, customerId: conversation.customerId },
-      conversationId: conversation.id,
-      personaId: target.personaId,
-      now: this.deps.now,
-      signal: upstream.signal,
-    }
     let text = ''
     let status: MessageStatus = 'partial'
     let error: string | null = null
     let stored = false
     try {
       yield { event: 'open', data: { conversationId: conversation.id, userMessageId: user.id, assistantMessageId: user.replyId! } }
-      const input = toLlmMessages(start.history, target.systemPrompt)
       for (let round = 0; ; round++) {
         const calls: LlmToolCall[] = []
         let roundText = ''
-        const tools = round < MAX_TOOL_ROUNDS ? this.tools.specs(context) : []
-        for await (const event of modelCall(target, { model: target.model, messages: input, tools, signal: upstream.signal })) {
+        const tools = round === 0 ? call.started.tools : round < MAX_TOOL_ROUNDS ? this.tools.specs(context) : []
+        const events = round === 0 ? call.started.events : modelCall(target, { model: target.model, messages: input, tools, signal: call.upstream.signal })
+        for await (const event of events) {
           if (event.type === 'text') {
             text += event.text
             roundText += event.text
@@ -92,13 +148,13 @@ export class TurnRunner {
         }
         if (calls.length === 0 || tools.length === 0) break
         input.push({ role: 'assistant', content: roundText, toolCalls: calls })
-        for (const call of calls) {
-          yield { event: 'tool_call_started', data: { name: call.name, arguments: call.arguments } }
+        for (const toolCall of calls) {
+          yield { event: 'tool_call_started', data: { name: toolCall.name, arguments: toolCall.arguments } }
           await letFramesOut()
-          const outcome = await this.tools.call(call, context)
-          await this.storeTool(conversation, call, outcome)
-          input.push({ role: 'tool', toolCallId: call.id, content: outcome.result })
-          yield { event: 'tool_call_completed', data: { name: call.name, ok: outcome.ok, result: outcome.result } }
+          const outcome = await this.tools.call(toolCall, context)
+          await this.storeTool(conversation, toolCall, outcome)
+          input.push({ role: 'tool', toolCallId: toolCall.id, content: outcome.result })
+          yield { event: 'tool_call_completed', data: { name: toolCall.name, ok: outcome.ok, result: outcome.result } }
         }
       }
       status = 'complete'
@@ -106,7 +162,7 @@ export class TurnRunner {
       stored = true
       clearInterval(heartbeat)
       await letFramesOut()
-      await this.finish(start, text, status, error)
+      await this.finish(turn, text, status, error)
       yield { event: 'done', data: {} }
     } catch (err) {
       if (signal.aborted) return
@@ -118,8 +174,8 @@ export class TurnRunner {
     } finally {
       clearInterval(heartbeat)
       signal.removeEventListener('abort', stop)
-      upstream.abort()
-      if (!stored) await this.finish(start, text, status, error)
+      call.cancel()
+      if (!stored) await this.finish(turn, text, status, error)
     }
   }
 
@@ -154,8 +210,8 @@ export class TurnRunner {
   }
 
   /** Stores the reply and releases the turn. A conversation deleted meanwhile takes the reply with it. */
-  private async finish(start: TurnStart, text: string, status: MessageStatus, error: string | null): Promise<void> {
-    const { conversation, user } = start
+  private async finish(turn: { conversation: ConversationRow; user: MessageRow }, text: string, status: MessageStatus, error: string | null): Promise<void> {
+    const { conversation, user } = turn
     const now = this.deps.now()
     try {
       await this.deps.db.transaction(async (tx) => {

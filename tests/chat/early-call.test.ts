@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { eq, sql } from 'drizzle-orm'
+import postgres from 'postgres'
+import { ChatService } from '../../src/modules/chat/service'
+import { conversations } from '../../src/modules/chat/schema'
+import type { Tenant } from '../../src/platform/tenancy'
+import type { ChatModel, LlmEvent, LlmProviders, LlmRequest } from '../../src/providers/llm'
+import { testDatabaseUrl } from '../support/database'
+import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai'
+import { createHarness, type Harness } from '../support/harness'
+import { chatActor, type ChatActor, newConversation, send } from './support'
+
+// A turn's model call starts in the transaction that stores its user message, once nothing can
+// refuse the turn (src/modules/chat/turns.ts, TurnCall): these hold that transaction back or fail it.
+let fake: FakeOpenAi
+let h: Harness
+let a: ChatActor
+beforeAll(async () => {
+  fake = startFakeOpenAi()
+  h = await createHarness({ OPENAI_BASE_URL: fake.url })
+  a = await chatActor(h)
+  // A user message "held" waits for advisory lock 4711; one saying "refused" cannot be stored.
+  await h.db.execute(sql`
+    create function chat.test_chat_insert() returns trigger language plpgsql as $$
+    begin
+      if new.content = 'held' then perform pg_advisory_xact_lock(4711); end if;
+      if new.content = 'refused' then raise exception 'refused by the test'; end if;
+      return new;
+    end $$`)
+  await h.db.execute(sql`create trigger test_chat_insert before insert on chat.messages for each row execute function chat.test_chat_insert()`)
+})
+afterAll(async () => {
+  await h.close()
+  await fake.stop()
+})
+
+const lastUserText = (body: any) => body?.messages?.findLast((m: any) => m.role === 'user')?.content
+
+async function until(check: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await Bun.sleep(10)
+  }
+}
+
+describe('the model call of a turn', () => {
+  test.skipIf(!testDatabaseUrl)('is under way while its user message is still being stored', async () => {
+    const c = await newConversation(h, a)
+    const other = postgres(h.databaseUrl!, { max: 1, onnotice: () => {} })
+    try {
+      await other`select pg_advisory_lock(4711)`
+      let answered = false
+      const reply = send(h, a, c.id, { message: 'held' }).finally(() => {
+        answered = true
+      })
+      await until(() => fake.requests.some((r) => lastUserText(r.body) === 'held'), 5000, 'the model request')
+      // The user message waits for the lock: not stored, and the stream not open.
+      expect(answered).toBe(false)
+      const [row] = await other`select count(*)::int as n from chat.messages where conversation_id = ${c.id}`
+      expect(row!.n).toBe(0)
+      await other`select pg_advisory_unlock(4711)`
+      const { status, events } = await reply
+      expect(status).toBe(200)
+      expect(events[0]?.event).toBe('open')
+      expect(events.at(-1)?.event).toBe('done')
+      expect(
+        events
+          .filter((e) => e.event === 'token')
+          .map((e) => (e.data as { text: string }).text)
+          .join(''),
+      ).toBe('You said: held')
+    } finally {
+      await other.end()
+    }
+  })
+
+  test('stops when its user message cannot be stored, and nothing of the turn is kept', async () => {
+    const c = await newConversation(h, a)
+    const refused = await send(h, a, c.id, { message: 'refused' })
+    expect(refused.status).toBe(500)
+    expect(refused.json?.error?.code).toBe('internal_error')
+    const detail = await h.call('GET', `/chat/conversations/${c.id}`, a.auth)
+    expect(detail.body.messages).toEqual([])
+    // The call it had started is aborted at once: a model service would otherwise go on generating.
+    const model = new RecordingModel()
+    const chat = new ChatService(
+      { ...h.deps, llm: { fallback: model, defaultModel: 'recorded' } as unknown as LlmProviders },
+      { forChat: async () => null },
+      { emit: async () => {} },
+    )
+    const [row] = await h.db.select().from(conversations).where(eq(conversations.id, c.id))
+    const tenant = { ecosystemId: row!.ownerId, customerId: row!.customerId } as Tenant
+    await expect(chat.send(tenant, c.id, { message: 'refused' }, new AbortController().signal)).rejects.toThrow('Failed query: insert into "chat"."messages"')
+    expect(model.signals).toHaveLength(1)
+    expect(model.signals[0]!.aborted).toBe(true)
+    const kept = await chat.send(tenant, c.id, { message: 'kept' }, new AbortController().signal)
+    const events = await Array.fromAsync(kept)
+    expect(events.map((e) => e.event)).toEqual(['open', 'token', 'done'])
+    expect(model.signals[1]!.aborted).toBe(true)
+  })
+})
+
+/** A model service that answers one piece and records the signal of each call. */
+class RecordingModel implements ChatModel {
+  readonly kind = 'dev' as const
+  readonly signals: AbortSignal[] = []
+  async *stream(request: LlmRequest): AsyncGenerator<LlmEvent> {
+    this.signals.push(request.signal!)
+    yield { type: 'text', text: 'piece' }
+    yield { type: 'finish', reason: 'stop' }
+  }
+  async listModels() {
+    return []
+  }
+}
