@@ -44,6 +44,8 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
     const server = app.server!
     // Serving from here on: the embedded database inflates what the engine takes for the heap's size, so collect while busy (see there).
     const stopCollecting = database.kind === 'pglite' ? collectWhileBusy(deps.metrics) : () => {}
+    // PGlite has no autovacuum workers: the server runs its passes (see there).
+    const stopMaintaining = database.maintain?.(logger) ?? (async () => {})
     await deps.queue.startWorkers()
     const stopJobs = startJobs(deps)
     logger.info('ecobase listening', {
@@ -86,6 +88,7 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
           await stopFollowing()
           app.close()
           await deps.rateLimits.close()
+          await stopMaintaining()
           await database.close()
           // The spans of the last requests and jobs, exported before the process ends.
           await deps.tracing.shutdown()

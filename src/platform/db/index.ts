@@ -12,7 +12,9 @@ import postgres from 'postgres'
 import { trackCommits } from './commit'
 import { drizzleView } from './pglite-parsers'
 import { pgliteModule } from './wasm'
+import { maintainEvery } from './pglite-maintenance'
 import { keepStatementsPrepared, PLAN_CACHE_MODE } from './pglite-statements'
+import type { Logger } from '../logger'
 import { ConnectionWatch, originHere, watchPglite, watchPostgres, type WatchOptions } from './watch'
 import { DEFAULT_SHARED_BUFFERS } from '../../config'
 
@@ -50,6 +52,8 @@ export interface Database {
   directory?: string
   /** PGlite only: runs `work` while no statement runs, so its files are what a crash at that instant would leave. */
   exclusive?: <T>(work: () => Promise<T>) => Promise<T>
+  /** PGlite only: starts the embedded database's autovacuum (pglite-maintenance.ts); answers its stop. */
+  maintain?: (log: Pick<Logger, 'debug' | 'info' | 'warn'>) => () => Promise<void>
   close(): Promise<void>
 }
 
@@ -106,6 +110,8 @@ export async function openPglite(
     directory: options.dataDir ? resolve(options.dataDir) : undefined,
     // A backup's second copy pass holds statements off: the watchdog names it too.
     exclusive: (work) => watch.hold(originHere('backup copy'), () => client._runExclusiveQuery(work)),
+    maintain: (log) =>
+      maintainEvery({ query: async (text) => (await client.query<Record<string, unknown>>(text)).rows, exec: (text) => client.exec(text) }, log),
     close: async () => {
       watch.close()
       await client.close()

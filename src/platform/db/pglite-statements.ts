@@ -22,11 +22,11 @@ type Options = Parameters<PGlite['query']>[2]
 export const MAX_STATEMENTS = 200
 /**
  * PostgreSQL would plan a kept statement once for all parameters after five runs, and keep that
- * plan until a schema change or an ANALYZE, which the embedded database never runs by itself (no
- * autovacuum): a plan made while a table was nearly empty stayed as it filled. The presign's
- * duplicate check, planned over a few rows, walked every file of the customer 8,000 presigns later
- * (1.5 ms a run and growing, against 0.2 ms replanned). So every run is planned for its values; what
- * keeping saves is the parse and five of the six calls.
+ * plan until a schema change or an ANALYZE, which PGlite never runs by itself (no autovacuum): a
+ * plan made while a table was nearly empty stayed as it filled. The presign's duplicate check,
+ * planned over a few rows, walked every file of the customer 8,000 presigns later (1.5 ms a run and
+ * growing, against 0.2 ms replanned). So a database opened here plans every run for its values; the
+ * server's maintenance (pglite-maintenance.ts), which keeps the statistics, turns generic plans on.
  */
 export const PLAN_CACHE_MODE = 'plan_cache_mode=force_custom_plan'
 const QUERY = /^\s*(select|insert|update|delete|with)\b/i
