@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { beforeAll, describe, expect, test } from 'bun:test'
 import { eq, sql } from 'drizzle-orm'
 import postgres from 'postgres'
 import { ChatService } from '../../src/modules/chat/service'
@@ -6,32 +6,21 @@ import { conversations } from '../../src/modules/chat/schema'
 import type { Tenant } from '../../src/platform/tenancy'
 import type { ChatModel, LlmEvent, LlmProviders, LlmRequest } from '../../src/providers/llm'
 import { testDatabaseUrl } from '../support/database'
-import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai'
-import { createHarness, type Harness } from '../support/harness'
-import { chatActor, type ChatActor, newConversation, send } from './support'
+import { chatSuite, newConversation, send } from './support'
 
 // A turn's model call starts in the transaction that stores its user message, once nothing can
 // refuse the turn (src/modules/chat/turns.ts, TurnCall): these hold that transaction back or fail it.
-let fake: FakeOpenAi
-let h: Harness
-let a: ChatActor
+const s = chatSuite()
 beforeAll(async () => {
-  fake = startFakeOpenAi()
-  h = await createHarness({ OPENAI_BASE_URL: fake.url })
-  a = await chatActor(h)
   // A user message "held" waits for advisory lock 4711; one saying "refused" cannot be stored.
-  await h.db.execute(sql`
+  await s.h.db.execute(sql`
     create function chat.test_chat_insert() returns trigger language plpgsql as $$
     begin
       if new.content = 'held' then perform pg_advisory_xact_lock(4711); end if;
       if new.content = 'refused' then raise exception 'refused by the test'; end if;
       return new;
     end $$`)
-  await h.db.execute(sql`create trigger test_chat_insert before insert on chat.messages for each row execute function chat.test_chat_insert()`)
-})
-afterAll(async () => {
-  await h.close()
-  await fake.stop()
+  await s.h.db.execute(sql`create trigger test_chat_insert before insert on chat.messages for each row execute function chat.test_chat_insert()`)
 })
 
 const lastUserText = (body: any) => body?.messages?.findLast((m: any) => m.role === 'user')?.content
@@ -46,15 +35,15 @@ async function until(check: () => boolean, ms: number, what: string): Promise<vo
 
 describe('the model call of a turn', () => {
   test.skipIf(!testDatabaseUrl)('is under way while its user message is still being stored', async () => {
-    const c = await newConversation(h, a)
-    const other = postgres(h.databaseUrl!, { max: 1, onnotice: () => {} })
+    const c = await newConversation(s.h, s.a)
+    const other = postgres(s.h.databaseUrl!, { max: 1, onnotice: () => {} })
     try {
       await other`select pg_advisory_lock(4711)`
       let answered = false
-      const reply = send(h, a, c.id, { message: 'held' }).finally(() => {
+      const reply = send(s.h, s.a, c.id, { message: 'held' }).finally(() => {
         answered = true
       })
-      await until(() => fake.requests.some((r) => lastUserText(r.body) === 'held'), 5000, 'the model request')
+      await until(() => s.fake.requests.some((r) => lastUserText(r.body) === 'held'), 5000, 'the model request')
       // The user message waits for the lock: not stored, and the stream not open.
       expect(answered).toBe(false)
       const [row] = await other`select count(*)::int as n from chat.messages where conversation_id = ${c.id}`
@@ -76,20 +65,20 @@ describe('the model call of a turn', () => {
   })
 
   test('stops when its user message cannot be stored, and nothing of the turn is kept', async () => {
-    const c = await newConversation(h, a)
-    const refused = await send(h, a, c.id, { message: 'refused' })
+    const c = await newConversation(s.h, s.a)
+    const refused = await send(s.h, s.a, c.id, { message: 'refused' })
     expect(refused.status).toBe(500)
     expect(refused.json?.error?.code).toBe('internal_error')
-    const detail = await h.call('GET', `/chat/conversations/${c.id}`, a.auth)
+    const detail = await s.h.call('GET', `/chat/conversations/${c.id}`, s.a.auth)
     expect(detail.body.messages).toEqual([])
     // The call it had started is aborted at once: a model service would otherwise go on generating.
     const model = new RecordingModel()
     const chat = new ChatService(
-      { ...h.deps, llm: { fallback: model, defaultModel: 'recorded' } as unknown as LlmProviders },
+      { ...s.h.deps, llm: { fallback: model, defaultModel: 'recorded' } as unknown as LlmProviders },
       { forChat: async () => null },
       { emit: async () => {} },
     )
-    const [row] = await h.db.select().from(conversations).where(eq(conversations.id, c.id))
+    const [row] = await s.h.db.select().from(conversations).where(eq(conversations.id, c.id))
     const tenant = { ecosystemId: row!.ownerId, customerId: row!.customerId } as Tenant
     await expect(chat.send(tenant, c.id, { message: 'refused' }, new AbortController().signal)).rejects.toThrow('Failed query: insert into "chat"."messages"')
     expect(model.signals).toHaveLength(1)

@@ -1,5 +1,7 @@
+import { afterAll, beforeAll } from 'bun:test'
 import type { ChatEvent } from '../../src/modules/chat/model'
-import type { Harness, RegisteredUser } from '../support/harness'
+import { type FakeOpenAi, startFakeOpenAi } from '../support/fake-openai'
+import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
 import { customerOf, provision, type Provisioned } from '../support/tenancy'
 
 export interface ChatActor {
@@ -8,6 +10,24 @@ export interface ChatActor {
   customer: { token: string; customerId: string }
   /** Credentials of the customer, for h.call. */
   auth: { token: string }
+}
+
+/**
+ * A test file's harness on a fake OpenAI-compatible service (`OPENAI_BASE_URL`, and `env`), with
+ * a customer `a`: made before the file's tests, closed after them.
+ */
+export function chatSuite(env: Record<string, string> = {}): { fake: FakeOpenAi; h: Harness; a: ChatActor } {
+  const suite = {} as { fake: FakeOpenAi; h: Harness; a: ChatActor }
+  beforeAll(async () => {
+    suite.fake = startFakeOpenAi()
+    suite.h = await createHarness({ OPENAI_BASE_URL: suite.fake.url, ...env })
+    suite.a = await chatActor(suite.h)
+  })
+  afterAll(async () => {
+    await suite.h.close()
+    await suite.fake.stop()
+  })
+  return suite
 }
 
 /** A customer with a customer token, in a new organization or in `within`'s ecosystem. */

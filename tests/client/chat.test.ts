@@ -1,24 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { type ChatEvent, EcobaseError } from '../../client/index'
-import { chatActor, type ChatActor, newConversation } from '../chat/support'
-import { startFakeOpenAi, type FakeOpenAi } from '../support/fake-openai'
-import { createHarness, type Harness } from '../support/harness'
+import { chatSuite, newConversation } from '../chat/support'
 import { connect } from './connect'
 
-let fake: FakeOpenAi
-let h: Harness
-let a: ChatActor
-beforeAll(async () => {
-  fake = startFakeOpenAi()
-  h = await createHarness({ OPENAI_BASE_URL: fake.url })
-  a = await chatActor(h)
-})
-afterAll(async () => {
-  await h.close()
-  await fake.stop()
-})
+const s = chatSuite()
 
-const customerClient = () => connect(h, { tokens: { token: a.customer.token } }).client
+const customerClient = () => connect(s.h, { tokens: { token: s.a.customer.token } }).client
 
 describe('typed client: chat.send', () => {
   test('yields typed events, discriminated by name', async () => {
@@ -39,7 +26,7 @@ describe('typed client: chat.send', () => {
 
   test('search finds what was said, typed', async () => {
     const client = customerClient()
-    const c = await newConversation(h, a, { model: 'fake-echo', title: 'Birds' })
+    const c = await newConversation(s.h, s.a, { model: 'fake-echo', title: 'Birds' })
     for await (const _ of client.chat.send(c.id, { message: 'the kingfisher nests by the river' })) void _
     const { data, error } = await client.api.search.chat.messages.get({ query: { q: 'kingfish', pageSize: 5 } })
     expect(error).toBeNull()
@@ -53,7 +40,7 @@ describe('typed client: chat.send', () => {
 
   test('regenerate streams a new reply', async () => {
     const client = customerClient()
-    const c = await newConversation(h, a, { model: 'fake-echo' })
+    const c = await newConversation(s.h, s.a, { model: 'fake-echo' })
     for await (const _ of client.chat.send(c.id, { message: 'hello' })) void _
     const names: string[] = []
     for await (const ev of client.chat.regenerate(c.id)) names.push(ev.event)
@@ -63,7 +50,7 @@ describe('typed client: chat.send', () => {
 
   test('done carries the id and status of the stored reply, which can be read at once', async () => {
     const client = customerClient()
-    const c = await newConversation(h, a, { model: 'fake-echo' })
+    const c = await newConversation(s.h, s.a, { model: 'fake-echo' })
     for (const turn of [() => client.chat.send(c.id, { message: 'remember this' }), () => client.chat.regenerate(c.id)]) {
       let announced = ''
       let done: { messageId: string; status: 'complete' } | undefined
@@ -91,8 +78,8 @@ describe('typed client: chat.send', () => {
 
   test('abort ends the iteration quietly; the server stops the model and keeps the partial reply', async () => {
     const client = customerClient()
-    const c = await newConversation(h, a, { model: 'slow' })
-    const abortsBefore = fake.aborted
+    const c = await newConversation(s.h, s.a, { model: 'slow' })
+    const abortsBefore = s.fake.aborted
     const controller = new AbortController()
     let tokens = 0
     let assistantId = ''
@@ -101,7 +88,7 @@ describe('typed client: chat.send', () => {
       if (ev.event === 'token' && ++tokens === 3) controller.abort()
     }
     expect(tokens).toBe(3)
-    await fake.waitForAborts(abortsBefore + 1, 2000)
+    await s.fake.waitForAborts(abortsBefore + 1, 2000)
     let reply: unknown
     for (let i = 0; i < 100 && !reply; i++) {
       const detail = await client.api.chat.conversations({ id: c.id }).get()
