@@ -6,6 +6,7 @@ import { conversations } from '../../src/modules/chat/schema'
 import type { Tenant } from '../../src/platform/tenancy'
 import type { ChatModel, LlmEvent, LlmProviders, LlmRequest } from '../../src/providers/llm'
 import { testDatabaseUrl } from '../support/database'
+import { rejection } from '../support/wait'
 import { chatSuite, newConversation, send } from './support'
 
 // A turn's model call starts in the transaction that stores its user message, once nothing can
@@ -80,7 +81,7 @@ describe('the model call of a turn', () => {
     )
     const [row] = await s.h.db.select().from(conversations).where(eq(conversations.id, c.id))
     const tenant = { ecosystemId: row!.ownerId, customerId: row!.customerId } as Tenant
-    await expect(chat.send(tenant, c.id, { message: 'refused' }, new AbortController().signal)).rejects.toThrow('Failed query: insert into "chat"."messages"')
+    await rejection(chat.send(tenant, c.id, { message: 'refused' }, new AbortController().signal), 'Failed query: insert into "chat"."messages"')
     expect(model.signals).toHaveLength(1)
     expect(model.signals[0]!.aborted).toBe(true)
     const kept = await chat.send(tenant, c.id, { message: 'kept' }, new AbortController().signal)
