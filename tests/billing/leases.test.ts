@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
+import { UsageBatch } from '../../src/modules/billing/usage-batch'
 import { queryRows } from '../../src/platform/db'
 import { CHAT_MESSAGES } from '../../src/platform/entitlements'
 import { createHarness, type Harness, type RegisteredUser } from '../support/harness'
@@ -104,6 +105,31 @@ describe('hard limits taken ahead (leases)', () => {
     await gate.flush()
     expect(await c.rows()).toEqual({ used: 3, leased: [48] })
     await writing
+  })
+
+  test('use being written counts for a reading until its write has committed, never missing from both', async () => {
+    const { who } = await limited(1000)
+    const batch = new UsageBatch(h.deps)
+    const counter = { ...who, feature: CHAT_MESSAGES, period: 'batch-test' }
+    const written = async () =>
+      (
+        await queryRows<{ used: string | number }>(
+          h.db,
+          sql`select used from billing.usage_counters where customer_id = ${who.customerId} and period = ${counter.period}`,
+        )
+      ).map((r) => Number(r.used))
+    batch.add(counter, 3)
+    const writing = batch.flush()
+    // Taken by the write, not yet committed: still pending (it was neither here nor in the database).
+    expect(batch.pending(who.customerId, CHAT_MESSAGES, counter.period)).toBe(3)
+    batch.add(counter, 2)
+    expect(batch.pending(who.customerId, CHAT_MESSAGES, counter.period)).toBe(5)
+    await writing
+    expect(await written()).toEqual([3])
+    expect(batch.pending(who.customerId, CHAT_MESSAGES, counter.period)).toBe(2)
+    await batch.flush()
+    expect(await written()).toEqual([5])
+    expect(batch.pending(who.customerId, CHAT_MESSAGES, counter.period)).toBe(0)
   })
 
   test('near the limit every send is counted exactly, and the limit is reached, not passed', async () => {

@@ -21,6 +21,8 @@ interface Counted {
 export class UsageBatch {
   private readonly metered = new Map<string, Counted>()
   private readonly spent = new Map<string, number>()
+  /** Metered use taken by the write under way: still pending for readers until that write commits. */
+  private inFlight = new Map<string, Counted>()
   /** The write under way, if any (see flush). */
   private flushing: Promise<void> | null = null
 
@@ -44,9 +46,15 @@ export class UsageBatch {
     this.spent.set(leaseId, (this.spent.get(leaseId) ?? 0) + amount)
   }
 
-  /** A counter's use counted here and not written yet. */
+  /**
+   * A counter's use counted here and not committed yet, the write under way included: a reading
+   * during a flush otherwise missed it (neither here nor in the database). A reading on another
+   * connection in the instant between that write's commit and its return counts it twice: over,
+   * never under.
+   */
   pending(customerId: string, feature: string, period: string): number {
-    return this.metered.get(leaseKey(customerId, feature, period))?.amount ?? 0
+    const key = leaseKey(customerId, feature, period)
+    return (this.metered.get(key)?.amount ?? 0) + (this.inFlight.get(key)?.amount ?? 0)
   }
 
   /**
@@ -67,6 +75,7 @@ export class UsageBatch {
   private async write(): Promise<void> {
     const batch = [...this.metered.values()].sort((a, b) => (a.customerId + a.feature + a.period).localeCompare(b.customerId + b.feature + b.period))
     const spent = [...this.spent]
+    this.inFlight = new Map(this.metered)
     this.metered.clear()
     this.spent.clear()
     try {
@@ -96,6 +105,8 @@ export class UsageBatch {
       for (const m of batch) this.add(m, m.amount)
       for (const [id, n] of spent) this.spend(id, n)
       this.deps.logger.warn('billing: metered use not written yet', { error: String(err) })
+    } finally {
+      this.inFlight = new Map()
     }
   }
 }
