@@ -63,7 +63,12 @@ test('an e-mail in flight at kill -9 is sent again after the restart, once more 
   expect(delivered.parsed.messageId).toBe(hung.parsed.messageId)
   expect(delivered.parsed.messageId).toMatch(/^<[0-9a-f-]{36}@localhost>$/)
 
-  const log = (await call('GET', '/messaging/log', { token: owner.token, ecosystem })).body
+  // The server writes the log entry once the provider has answered, after the message arrived here.
+  let log = (await call('GET', '/messaging/log', { token: owner.token, ecosystem })).body
+  for (let waited = 0; log.items.length === 0 && waited < 10_000; waited += 100) {
+    await Bun.sleep(100)
+    log = (await call('GET', '/messaging/log', { token: owner.token, ecosystem })).body
+  }
   expect(log.items.map((entry: { status: string; recipient: string }) => [entry.status, entry.recipient])).toEqual([['sent', 'ada@example.test']])
   await smtp.close()
 }, 180_000)
