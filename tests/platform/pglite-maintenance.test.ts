@@ -65,6 +65,25 @@ describe('a pass over the embedded database', () => {
     expect((await maintainOnce(client)).map((u) => u.table)).not.toContain('"public"."upkeep"')
   })
 
+  test('a pass told to stop stops between tables: what it did not reach is still due', async () => {
+    await run(`create table halt_a (id int); create table halt_b (id int);
+      insert into halt_a select generate_series(1, 100); insert into halt_b select generate_series(1, 100)`)
+    let commands = 0
+    const counting: MaintenanceClient = {
+      query: run,
+      exec: (text) => {
+        commands++
+        return run(text)
+      },
+    }
+    const done = await maintainOnce(counting, () => commands > 0)
+    expect(commands).toBe(1)
+    expect(done).toHaveLength(1)
+    const left = (await maintainOnce(client)).map((u) => u.table)
+    expect(left.filter((t) => t.includes('halt_'))).toHaveLength(1)
+    expect(left).not.toContain(done[0]!.table)
+  })
+
   test('a plan kept for any parameters, made over an empty table, is made again once the table grew and a pass analyzed it', async () => {
     await run(`create table files (id serial primary key, owner int not null, hash text not null, created_at timestamptz default now());
       create index files_owner_created on files (owner, created_at); create index files_hash on files (hash); set plan_cache_mode = auto`)
