@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { sql } from 'drizzle-orm'
 import { type Database, openPglite } from '../../src/platform/db'
-import { DUE, dueUpkeep, type MaintenanceClient, maintainOnce, type TableStats } from '../../src/platform/db/pglite-maintenance'
+import { DUE, dueUpkeep, type MaintenanceClient, maintainEvery, maintainOnce, type TableStats } from '../../src/platform/db/pglite-maintenance'
 import { createLogger } from '../../src/platform/logger'
 import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
 
@@ -122,6 +122,23 @@ describe('a pass over the embedded database', () => {
     expect(line.level).toBe('info')
     expect(line.vacuumed).toBeGreaterThanOrEqual(1)
     expect(line.analyzed).toBeGreaterThanOrEqual(1)
+  })
+
+  test('a first pass that fails leaves generic plans off; the next one that succeeds turns them on', async () => {
+    await run('set plan_cache_mode = force_custom_plan')
+    const lines: string[] = []
+    const log = createLogger('debug', (line) => lines.push(line))
+    let failures = 1
+    const failingOnce: MaintenanceClient = {
+      query: (text) => (failures-- > 0 ? Promise.reject(new Error('statistics unreadable')) : run(text)),
+      exec: run,
+    }
+    const stop = maintainEvery(failingOnce, log, 20)
+    const messages = () => lines.map((l) => JSON.parse(l).msg)
+    for (let waited = 0; !messages().includes('database maintenance') && waited < 5000; waited += 10) await Bun.sleep(10)
+    await stop()
+    expect(messages().slice(0, 2)).toEqual(['database maintenance failed', 'database maintenance'])
+    expect((await run('show plan_cache_mode'))[0]).toEqual({ plan_cache_mode: 'auto' })
   })
 })
 

@@ -53,7 +53,7 @@ export interface Database {
   /** PGlite only: runs `work` while no statement runs, so its files are what a crash at that instant would leave. */
   exclusive?: <T>(work: () => Promise<T>) => Promise<T>
   /** PGlite only: starts the embedded database's autovacuum (pglite-maintenance.ts); answers its stop. */
-  maintain?: (log: Pick<Logger, 'debug' | 'info' | 'warn'>) => () => Promise<void>
+  maintain?: (log: Logger) => () => Promise<void>
   close(): Promise<void>
 }
 

@@ -88,20 +88,25 @@ export async function maintainOnce(client: MaintenanceClient, stopped = () => fa
 }
 
 /**
- * Runs a first pass at once, then lets PostgreSQL choose generic plans for kept statements, then a
- * pass every INTERVAL_MS (a tick while one runs is skipped; the timer does not keep the process
- * alive). Each pass is logged (at debug when it did nothing), and failures. Answers its stop, which waits
- * for a pass under way.
+ * Runs a first pass at once, then a pass every `every` ms (a tick while one runs is skipped; the
+ * timer does not keep the process alive). After the first pass that succeeds, PostgreSQL may choose
+ * generic plans for kept statements: only then are the statistics they are made from current. Each
+ * pass is logged (at debug when it did nothing), and failures. Answers its stop, which waits for a
+ * pass under way.
  */
-export function maintainEvery(client: MaintenanceClient, log: Pick<Logger, 'debug' | 'info' | 'warn'>): () => Promise<void> {
+export function maintainEvery(client: MaintenanceClient, log: Logger, every = INTERVAL_MS): () => Promise<void> {
   let running: Promise<void> | null = null
   let stopped = false
-  const pass = (then?: () => Promise<unknown>) => {
+  let generic = false
+  const pass = () => {
     running = (async () => {
       const from = performance.now()
       try {
         const done = await maintainOnce(client, () => stopped)
-        await then?.()
+        if (!generic) {
+          await client.exec('set plan_cache_mode = auto')
+          generic = true
+        }
         const count = (what: 'vacuum' | 'analyze') => done.filter((u) => u[what]).length
         // A pass with nothing to do, most of them, is only worth a debug line.
         ;(done.length ? log.info : log.debug)('database maintenance', {
@@ -116,8 +121,8 @@ export function maintainEvery(client: MaintenanceClient, log: Pick<Logger, 'debu
       }
     })()
   }
-  pass(() => client.exec('set plan_cache_mode = auto'))
-  const timer = setInterval(() => running ?? pass(), INTERVAL_MS)
+  pass()
+  const timer = setInterval(() => running ?? pass(), every)
   timer.unref()
   return async () => {
     stopped = true
