@@ -88,24 +88,48 @@ export async function maintainOnce(client: MaintenanceClient, stopped = () => fa
 }
 
 /**
+ * Drops the template databases (template0, template1) and answers their names. A VACUUM freezes
+ * the database it runs in only, and PGlite's one session is in `postgres`: a template's
+ * `datfrozenxid` would age with every transaction until PostgreSQL refuses to assign more (about
+ * two billion), as if nothing had ever been frozen. Nothing in the embedded server creates
+ * databases, so they have no use here.
+ */
+export async function dropTemplates(client: MaintenanceClient): Promise<string[]> {
+  const templates = (await client.query(`select datname from pg_database where datname in ('template0', 'template1') order by datname`)).map((r) =>
+    String(r.datname),
+  )
+  for (const name of templates) {
+    await client.exec(`alter database ${quote(name)} is_template false`)
+    await client.exec(`drop database ${quote(name)}`)
+  }
+  return templates
+}
+
+/**
  * Runs a first pass at once, then a pass every `every` ms (a tick while one runs is skipped; the
- * timer does not keep the process alive). After the first pass that succeeds, PostgreSQL may choose
- * generic plans for kept statements: only then are the statistics they are made from current. Each
+ * timer does not keep the process alive). Until a pass succeeds, each first drops the template
+ * databases a data directory still has (one made before the seed lost them, or by initdb). After the
+ * first pass that succeeds, PostgreSQL may choose generic plans for kept statements: only then are
+ * the statistics they are made from current. Each
  * pass is logged (at debug when it did nothing), and failures. Answers its stop, which waits for a
  * pass under way.
  */
 export function maintainEvery(client: MaintenanceClient, log: Logger, every = INTERVAL_MS): () => Promise<void> {
   let running: Promise<void> | null = null
   let stopped = false
-  let generic = false
+  let settled = false
   const pass = () => {
     running = (async () => {
       const from = performance.now()
       try {
+        if (!settled) {
+          const dropped = await dropTemplates(client)
+          if (dropped.length) log.info('database templates dropped', { databases: dropped })
+        }
         const done = await maintainOnce(client, () => stopped)
-        if (!generic) {
+        if (!settled) {
           await client.exec('set plan_cache_mode = auto')
-          generic = true
+          settled = true
         }
         const count = (what: 'vacuum' | 'analyze') => done.filter((u) => u[what]).length
         // A pass with nothing to do, most of them, is only worth a debug line.

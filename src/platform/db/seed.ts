@@ -4,6 +4,7 @@ import { replaceDirectory } from '../directories'
 import { createLogger } from '../logger'
 import { JobQueue } from '../queue'
 import { migrate, MIGRATIONS_DIR, openPglite } from './index'
+import { dropTemplates } from './pglite-maintenance'
 
 /**
  * An initialised, migrated PGlite data directory, made once at install or image build time, so
@@ -48,8 +49,14 @@ export async function buildSeed(): Promise<boolean> {
     const queue = new JobQueue(database, { workers: false, logger: createLogger('silent') })
     await queue.prepare()
     await queue.stop(1000)
-    // Nothing here creates databases from template0: 7 MB less to copy at every first start.
-    for (const statement of ['alter database template0 is_template false', 'drop database template0', 'checkpoint']) await database.unsafe(statement)
+    // No templates: the server would drop them at its first pass anyway (pglite-maintenance.ts),
+    // and they are 14 MB less to copy at every first start.
+    const client = {
+      query: async (text: string) => (await database.unsafe(text)).rows as Record<string, unknown>[],
+      exec: (text: string) => database.unsafe(text),
+    }
+    await dropTemplates(client)
+    await database.unsafe('checkpoint')
   } finally {
     await database.close()
   }
