@@ -2,6 +2,7 @@ import { t, type TSchema } from 'elysia'
 import { count, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Db } from './db'
+import { Int } from './numbers'
 
 /** Deeper pages cost a scan of every row before them; narrow the list with its filters instead. */
 export const MAX_PAGE = 10_000
@@ -27,7 +28,7 @@ export function pageParams(query: { page?: number; pageSize?: number }): PagePar
 export function paged<T extends TSchema>(item: T, title: string) {
   const example = (item.examples as unknown[] | undefined)?.[0]
   return t.Object(
-    { items: t.Array(item), total: t.Integer(), page: t.Integer(), pageSize: t.Integer() },
+    { items: t.Array(item), total: Int(), page: Int(), pageSize: Int() },
     { title, ...(example === undefined ? {} : { examples: [{ items: [example], total: 1, page: 1, pageSize: 20 }] }) },
   )
 }

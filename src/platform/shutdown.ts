@@ -1,4 +1,5 @@
 import { sse, t } from 'elysia'
+import { Int } from './numbers'
 
 /** How long a client whose stream ended for a shutdown waits before it reconnects (the SSE `retry:` field), in ms. */
 export const SHUTDOWN_RETRY_MS = 1000
@@ -33,7 +34,7 @@ export class Shutdown {
 
 /** The last event of a stream whose server stops, in the OpenAPI description of every stream. */
 export const ShutdownEvent = t.Object(
-  { event: t.Literal('shutdown'), retry: t.Integer({ description: 'Milliseconds to wait before reconnecting' }), data: t.Object({ message: t.String() }) },
+  { event: t.Literal('shutdown'), retry: Int({ description: 'Milliseconds to wait before reconnecting' }), data: t.Object({ message: t.String() }) },
   {
     description: `The server is stopping (SIGTERM): the stream ends at once, with \`retry: ${SHUTDOWN_RETRY_MS}\`. Reconnect (to another replica, or this one restarted) with the last id: nothing is lost`,
   },

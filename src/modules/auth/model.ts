@@ -1,5 +1,6 @@
 import { t } from 'elysia'
 import { SLUG_PATTERN } from './accounts'
+import { Int } from '../../platform/numbers'
 
 export { SLUG_PATTERN }
 
@@ -265,7 +266,7 @@ export const AdminUser = t.Object(
         methods: t.Array(t.Union([t.Literal('totp'), t.Literal('passkey')]), {
           description: 'The kinds of its verified factors: `totp` (an authenticator app), `passkey`',
         }),
-        recoveryCodesLeft: t.Integer({ description: 'Recovery codes not used yet (0–10; none without a factor)' }),
+        recoveryCodesLeft: Int({ description: 'Recovery codes not used yet (0–10; none without a factor)' }),
       },
       { title: 'AdminUserSecondFactor' },
     ),

@@ -216,9 +216,9 @@ export const BillingAccount = t.Object(
           [
             t.Object({
               meter: t.String({ description: 'The Stripe meter’s event name' }),
-              sent: t.Integer({ description: 'Use of this period Stripe has accepted as meter events' }),
-              pending: t.Integer({ description: 'Use of this period accepted here and not yet sent (sent within seconds, retried while Stripe fails)' }),
-              failed: t.Integer({ description: 'Use of this period Stripe refused (e.g. older than its 35 days); not retried' }),
+              sent: Int({ description: 'Use of this period Stripe has accepted as meter events' }),
+              pending: Int({ description: 'Use of this period accepted here and not yet sent (sent within seconds, retried while Stripe fails)' }),
+              failed: Int({ description: 'Use of this period Stripe refused (e.g. older than its 35 days); not retried' }),
             }),
             t.Null(),
           ],
@@ -276,7 +276,7 @@ export const BillingInvoice = t.Object(
     id: t.String(),
     number: Nullable(),
     status: t.String({ description: 'draft, open, paid, uncollectible or void' }),
-    total: t.Integer({ description: 'Minor units' }),
+    total: Int({ description: 'Minor units' }),
     currency: t.String(),
     hostedInvoiceUrl: Nullable(),
     periodStart: Nullable(),
@@ -376,10 +376,10 @@ export const BillingCatalogue = t.Object(
         name: t.String(),
         description: t.String(),
         isDefault: t.Boolean({ description: 'Customers with no subscription are on it' }),
-        trialDays: t.Integer({ description: 'Checkout starts a trial this long (once per customer)' }),
+        trialDays: Int({ description: 'Checkout starts a trial this long (once per customer)' }),
         prices: t.Array(
           t.Object({
-            amount: t.Integer({ description: 'Minor units (cents)' }),
+            amount: Int({ description: 'Minor units (cents)' }),
             currency: t.String(),
             interval: t.Union([t.Literal('month'), t.Literal('year')]),
           }),
@@ -392,7 +392,7 @@ export const BillingCatalogue = t.Object(
             unit: t.String(),
             reset: Reset,
             enabled: t.Boolean(),
-            limit: t.Union([t.Integer(), t.Null()], { description: 'null: no limit' }),
+            limit: t.Union([Int(), t.Null()], { description: 'null: no limit' }),
             overage: t.Union([t.Literal('block'), t.Literal('allow')], { description: 'Past the limit: refused, or allowed and counted' }),
           }),
         ),

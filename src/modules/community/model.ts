@@ -20,8 +20,8 @@ export const CommunityBadge = t.Object(
     description: t.String(),
     icon: t.String(),
     criteriaType: t.String(),
-    criteriaThreshold: t.Integer(),
-    pointValue: t.Integer(),
+    criteriaThreshold: Int(),
+    pointValue: Int(),
   },
   {
     title: 'CommunityBadge',
@@ -67,7 +67,7 @@ export const CommunityUserBadge = t.Object(
   { title: 'CommunityUserBadge', examples: [USER_BADGE_EXAMPLE] },
 )
 export const CommunityPoints = t.Object(
-  { id: t.String(), amount: t.Integer(), reason: t.String(), sourceType: t.String(), sourceId: t.String(), createdAt: t.String() },
+  { id: t.String(), amount: Int(), reason: t.String(), sourceType: t.String(), sourceId: t.String(), createdAt: t.String() },
   {
     title: 'CommunityPoints',
     examples: [
@@ -83,7 +83,7 @@ export const CommunityPoints = t.Object(
   },
 )
 export const Entry = t.Object(
-  { userId: t.String(), name: t.Union([t.String(), t.Null()]), avatarUrl: t.String(), totalPoints: t.Integer(), level: t.String() },
+  { userId: t.String(), name: t.Union([t.String(), t.Null()]), avatarUrl: t.String(), totalPoints: Int(), level: t.String() },
   {
     title: 'CommunityLeaderboardEntry',
     examples: [{ userId: '5e4d3c2b-1a09-4f8e-b7d6-c5b4a3928170', name: 'Grace Hopper', avatarUrl: '', totalPoints: 142, level: 'Regular' }],

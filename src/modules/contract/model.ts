@@ -1,5 +1,6 @@
 import { t, type Static } from 'elysia'
 import { Timestamp } from '../../platform/crud/model'
+import { Int } from '../../platform/numbers'
 
 export const NAME_PATTERN = '^[a-z][a-z0-9_]{0,62}$'
 export const MAX_COLUMNS = 64
@@ -52,7 +53,7 @@ export const Contract = t.Object(
     columns: t.Array(ContractColumn),
     droppedColumns: t.Array(t.String(), { description: 'Dropped columns whose values rows keep until a PATCH with `confirm: true`' }),
     access: ContractAccess,
-    version: t.Integer({ description: 'Incremented by every change' }),
+    version: Int({ description: 'Incremented by every change' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -129,7 +130,7 @@ export const ContractRow = t.Object(
   },
 )
 export const ContractRowList = t.Object(
-  { rows: t.Array(ContractRow), total: t.Optional(t.Integer()), page: t.Optional(t.Integer()), pageSize: t.Optional(t.Integer()) },
+  { rows: t.Array(ContractRow), total: t.Optional(Int()), page: t.Optional(Int()), pageSize: t.Optional(Int()) },
   { title: 'ContractRowList', examples: [{ rows: [ROW_EXAMPLE], total: 1, page: 1, pageSize: 20 }] },
 )
 export const ContractValues = t.Record(t.String(), t.Unknown(), {

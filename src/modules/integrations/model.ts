@@ -2,6 +2,7 @@ import { type TSchema, t } from 'elysia'
 import { Timestamp } from '../../platform/crud/model'
 import type { EventDefinition } from '../../platform/events'
 import { PageQuery, paged } from '../../platform/paging'
+import { Int } from '../../platform/numbers'
 
 const Uuid = t.String({ format: 'uuid' })
 
@@ -165,9 +166,9 @@ export const WebhookDelivery = t.Object(
     status: t.Union([t.Literal('pending'), t.Literal('succeeded'), t.Literal('failed')], {
       description: '`pending` while attempts remain (13 attempts, 1 min doubling to 6 h apart: about a day), then `failed`',
     }),
-    attempts: t.Integer(),
-    responseCode: t.Union([t.Integer(), t.Null()]),
-    latencyMs: t.Union([t.Integer(), t.Null()]),
+    attempts: Int(),
+    responseCode: t.Union([Int(), t.Null()]),
+    latencyMs: t.Union([Int(), t.Null()]),
     lastError: t.Union([t.String(), t.Null()]),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -182,8 +183,8 @@ export const DeliveryListQuery = t.Composite([PageQuery, t.Object({ status: t.Op
 export const WebhookDeliveryAttempt = t.Object(
   {
     attemptedAt: Timestamp,
-    responseCode: t.Union([t.Integer(), t.Null()], { description: 'The receiver’s status code; null when it did not answer' }),
-    durationMs: t.Union([t.Integer(), t.Null()]),
+    responseCode: t.Union([Int(), t.Null()], { description: 'The receiver’s status code; null when it did not answer' }),
+    durationMs: t.Union([Int(), t.Null()]),
     error: t.Union([t.String(), t.Null()], { description: 'Why the attempt failed (null when it succeeded)' }),
     responseBody: t.Union([t.String(), t.Null()], { description: 'The first 1 KB of the answer, as text' }),
   },

@@ -1,7 +1,8 @@
 import { t } from 'elysia'
 import { defineEvent } from '../../platform/events'
+import { Int } from '../../platform/numbers'
 
-const StatusCode = t.Union([t.Integer(), t.Null()])
+const StatusCode = t.Union([Int(), t.Null()])
 
 export const siteDown = defineEvent('monitored_sites.site.down', {
   description: 'A monitored site failed its `failureThreshold` of checks in a row.',
@@ -11,7 +12,7 @@ export const siteDown = defineEvent('monitored_sites.site.down', {
     url: t.String(),
     error: t.Union([t.String(), t.Null()]),
     statusCode: StatusCode,
-    failures: t.Integer({ description: 'Failed checks in a row' }),
+    failures: Int({ description: 'Failed checks in a row' }),
   }),
   webhook: 'monitored_site.down',
 })

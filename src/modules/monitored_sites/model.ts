@@ -3,7 +3,7 @@ import { Timestamp } from '../../platform/crud/model'
 import { Int } from '../../platform/numbers'
 import { paged } from '../../platform/paging'
 
-const NullableInt = t.Union([t.Integer(), t.Null()])
+const NullableInt = t.Union([Int(), t.Null()])
 const NullableString = t.Union([t.String(), t.Null()])
 
 const siteFields = {
@@ -51,12 +51,12 @@ const siteProperties = {
   id: t.String(),
   name: t.String(),
   url: t.String(),
-  intervalMinutes: t.Integer(),
-  expectedStatus: t.Integer(),
+  intervalMinutes: Int(),
+  expectedStatus: Int(),
   keyword: NullableString,
-  timeoutMs: t.Integer(),
+  timeoutMs: Int(),
   enabled: t.Boolean(),
-  failureThreshold: t.Integer(),
+  failureThreshold: Int(),
   alertEmails: t.Array(t.String()),
   state: t.Union([t.Literal('unknown'), t.Literal('up'), t.Literal('down')], {
     description:
@@ -67,7 +67,7 @@ const siteProperties = {
   lastStatusCode: NullableInt,
   lastLatencyMs: NullableInt,
   lastError: NullableString,
-  tlsDaysLeft: t.Union([t.Integer(), t.Null()], { description: 'https: days until the server’s certificate expires (read even when it is not trusted)' }),
+  tlsDaysLeft: t.Union([Int(), t.Null()], { description: 'https: days until the server’s certificate expires (read even when it is not trusted)' }),
   nextCheckAt: Timestamp,
   createdAt: Timestamp,
   updatedAt: Timestamp,
@@ -98,12 +98,12 @@ export const MonitoredSite = t.Object(siteProperties, { title: 'MonitoredSite', 
 export const MonitoredSitePage = paged(MonitoredSite, 'MonitoredSitePage')
 
 const Window = t.Object({
-  checks: t.Integer(),
+  checks: Int(),
   uptimePercent: t.Union([t.Number(), t.Null()], {
     description:
       'Share of the time the site was up, to 0.01 %: each check’s result holds until the next check (the last until now), so an extra manual check weighs no more than the minutes it covers; null without checks',
   }),
-  p95LatencyMs: t.Union([t.Integer(), t.Null()], { description: '95th percentile of the answer time of checks that got an answer' }),
+  p95LatencyMs: t.Union([Int(), t.Null()], { description: '95th percentile of the answer time of checks that got an answer' }),
 })
 export const MonitoredSiteDetail = t.Object(
   { ...siteProperties, stats: t.Object({ '24h': Window, '7d': Window, '30d': Window }) },

@@ -2,6 +2,7 @@ import { t } from 'elysia'
 import { User } from '../auth/model'
 import { SCOPES, SCOPE_NAMES } from './scopes'
 import { OAUTH_PATHS } from './paths'
+import { Int } from '../../platform/numbers'
 
 const scopeList = SCOPE_NAMES.map((s) => `\`${s}\``).join(', ')
 const ScopeName = t.String({ minLength: 1, maxLength: 64, description: `One of ${scopeList}` })
@@ -144,7 +145,7 @@ export const TokenResponse = t.Object(
   {
     access_token: t.String({ description: 'JWT (`typ` `oauth`); send as `Authorization: Bearer <token>`' }),
     refresh_token: t.String({ description: 'Opaque and single-use; replace the stored one with it' }),
-    expires_in: t.Integer({ description: 'Seconds until the access token expires (OAUTH_ACCESS_TOKEN_TTL_SECONDS)' }),
+    expires_in: Int({ description: 'Seconds until the access token expires (OAUTH_ACCESS_TOKEN_TTL_SECONDS)' }),
     token_type: t.Literal('Bearer'),
     scope: t.String({ description: 'Granted scopes, space-separated' }),
   },

@@ -1,7 +1,8 @@
 import { t } from 'elysia'
 import { Timestamp } from '../../platform/crud/model'
+import { Int } from '../../platform/numbers'
 
-const Count = (description: string) => t.Integer({ minimum: 0, description })
+const Count = (description: string) => Int({ minimum: 0, description })
 
 export const OverviewDay = t.Object(
   {

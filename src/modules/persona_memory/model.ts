@@ -59,7 +59,7 @@ export const PersonaMemory = t.Object(
     source: Source,
     validFrom: t.Optional(t.Nullable(t.String({ description: 'Recalled only from this instant on' }))),
     validTo: t.Optional(t.Nullable(t.String({ description: 'Recalled only before this instant' }))),
-    recallCount: t.Integer({ description: 'How many recalls returned it' }),
+    recallCount: Int({ description: 'How many recalls returned it' }),
     lastRecalledAt: t.Optional(t.Nullable(t.String())),
     embeddingModel: t.Optional(t.Nullable(t.String({ description: 'Model of its embedding; null while waiting for the embed backfill' }))),
     createdAt: t.String(),
@@ -124,8 +124,8 @@ export const PersonaMemoryRecallResult = t.Object(
 )
 export const PersonaMemoryEmbedResult = t.Object(
   {
-    embedded: t.Integer({ description: 'Rows embedded by this call' }),
-    failed: t.Integer({ description: 'Rows that failed; they are retried on the next call' }),
+    embedded: Int({ description: 'Rows embedded by this call' }),
+    failed: Int({ description: 'Rows that failed; they are retried on the next call' }),
     more: t.Boolean({ description: 'The batch filled `limit`: call again' }),
   },
   { title: 'PersonaMemoryEmbedResult', examples: [{ embedded: 42, failed: 0, more: false }] },

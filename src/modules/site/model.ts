@@ -1,6 +1,7 @@
 import type { TObject } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { Timestamp } from '../../platform/crud/model'
+import { Int } from '../../platform/numbers'
 
 export const SLUG_PATTERN = '^[a-z0-9][a-z0-9_-]{0,62}$'
 
@@ -43,7 +44,7 @@ export const KINDS: Record<string, { schema: TObject; oneOf?: string[][] }> = {
       {
         url: t.Optional(t.String({ pattern: '^smtps?://[^\\s]+$', maxLength: 2000 })),
         host: t.Optional(t.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9.-]+$' })),
-        port: t.Optional(t.Integer({ minimum: 1, maximum: 65535 })),
+        port: t.Optional(Int({ minimum: 1, maximum: 65535 })),
         secure: t.Optional(t.Boolean()),
         user: t.Optional(t.String({ minLength: 1, maxLength: 320 })),
         pass: t.Optional(t.String({ minLength: 1, maxLength: 1000 })),

@@ -1,9 +1,10 @@
 import { t } from 'elysia'
 import { defineAuditActions, defineEvent } from '../../platform/events'
+import { Int } from '../../platform/numbers'
 
 export const attachmentReady = defineEvent('storage.attachment.ready', {
   description: 'An upload completed and counts toward its owner’s quota.',
-  payload: t.Object({ id: t.String(), customerId: t.Union([t.String(), t.Null()]), filename: t.String(), contentType: t.String(), sizeBytes: t.Integer() }),
+  payload: t.Object({ id: t.String(), customerId: t.Union([t.String(), t.Null()]), filename: t.String(), contentType: t.String(), sizeBytes: Int() }),
   webhook: 'storage.attachment.ready',
 })
 

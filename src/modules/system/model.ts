@@ -2,6 +2,7 @@ import type { TLiteral } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { codesDescription } from '../../platform/errors'
 import { NOT_READY, type NotReadyCode } from './errors'
+import { Int } from '../../platform/numbers'
 
 export const Health = t.Object(
   {
@@ -72,7 +73,7 @@ export const Backup = t.Object(
     status: t.Union([t.Literal('running'), t.Literal('complete'), t.Literal('failed'), t.Literal('missing')], {
       description: '`missing`: it completed, and its archive is gone since',
     }),
-    sizeBytes: t.Union([t.Integer(), t.Null()]),
+    sizeBytes: t.Union([Int(), t.Null()]),
     encrypted: t.Boolean({ description: 'Encrypted with BACKUP_ENCRYPTION_KEY: `verify` and `restore` need the key' }),
     error: t.Union([t.String(), t.Null()], { description: 'Why it failed' }),
     createdBy: t.Union([t.String(), t.Null()], {
