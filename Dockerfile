@@ -50,7 +50,7 @@ COPY . .
 # DATABASE_URL starts in about a second instead of running initdb (bench/README.md, P7), the
 # console's assets (console/ and client/ bundled; the runtime user could not write them later),
 # and the server bundle with its bytecode, which `bun src/index.ts` runs (about 200 ms off a start).
-RUN bun src/platform/db/seed.ts && bun src/modules/console/assets.ts && bun src/bundle.ts
+RUN bun src/seed.ts && bun src/modules/console/assets.ts && bun src/bundle.ts
 
 # Shown by GET /site/version; the image has no .git to read it from.
 ARG GIT_COMMIT=""

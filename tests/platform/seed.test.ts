@@ -3,6 +3,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
+import { createApp } from '../../src/app'
+import { buildDeps, loadConfig } from '../../src/boot'
+import { randomToken } from '../../src/platform/crypto'
 import { openPglite, queryRows } from '../../src/platform/db'
 import { copySeed, SEED_DIR } from '../../src/platform/db/seed'
 
@@ -11,7 +14,7 @@ const root = mkdtempSync(join(tmpdir(), 'ecobase-seed-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
 test.skipIf(!existsSync(join(SEED_DIR, 'PG_VERSION')))(
-  'a first start copies the seed: migrated, with the job queue installed; a half-copied directory is redone, an existing one left alone',
+  'a first start copies the seed: migrated, with the job queue and its queues installed; a half-copied directory is redone, an existing one left alone',
   async () => {
     const dataDir = join(root, 'pglite')
     mkdirSync(`${dataDir}.seeding`)
@@ -34,6 +37,15 @@ test.skipIf(!existsSync(join(SEED_DIR, 'PG_VERSION')))(
         sql`select current_setting('wal_segment_size') as segment, (select string_agg(datname, ',' order by datname) from pg_database) as databases`,
       )
       expect(shape).toEqual({ segment: '1MB', databases: 'postgres' })
+      // Every queue the server declares is there: its start makes none.
+      const queues = async () => (await database.unsafe('select name from pgboss.queue order by name')).rows
+      const seeded = await queues()
+      const deps = buildDeps(loadConfig({ DATA_DIR: root, AUTH_SECRET: randomToken(), JOBS: 'off', LOG_LEVEL: 'silent' }), database)
+      createApp(deps)
+      await deps.queue.prepare()
+      await deps.queue.stop(1000)
+      expect(seeded.length).toBeGreaterThan(5)
+      expect(await queues()).toEqual(seeded)
     } finally {
       await database.close()
     }

@@ -1,16 +1,15 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { replaceDirectory } from '../directories'
-import { createLogger } from '../logger'
-import { JobQueue } from '../queue'
-import { migrate, MIGRATIONS_DIR, openPglite } from './index'
+import { type Database, migrate, MIGRATIONS_DIR, openPglite } from './index'
 import { dropTemplates } from './pglite-maintenance'
 
 /**
- * An initialised, migrated PGlite data directory, made once at install or image build time, so
- * the first `npm start` copies it instead of running initdb (seconds) — bench/README.md, P7.
- * It holds the job queue's tables too (pg-boss installs them at its first start: ≈ 0.3 s).
- * Boot still runs migrations afterwards, so a seed older than the code is brought up to date.
+ * An initialised, migrated PGlite data directory, made once at install or image build time
+ * (src/seed.ts), so the first `npm start` copies it instead of running initdb (seconds) —
+ * bench/README.md, P7. It holds the job queue's tables and queues too (made at a start otherwise:
+ * about 50 statements). Boot still runs migrations afterwards, so a seed older than the code is
+ * brought up to date, and the queue creates a queue the seed lacks.
  * A plain directory, copied with the file system: PGlite's own `loadDataDir` unpacks a tarball
  * file by file through its WebAssembly file system, which took 3.4 s of a first start.
  */
@@ -36,8 +35,11 @@ export function copySeed(dataDir: string): boolean {
   return true
 }
 
-/** Builds the seed unless one for the current migrations exists; returns whether it built one. */
-export async function buildSeed(): Promise<boolean> {
+/**
+ * Builds the seed unless one for the current migrations exists; returns whether it built one.
+ * `prepare` adds what a start would make beside the migrations (src/seed.ts: the job queue).
+ */
+export async function buildSeed(prepare: (database: Database) => Promise<void>): Promise<boolean> {
   const current = journal()
   if (existsSync(join(SEED_DIR, 'PG_VERSION')) && existsSync(STAMP_FILE) && readFileSync(STAMP_FILE, 'utf8') === current) return false
   const building = `${SEED_DIR}.tmp`
@@ -46,9 +48,7 @@ export async function buildSeed(): Promise<boolean> {
   const database = await openPglite({ dataDir: building, initdb: ['--wal-segsize=1'] })
   try {
     await migrate(database)
-    const queue = new JobQueue(database, { workers: false, logger: createLogger('silent') })
-    await queue.prepare()
-    await queue.stop(1000)
+    await prepare(database)
     // No templates: the server would drop them at its first pass anyway (pglite-maintenance.ts),
     // and they are 14 MB less to copy at every first start.
     const client = {
@@ -63,15 +63,4 @@ export async function buildSeed(): Promise<boolean> {
   replaceDirectory(building, SEED_DIR)
   writeFileSync(STAMP_FILE, current)
   return true
-}
-
-if (import.meta.main) {
-  // Run by `npm install` (postinstall) and the Dockerfile. Failing here must not fail the
-  // install: without a seed the first start runs initdb, which is only slower. No top-level
-  // await: the server bundle (src/bundle.ts) is CommonJS, which has none.
-  const started = performance.now()
-  buildSeed().then(
-    (built) => built && console.log(`ecobase: embedded database seed built in ${Math.round(performance.now() - started)} ms`),
-    (err) => console.warn(`ecobase: no embedded database seed (${(err as Error).message}); the first start will run initdb`),
-  )
 }
