@@ -4,8 +4,9 @@ import { JOBS } from '../modules'
 import { withAdvisoryLock, withSessionLock } from '../platform/db/locks'
 import type { Job, JobReport } from '../platform/jobs'
 
-/** Runs one job now under its advisory lock; `null` when another replica is running it. */
+/** Runs one job now under its advisory lock (unless it takes none); `null` when another replica is running it. */
 export async function runJob(deps: Deps, job: Job<Deps>): Promise<JobReport | null> {
+  if (job.lock === 'none') return job.run(deps, deps.db)
   const name = `job:${job.name}`
   const outcome =
     job.lock === 'session'

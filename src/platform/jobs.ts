@@ -16,8 +16,9 @@ export interface Job<D> {
   /**
    * `transaction` (the default): `run` gets the transaction that holds the lock. `session`: for
    * jobs that wait on the network, the lock is held with no transaction open and `run` gets
-   * `deps.db`, opening short transactions of its own.
+   * `deps.db`, opening short transactions of its own. `none`: every replica runs it, for work on
+   * its own disk; `run` gets `deps.db`.
    */
-  lock?: 'transaction' | 'session'
+  lock?: 'transaction' | 'session' | 'none'
   run(deps: D, db: Db): Promise<JobReport>
 }

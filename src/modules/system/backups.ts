@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { readdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { and, desc, eq, gt, inArray } from 'drizzle-orm'
+import { and, desc, eq, gt, inArray, lt } from 'drizzle-orm'
 import type { Deps } from '../../deps'
 import type { Principal } from '../../platform/auth'
 import { type BackupManifest, writeBackup } from '../../platform/backup/archive'
@@ -30,6 +30,10 @@ const ABANDONED_JOB = 'system-backup-abandoned'
 export const SCHEDULED_JOB = 'scheduled-backup'
 /** An archive of DATA_DIR/backups: `<id>.tar.gz`, or `<id>.tar.gz.enc` when encrypted. */
 const ARCHIVE_FILE = new RegExp(`^(${UUID_PATTERN})\\.tar\\.gz(\\.enc)?$`)
+/** What a running backup keeps in DATA_DIR/backups: its copy of the database, and its archive until it is whole. */
+const LEFTOVER = new RegExp(`^(?:\\.work-(${UUID_PATTERN})|(${UUID_PATTERN})\\.tar\\.gz(?:\\.enc)?\\.partial)$`)
+/** A `running` row older than its job's hour and pg-boss's time to dead-letter that job (its supervision passes) has no job left. */
+const ABANDONED_AFTER_SECONDS = JOB_EXPIRE_SECONDS + 15 * 60
 
 type BackupRow = typeof backups.$inferSelect
 
@@ -318,6 +322,43 @@ export class Backups {
   private async abandoned(id: string): Promise<void> {
     const [row] = await this.deps.db.select().from(backups).where(eq(backups.id, id))
     if (row?.status === 'running') await this.failed(row, new BackupAbandoned())
+  }
+
+  /**
+   * A `running` row with no job left to end it (one queued before jobs had dead letters, a job
+   * deleted): it gets the dead letter its job would have had, so it is failed as abandoned, e-mail
+   * included. The hourly `abandoned-backups` job (jobs.ts); answers how many.
+   */
+  async abandonStale(tx: Db): Promise<number> {
+    const before = new Date(this.deps.now().getTime() - ABANDONED_AFTER_SECONDS * 1000)
+    const stale = await tx
+      .select({ id: backups.id })
+      .from(backups)
+      .where(and(eq(backups.status, 'running'), lt(backups.createdAt, before)))
+    for (const { id } of stale) await this.deps.queue.send(tx, ABANDONED_JOB, { id })
+    return stale.length
+  }
+
+  /**
+   * Removes what backups that no longer run left in this replica's DATA_DIR/backups: a replica
+   * killed mid-backup keeps its copy of the database and its half-written archive on its own disk,
+   * where the replica that fails the backup cannot reach them. The hourly `backup-leftovers` job,
+   * on every replica (jobs.ts); answers how many it removed.
+   */
+  async removeLeftovers(): Promise<number> {
+    const found = (await readdir(this.dir()).catch(() => [] as string[])).flatMap((name) => {
+      const match = LEFTOVER.exec(name)
+      return match ? [{ name, id: (match[1] ?? match[2])! }] : []
+    })
+    if (!found.length) return 0
+    const running = await this.deps.db
+      .select({ id: backups.id })
+      .from(backups)
+      .where(and(eq(backups.status, 'running'), inArray(backups.id, [...new Set(found.map((f) => f.id))])))
+    const live = new Set(running.map((r) => r.id))
+    const gone = found.filter((f) => !live.has(f.id))
+    for (const { name } of gone) await discard(join(this.dir(), name))
+    return gone.length
   }
 
   /**

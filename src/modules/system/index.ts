@@ -2,7 +2,7 @@ import { defineModule } from '../module'
 import { SYSTEM_AUDIT } from './events'
 import { SYSTEM_ERRORS } from './errors'
 import { Backups } from './backups'
-import { scheduledBackup } from './jobs'
+import { abandonedBackups, backupLeftovers, scheduledBackup } from './jobs'
 import { backupRoutes, systemRoutes } from './routes'
 import { SystemService } from './service'
 
@@ -19,7 +19,7 @@ export default defineModule({
   },
   errors: SYSTEM_ERRORS,
   audit: SYSTEM_AUDIT,
-  jobs: [scheduledBackup],
+  jobs: [scheduledBackup, abandonedBackups, backupLeftovers],
   setup: (ctx) => {
     const { deps } = ctx
     const messaging = ctx.use('messaging')

@@ -15,3 +15,18 @@ export const scheduledBackup: Job<Deps> = {
   lock: 'session',
   run: (deps) => new Backups(deps, new AuditService(deps)).startScheduled(),
 }
+
+/** Hourly: a backup still `running` long after its job's hour is failed as abandoned (Backups.abandonStale). */
+export const abandonedBackups: Job<Deps> = {
+  name: 'abandoned-backups',
+  schedule: '37 * * * *',
+  run: async (deps, tx) => ({ abandoned: await new Backups(deps, new AuditService(deps)).abandonStale(tx) }),
+}
+
+/** Hourly, on every replica: what backups that no longer run left on its own disk (Backups.removeLeftovers). */
+export const backupLeftovers: Job<Deps> = {
+  name: 'backup-leftovers',
+  schedule: '39 * * * *',
+  lock: 'none',
+  run: async (deps) => ({ removed: await new Backups(deps, new AuditService(deps)).removeLeftovers() }),
+}
