@@ -97,6 +97,25 @@ test('a failing job is retried, then marked failed', async () => {
   expect((await states('flaky'))[0]).toMatchObject({ state: 'failed', retry_count: 2 })
 }, 30_000)
 
+test('a job that runs past its expiry is failed at a supervision pass, and its dead letter runs (a backup past its hour)', async () => {
+  const dead: number[] = []
+  let release = () => {}
+  const hung = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const q = new JobQueue(h.deps.database, { workers: true, logger: h.deps.logger, pollingIntervalSeconds: 0.5 })
+  queues.push(q)
+  // The dead letter's queue first: a queue names one that exists.
+  q.define<{ n: number }>({ name: 'expiring-dead', handle: async (d) => void dead.push(d.n) })
+  q.define<{ n: number }>({ name: 'expiring', handle: () => hung, options: { retryLimit: 0, expireInSeconds: 1, deadLetter: 'expiring-dead' } })
+  await q.start()
+  await h.db.transaction((tx) => q.send(tx, 'expiring', { n: 9 }))
+  await until(() => dead.length > 0, 40_000)
+  release()
+  expect(dead).toEqual([9])
+  expect((await states('expiring')).map((j) => j.state)).toEqual(['failed'])
+}, 60_000)
+
 test('jobs fetched together are settled one by one: a failure retries only itself, also when the batch runs in parallel', async () => {
   for (const parallel of [false, true]) {
     const name = `batch-${parallel}`
