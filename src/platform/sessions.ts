@@ -39,7 +39,9 @@ export function sessionTables(schema: PgSchema<string>, subject: { name: string;
       /** How the session's holder authenticated (`pwd`, `otp`, `recovery`, `webauthn`). */
       amr: jsonb('amr').$type<string[]>().notNull().default([]),
     },
-    (t) => [index(`sessions_${subject.name}_idx`).on(t.subjectId).where(sql`${t.revokedAt} is null`)],
+    // Every session of a subject, ended ones too: its active ones, its newest sign-in (the admins'
+    // account list), and the cascade when the subject is deleted.
+    (t) => [index(`sessions_${subject.name}_created_idx`).on(t.subjectId, t.createdAt)],
   )
   const refreshTokens = schema.table(
     'refresh_tokens',
