@@ -34,16 +34,6 @@ const EXTERNAL = [
   'qrcode',
 ]
 
-/** pg-boss imports node-postgres for connections of its own, which it never opens here (pg-unused.ts). */
-const WITHOUT_PG: import('bun').BunPlugin = {
-  name: 'pg-boss without pg',
-  setup(build) {
-    build.onResolve({ filter: /^pg$/ }, (args) =>
-      args.importer.includes('/node_modules/pg-boss/') ? { path: join(ROOT, 'src', 'platform', 'pg-unused.ts') } : undefined,
-    )
-  },
-}
-
 /** What a bundle was built from: a file's path under the root, its size and modification time. */
 type Input = [path: string, size: number, mtimeMs: number]
 
@@ -70,7 +60,6 @@ export async function buildServerBundle(dir = SERVER_BUNDLE_DIR): Promise<Bundle
       // traces name the bundle's lines; SERVER_BUNDLE=off runs the sources.
       bytecode: true,
       external: EXTERNAL,
-      plugins: [WITHOUT_PG],
       outdir: staging,
       metafile: true,
     })

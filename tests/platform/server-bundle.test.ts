@@ -40,12 +40,12 @@ describe('the server bundle', () => {
     expect(freshServerBundle(join(dir, 'none'))).toBeNull()
   })
 
-  test('holds the server and its packages, but not PGlite, argon2, an SDK a start does not load, or the connections pg-boss never opens', () => {
+  test('holds the server and its packages, but not PGlite, argon2 or an SDK a start does not load', () => {
     const packages = new Set(manifest.inputs.flatMap(([path]) => /^node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? []))
     expect(manifest.inputs.map(([path]) => path)).toContain('src/app.ts')
     expect(packages).toContain('elysia')
     expect(packages).toContain('pg-boss')
-    for (const name of ['@electric-sql/pglite', '@node-rs/argon2', 'pg', 'pg-pool', ...LOADED_AT_FIRST_USE]) expect(packages).not.toContain(name)
+    for (const name of ['@electric-sql/pglite', '@node-rs/argon2', ...LOADED_AT_FIRST_USE]) expect(packages).not.toContain(name)
   })
 })
 
