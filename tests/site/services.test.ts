@@ -68,6 +68,8 @@ describe('/site/services', () => {
     [{ kind: 'pigeon', enabled: true, config: {} }, 'kind: one of smtp, twilio, openai, webhook'],
     [{ kind: 'smtp', enabled: true, config: { port: 25 } }, 'config: give url or host'],
     [{ kind: 'smtp', enabled: true, config: { url: 'http://x' } }, 'config.url'],
+    // A JSON body's integer is a number, never a numeric string (platform/numbers.ts).
+    [{ kind: 'smtp', enabled: true, config: { host: 'h', port: '587' } }, 'config.port'],
     [{ kind: 'smtp', enabled: true, config: { host: 'h', from: 'a@b.c\r\nBcc: victim@x.test' } }, 'config.from'],
     [{ kind: 'smtp', enabled: true, config: { host: 'h', colour: 'blue' } }, 'config.colour: not a setting of this kind'],
     [{ kind: 'twilio', enabled: true, config: { accountSid: 'nope', authToken: SECRETS[1], from: '+15550100001' } }, 'config.accountSid'],
