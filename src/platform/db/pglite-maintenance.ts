@@ -108,11 +108,10 @@ export async function dropTemplates(client: MaintenanceClient): Promise<string[]
 /**
  * Runs a first pass at once, then a pass every `every` ms (a tick while one runs is skipped; the
  * timer does not keep the process alive). Until a pass succeeds, each first drops the template
- * databases a data directory still has (one made before the seed lost them, or by initdb). After the
- * first pass that succeeds, PostgreSQL may choose generic plans for kept statements: only then are
- * the statistics they are made from current. Each
- * pass is logged (at debug when it did nothing), and failures. Answers its stop, which waits for a
- * pass under way.
+ * databases a data directory still has (one made before the seed lost them, or by initdb). After
+ * the first pass that succeeds, PostgreSQL may choose generic plans for kept statements: only then
+ * are the statistics they are made from current. Each pass is logged (at debug when it did
+ * nothing), and failures. Answers its stop, which waits for a pass under way.
  */
 export function maintainEvery(client: MaintenanceClient, log: Logger, every = INTERVAL_MS): () => Promise<void> {
   let running: Promise<void> | null = null
