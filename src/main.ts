@@ -6,9 +6,19 @@ import { ensureWritableDir, LifecycleError, lockDataDir, portTaken } from './pla
 import { createLogger } from './platform/logger'
 import { within } from './platform/shutdown'
 import { collectWhileBusy } from './platform/db/pglite-heap'
+import type { Database } from './platform/db'
+import { describeError } from './platform/errors'
+import type { Deps } from './deps'
 
 /** After the in-flight requests, what closing the connections may take before the process exits anyway. */
 const CLOSE_MS = 4000
+/**
+ * How long after listening the background work starts: the job workers, the schedules and the
+ * embedded database's maintenance. Their first statements (a fetch per worker, the maintenance's
+ * catalog reads) would otherwise queue ahead of a start's first requests, on PGlite's one
+ * connection about 70 ms of them (bench/README.md, P7, session 62).
+ */
+export const BACKGROUND_DELAY_MS = 1000
 
 /**
  * Boots the server: config -> data dir (lock) -> database (migrate) -> app -> job queue -> listen
@@ -31,7 +41,7 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
     const deps = buildDeps(config, database, { logger })
     const app = createApp(deps)
     const stopFollowing = await app.followRevocations()
-    // Jobs can be sent from here on; the workers start once the server answers (they only take jobs).
+    // Jobs can be sent from here on; the workers start a moment after the server answers (they only take jobs).
     await deps.queue.prepare()
     // The local object store takes uploads itself; JSON routes keep MAX_BODY_BYTES (platform/http).
     const maxRequestBodySize = config.storage.driver === 'local' ? Math.max(config.maxBodyBytes, config.storage.maxUploadBytes) : config.maxBodyBytes
@@ -44,10 +54,7 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
     const server = app.server!
     // Serving from here on: the embedded database inflates what the engine takes for the heap's size, so collect while busy (see there).
     const stopCollecting = database.kind === 'pglite' ? collectWhileBusy(deps.metrics) : () => {}
-    // PGlite has no autovacuum workers: the server runs its passes (see there).
-    const stopMaintaining = database.maintain?.(logger) ?? (async () => {})
-    await deps.queue.startWorkers()
-    const stopJobs = startJobs(deps)
+    const background = startBackground(deps, database)
     logger.info('ecobase listening', {
       url: `http://${config.host}:${server.port}`,
       database: database.kind === 'pglite' ? 'embedded PGlite (DATA_DIR)' : 'PostgreSQL (DATABASE_URL)',
@@ -73,7 +80,7 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
         process.exit(1)
       }, timeoutMs + CLOSE_MS).unref()
       deps.shutdown.begin()
-      stopJobs()
+      background.stopSchedules()
       stopCollecting()
       const drained =
         (await within(
@@ -82,13 +89,16 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
         ).catch(() => false)) ?? false
       if (!drained) void server.stop(true)
       // Running jobs get what is left of the deadline; unfinished ones run again on another replica or the next start.
-      await within(deps.queue.stop(Math.max(1000, left())), Math.max(1000, left())).catch((err) => logger.warn('queue stop failed', { error: String(err) }))
+      await within(
+        background.workersStarted().then(() => deps.queue.stop(Math.max(1000, left()))),
+        Math.max(1000, left()),
+      ).catch((err) => logger.warn('queue stop failed', { error: String(err) }))
       const closed = await within(
         (async () => {
           await stopFollowing()
           app.close()
           await deps.rateLimits.close()
-          await stopMaintaining()
+          await background.stopMaintaining()
           await database.close()
           // The spans of the last requests and jobs, exported before the process ends.
           await deps.tracing.shutdown()
@@ -107,5 +117,34 @@ export async function main(code: 'bundle' | 'sources'): Promise<void> {
       process.exit(1)
     }
     throw err
+  }
+}
+
+/**
+ * Starts the background work BACKGROUND_DELAY_MS after listening. Workers that cannot start end
+ * the process (exit 1), as any failure of a start does.
+ */
+function startBackground(deps: Deps, database: Database) {
+  let stopJobs = () => {}
+  let stopMaintaining = async () => {}
+  let workers = Promise.resolve()
+  const timer = setTimeout(() => {
+    // PGlite has no autovacuum workers: the server runs its passes (see there).
+    stopMaintaining = database.maintain?.(deps.logger) ?? stopMaintaining
+    stopJobs = startJobs(deps)
+    workers = deps.queue.startWorkers().catch((err) => {
+      deps.logger.error('job workers failed to start', describeError(err))
+      process.exit(1)
+    })
+  }, BACKGROUND_DELAY_MS)
+  return {
+    /** Cancels a start not yet begun, and stops the schedules. */
+    stopSchedules: () => {
+      clearTimeout(timer)
+      stopJobs()
+    },
+    /** Settles once workers that were starting have started, so that the queue's stop stops them too. */
+    workersStarted: () => workers,
+    stopMaintaining: () => stopMaintaining(),
   }
 }

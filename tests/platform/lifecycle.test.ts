@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { resolve } from 'node:path'
+import { BACKGROUND_DELAY_MS } from '../../src/main'
 import { freshDatabase, testDatabaseUrl } from '../support/database'
 import { startFakeOpenAi } from '../support/fake-openai'
 import { caller, cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
@@ -88,6 +89,42 @@ describe('SIGTERM drains', () => {
     } finally {
       await fake.stop()
     }
+  }, 60_000)
+})
+
+describe('the background work starts after the server answers', () => {
+  test('a SIGTERM before it starts (BACKGROUND_DELAY_MS after listening) cancels it: a drain that outlasts the delay starts no maintenance pass and no job worker', async () => {
+    const port = freePort()
+    const proc = start({ DATA_DIR: tempDir(), PORT: String(port), JOBS: 'on', LOG_LEVEL: 'debug', SHUTDOWN_TIMEOUT_SECONDS: '20' })
+    await untilHealthy(port, proc)
+    // A request whose body is still arriving is in flight: the drain waits for it past the delay.
+    const body = JSON.stringify({ email: 'late@example.test', password: 'late-password' })
+    let answer = ''
+    const closed = Promise.withResolvers<void>()
+    const socket = await Bun.connect({
+      hostname: '127.0.0.1',
+      port,
+      socket: {
+        data: (_s, chunk) => {
+          answer += chunk.toString()
+        },
+        close: () => closed.resolve(),
+      },
+    })
+    socket.write(`POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`)
+    proc.kill('SIGTERM')
+    await Bun.sleep(BACKGROUND_DELAY_MS + 500)
+    socket.write(body.slice(5))
+    await closed.promise
+    expect(answer).toStartWith('HTTP/1.1 401')
+    expect(await proc.exited).toBe(0)
+    const out = (await new Response(proc.stdout as ReadableStream).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+    expect(out.filter((l) => l.msg === 'ecobase stopped')).toEqual([expect.objectContaining({ signal: 'SIGTERM', drained: true })])
+    // A maintenance pass that ran would have said so at debug level.
+    expect(out.filter((l) => l.msg === 'database maintenance' || l.level === 'error')).toEqual([])
   }, 60_000)
 })
 
