@@ -1,7 +1,17 @@
-import { collectDefaultMetrics, Gauge, type LabelValues, Registry } from 'prom-client'
+import type * as Prom from 'prom-client'
+import type { LabelValues } from 'prom-client'
 import type { Database } from './db'
 import type { OutboundKind, OutboundMeter, OutboundOutcome } from './outbound'
 import { CounterTally, HistogramTally } from './tally'
+
+/*
+ * prom-client's parts from their own files: its index also loads its Pushgateway (node:http and
+ * node:https) and its cluster aggregator, neither used here, about 12 ms of every start
+ * (bench/README.md, P7, session 62; tests/platform/lazy-packages.test.ts).
+ */
+const Registry: typeof Prom.Registry = require('prom-client/lib/registry')
+const Gauge: typeof Prom.Gauge = require('prom-client/lib/gauge')
+const collectDefaultMetrics: typeof Prom.collectDefaultMetrics = require('prom-client/lib/defaultMetrics')
 
 /** What `GET /metrics` answers: Prometheus's text exposition format. */
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8'

@@ -1,7 +1,7 @@
 /**
  * Builds the server as src/main.ts does (configuration from the environment, the database, the
- * app, the job queue prepared), without listening, and prints the packages loaded by then as a
- * JSON array: the SDKs a start must not load (tests/platform/lazy-packages.test.ts).
+ * app, the job queue prepared), without listening, and prints what is loaded by then as JSON: the
+ * packages (the SDKs a start must not load) and their files (tests/platform/lazy-packages.test.ts).
  */
 import '../../src/jobs'
 import '../../src/platform/lifecycle'
@@ -14,7 +14,8 @@ const database = await openDatabase(config)
 const deps = buildDeps(config, database)
 createApp(deps)
 await deps.queue.prepare()
-const packages = new Set(Object.keys(require.cache).flatMap((path) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1] ?? []))
+const files = Object.keys(require.cache).flatMap((path) => /node_modules\/(.+)$/.exec(path)?.[1] ?? [])
+const packages = new Set(files.flatMap((file) => /^((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? []))
 await deps.queue.stop(1000)
 await database.close()
-console.log(JSON.stringify([...packages].sort()))
+console.log(JSON.stringify({ packages: [...packages].sort(), files: files.sort() }))
