@@ -29,6 +29,8 @@ export const CREATE_HNSW_INDEX = `create index if not exists ${HNSW_INDEX} on pe
  */
 export async function prepareMemoryVectors(database: Database, dimensions: number): Promise<void> {
   const size = Math.trunc(dimensions)
+  // Nearly every start finds both as they should be: one read, no transaction, no lock.
+  if (database.vector && (await vectorsPrepared(database, size))) return
   await database.db.transaction(async (tx) => {
     await lockInTransaction(tx, LOCK)
     if (!database.vector) {
@@ -53,6 +55,17 @@ export async function prepareMemoryVectors(database: Database, dimensions: numbe
     if (index && String(index.options) !== String(HNSW_OPTIONS)) await tx.execute(sql.raw(`drop index persona_memory.${HNSW_INDEX}`))
     await tx.execute(sql.raw(CREATE_HNSW_INDEX))
   })
+}
+
+/** The column is `vector(size)` and the HNSW index exists with HNSW_OPTIONS. */
+async function vectorsPrepared(database: Database, size: number): Promise<boolean> {
+  const [found] = await queryRows<{ type: string | null; options: string[] | null }>(
+    database.db,
+    sql`select format_type(a.atttypid, a.atttypmod) as type,
+          (select reloptions from pg_class where relname = ${HNSW_INDEX} and relnamespace = 'persona_memory'::regnamespace) as options
+        from pg_attribute a where a.attrelid = 'persona_memory.memories'::regclass and a.attname = 'embedding'`,
+  )
+  return found?.type === `vector(${size})` && found.options !== null && String(found.options) === String(HNSW_OPTIONS)
 }
 
 /** A vector as a `real[]` value. */

@@ -187,6 +187,9 @@ export async function openPostgres(url: string, options: { max?: number; watch?:
 
 /** Applies drizzle/ migrations (and pgvector where available), serialised across replicas. */
 export async function migrate(database: Database, url?: string): Promise<void> {
+  // Nearly every start: drizzle's migrator would read and hash every migration file and run six
+  // statements (with the extension's) to find nothing to apply; one read tells the same.
+  if (await migrationsUpToDate(database.db)) return
   if (database.kind === 'pglite') {
     await database.db.execute(sql`create extension if not exists vector`)
     await migratePglite(database.db as never, { migrationsFolder: MIGRATIONS_DIR })
@@ -203,9 +206,30 @@ export async function migrate(database: Database, url?: string): Promise<void> {
   }
 }
 
+/** Drizzle's journal of the migrations this Ecobase knows; `when` is what its table records as `created_at`. */
+function journal(): { when: number }[] {
+  return (JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: { when: number }[] }).entries
+}
+
 /** Migrations this Ecobase knows (drizzle's journal). */
 export function knownMigrations(): number {
-  return (JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }).entries.length
+  return journal().length
+}
+
+/**
+ * The database has the newest migration this Ecobase knows, or a later one (a newer replica's):
+ * drizzle's migrator, which applies what is newer than the last row of its table, would apply nothing.
+ */
+export async function migrationsUpToDate(db: Db): Promise<boolean> {
+  const newest = Math.max(...journal().map((entry) => entry.when))
+  try {
+    const [row] = await queryRows<{ applied: string | null }>(db, sql`select max(created_at)::text as applied from drizzle.__drizzle_migrations`)
+    return row?.applied != null && Number(row.applied) >= newest
+  } catch (err) {
+    // A database never migrated: no such schema or table.
+    if (sqlState(err) === '3F000' || sqlState(err) === '42P01') return false
+    throw err
+  }
 }
 
 /** Migrations applied to `db` (drizzle's table). */
