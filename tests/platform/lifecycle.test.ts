@@ -12,6 +12,12 @@ import { rejection, until } from '../support/wait'
 afterAll(cleanUp)
 
 const oneLine = async (proc: Bun.Subprocess) => (await new Response(proc.stderr as ReadableStream).text()).trim().split('\n')
+/** The server's JSON log lines, parsed. */
+const logLines = async (proc: Bun.Subprocess) =>
+  (await new Response(proc.stdout as ReadableStream).text())
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
 
 describe('one process per embedded data directory', () => {
   test('a second server on the same DATA_DIR refuses to start, naming the directory and the holder; kill -9 frees it', async () => {
@@ -80,10 +86,7 @@ describe('SIGTERM drains', () => {
       expect(sse.match(/event: token/g)?.length).toBe(200)
       expect(sse).toContain('event: done')
       expect(await proc.exited).toBe(0)
-      const out = (await new Response(proc.stdout as ReadableStream).text())
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l))
+      const out = await logLines(proc)
       expect(out.filter((l) => l.msg === 'ecobase stopped')).toEqual([expect.objectContaining({ signal: 'SIGTERM', drained: true })])
       await rejection(fetch(`${base}/health`))
     } finally {
@@ -118,10 +121,7 @@ describe('the background work starts after the server answers', () => {
     await closed.promise
     expect(answer).toStartWith('HTTP/1.1 401')
     expect(await proc.exited).toBe(0)
-    const out = (await new Response(proc.stdout as ReadableStream).text())
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))
+    const out = await logLines(proc)
     expect(out.filter((l) => l.msg === 'ecobase stopped')).toEqual([expect.objectContaining({ signal: 'SIGTERM', drained: true })])
     // A maintenance pass that ran would have said so at debug level.
     expect(out.filter((l) => l.msg === 'database maintenance' || l.level === 'error')).toEqual([])
@@ -152,10 +152,7 @@ describe('SIGTERM ends open streams at once', () => {
       expect(last).toContain('retry: 1000')
     }
     expect(await proc.exited).toBe(0)
-    const out = (await new Response(proc.stdout as ReadableStream).text())
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l))
+    const out = await logLines(proc)
     const stopped = out.find((l) => l.msg === 'ecobase stopped')
     expect(stopped).toMatchObject({ signal: 'SIGTERM', drained: true, closed: true })
     // Not the 20 s the timeout allows: the streams ended at once.
@@ -191,10 +188,7 @@ describe('SIGTERM ends open streams at once', () => {
         proc.kill('SIGTERM')
         expect(await proc.exited).toBe(0)
         await hanging
-        const out = (await new Response(proc.stdout as ReadableStream).text())
-          .trim()
-          .split('\n')
-          .map((l) => JSON.parse(l))
+        const out = await logLines(proc)
         expect(out.find((l) => l.msg === 'database stalled')).toMatchObject({ waiting: expect.any(Number), statement: expect.any(String) })
         expect(out.find((l) => l.msg === 'ecobase stopped')).toMatchObject({ signal: 'SIGTERM', drained: false, closed: false })
       } finally {
