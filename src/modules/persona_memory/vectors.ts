@@ -1,6 +1,6 @@
 import { desc, type SQL, sql } from 'drizzle-orm'
 import { QueryBuilder } from 'drizzle-orm/pg-core'
-import { queryRows, type Database } from '../../platform/db'
+import { type Database, type Db, queryRows } from '../../platform/db'
 import { lockInTransaction } from '../../platform/db/locks'
 import { memories } from './schema'
 
@@ -29,43 +29,40 @@ export const CREATE_HNSW_INDEX = `create index if not exists ${HNSW_INDEX} on pe
  */
 export async function prepareMemoryVectors(database: Database, dimensions: number): Promise<void> {
   const size = Math.trunc(dimensions)
+  const wanted = `vector(${size})`
+  const indexCurrent = (options: string[] | null) => String(options) === String(HNSW_OPTIONS)
   // Nearly every start finds both as they should be: one read, no transaction, no lock.
-  if (database.vector && (await vectorsPrepared(database, size))) return
+  if (database.vector) {
+    const found = await vectorState(database.db)
+    if (found.type === wanted && indexCurrent(found.options)) return
+  }
   await database.db.transaction(async (tx) => {
     await lockInTransaction(tx, LOCK)
     if (!database.vector) {
       await tx.execute(sql`update ${memories} set embedding = null, embedding_model = null where cardinality(embedding) <> ${size}`)
       return
     }
-    const [column] = await queryRows<{ type: string }>(
-      tx,
-      sql`select format_type(atttypid, atttypmod) as type from pg_attribute where attrelid = 'persona_memory.memories'::regclass and attname = 'embedding'`,
-    )
-    const wanted = `vector(${size})`
-    if (column?.type !== wanted) {
-      const keep = column?.type === 'real[]' ? `case when cardinality(embedding) = ${size} then embedding::${wanted} end` : 'null'
+    const found = await vectorState(tx)
+    if (found.type !== wanted) {
+      const keep = found.type === 'real[]' ? `case when cardinality(embedding) = ${size} then embedding::${wanted} end` : 'null'
       await tx.execute(sql.raw(`alter table persona_memory.memories alter column embedding type ${wanted} using ${keep}`))
       await tx.execute(sql`update ${memories} set embedding_model = null where embedding is null and embedding_model is not null`)
     }
     // An index built with other graph options (before they were set) is built again with these.
-    const [index] = await queryRows<{ options: string[] | null }>(
-      tx,
-      sql`select reloptions as options from pg_class where relname = ${HNSW_INDEX} and relnamespace = 'persona_memory'::regnamespace`,
-    )
-    if (index && String(index.options) !== String(HNSW_OPTIONS)) await tx.execute(sql.raw(`drop index persona_memory.${HNSW_INDEX}`))
+    if (!indexCurrent(found.options)) await tx.execute(sql.raw(`drop index if exists persona_memory.${HNSW_INDEX}`))
     await tx.execute(sql.raw(CREATE_HNSW_INDEX))
   })
 }
 
-/** The column is `vector(size)` and the HNSW index exists with HNSW_OPTIONS. */
-async function vectorsPrepared(database: Database, size: number): Promise<boolean> {
-  const [found] = await queryRows<{ type: string | null; options: string[] | null }>(
-    database.db,
+/** The embedding column's type, and the HNSW index's options (null: no index, or one built without options). */
+async function vectorState(db: Db): Promise<{ type: string | undefined; options: string[] | null }> {
+  const [found] = await queryRows<{ type: string; options: string[] | null }>(
+    db,
     sql`select format_type(a.atttypid, a.atttypmod) as type,
           (select reloptions from pg_class where relname = ${HNSW_INDEX} and relnamespace = 'persona_memory'::regnamespace) as options
         from pg_attribute a where a.attrelid = 'persona_memory.memories'::regclass and a.attname = 'embedding'`,
   )
-  return found?.type === `vector(${size})` && found.options !== null && String(found.options) === String(HNSW_OPTIONS)
+  return { type: found?.type, options: found?.options ?? null }
 }
 
 /** A vector as a `real[]` value. */

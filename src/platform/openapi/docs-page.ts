@@ -23,7 +23,7 @@ const YEAR = 'public, max-age=31536000, immutable'
 const FAVICON = lazyWebAsset(async () => webAsset(await Bun.file(join(import.meta.dir, 'favicon.ico')).bytes(), 'image/x-icon'))
 
 export function docsPage(title: string, specPath: string) {
-  // Compressed at its first request too: at boot the compressors' first use took about 5 ms of every start.
+  // Compressed at its first request too: at boot the compressors' first use took about 3 ms of every start.
   const html = lazyWebAsset(() => webAsset(page(title, specPath), 'text/html; charset=utf-8'))
   return new Elysia({ name: 'openapi-page' })
     .get('/openapi', async ({ request }) => serveWebAsset(request, await html(), 'no-cache'), { detail: { hide: true } })
