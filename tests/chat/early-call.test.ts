@@ -10,18 +10,22 @@ import { rejection } from '../support/wait'
 import { chatSuite, newConversation, send } from './support'
 
 // A turn's model call starts in the transaction that stores its user message, once nothing can
-// refuse the turn (src/modules/chat/turns.ts, TurnCall): these hold that transaction back or fail it.
+// refuse the turn (src/modules/chat/turns.ts, TurnCall), and runs while that transaction commits:
+// these hold its commit back or fail it.
 const s = chatSuite()
 beforeAll(async () => {
-  // A user message "held" waits for advisory lock 4711; one saying "refused" cannot be stored.
+  // Checked as the transaction commits: a user message "held" waits there for advisory lock 4711;
+  // one saying "refused" cannot be committed.
   await s.h.db.execute(sql`
-    create function chat.test_chat_insert() returns trigger language plpgsql as $$
+    create function chat.test_chat_commit() returns trigger language plpgsql as $$
     begin
       if new.content = 'held' then perform pg_advisory_xact_lock(4711); end if;
       if new.content = 'refused' then raise exception 'refused by the test'; end if;
-      return new;
+      return null;
     end $$`)
-  await s.h.db.execute(sql`create trigger test_chat_insert before insert on chat.messages for each row execute function chat.test_chat_insert()`)
+  await s.h.db.execute(
+    sql`create constraint trigger test_chat_commit after insert on chat.messages deferrable initially deferred for each row execute function chat.test_chat_commit()`,
+  )
 })
 
 const lastUserText = (body: any) => body?.messages?.findLast((m: any) => m.role === 'user')?.content
@@ -45,7 +49,7 @@ describe('the model call of a turn', () => {
         answered = true
       })
       await until(() => s.fake.requests.some((r) => lastUserText(r.body) === 'held'), 5000, 'the model request')
-      // The user message waits for the lock: not stored, and the stream not open.
+      // The commit waits for the lock: the user message not stored, and the stream not open.
       expect(answered).toBe(false)
       const [row] = await other`select count(*)::int as n from chat.messages where conversation_id = ${c.id}`
       expect(row!.n).toBe(0)
@@ -81,7 +85,7 @@ describe('the model call of a turn', () => {
     )
     const [row] = await s.h.db.select().from(conversations).where(eq(conversations.id, c.id))
     const tenant = { ecosystemId: row!.ownerId, customerId: row!.customerId } as Tenant
-    await rejection(chat.send(tenant, c.id, { message: 'refused' }, new AbortController().signal), 'Failed query: insert into "chat"."messages"')
+    await rejection(chat.send(tenant, c.id, { message: 'refused' }, new AbortController().signal), 'refused by the test')
     expect(model.signals).toHaveLength(1)
     expect(model.signals[0]!.aborted).toBe(true)
     const kept = await chat.send(tenant, c.id, { message: 'kept' }, new AbortController().signal)

@@ -1,8 +1,9 @@
 import { CHAT_MESSAGES, type EntitlementGate, OPEN_GATE } from '../../platform/entitlements'
-import { and, asc, desc, eq, gt, gte } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, gt, gte, sql } from 'drizzle-orm'
 import { countPerDay } from '../../platform/db/daily'
 import type { Deps } from '../../deps'
-import type { Db } from '../../platform/db'
+import { type Db, queryRows } from '../../platform/db'
+import { rowFromJson } from '../../platform/db/json-rows'
 import { chatError } from './errors'
 import type { EventBus } from '../../platform/events'
 import { listPage, type PageParams } from '../../platform/paging'
@@ -31,8 +32,16 @@ export interface ChatOptions {
 }
 
 const DEFAULT_TITLE = 'New conversation'
+const conversationColumns = getTableColumns(conversations)
 const notFound = () => chatError(404, 'not_found', 'No such conversation')
 const inProgress = () => chatError(409, 'in_progress', 'A reply in this conversation is still streaming')
+
+/** What `chat.take_turn` answers for a conversation of the caller: rows as JSON, keyed by column. */
+interface TakenTurn {
+  conversation: Record<string, unknown>
+  messages: Record<string, unknown>[]
+  added: string | null
+}
 
 /** Conversations of the calling customer, and the turns that stream their replies. */
 export class ChatService {
@@ -123,28 +132,17 @@ export class ChatService {
     const key = input.clientMessageId
     const call = this.turns.call()
     const outcome = await this.stored(call, async (tx) => {
-      const { conversation, history } = await this.lock(tx, tenant, id)
+      const { conversation, history, added } = await this.lock(tx, tenant, id, { content: input.message, clientMessageId: key ?? null })
       const repeated = key === undefined ? undefined : history.find((m) => m.clientMessageId === key)
       if (repeated) return { kind: 'repeat' as const, conversation, repeated }
+      if (!added) throw new Error('chat.take_turn added no user message')
+      // Refusals from here roll the added message back with the transaction.
       this.assertIdle(history)
       const target = await this.target(tx, conversation)
       // Counted with the message it allows: a refused or rolled-back send counts nothing.
       await this.reserveReply(tx, conversation)
       call.start(conversation, target, history, input.message)
-      const [user] = await tx
-        .insert(messages)
-        .values({
-          conversationId: conversation.id,
-          ownerId: conversation.ownerId,
-          customerId: conversation.customerId,
-          role: 'user',
-          content: input.message,
-          clientMessageId: key ?? null,
-          replyId: crypto.randomUUID(),
-          replyState: 'streaming',
-        })
-        .returning(messageColumns)
-      return { kind: 'turn' as const, user: user! }
+      return { kind: 'turn' as const, user: added }
     })
     if (outcome.kind === 'repeat') return this.repeat(outcome.conversation, outcome.repeated, input.message)
     return this.turns.run(call, outcome.user, signal)
@@ -218,16 +216,28 @@ export class ChatService {
   /**
    * Takes the caller's conversation's row lock for the transaction (and marks it active), so that
    * turns of one conversation are decided one at a time on every replica; returns it with its
-   * messages. 404 when it is not the caller's.
+   * messages and, given `message`, the user message added with a reply streaming (none when its
+   * `clientMessageId` is already in the conversation). One call of `chat.take_turn`
+   * (drizzle/0048_chat_take_turn.sql). 404 when it is not the caller's.
    */
-  private async lock(tx: Db, tenant: Tenant, id: string): Promise<{ conversation: ConversationRow; history: MessageRow[] }> {
-    const [conversation] = await tx
-      .update(conversations)
-      .set({ updatedAt: this.deps.now() })
-      .where(and(eq(conversations.id, id), this.mine(tenant)))
-      .returning()
-    if (!conversation) throw notFound()
-    return { conversation, history: await this.messagesOf(tx, conversation) }
+  private async lock(
+    tx: Db,
+    tenant: Tenant,
+    id: string,
+    message?: { content: string; clientMessageId: string | null },
+  ): Promise<{ conversation: ConversationRow; history: MessageRow[]; added?: MessageRow }> {
+    const [row] = await queryRows<{ turn: TakenTurn | null }>(
+      tx,
+      sql`select chat.take_turn(${id}, ${tenant.ecosystemId}, ${tenant.customerId}, ${this.deps.now().toISOString()}, ${message?.content ?? null}, ${message?.clientMessageId ?? null}, ${message ? crypto.randomUUID() : null}) as turn`,
+    )
+    const turn = row?.turn
+    if (!turn) throw notFound()
+    const stored = turn.messages.map((m) => rowFromJson<MessageRow>(messageColumns, m))
+    return {
+      conversation: rowFromJson<ConversationRow>(conversationColumns, turn.conversation),
+      history: stored.filter((m) => m.id !== turn.added),
+      added: stored.find((m) => m.id === turn.added),
+    }
   }
 
   /** 409 while a reply of the conversation is streaming (a mark its replica stopped refreshing does not count). */
