@@ -99,6 +99,11 @@ export class JobQueue {
       // its timekeeper a start skips a clock reading and a worker on pg-boss's own queue, and no
       // replica polls that queue every 5 s or runs a cron pass every 30 s for nothing.
       schedule: false,
+      // Nothing here reads pg-boss's instance registry (its getInstances), and keeping a row in it
+      // costs each replica three statements at start and, at start and every 30 s, its Nurse's
+      // v8.getHeapStatistics(), which Bun answers by walking the heap: a 7-10 ms stall of the
+      // event loop (bench/README.md, P7 session 63), plus an event-loop delay timer every 20 ms.
+      registerInstance: false,
     })
     this.boss.on('error', (err) => options.logger.error('queue error', describeError(err)))
     if (options.metrics) this.expose(options.metrics)

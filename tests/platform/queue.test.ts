@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { afterAll, beforeAll, expect, spyOn, test } from 'bun:test'
+import v8 from 'node:v8'
 import { sql } from 'drizzle-orm'
 import { queryRows } from '../../src/platform/db'
 import { JobQueue } from '../../src/platform/queue'
@@ -178,4 +179,17 @@ test("pg-boss's own cron stays off (src/jobs schedules recurring work): a starte
   const own = await queryRows<{ name: string }>(h.db, sql`select name from pgboss.queue where name like '\_\_pgboss\_\_%'`)
   expect(own).toEqual([])
   expect((await queryRows<{ n: number }>(h.db, sql`select count(*)::int as n from pgboss.queue`))[0]!.n).toBeGreaterThan(5)
+})
+
+test("a started queue keeps no row in pg-boss's instance registry: registering one would walk the heap at start and every 30 s", async () => {
+  // pg-boss's Nurse reads v8.getHeapStatistics() for each registry heartbeat; Bun answers it by
+  // walking the heap, a stall of the event loop of several milliseconds (bench/README.md, P7).
+  const walks = spyOn(v8, 'getHeapStatistics')
+  try {
+    await replica('no-registry', async () => {}).start()
+    expect(walks).not.toHaveBeenCalled()
+  } finally {
+    walks.mockRestore()
+  }
+  expect(await queryRows(h.db, sql`select id from pgboss.instance`)).toEqual([])
 })
