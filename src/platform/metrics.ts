@@ -30,6 +30,13 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  */
 const MISNAMED_DEFAULTS = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']
 
+/**
+ * prom-client's heap-space gauges read `v8.getHeapSpaceStatistics()`, which Bun answers by walking
+ * the heap: 30-35 ms of a started server's event loop at every scrape, for spaces that mostly read 0
+ * under Bun (bench/README.md, P7 session 63). `nodejs_heap_size_*_bytes` carry the heap's size.
+ */
+const HEAP_WALKING_DEFAULTS = ['nodejs_heap_space_size_total_bytes', 'nodejs_heap_space_size_used_bytes', 'nodejs_heap_space_size_available_bytes']
+
 /** Statements answer in a millisecond or two; a second is already a problem worth its own bucket. */
 const DATABASE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -65,7 +72,7 @@ export class Metrics implements OutboundMeter {
   constructor(database: Database, options: { process: boolean }) {
     if (options.process) {
       collectDefaultMetrics({ register: this.registry })
-      for (const name of MISNAMED_DEFAULTS) this.registry.removeSingleMetric(name)
+      for (const name of [...MISNAMED_DEFAULTS, ...HEAP_WALKING_DEFAULTS]) this.registry.removeSingleMetric(name)
     }
     this.requests = this.counter({
       name: 'ecobase_http_requests_total',
