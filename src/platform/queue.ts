@@ -100,9 +100,9 @@ export class JobQueue {
       // replica polls that queue every 5 s or runs a cron pass every 30 s for nothing.
       schedule: false,
       // Nothing here reads pg-boss's instance registry (its getInstances), and keeping a row in it
-      // costs each replica three statements at start and, at start and every 30 s, its Nurse's
-      // v8.getHeapStatistics(), which Bun answers by walking the heap: a 7-10 ms stall of the
-      // event loop (bench/README.md, P7 session 63), plus an event-loop delay timer every 20 ms.
+      // costs each replica four statements at start (one at stop) and, at start and every 30 s,
+      // its Nurse's v8.getHeapStatistics(), which Bun answers by walking the heap: a 7-30 ms stall
+      // of the event loop (bench/README.md, P7 sessions 62-63), plus a 20 ms event-loop timer.
       registerInstance: false,
     })
     this.boss.on('error', (err) => options.logger.error('queue error', describeError(err)))
