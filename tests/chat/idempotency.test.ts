@@ -117,6 +117,20 @@ describe('clientMessageId makes a send idempotent', () => {
     expect(await userMessages(c.id)).toBe(1)
   })
 
+  test('two sends without an id at the same moment: one streams, the other waits for its lock, sees it streaming and gets 409', async () => {
+    // The second send's history is read after the conversation's lock is taken: a read as of before
+    // it would miss the first turn, store a second message and stream a second reply.
+    const c = await newConversation(h, a, { model: 'slow' })
+    const controllers = [new AbortController(), new AbortController()]
+    const results = await Promise.allSettled(controllers.map((ctl, i) => openStream(h.app, c.id, { message: `at once ${i}` }, ctl.signal)))
+    for (const ctl of controllers) ctl.abort()
+    expect(results.filter((r) => r.status === 'fulfilled' && r.value.status === 200)).toHaveLength(1)
+    const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult
+    expect(String(refused.reason)).toContain('409')
+    expect(String(refused.reason)).toContain('in_progress')
+    expect(await userMessages(c.id)).toBe(1)
+  })
+
   test('a streaming mark its replica stopped refreshing (it died) blocks no longer than 30 s', async () => {
     const c = await newConversation(h, a, { model: 'slow' })
     const replica = await h.replica()

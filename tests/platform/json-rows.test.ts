@@ -1,9 +1,9 @@
-import { afterAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { getTableColumns, sql } from 'drizzle-orm'
 import { bigserial, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { queryRows } from '../../src/platform/db'
 import { rowFromJson } from '../../src/platform/db/json-rows'
-import { freshDatabase, type TestDatabase } from '../support/database'
+import { freshDatabase } from '../support/database'
 
 // A database function answers rows as JSON (chat.take_turn); rowFromJson must give the fields,
 // types and values Drizzle gives for the same rows.
@@ -17,30 +17,29 @@ const things = pgTable('json_rows_things', {
 })
 const columns = getTableColumns(things)
 
-let database: TestDatabase | undefined
-afterAll(async () => {
-  await database?.drop()
-})
-
 test('a row read as to_jsonb maps to what Drizzle selects, in any session time zone', async () => {
-  database = await freshDatabase()
-  const { db } = database.database
-  await db.execute(
-    sql`create table json_rows_things (id uuid primary key default gen_random_uuid(), seq bigserial, label text not null, note text, seen_at timestamptz not null)`,
-  )
-  await db.insert(things).values([
-    { label: 'exact', seenAt: new Date('2026-11-30T12:57:20.386Z') },
-    { label: 'microseconds', note: 'a note', seenAt: sql`clock_timestamp()` },
-  ])
-  await db.transaction(async (tx) => {
-    await tx.execute(sql`set local time zone 'Asia/Kolkata'`)
-    const selected = await tx.select().from(things).orderBy(things.seq)
-    const json = await queryRows<{ row: Record<string, unknown> }>(tx, sql`select to_jsonb(t) as row from json_rows_things t order by seq`)
-    const mapped = json.map((r) => rowFromJson<typeof things.$inferSelect>(columns, r.row))
-    expect(mapped).toEqual(selected)
-    expect(mapped[0]!.seenAt.toISOString()).toBe('2026-11-30T12:57:20.386Z')
-    expect(mapped[1]!.seq).toBe(mapped[0]!.seq + 1)
-  })
+  const database = await freshDatabase()
+  try {
+    const { db } = database.database
+    await db.execute(
+      sql`create table json_rows_things (id uuid primary key default gen_random_uuid(), seq bigserial, label text not null, note text, seen_at timestamptz not null)`,
+    )
+    await db.insert(things).values([
+      { label: 'exact', seenAt: new Date('2026-11-30T12:57:20.386Z') },
+      { label: 'microseconds', note: 'a note', seenAt: sql`clock_timestamp()` },
+    ])
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local time zone 'Asia/Kolkata'`)
+      const selected = await tx.select().from(things).orderBy(things.seq)
+      const json = await queryRows<{ row: Record<string, unknown> }>(tx, sql`select to_jsonb(t) as row from json_rows_things t order by seq`)
+      const mapped = json.map((r) => rowFromJson<typeof things.$inferSelect>(columns, r.row))
+      expect(mapped).toEqual(selected)
+      expect(mapped[0]!.seenAt.toISOString()).toBe('2026-11-30T12:57:20.386Z')
+      expect(mapped[1]!.seq).toBe(mapped[0]!.seq + 1)
+    })
+  } finally {
+    await database.drop()
+  }
 })
 
 test('a column missing from the row is an error, not a field left undefined', () => {
