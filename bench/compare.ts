@@ -10,8 +10,9 @@
  *                            [--duration=4] [--samples=60] [--keep-base] [--quiet-wait=5]
  *
  * Paths: me (P1 GET /auth/me), login (P2 sign-in, argon2id, 50 connections), refresh-account and
- * refresh-oauth (P3 rotations), chat (P4 first token through POST …/messages, p50), list (P9 a
- * derived list with a filter and a sort), presign (POST /storage/uploads).
+ * refresh-oauth (P3 rotations), chat (P4 first token through POST …/messages, p50), relay (P4 a
+ * 2,000-token reply the upstream sends at once, tokens per second relayed), list (P9 a derived list
+ * with a filter and a sort), presign (POST /storage/uploads).
  */
 import { existsSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -53,7 +54,7 @@ import { startUpstream, timeStream } from './chat-latency'
 /** A head below this share of its base on a path is named (bench/README.md, P19). */
 export const THRESHOLD = 0.9
 
-export const PATHS = ['me', 'login', 'refresh-account', 'refresh-oauth', 'chat', 'list', 'presign'] as const
+export const PATHS = ['me', 'login', 'refresh-account', 'refresh-oauth', 'chat', 'relay', 'list', 'presign'] as const
 export type PathId = (typeof PATHS)[number]
 
 const WHAT: Record<PathId, { label: string; unit: string; latency?: true }> = {
@@ -62,6 +63,7 @@ const WHAT: Record<PathId, { label: string; unit: string; latency?: true }> = {
   'refresh-account': { label: 'P3 POST /auth/refresh', unit: 'rotations/s' },
   'refresh-oauth': { label: 'P3 OAuth refresh_token grant', unit: 'rotations/s' },
   chat: { label: 'P4 chat first token, p50', unit: 'ms', latency: true },
+  relay: { label: 'P4 chat reply of 2,000 tokens at once, relayed', unit: 'tokens/s' },
   list: { label: 'P9 GET /userdata/notes?filter&sort', unit: 'req/s' },
   presign: { label: 'POST /storage/uploads (presign)', unit: 'req/s' },
 }
@@ -155,6 +157,9 @@ interface SideServer {
 }
 
 const WRK = { threads: 2, connections: 50 }
+/** The relay path: streams per side and round, and the reply's tokens. */
+const RELAY_STREAMS = 3
+const RELAY_TOKENS = 2000
 
 /** Successful (2xx) responses per second of a run, and its CPU per request. */
 function reading(result: WrkResult & { cpu: { serverUsPerReq: number; postgresUsPerReq?: number; foreignPct?: number } }, statuses?: string[]): Reading {
@@ -215,10 +220,11 @@ async function sideServer(backend: Backend, root: string, label: string, upstrea
     WRK.threads,
   )
 
-  const firstToken = async () => {
+  /** A send to a fresh conversation whose reply the upstream sends as `model` says (bench-<tokens>). */
+  const send = async (model: string) => {
     const conversation = (await expectStatus(
       `${server.url}/chat/conversations`,
-      { method: 'POST', headers: asCustomer, body: JSON.stringify({ model: 'bench-1' }) },
+      { method: 'POST', headers: asCustomer, body: JSON.stringify({ model }) },
       201,
     )) as { id: string }
     const started = performance.now()
@@ -228,7 +234,7 @@ async function sideServer(backend: Backend, root: string, label: string, upstrea
       body: JSON.stringify({ message: 'hello' }),
     })
     if (res.status !== 200) throw new Error(`chat send answered ${res.status}: ${await res.text()}`)
-    return (await timeStream(res, started, 'event: token', /^event: token$/gm)).firstMs
+    return timeStream(res, started, 'event: token', /^event: token$/gm)
   }
 
   return {
@@ -269,8 +275,18 @@ async function sideServer(backend: Backend, root: string, label: string, upstrea
         ),
       chat: async (short) => {
         const times: number[] = []
-        for (let i = 0; i < (short ? Math.ceil(s.samples / 3) : s.samples); i++) times.push(await firstToken())
+        for (let i = 0; i < (short ? Math.ceil(s.samples / 3) : s.samples); i++) times.push((await send('bench-1')).firstMs)
         return { value: median(times) }
+      },
+      // The upstream sends the whole reply as fast as it can, so that many events arrive in one read.
+      relay: async (short) => {
+        const rates: number[] = []
+        for (let i = 0; i < (short ? 1 : RELAY_STREAMS); i++) {
+          const { count, totalMs } = await send(`bench-${RELAY_TOKENS}`)
+          if (count !== RELAY_TOKENS) throw new Error(`expected ${RELAY_TOKENS} tokens, got ${count}`)
+          rates.push((count / totalMs) * 1000)
+        }
+        return { value: median(rates) }
       },
     },
   }
