@@ -116,6 +116,20 @@ export async function timeStream(res: Response, started: number, first: string, 
   return { firstMs, count, totalMs: performance.now() - started }
 }
 
+/**
+ * Tokens per second of `streams` replies of `tokens` tokens each (the median), which the upstream
+ * sends as fast as it can (model `bench-<tokens>`), so that many events arrive in one read.
+ */
+export async function relayRate(send: (model: string) => Promise<{ count: number; totalMs: number }>, streams: number, tokens: number): Promise<number> {
+  const rates: number[] = []
+  for (let i = 0; i < streams; i++) {
+    const { count, totalMs } = await send(`bench-${tokens}`)
+    if (count !== tokens) throw new Error(`expected ${tokens} tokens, got ${count}`)
+    rates.push((count / totalMs) * 1000)
+  }
+  return median(rates)
+}
+
 /** The fake OpenAI-compatible server in a child process; resolves once it listens. */
 export async function startUpstream(): Promise<{ url: string; stop(): Promise<void> }> {
   const entry = JSON.stringify(join(ROOT, 'tests/support/fake-openai.ts'))
@@ -186,17 +200,8 @@ async function measure(backend: Backend, fake: { url: string }, s: { samples: nu
           directMs.push((await direct('bench-1')).firstMs)
         }
       }
-      const rate = async (path: typeof direct) => {
-        const rates: number[] = []
-        for (let i = 0; i < s.streams; i++) {
-          const { count, totalMs } = await path(`bench-${s.tokens}`)
-          if (count !== s.tokens) throw new Error(`expected ${s.tokens} tokens, got ${count}`)
-          rates.push((count / totalMs) * 1000)
-        }
-        return median(rates)
-      }
-      const directTokensPerSec = await rate(direct)
-      const throughTokensPerSec = await rate(through)
+      const directTokensPerSec = await relayRate(direct, s.streams, s.tokens)
+      const throughTokensPerSec = await relayRate(through, s.streams, s.tokens)
       const r: ChatLatencyBackendResult = {
         backend,
         loadBefore,

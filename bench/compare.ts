@@ -49,7 +49,7 @@ import {
   wrkWithCpu,
 } from './support'
 import { flowSpecs, rotations } from './refresh'
-import { startUpstream, timeStream } from './chat-latency'
+import { relayRate, startUpstream, timeStream } from './chat-latency'
 
 /** A head below this share of its base on a path is named (bench/README.md, P19). */
 export const THRESHOLD = 0.9
@@ -278,16 +278,7 @@ async function sideServer(backend: Backend, root: string, label: string, upstrea
         for (let i = 0; i < (short ? Math.ceil(s.samples / 3) : s.samples); i++) times.push((await send('bench-1')).firstMs)
         return { value: median(times) }
       },
-      // The upstream sends the whole reply as fast as it can, so that many events arrive in one read.
-      relay: async (short) => {
-        const rates: number[] = []
-        for (let i = 0; i < (short ? 1 : RELAY_STREAMS); i++) {
-          const { count, totalMs } = await send(`bench-${RELAY_TOKENS}`)
-          if (count !== RELAY_TOKENS) throw new Error(`expected ${RELAY_TOKENS} tokens, got ${count}`)
-          rates.push((count / totalMs) * 1000)
-        }
-        return { value: median(rates) }
-      },
+      relay: async (short) => ({ value: await relayRate(send, short ? 1 : RELAY_STREAMS, RELAY_TOKENS) }),
     },
   }
 }
