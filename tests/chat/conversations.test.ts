@@ -66,6 +66,24 @@ describe('conversations', () => {
     expect((await h.call('DELETE', `/chat/conversations/${c.id}`, a.auth)).status).toBe(404)
   })
 
+  test('updatedAt moves with what changes the conversation: a stored reply, an edit, a rename', async () => {
+    const c = await newConversation(h, a)
+    const updatedAt = async () => Date.parse((await h.call('GET', `/chat/conversations/${c.id}`, a.auth)).body.conversation.updatedAt)
+    const created = await updatedAt()
+    h.advanceClock(60_000)
+    const { events } = await send(h, a, c.id, { message: 'hello' })
+    const userId = (events[0]!.data as { userMessageId: string }).userMessageId
+    const replied = await updatedAt()
+    expect(replied).toBeGreaterThanOrEqual(created + 60_000)
+    h.advanceClock(60_000)
+    expect((await h.call('PATCH', `/chat/conversations/${c.id}/messages/${userId}`, { ...a.auth, body: { content: 'hello again' } })).status).toBe(200)
+    const edited = await updatedAt()
+    expect(edited).toBeGreaterThanOrEqual(replied + 60_000)
+    h.advanceClock(60_000)
+    expect((await h.call('PATCH', `/chat/conversations/${c.id}`, { ...a.auth, body: { title: 'Renamed' } })).status).toBe(200)
+    expect(await updatedAt()).toBeGreaterThanOrEqual(edited + 60_000)
+  })
+
   test('limits of spec section 8 and malformed ids are 400s', async () => {
     const c = await newConversation(h, a)
     const cases: [string, string, unknown][] = [

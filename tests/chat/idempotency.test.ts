@@ -148,4 +148,17 @@ describe('clientMessageId makes a send idempotent', () => {
       await replica.close()
     }
   })
+
+  test('a new streaming mark is on the server’s clock, by which it is judged: a database clock behind does not make it stale', async () => {
+    // This app's clock now runs at least 40 s ahead of the database's (more after the test above).
+    h.advanceClock(40_000)
+    const c = await newConversation(h, a, { model: 'slow' })
+    const streaming = new AbortController()
+    try {
+      expect((await openStream(h.app, c.id, { message: 'first' }, streaming.signal)).status).toBe(200)
+      expect((await send(h, a, c.id, { message: 'second' })).json.error.code).toBe('in_progress')
+    } finally {
+      streaming.abort()
+    }
+  })
 })

@@ -119,6 +119,7 @@ export class ChatService {
       if (message.role !== 'user') throw chatError(409, 'not_editable', 'Only user messages can be edited')
       this.assertIdle(history)
       await this.dropAfter(tx, conversation, message)
+      await this.touchConversation(tx, conversation)
       return this.updateUser(tx, message, { content, replyId: null, replyState: 'none' })
     })
     return messageView(row)
@@ -214,11 +215,11 @@ export class ChatService {
   }
 
   /**
-   * Takes the caller's conversation's row lock for the transaction (and marks it active), so that
-   * turns of one conversation are decided one at a time on every replica; returns it with its
-   * messages and, given `message`, the user message added with a reply streaming (none when its
+   * Takes the caller's conversation's row lock for the transaction, so that turns of one
+   * conversation are decided one at a time on every replica; returns it with its messages and,
+   * given `message`, the user message added with a reply streaming (none when its
    * `clientMessageId` is already in the conversation). One call of `chat.take_turn`
-   * (drizzle/0048_chat_take_turn.sql). 404 when it is not the caller's.
+   * (drizzle/0048_chat_take_turn.sql, 0049). 404 when it is not the caller's.
    */
   private async lock(
     tx: Db,
@@ -244,6 +245,14 @@ export class ChatService {
   private assertIdle(history: MessageRow[]): void {
     const now = this.deps.now()
     if (history.some((m) => replyInProgress(m, now))) throw inProgress()
+  }
+
+  /** An edit changes the conversation: its `updatedAt` (a turn's stored reply moves it too, TurnRunner.finish). */
+  private async touchConversation(tx: Db, conversation: ConversationRow): Promise<void> {
+    await tx
+      .update(conversations)
+      .set({ updatedAt: this.deps.now() })
+      .where(and(eq(conversations.id, conversation.id), eq(conversations.ownerId, conversation.ownerId)))
   }
 
   private async dropAfter(tx: Db, conversation: ConversationRow, message: MessageRow): Promise<void> {
