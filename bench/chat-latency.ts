@@ -28,12 +28,12 @@ import {
   loadAverage,
   markdownTable,
   median,
-  onCleanup,
   percentile,
   registerUser,
   ROOT,
   type RunInfo,
   runInfo,
+  spawnHelper,
   withServer,
 } from './support'
 
@@ -151,47 +151,22 @@ export async function relayRate(send: (model: string) => Promise<{ count: number
 }
 
 /** The fake OpenAI-compatible server in a child process; resolves once it listens. */
-export function startUpstream(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startUpstream(): Promise<{ url: string; stop(): Promise<void> }> {
   const entry = JSON.stringify(join(ROOT, 'tests/support/fake-openai.ts'))
-  return spawnListening(
+  const child = await spawnHelper(
     [process.execPath, '-e', `const { startFakeOpenAi } = await import(${entry}); console.log(startFakeOpenAi().url)`],
     'the fake OpenAI server',
   )
+  return { url: child.line, stop: child.stop }
 }
 
 /** bench/support/bare-relay.ts in a child process, relaying `upstream`; resolves once it listens. */
-function startBareRelay(upstream: string): Promise<{ url: string; stop(): Promise<void> }> {
-  return spawnListening([process.execPath, join(ROOT, 'bench/support/bare-relay.ts'), upstream], 'the bare relay')
+async function startBareRelay(upstream: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = await spawnHelper([process.execPath, join(ROOT, 'bench/support/bare-relay.ts'), upstream], 'the bare relay')
+  return { url: child.line, stop: child.stop }
 }
 
-/** A child process that prints its URL as its first line; resolves with it once printed. */
-async function spawnListening(command: string[], what: string): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = Bun.spawn(command, { stdout: 'pipe', stderr: 'inherit' })
-  const stop = onCleanup(async () => {
-    child.kill()
-    await child.exited
-  })
-  const reader = child.stdout.getReader()
-  let out = ''
-  while (!out.includes('\n')) {
-    const { value, done } = await reader.read()
-    if (done) {
-      await stop()
-      throw new Error(`${what} exited before listening`)
-    }
-    out += new TextDecoder().decode(value)
-  }
-  reader.releaseLock()
-  return { url: out.trim(), stop }
-}
-
-async function measure(
-  backend: Backend,
-  fake: { url: string },
-  bare: { url: string },
-  s: { samples: number; warmup: number; streams: number; tokens: number },
-  log: (l: string) => void,
-) {
+async function measure(backend: Backend, fake: { url: string }, bare: { url: string }, s: ChatLatencyResult['settings'], log: (l: string) => void) {
   const loadBefore = loadAverage()
   return withServer(
     backend,

@@ -14,7 +14,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { customerOf, fmt, hasWrk, median, registerUser, sleep, startServer, wrk } from './support'
+import { customerOf, fmt, hasWrk, median, registerUser, sleep, spawnHelper, startServer, wrk } from './support'
 
 export interface EmbeddedBootResult {
   firstMs: number
@@ -113,25 +113,16 @@ async function underLoad(root: string): Promise<NonNullable<EmbeddedBootResult['
 async function databaseAlone(dataDir: string): Promise<{ readyMs: number; rssMb: number }> {
   Bun.spawnSync(['sync'])
   const spawned = performance.now()
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, 'support', 'pglite-alone.ts')], {
-    env: { PATH: process.env.PATH!, DATA_DIR: dataDir },
-    stdout: 'pipe',
-    stderr: 'inherit',
+  const child = await spawnHelper([process.execPath, join(import.meta.dir, 'support', 'pglite-alone.ts')], 'the database alone', {
+    PATH: process.env.PATH!,
+    DATA_DIR: dataDir,
   })
   try {
-    const reader = child.stdout.getReader()
-    let said = ''
-    while (!said.includes('ready')) {
-      const { value, done } = await reader.read()
-      if (done) throw new Error(`the database alone exited (${await child.exited}) before it was ready`)
-      said += new TextDecoder().decode(value)
-    }
     const readyMs = performance.now() - spawned
     await sleep(3000)
     return { readyMs, rssMb: rssMb(child.pid) }
   } finally {
-    child.kill('SIGTERM')
-    await child.exited
+    await child.stop()
   }
 }
 

@@ -170,3 +170,33 @@ export async function customerOf(baseUrl: string, ownerToken: string): Promise<{
   const { token } = await post('/customer/token', inEco, { customerId }, 200)
   return { ecosystemId: org.ecosystem.id, customerId, token }
 }
+
+/** A helper child process (an upstream, a relay, the database alone) once it has printed its first line. */
+export interface HelperProcess {
+  /** Its first line of output, trimmed (a URL, `ready`). */
+  line: string
+  pid: number
+  /** SIGTERM, then waits for its exit; also run by the benches' cleanup. */
+  stop(): Promise<void>
+}
+
+/** Spawns `command` and resolves once it has printed a line; `what` names it if it exits first. */
+export async function spawnHelper(command: string[], what: string, env?: Record<string, string>): Promise<HelperProcess> {
+  const child = Bun.spawn(command, { stdout: 'pipe', stderr: 'inherit', ...(env ? { env } : {}) })
+  const stop = onCleanup(async () => {
+    child.kill('SIGTERM')
+    await child.exited
+  })
+  const reader = child.stdout.getReader()
+  let out = ''
+  while (!out.includes('\n')) {
+    const { value, done } = await reader.read()
+    if (done) {
+      await stop()
+      throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before its first line`)
+    }
+    out += new TextDecoder().decode(value)
+  }
+  reader.releaseLock()
+  return { line: out.slice(0, out.indexOf('\n')).trim(), pid: child.pid, stop }
+}

@@ -16,7 +16,7 @@ import { currentTime } from './tools/clock'
 import { memoryTools, type MemoryTools } from './tools/memory'
 import { ToolRegistry } from './tools/registry'
 import { type ConversationSearch, searchTool } from './tools/search'
-import { replyInProgress, type TurnCall, type TurnTarget, TurnRunner } from './turns'
+import { replyInProgress, touchConversation, type TurnCall, type TurnTarget, TurnRunner } from './turns'
 
 export type { MemoryTools } from './tools/memory'
 export { CHAT_SEARCH_CANDIDATES, ChatMessageSearch } from './search'
@@ -119,7 +119,7 @@ export class ChatService {
       if (message.role !== 'user') throw chatError(409, 'not_editable', 'Only user messages can be edited')
       this.assertIdle(history)
       await this.dropAfter(tx, conversation, message)
-      await this.touchConversation(tx, conversation)
+      await touchConversation(tx, conversation, this.deps.now())
       return this.updateUser(tx, message, { content, replyId: null, replyState: 'none' })
     })
     return messageView(row)
@@ -245,14 +245,6 @@ export class ChatService {
   private assertIdle(history: MessageRow[]): void {
     const now = this.deps.now()
     if (history.some((m) => replyInProgress(m, now))) throw inProgress()
-  }
-
-  /** An edit changes the conversation: its `updatedAt` (a turn's stored reply moves it too, TurnRunner.finish). */
-  private async touchConversation(tx: Db, conversation: ConversationRow): Promise<void> {
-    await tx
-      .update(conversations)
-      .set({ updatedAt: this.deps.now() })
-      .where(and(eq(conversations.id, conversation.id), eq(conversations.ownerId, conversation.ownerId)))
   }
 
   private async dropAfter(tx: Db, conversation: ConversationRow, message: MessageRow): Promise<void> {

@@ -1,6 +1,7 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import { and, eq } from 'drizzle-orm'
 import type { Deps } from '../../deps'
+import type { Db } from '../../platform/db'
 import type { EventBus } from '../../platform/events'
 import { chatMessageCompleted } from './events'
 import { ATTR, startChildSpan } from '../../platform/tracing'
@@ -97,6 +98,17 @@ function startNow<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
     yield step.value
     yield* source
   })()
+}
+
+/**
+ * Moves a conversation's `updatedAt`, in the transaction that stores a change in it: a turn's reply,
+ * an edit (taking its lock does not, drizzle/0049).
+ */
+export async function touchConversation(tx: Db, conversation: Pick<ConversationRow, 'id' | 'ownerId'>, now: Date): Promise<void> {
+  await tx
+    .update(conversations)
+    .set({ updatedAt: now })
+    .where(and(eq(conversations.id, conversation.id), eq(conversations.ownerId, conversation.ownerId)))
 }
 
 export function replyInProgress(user: MessageRow, now: Date): boolean {
@@ -229,10 +241,7 @@ export class TurnRunner {
           .update(messages)
           .set({ replyState: 'done', updatedAt: now })
           .where(and(eq(messages.id, user.id), eq(messages.ownerId, user.ownerId)))
-        await tx
-          .update(conversations)
-          .set({ updatedAt: now })
-          .where(and(eq(conversations.id, conversation.id), eq(conversations.ownerId, conversation.ownerId)))
+        await touchConversation(tx, conversation, now)
         await this.events.emit(tx, chatMessageCompleted, conversation.ownerId, {
           customerId: conversation.customerId,
           conversationId: conversation.id,
