@@ -56,6 +56,30 @@ describe('OpenAI adapter: what goes upstream', () => {
   })
 })
 
+/** A chunk of a reply as OpenAI frames it, with its blank line. */
+const chunk = (delta: object, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+
+/** A model whose service answers every request with `reads`, each handed over as one read. */
+function replying(reads: Uint8Array[]): OpenAiChatModel {
+  return new OpenAiChatModel({
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey: null,
+    idleTimeoutMs: 5000,
+    fetch: async () =>
+      new Response(
+        new ReadableStream({
+          pull(controller) {
+            const next = reads.shift()
+            if (next) controller.enqueue(next)
+            else controller.close()
+          },
+        }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      ),
+  })
+}
+
 describe('OpenAI adapter: streamed chunks', () => {
   test('tool-call deltas split across chunks are assembled into one call', async () => {
     const args = '{"timezone":"America/Argentina/Buenos_Aires","format":"long"}'
@@ -74,24 +98,7 @@ describe('OpenAI adapter: streamed chunks', () => {
   test('a reply whose events all come in one read is taken apart in linear work: each byte is copied a few times, not once per event', async () => {
     // openai 6.x copied the rest of a read for every event it took out: 2,000 events in one read
     // made 1,000 copies of it (95 % of a relaying server's CPU, bench/README.md, P4 session 64).
-    const chunk = (delta: object, finish: string | null = null) =>
-      `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
     const wire = new TextEncoder().encode(`${Array.from({ length: 2000 }, () => chunk({ content: 'tok ' })).join('')}${chunk({}, 'stop')}data: [DONE]\n\n`)
-    const oneRead = new OpenAiChatModel({
-      baseUrl: 'http://127.0.0.1:9/v1',
-      apiKey: null,
-      idleTimeoutMs: 5000,
-      fetch: async () =>
-        new Response(
-          new ReadableStream({
-            start(controller) {
-              controller.enqueue(wire)
-              controller.close()
-            },
-          }),
-          { headers: { 'content-type': 'text/event-stream' } },
-        ),
-    })
     let copied = 0
     const { slice, set } = Uint8Array.prototype
     Uint8Array.prototype.slice = function (this: Uint8Array, start?: number, end?: number) {
@@ -105,15 +112,40 @@ describe('OpenAI adapter: streamed chunks', () => {
     }
     let result: Awaited<ReturnType<typeof run>>
     try {
-      result = await run({ model: 'm' }, oneRead)
+      result = await run({ model: 'm' }, replying([wire]))
     } finally {
       Uint8Array.prototype.slice = slice
       Uint8Array.prototype.set = set
     }
     expect(result.error).toBeUndefined()
     expect(result.events.filter((e) => e.type === 'text')).toHaveLength(2000)
-    // 7.59 copies it three times (into its buffer, each event out, each line out).
+    // The bytes are decoded once into text (sse.ts); 7.59's own reading copied them three times.
     expect(copied).toBeLessThanOrEqual(4 * wire.length)
+  })
+
+  test('a reply cut anywhere between reads, with CRLF line ends and characters of several bytes, reads as one', async () => {
+    const text = 'héllo ✓ 🙂 done'
+    const wire = new TextEncoder().encode(
+      `${[...text].map((c) => chunk({ content: c }).replaceAll('\n', '\r\n')).join('')}: a comment\r\n\r\n${chunk({}, 'stop')}data: [DONE]\r\n\r\n`,
+    )
+    const oneByteEach = Array.from(wire, (byte) => Uint8Array.of(byte))
+    const { text: read, events, error } = await run({ model: 'm' }, replying(oneByteEach))
+    expect(error).toBeUndefined()
+    expect(read).toBe(text)
+    expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop', usage: undefined })
+  })
+
+  test('an `error` event is an upstream error carrying its message; nothing after [DONE] is read', async () => {
+    const failed = await run(
+      { model: 'm' },
+      replying([new TextEncoder().encode(`${chunk({ content: 'Hal' })}event: error\ndata: {"error":{"message":"Overloaded, key sk-abcdef123"}}\n\n`)]),
+    )
+    expect(failed.text).toBe('Hal')
+    expect(failed.error?.kind).toBe('upstream')
+    expect(failed.error?.message).toBe('The model service failed: Overloaded, key [redacted]')
+    const after = await run({ model: 'm' }, replying([new TextEncoder().encode(`${chunk({ content: 'ok' }, 'stop')}data: [DONE]\n\ndata: not json\n\n`)]))
+    expect(after.error).toBeUndefined()
+    expect(after.text).toBe('ok')
   })
 
   test('a connection that breaks mid-stream: the text so far, then an upstream error', async () => {
