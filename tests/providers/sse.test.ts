@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
-import { type ServerSentEvent, SseDecoder } from '../../src/providers/llm/sse'
+import { LlmError } from '../../src/providers/llm'
+import { MAX_EVENT_CHARS, type ServerSentEvent, SseDecoder } from '../../src/providers/llm/sse'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 
@@ -44,5 +45,36 @@ describe('server-sent events out of a byte stream', () => {
     const decoder = new SseDecoder()
     const events = Array.from(wire, (byte) => decoder.push(Uint8Array.of(byte))).flat()
     expect(events).toEqual([{ event: null, data: '✓🙂' }])
+  })
+
+  test('a line that spans many reads is read whole, each read scanned once (a million characters in 10-character reads)', () => {
+    const long = 'x'.repeat(1_000_000)
+    const wire = `data: ${long}\n\n`
+    const decoder = new SseDecoder()
+    const events: ServerSentEvent[] = []
+    for (let i = 0; i < wire.length; i += 10) events.push(...decoder.push(bytes(wire.slice(i, i + 10))))
+    expect(events).toHaveLength(1)
+    expect(events[0]!.data.length).toBe(long.length)
+  })
+
+  test('an event longer than the limit is refused as malformed: one line that never ends, or many data lines', () => {
+    const unended = new SseDecoder()
+    unended.push(bytes(`data: ${'x'.repeat(MAX_EVENT_CHARS / 2)}`))
+    const error = (() => {
+      try {
+        unended.push(bytes('x'.repeat(MAX_EVENT_CHARS / 2 + 10)))
+      } catch (err) {
+        return err
+      }
+    })()
+    expect(error).toBeInstanceOf(LlmError)
+    expect((error as LlmError).kind).toBe('malformed')
+    const lines = new SseDecoder()
+    const line = `data: ${'y'.repeat(1000)}\n`
+    expect(() => {
+      for (let i = 0; i <= MAX_EVENT_CHARS / 1000; i++) lines.push(bytes(line))
+    }).toThrow(LlmError)
+    // Under the limit, an event of many lines is one event.
+    expect(decode(`${line.repeat(100)}\n`)[0]!.data.length).toBe(100 * 1000 + 99)
   })
 })
