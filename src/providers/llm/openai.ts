@@ -44,7 +44,7 @@ export class OpenAiChatModel implements ChatModel {
     let finished = false
     try {
       // The SDK sends the request and turns a refusal into its APIError; the reply's events are read
-      // here (SseDecoder): a burst of 2,000 tokens relays 1.8 times as fast as through the SDK's
+      // here (SseDecoder): a burst of 2,000 tokens relays 1.6–1.8 times as fast as through the SDK's
       // Stream, and the first token is no later (bench/README.md, P4 session 66).
       const response = await (await this.client()).chat.completions
         .create(
