@@ -19,6 +19,42 @@ const logLines = async (proc: Bun.Subprocess) =>
     .split('\n')
     .map((l) => JSON.parse(l))
 
+/**
+ * A JSON POST on a connection of its own whose body waits. It resolves once the server has taken the
+ * request up (its handler runs, and Bun answers `Expect: 100-continue`): a signal sent after that
+ * finds the request in flight. A request still on its way, or only in the socket's buffer, would find
+ * an idle connection, which a stopping server closes (seen on a loaded CI machine).
+ */
+async function heldPost(port: number, path: string, body: unknown) {
+  const text = JSON.stringify(body)
+  let answer = ''
+  const continued = Promise.withResolvers<void>()
+  const closed = Promise.withResolvers<void>()
+  const socket = await Bun.connect({
+    hostname: '127.0.0.1',
+    port,
+    socket: {
+      data: (_s, chunk) => {
+        answer += chunk.toString()
+        if (answer.startsWith('HTTP/1.1 100 ')) continued.resolve()
+      },
+      close: () => closed.resolve(),
+    },
+  })
+  socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+  )
+  await continued.promise
+  return {
+    /** Sends the body; the status of the final answer once the server has closed the connection. */
+    send: async () => {
+      socket.write(text)
+      await closed.promise
+      return Number(answer.replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '').match(/^HTTP\/1\.1 (\d{3})/)?.[1])
+    },
+  }
+}
+
 describe('one process per embedded data directory', () => {
   test('a second server on the same DATA_DIR refuses to start, naming the directory and the holder; kill -9 frees it', async () => {
     const dataDir = tempDir()
@@ -74,14 +110,15 @@ describe('SIGTERM drains', () => {
       const stream = await post(`/chat/conversations/${conversation.id}/messages`, { message: 'take your time' }, as)
       expect(stream.status).toBe(200)
       const reading = stream.text()
-      const registrations = Array.from({ length: 6 }, (_, i) =>
-        post('/auth/register', { email: `late${i}@example.test`, password: 'drain-password', name: 'Late' }),
+      const registrations = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => heldPost(port, '/auth/register', { email: `late${i}@example.test`, password: 'drain-password', name: 'Late' })),
       )
-      await Bun.sleep(100)
+      // Three are hashing when the signal comes; the bodies of the other three arrive after it.
+      const before = registrations.slice(0, 3).map((r) => r.send())
       proc.kill('SIGTERM')
+      const after = registrations.slice(3).map((r) => r.send())
 
-      const statuses = await Promise.all(registrations.map(async (r) => (await r).status))
-      expect(statuses).toEqual([201, 201, 201, 201, 201, 201])
+      expect(await Promise.all([...before, ...after])).toEqual([201, 201, 201, 201, 201, 201])
       const sse = await reading
       expect(sse.match(/event: token/g)?.length).toBe(200)
       expect(sse).toContain('event: done')
@@ -101,28 +138,10 @@ describe('the background work starts after the server answers', () => {
     const proc = start({ DATA_DIR: tempDir(), PORT: String(port), JOBS: 'on', LOG_LEVEL: 'debug', SHUTDOWN_TIMEOUT_SECONDS: '20' })
     await untilHealthy(port, proc)
     // A request whose body is still arriving is in flight: the drain waits for it past the delay.
-    const body = JSON.stringify({ email: 'late@example.test', password: 'late-password' })
-    let answer = ''
-    const closed = Promise.withResolvers<void>()
-    const socket = await Bun.connect({
-      hostname: '127.0.0.1',
-      port,
-      socket: {
-        data: (_s, chunk) => {
-          answer += chunk.toString()
-        },
-        close: () => closed.resolve(),
-      },
-    })
-    socket.write(`POST /auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`)
-    // The server has read those headers once it answers a request sent after them: a SIGTERM that
-    // came first would find an idle connection and close it (seen on a loaded CI machine).
-    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200)
+    const login = await heldPost(port, '/auth/login', { email: 'late@example.test', password: 'late-password' })
     proc.kill('SIGTERM')
     await Bun.sleep(BACKGROUND_DELAY_MS + 500)
-    socket.write(body.slice(5))
-    await closed.promise
-    expect(answer).toStartWith('HTTP/1.1 401')
+    expect(await login.send()).toBe(401)
     expect(await proc.exited).toBe(0)
     const out = await logLines(proc)
     expect(out.filter((l) => l.msg === 'ecobase stopped')).toEqual([expect.objectContaining({ signal: 'SIGTERM', drained: true })])
