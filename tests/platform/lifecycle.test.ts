@@ -3,6 +3,7 @@ import { resolve } from 'node:path'
 import { BACKGROUND_DELAY_MS } from '../../src/main'
 import { freshDatabase, testDatabaseUrl } from '../support/database'
 import { startFakeOpenAi } from '../support/fake-openai'
+import { rawConnection } from '../support/raw-http'
 import { caller, cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
 import { tcpProxy } from '../support/tcp-proxy'
 import { rejection, until } from '../support/wait'
@@ -27,30 +28,18 @@ const logLines = async (proc: Bun.Subprocess) =>
  */
 async function heldPost(port: number, path: string, body: unknown) {
   const text = JSON.stringify(body)
-  let answer = ''
-  const continued = Promise.withResolvers<void>()
-  const closed = Promise.withResolvers<void>()
-  const socket = await Bun.connect({
-    hostname: '127.0.0.1',
-    port,
-    socket: {
-      data: (_s, chunk) => {
-        answer += chunk.toString()
-        if (answer.startsWith('HTTP/1.1 100 ')) continued.resolve()
-      },
-      close: () => closed.resolve(),
-    },
-  })
-  socket.write(
-    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+  const connection = rawConnection(port)
+  connection.write(
+    `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nExpect: 100-continue\r\n\r\n`,
   )
-  await continued.promise
+  expect(await connection.response(20_000)).toMatchObject({ status: 100 })
   return {
-    /** Sends the body; the status of the final answer once the server has closed the connection. */
+    /** Sends the body; the status of the answer (undefined when the connection was closed instead). */
     send: async () => {
-      socket.write(text)
-      await closed.promise
-      return Number(answer.replace(/^HTTP\/1\.1 100 [^\r]*\r\n\r\n/, '').match(/^HTTP\/1\.1 (\d{3})/)?.[1])
+      connection.write(text)
+      const answer = await connection.response(20_000)
+      connection.end()
+      return answer?.status
     },
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from 'bun:test'
-import { connect } from 'node:net'
 import { emptyDatabase, testDatabaseUrl } from '../support/database'
+import { rawConnection } from '../support/raw-http'
 import { cleanUp, freePort, start, tempDir, untilHealthy } from '../support/server-process'
 
 // Readiness while draining, through the real process (`src/index.ts`) and real TCP connections:
@@ -14,53 +14,6 @@ afterAll(async () => {
   await dropAfter?.()
 })
 
-/** One raw HTTP/1.1 connection: what is written goes as is; `response()` reads one answer, or null once the server closed it. */
-function connection(port: number) {
-  const socket = connect(port, '127.0.0.1')
-  let received = ''
-  let closed = false
-  let wake = () => {}
-  socket.on('data', (chunk) => {
-    received += chunk.toString()
-    wake()
-  })
-  socket.on('close', () => {
-    closed = true
-    wake()
-  })
-  socket.on('error', () => {})
-  const answer = () => {
-    const end = received.indexOf('\r\n\r\n')
-    if (end < 0) return null
-    const length = Number(/content-length: (\d+)/i.exec(received.slice(0, end))?.[1] ?? 0)
-    if (received.length < end + 4 + length) return null
-    const head = received.slice(0, end)
-    const body = received.slice(end + 4, end + 4 + length)
-    received = received.slice(end + 4 + length)
-    return { status: Number(head.split(' ')[1]), body: JSON.parse(body) }
-  }
-  return {
-    write: (text: string) => socket.write(text),
-    get closed() {
-      return closed
-    },
-    async response(ms = 10_000): Promise<{ status: number; body: any } | null> {
-      const deadline = Date.now() + ms
-      for (;;) {
-        const got = answer()
-        if (got) return got
-        if (closed) return null
-        if (Date.now() > deadline) throw new Error('no answer in time')
-        await new Promise<void>((resolve) => {
-          wake = resolve
-          setTimeout(resolve, 50)
-        })
-      }
-    },
-    end: () => socket.destroy(),
-  }
-}
-
 const READY = 'GET /health/ready HTTP/1.1\r\nHost: ecobase\r\n'
 
 test('after SIGTERM: new connections are refused, an idle keep-alive one is closed, a probe begun on an open one answers 503 draining; then the process exits 0', async () => {
@@ -71,11 +24,11 @@ test('after SIGTERM: new connections are refused, an idle keep-alive one is clos
   const proc = start({ PORT: String(port), DATA_DIR: tempDir(), SHUTDOWN_TIMEOUT_SECONDS: '10', ...(database ? { DATABASE_URL: database.url } : {}) })
   await untilHealthy(port, proc)
 
-  const idle = connection(port)
+  const idle = rawConnection(port)
   idle.write(`${READY}\r\n`)
   expect(await idle.response()).toMatchObject({ status: 200, body: { status: 'ready', checks: { shutdown: 'running' } } })
   // The balancer's next probe, begun before the signal: its headers are not finished yet.
-  const begun = connection(port)
+  const begun = rawConnection(port)
   begun.write(`${READY}x-probe: balancer\r\n`)
   await Bun.sleep(100)
 
