@@ -135,7 +135,7 @@ describe('OpenAI adapter: streamed chunks', () => {
     expect(events.at(-1)).toEqual({ type: 'finish', reason: 'stop', usage: undefined })
   })
 
-  test('an `error` event is an upstream error carrying its message; nothing after [DONE] is read', async () => {
+  test('an `error` event, or an error object in place of a chunk, is an upstream error carrying its message; nothing after [DONE] is read', async () => {
     const failed = await run(
       { model: 'm' },
       replying([new TextEncoder().encode(`${chunk({ content: 'Hal' })}event: error\ndata: {"error":{"message":"Overloaded, key sk-abcdef123"}}\n\n`)]),
@@ -143,6 +143,11 @@ describe('OpenAI adapter: streamed chunks', () => {
     expect(failed.text).toBe('Hal')
     expect(failed.error?.kind).toBe('upstream')
     expect(failed.error?.message).toBe('The model service failed: Overloaded, key [redacted]')
+    // Some services send the error object as a plain event, in place of a chunk.
+    const plain = await run({ model: 'm' }, replying([new TextEncoder().encode(`${chunk({ content: 'Hal' })}data: {"error":{"message":"Rate limited"}}\n\n`)]))
+    expect(plain.text).toBe('Hal')
+    expect(plain.error?.kind).toBe('upstream')
+    expect(plain.error?.message).toBe('The model service failed: Rate limited')
     const after = await run({ model: 'm' }, replying([new TextEncoder().encode(`${chunk({ content: 'ok' }, 'stop')}data: [DONE]\n\ndata: not json\n\n`)]))
     expect(after.error).toBeUndefined()
     expect(after.text).toBe('ok')
